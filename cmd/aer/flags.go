@@ -1,0 +1,61 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/aer-go/aer/internal/atomicfile"
+)
+
+// usageError marks a mistake in how aer was called (exit status 2).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usageErrorf(format string, a ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, a...)}
+}
+
+// errHelpShown is returned after -h printed a command's help: exit 0.
+var errHelpShown = errors.New("help shown")
+
+// newFlagSet returns a flag set for command c whose usage text goes to w.
+func newFlagSet(c *command, w io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	fs.SetOutput(w)
+	fs.Usage = func() {
+		fmt.Fprintf(w, "%s\n\n", c.usage)
+		fmt.Fprintf(w, "%s\n\nFlags:\n", c.summary)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args into fs and turns the flag package's outcomes into
+// aer's conventions: -h is a success, anything else wrong is a usage error.
+// Positional arguments are returned.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, errHelpShown
+		}
+		return nil, &usageError{msg: fmt.Sprintf("%s: %v", fs.Name(), err)}
+	}
+	return fs.Args(), nil
+}
+
+// writeJSON writes v as one indented JSON document.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// writeFileAtomic writes path through a temporary file renamed into place,
+// so a failing command leaves nothing partial behind.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	return atomicfile.Write(path, write)
+}

@@ -1,0 +1,126 @@
+// Command aer fits, evaluates and serves adaptive ensembles for imbalanced
+// binary classification (the AER method), with the paper's baselines,
+// metrics and statistical tests.
+//
+// Usage:
+//
+//	aer <command> [flags]
+//	aer help <command>
+//
+// Every command that draws random numbers takes --seed; --json prints one
+// JSON document on stdout while logs go to stderr. The exit status is 0 on
+// success, 1 on failure and 2 on a usage error.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+func main() {
+	err := run(os.Args[1:], os.Stdout, os.Stderr)
+	os.Exit(exitCode(err, os.Stderr))
+}
+
+// exitCode reports err on stderr and maps it to the documented exit status.
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return 0
+	}
+	if errors.Is(err, errHelpShown) {
+		return 0
+	}
+	fmt.Fprintf(stderr, "aer: %v\n", err)
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return 2
+	}
+	return 1
+}
+
+// command is one subcommand of aer. Each lives in its own file and adds
+// itself to the table with register, so commands can be developed apart.
+type command struct {
+	name    string
+	summary string // one line for "aer help"
+	usage   string // the synopsis line(s) shown before the flags
+	// run executes the command; args excludes the command name.
+	run func(args []string, stdout, stderr io.Writer) error
+}
+
+var commands = map[string]*command{}
+
+func register(c *command) {
+	if _, dup := commands[c.name]; dup {
+		panic("aer: command registered twice: " + c.name)
+	}
+	commands[c.name] = c
+}
+
+// run is the whole program; main only maps its error to an exit status, so
+// tests drive every command in-process.
+func run(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		printOverview(stderr)
+		return usageErrorf("no command given")
+	}
+	name, rest := args[0], args[1:]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		return runHelp(rest, stdout)
+	case "version", "--version":
+		fmt.Fprintln(stdout, "aer", version)
+		return nil
+	}
+	c, ok := commands[name]
+	if !ok {
+		printOverview(stderr)
+		return usageErrorf("unknown command %q", name)
+	}
+	return c.run(rest, stdout, stderr)
+}
+
+const version = "0.1.0-dev"
+
+func runHelp(args []string, stdout io.Writer) error {
+	if len(args) == 0 {
+		printOverview(stdout)
+		return nil
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		return usageErrorf("help: unknown command %q", args[0])
+	}
+	// Each command prints its own flags when given -h.
+	return c.run([]string{"-h"}, stdout, stdout)
+}
+
+func printOverview(w io.Writer) {
+	fmt.Fprintln(w, "aer: adaptive ensembles for imbalanced binary classification")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Usage:")
+	fmt.Fprintln(w, "  aer <command> [flags]")
+	fmt.Fprintln(w, "  aer help <command>")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Commands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	width := 0
+	for _, n := range names {
+		width = max(width, len(n))
+	}
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, n, commands[n].summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Exit status: 0 success, 1 failure, 2 usage error.")
+	fmt.Fprintln(w, strings.TrimSpace(`
+--json prints one JSON document on stdout; logs go to stderr.`))
+}
