@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/internal/rng"
 )
 
@@ -251,5 +252,20 @@ func fillUniform(m *mat.Dense, r *rand.Rand) {
 		for j := range cols {
 			m.Set(i, j, 2*r.Float64()-1)
 		}
+	}
+}
+
+// Dataset returns d as a labelled data set named name, sharing d's matrix
+// and labels; the label column is "label" with classes "0" and "1".
+func (d *Data) Dataset(name string) *dataset.Dataset {
+	_, cols := d.X.Dims()
+	return &dataset.Dataset{
+		Name:            name,
+		Features:        d.Features,
+		X:               d.X,
+		Y:               d.Y,
+		Label:           "label",
+		Classes:         [2]string{"0", "1"},
+		MissingByColumn: make([]int, cols),
 	}
 }

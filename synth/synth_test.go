@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/internal/rng"
 )
 
@@ -483,5 +485,24 @@ func TestValidation(t *testing.T) {
 		if _, err := Generate(&s, 0); err != nil {
 			t.Errorf("%+v: %v", s, err)
 		}
+	}
+}
+
+func TestDatasetRoundTrip(t *testing.T) {
+	d := generate(t, &Settings{Samples: 300, Ratio: 5, RandomScale: true, RandomShift: true}, 17)
+	ds := d.Dataset("synthetic")
+	var buf bytes.Buffer
+	if err := dataset.WriteCSV(&buf, ds); err != nil {
+		t.Fatal(err)
+	}
+	back, err := dataset.Read(&buf, "synthetic", dataset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(back.Features, d.Features) || !slices.Equal(back.Y, d.Y) || back.Classes != [2]string{"0", "1"} {
+		t.Fatalf("read back features %v classes %v", back.Features, back.Classes)
+	}
+	if !mat.Equal(back.X, d.X) {
+		t.Error("features changed in a CSV round trip")
 	}
 }

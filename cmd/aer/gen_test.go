@@ -1,0 +1,221 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/synth"
+)
+
+var genUpdate = flag.Bool("update-gen", false, "rewrite the golden files of aer gen")
+
+// genTestdata is absolute so tests that change directory still find it.
+var genTestdata, _ = filepath.Abs(filepath.Join("testdata", "gen"))
+
+// genGolden compares got with testdata/gen/name, rewriting it under
+// -update-gen and leaving name.got beside it on a mismatch.
+func genGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join(genTestdata, name)
+	if *genUpdate {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update-gen to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		os.WriteFile(path+".got", got, 0o644)
+		t.Errorf("output differs from %s (see %s.got)", path, path)
+	}
+}
+
+func genRun(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var o, e bytes.Buffer
+	err = run(append([]string{"gen"}, args...), &o, &e)
+	return o.String(), e.String(), err
+}
+
+var genTiny = []string{"--samples", "30", "--ratio", "4", "--clusters", "1", "--features", "5",
+	"--informative", "2", "--redundant", "1", "--repeated", "1", "--flip", "0.1", "--seed", "3"}
+
+func TestGenGoldenCSV(t *testing.T) {
+	out, _, err := genRun(t, append(genTiny, "--split", "3:1:1", "--out", "-")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	genGolden(t, "tiny.csv", []byte(out))
+}
+
+func TestGenGoldenJSON(t *testing.T) {
+	t.Chdir(t.TempDir())
+	out, stderr, err := genRun(t, append(genTiny, "--out", "tiny.csv", "--json")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stderr != "" {
+		t.Errorf("stderr with --json: %q", stderr)
+	}
+	genGolden(t, "tiny.json", []byte(out))
+	// The file is the CSV of the golden test, without the split column.
+	csv, err := os.ReadFile("tiny.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	genGolden(t, "tiny-nosplit.csv", csv)
+}
+
+func TestGenDeterminism(t *testing.T) {
+	a, _, err := genRun(t, "--samples", "200", "--seed", "5", "--split", "4:1", "--out", "-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, _ := genRun(t, "--samples", "200", "--seed", "5", "--split", "4:1", "--out", "-")
+	c, _, _ := genRun(t, "--samples", "200", "--seed", "6", "--split", "4:1", "--out", "-")
+	if a != b {
+		t.Error("same seed gave different files")
+	}
+	if a == c {
+		t.Error("seeds 5 and 6 gave identical files")
+	}
+}
+
+// The paper's synthetic task, with its exact command line.
+func TestGenPaperTask(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "gmm.csv")
+	_, stderr, err := genRun(t, "--samples", "8000", "--ratio", "79", "--clusters", "10", "--features", "20",
+		"--informative", "10", "--seed", "0", "--out", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr, "wrote 8000 rows x 20 features") {
+		t.Errorf("stderr %q", stderr)
+	}
+	d, err := dataset.Load(path, dataset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Rows() != 8000 || d.Cols() != 20 || d.Features[0] != "x0" || d.Features[19] != "x19" || d.Label != "label" {
+		t.Fatalf("loaded %d x %d, features %v, label %q", d.Rows(), d.Cols(), d.Features, d.Label)
+	}
+	// The file holds exactly the generated values.
+	want, err := synth.Generate(&synth.Settings{Samples: 8000, Ratio: 79, Clusters: 10, Features: 20, Informative: 10}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 8000 {
+		for j := range 20 {
+			if g, w := d.X.At(i, j), want.X.At(i, j); math.Float64bits(g) != math.Float64bits(w) {
+				t.Fatalf("row %d column %d: file has %v, generated %v", i, j, g, w)
+			}
+		}
+		if d.Y[i] != want.Y[i] {
+			t.Fatalf("row %d: file label %d, generated %d", i, d.Y[i], want.Y[i])
+		}
+	}
+
+	// Without label noise the classes are exactly 7900:100, and a 3:1:1
+	// split keeps the ratio in every part (like the shared gmm10 set).
+	out, _, err := genRun(t, "--samples", "8000", "--ratio", "79", "--clusters", "10", "--features", "20",
+		"--informative", "10", "--flip", "0", "--split", "3:1:1", "--seed", "0", "--out", path, "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum struct {
+		ClassCounts [2]int `json:"class_counts"`
+		Ratio       float64
+		Split       map[string]struct{ Rows, Minority int }
+	}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.ClassCounts != [2]int{7900, 100} || sum.Ratio != 79 {
+		t.Errorf("class counts %v ratio %v, want [7900 100] and 79", sum.ClassCounts, sum.Ratio)
+	}
+	for part, want := range map[string][2]int{"train": {4800, 60}, "valid": {1600, 20}, "test": {1600, 20}} {
+		if got := sum.Split[part]; got.Rows != want[0] || got.Minority != want[1] {
+			t.Errorf("split %s: %d rows, %d minority; want %d and %d", part, got.Rows, got.Minority, want[0], want[1])
+		}
+	}
+	d, err = dataset.Load(path, dataset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Split == nil || d.Split[0] == "" {
+		t.Error("the split column did not load")
+	}
+}
+
+func TestGenErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		args  []string
+		usage bool
+		want  string
+	}{
+		{"no out", []string{"--samples", "10"}, true, "--out is required"},
+		{"json to stdout", []string{"--out", "-", "--json"}, true, "--json prints on standard output"},
+		{"stray argument", []string{"--out", "x.csv", "extra"}, true, `unexpected argument "extra"`},
+		{"bad flag", []string{"--out", "x.csv", "--bogus"}, true, "flag provided but not defined"},
+		{"zero samples", []string{"--out", "x.csv", "--samples", "0"}, true, "--samples must be at least 1, got 0"},
+		{"negative redundant", []string{"--out", "x.csv", "--redundant", "-1"}, true, "--redundant must be at least 0"},
+		{"flip above 1", []string{"--out", "x.csv", "--flip", "2"}, true, "--flip must be in [0, 1]"},
+		{"zero class-sep", []string{"--out", "x.csv", "--class-sep", "0"}, true, "--class-sep must be positive"},
+		{"shift twice", []string{"--out", "x.csv", "--shift", "1", "--random-shift"}, true, "not both"},
+		{"bad split", []string{"--out", "x.csv", "--split", "3:1:1:1"}, true, "want train:test or train:valid:test"},
+		{"split not a number", []string{"--out", "x.csv", "--split", "3:a"}, true, `"a" is not a positive number`},
+		{"too few vertices", []string{"--out", "x.csv", "--informative", "3", "--clusters", "5"}, true,
+			"2 classes x 5 clusters per class = 10 exceeds 2^informative = 8 vertices"},
+		{"features too few", []string{"--out", "x.csv", "--features", "3"}, true,
+			"informative (2) + redundant (2) + repeated (0) = 4 exceeds features (3)"},
+		{"ratio below 1", []string{"--out", "x.csv", "--ratio", "0.5"}, true, "ratio (majority:minority) must be"},
+		{"minority empty", []string{"--out", "x.csv", "--samples", "50", "--ratio", "100", "--clusters", "1"}, true, "class 1 gets no rows"},
+		{"missing directory", []string{"--out", "no/such/dir/x.csv"}, false, "no/such/dir"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Chdir(t.TempDir())
+			_, _, err := genRun(t, tt.args...)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			var ue *usageError
+			if errors.As(err, &ue) != tt.usage {
+				t.Errorf("error %q: usage error %v, want %v", err, !tt.usage, tt.usage)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %q, want it to contain %q", err, tt.want)
+			}
+			// A failing command leaves nothing behind.
+			entries, _ := os.ReadDir(".")
+			if len(entries) != 0 {
+				t.Errorf("files left behind: %v", entries)
+			}
+		})
+	}
+}
+
+func TestGenHelp(t *testing.T) {
+	_, stderr, err := genRun(t, "-h")
+	if !errors.Is(err, errHelpShown) {
+		t.Fatalf("err = %v, want errHelpShown", err)
+	}
+	for _, want := range []string{"aer gen --out FILE", "-class-sep", "-split", "--flip 0 keeps"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("help lacks %q:\n%s", want, stderr)
+		}
+	}
+}
