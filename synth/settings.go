@@ -11,8 +11,9 @@ import (
 // Settings{FlipY: None} no label noise.
 const None = -1
 
-// MaxCells bounds Samples*Features, so that a mistyped size fails with an
-// error instead of exhausting memory (2^31 cells are 16 GiB of float64).
+// MaxCells bounds Samples*Features (and the random matrices, see
+// Settings.Informative), so that a mistyped size fails with an error
+// instead of exhausting memory (2^31 cells are 16 GiB of float64).
 const MaxCells = 1 << 31
 
 // ErrSettings is wrapped by every error reporting invalid settings.
@@ -31,6 +32,8 @@ type Settings struct {
 
 	// Informative is the number of informative features (n_informative),
 	// the dimension of the hypercube the clusters sit on; 0 means 2.
+	// Each cluster draws an Informative x Informative matrix, so
+	// 2*Clusters*Informative^2 may not exceed MaxCells.
 	Informative int
 
 	// Redundant is the number of random linear combinations of the
@@ -155,6 +158,15 @@ func (s *Settings) resolve() (*params, error) {
 	}
 	if p.samples > MaxCells/p.features {
 		return nil, invalid("samples (%d) x features (%d) exceeds %d cells", p.samples, p.features, MaxCells)
+	}
+	// The random covariance matrices (one informative x informative matrix
+	// per cluster) and the redundant mixing matrix are bounded like X.
+	if float64(2*p.clusters)*float64(p.informative)*float64(p.informative) > MaxCells {
+		return nil, invalid("2 x %d clusters of %d x %d covariance matrices exceed %d cells",
+			p.clusters, p.informative, p.informative, MaxCells)
+	}
+	if float64(p.informative)*float64(p.redundant) > MaxCells {
+		return nil, invalid("informative (%d) x redundant (%d) exceeds %d cells", p.informative, p.redundant, MaxCells)
 	}
 	if used := p.informative + p.redundant + p.repeated; used > p.features {
 		return nil, invalid("informative (%d) + redundant (%d) + repeated (%d) = %d exceeds features (%d)",

@@ -444,6 +444,8 @@ func TestValidation(t *testing.T) {
 		{"too few vertices", Settings{Informative: 3, Clusters: 5}, "2 classes x 5 clusters per class = 10 exceeds 2^informative = 8 vertices"},
 		{"more clusters than samples", Settings{Samples: 5, Informative: 4, Clusters: 3}, "exceeds samples (5)"},
 		{"too many cells", Settings{Samples: 1 << 30, Features: 4}, "exceeds 2147483648 cells"},
+		{"huge covariance", Settings{Samples: 1, Features: 100000, Informative: 50000, Clusters: 1}, "covariance matrices exceed"},
+		{"huge mixing matrix", Settings{Samples: 1, Features: 1 << 30, Informative: 30, Redundant: 1 << 29, Clusters: 1}, "informative (30) x redundant (536870912) exceeds"},
 		{"ratio below 1", Settings{Ratio: 0.5}, "ratio (majority:minority) must be a finite number >= 1, got 0.5"},
 		{"ratio NaN", Settings{Ratio: math.NaN()}, "ratio"},
 		{"ratio infinite", Settings{Ratio: math.Inf(1)}, "ratio"},

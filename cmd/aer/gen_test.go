@@ -219,3 +219,27 @@ func TestGenHelp(t *testing.T) {
 		}
 	}
 }
+
+func FuzzGenParseSplit(f *testing.F) {
+	for _, s := range []string{"3:1:1", "4:1", "", ":", "1:2:3:4", "0:1", "-1:2", "1e309:1", "NaN:1", " 2 : 1 "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		ratios, err := parseSplit(s)
+		if err != nil {
+			var ue *usageError
+			if !errors.As(err, &ue) {
+				t.Fatalf("parseSplit(%q): error %v is not a usage error", s, err)
+			}
+			return
+		}
+		if _, ok := splitNames[len(ratios)]; !ok {
+			t.Fatalf("parseSplit(%q) = %v: wrong number of parts", s, ratios)
+		}
+		for _, r := range ratios {
+			if !(r > 0) || math.IsInf(r, 0) {
+				t.Fatalf("parseSplit(%q) = %v: not all positive and finite", s, ratios)
+			}
+		}
+	})
+}
