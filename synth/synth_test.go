@@ -217,7 +217,7 @@ func TestDistinct(t *testing.T) {
 	for _, tc := range []struct {
 		n   int
 		pop uint64
-	}{{4, 4}, {3, 8}, {10, 1 << 20}, {2, 1 << 30}} {
+	}{{3, 8}, {5, 6}, {10, 1 << 20}, {2, 1 << 30}} {
 		counts := map[uint64]int{}
 		for range 2000 {
 			v := distinct(tc.n, tc.pop, r)
@@ -239,6 +239,51 @@ func TestDistinct(t *testing.T) {
 						tc.n, tc.pop, x, counts[x], want)
 				}
 			}
+		}
+	}
+}
+
+// Reservoir sampling, scikit-learn's choice when nearly every vertex is
+// taken, keeps a non-random order.
+func TestDistinctReservoir(t *testing.T) {
+	r := rng.New(1)
+	for range 100 {
+		if got := distinct(4, 4, r); !slices.Equal(got, []uint64{0, 1, 2, 3}) {
+			t.Fatalf("distinct(4, 4) = %v, want [0 1 2 3]", got)
+		}
+	}
+	// 99 of 100: the last value replaces a random one of the first 99.
+	counts := make([]int, 99)
+	for range 5000 {
+		got := distinct(99, 100, r)
+		moved := 0
+		for i, v := range got {
+			if v != uint64(i) {
+				if v != 99 {
+					t.Fatalf("distinct(99, 100) = %v", got)
+				}
+				moved++
+				counts[i]++
+			}
+		}
+		if moved > 1 {
+			t.Fatalf("distinct(99, 100) = %v", got)
+		}
+	}
+	if total := slices.Max(counts); total == 0 || total > 5000/99*3 {
+		t.Errorf("replacement positions %v", counts)
+	}
+}
+
+// With sklearn's defaults (2 informative features, 2 clusters per class)
+// all four vertices are taken in order, so the classes sit on either side
+// of the second informative feature, as make_classification's do.
+func TestDefaultVertexLayout(t *testing.T) {
+	d := generate(t, nil, 5)
+	want := [][]float64{{-1, -1}, {-1, 1}, {1, -1}, {1, 1}}
+	for k, v := range want {
+		if got := d.Centroids.RawRowView(k); !slices.Equal(got, v) {
+			t.Errorf("centroid %d = %v, want %v", k, got, v)
 		}
 	}
 }
