@@ -3,10 +3,10 @@ package synth
 import "math/rand/v2"
 
 // hypercube returns n distinct vertices of the d-dimensional unit
-// hypercube, as 0/1 coordinates, in random order. As make_classification
-// does, the last (up to) 30 coordinates are the bits of n distinct integers
-// drawn uniformly without replacement, and any coordinates before them are
-// independent random bits drawn first.
+// hypercube as 0/1 coordinates. As make_classification does, the last (up
+// to) 30 coordinates are the bits of n distinct integers drawn without
+// replacement (see distinct for their order), and any coordinates before
+// them are independent random bits drawn first.
 func hypercube(n, d int, r *rand.Rand) [][]uint8 {
 	out := make([][]uint8, n)
 	for k := range out {
