@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -551,5 +552,18 @@ func TestDatasetRoundTrip(t *testing.T) {
 	}
 	if !mat.Equal(back.X, d.X) {
 		t.Error("features changed in a CSV round trip")
+	}
+}
+
+// gonum multiplies large matrices in parallel; the data must not depend on
+// how many threads it used.
+func TestDeterministicAcrossGOMAXPROCS(t *testing.T) {
+	s := &Settings{Samples: 20000, Features: 20, Informative: 10, Redundant: 5, Clusters: 3}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	a := generate(t, s, 1)
+	runtime.GOMAXPROCS(4)
+	b := generate(t, s, 1)
+	if !sameData(a, b) {
+		t.Error("GOMAXPROCS 1 and 4 gave different data")
 	}
 }
