@@ -567,3 +567,59 @@ func TestDeterministicAcrossGOMAXPROCS(t *testing.T) {
 		t.Error("GOMAXPROCS 1 and 4 gave different data")
 	}
 }
+
+// Each cluster's covariance is A'A with A uniform in [-1, 1): a diagonal
+// entry has mean Informative/3. A standard normal A would give
+// Informative, a uniform [0, 1) one the same mean but correlated features.
+func TestClusterCovarianceScale(t *testing.T) {
+	const inf = 10
+	d := generate(t, &Settings{Samples: 40000, Features: inf, Informative: inf, Redundant: None, Clusters: 50, FlipY: None}, 8)
+	rows := make([][]int, 100)
+	for i, k := range d.Cluster {
+		rows[k] = append(rows[k], i)
+	}
+	var sumVar, sumCorr float64
+	var nCorr int
+	x := make([][]float64, inf)
+	for _, idx := range rows {
+		for j, c := range d.Informative {
+			x[j] = x[j][:0]
+			for _, i := range idx {
+				x[j] = append(x[j], d.X.At(i, c))
+			}
+			sumVar += stat.Variance(x[j], nil)
+		}
+		for a := range inf {
+			for b := a + 1; b < inf; b++ {
+				sumCorr += stat.Correlation(x[a], x[b], nil)
+				nCorr++
+			}
+		}
+	}
+	if got, want := sumVar/(100*inf), inf/3.0; math.Abs(got-want) > 0.2 {
+		t.Errorf("mean within-cluster variance of informative features %.3f, want %.3f", got, want)
+	}
+	if got := sumCorr / float64(nCorr); math.Abs(got) > 0.03 {
+		t.Errorf("mean within-cluster correlation %.3f, want about 0", got)
+	}
+}
+
+// make_classification picks the source of a repeated feature as
+// int((n-1)*u + 0.5): with n = 3 sources, probabilities 1/4, 1/2, 1/4.
+func TestRepeatedSourceDistribution(t *testing.T) {
+	var count [3]int
+	const seeds, rep = 400, 10
+	for seed := range uint64(seeds) {
+		d := generate(t, &Settings{Samples: 4, Features: 13, Informative: 2, Redundant: 1, Repeated: rep, Clusters: 1}, seed)
+		src := map[int]int{d.Informative[0]: 0, d.Informative[1]: 1, d.Redundant[0]: 2}
+		for _, c := range d.RepeatedFrom {
+			count[src[c]]++
+		}
+	}
+	for k, want := range []float64{0.25, 0.5, 0.25} {
+		got := float64(count[k]) / (seeds * rep)
+		if math.Abs(got-want) > 0.03 {
+			t.Errorf("source %d chosen %.3f of the time, want %.2f", k, got, want)
+		}
+	}
+}
