@@ -49,18 +49,21 @@ func NemenyiCD(k, n int, alpha float64) (float64, error) {
 
 // NemenyiPair compares methods I < J by mean rank.
 type NemenyiPair struct {
-	I, J        int
-	RankDiff    float64 // MeanRanks[I] - MeanRanks[J]; negative: I ranks better
-	Significant bool    // |RankDiff| > CD
+	I           int     `json:"i"`
+	J           int     `json:"j"`
+	RankDiff    float64 `json:"rank_diff"`   // MeanRanks[I] - MeanRanks[J]; negative: I ranks better
+	Significant bool    `json:"significant"` // |RankDiff| > CD
 }
 
 // Nemenyi is the post-hoc comparison of all pairs of methods after a
 // Friedman test.
 type Nemenyi struct {
-	Alpha float64
-	Q     float64
-	CD    float64
-	Pairs []NemenyiPair // all k(k-1)/2 pairs, I < J, in lexical order
+	Alpha float64 `json:"alpha"`
+	Q     float64 `json:"q_alpha"`
+	// Tabulated says Q is Demsar's published value rather than computed.
+	Tabulated bool          `json:"q_tabulated"`
+	CD        float64       `json:"critical_difference"`
+	Pairs     []NemenyiPair `json:"pairs"` // all k(k-1)/2 pairs, I < J, in lexical order
 }
 
 // NewNemenyi compares every pair of methods given their mean ranks over n
@@ -72,7 +75,8 @@ func NewNemenyi(meanRanks []float64, n int, alpha float64) (*Nemenyi, error) {
 		return nil, err
 	}
 	q, _ := NemenyiQ(k, alpha)
-	res := &Nemenyi{Alpha: alpha, Q: q, CD: cd}
+	_, tab := demsarQ[alpha]
+	res := &Nemenyi{Alpha: alpha, Q: q, Tabulated: tab && k <= 10, CD: cd}
 	for i := 0; i < k; i++ {
 		for j := i + 1; j < k; j++ {
 			d := meanRanks[i] - meanRanks[j]

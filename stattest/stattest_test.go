@@ -335,3 +335,18 @@ func TestNewNemenyi(t *testing.T) {
 		}
 	}
 }
+
+func TestWilcoxonExactLimit(t *testing.T) {
+	d := make([]float64, MaxExactN+1)
+	for i := range d {
+		d[i] = float64(i + 1)
+	}
+	if _, err := WilcoxonDiff(d, &WilcoxonOptions{Mode: Exact}); err == nil || !strings.Contains(err.Error(), "too costly") {
+		t.Errorf("exact beyond the limit: error %v", err)
+	}
+	// Auto mode takes the normal approximation instead.
+	r, err := WilcoxonDiff(d, nil)
+	if err != nil || r.Mode != Approx {
+		t.Errorf("auto with %d differences: %v, %v", len(d), r.Mode, err)
+	}
+}

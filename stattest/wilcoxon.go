@@ -158,6 +158,11 @@ type WilcoxonResult struct {
 // maxExactN bounds the exact distribution in Auto mode, as in SciPy.
 const maxExactN = 50
 
+// MaxExactN is the largest number of differences for which Exact mode
+// computes the exact distribution; its cost grows as n^3/6 (about a second
+// at the limit). Beyond it Wilcoxon returns an error.
+const MaxExactN = 2000
+
 // Wilcoxon runs the Wilcoxon signed-rank test on the paired samples x and y
 // (d = x - y), following scipy.stats.wilcoxon of SciPy 1.10:
 //
@@ -235,6 +240,9 @@ func WilcoxonDiff(d []float64, opt *WilcoxonOptions) (WilcoxonResult, error) {
 	}
 	n := len(d)
 	res.N, res.Mode = n, mode
+	if mode == Exact && n > MaxExactN {
+		return WilcoxonResult{}, fmt.Errorf("stattest: Wilcoxon: exact distribution for %d differences is too costly (limit %d); use the normal approximation", n, MaxExactN)
+	}
 
 	abs := make([]float64, n)
 	for i, v := range d {
