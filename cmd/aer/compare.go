@@ -188,14 +188,17 @@ var quantities = map[string]quantity{
 
 // classifierSummary describes one predictions file.
 type classifierSummary struct {
-	File             string  `json:"file"`
-	Predictions      string  `json:"predictions"` // where the 0/1 predictions came from
-	TP               int     `json:"tp"`
-	FP               int     `json:"fp"`
-	TN               int     `json:"tn"`
-	FN               int     `json:"fn"`
-	BalancedAccuracy float64 `json:"balanced_accuracy"`
-	MeanQuantity     float64 `json:"mean_quantity"`
+	File string `json:"file"`
+	// Source says where the 0/1 predictions came from: "pred-column" or
+	// "threshold" (score >= Threshold).
+	Source           string   `json:"prediction_source"`
+	Threshold        *float64 `json:"threshold,omitempty"`
+	TP               int      `json:"tp"`
+	FP               int      `json:"fp"`
+	TN               int      `json:"tn"`
+	FN               int      `json:"fn"`
+	BalancedAccuracy float64  `json:"balanced_accuracy"`
+	MeanQuantity     float64  `json:"mean_quantity"`
 	correct          []bool
 	q                []float64
 }
@@ -319,9 +322,10 @@ func summarize(name string, p *dataset.Predictions, q quantity, threshold float6
 	s := &classifierSummary{File: name, correct: make([]bool, n), q: make([]float64, n)}
 	usePred := p.Pred != nil && !forceThreshold
 	if usePred {
-		s.Predictions = "pred column"
+		s.Source = "pred-column"
 	} else {
-		s.Predictions = "score >= " + strconv.FormatFloat(threshold, 'g', -1, 64)
+		s.Source = "threshold"
+		s.Threshold = &threshold
 	}
 	sum := 0.0
 	for i, y := range p.Label {
@@ -388,8 +392,12 @@ func writePairText(w io.Writer, r *pairReport) error {
 		tag string
 		s   *classifierSummary
 	}{{"A", r.A}, {"B", r.B}} {
+		src := "pred column"
+		if c.s.Threshold != nil {
+			src = "score >= " + strconv.FormatFloat(*c.s.Threshold, 'g', -1, 64)
+		}
 		ew.printf("  %s  %.4f  (TP %d, FN %d, TN %d, FP %d; predictions: %s)\n",
-			c.tag, c.s.BalancedAccuracy, c.s.TP, c.s.FN, c.s.TN, c.s.FP, c.s.Predictions)
+			c.tag, c.s.BalancedAccuracy, c.s.TP, c.s.FN, c.s.TN, c.s.FP, src)
 	}
 
 	m := r.McNemar

@@ -148,3 +148,42 @@ func TestBalancedAccuracy(t *testing.T) {
 		t.Errorf("balancedAccuracy without positives = %v", got)
 	}
 }
+
+// FuzzReadScoresCSV feeds arbitrary text to the --friedman table reader: it
+// must return an error or a complete, finite table, never panic.
+func FuzzReadScoresCSV(f *testing.F) {
+	for _, name := range []string{"friedman.csv", "ranks_clear.csv", "errors_friedman.csv"} {
+		b, err := os.ReadFile(filepath.Join("testdata/compare", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte("d,a,b\nx,1,2\n"))
+	f.Add([]byte("d,a,a\nx,1,2\ny,2,1\n"))
+	f.Add([]byte("\"d,a\nx"))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(dir, "scores.csv")
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		datasets, methods, scores, err := readScoresCSV(path)
+		if err != nil {
+			return
+		}
+		if len(methods) < 2 || len(scores) < 2 || len(datasets) != len(scores) {
+			t.Fatalf("accepted a table with %d methods, %d rows, %d names", len(methods), len(scores), len(datasets))
+		}
+		for _, row := range scores {
+			if len(row) != len(methods) {
+				t.Fatalf("row of %d scores for %d methods", len(row), len(methods))
+			}
+			for _, v := range row {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Fatalf("accepted non-finite score %v", v)
+				}
+			}
+		}
+	})
+}
