@@ -60,8 +60,8 @@ differ by more. q_alpha is Demsar's table for alpha 0.05 and 0.10 with up to
 10 methods, else computed from the studentized range distribution.
 
 Rows are counted from 1 after the header. Flags may come before or after
-the file names. Exit status 0 success,
-1 failure (unreadable files, labels that differ), 2 usage error.`),
+the file names. Exit status 0 success, 1 failure (unreadable files, labels
+that differ), 2 usage error.`),
 		run: runCompare,
 	})
 }
