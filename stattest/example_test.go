@@ -113,3 +113,19 @@ func ExampleNemenyiCD() {
 	// Output:
 	// 1.7609
 }
+
+func ExampleNemenyiQ() {
+	// k <= 10 at alpha 0.05 or 0.10: Demsar's (2006) published value.
+	q5, err := stattest.NemenyiQ(5, 0.05)
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Otherwise computed from the studentized range distribution.
+	q12, err := stattest.NemenyiQ(12, 0.05)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("k=5: %.3f, k=12: %.3f\n", q5, q12)
+	// Output:
+	// k=5: 2.728, k=12: 3.268
+}

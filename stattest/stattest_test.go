@@ -350,3 +350,31 @@ func TestWilcoxonExactLimit(t *testing.T) {
 		t.Errorf("auto with %d differences: %v, %v", len(d), r.Mode, err)
 	}
 }
+
+// TestSignedRankPMFBruteForce enumerates all 2^n sign patterns.
+func TestSignedRankPMFBruteForce(t *testing.T) {
+	const n = 12
+	counts := make([]float64, n*(n+1)/2+1)
+	for mask := 0; mask < 1<<n; mask++ {
+		w := 0
+		for i := 0; i < n; i++ {
+			if mask&(1<<i) != 0 {
+				w += i + 1
+			}
+		}
+		counts[w]++
+	}
+	pmf := signedRankPMF(n)
+	for w := range counts {
+		if want := counts[w] / (1 << n); math.Abs(pmf[w]-want) > 1e-15 {
+			t.Errorf("pmf[%d] = %v, want %v", w, pmf[w], want)
+		}
+	}
+	// The textbook critical value: for n = 10, P(W+ <= 8) = 25/1024.
+	if p := exactSignedRankP(10, 8, Less); math.Abs(p-25.0/1024) > 1e-15 {
+		t.Errorf("P(W+ <= 8 | n=10) = %v, want 25/1024", p)
+	}
+	if p := exactSignedRankP(10, 8, TwoSided); math.Abs(p-50.0/1024) > 1e-15 {
+		t.Errorf("two-sided p = %v, want 50/1024", p)
+	}
+}
