@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -12,10 +11,9 @@ import (
 	"testing"
 )
 
-var updateCompare = flag.Bool("update-compare", false, "rewrite the golden files of aer compare")
-
 // TestCompareGolden runs aer compare in-process and compares stdout, stderr
-// and the exit status with testdata/compare/<name>.golden.
+// and the exit status with testdata/compare/<name>.golden (go test -update
+// rewrites them).
 func TestCompareGolden(t *testing.T) {
 	const dir = "testdata/compare"
 	td := func(f string) string { return filepath.Join(dir, f) }
@@ -57,26 +55,10 @@ func TestCompareGolden(t *testing.T) {
 			if args[0] != "help" {
 				args = append([]string{"compare"}, args...)
 			}
-			var stdout, stderr bytes.Buffer
-			err := run(args, &stdout, &stderr)
-			code := exitCode(err, &stderr)
-			got := fmt.Sprintf("$ aer %s\n--- stdout\n%s--- stderr\n%s--- exit %d\n",
-				strings.Join(args, " "), stdout.String(), stderr.String(), code)
-			path := filepath.Join(dir, c.name+".golden")
-			if *updateCompare {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -run TestCompareGolden -update-compare)", err)
-			}
-			if got != string(want) {
-				t.Errorf("output differs from %s:\n%s", path, got)
-			}
-			if strings.HasSuffix(c.name, "json") && code == 0 && !json.Valid(stdout.Bytes()) {
+			stdout, stderr, code := aer(t, args...)
+			golden(t, filepath.Join("compare", c.name+".golden"),
+				fmt.Sprintf("$ aer %s\n--- stdout\n%s--- stderr\n%s--- exit %d\n", strings.Join(args, " "), stdout, stderr, code))
+			if strings.HasSuffix(c.name, "json") && code == 0 && !json.Valid([]byte(stdout)) {
 				t.Errorf("--json output is not one JSON document")
 			}
 		})
