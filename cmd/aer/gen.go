@@ -47,23 +47,24 @@ type genSummary struct {
 	Rows           int                   `json:"rows"`
 	Features       int                   `json:"features"`
 	Seed           uint64                `json:"seed"`
-	ClassCounts    [2]int                `json:"class_counts"`
-	Ratio          float64               `json:"ratio"`
+	NegRows        int                   `json:"negative_rows"`
+	PosRows        int                   `json:"positive_rows"`
+	Ratio          float64               `json:"imbalance_ratio"` // negative rows per positive row
 	RequestedRatio float64               `json:"requested_ratio"`
-	PlannedCounts  [2]int                `json:"planned_class_counts"`
+	Planned        [2]int                `json:"rows_before_label_noise"` // negative, positive
 	FlippedLabels  int                   `json:"flipped_labels"`
-	Informative    []int                 `json:"informative"`
-	Redundant      []int                 `json:"redundant"`
-	Repeated       []int                 `json:"repeated"`
+	Informative    []int                 `json:"informative_columns"`
+	Redundant      []int                 `json:"redundant_columns"`
+	Repeated       []int                 `json:"repeated_columns"`
 	RepeatedFrom   []int                 `json:"repeated_from"`
-	Noise          []int                 `json:"noise"`
+	Noise          []int                 `json:"noise_columns"`
 	Split          map[string]splitCount `json:"split,omitempty"`
 	Settings       genSettings           `json:"settings"`
 }
 
 type splitCount struct {
 	Rows     int `json:"rows"`
-	Minority int `json:"minority"`
+	Positive int `json:"positive_rows"`
 }
 
 type genSettings struct {
@@ -207,7 +208,7 @@ func runGen(args []string, stdout, stderr io.Writer) error {
 			sc := splitCount{Rows: len(rows)}
 			for _, i := range rows {
 				ds.Split[i] = pn
-				sc.Minority += ds.Y[i]
+				sc.Positive += ds.Y[i]
 			}
 			parts[pn] = sc
 		}
@@ -254,10 +255,11 @@ func runGen(args []string, stdout, stderr io.Writer) error {
 		Rows:           ds.Rows(),
 		Features:       ds.Cols(),
 		Seed:           *seed,
-		ClassCounts:    [2]int{neg, pos},
+		NegRows:        neg,
+		PosRows:        pos,
 		Ratio:          actual,
 		RequestedRatio: *ratio,
-		PlannedCounts:  planned,
+		Planned:        planned,
 		FlippedLabels:  flipped,
 		Informative:    data.Informative,
 		Redundant:      data.Redundant,

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,32 +13,6 @@ import (
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/synth"
 )
-
-var genUpdate = flag.Bool("update-gen", false, "rewrite the golden files of aer gen")
-
-// genTestdata is absolute so tests that change directory still find it.
-var genTestdata, _ = filepath.Abs(filepath.Join("testdata", "gen"))
-
-// genGolden compares got with testdata/gen/name, rewriting it under
-// -update-gen and leaving name.got beside it on a mismatch.
-func genGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join(genTestdata, name)
-	if *genUpdate {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update-gen to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		os.WriteFile(path+".got", got, 0o644)
-		t.Errorf("output differs from %s (see %s.got)", path, path)
-	}
-}
 
 func genRun(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
@@ -56,25 +29,26 @@ func TestGenGoldenCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	genGolden(t, "tiny.csv", []byte(out))
+	golden(t, "gen/tiny.csv", out)
 }
 
 func TestGenGoldenJSON(t *testing.T) {
-	t.Chdir(t.TempDir())
-	out, stderr, err := genRun(t, append(genTiny, "--out", "tiny.csv", "--json")...)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "tiny.csv")
+	out, stderr, err := genRun(t, append(genTiny, "--out", path, "--json")...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if stderr != "" {
 		t.Errorf("stderr with --json: %q", stderr)
 	}
-	genGolden(t, "tiny.json", []byte(out))
+	golden(t, "gen/tiny.json", strings.ReplaceAll(out, dir+string(filepath.Separator), ""))
 	// The file is the CSV of the golden test, without the split column.
-	csv, err := os.ReadFile("tiny.csv")
+	csv, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	genGolden(t, "tiny-nosplit.csv", csv)
+	golden(t, "gen/tiny-nosplit.csv", string(csv))
 }
 
 func TestGenDeterminism(t *testing.T) {
@@ -135,19 +109,23 @@ func TestGenPaperTask(t *testing.T) {
 		t.Fatal(err)
 	}
 	var sum struct {
-		ClassCounts [2]int `json:"class_counts"`
-		Ratio       float64
-		Split       map[string]struct{ Rows, Minority int }
+		Neg   int     `json:"negative_rows"`
+		Pos   int     `json:"positive_rows"`
+		Ratio float64 `json:"imbalance_ratio"`
+		Split map[string]struct {
+			Rows int
+			Pos  int `json:"positive_rows"`
+		}
 	}
 	if err := json.Unmarshal([]byte(out), &sum); err != nil {
 		t.Fatal(err)
 	}
-	if sum.ClassCounts != [2]int{7900, 100} || sum.Ratio != 79 {
-		t.Errorf("class counts %v ratio %v, want [7900 100] and 79", sum.ClassCounts, sum.Ratio)
+	if sum.Neg != 7900 || sum.Pos != 100 || sum.Ratio != 79 {
+		t.Errorf("%d negative and %d positive rows, ratio %v; want 7900, 100 and 79", sum.Neg, sum.Pos, sum.Ratio)
 	}
 	for part, want := range map[string][2]int{"train": {4800, 60}, "valid": {1600, 20}, "test": {1600, 20}} {
-		if got := sum.Split[part]; got.Rows != want[0] || got.Minority != want[1] {
-			t.Errorf("split %s: %d rows, %d minority; want %d and %d", part, got.Rows, got.Minority, want[0], want[1])
+		if got := sum.Split[part]; got.Rows != want[0] || got.Pos != want[1] {
+			t.Errorf("split %s: %d rows, %d positive; want %d and %d", part, got.Rows, got.Pos, want[0], want[1])
 		}
 	}
 	d, err = dataset.Load(path, dataset.Options{})
