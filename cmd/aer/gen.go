@@ -239,8 +239,12 @@ func runGen(args []string, stdout, stderr io.Writer) error {
 		actual = float64(neg) / float64(pos)
 	}
 	if !*asJSON {
+		dest := *out
+		if dest == "-" {
+			dest = "standard output"
+		}
 		fmt.Fprintf(stderr, "gen: wrote %d rows x %d features to %s: %d label 0, %d label 1 (ratio %.2f:1, %d labels flipped)\n",
-			ds.Rows(), ds.Cols(), *out, neg, pos, actual, flipped)
+			ds.Rows(), ds.Cols(), dest, neg, pos, actual, flipped)
 		return nil
 	}
 	shiftDesc, scaleDesc := strconv.FormatFloat(*shift, 'g', -1, 64), strconv.FormatFloat(*scale, 'g', -1, 64)
@@ -280,7 +284,7 @@ func runGen(args []string, stdout, stderr io.Writer) error {
 // straight from the flags.
 func settingsError(err error) error {
 	if errors.Is(err, synth.ErrSettings) {
-		return usageErrorf("gen: %v", err)
+		return usageErrorf("gen: %s", strings.TrimPrefix(err.Error(), "synth: "))
 	}
 	return fmt.Errorf("gen: %w", err)
 }
