@@ -24,9 +24,10 @@ func init() {
                [--class-sep S] [--split 3:1:1] [--seed N] [--json]
 
 Writes a CSV with columns x0..x{F-1}, an optional split column and the
-label (1 = minority). As in scikit-learn, --flip defaults to 0.01: label
-noise moves the class sizes (--ratio 79 ends near 59:1); --flip 0 keeps
-them exact. The paper's synthetic task:
+label (1 = minority). Unlike scikit-learn (flip_y = 0.01), --flip defaults
+to 0 so that --ratio is exact: label noise reassigns random rows, mostly
+majority ones, and --flip 0.01 with --ratio 79 ends near 59:1. The paper's
+synthetic task (7900 majority, 100 minority rows):
   aer gen --samples 8000 --ratio 79 --clusters 10 --features 20 --informative 10 --seed 0 --out gmm.csv`,
 		run: runGen,
 	})
@@ -95,7 +96,7 @@ func runGen(args []string, stdout, stderr io.Writer) error {
 		repeated    = fs.Int("repeated", 0, "repeated features: copies of informative or redundant ones")
 		clusters    = fs.Int("clusters", 2, "Gaussian clusters per class")
 		ratio       = fs.Float64("ratio", 1, "imbalance ratio R: majority:minority = R:1 (label 1 is the minority)")
-		flip        = fs.Float64("flip", 0.01, "fraction of rows given a random label (flip_y)")
+		flip        = fs.Float64("flip", 0, "fraction of rows given a random label (scikit-learn's flip_y; 0.01 there)")
 		classSep    = fs.Float64("class-sep", 1, "half the side of the hypercube: larger separates classes more")
 		polytope    = fs.Bool("polytope", false, "put clusters on a random polytope instead of the hypercube")
 		shift       = fs.Float64("shift", 0, "value added to every feature")

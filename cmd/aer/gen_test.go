@@ -75,7 +75,7 @@ func TestGenPaperTask(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(stderr, "wrote 8000 rows x 20 features") {
+	if !strings.Contains(stderr, "wrote 8000 rows x 20 features") || !strings.Contains(stderr, "7900 label 0, 100 label 1") {
 		t.Errorf("stderr %q", stderr)
 	}
 	d, err := dataset.Load(path, dataset.Options{})
@@ -86,7 +86,7 @@ func TestGenPaperTask(t *testing.T) {
 		t.Fatalf("loaded %d x %d, features %v, label %q", d.Rows(), d.Cols(), d.Features, d.Label)
 	}
 	// The file holds exactly the generated values.
-	want, err := synth.Generate(&synth.Settings{Samples: 8000, Ratio: 79, Clusters: 10, Features: 20, Informative: 10}, 0)
+	want, err := synth.Generate(&synth.Settings{Samples: 8000, Ratio: 79, Clusters: 10, Features: 20, Informative: 10, FlipY: synth.None}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ func TestGenHelp(t *testing.T) {
 	if !errors.Is(err, errHelpShown) {
 		t.Fatalf("err = %v, want errHelpShown", err)
 	}
-	for _, want := range []string{"aer gen --out FILE", "-class-sep", "-split", "--flip 0 keeps"} {
+	for _, want := range []string{"aer gen --out FILE", "-class-sep", "-split", "--ratio is exact"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("help lacks %q:\n%s", want, stderr)
 		}
