@@ -80,7 +80,7 @@ func (m Metric) Of(c Confusion) float64 {
 // ParseMetric returns the Metric named name (its JSON name; case, "-" for
 // "_" and the aliases "ba", "tpr", "tnr", "precision", "recall" and
 // "fm" are accepted). Note that "gmean" is sqrt(TPR * TNR); the paper's
-// "G-mean" is "fowlkes_mallows".
+// "G-mean" is "fowlkes_mallows", and "g-mean" is refused as ambiguous.
 func ParseMetric(name string) (Metric, error) {
 	n := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(name)), "-", "_")
 	switch n {
@@ -94,6 +94,8 @@ func ParseMetric(name string) (Metric, error) {
 		return MinorityPrecision, nil
 	case "fm":
 		return FowlkesMallows, nil
+	case "g_mean":
+		return 0, fmt.Errorf(`metrics: %q is ambiguous: "gmean" is sqrt(TPR*TNR), "fowlkes_mallows" is the paper's G-mean sqrt(precision*recall)`, name)
 	}
 	for i, info := range metricInfo {
 		if info.name == n {

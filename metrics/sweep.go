@@ -51,7 +51,7 @@ func SweepScores(y []int, score []float64) Sweep {
 	mustValidate(y, score, nil)
 	rk := rank(y, score)
 	p, n := len(rk.pos), len(rk.neg)
-	var s Sweep
+	s := make(Sweep, 0, len(y)+1) // at most one point per row
 	s = append(s, SweepPoint{Threshold: math.Inf(1), Confusion: Confusion{FN: p, TN: n}})
 	rk.descend(func(t float64, tp, fp int) {
 		s = append(s, SweepPoint{Threshold: t, Confusion: Confusion{TP: tp, FP: fp, FN: p - tp, TN: n - fp}})
