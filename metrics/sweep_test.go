@@ -69,7 +69,9 @@ func TestGrid(t *testing.T) {
 func TestSweepBest(t *testing.T) {
 	// F1 by threshold: 0, .5, .5, .5, .2, .5 -> the longest tied run is
 	// points 1..3, its middle is 2.
-	mk := func(tp, fp, fn int) SweepPoint { return SweepPoint{Confusion: Confusion{TP: tp, FP: fp, FN: fn, TN: 10}} }
+	mk := func(tp, fp, fn int) SweepPoint {
+		return SweepPoint{Confusion: Confusion{TP: tp, FP: fp, FN: fn, TN: 10}}
+	}
 	s := Sweep{mk(0, 0, 2), mk(1, 1, 1), mk(1, 1, 1), mk(1, 1, 1), mk(1, 7, 1), mk(1, 1, 1)}
 	for i := range s {
 		s[i].Threshold = float64(i)
