@@ -194,13 +194,16 @@ func confusionNotes(c Confusion) map[string]string {
 }
 
 // jsonObject writes one JSON object with keys in a fixed order.
+// Its buffer may already hold text before the object.
 type jsonObject struct {
-	b []byte
+	b    []byte
+	open bool // '{' written
 }
 
 func (o *jsonObject) key(k string) {
-	if len(o.b) == 0 {
+	if !o.open {
 		o.b = append(o.b, '{')
+		o.open = true
 	} else {
 		o.b = append(o.b, ',')
 	}
@@ -215,8 +218,27 @@ func (o *jsonObject) num(k string, v float64) {
 		o.b = append(o.b, "null"...)
 		return
 	}
-	b, _ := json.Marshal(v) // finite: cannot fail
-	o.b = append(o.b, b...)
+	o.b = appendJSONFloat(o.b, v)
+}
+
+// appendJSONFloat formats finite v exactly as encoding/json does, without
+// its per-value allocations (sweeps hold millions of numbers).
+func appendJSONFloat(b []byte, v float64) []byte {
+	abs := math.Abs(v)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, v, format, -1, 64)
+	if format == 'e' {
+		// clean up e-09 to e-9
+		n := len(b)
+		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
 }
 
 func (o *jsonObject) int(k string, v int) {
@@ -230,13 +252,13 @@ func (o *jsonObject) raw(k string, v []byte) {
 }
 
 func (o *jsonObject) bytes() []byte {
-	if len(o.b) == 0 {
-		return []byte("{}")
+	if !o.open {
+		return append(o.b, "{}"...)
 	}
 	return append(o.b, '}')
 }
 
-// confusionJSON writes the counts and the metrics of c's report fields.
+// writeConfusion writes the counts and the metrics of c's report fields.
 func writeConfusion(o *jsonObject, c Confusion, value func(Metric) float64) {
 	o.int("n", c.N())
 	o.int("positives", c.Positives())

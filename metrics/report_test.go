@@ -80,3 +80,35 @@ func TestEvaluatePredictionsWithScores(t *testing.T) {
 		t.Errorf("confusion %v", r.Confusion)
 	}
 }
+
+func TestAppendJSONFloatMatchesEncodingJSON(t *testing.T) {
+	for _, v := range []float64{0, -0.0, 1, -1, 0.5, 1.0 / 3, 1e-6, 9.99e-7, 1e-7, 1.5e-300, 1e20, 1e21, 123456789e15,
+		-2.5e-9, math.MaxFloat64, math.SmallestNonzeroFloat64, 0.30000000000000004, 4.701902748414375} {
+		want, _ := json.Marshal(v)
+		if got := appendJSONFloat(nil, v); string(got) != string(want) {
+			t.Errorf("appendJSONFloat(%v) = %s, encoding/json %s", v, got, want)
+		}
+	}
+}
+
+func TestSweepJSONArray(t *testing.T) {
+	s := SweepScores([]int{0, 1, 1}, []float64{0.1, 0.5, 0.9})
+	b, err := json.Marshal(s)
+	if err != nil || !json.Valid(b) {
+		t.Fatalf("%s: %v", b, err)
+	}
+	var each []json.RawMessage
+	json.Unmarshal(b, &each)
+	for i, p := range s {
+		pb, _ := json.Marshal(p)
+		if string(pb) != string(each[i]) {
+			t.Errorf("point %d: %s in the array, %s alone", i, each[i], pb)
+		}
+	}
+	if b, _ := json.Marshal(Sweep(nil)); string(b) != "null" {
+		t.Errorf("nil sweep: %s", b)
+	}
+	if b, _ := json.Marshal(Sweep{}); string(b) != "[]" {
+		t.Errorf("empty sweep: %s", b)
+	}
+}

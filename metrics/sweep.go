@@ -130,10 +130,30 @@ func (s Sweep) Best(m Metric) int {
 
 // MarshalJSON writes the point as one object (see Sweep).
 func (p SweepPoint) MarshalJSON() ([]byte, error) {
-	var o jsonObject
+	return p.appendJSON(nil), nil
+}
+
+func (p SweepPoint) appendJSON(b []byte) []byte {
+	o := jsonObject{b: b}
 	o.num("threshold", p.Threshold)
 	writeConfusion(&o, p.Confusion, func(m Metric) float64 { return m.Of(p.Confusion) })
-	return o.bytes(), nil
+	return o.bytes()
+}
+
+// MarshalJSON writes the sweep as one array (see Sweep) in a single buffer.
+func (s Sweep) MarshalJSON() ([]byte, error) {
+	if s == nil {
+		return []byte("null"), nil
+	}
+	b := make([]byte, 0, 64+len(s)*400)
+	b = append(b, '[')
+	for i, p := range s {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = p.appendJSON(b)
+	}
+	return append(b, ']'), nil
 }
 
 // WriteCSV writes the sweep as CSV with the header threshold, tp, fp, tn,

@@ -28,23 +28,30 @@ average precision always come from the scores.
 
 The paper's "G-mean" is sqrt(precision*recall), reported as fowlkes_mallows;
 gmean is sqrt(TPR*TNR). tp_fp_ratio is TPR/FPR. Undefined or infinite values
-are null in JSON, explained under "notes". The sweep evaluates every metric
-at each threshold (CSV to --sweep-out, an array in --json output) and names
-the thresholds where balanced accuracy, F1, Fowlkes-Mallows, G-mean and MCC
-peak (the middle of the longest run of tied best values). With
---sweep-grid 0 its last threshold is +Inf (null in JSON): nothing positive.`,
+are null in JSON, explained under "notes".
+
+--sweep evaluates every metric at each threshold of a grid, shown in the
+output (a table, or an array under --json) or written as CSV to the
+--sweep-out file instead, and names the thresholds where balanced accuracy,
+F1, Fowlkes-Mallows, G-mean and MCC peak (the middle of the longest run of
+tied best values). With --sweep-grid 0 the last threshold is +Inf (null in
+JSON): nothing predicted positive.`,
 		run: runEval,
 	})
 }
 
 // evalOutput is the --json document of aer eval.
 type evalOutput struct {
-	File     string          `json:"file"`
-	Decision evalDecision    `json:"decision"`
-	Report   metrics.Report  `json:"report"`
-	Sweep    *metrics.Sweep  `json:"sweep,omitempty"`
-	SweepOut string          `json:"sweep_out,omitempty"`
-	Best     []evalBestPoint `json:"sweep_best,omitempty"`
+	File     string         `json:"file"`
+	Decision evalDecision   `json:"decision"`
+	Report   metrics.Report `json:"report"`
+	// Sweep is the sweep itself, unless it went to the --sweep-out file.
+	Sweep       *metrics.Sweep  `json:"sweep,omitempty"`
+	SweepOut    string          `json:"sweep_out,omitempty"`
+	SweepPoints int             `json:"sweep_points,omitempty"`
+	Best        []evalBestPoint `json:"sweep_best,omitempty"`
+
+	sweep metrics.Sweep // for the text output
 }
 
 // evalDecision says how predictions were made: Rule is "threshold" (from
@@ -72,7 +79,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&thr, "threshold", "predict positive when score >= `T`; overrides the pred column (default: the pred column if present, else 0.5)")
 	asJSON := fs.Bool("json", false, "print one JSON document on stdout")
 	sweep := fs.Bool("sweep", false, "add a threshold sweep: every metric at each threshold of a grid")
-	sweepOut := fs.String("sweep-out", "", "write the sweep as CSV to `file` (implies --sweep)")
+	sweepOut := fs.String("sweep-out", "", "write the sweep as CSV to `file` instead of the output (implies --sweep)")
 	sweepGrid := fs.Int("sweep-grid", 101, "sweep `N` evenly spaced thresholds over [0,1] (over [min,max] score if scores leave [0,1]); 0 sweeps every distinct score")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
@@ -136,7 +143,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 			lo, hi := scoreRange(p.Score)
 			s = metrics.SweepThresholds(p.Label, p.Score, metrics.Grid(lo, hi, *sweepGrid))
 		}
-		out.Sweep = &s
+		out.sweep, out.SweepPoints = s, len(s)
 		for _, m := range []metrics.Metric{metrics.BalancedAccuracy, metrics.F1, metrics.FowlkesMallows, metrics.GMean, metrics.MCC} {
 			b := evalBestPoint{Metric: m.String(), threshold: math.NaN(), value: math.NaN()}
 			if i := s.Best(m); i >= 0 {
@@ -150,6 +157,8 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 				return fmt.Errorf("eval: writing the sweep: %w", err)
 			}
 			out.SweepOut = *sweepOut
+		} else {
+			out.Sweep = &s
 		}
 	}
 
@@ -249,10 +258,10 @@ func writeEvalText(w io.Writer, out *evalOutput) error {
 	row("average precision", "average_precision", r.AveragePrecision)
 	writeTable(ew, "lrl", rows)
 
-	if out.Sweep == nil {
+	if out.sweep == nil {
 		return ew.err
 	}
-	s := *out.Sweep
+	s := out.sweep
 	fmt.Fprintf(ew, "\nsweep      %d thresholds", len(s))
 	if out.SweepOut != "" {
 		fmt.Fprintf(ew, ", written to %s", out.SweepOut)

@@ -39,6 +39,8 @@ func TestEvalGolden(t *testing.T) {
 		{"sweep.json", []string{"--data", preds, "--json", "--sweep", "--sweep-grid", "5"}},
 		{"sweep_distinct.txt", []string{"--data", onlypos, "--sweep", "--sweep-grid", "0"}},
 		{"sweep_out.txt", []string{"--data", preds, "--sweep-out", filepath.Join(tmp, "sweep.csv")}},
+		// The sweep goes to the file, not into the JSON document.
+		{"sweep_out.json", []string{"--data", preds, "--json", "--sweep-grid", "0", "--sweep-out", filepath.Join(tmp, "distinct.csv")}},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
@@ -59,6 +61,12 @@ func TestEvalGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	evalGolden(t, "sweep_out.csv", csv)
+	if csv, err = os.ReadFile(filepath.Join(tmp, "distinct.csv")); err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(csv, []byte("\n")); n != 1+285+1 { // header, 285 distinct scores, +Inf
+		t.Errorf("distinct-score sweep has %d lines, want 287", n)
+	}
 }
 
 // TestEvalNoPositiveLabel: a file whose labels are all 0 has no positive
