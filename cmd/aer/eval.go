@@ -75,7 +75,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	c := commands["eval"]
 	fs := newFlagSet(c, stderr)
 	data := fs.String("data", "", "predictions CSV with columns label,score[,pred] (required)")
-	var thr optionalFloat
+	var thr evalOptionalFloat
 	fs.Var(&thr, "threshold", "predict positive when score >= `T`; overrides the pred column (default: the pred column if present, else 0.5)")
 	asJSON := fs.Bool("json", false, "print one JSON document on stdout")
 	sweep := fs.Bool("sweep", false, "add a threshold sweep: every metric at each threshold of a grid")
@@ -120,7 +120,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	switch {
 	case thresholdSet:
 		out.Decision = evalDecision{Rule: "threshold", Threshold: &threshold,
-			Text: fmt.Sprintf("score >= %s (--threshold)", fmtFloat(threshold))}
+			Text: fmt.Sprintf("score >= %s (--threshold)", evalFmtFloat(threshold))}
 		if p.Pred != nil {
 			out.Decision.Text += "; pred column ignored"
 		}
@@ -140,7 +140,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		if *sweepGrid == 0 {
 			s = metrics.SweepScores(p.Label, p.Score)
 		} else {
-			lo, hi := scoreRange(p.Score)
+			lo, hi := evalScoreRange(p.Score)
 			s = metrics.SweepThresholds(p.Label, p.Score, metrics.Grid(lo, hi, *sweepGrid))
 		}
 		out.sweep, out.SweepPoints = s, len(s)
@@ -148,7 +148,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 			b := evalBestPoint{Metric: m.String(), threshold: math.NaN(), value: math.NaN()}
 			if i := s.Best(m); i >= 0 {
 				b.threshold, b.value = s[i].Threshold, m.Of(s[i].Confusion)
-				b.Threshold, b.Value = finiteOrNil(b.threshold), finiteOrNil(b.value)
+				b.Threshold, b.Value = evalFiniteOrNil(b.threshold), evalFiniteOrNil(b.value)
 			}
 			out.Best = append(out.Best, b)
 		}
@@ -168,21 +168,21 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	return writeEvalText(stdout, &out)
 }
 
-// optionalFloat is a float flag that knows whether it was given, and shows
+// evalOptionalFloat is a float flag that knows whether it was given, and shows
 // no default in the help.
-type optionalFloat struct {
+type evalOptionalFloat struct {
 	v   float64
 	set bool
 }
 
-func (f *optionalFloat) String() string {
+func (f *evalOptionalFloat) String() string {
 	if f == nil || !f.set {
 		return ""
 	}
-	return fmtFloat(f.v)
+	return evalFmtFloat(f.v)
 }
 
-func (f *optionalFloat) Set(s string) error {
+func (f *evalOptionalFloat) Set(s string) error {
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
 		return errors.New("not a number")
@@ -191,9 +191,9 @@ func (f *optionalFloat) Set(s string) error {
 	return nil
 }
 
-// scoreRange is [0, 1] when every score lies in it (probabilities), else
+// evalScoreRange is [0, 1] when every score lies in it (probabilities), else
 // the range of the finite scores.
-func scoreRange(score []float64) (lo, hi float64) {
+func evalScoreRange(score []float64) (lo, hi float64) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, s := range score {
 		if !math.IsInf(s, 0) {
@@ -209,18 +209,18 @@ func scoreRange(score []float64) (lo, hi float64) {
 	return lo, hi
 }
 
-func finiteOrNil(v float64) *float64 {
+func evalFiniteOrNil(v float64) *float64 {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return nil
 	}
 	return &v
 }
 
-func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+func evalFmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
-// fmtMetric formats a metric for the text table: 4 decimals, "inf" or
+// evalFmtMetric formats a metric for the text table: 4 decimals, "inf" or
 // "undefined".
-func fmtMetric(v float64) string {
+func evalFmtMetric(v float64) string {
 	switch {
 	case math.IsNaN(v):
 		return "undefined"
@@ -235,12 +235,12 @@ func fmtMetric(v float64) string {
 func writeEvalText(w io.Writer, out *evalOutput) error {
 	r := &out.Report
 	c := r.Confusion
-	ew := &errWriter{w: w}
+	ew := &evalErrWriter{w: w}
 	fmt.Fprintf(ew, "file       %s\n", out.File)
 	fmt.Fprintf(ew, "rows       %d: %d positive (label 1), %d negative (label 0)\n", c.N(), c.Positives(), c.Negatives())
 	fmt.Fprintf(ew, "decision   %s\n\n", out.Decision.Text)
 
-	writeTable(ew, "lrr", [][]string{
+	evalWriteTable(ew, "lrr", [][]string{
 		{"", "predicted 1", "predicted 0"},
 		{"label 1", fmt.Sprintf("TP %d", c.TP), fmt.Sprintf("FN %d", c.FN)},
 		{"label 0", fmt.Sprintf("FP %d", c.FP), fmt.Sprintf("TN %d", c.TN)},
@@ -249,14 +249,14 @@ func writeEvalText(w io.Writer, out *evalOutput) error {
 
 	rows := [][]string{{"metric", "value", "note"}}
 	row := func(label, key string, v float64) {
-		rows = append(rows, []string{label, fmtMetric(v), r.Notes[key]})
+		rows = append(rows, []string{label, evalFmtMetric(v), r.Notes[key]})
 	}
 	for _, m := range metrics.AllMetrics() {
 		row(m.Label(), m.String(), r.Value(m))
 	}
 	row("ROC-AUC", "roc_auc", r.ROCAUC)
 	row("average precision", "average_precision", r.AveragePrecision)
-	writeTable(ew, "lrl", rows)
+	evalWriteTable(ew, "lrl", rows)
 
 	if out.sweep == nil {
 		return ew.err
@@ -274,9 +274,9 @@ func writeEvalText(w io.Writer, out *evalOutput) error {
 			rows = append(rows, []string{m.Label(), "undefined", ""})
 			continue
 		}
-		rows = append(rows, []string{m.Label(), fmtMetric(b.value), fmtFloat(b.threshold)})
+		rows = append(rows, []string{m.Label(), evalFmtMetric(b.value), evalFmtFloat(b.threshold)})
 	}
-	writeTable(ew, "lrr", rows)
+	evalWriteTable(ew, "lrr", rows)
 	if out.SweepOut != "" {
 		return ew.err
 	}
@@ -297,21 +297,21 @@ func writeEvalText(w io.Writer, out *evalOutput) error {
 	}
 	rows = [][]string{head}
 	for _, pt := range s {
-		cells := []string{fmtFloat(pt.Threshold), strconv.Itoa(pt.TP), strconv.Itoa(pt.FP), strconv.Itoa(pt.TN), strconv.Itoa(pt.FN)}
+		cells := []string{evalFmtFloat(pt.Threshold), strconv.Itoa(pt.TP), strconv.Itoa(pt.FP), strconv.Itoa(pt.TN), strconv.Itoa(pt.FN)}
 		for _, col := range cols {
-			cells = append(cells, fmtMetric(col.m.Of(pt.Confusion)))
+			cells = append(cells, evalFmtMetric(col.m.Of(pt.Confusion)))
 		}
 		rows = append(rows, cells)
 	}
-	writeTable(ew, "rrrrrrrrrrrrr", rows)
+	evalWriteTable(ew, "rrrrrrrrrrrrr", rows)
 	fmt.Fprintln(ew, "(FM: Fowlkes-Mallows, the paper's G-mean; gmean: sqrt(TPR*TNR); BA: balanced accuracy)")
 	return ew.err
 }
 
-// writeTable writes rows as columns two spaces apart, each column aligned
+// evalWriteTable writes rows as columns two spaces apart, each column aligned
 // left or right by align ('l' or 'r', one byte per column), without
 // trailing spaces.
-func writeTable(w io.Writer, align string, rows [][]string) {
+func evalWriteTable(w io.Writer, align string, rows [][]string) {
 	var width []int
 	for _, r := range rows {
 		for i, cell := range r {
@@ -339,13 +339,13 @@ func writeTable(w io.Writer, align string, rows [][]string) {
 	}
 }
 
-// errWriter keeps the first write error so a long report checks it once.
-type errWriter struct {
+// evalErrWriter keeps the first write error so a long report checks it once.
+type evalErrWriter struct {
 	w   io.Writer
 	err error
 }
 
-func (e *errWriter) Write(p []byte) (int, error) {
+func (e *evalErrWriter) Write(p []byte) (int, error) {
 	if e.err != nil {
 		return 0, e.err
 	}
