@@ -83,7 +83,14 @@ func Evaluate(y []int, score []float64, threshold float64) Report {
 	rk := rank(y, score)
 	r := NewReport(rk.atLeast(threshold))
 	r.Threshold = threshold
-	delete(r.Notes, "threshold")
+	switch {
+	case math.IsInf(threshold, 1):
+		r.Notes["threshold"] = "infinite: nothing predicted positive"
+	case math.IsInf(threshold, -1):
+		r.Notes["threshold"] = "-infinite: everything predicted positive"
+	default:
+		delete(r.Notes, "threshold")
+	}
 	r.setRanking(rk)
 	return r
 }
@@ -292,7 +299,8 @@ func (r Report) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON reads a report written by MarshalJSON. A null value reads
-// as +Inf when its note begins with "infinite", and as NaN otherwise.
+// as +Inf when its note begins with "infinite", -Inf when it begins with
+// "-infinite", and as NaN otherwise.
 func (r *Report) UnmarshalJSON(data []byte) error {
 	var raw struct {
 		Threshold         *float64          `json:"threshold"`
@@ -324,8 +332,11 @@ func (r *Report) UnmarshalJSON(data []byte) error {
 		if p != nil {
 			return *p
 		}
-		if strings.HasPrefix(raw.Notes[key], "infinite") {
+		switch note := raw.Notes[key]; {
+		case strings.HasPrefix(note, "infinite"):
 			return math.Inf(1)
+		case strings.HasPrefix(note, "-infinite"):
+			return math.Inf(-1)
 		}
 		return math.NaN()
 	}

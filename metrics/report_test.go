@@ -112,3 +112,19 @@ func TestSweepJSONArray(t *testing.T) {
 		t.Errorf("empty sweep: %s", b)
 	}
 }
+
+func TestReportInfiniteThreshold(t *testing.T) {
+	r := Evaluate([]int{0, 1}, []float64{0.2, 0.8}, math.Inf(1))
+	if r.Confusion != (Confusion{TN: 1, FN: 1}) || !strings.HasPrefix(r.Notes["threshold"], "infinite") {
+		t.Errorf("report %+v", r)
+	}
+	b, _ := json.Marshal(r)
+	var back Report
+	if err := json.Unmarshal(b, &back); err != nil || !math.IsInf(back.Threshold, 1) {
+		t.Errorf("round trip of %s: %v, %v", b, back.Threshold, err)
+	}
+	b, _ = json.Marshal(Evaluate([]int{0, 1}, []float64{0.2, 0.8}, math.Inf(-1)))
+	if err := json.Unmarshal(b, &back); err != nil || !math.IsInf(back.Threshold, -1) {
+		t.Errorf("round trip of %s: %v, %v", b, back.Threshold, err)
+	}
+}

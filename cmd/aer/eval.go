@@ -119,7 +119,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	out := evalOutput{File: *data}
 	switch {
 	case thresholdSet:
-		out.Decision = evalDecision{Rule: "threshold", Threshold: &threshold,
+		out.Decision = evalDecision{Rule: "threshold", Threshold: evalFiniteOrNil(threshold),
 			Text: fmt.Sprintf("score >= %s (--threshold)", evalFmtFloat(threshold))}
 		if p.Pred != nil {
 			out.Decision.Text += "; pred column ignored"
