@@ -1,0 +1,174 @@
+package ensemble
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Combiner holds what a prediction needs once the members are trained: the
+// static weights, the dynamic rule, lambda (Eq. 19) and delta (Eq. 20). It
+// encodes to JSON as is.
+type Combiner struct {
+	// Static are the 2L learned weights w (member order as in the package
+	// documentation).
+	Static []float64 `json:"static"`
+	// Dynamic is the rule of the likelihood weights l*.
+	Dynamic DynamicSettings `json:"dynamic"`
+	// Lambda in [0, 1] mixes w* = Lambda l* + (1 - Lambda) w.
+	Lambda float64 `json:"lambda"`
+	// Delta is the threshold: predict 1 when w*.f(x) >= Delta.
+	Delta float64 `json:"delta"`
+}
+
+func (c *Combiner) check(f, logDens *mat.Dense) (DynamicSettings, error) {
+	rows, m := f.Dims()
+	lr, L := logDens.Dims()
+	if lr != rows {
+		return c.Dynamic, fmt.Errorf("ensemble: %d rows of base outputs but %d rows of log-densities", rows, lr)
+	}
+	if m != 2*L {
+		return c.Dynamic, fmt.Errorf("ensemble: %d members for %d components (want 2L = %d)", m, L, 2*L)
+	}
+	if err := checkSimplex(c.Static, m); err != nil {
+		return c.Dynamic, err
+	}
+	if !(c.Lambda >= 0 && c.Lambda <= 1) {
+		return c.Dynamic, fmt.Errorf("ensemble: lambda %v is not in [0, 1]", c.Lambda)
+	}
+	if math.IsNaN(c.Delta) {
+		return c.Dynamic, errors.New("ensemble: delta is NaN")
+	}
+	return c.Dynamic.check(L)
+}
+
+// Score writes to dst (len rows; nil allocates) the ensemble score
+// w*.f(x) in [0, 1] of every row, where f holds the base outputs
+// (rows x 2L) and logDens the component log-densities (rows x L).
+func (c *Combiner) Score(dst []float64, f, logDens *mat.Dense) ([]float64, DynamicDiag, error) {
+	if _, err := c.check(f, logDens); err != nil {
+		return nil, DynamicDiag{}, err
+	}
+	if err := checkOutputs(f, Probabilities); err != nil {
+		return nil, DynamicDiag{}, err
+	}
+	rows, _ := f.Dims()
+	if dst == nil {
+		dst = make([]float64, rows)
+	} else if len(dst) != rows {
+		return nil, DynamicDiag{}, fmt.Errorf("ensemble: score buffer has %d entries for %d rows", len(dst), rows)
+	}
+	if rows == 0 {
+		return dst, DynamicDiag{}, nil
+	}
+	dyn, diag, err := dynamicScores(f, logDens, c.Dynamic)
+	if err != nil {
+		return nil, diag, err
+	}
+	p := newProblem(f, nil, 0)
+	for i := range rows {
+		dst[i] = mixScore(c.Lambda, dyn[i], dot(c.Static, p.row(i)))
+	}
+	return dst, diag, nil
+}
+
+// mixScore is w*.f = lambda l*.f + (1-lambda) w.f (Eq. 19 is linear in the
+// weights), clamped to [0, 1] against rounding.
+func mixScore(lambda, dyn, stat float64) float64 {
+	s := lambda*dyn + (1-lambda)*stat
+	return math.Min(1, math.Max(0, s))
+}
+
+// Predict writes to dst (nil allocates) 1 for each score >= c.Delta and 0
+// otherwise (Eq. 20).
+func (c *Combiner) Predict(dst []int, scores []float64) []int {
+	if dst == nil {
+		dst = make([]int, len(scores))
+	}
+	for i, s := range scores {
+		dst[i] = 0
+		if s >= c.Delta {
+			dst[i] = 1
+		}
+	}
+	return dst
+}
+
+// Explanation is the breakdown of one row's score; it encodes to JSON as is.
+type Explanation struct {
+	// LogDensity are the component log-densities (before log pi).
+	LogDensity []float64 `json:"log_density"`
+	// Component are the likelihood weights l* per component, and
+	// LogFallback reports that the Log rule fell back to Exp for this row.
+	Component   []float64 `json:"component"`
+	LogFallback bool      `json:"log_fallback,omitempty"`
+	// Likelihood, Static and Mixed are the per-member weights l*
+	// (Component spread over both members), w and
+	// w* = Lambda Likelihood + (1-Lambda) Static.
+	Likelihood []float64 `json:"likelihood"`
+	Static     []float64 `json:"static"`
+	Mixed      []float64 `json:"mixed"`
+	// Member are the members' outputs f(x) and Contribution = Mixed*Member,
+	// which sums to Score.
+	Member       []float64 `json:"member"`
+	Contribution []float64 `json:"contribution"`
+	Lambda       float64   `json:"lambda"`
+	Score        float64   `json:"score"`
+	Delta        float64   `json:"delta"`
+	Prediction   int       `json:"prediction"`
+}
+
+// Explain breaks down the score of one row with member outputs f (len 2L)
+// and component log-densities logDens (len L).
+func (c *Combiner) Explain(f, logDens []float64) (*Explanation, error) {
+	if len(logDens) == 0 {
+		return nil, errors.New("ensemble: no mixture components")
+	}
+	fm := mat.NewDense(1, len(f), append([]float64(nil), f...))
+	lm := mat.NewDense(1, len(logDens), append([]float64(nil), logDens...))
+	s, err := c.check(fm, lm)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkOutputs(fm, Probabilities); err != nil {
+		return nil, err
+	}
+	if err := checkLogDens(lm); err != nil {
+		return nil, err
+	}
+	L := len(logDens)
+	e := &Explanation{
+		LogDensity:   append([]float64(nil), logDens...),
+		Component:    make([]float64, L),
+		Likelihood:   make([]float64, 2*L),
+		Static:       append([]float64(nil), c.Static...),
+		Mixed:        make([]float64, 2*L),
+		Member:       append([]float64(nil), f...),
+		Contribution: make([]float64, 2*L),
+		Lambda:       c.Lambda,
+		Delta:        c.Delta,
+	}
+	a := append([]float64(nil), logDens...)
+	addLogPi(a, s.LogPi)
+	var d DynamicDiag
+	componentRow(e.Component, a, s, &d)
+	e.LogFallback = d.LogFallbackRows > 0
+	// The score is computed exactly as Score computes it, so that Explain
+	// and Predict never disagree at the threshold.
+	var dyn float64
+	for l, v := range e.Component {
+		e.Likelihood[2*l], e.Likelihood[2*l+1] = v/2, v/2
+		dyn += v / 2 * (f[2*l] + f[2*l+1])
+	}
+	for j := range e.Mixed {
+		e.Mixed[j] = c.Lambda*e.Likelihood[j] + (1-c.Lambda)*c.Static[j]
+		e.Contribution[j] = e.Mixed[j] * f[j]
+	}
+	e.Score = mixScore(c.Lambda, dyn, dot(c.Static, f))
+	if e.Score >= c.Delta {
+		e.Prediction = 1
+	}
+	return e, nil
+}
