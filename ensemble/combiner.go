@@ -98,7 +98,9 @@ func (c *Combiner) Predict(dst []int, scores []float64) []int {
 
 // Explanation is the breakdown of one row's score; it encodes to JSON as is.
 type Explanation struct {
-	// LogDensity are the component log-densities (before log pi).
+	// LogDensity are the component log-densities (before log pi), with
+	// -Inf (an underflowed density) written as -math.MaxFloat64 so that
+	// the explanation encodes to JSON.
 	LogDensity []float64 `json:"log_density"`
 	// Component are the likelihood weights l* per component, and
 	// LogFallback reports that the Log rule fell back to Exp for this row.
@@ -140,7 +142,7 @@ func (c *Combiner) Explain(f, logDens []float64) (*Explanation, error) {
 	}
 	L := len(logDens)
 	e := &Explanation{
-		LogDensity:   append([]float64(nil), logDens...),
+		LogDensity:   finiteLogs(logDens),
 		Component:    make([]float64, L),
 		Likelihood:   make([]float64, 2*L),
 		Static:       append([]float64(nil), c.Static...),
@@ -171,4 +173,12 @@ func (c *Combiner) Explain(f, logDens []float64) (*Explanation, error) {
 		e.Prediction = 1
 	}
 	return e, nil
+}
+
+func finiteLogs(a []float64) []float64 {
+	out := make([]float64, len(a))
+	for i, v := range a {
+		out[i] = max(v, -math.MaxFloat64)
+	}
+	return out
 }
