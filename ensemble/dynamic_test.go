@@ -1,6 +1,7 @@
 package ensemble
 
 import (
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -168,5 +169,32 @@ func TestCombinerScoreAndExplain(t *testing.T) {
 	bad := &Combiner{Static: []float64{0.5, 0.5, 0.5, 0.5}}
 	if _, _, err := bad.Score(nil, f, logDens); err == nil {
 		t.Fatal("static weights off the simplex accepted")
+	}
+}
+
+func TestCombinerJSON(t *testing.T) {
+	c := Combiner{
+		Static:  []float64{0.5, 0.5},
+		Dynamic: DynamicSettings{Rule: Tempered, T: 3, LogPi: []float64{0}},
+		Lambda:  0.35,
+		Delta:   0.42,
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"static":[0.5,0.5],"dynamic":{"rule":"tempered","t":3,"log_pi":[0]},"lambda":0.35,"delta":0.42}`
+	if string(b) != want {
+		t.Fatalf("JSON %s, want %s", b, want)
+	}
+	var back Combiner
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Dynamic.Rule != Tempered || back.Dynamic.T != 3 || back.Lambda != 0.35 {
+		t.Fatalf("round trip: %+v", back)
+	}
+	if err := json.Unmarshal([]byte(`{"dynamic":{"rule":"cubic"}}`), &back); err == nil || !strings.Contains(err.Error(), "cubic") {
+		t.Fatalf("unknown rule: %v", err)
 	}
 }

@@ -280,3 +280,28 @@ func TestSettingsErrors(t *testing.T) {
 		t.Errorf("NaN output: %v", err)
 	}
 }
+
+func TestFitStaticSchedules(t *testing.T) {
+	r := rng.New(12)
+	f, y := randomProblem(r, 150, 4, 0.01)
+	ref, _ := FitStatic(f, y, &StaticSettings{Tol: 1e-12})
+	for _, s := range []*StaticSettings{
+		{Schedule: InvSqrt, MaxIter: 3000, Tol: 1e-12},
+		{Schedule: Constant, StepScale: 0.05, MaxIter: 300, Tol: -1},
+		{Schedule: InvSqrt, BatchSize: 16, MaxIter: 100, Seed: 1},
+		{Projection: MinMax, Schedule: Constant, MaxIter: 100},
+		{Start: []float64{5, -1, 0, 0}},
+	} {
+		res, err := FitStatic(f, y, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.BestLoss > res.InitialLoss || !res.ReturnedBest {
+			t.Errorf("%+v: best %v above initial %v", s, res.BestLoss, res.InitialLoss)
+		}
+		// Everything but the paper's min-max map reaches the optimum.
+		if s.Projection != MinMax && res.BestLoss > ref.BestLoss+2e-3 {
+			t.Errorf("%+v: loss %v, optimum %v", s, res.BestLoss, ref.BestLoss)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package ensemble
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -165,6 +164,17 @@ type scored struct {
 	y int
 }
 
+// byScore orders by score; scores are never NaN.
+func byScore(a, b scored) int {
+	switch {
+	case a.s < b.s:
+		return -1
+	case a.s > b.s:
+		return 1
+	}
+	return 0
+}
+
 // sweep fills curve (one entry per delta, deltas ascending) for scores
 // sorted ascending: one pass, row j is predicted positive iff s_j >= delta.
 func sweep(curve []DeltaPoint, pairs []scored, deltas []float64, pos int, metric Metric) {
@@ -298,7 +308,7 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 			for i := range rows {
 				pairs[i] = scored{mixScore(lam, dyn[i], stat[i]), y[i]}
 			}
-			slices.SortFunc(pairs, func(a, b scored) int { return cmp.Compare(a.s, b.s) })
+			slices.SortFunc(pairs, byScore)
 			deltas := grid
 			if s.DeltaQuantiles > 1 {
 				deltas = slices.Clone(grid)
