@@ -538,6 +538,8 @@ func FitStatic(f *mat.Dense, y []int, s *StaticSettings) (*StaticResult, error) 
 			res.Rejected++
 			c /= 2
 			if c < minScale*set.StepScale {
+				// Start the next batch (mini-batch descent) afresh.
+				c = set.StepScale
 				return false, true
 			}
 		}
