@@ -19,8 +19,21 @@ type Combiner struct {
 	Dynamic DynamicSettings `json:"dynamic"`
 	// Lambda in [0, 1] mixes w* = Lambda l* + (1 - Lambda) w.
 	Lambda float64 `json:"lambda"`
-	// Delta is the threshold: predict 1 when w*.f(x) >= Delta.
+	// Delta is the threshold: predict 1 when the score >= Delta.
 	Delta float64 `json:"delta"`
+	// Space is where the members are combined: the score is w*.f(x)
+	// (ProbabilitySpace, default) or sigmoid(w*.logit f(x)) (LogitSpace).
+	Space Space `json:"space"`
+	// Eps clips the outputs before their logit in LogitSpace; 0 means
+	// DefaultEps.
+	Eps float64 `json:"eps,omitempty"`
+}
+
+func (c *Combiner) eps() float64 {
+	if c.Eps == 0 {
+		return DefaultEps
+	}
+	return c.Eps
 }
 
 func (c *Combiner) check(f, logDens *mat.Dense) (DynamicSettings, error) {
@@ -40,6 +53,12 @@ func (c *Combiner) check(f, logDens *mat.Dense) (DynamicSettings, error) {
 	}
 	if math.IsNaN(c.Delta) {
 		return c.Dynamic, errors.New("ensemble: delta is NaN")
+	}
+	if !c.Space.valid() {
+		return c.Dynamic, fmt.Errorf("ensemble: unknown space %d", c.Space)
+	}
+	if e := c.eps(); !(e > 0 && e < 0.5) {
+		return c.Dynamic, fmt.Errorf("ensemble: eps %v is not in (0, 0.5)", e)
 	}
 	return c.Dynamic.check(L)
 }
@@ -63,22 +82,21 @@ func (c *Combiner) Score(dst []float64, f, logDens *mat.Dense) ([]float64, Dynam
 	if rows == 0 {
 		return dst, DynamicDiag{}, nil
 	}
-	dyn, diag, err := dynamicScores(f, logDens, c.Dynamic)
+	p := newProblem(f, nil, c.eps(), c.Space)
+	dyn, diag, err := dynamicScores(&p, logDens, c.Dynamic)
 	if err != nil {
 		return nil, diag, err
 	}
-	p := newProblem(f, nil, 0)
 	for i := range rows {
-		dst[i] = mixScore(c.Lambda, dyn[i], dot(c.Static, p.row(i)))
+		dst[i] = mixScore(c.Space, c.Lambda, dyn[i], dot(c.Static, p.row(i)))
 	}
 	return dst, diag, nil
 }
 
 // mixScore is w*.f = lambda l*.f + (1-lambda) w.f (Eq. 19 is linear in the
-// weights), clamped to [0, 1] against rounding.
-func mixScore(lambda, dyn, stat float64) float64 {
-	s := lambda*dyn + (1-lambda)*stat
-	return math.Min(1, math.Max(0, s))
+// weights, so the two dot products serve every lambda), mapped to [0, 1].
+func mixScore(space Space, lambda, dyn, stat float64) float64 {
+	return finish(space, lambda*dyn+(1-lambda)*stat)
 }
 
 // Predict writes to dst (nil allocates) 1 for each score >= c.Delta and 0
@@ -112,10 +130,14 @@ type Explanation struct {
 	Likelihood []float64 `json:"likelihood"`
 	Static     []float64 `json:"static"`
 	Mixed      []float64 `json:"mixed"`
-	// Member are the members' outputs f(x) and Contribution = Mixed*Member,
-	// which sums to Score.
+	// Member are the members' outputs f(x). In ProbabilitySpace
+	// Contribution = Mixed*Member sums to Score; in LogitSpace Logit holds
+	// logit(Member) (clipped to [eps, 1-eps] first) and
+	// Contribution = Mixed*Logit sums to logit(Score).
 	Member       []float64 `json:"member"`
+	Logit        []float64 `json:"logit,omitempty"`
 	Contribution []float64 `json:"contribution"`
+	Space        Space     `json:"space"`
 	Lambda       float64   `json:"lambda"`
 	Score        float64   `json:"score"`
 	Delta        float64   `json:"delta"`
@@ -151,6 +173,15 @@ func (c *Combiner) Explain(f, logDens []float64) (*Explanation, error) {
 		Contribution: make([]float64, 2*L),
 		Lambda:       c.Lambda,
 		Delta:        c.Delta,
+		Space:        c.Space,
+	}
+	z := f
+	if c.Space == LogitSpace {
+		z = make([]float64, len(f))
+		for j, v := range f {
+			z[j] = logit(v, c.eps())
+		}
+		e.Logit = z
 	}
 	a := append([]float64(nil), logDens...)
 	addLogPi(a, s.LogPi)
@@ -162,13 +193,13 @@ func (c *Combiner) Explain(f, logDens []float64) (*Explanation, error) {
 	var dyn float64
 	for l, v := range e.Component {
 		e.Likelihood[2*l], e.Likelihood[2*l+1] = v/2, v/2
-		dyn += v / 2 * (f[2*l] + f[2*l+1])
+		dyn += v / 2 * (z[2*l] + z[2*l+1])
 	}
 	for j := range e.Mixed {
 		e.Mixed[j] = c.Lambda*e.Likelihood[j] + (1-c.Lambda)*c.Static[j]
-		e.Contribution[j] = e.Mixed[j] * f[j]
+		e.Contribution[j] = e.Mixed[j] * z[j]
 	}
-	e.Score = mixScore(c.Lambda, dyn, dot(c.Static, f))
+	e.Score = mixScore(c.Space, c.Lambda, dyn, dot(c.Static, z))
 	if e.Score >= c.Delta {
 		e.Prediction = 1
 	}

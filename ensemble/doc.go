@@ -39,6 +39,11 @@
 // renormalising, so it zeroes at least one weight at every step, moves a
 // point that is already on the simplex, and ignores how far the step went.
 //
+// Beyond the paper, Space = LogitSpace combines the members' log-odds,
+// F(x) = sigmoid(w.logit f(x)), for both the static fit and the score (the
+// Python reference's "AER+" combination); the default is the paper's
+// probability space.
+//
 // # Dynamic weights
 //
 // ComponentWeights turns log-densities into per-row component weights l*

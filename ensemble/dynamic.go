@@ -227,19 +227,23 @@ func MemberWeights(dst, comp *mat.Dense) *mat.Dense {
 	return dst
 }
 
-// dynamicScores returns, per row, d_i.f_i where d_i are the member weights
-// of the row's component weights (the lambda = 1 score).
-func dynamicScores(f, logDens *mat.Dense, s DynamicSettings) ([]float64, DynamicDiag, error) {
+// dynamicScores returns, per row, d_i.z_i where d_i are the member weights
+// of the row's component weights and z_i the row of p (the lambda = 1
+// value before finish).
+func dynamicScores(p *problem, logDens *mat.Dense, s DynamicSettings) ([]float64, DynamicDiag, error) {
 	rows, L := logDens.Dims()
 	comp, diag, err := ComponentWeights(nil, logDens, s)
 	if err != nil {
 		return nil, diag, err
 	}
 	out := make([]float64, rows)
+	cw := make([]float64, L)
 	for i := range rows {
+		mat.Row(cw, i, comp)
+		z := p.row(i)
 		var sc float64
-		for l := range L {
-			sc += comp.At(i, l) / 2 * (f.At(i, 2*l) + f.At(i, 2*l+1))
+		for l, v := range cw {
+			sc += v / 2 * (z[2*l] + z[2*l+1])
 		}
 		out[i] = sc
 	}

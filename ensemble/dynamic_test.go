@@ -183,7 +183,7 @@ func TestCombinerJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"static":[0.5,0.5],"dynamic":{"rule":"tempered","t":3,"log_pi":[0]},"lambda":0.35,"delta":0.42}`
+	want := `{"static":[0.5,0.5],"dynamic":{"rule":"tempered","t":3,"log_pi":[0]},"lambda":0.35,"delta":0.42,"space":"probability"}`
 	if string(b) != want {
 		t.Fatalf("JSON %s, want %s", b, want)
 	}

@@ -23,6 +23,9 @@ type StaticSettings struct {
 	// Outputs says whether f holds probabilities (default) or 0/1 labels;
 	// it only changes the validation of f.
 	Outputs OutputKind `json:"outputs"`
+	// Space is where the members are combined; default ProbabilitySpace.
+	// A Combiner using these weights must have the same Space.
+	Space Space `json:"space"`
 	// Projection maps each step back to the simplex; default Euclidean.
 	Projection Projection `json:"projection"`
 	// Schedule chooses the step size; default Backtracking.
@@ -106,6 +109,9 @@ func (s *StaticSettings) withDefaults() (StaticSettings, error) {
 	if !(r.Eps > 0 && r.Eps < 0.5) {
 		return r, fmt.Errorf("ensemble: eps %v is not in (0, 0.5)", r.Eps)
 	}
+	if !r.Space.valid() {
+		return r, fmt.Errorf("ensemble: unknown space %d", r.Space)
+	}
 	if r.AICShare == 0 {
 		r.AICShare = PaperAICShare
 	}
@@ -159,7 +165,9 @@ type StaticResult struct {
 	ReturnedBest bool    `json:"returned_best"`
 	// Trace is the loss after each pass, Trace[0] being InitialLoss.
 	Trace []float64 `json:"trace"`
-	// ClippedRows counts rows whose w.f was clipped at the returned weights.
+	// ClippedRows counts rows whose w.f was clipped at the returned weights
+	// (probability space) or with a member output clipped before its logit
+	// (logit space).
 	ClippedRows int `json:"clipped_rows"`
 }
 
@@ -246,11 +254,14 @@ type problem struct {
 	m      int // members
 	y      []int
 	eps    float64
+	logit  bool // rows hold logit(f); the model is sigmoid(w.z)
 }
 
-func newProblem(f *mat.Dense, y []int, eps float64) problem {
-	raw := f.RawMatrix()
-	return problem{data: raw.Data, stride: raw.Stride, rows: raw.Rows, m: raw.Cols, y: y, eps: eps}
+// newProblem wraps f (probabilities) for space: in logit space the rows
+// are a transformed copy.
+func newProblem(f *mat.Dense, y []int, eps float64, space Space) problem {
+	raw := combined(f, space, eps).RawMatrix()
+	return problem{data: raw.Data, stride: raw.Stride, rows: raw.Rows, m: raw.Cols, y: y, eps: eps, logit: space == LogitSpace}
 }
 
 func (p *problem) row(i int) []float64 { return p.data[i*p.stride : i*p.stride+p.m] }
@@ -272,6 +283,23 @@ func (p *problem) lossGrad(w, g []float64, idx []int) float64 {
 			i = idx[k]
 		}
 		fi := p.row(i)
+		if p.logit {
+			// -log sigmoid(s) = softplus(-s), -log(1-sigmoid(s)) = softplus(s);
+			// the gradient is (sigmoid(s) - y) z.
+			s := dot(w, fi)
+			if p.y[i] == 1 {
+				loss += softplus(-s)
+			} else {
+				loss += softplus(s)
+			}
+			if g != nil {
+				c := sigmoid(s) - float64(p.y[i])
+				for j, v := range fi {
+					g[j] += c * v
+				}
+			}
+			continue
+		}
 		q := clip(dot(w, fi), p.eps)
 		loss += xent(q, p.y[i])
 		if g != nil {
@@ -292,11 +320,23 @@ func (p *problem) lossGrad(w, g []float64, idx []int) float64 {
 	return loss * inv
 }
 
+// Objective says which loss Loss and Gradient compute; nil means the
+// defaults.
+type Objective struct {
+	// Space is ProbabilitySpace (default, F = w.f) or LogitSpace
+	// (F = sigmoid(w.logit f)).
+	Space Space
+	// Eps clips w.f (probability space) or each f (logit space) to
+	// [Eps, 1-Eps]; 0 means DefaultEps.
+	Eps float64
+}
+
 // Loss returns the mean cross-entropy (Eq. 11 divided by the number of rows)
-// of F(x) = w.f(x) against y, with w.f clipped to [eps, 1-eps] (eps <= 0
-// means DefaultEps). f is rows x members, y holds 0/1 labels.
-func Loss(w []float64, f *mat.Dense, y []int, eps float64) (float64, error) {
-	return lossGrad(w, nil, f, y, eps)
+// of F(x) = w.f(x) against y, with w.f clipped to [eps, 1-eps] (or of
+// sigmoid(w.logit f) in LogitSpace). f is rows x members, y holds 0/1
+// labels.
+func Loss(w []float64, f *mat.Dense, y []int, o *Objective) (float64, error) {
+	return lossGrad(w, nil, f, y, o)
 }
 
 // Gradient writes to g (len members) the gradient of Loss with respect to w
@@ -304,16 +344,26 @@ func Loss(w []float64, f *mat.Dense, y []int, eps float64) (float64, error) {
 // clipped the gradient is Eq. 12 evaluated at the clipped value (not the
 // zero derivative of the clipped function), so a row that every weighted
 // member gets wrong still pulls w towards members that get it right.
-func Gradient(g, w []float64, f *mat.Dense, y []int, eps float64) (float64, error) {
+func Gradient(g, w []float64, f *mat.Dense, y []int, o *Objective) (float64, error) {
 	if len(g) != len(w) {
 		return 0, fmt.Errorf("ensemble: gradient buffer has %d entries for %d weights", len(g), len(w))
 	}
-	return lossGrad(w, g, f, y, eps)
+	return lossGrad(w, g, f, y, o)
 }
 
-func lossGrad(w, g []float64, f *mat.Dense, y []int, eps float64) (float64, error) {
-	if eps <= 0 {
-		eps = DefaultEps
+func lossGrad(w, g []float64, f *mat.Dense, y []int, o *Objective) (float64, error) {
+	var obj Objective
+	if o != nil {
+		obj = *o
+	}
+	if obj.Eps == 0 {
+		obj.Eps = DefaultEps
+	}
+	if !(obj.Eps > 0 && obj.Eps < 0.5) {
+		return 0, fmt.Errorf("ensemble: eps %v is not in (0, 0.5)", obj.Eps)
+	}
+	if !obj.Space.valid() {
+		return 0, fmt.Errorf("ensemble: unknown space %d", obj.Space)
 	}
 	r, c := f.Dims()
 	if err := checkLabels(y, r); err != nil {
@@ -322,7 +372,7 @@ func lossGrad(w, g []float64, f *mat.Dense, y []int, eps float64) (float64, erro
 	if err := checkWeights(w, c, "weights"); err != nil {
 		return 0, err
 	}
-	p := newProblem(f, y, eps)
+	p := newProblem(f, y, obj.Eps, obj.Space)
 	return p.lossGrad(w, g, nil), nil
 }
 
@@ -355,7 +405,7 @@ func InfoInit(f *mat.Dense, y []int, leaves []int, aicShare, eps float64) (w []f
 	if !(aicShare >= 0 && aicShare <= 1) {
 		return nil, nil, false, fmt.Errorf("ensemble: AIC share %v is not in [0, 1]", aicShare)
 	}
-	p := newProblem(f, y, eps)
+	p := newProblem(f, y, eps, ProbabilitySpace)
 	crit = &InfoCriteria{
 		LogLik:   make([]float64, c),
 		AIC:      make([]float64, c),
@@ -468,7 +518,7 @@ func FitStatic(f *mat.Dense, y []int, s *StaticSettings) (*StaticResult, error) 
 		return nil, fmt.Errorf("ensemble: unknown schedule %d", set.Schedule)
 	}
 
-	p := newProblem(f, y, set.Eps)
+	p := newProblem(f, y, set.Eps, set.Space)
 	g := make([]float64, m)
 	trial := make([]float64, m)
 	best := append([]float64(nil), w...)
@@ -593,10 +643,21 @@ func FitStatic(f *mat.Dense, y []int, s *StaticSettings) (*StaticResult, error) 
 		res.Weights = best
 		res.ReturnedBest = true
 	}
-	for i := range rows {
-		q := dot(res.Weights, p.row(i))
-		if q < set.Eps || q > 1-set.Eps {
-			res.ClippedRows++
+	if set.Space == ProbabilitySpace {
+		for i := range rows {
+			q := dot(res.Weights, p.row(i))
+			if q < set.Eps || q > 1-set.Eps {
+				res.ClippedRows++
+			}
+		}
+	} else {
+		for i := range rows {
+			for j := range m {
+				if v := f.At(i, j); v < set.Eps || v > 1-set.Eps {
+					res.ClippedRows++
+					break
+				}
+			}
 		}
 	}
 	return res, nil

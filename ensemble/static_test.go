@@ -35,7 +35,7 @@ func randomProblem(r *rand.Rand, rows, m int, lo float64) (*mat.Dense, []int) {
 func TestLossKnown(t *testing.T) {
 	// Two rows, one member: p = 0.8 on y = 1 and p = 0.25 on y = 0.
 	f := mat.NewDense(2, 1, []float64{0.8, 0.25})
-	got, err := Loss([]float64{1}, f, []int{1, 0}, 0)
+	got, err := Loss([]float64{1}, f, []int{1, 0}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestLossKnown(t *testing.T) {
 	}
 	// 0/1 outputs that are wrong: clipped, finite, -log(eps).
 	f = mat.NewDense(1, 1, []float64{0})
-	got, _ = Loss([]float64{1}, f, []int{1}, 1e-7)
+	got, _ = Loss([]float64{1}, f, []int{1}, &Objective{Eps: 1e-7})
 	if math.Abs(got-(-math.Log(1e-7))) > 1e-12 {
 		t.Fatalf("clipped loss = %v, want %v", got, -math.Log(1e-7))
 	}
@@ -63,7 +63,7 @@ func TestGradientFiniteDifferences(t *testing.T) {
 		}
 		ProjectSimplex(w, w)
 		g := make([]float64, m)
-		if _, err := Gradient(g, w, f, y, 0); err != nil {
+		if _, err := Gradient(g, w, f, y, nil); err != nil {
 			t.Fatal(err)
 		}
 		// The loss is defined for any w with w.f in (0, 1), so every
@@ -74,8 +74,8 @@ func TestGradientFiniteDifferences(t *testing.T) {
 			wm := append([]float64(nil), w...)
 			wp[j] += h
 			wm[j] -= h
-			lp, _ := Loss(wp, f, y, 0)
-			lm, _ := Loss(wm, f, y, 0)
+			lp, _ := Loss(wp, f, y, nil)
+			lm, _ := Loss(wm, f, y, nil)
 			fd := (lp - lm) / (2 * h)
 			if math.Abs(fd-g[j]) > tol*math.Max(1, math.Abs(fd)) {
 				t.Fatalf("trial %d member %d: gradient %v, finite difference %v", trial, j, g[j], fd)
@@ -153,7 +153,7 @@ func TestFitStaticGlobalOptimum(t *testing.T) {
 		for a := 0; a <= n; a++ {
 			for b := 0; a+b <= n; b++ {
 				w := []float64{float64(a) / n, float64(b) / n, float64(n-a-b) / n}
-				l, _ := Loss(w, f, y, 0)
+				l, _ := Loss(w, f, y, nil)
 				best = math.Min(best, l)
 			}
 		}
@@ -161,7 +161,7 @@ func TestFitStaticGlobalOptimum(t *testing.T) {
 			t.Errorf("trial %d: descent loss %v above grid minimum %v (weights %v, %s)", trial, res.BestLoss, best, res.Weights, res.Reason)
 		}
 		g := make([]float64, 3)
-		Gradient(g, res.Weights, f, y, 0)
+		Gradient(g, res.Weights, f, y, nil)
 		mu := math.Inf(1)
 		for j, w := range res.Weights {
 			if w > 1e-6 {
@@ -303,5 +303,73 @@ func TestFitStaticSchedules(t *testing.T) {
 		if s.Projection != MinMax && res.BestLoss > ref.BestLoss+2e-3 {
 			t.Errorf("%+v: loss %v, optimum %v", s, res.BestLoss, ref.BestLoss)
 		}
+	}
+}
+
+func TestLogitSpace(t *testing.T) {
+	// Gradient against finite differences.
+	r := rng.New(13)
+	f, y := randomProblem(r, 50, 4, 0)
+	obj := &Objective{Space: LogitSpace}
+	w := ProjectSimplex(nil, []float64{0.4, 0.1, 0.3, 0.2})
+	g := make([]float64, 4)
+	if _, err := Gradient(g, w, f, y, obj); err != nil {
+		t.Fatal(err)
+	}
+	const h = 1e-6
+	for j := range w {
+		wp := append([]float64(nil), w...)
+		wm := append([]float64(nil), w...)
+		wp[j] += h
+		wm[j] -= h
+		lp, _ := Loss(wp, f, y, obj)
+		lm, _ := Loss(wm, f, y, obj)
+		if fd := (lp - lm) / (2 * h); math.Abs(fd-g[j]) > 1e-6 {
+			t.Fatalf("logit gradient %d: %v, finite difference %v", j, g[j], fd)
+		}
+	}
+	// Known optimum: member 0 always says 0.9, member 1 always 0.1, so
+	// F = sigmoid((2a - 1) log 9) and the loss is smallest where F equals
+	// the share of positives q: a = (1 + logit(q)/log 9)/2.
+	const rows, q = 20, 0.3
+	f = mat.NewDense(rows, 2, nil)
+	y = make([]int, rows)
+	for i := range rows {
+		f.Set(i, 0, 0.9)
+		f.Set(i, 1, 0.1)
+		if float64(i) < q*rows {
+			y[i] = 1
+		}
+	}
+	res, err := FitStatic(f, y, &StaticSettings{Space: LogitSpace, Tol: 1e-14, MaxIter: 5000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := (1 + math.Log(q/(1-q))/math.Log(9)) / 2
+	if math.Abs(res.Weights[0]-want) > 1e-4 {
+		t.Fatalf("logit weights %v, want [%v %v]", res.Weights, want, 1-want)
+	}
+	// The combiner's score is sigmoid of the mixed logits; Explain agrees.
+	c := &Combiner{Static: res.Weights, Space: LogitSpace, Lambda: 0.5}
+	logDens := mat.NewDense(rows, 1, nil)
+	scores, _, err := c.Score(nil, f, logDens)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z := math.Log(9)
+	wantScore := 1 / (1 + math.Exp(-(0.5*0+0.5*(res.Weights[0]-res.Weights[1])*z)))
+	if math.Abs(scores[0]-wantScore) > 1e-12 {
+		t.Fatalf("logit score %v, want %v", scores[0], wantScore)
+	}
+	e, err := c.Explain(mat.Row(nil, 0, f), []float64{0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum float64
+	for _, v := range e.Contribution {
+		sum += v
+	}
+	if e.Score != scores[0] || math.Abs(sum-math.Log(e.Score/(1-e.Score))) > 1e-9 {
+		t.Fatalf("explain: score %v (Score %v), contributions sum %v", e.Score, scores[0], sum)
 	}
 }

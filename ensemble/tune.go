@@ -24,6 +24,10 @@ type TuneSettings struct {
 	// Lambdas is the lambda grid (values in [0, 1]); nil means LambdaGrid(),
 	// DynamicEnsembleLambdas() gives the Dynamic Ensemble baseline.
 	Lambdas []float64
+	// Space and Eps are those of the Combiner (see Combiner); the static
+	// weights must have been fitted in the same Space.
+	Space Space
+	Eps   float64
 	// Deltas is the threshold grid; nil means DeltaGrid().
 	Deltas []float64
 	// DeltaQuantiles > 1 adds, for each lambda, the quantiles at levels
@@ -275,7 +279,11 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 	for _, v := range y {
 		pos += v
 	}
-	p := newProblem(f, y, 0)
+	proto := Combiner{Static: static, Space: s.Space, Eps: s.Eps}
+	if _, err := proto.check(f, logDens); err != nil {
+		return nil, err
+	}
+	p := newProblem(f, y, proto.eps(), s.Space)
 	stat := make([]float64, rows)
 	for i := range rows {
 		stat[i] = dot(static, p.row(i))
@@ -294,11 +302,12 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 	pairs := make([]scored, rows)
 	best := math.Inf(-1)
 	for ci, cand := range cands {
-		c := Combiner{Static: static, Dynamic: cand}
+		c := proto
+		c.Dynamic = cand
 		if _, err := c.check(f, logDens); err != nil {
 			return nil, fmt.Errorf("ensemble: candidate %d: %w", ci, err)
 		}
-		dyn, diag, err := dynamicScores(f, logDens, cand)
+		dyn, diag, err := dynamicScores(&p, logDens, cand)
 		if err != nil {
 			return nil, err
 		}
@@ -306,7 +315,7 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 		candBest := math.Inf(-1)
 		for k, lam := range lambdas {
 			for i := range rows {
-				pairs[i] = scored{mixScore(lam, dyn[i], stat[i]), y[i]}
+				pairs[i] = scored{mixScore(s.Space, lam, dyn[i], stat[i]), y[i]}
 			}
 			slices.SortFunc(pairs, byScore)
 			deltas := grid
@@ -358,7 +367,7 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 	curve := curves[ci][k]
 	j, td := pickDelta(curve, best)
 
-	res.Combiner = Combiner{Static: slices.Clone(static), Dynamic: cands[ci], Lambda: lambdas[k], Delta: curve[j].Delta}
+	res.Combiner = Combiner{Static: slices.Clone(static), Dynamic: cands[ci], Lambda: lambdas[k], Delta: curve[j].Delta, Space: s.Space, Eps: s.Eps}
 	res.Metric = curve[j].Metric
 	res.Confusion = curve[j].Confusion
 	res.TiedCandidates, res.TiedLambdas, res.TiedDeltas = len(tc), len(tl), len(td)

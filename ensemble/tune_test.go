@@ -136,12 +136,12 @@ func TestTuneTies(t *testing.T) {
 
 // naiveBest evaluates every (lambda, delta) with Combiner.Score and Predict
 // and applies the documented tie rule.
-func naiveBest(t *testing.T, f *mat.Dense, y []int, logDens *mat.Dense, static []float64, metric Metric) (float64, float64, float64) {
+func naiveBest(t *testing.T, f *mat.Dense, y []int, logDens *mat.Dense, static []float64, metric Metric, space Space) (float64, float64, float64) {
 	lambdas, deltas := LambdaGrid(), DeltaGrid()
 	vals := make([][]float64, len(lambdas))
 	best := math.Inf(-1)
 	for k, lam := range lambdas {
-		c := &Combiner{Static: static, Lambda: lam}
+		c := &Combiner{Static: static, Lambda: lam, Space: space}
 		scores, _, err := c.Score(nil, f, logDens)
 		if err != nil {
 			t.Fatal(err)
@@ -217,11 +217,12 @@ func TestTuneMatchesNaive(t *testing.T) {
 		if trial%2 == 1 {
 			metric = f1Score
 		}
-		res, err := Tune(f, y, logDens, static, &TuneSettings{Metric: metric})
+		space := Space(trial / 5) // half the trials in logit space
+		res, err := Tune(f, y, logDens, static, &TuneSettings{Metric: metric, Space: space})
 		if err != nil {
 			t.Fatal(err)
 		}
-		best, lam, delta := naiveBest(t, f, y, logDens, static, metric)
+		best, lam, delta := naiveBest(t, f, y, logDens, static, metric, space)
 		if math.Abs(res.Metric-best) > 1e-12 || res.Combiner.Lambda != lam || res.Combiner.Delta != delta {
 			t.Errorf("trial %d: Tune %v at (%v, %v), naive %v at (%v, %v)", trial,
 				res.Metric, res.Combiner.Lambda, res.Combiner.Delta, best, lam, delta)
