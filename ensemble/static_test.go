@@ -357,7 +357,7 @@ func TestLogitSpace(t *testing.T) {
 		t.Fatal(err)
 	}
 	z := math.Log(9)
-	wantScore := 1 / (1 + math.Exp(-(0.5*0+0.5*(res.Weights[0]-res.Weights[1])*z)))
+	wantScore := 1 / (1 + math.Exp(-(0.5*0 + 0.5*(res.Weights[0]-res.Weights[1])*z)))
 	if math.Abs(scores[0]-wantScore) > 1e-12 {
 		t.Fatalf("logit score %v, want %v", scores[0], wantScore)
 	}
