@@ -12,9 +12,15 @@ import (
 // static weights, the dynamic rule, lambda (Eq. 19) and delta (Eq. 20). It
 // encodes to JSON as is.
 type Combiner struct {
-	// Static are the 2L learned weights w (member order as in the package
-	// documentation).
+	// Static are the learned weights w, one per member (member order as in
+	// the package documentation).
 	Static []float64 `json:"static"`
+	// Owner, when non-nil, gives each member's component (or -1 for a
+	// member that takes part only through its static weight, such as a
+	// classifier trained on all rows); a component's likelihood weight is
+	// split evenly over its members. nil means the default layout of 2L
+	// members, member j belonging to component j/2.
+	Owner []int `json:"owner,omitempty"`
 	// Dynamic is the rule of the likelihood weights l*.
 	Dynamic DynamicSettings `json:"dynamic"`
 	// Lambda in [0, 1] mixes w* = Lambda l* + (1 - Lambda) w.
@@ -36,15 +42,21 @@ func (c *Combiner) eps() float64 {
 	return c.Eps
 }
 
-func (c *Combiner) check(f, logDens *mat.Dense) (DynamicSettings, error) {
+func (c *Combiner) check(f, logDens *mat.Dense) (DynamicSettings, layout, error) {
 	rows, m := f.Dims()
 	lr, L := logDens.Dims()
 	if lr != rows {
-		return c.Dynamic, fmt.Errorf("ensemble: %d rows of base outputs but %d rows of log-densities", rows, lr)
+		return c.Dynamic, layout{}, fmt.Errorf("ensemble: %d rows of base outputs but %d rows of log-densities", rows, lr)
 	}
-	if m != 2*L {
-		return c.Dynamic, fmt.Errorf("ensemble: %d members for %d components (want 2L = %d)", m, L, 2*L)
+	ly, err := newLayout(c.Owner, m, L)
+	if err != nil {
+		return c.Dynamic, ly, err
 	}
+	s, err := c.checkRest(m, L)
+	return s, ly, err
+}
+
+func (c *Combiner) checkRest(m, L int) (DynamicSettings, error) {
 	if err := checkSimplex(c.Static, m); err != nil {
 		return c.Dynamic, err
 	}
@@ -67,7 +79,8 @@ func (c *Combiner) check(f, logDens *mat.Dense) (DynamicSettings, error) {
 // w*.f(x) in [0, 1] of every row, where f holds the base outputs
 // (rows x 2L) and logDens the component log-densities (rows x L).
 func (c *Combiner) Score(dst []float64, f, logDens *mat.Dense) ([]float64, DynamicDiag, error) {
-	if _, err := c.check(f, logDens); err != nil {
+	_, ly, err := c.check(f, logDens)
+	if err != nil {
 		return nil, DynamicDiag{}, err
 	}
 	if err := checkOutputs(f, Probabilities); err != nil {
@@ -83,7 +96,7 @@ func (c *Combiner) Score(dst []float64, f, logDens *mat.Dense) ([]float64, Dynam
 		return dst, DynamicDiag{}, nil
 	}
 	p := newProblem(f, nil, c.eps(), c.Space)
-	dyn, diag, err := dynamicScores(&p, logDens, c.Dynamic)
+	dyn, diag, err := dynamicScores(&p, logDens, c.Dynamic, ly)
 	if err != nil {
 		return nil, diag, err
 	}
@@ -125,7 +138,7 @@ type Explanation struct {
 	Component   []float64 `json:"component"`
 	LogFallback bool      `json:"log_fallback,omitempty"`
 	// Likelihood, Static and Mixed are the per-member weights l*
-	// (Component spread over both members), w and
+	// (Component spread over its members), w and
 	// w* = Lambda Likelihood + (1-Lambda) Static.
 	Likelihood []float64 `json:"likelihood"`
 	Static     []float64 `json:"static"`
@@ -152,7 +165,7 @@ func (c *Combiner) Explain(f, logDens []float64) (*Explanation, error) {
 	}
 	fm := mat.NewDense(1, len(f), append([]float64(nil), f...))
 	lm := mat.NewDense(1, len(logDens), append([]float64(nil), logDens...))
-	s, err := c.check(fm, lm)
+	s, ly, err := c.check(fm, lm)
 	if err != nil {
 		return nil, err
 	}
@@ -162,15 +175,15 @@ func (c *Combiner) Explain(f, logDens []float64) (*Explanation, error) {
 	if err := checkLogDens(lm); err != nil {
 		return nil, err
 	}
-	L := len(logDens)
+	L, m := len(logDens), len(f)
 	e := &Explanation{
 		LogDensity:   finiteLogs(logDens),
 		Component:    make([]float64, L),
-		Likelihood:   make([]float64, 2*L),
+		Likelihood:   make([]float64, m),
 		Static:       append([]float64(nil), c.Static...),
-		Mixed:        make([]float64, 2*L),
+		Mixed:        make([]float64, m),
 		Member:       append([]float64(nil), f...),
-		Contribution: make([]float64, 2*L),
+		Contribution: make([]float64, m),
 		Lambda:       c.Lambda,
 		Delta:        c.Delta,
 		Space:        c.Space,
@@ -190,11 +203,8 @@ func (c *Combiner) Explain(f, logDens []float64) (*Explanation, error) {
 	e.LogFallback = d.LogFallbackRows > 0
 	// The score is computed exactly as Score computes it, so that Explain
 	// and Predict never disagree at the threshold.
-	var dyn float64
-	for l, v := range e.Component {
-		e.Likelihood[2*l], e.Likelihood[2*l+1] = v/2, v/2
-		dyn += v / 2 * (z[2*l] + z[2*l+1])
-	}
+	ly.memberWeights(e.Likelihood, e.Component)
+	dyn := dot(e.Likelihood, z)
 	for j := range e.Mixed {
 		e.Mixed[j] = c.Lambda*e.Likelihood[j] + (1-c.Lambda)*c.Static[j]
 		e.Contribution[j] = e.Mixed[j] * z[j]

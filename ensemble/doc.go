@@ -16,7 +16,10 @@
 // mat.NewDense(rows, 2*L, data). Per-row component log-densities
 // log N(x | mu_l, Sigma_l) are a rows x L *mat.Dense. Functions that only
 // need static weights (FitStatic, Loss, Gradient) accept any number of
-// members.
+// members. Other layouts (several members per component, or members of no
+// component that take part only through their static weight, as in the
+// Python reference's "AER+") are described by an explicit Owner slice
+// (Combiner.Owner, TuneSettings.Owner, MemberWeights).
 //
 // # Static weights
 //
@@ -49,7 +52,8 @@
 // ComponentWeights turns log-densities into per-row component weights l*
 // by one of the Rules (exp = softmax, the literal log ratio with a per-row
 // fallback, tempered softmax, uniform); MemberWeights gives each component's
-// value to both of its members, halved so that the 2L weights sum to 1.
+// value to both of its members, halved so that the 2L weights sum to 1
+// (split evenly over a component's members in general).
 // A Combiner holds everything a prediction needs (static weights, rule,
 // lambda, delta) and scores, predicts and explains rows; Tune chooses the
 // rule's temperature, lambda and delta on validation data with a

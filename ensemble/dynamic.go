@@ -206,31 +206,41 @@ func checkLogDens(logDens *mat.Dense) error {
 	return nil
 }
 
-// MemberWeights writes to dst (rows x 2L; nil allocates) the member weights
-// of component weights comp (rows x L): members 2l and 2l+1 (the global-
-// and local-subset classifiers of component l) each get comp[i][l]/2, so
-// every row sums to 1 over the 2L members.
-func MemberWeights(dst, comp *mat.Dense) *mat.Dense {
+// MemberWeights writes to dst (rows x members; nil allocates) the member
+// weights of component weights comp (rows x L): each component's weight is
+// split evenly over its members. owner gives each member's component (-1
+// for none); nil means the default layout of 2L members, where members 2l
+// and 2l+1 (the global- and local-subset classifiers of component l) each
+// get comp[i][l]/2, so that every row sums to 1.
+func MemberWeights(dst, comp *mat.Dense, owner []int) (*mat.Dense, error) {
 	rows, L := comp.Dims()
+	members := 2 * L
+	if owner != nil {
+		members = len(owner)
+	}
+	ly, err := newLayout(owner, members, L)
+	if err != nil {
+		return nil, err
+	}
 	if dst == nil {
-		dst = mat.NewDense(rows, 2*L, nil)
-	} else if r, c := dst.Dims(); r != rows || c != 2*L {
-		panic(mat.ErrShape)
+		dst = mat.NewDense(rows, members, nil)
+	} else if r, c := dst.Dims(); r != rows || c != members {
+		return nil, fmt.Errorf("ensemble: destination is %dx%d, want %dx%d", r, c, rows, members)
 	}
+	cw := make([]float64, L)
+	out := make([]float64, members)
 	for i := range rows {
-		for l := range L {
-			v := comp.At(i, l) / 2
-			dst.Set(i, 2*l, v)
-			dst.Set(i, 2*l+1, v)
-		}
+		mat.Row(cw, i, comp)
+		ly.memberWeights(out, cw)
+		dst.SetRow(i, out)
 	}
-	return dst
+	return dst, nil
 }
 
 // dynamicScores returns, per row, d_i.z_i where d_i are the member weights
 // of the row's component weights and z_i the row of p (the lambda = 1
 // value before finish).
-func dynamicScores(p *problem, logDens *mat.Dense, s DynamicSettings) ([]float64, DynamicDiag, error) {
+func dynamicScores(p *problem, logDens *mat.Dense, s DynamicSettings, ly layout) ([]float64, DynamicDiag, error) {
 	rows, L := logDens.Dims()
 	comp, diag, err := ComponentWeights(nil, logDens, s)
 	if err != nil {
@@ -238,14 +248,11 @@ func dynamicScores(p *problem, logDens *mat.Dense, s DynamicSettings) ([]float64
 	}
 	out := make([]float64, rows)
 	cw := make([]float64, L)
+	d := make([]float64, p.m)
 	for i := range rows {
 		mat.Row(cw, i, comp)
-		z := p.row(i)
-		var sc float64
-		for l, v := range cw {
-			sc += v / 2 * (z[2*l] + z[2*l+1])
-		}
-		out[i] = sc
+		ly.memberWeights(d, cw)
+		out[i] = dot(d, p.row(i))
 	}
 	return out, diag, nil
 }

@@ -118,9 +118,42 @@ func TestComponentWeightsLogPiAndExtremes(t *testing.T) {
 
 func TestMemberWeights(t *testing.T) {
 	comp := mat.NewDense(1, 2, []float64{0.7, 0.3})
-	got := mat.Row(nil, 0, MemberWeights(nil, comp))
-	if !near(got, []float64{0.35, 0.35, 0.15, 0.15}, 1e-16) {
+	mw, err := MemberWeights(nil, comp, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := mat.Row(nil, 0, mw); !near(got, []float64{0.35, 0.35, 0.15, 0.15}, 1e-16) {
 		t.Fatalf("MemberWeights = %v", got)
+	}
+	// Explicit layout: component 0 owns three members, component 1 one,
+	// and the last member (a classifier on all rows) none.
+	mw, err = MemberWeights(nil, comp, []int{0, 0, 1, 0, -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := mat.Row(nil, 0, mw); !near(got, []float64{0.7 / 3, 0.7 / 3, 0.3, 0.7 / 3, 0}, 1e-16) {
+		t.Fatalf("MemberWeights with owner = %v", got)
+	}
+	if _, err := MemberWeights(nil, comp, []int{0, 0, -1}); err == nil || !strings.Contains(err.Error(), "component 1 has no member") {
+		t.Fatalf("component without members: %v", err)
+	}
+}
+
+func TestCombinerOwner(t *testing.T) {
+	// One component owning members 0 and 1; member 2 has only a static
+	// weight. lambda = 1: score = (f0 + f1)/2; lambda = 0: w.f.
+	f := mat.NewDense(1, 3, []float64{0.2, 0.4, 0.9})
+	logDens := mat.NewDense(1, 1, []float64{-5})
+	c := &Combiner{Static: []float64{0, 0, 1}, Owner: []int{0, 0, -1}, Lambda: 1}
+	s, _, err := c.Score(nil, f, logDens)
+	if err != nil || math.Abs(s[0]-0.3) > 1e-16 {
+		t.Fatalf("lambda 1: %v %v", s, err)
+	}
+	c.Lambda = 0.5
+	s, _, _ = c.Score(nil, f, logDens)
+	e, err := c.Explain([]float64{0.2, 0.4, 0.9}, []float64{-5})
+	if err != nil || math.Abs(s[0]-0.6) > 1e-15 || e.Score != s[0] || !near(e.Likelihood, []float64{0.5, 0.5, 0}, 0) {
+		t.Fatalf("lambda 0.5: %v %+v %v", s, e, err)
 	}
 }
 

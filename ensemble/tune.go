@@ -24,8 +24,9 @@ type TuneSettings struct {
 	// Lambdas is the lambda grid (values in [0, 1]); nil means LambdaGrid(),
 	// DynamicEnsembleLambdas() gives the Dynamic Ensemble baseline.
 	Lambdas []float64
-	// Space and Eps are those of the Combiner (see Combiner); the static
+	// Owner, Space and Eps are those of the Combiner (see Combiner); the static
 	// weights must have been fitted in the same Space.
+	Owner []int
 	Space Space
 	Eps   float64
 	// Deltas is the threshold grid; nil means DeltaGrid().
@@ -279,8 +280,9 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 	for _, v := range y {
 		pos += v
 	}
-	proto := Combiner{Static: static, Space: s.Space, Eps: s.Eps}
-	if _, err := proto.check(f, logDens); err != nil {
+	proto := Combiner{Static: static, Owner: s.Owner, Space: s.Space, Eps: s.Eps}
+	_, ly, err := proto.check(f, logDens)
+	if err != nil {
 		return nil, err
 	}
 	p := newProblem(f, y, proto.eps(), s.Space)
@@ -304,10 +306,10 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 	for ci, cand := range cands {
 		c := proto
 		c.Dynamic = cand
-		if _, err := c.check(f, logDens); err != nil {
+		if _, _, err := c.check(f, logDens); err != nil {
 			return nil, fmt.Errorf("ensemble: candidate %d: %w", ci, err)
 		}
-		dyn, diag, err := dynamicScores(&p, logDens, cand)
+		dyn, diag, err := dynamicScores(&p, logDens, cand, ly)
 		if err != nil {
 			return nil, err
 		}
@@ -367,7 +369,7 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 	curve := curves[ci][k]
 	j, td := pickDelta(curve, best)
 
-	res.Combiner = Combiner{Static: slices.Clone(static), Dynamic: cands[ci], Lambda: lambdas[k], Delta: curve[j].Delta, Space: s.Space, Eps: s.Eps}
+	res.Combiner = Combiner{Static: slices.Clone(static), Dynamic: cands[ci], Lambda: lambdas[k], Delta: curve[j].Delta, Owner: slices.Clone(s.Owner), Space: s.Space, Eps: s.Eps}
 	res.Metric = curve[j].Metric
 	res.Confusion = curve[j].Confusion
 	res.TiedCandidates, res.TiedLambdas, res.TiedDeltas = len(tc), len(tl), len(td)
