@@ -10,7 +10,8 @@ import (
 )
 
 // Metric scores a confusion matrix (minority = positive); larger is better.
-// A NaN result counts as worse than any number.
+// A NaN result counts as worse than any number; +Inf is allowed (and ties
+// only with +Inf).
 type Metric func(tp, fp, tn, fn int) float64
 
 // TuneSettings configures Tune.
@@ -127,8 +128,8 @@ type CandidatePoint struct {
 }
 
 // TuneResult is the outcome of Tune; it encodes to JSON as is. Points where
-// the metric was NaN or -Inf carry Metric = -math.MaxFloat64 (JSON cannot
-// hold an infinity).
+// the metric was NaN or -Inf carry Metric = -math.MaxFloat64, and +Inf is
+// written as math.MaxFloat64 (JSON cannot hold an infinity).
 type TuneResult struct {
 	// Combiner is the chosen rule, lambda and delta with the static
 	// weights given to Tune.
@@ -159,6 +160,12 @@ type TuneResult struct {
 // two metric values count as tied: equal confusion counts reached through
 // different rounding must tie.
 const tieTol = 1e-12
+
+// isTied reports whether v ties with the best value best (which may be
+// +Inf, e.g. a likelihood ratio with no false positive).
+func isTied(v, best float64) bool {
+	return v == best || v >= best-tieTol*math.Max(1, math.Abs(best))
+}
 
 // middle returns the middle of the tied indices: with n ties in ascending
 // order t_0..t_{n-1}, t_{(n-1)/2} (the lower middle when n is even).
@@ -339,8 +346,7 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 	if math.IsInf(best, -1) {
 		return nil, errors.New("ensemble: the metric is NaN or -Inf at every candidate")
 	}
-	tol := tieTol * math.Max(1, math.Abs(best))
-	tied := func(v float64) bool { return v >= best-tol }
+	tied := func(v float64) bool { return isTied(v, best) }
 
 	var tc []int
 	for ci, cp := range res.Candidates {
@@ -357,10 +363,9 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 	}
 	k := middle(tl)
 	pickDelta := func(curve []DeltaPoint, target float64) (int, []int) {
-		tt := target - tieTol*math.Max(1, math.Abs(target))
 		var td []int
 		for j, pt := range curve {
-			if pt.Metric >= tt {
+			if isTied(pt.Metric, target) {
 				td = append(td, j)
 			}
 		}
@@ -389,24 +394,23 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 	return res, nil
 }
 
-// finite replaces -Inf metrics (NaN or -Inf from the caller's metric) by
-// -math.MaxFloat64 and NaN deltas by 0 so that the result encodes to JSON.
+// finite replaces infinite metrics (NaN or an infinity from the caller's
+// metric) by -+math.MaxFloat64 and NaN deltas by 0 so that the result
+// encodes to JSON.
 func finite(r *TuneResult) {
-	const low = -math.MaxFloat64
+	fin := func(v float64) float64 { return max(-math.MaxFloat64, min(math.MaxFloat64, v)) }
+	r.Metric = fin(r.Metric)
 	for i := range r.Candidates {
-		if math.IsInf(r.Candidates[i].Metric, -1) {
-			r.Candidates[i].Metric = low
-		}
+		r.Candidates[i].Metric = fin(r.Candidates[i].Metric)
 	}
 	for i := range r.ByLambda {
 		if math.IsInf(r.ByLambda[i].Metric, -1) {
-			r.ByLambda[i].Metric, r.ByLambda[i].Delta = low, 0
+			r.ByLambda[i].Delta = 0
 		}
+		r.ByLambda[i].Metric = fin(r.ByLambda[i].Metric)
 	}
 	for i := range r.ByDelta {
-		if math.IsInf(r.ByDelta[i].Metric, -1) {
-			r.ByDelta[i].Metric = low
-		}
+		r.ByDelta[i].Metric = fin(r.ByDelta[i].Metric)
 	}
 }
 

@@ -258,3 +258,26 @@ func TestTemperatureGrid(t *testing.T) {
 		t.Fatalf("DefaultTemperatures = %v", g)
 	}
 }
+
+func TestTuneInfiniteMetric(t *testing.T) {
+	// The positive likelihood ratio TPR/FPR is +Inf without false
+	// positives; NaN when nothing is predicted positive.
+	lr := func(tp, fp, tn, fn int) float64 {
+		return (float64(tp) / float64(tp+fn)) / (float64(fp) / float64(fp+tn))
+	}
+	f, y, logDens := tieData()
+	res, err := Tune(f, y, logDens, []float64{0.25, 0.25, 0.25, 0.25}, &TuneSettings{Metric: lr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Metric != math.MaxFloat64 || res.Combiner.Lambda != 0.5 {
+		t.Fatalf("metric %v at lambda %v", res.Metric, res.Combiner.Lambda)
+	}
+	if _, err := json.Marshal(res); err != nil {
+		t.Fatal(err)
+	}
+	nan := func(tp, fp, tn, fn int) float64 { return math.NaN() }
+	if _, err := Tune(f, y, logDens, []float64{0.25, 0.25, 0.25, 0.25}, &TuneSettings{Metric: nan}); err == nil {
+		t.Fatal("all-NaN metric accepted")
+	}
+}
