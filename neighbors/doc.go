@@ -11,7 +11,7 @@
 //
 //	||q - r||² = ||q||² + ||r||² - 2 q·r,
 //
-// computed over cache-sized blocks of queries and references (a 4x2 register
+// computed over cache-sized blocks of queries and references (a 3x2 register
 // tile of dot products), which is fast but carries a rounding error of
 // order (d+2)·eps·(||q||² + ||r||²). The scan therefore keeps, per query,
 // every reference whose expanded score lies within a rigorous error margin

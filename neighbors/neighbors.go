@@ -224,11 +224,11 @@ func (ix *Index) search(nq int, row func(int) []float64, k int, exclude []int, o
 	return res, nil
 }
 
-// blockSizes picks a query block of about 16 KiB (a multiple of the 4-row
+// blockSizes picks a query block of about 16 KiB (a multiple of the 3-row
 // tile) and a reference block of about 128 KiB (even, for the 2-column
 // tile), so one query block sits in L1 and one reference block in L2.
 func blockSizes(d int) (qb, rb int) {
-	qb = max(4, min(64, 16384/(8*d))/4*4)
+	qb = max(3, min(63, 16384/(8*d))/3*3)
 	rb = max(2, min(1024, 131072/(8*d))/2*2)
 	return qb, rb
 }
