@@ -373,10 +373,7 @@ func (e *em) partials(b int) {
 				continue
 			}
 			nk[l] += r
-			s := sx[l*d : (l+1)*d]
-			for j, v := range xi {
-				s[j] += r * v
-			}
+			axpy(sx[l*d:(l+1)*d], xi, r)
 		}
 	}
 }
@@ -510,10 +507,7 @@ func (e *em) accumulateUpper(c, mu []float64, l int, rows []int32, i0, i1 int, z
 			a0, a1, a2, a3 := r0*z0[i], r1*z1[i], r2*z2[i], r3*z3[i]
 			row := c[i*d+i : i*d+d]
 			y0, y1, y2, y3 := z0[i:d], z1[i:d], z2[i:d], z3[i:d]
-			y0, y1, y2, y3 = y0[:len(row)], y1[:len(row)], y2[:len(row)], y3[:len(row)]
-			for j := range row {
-				row[j] += a0*y0[j] + a1*y1[j] + a2*y2[j] + a3*y3[j]
-			}
+			axpy4(row, y0, y1, y2, y3, a0, a1, a2, a3)
 		}
 	}
 	for ; t < len(rows); t++ {
@@ -526,11 +520,7 @@ func (e *em) accumulateUpper(c, mu []float64, l int, rows []int32, i0, i1 int, z
 		for i := i0; i < i1; i++ {
 			a0 := r0 * z0[i]
 			row := c[i*d+i : i*d+d]
-			y0 := z0[i:d]
-			y0 = y0[:len(row)]
-			for j := range row {
-				row[j] += a0 * y0[j]
-			}
+			axpy(row, z0[i:d], a0)
 		}
 	}
 }
@@ -617,12 +607,7 @@ func (e *em) covDiag(reseed []bool) {
 				if r == 0 {
 					continue
 				}
-				mu := p.mean[l*d : (l+1)*d]
-				s := sq[l*d : (l+1)*d]
-				for j, v := range xi {
-					t := v - mu[j]
-					s[j] += r * t * t
-				}
+				wsqacc(sq[l*d:(l+1)*d], xi, p.mean[l*d:(l+1)*d], r)
 			}
 		}
 	})

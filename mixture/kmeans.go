@@ -61,15 +61,7 @@ func kmeansPP(x []float64, stride, n, d, k int, rnd *rand.Rand) []int {
 	return seeds
 }
 
-func sqDist(a, b []float64) float64 {
-	b = b[:len(a)]
-	s := 0.0
-	for j, v := range a {
-		t := v - b[j]
-		s += t * t
-	}
-	return s
-}
+func sqDist(a, b []float64) float64 { return sqdiff(a, b) }
 
 // kmeans runs Lloyd's algorithm from k-means++ seeds and returns the label
 // of every row. It stops when the centres move by less than 1e-4 times the

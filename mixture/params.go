@@ -232,31 +232,26 @@ func (p *params) logDensityBlock(x []float64, stride, r0, r1 int, out, scratch [
 				for j, m := range mu {
 					z[j] = xi[j] - m
 				}
-				out[(i-r0)*K+k] = c - 0.5*mahal1(W, z, d)
+				q, _, _, _ := mahal4(W, z, z, z, z, d)
+				out[(i-r0)*K+k] = c - 0.5*q
 			}
 		}
 	case Tied:
 		W := p.prec
-		y := scratch[:d]
-		for i := r0; i < r1; i++ {
-			xi := x[i*stride : i*stride+d]
-			for j := 0; j < d; j++ {
-				row := W[j*d : j*d+j+1]
-				s := 0.0
-				for l, w := range row {
-					s += w * xi[l]
-				}
-				y[j] = s
+		for i := r0; i < r1; i += 4 {
+			var xs [4][]float64
+			for t := range xs {
+				xs[t] = x[min(i+t, r1-1)*stride:][:d]
 			}
-			o := (i - r0) * K
-			for k := 0; k < K; k++ {
-				wm := p.wmu[k*d : (k+1)*d]
-				q := 0.0
-				for j, v := range wm {
-					t := y[j] - v
-					q += t * t
+			ys := [4][]float64{scratch[0:d], scratch[d : 2*d], scratch[2*d : 3*d], scratch[3*d : 4*d]}
+			for j := 0; j < d; j++ {
+				ys[0][j], ys[1][j], ys[2][j], ys[3][j] = dot4(W[j*d:j*d+j+1], xs[0], xs[1], xs[2], xs[3])
+			}
+			for t := 0; t < 4 && i+t < r1; t++ {
+				o := (i + t - r0) * K
+				for k := 0; k < K; k++ {
+					out[o+k] = c0 + p.logdet[k] - 0.5*sqdiff(ys[t], p.wmu[k*d:(k+1)*d])
 				}
-				out[o+k] = c0 + p.logdet[k] - 0.5*q
 			}
 		}
 	case Diag:
@@ -266,12 +261,7 @@ func (p *params) logDensityBlock(x []float64, stride, r0, r1 int, out, scratch [
 			for k := 0; k < K; k++ {
 				mu := p.mean[k*d : (k+1)*d]
 				pr := p.prec[k*d : (k+1)*d]
-				q := 0.0
-				for j, m := range mu {
-					t := (xi[j] - m) * pr[j]
-					q += t * t
-				}
-				out[o+k] = c0 + p.logdet[k] - 0.5*q
+				out[o+k] = c0 + p.logdet[k] - 0.5*wsqdiff(xi, mu, pr)
 			}
 		}
 	case Spherical:
@@ -280,11 +270,7 @@ func (p *params) logDensityBlock(x []float64, stride, r0, r1 int, out, scratch [
 			o := (i - r0) * K
 			for k := 0; k < K; k++ {
 				mu := p.mean[k*d : (k+1)*d]
-				q := 0.0
-				for j, m := range mu {
-					t := xi[j] - m
-					q += t * t
-				}
+				q := sqdiff(xi, mu)
 				pr := p.prec[k]
 				out[o+k] = c0 + p.logdet[k] - 0.5*q*pr*pr
 			}
@@ -292,32 +278,10 @@ func (p *params) logDensityBlock(x []float64, stride, r0, r1 int, out, scratch [
 	}
 }
 
-// mahal1 returns |W z|^2 for lower-triangular W.
-func mahal1(W, z []float64, d int) float64 {
-	q := 0.0
-	for j := 0; j < d; j++ {
-		row := W[j*d : j*d+j+1]
-		s := 0.0
-		for l, w := range row {
-			s += w * z[l]
-		}
-		q += s * s
-	}
-	return q
-}
-
 // mahal4 returns |W z_r|^2 for four vectors at once, sharing each load of W.
 func mahal4(W, z0, z1, z2, z3 []float64, d int) (q0, q1, q2, q3 float64) {
 	for j := 0; j < d; j++ {
-		row := W[j*d : j*d+j+1]
-		a0, a1, a2, a3 := z0[:len(row)], z1[:len(row)], z2[:len(row)], z3[:len(row)]
-		var s0, s1, s2, s3 float64
-		for l, w := range row {
-			s0 += w * a0[l]
-			s1 += w * a1[l]
-			s2 += w * a2[l]
-			s3 += w * a3[l]
-		}
+		s0, s1, s2, s3 := dot4(W[j*d:j*d+j+1], z0, z1, z2, z3)
 		q0 += s0 * s0
 		q1 += s1 * s1
 		q2 += s2 * s2
