@@ -340,19 +340,23 @@ func (e *em) estep() float64 {
 		a := e.resp[r0*K : r1*K]
 		e.p.logDensityBlock(e.x, e.stride, r0, r1, a, e.scratch[w])
 		logw := e.p.logw
+		sum := 0.0
 		for i := r0; i < r1; i++ {
 			row := a[(i-r0)*K : (i-r0+1)*K]
 			lse := logSumExpRow(row, logw)
 			e.ll[i] = lse
+			sum += lse
 			for l, v := range row {
 				row[l] = math.Exp(v + logw[l] - lse)
 			}
 		}
+		e.bLL[b] = sum
 		e.partials(b)
 	})
+	// Summed per block, then over blocks in order, exactly as Model.Score.
 	s := 0.0
-	for i := 0; i < e.n; i++ {
-		s += e.ll[i]
+	for _, v := range e.bLL {
+		s += v
 	}
 	return s / float64(e.n)
 }
