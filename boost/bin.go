@@ -1,0 +1,93 @@
+package boost
+
+import (
+	"math"
+	"slices"
+	"sort"
+)
+
+// sketchRows is the number of rows sampled (by stride) to place quantile
+// cuts when a feature has more distinct values than bins: sorting every
+// value of a million-row column costs more than the rank error it saves.
+const sketchRows = 1 << 18
+
+// cutsFor returns the bin boundaries of one feature from its non-missing
+// values v (with weights w, nil = 1): value bin b holds the values x with
+// cuts[b-1] <= x < cuts[b], so a split "x < cuts[b]" sends bins 0..b left.
+// With at most maxBin distinct values every distinct value gets its own
+// bin, as in XGBoost: cuts are the distinct values from the second on,
+// closed by one value above the maximum. Otherwise the cuts are weighted
+// quantiles. It also returns the value below every training value used as
+// the threshold of a split that sends only missing values left.
+func cutsFor(v, w []float64, maxBin int) (cuts []float64, minVal float64) {
+	if len(v) == 0 {
+		return nil, 0
+	}
+	type vw struct{ v, w float64 }
+	vals := make([]vw, len(v))
+	for i, x := range v {
+		wi := 1.0
+		if w != nil {
+			wi = w[i]
+		}
+		vals[i] = vw{x, wi}
+	}
+	slices.SortFunc(vals, func(a, b vw) int {
+		switch {
+		case a.v < b.v:
+			return -1
+		case a.v > b.v:
+			return 1
+		}
+		return 0
+	})
+	// Merge equal values.
+	distinct := vals[:1]
+	for _, x := range vals[1:] {
+		if x.v == distinct[len(distinct)-1].v {
+			distinct[len(distinct)-1].w += x.w
+		} else {
+			distinct = append(distinct, x)
+		}
+	}
+	lo, hi := distinct[0].v, distinct[len(distinct)-1].v
+	minVal = lo - (math.Abs(lo) + 1e-5)
+	last := hi + (math.Abs(hi) + 1e-5)
+	if len(distinct) <= maxBin {
+		cuts = make([]float64, 0, len(distinct))
+		for _, d := range distinct[1:] {
+			cuts = append(cuts, d.v)
+		}
+		return append(cuts, last), minVal
+	}
+	total := 0.0
+	for _, d := range distinct {
+		total += d.w
+	}
+	cuts = make([]float64, 0, maxBin)
+	cum := 0.0 // weight of the values below distinct[i]
+	k := 1
+	for i, d := range distinct {
+		if i > 0 && k < maxBin && cum >= float64(k)*total/float64(maxBin) {
+			cuts = append(cuts, d.v)
+			for k < maxBin && cum >= float64(k)*total/float64(maxBin) {
+				k++
+			}
+		}
+		cum += d.w
+	}
+	return append(cuts, last), minVal
+}
+
+// binOf returns the value bin of x: the index of the first cut above x,
+// the last bin for values beyond every cut.
+func binOf(cuts []float64, x float64) int {
+	b := sort.SearchFloat64s(cuts, x) // first cut >= x
+	if b < len(cuts) && cuts[b] == x {
+		b++
+	}
+	if b >= len(cuts) {
+		b = len(cuts) - 1
+	}
+	return b
+}

@@ -1,0 +1,541 @@
+package boost
+
+import (
+	"container/heap"
+	"math"
+	"sync"
+	"sync/atomic"
+)
+
+// block is the number of rows in one unit of parallel work. Block
+// boundaries depend only on the node, never on the number of threads, and
+// partial histograms are summed in block order, so results do not depend
+// on the number of threads.
+const block = 16384
+
+// rtEps is the smallest loss change XGBoost accepts for a split (kRtEps).
+const rtEps = 1e-6
+
+// gpair is a row's gradient and hessian, kept in single precision like
+// XGBoost's; histograms accumulate them in double precision.
+type gpair struct{ g, h float32 }
+
+// matrix is the binned training data: one byte per cell, row-major, so
+// building a histogram reads each row's bins once, contiguously.
+type matrix struct {
+	n, nf   int
+	bins    []uint8     // n*nf bin codes; code nb[f] marks a missing value
+	cuts    [][]float64 // per feature, see cutsFor
+	minVal  []float64
+	nb      []int32 // value bins per feature
+	off     []int32 // first histogram slot of each feature
+	histLen int     // histogram slots (value bins + one missing slot per feature)
+	dense   bool    // no missing value at all
+}
+
+// split is the best split found for a node.
+type split struct {
+	found          bool
+	loss           float32
+	feat           int
+	bin            int // value bins <= bin go left
+	defaultLeft    bool
+	thr            float64
+	gl, hl, gr, hr float64
+}
+
+// gnode is a node being grown: its rows are idx[begin:end].
+type gnode struct {
+	id         int32
+	begin, end int
+	depth      int
+	g, h       float64
+	hist       []float64 // 2*histLen: gradient, hessian per slot
+	best       split
+	nl         int // rows sent left by the split
+	seq        int // creation order, to break ties in leaf-wise growth
+}
+
+// grower grows one tree at a time over a matrix.
+type grower struct {
+	m       *matrix
+	s       *Settings
+	threads int
+	gp      []gpair
+	idx     []int32
+	tmp     []int32
+	featOK  []bool
+
+	// split-finding constants in XGBoost's single precision
+	lambda, alpha, mcw float64
+	gamma              float32
+
+	mu   sync.Mutex
+	free [][]float64
+	seq  int
+}
+
+func newGrower(m *matrix, s *Settings) *grower {
+	g := &grower{
+		m:       m,
+		s:       s,
+		threads: s.Threads,
+		gp:      make([]gpair, m.n),
+		idx:     make([]int32, m.n),
+		tmp:     make([]int32, m.n),
+		featOK:  make([]bool, m.nf),
+		lambda:  float64(float32(s.Lambda)),
+		alpha:   float64(float32(s.Alpha)),
+		mcw:     float64(float32(s.MinChildWeight)),
+		gamma:   float32(s.Gamma),
+	}
+	return g
+}
+
+// parallel runs fn(0..n-1) on up to g.threads goroutines.
+func parallel(threads, n int, fn func(i int)) {
+	if threads <= 1 || n <= 1 {
+		for i := 0; i < n; i++ {
+			fn(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < min(threads, n); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func (g *grower) getHist() []float64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if k := len(g.free); k > 0 {
+		h := g.free[k-1]
+		g.free = g.free[:k-1]
+		clear(h)
+		return h
+	}
+	return make([]float64, 2*g.m.histLen)
+}
+
+func (g *grower) putHist(h []float64) {
+	if h == nil {
+		return
+	}
+	g.mu.Lock()
+	g.free = append(g.free, h)
+	g.mu.Unlock()
+}
+
+// accumulate adds the gradient pairs of rows to hist.
+func (g *grower) accumulate(hist []float64, rows []int32) {
+	nf := g.m.nf
+	bins := g.m.bins
+	gp := g.gp
+	off := g.m.off[:nf]
+	for _, r := range rows {
+		p := gp[r]
+		gr, hs := float64(p.g), float64(p.h)
+		row := bins[int(r)*nf : int(r)*nf+nf]
+		for f, b := range row {
+			k := 2 * (int(off[f]) + int(b))
+			h := hist[k : k+2 : k+2]
+			h[0] += gr
+			h[1] += hs
+		}
+	}
+}
+
+type buildJob struct {
+	nd     *gnode
+	lo, hi int
+	buf    []float64
+}
+
+// buildHists builds the histograms of nodes from their rows.
+func (g *grower) buildHists(nodes []*gnode) {
+	var jobs []buildJob
+	for _, nd := range nodes {
+		nd.hist = g.getHist()
+		for lo := nd.begin; lo < nd.end || lo == nd.begin; lo += block {
+			hi := min(lo+block, nd.end)
+			buf := nd.hist
+			if lo != nd.begin {
+				buf = g.getHist()
+			}
+			jobs = append(jobs, buildJob{nd, lo, hi, buf})
+			if hi >= nd.end {
+				break
+			}
+		}
+	}
+	parallel(g.threads, len(jobs), func(i int) {
+		j := &jobs[i]
+		g.accumulate(j.buf, g.idx[j.lo:j.hi])
+	})
+	for _, j := range jobs {
+		if j.lo == j.nd.begin {
+			continue
+		}
+		h := j.nd.hist
+		for k, v := range j.buf {
+			h[k] += v
+		}
+		g.putHist(j.buf)
+	}
+}
+
+// gain is XGBoost's CalcGainGivenWeight without constraints:
+// T_alpha(G)^2 / (H + lambda), in single precision.
+func (g *grower) gain(G, H float64) float32 {
+	if H <= 0 {
+		return 0
+	}
+	t := thresholdL1(G, g.alpha)
+	return float32(t * t / (H + g.lambda))
+}
+
+// weight is XGBoost's CalcWeight: -T_alpha(G)/(H+lambda), 0 when the
+// hessian sum is below min_child_weight.
+func (g *grower) weight(G, H float64) float64 {
+	if H < g.mcw || H <= 0 {
+		return 0
+	}
+	return -thresholdL1(G, g.alpha) / (H + g.lambda)
+}
+
+func thresholdL1(w, alpha float64) float64 {
+	switch {
+	case w > alpha:
+		return w - alpha
+	case w < -alpha:
+		return w + alpha
+	}
+	return 0
+}
+
+// evaluate finds the best split of nd from its histogram, enumerating
+// as XGBoost 1.7's hist evaluator does: for each feature, a forward pass
+// (missing values right, split after each bin), then, if the feature has
+// missing values in the node, a backward pass (missing values left, split
+// before each bin). A candidate replaces the best only with a strictly
+// larger loss change, so ties go to the lower feature, the forward pass
+// and the lower bin.
+func (g *grower) evaluate(nd *gnode) {
+	m := g.m
+	best := split{}
+	root := g.gain(nd.g, nd.h)
+	h := nd.hist
+	for f := 0; f < m.nf; f++ {
+		if !g.featOK[f] || m.nb[f] == 0 {
+			continue
+		}
+		base := 2 * int(m.off[f])
+		nb := int(m.nb[f])
+		var lg, lh float64
+		for i := 0; i < nb; i++ {
+			lg += h[base+2*i]
+			lh += h[base+2*i+1]
+			rg, rh := nd.g-lg, nd.h-lh
+			if lh >= g.mcw && rh >= g.mcw {
+				loss := (g.gain(lg, lh) + g.gain(rg, rh)) - root
+				if loss > best.loss {
+					best = split{true, loss, f, i, false, m.cuts[f][i], lg, lh, rg, rh}
+				}
+			}
+		}
+		if lg == nd.g && lh == nd.h {
+			continue // no missing value in this node
+		}
+		var ag, ah float64
+		for i := nb - 1; i >= 0; i-- {
+			ag += h[base+2*i]
+			ah += h[base+2*i+1]
+			lg, lh := nd.g-ag, nd.h-ah // bins below i and the missing values
+			if lh >= g.mcw && ah >= g.mcw {
+				loss := (g.gain(lg, lh) + g.gain(ag, ah)) - root
+				if loss > best.loss {
+					thr := m.minVal[f]
+					if i > 0 {
+						thr = m.cuts[f][i-1]
+					}
+					best = split{true, loss, f, i - 1, true, thr, lg, lh, ag, ah}
+				}
+			}
+		}
+	}
+	nd.best = best
+}
+
+// splittable reports whether nd's best split may be applied
+// (XGBoost's CPUExpandEntry::IsValid).
+func (g *grower) splittable(nd *gnode, leaves int) bool {
+	b := &nd.best
+	switch {
+	case !b.found, b.loss <= rtEps, b.hl == 0, b.hr == 0, b.loss < g.gamma:
+		return false
+	case g.s.MaxDepth > 0 && nd.depth >= g.s.MaxDepth:
+		return false
+	case g.s.MaxLeaves > 0 && leaves >= g.s.MaxLeaves:
+		return false
+	}
+	return true
+}
+
+// canGrow reports whether a node at depth could ever be split, so that
+// its histogram is worth building.
+func (g *grower) canGrow(depth int) bool {
+	return g.s.MaxDepth <= 0 || depth < g.s.MaxDepth
+}
+
+type partJob struct {
+	nd     *gnode
+	lo, hi int
+	nl     int
+}
+
+// partition reorders the rows of every node in nodes so that the rows
+// its split sends left come first, keeping row order on each side.
+func (g *grower) partition(nodes []*gnode) {
+	var jobs []partJob
+	for _, nd := range nodes {
+		for lo := nd.begin; lo < nd.end; lo += block {
+			jobs = append(jobs, partJob{nd: nd, lo: lo, hi: min(lo+block, nd.end)})
+		}
+	}
+	m := g.m
+	parallel(g.threads, len(jobs), func(i int) {
+		j := &jobs[i]
+		b := &j.nd.best
+		var left [257]bool
+		for c := range left {
+			left[c] = c <= b.bin
+		}
+		left[m.nb[b.feat]] = b.defaultLeft
+		nl, nr := 0, 0
+		f, nf := b.feat, m.nf
+		for _, r := range g.idx[j.lo:j.hi] {
+			if left[m.bins[int(r)*nf+f]] {
+				g.tmp[j.lo+nl] = r
+				nl++
+			} else {
+				nr++
+				g.tmp[j.hi-nr] = r
+			}
+		}
+		j.nl = nl
+	})
+	// Offsets of each block's rows in the node's final order.
+	type place struct{ l, r int }
+	places := make([]place, len(jobs))
+	for k := 0; k < len(jobs); {
+		nd := jobs[k].nd
+		total := 0
+		e := k
+		for ; e < len(jobs) && jobs[e].nd == nd; e++ {
+			total += jobs[e].nl
+		}
+		l, r := nd.begin, nd.begin+total
+		for ; k < e; k++ {
+			places[k] = place{l, r}
+			l += jobs[k].nl
+			r += jobs[k].hi - jobs[k].lo - jobs[k].nl
+		}
+		nd.nl = total
+	}
+	parallel(g.threads, len(jobs), func(i int) {
+		j := &jobs[i]
+		p := places[i]
+		copy(g.idx[p.l:p.l+j.nl], g.tmp[j.lo:j.lo+j.nl])
+		nr := j.hi - j.lo - j.nl
+		dst := g.idx[p.r : p.r+nr]
+		for k := range dst {
+			dst[k] = g.tmp[j.hi-1-k]
+		}
+	})
+}
+
+// apply records nd's split in t and returns its two children.
+func (g *grower) apply(t *Tree, nd *gnode) (l, r *gnode) {
+	b := &nd.best
+	eta := g.s.Eta
+	li := t.addNode(eta*g.weight(b.gl, b.hl), b.hl)
+	t.addNode(eta*g.weight(b.gr, b.hr), b.hr)
+	t.Feature[nd.id] = int32(b.feat)
+	t.Threshold[nd.id] = b.thr
+	t.DefaultLeft[nd.id] = b.defaultLeft
+	t.Left[nd.id] = li
+	t.Gain[nd.id] = float64(b.loss)
+	l = &gnode{id: li, depth: nd.depth + 1, g: b.gl, h: b.hl, seq: g.nextSeq()}
+	r = &gnode{id: li + 1, depth: nd.depth + 1, g: b.gr, h: b.hr, seq: g.nextSeq()}
+	return l, r
+}
+
+func (g *grower) nextSeq() int { g.seq++; return g.seq }
+
+// childHists gives each pair of children its histogram: the child with
+// fewer rows is built from its rows, its sibling is the parent's
+// histogram minus it (computed in the parent's buffer).
+func (g *grower) childHists(parents []*gnode, children []*gnode) {
+	var small []*gnode
+	for i := range parents {
+		l, r := children[2*i], children[2*i+1]
+		if l.end-l.begin <= r.end-r.begin {
+			small = append(small, l)
+		} else {
+			small = append(small, r)
+		}
+	}
+	g.buildHists(small)
+	parallel(g.threads, len(parents), func(i int) {
+		p := parents[i]
+		l, r := children[2*i], children[2*i+1]
+		s, big := l, r
+		if small[i] != l {
+			s, big = r, l
+		}
+		h := p.hist
+		for k, v := range s.hist {
+			h[k] -= v
+		}
+		big.hist = h
+		p.hist = nil
+	})
+}
+
+// grow grows one tree from the current gradients over the rows in
+// g.idx[0:n] and returns it with its leaves (whose row ranges in g.idx
+// are final).
+func (g *grower) grow(n int) (*Tree, []*gnode) {
+	t := &Tree{}
+	root := &gnode{id: t.addNode(0, 0), begin: 0, end: n, seq: g.nextSeq()}
+	g.buildHists([]*gnode{root})
+	m := g.m
+	if m.dense {
+		// XGBoost sums the root from the first feature's histogram on dense data.
+		for i := 0; i < int(m.nb[0]); i++ {
+			root.g += root.hist[2*i]
+			root.h += root.hist[2*i+1]
+		}
+	} else {
+		for _, r := range g.idx[:n] {
+			root.g += float64(g.gp[r].g)
+			root.h += float64(g.gp[r].h)
+		}
+	}
+	t.Value[0] = g.s.Eta * g.weight(root.g, root.h)
+	t.Cover[0] = root.h
+	g.evaluate(root)
+	if g.s.GrowPolicy == LeafWise {
+		return t, g.growLeafWise(t, root)
+	}
+	return t, g.growDepthWise(t, root)
+}
+
+func (g *grower) growDepthWise(t *Tree, root *gnode) []*gnode {
+	var leaves []*gnode
+	level := []*gnode{root}
+	nleaves := 1
+	for len(level) > 0 {
+		var parents []*gnode
+		for _, nd := range level {
+			if g.splittable(nd, nleaves) {
+				parents = append(parents, nd)
+				nleaves++
+			} else {
+				leaves = append(leaves, nd)
+				g.putHist(nd.hist)
+				nd.hist = nil
+			}
+		}
+		if len(parents) == 0 {
+			break
+		}
+		g.partition(parents)
+		children := make([]*gnode, 0, 2*len(parents))
+		for _, p := range parents {
+			l, r := g.apply(t, p)
+			l.begin, l.end = p.begin, p.begin+p.nl
+			r.begin, r.end = p.begin+p.nl, p.end
+			children = append(children, l, r)
+		}
+		if !g.canGrow(children[0].depth) || (g.s.MaxLeaves > 0 && nleaves >= g.s.MaxLeaves) {
+			for _, p := range parents {
+				g.putHist(p.hist)
+				p.hist = nil
+			}
+			leaves = append(leaves, children...)
+			break
+		}
+		g.childHists(parents, children)
+		parallel(g.threads, len(children), func(i int) { g.evaluate(children[i]) })
+		level = children
+	}
+	return leaves
+}
+
+// nodeHeap orders candidates by loss change, earlier nodes first on ties
+// (XGBoost's loss-guided driver).
+type nodeHeap []*gnode
+
+func (h nodeHeap) Len() int { return len(h) }
+func (h nodeHeap) Less(i, j int) bool {
+	if h[i].best.loss == h[j].best.loss {
+		return h[i].seq < h[j].seq
+	}
+	return h[i].best.loss > h[j].best.loss
+}
+func (h nodeHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *nodeHeap) Push(x any)   { *h = append(*h, x.(*gnode)) }
+func (h *nodeHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+func (g *grower) growLeafWise(t *Tree, root *gnode) []*gnode {
+	var leaves []*gnode
+	pq := &nodeHeap{root}
+	nleaves := 1
+	for pq.Len() > 0 {
+		nd := heap.Pop(pq).(*gnode)
+		if !g.splittable(nd, nleaves) {
+			leaves = append(leaves, nd)
+			g.putHist(nd.hist)
+			nd.hist = nil
+			continue
+		}
+		nleaves++
+		g.partition([]*gnode{nd})
+		l, r := g.apply(t, nd)
+		l.begin, l.end = nd.begin, nd.begin+nd.nl
+		r.begin, r.end = nd.begin+nd.nl, nd.end
+		if !g.canGrow(l.depth) || (g.s.MaxLeaves > 0 && nleaves >= g.s.MaxLeaves) {
+			g.putHist(nd.hist)
+			nd.hist = nil
+			leaves = append(leaves, l, r)
+			continue
+		}
+		g.childHists([]*gnode{nd}, []*gnode{l, r})
+		g.evaluate(l)
+		g.evaluate(r)
+		heap.Push(pq, l)
+		heap.Push(pq, r)
+	}
+	return leaves
+}
+
+var _ = math.Inf

@@ -1,0 +1,352 @@
+package boost
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/aer-go/aer/internal/rng"
+)
+
+// Data is a training or validation set.
+type Data struct {
+	// X holds one row per example and one column per feature; NaN marks a
+	// missing value.
+	X *mat.Dense
+	// Y holds the labels, 0 or 1.
+	Y []int
+	// Weight holds non-negative sample weights; nil means 1 for every row.
+	Weight []float64
+}
+
+func (d *Data) check(what string, nf int) error {
+	if d.X == nil {
+		return fmt.Errorf("boost: %s: no data", what)
+	}
+	n, c := d.X.Dims()
+	if nf >= 0 && c != nf {
+		return fmt.Errorf("boost: %s has %d features, want %d", what, c, nf)
+	}
+	if len(d.Y) != n {
+		return fmt.Errorf("boost: %s has %d rows but %d labels", what, n, len(d.Y))
+	}
+	if d.Weight != nil && len(d.Weight) != n {
+		return fmt.Errorf("boost: %s has %d rows but %d weights", what, n, len(d.Weight))
+	}
+	for i, y := range d.Y {
+		if y != 0 && y != 1 {
+			return fmt.Errorf("boost: %s row %d: label %d is not 0 or 1", what, i, y)
+		}
+	}
+	for i, w := range d.Weight {
+		if !(w >= 0) || math.IsInf(w, 0) {
+			return fmt.Errorf("boost: %s row %d: weight %v is not a finite non-negative number", what, i, w)
+		}
+	}
+	raw := d.X.RawMatrix()
+	for i := 0; i < n; i++ {
+		for j, v := range raw.Data[i*raw.Stride : i*raw.Stride+c] {
+			if math.IsInf(v, 0) {
+				return fmt.Errorf("boost: %s row %d, feature %d: value %v is infinite", what, i, j, v)
+			}
+		}
+	}
+	return nil
+}
+
+// EvalResult is the validation record of a training run.
+type EvalResult struct {
+	// Metric is LogLoss or AUC.
+	Metric string `json:"metric"`
+	// Curve holds the validation metric after each round.
+	Curve []float64 `json:"curve"`
+	// BestIteration is the 0-based round with the best metric; the model
+	// keeps trees 0..BestIteration when training stopped early.
+	BestIteration int `json:"best_iteration"`
+	// BestScore is the metric at BestIteration.
+	BestScore float64 `json:"best_score"`
+	// Stopped tells whether early stopping ended training.
+	Stopped bool `json:"stopped"`
+}
+
+// newMatrix bins x.
+func newMatrix(x *mat.Dense, w []float64, maxBin, threads int) *matrix {
+	n, nf := x.Dims()
+	raw := x.RawMatrix()
+	m := &matrix{n: n, nf: nf, cuts: make([][]float64, nf), minVal: make([]float64, nf),
+		nb: make([]int32, nf), off: make([]int32, nf+1), dense: true}
+	stride := max(1, (n+sketchRows-1)/sketchRows)
+	missing := make([]bool, nf)
+	parallel(threads, nf, func(f int) {
+		var v, vw []float64
+		for i := 0; i < n; i++ {
+			x := raw.Data[i*raw.Stride+f]
+			if math.IsNaN(x) {
+				missing[f] = true
+				continue
+			}
+			if i%stride != 0 {
+				continue
+			}
+			v = append(v, x)
+			if w != nil {
+				vw = append(vw, w[i])
+			}
+		}
+		mb := maxBin
+		if missing[f] {
+			mb = min(maxBin, 255) // keep a code for missing values
+		}
+		m.cuts[f], m.minVal[f] = cutsFor(v, vw, mb)
+		m.nb[f] = int32(len(m.cuts[f]))
+	})
+	for f := 0; f < nf; f++ {
+		if missing[f] {
+			m.dense = false
+		}
+		m.off[f+1] = m.off[f] + m.nb[f] + 1
+	}
+	m.histLen = int(m.off[nf])
+	m.bins = make([]uint8, n*nf)
+	nblocks := (n + block - 1) / block
+	parallel(threads, nblocks, func(b int) {
+		for i := b * block; i < min(n, (b+1)*block); i++ {
+			row := raw.Data[i*raw.Stride : i*raw.Stride+nf]
+			out := m.bins[i*nf : i*nf+nf]
+			for f, x := range row {
+				if math.IsNaN(x) || m.nb[f] == 0 {
+					out[f] = uint8(m.nb[f])
+				} else {
+					out[f] = uint8(binOf(m.cuts[f], x))
+				}
+			}
+		}
+	})
+	return m
+}
+
+// ErrNoData is returned when the training set has no rows or no features.
+var ErrNoData = errors.New("boost: training set is empty")
+
+// Train fits a boosted-tree model. valid, if not nil, is evaluated after
+// every round (Settings.EvalMetric) and drives early stopping. s may be
+// nil for XGBoost's defaults. Training stops with ctx's error when ctx
+// is cancelled.
+func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, error) {
+	set, err := s.resolved()
+	if err != nil {
+		return nil, err
+	}
+	if err := train.check("training set", -1); err != nil {
+		return nil, err
+	}
+	n, nf := train.X.Dims()
+	if n == 0 || nf == 0 {
+		return nil, ErrNoData
+	}
+	if valid != nil {
+		if err := valid.check("validation set", nf); err != nil {
+			return nil, err
+		}
+	}
+
+	// Row weights with the positive-class multiplier folded in.
+	w := make([]float64, n)
+	for i := range w {
+		w[i] = 1
+		if train.Weight != nil {
+			w[i] = train.Weight[i]
+		}
+		if train.Y[i] == 1 {
+			w[i] *= set.ScalePosWeight
+		}
+	}
+	mx := newMatrix(train.X, train.Weight, set.MaxBin, set.Threads)
+	g := newGrower(mx, &set)
+	lossFn := rowGrad(&set)
+
+	model := &Model{Settings: set, NumFeatures: nf, BaseMargin: logit(set.BaseScore)}
+	margin := make([]float64, n)
+	for i := range margin {
+		margin[i] = model.BaseMargin
+	}
+	var vmargin []float64
+	var ev *EvalResult
+	if valid != nil {
+		vn, _ := valid.X.Dims()
+		vmargin = make([]float64, vn)
+		for i := range vmargin {
+			vmargin[i] = model.BaseMargin
+		}
+		ev = &EvalResult{Metric: set.EvalMetric, BestIteration: -1}
+		model.Eval = ev
+	}
+	r := rng.Derive(set.Seed, 1)
+	nblocks := (n + block - 1) / block
+	gradErr := make([]error, nblocks)
+	for round := 0; round < set.NEstimators; round++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		// Feature sampling.
+		for f := range g.featOK {
+			g.featOK[f] = set.ColsampleByTree >= 1
+		}
+		if set.ColsampleByTree < 1 {
+			k := max(1, int(math.Round(set.ColsampleByTree*float64(nf))))
+			for _, f := range r.Perm(nf)[:k] {
+				g.featOK[f] = true
+			}
+		}
+		// Row sampling: the sampled rows, in order, are the root's rows.
+		rows := n
+		if set.Subsample < 1 {
+			rows = 0
+			for i := 0; i < n; i++ {
+				if r.Float64() < set.Subsample {
+					g.idx[rows] = int32(i)
+					rows++
+				}
+			}
+			if rows == 0 {
+				g.idx[0] = int32(r.IntN(n))
+				rows = 1
+			}
+		} else {
+			for i := range g.idx {
+				g.idx[i] = int32(i)
+			}
+		}
+		// Gradients.
+		parallel(set.Threads, nblocks, func(b int) {
+			for i := b * block; i < min(n, (b+1)*block); i++ {
+				gr, hs := lossFn(margin[i], train.Y[i])
+				if math.IsNaN(gr) || math.IsNaN(hs) || math.IsInf(gr, 0) || math.IsInf(hs, 0) {
+					gradErr[b] = fmt.Errorf("boost: objective gave gradient %v, hessian %v at row %d (margin %v)", gr, hs, i, margin[i])
+				}
+				g.gp[i] = gpair{float32(gr * w[i]), float32(hs * w[i])}
+			}
+		})
+		if err := errors.Join(gradErr...); err != nil {
+			return nil, err
+		}
+		tree, leaves := g.grow(rows)
+		// Update the training margins: from the leaves' row ranges for the
+		// sampled rows, by walking the tree for the others.
+		parallel(set.Threads, len(leaves), func(k int) {
+			lf := leaves[k]
+			v := tree.Value[lf.id]
+			for _, r := range g.idx[lf.begin:lf.end] {
+				margin[r] += v
+			}
+		})
+		if rows < n {
+			in := make([]bool, n)
+			for _, r := range g.idx[:rows] {
+				in[r] = true
+			}
+			raw := train.X.RawMatrix()
+			parallel(set.Threads, nblocks, func(b int) {
+				for i := b * block; i < min(n, (b+1)*block); i++ {
+					if !in[i] {
+						margin[i] += tree.Value[tree.Leaf(raw.Data[i*raw.Stride:i*raw.Stride+nf])]
+					}
+				}
+			})
+		}
+		model.Trees = append(model.Trees, *tree)
+
+		if valid != nil {
+			raw := valid.X.RawMatrix()
+			vb := (len(vmargin) + block - 1) / block
+			parallel(set.Threads, vb, func(b int) {
+				for i := b * block; i < min(len(vmargin), (b+1)*block); i++ {
+					vmargin[i] += tree.Value[tree.Leaf(raw.Data[i*raw.Stride:i*raw.Stride+nf])]
+				}
+			})
+			score := evalMetric(set.EvalMetric, vmargin, valid.Y, valid.Weight)
+			ev.Curve = append(ev.Curve, score)
+			if ev.BestIteration < 0 || better(set.EvalMetric, score, ev.BestScore) {
+				ev.BestIteration, ev.BestScore = round, score
+			}
+			if set.EarlyStoppingRounds > 0 && round-ev.BestIteration >= set.EarlyStoppingRounds {
+				ev.Stopped = true
+				model.Trees = model.Trees[:ev.BestIteration+1]
+				break
+			}
+		}
+	}
+	model.compile()
+	return model, nil
+}
+
+func better(metric string, a, b float64) bool {
+	if metric == AUC {
+		return a > b
+	}
+	return a < b
+}
+
+func evalMetric(metric string, margin []float64, y []int, w []float64) float64 {
+	if metric == AUC {
+		return rocAUC(margin, y)
+	}
+	return logLoss(margin, y, w)
+}
+
+// logLoss is the (weighted) mean negative log-likelihood of labels y
+// under probabilities sigmoid(margin).
+func logLoss(margin []float64, y []int, w []float64) float64 {
+	s, sw := 0.0, 0.0
+	for i, m := range margin {
+		wi := 1.0
+		if w != nil {
+			wi = w[i]
+		}
+		if y[i] == 1 {
+			s -= wi * logSigmoid(m)
+		} else {
+			s -= wi * logSigmoid(-m)
+		}
+		sw += wi
+	}
+	if sw == 0 {
+		return 0
+	}
+	return s / sw
+}
+
+// rocAUC is the area under the ROC curve of scores for labels y, ties
+// counted one half (the Mann-Whitney statistic); 0.5 with one class only.
+func rocAUC(score []float64, y []int) float64 {
+	idx := make([]int, len(score))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return score[idx[a]] < score[idx[b]] })
+	var npos, nneg, rankSum float64
+	for i := 0; i < len(idx); {
+		j := i
+		for j < len(idx) && score[idx[j]] == score[idx[i]] {
+			j++
+		}
+		avg := float64(i+j+1) / 2 // mean 1-based rank of the tie group
+		for k := i; k < j; k++ {
+			if y[idx[k]] == 1 {
+				rankSum += avg
+				npos++
+			} else {
+				nneg++
+			}
+		}
+		i = j
+	}
+	if npos == 0 || nneg == 0 {
+		return 0.5
+	}
+	return (rankSum - npos*(npos+1)/2) / (npos * nneg)
+}
