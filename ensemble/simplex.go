@@ -27,7 +27,10 @@ func ProjectSimplex(dst, v []float64) []float64 {
 	}
 	slices.Sort(u)
 	slices.Reverse(u)
-	var cum, theta float64
+	// rho >= 1 always; starting from its j = 1 value keeps theta right when
+	// rounding hides the first term's margin (huge entries).
+	var cum float64
+	theta := u[0] - 1
 	for j, uj := range u {
 		cum += uj
 		t := (cum - 1) / float64(j+1)
@@ -47,8 +50,14 @@ func ProjectSimplex(dst, v []float64) []float64 {
 		dst[i] = d
 		sum += d
 	}
+	if !(sum > 0) {
+		// Only when rounding absorbed every margin (entries beyond ~1e16):
+		// the limit puts all mass on the largest entry.
+		dst[slices.Index(v, u[0])] = 1
+		return dst
+	}
 	// Rounding can leave the sum a few ulps from 1; one rescale fixes it.
-	if sum > 0 && sum != 1 {
+	if sum != 1 {
 		for i := range dst {
 			dst[i] /= sum
 		}

@@ -120,3 +120,36 @@ func TestProjectMinMax(t *testing.T) {
 		}
 	}
 }
+
+func FuzzProjectSimplex(f *testing.F) {
+	f.Add(0.2, 0.3, 0.5, 0.0)
+	f.Add(-1.0, 5.0, 1e300, -1e300)
+	f.Add(1e-300, 0.0, 0.0, 0.0)
+	f.Fuzz(func(t *testing.T, a, b, c, d float64) {
+		v := []float64{a, b, c, d}
+		for _, x := range v {
+			if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > 1e300 {
+				t.Skip()
+			}
+		}
+		w := ProjectSimplex(nil, v)
+		var sum float64
+		for _, x := range w {
+			if x < 0 || math.IsNaN(x) {
+				t.Fatalf("%v -> %v", v, w)
+			}
+			sum += x
+		}
+		if math.Abs(sum-1) > 1e-9 {
+			t.Fatalf("%v -> %v sums to %v", v, w, sum)
+		}
+		// The projection never reorders: v_i >= v_j implies w_i >= w_j.
+		for i := range v {
+			for j := range v {
+				if v[i] >= v[j] && w[i] < w[j] {
+					t.Fatalf("%v -> %v reorders %d, %d", v, w, i, j)
+				}
+			}
+		}
+	})
+}

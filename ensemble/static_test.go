@@ -373,3 +373,27 @@ func TestLogitSpace(t *testing.T) {
 		t.Fatalf("explain: score %v (Score %v), contributions sum %v", e.Score, scores[0], sum)
 	}
 }
+
+func TestFitStaticStridedView(t *testing.T) {
+	// A view into a wider matrix (stride > columns) gives the same fit as
+	// a compact copy.
+	r := rng.New(15)
+	wide, y := randomProblem(r, 80, 6, 0.01)
+	view := wide.Slice(0, 80, 1, 4).(*mat.Dense)
+	compact := mat.DenseCopyOf(view)
+	a, err := FitStatic(view, y, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := FitStatic(compact, y, nil)
+	if !near(a.Weights, b.Weights, 0) || a.BestLoss != b.BestLoss {
+		t.Fatalf("view %v, copy %v", a.Weights, b.Weights)
+	}
+	for _, space := range []Space{ProbabilitySpace, LogitSpace} {
+		la, _ := Loss(a.Weights, view, y, &Objective{Space: space})
+		lb, _ := Loss(a.Weights, compact, y, &Objective{Space: space})
+		if la != lb {
+			t.Fatalf("%v: loss on view %v, on copy %v", space, la, lb)
+		}
+	}
+}

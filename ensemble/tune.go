@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -32,6 +35,11 @@ type TuneSettings struct {
 	Eps   float64
 	// Deltas is the threshold grid; nil means DeltaGrid().
 	Deltas []float64
+	// Workers bounds the goroutines that evaluate (rule, lambda) pairs;
+	// 0 means runtime.GOMAXPROCS(0). The result does not depend on it.
+	// Metric must then be safe for concurrent use (a pure function of the
+	// four counts is).
+	Workers int
 	// DeltaQuantiles > 1 adds, for each lambda, the quantiles at levels
 	// k/DeltaQuantiles (k = 1, ..., DeltaQuantiles-1; linear interpolation
 	// between order statistics, NumPy's default) of that lambda's
@@ -307,40 +315,68 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 		}
 		return b
 	}
-	res := &TuneResult{}
-	pairs := make([]scored, rows)
-	best := math.Inf(-1)
+	res := &TuneResult{Candidates: make([]CandidatePoint, len(cands))}
+	dyns := make([][]float64, len(cands))
 	for ci, cand := range cands {
 		c := proto
 		c.Dynamic = cand
 		if _, _, err := c.check(f, logDens); err != nil {
 			return nil, fmt.Errorf("ensemble: candidate %d: %w", ci, err)
 		}
-		dyn, diag, err := dynamicScores(&p, logDens, cand, ly)
+		var diag DynamicDiag
+		dyns[ci], diag, err = dynamicScores(&p, logDens, cand, ly)
 		if err != nil {
 			return nil, err
 		}
+		res.Candidates[ci] = CandidatePoint{Dynamic: cand, Diag: diag}
 		curves[ci] = make([][]DeltaPoint, len(lambdas))
-		candBest := math.Inf(-1)
-		for k, lam := range lambdas {
-			for i := range rows {
-				pairs[i] = scored{mixScore(s.Space, lam, dyn[i], stat[i]), y[i]}
-			}
-			slices.SortFunc(pairs, byScore)
-			deltas := grid
-			if s.DeltaQuantiles > 1 {
-				deltas = slices.Clone(grid)
-				for q := 1; q < s.DeltaQuantiles; q++ {
-					deltas = append(deltas, quantile7(pairs, float64(q)/float64(s.DeltaQuantiles)))
+	}
+	// Every (rule, lambda) pair is an independent task writing its own
+	// slot, so the result does not depend on the number of workers.
+	workers := s.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	tasks := len(cands) * len(lambdas)
+	workers = min(workers, tasks)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			pairs := make([]scored, rows)
+			for {
+				t := int(next.Add(1) - 1)
+				if t >= tasks {
+					return
 				}
+				ci, k := t/len(lambdas), t%len(lambdas)
+				dyn, lam := dyns[ci], lambdas[k]
+				for i := range rows {
+					pairs[i] = scored{mixScore(s.Space, lam, dyn[i], stat[i]), y[i]}
+				}
+				slices.SortFunc(pairs, byScore)
+				deltas := grid
+				if s.DeltaQuantiles > 1 {
+					deltas = slices.Clone(grid)
+					for q := 1; q < s.DeltaQuantiles; q++ {
+						deltas = append(deltas, quantile7(pairs, float64(q)/float64(s.DeltaQuantiles)))
+					}
+				}
+				deltas = sortedUnique(deltas)
+				curve := make([]DeltaPoint, len(deltas))
+				sweep(curve, pairs, deltas, pos, s.Metric)
+				curves[ci][k] = curve
 			}
-			deltas = sortedUnique(deltas)
-			curve := make([]DeltaPoint, len(deltas))
-			sweep(curve, pairs, deltas, pos, s.Metric)
-			curves[ci][k] = curve
+		})
+	}
+	wg.Wait()
+	best := math.Inf(-1)
+	for ci := range cands {
+		candBest := math.Inf(-1)
+		for _, curve := range curves[ci] {
 			candBest = math.Max(candBest, bestOf(curve))
 		}
-		res.Candidates = append(res.Candidates, CandidatePoint{Dynamic: cand, Metric: candBest, Diag: diag})
+		res.Candidates[ci].Metric = candBest
 		best = math.Max(best, candBest)
 	}
 	if math.IsInf(best, -1) {

@@ -281,3 +281,23 @@ func TestTuneInfiniteMetric(t *testing.T) {
 		t.Fatal("all-NaN metric accepted")
 	}
 }
+
+func TestTuneWorkersIdentical(t *testing.T) {
+	f, y, logDens, static := randomTuneData(rng.New(14), 200, 3)
+	var first []byte
+	for _, w := range []int{1, 2, 5} {
+		res, err := Tune(f, y, logDens, static, &TuneSettings{
+			Metric: balancedAccuracy, Workers: w, DeltaQuantiles: 50,
+			Candidates: TemperedCandidates(DefaultTemperatures(), nil, true),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(res)
+		if first == nil {
+			first = b
+		} else if string(b) != string(first) {
+			t.Fatalf("workers %d: result differs from 1 worker", w)
+		}
+	}
+}
