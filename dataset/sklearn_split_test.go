@@ -360,7 +360,8 @@ func TestAnchorSplitDatasets(t *testing.T) {
 }
 
 // TestAnchorSplitRunsCSV checks the part sizes and training positives that
-// every run of ../shared/anchors/runs.csv records.
+// every run of ../shared/anchors/runs.csv records, and the test positives
+// its confusion counts imply (tuned_tp + tuned_fn).
 func TestAnchorSplitRunsCSV(t *testing.T) {
 	labels := sharedLabels(t)
 	f, err := os.Open(filepath.Join(sharedDir(t, "anchors"), "runs.csv"))
@@ -377,7 +378,7 @@ func TestAnchorSplitRunsCSV(t *testing.T) {
 	for i, h := range header {
 		col[h] = i
 	}
-	for _, h := range []string{"dataset", "seed", "n_train", "n_valid", "n_test", "n_min_train"} {
+	for _, h := range []string{"dataset", "seed", "n_train", "n_valid", "n_test", "n_min_train", "tuned_tp", "tuned_fn"} {
 		if _, ok := col[h]; !ok {
 			t.Fatalf("runs.csv has no %q column", h)
 		}
@@ -386,7 +387,7 @@ func TestAnchorSplitRunsCSV(t *testing.T) {
 		name string
 		seed uint32
 	}
-	want := map[key][4]int{} // computed once per dataset and seed
+	want := map[key][5]int{} // computed once per dataset and seed
 	checked := map[key]bool{}
 	rows := 0
 	for {
@@ -413,20 +414,28 @@ func TestAnchorSplitRunsCSV(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s seed %d: %v", k.name, k.seed, err)
 			}
-			w = [4]int{len(train), len(valid), len(test), 0}
+			w = [5]int{len(train), len(valid), len(test), 0, 0}
 			for _, i := range train {
 				w[3] += y[i]
 			}
+			for _, i := range test {
+				w[4] += y[i]
+			}
 			want[k] = w
 		}
-		var got [4]int
-		for j, h := range []string{"n_train", "n_valid", "n_test", "n_min_train"} {
+		var got [5]int
+		for j, h := range []string{"n_train", "n_valid", "n_test", "n_min_train", "tuned_tp"} {
 			if got[j], err = strconv.Atoi(rec[col[h]]); err != nil {
 				t.Fatalf("runs.csv %s %q: %v", h, rec[col[h]], err)
 			}
 		}
+		fn, err := strconv.Atoi(rec[col["tuned_fn"]])
+		if err != nil {
+			t.Fatalf("runs.csv tuned_fn %q: %v", rec[col["tuned_fn"]], err)
+		}
+		got[4] += fn
 		if got != w {
-			t.Errorf("runs.csv %s seed %d %s: train/valid/test/min_train %v, AnchorSplit %v",
+			t.Errorf("runs.csv %s seed %d %s: train/valid/test/min_train/min_test %v, AnchorSplit %v",
 				k.name, k.seed, rec[col["method"]], got, w)
 		}
 		checked[k] = true
