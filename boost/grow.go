@@ -2,9 +2,9 @@ package boost
 
 import (
 	"container/heap"
-	"math"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // block is the number of rows in one unit of parallel work. Block
@@ -24,7 +24,8 @@ type gpair struct{ g, h float32 }
 // building a histogram reads each row's bins once, contiguously.
 type matrix struct {
 	n, nf   int
-	bins    []uint8     // n*nf bin codes; code nb[f] marks a missing value
+	bins    []uint8     // n*nf bin codes, row-major; code nb[f] marks a missing value
+	cols    []uint8     // the same codes column-major, for partitioning rows
 	cuts    [][]float64 // per feature, see cutsFor
 	minVal  []float64
 	nb      []int32 // value bins per feature
@@ -139,19 +140,23 @@ func (g *grower) putHist(h []float64) {
 	g.mu.Unlock()
 }
 
-// accumulate adds the gradient pairs of rows to hist.
+// accumulate adds the gradient pairs of rows to hist. It is the hot loop
+// of training: the slot address is computed without bounds checks, which
+// is safe because every code of feature f is at most nb[f] and
+// off[f]+nb[f] < histLen by construction (newMatrix).
 func (g *grower) accumulate(hist []float64, rows []int32) {
 	nf := g.m.nf
 	bins := g.m.bins
 	gp := g.gp
 	off := g.m.off[:nf]
+	_ = hist[2*g.m.histLen-1]
+	base := unsafe.Pointer(unsafe.SliceData(hist))
 	for _, r := range rows {
 		p := gp[r]
 		gr, hs := float64(p.g), float64(p.h)
 		row := bins[int(r)*nf : int(r)*nf+nf]
 		for f, b := range row {
-			k := 2 * (int(off[f]) + int(b))
-			h := hist[k : k+2 : k+2]
+			h := (*[2]float64)(unsafe.Add(base, uintptr(int(off[f])+int(b))*16))
 			h[0] += gr
 			h[1] += hs
 		}
@@ -325,9 +330,9 @@ func (g *grower) partition(nodes []*gnode) {
 		}
 		left[m.nb[b.feat]] = b.defaultLeft
 		nl, nr := 0, 0
-		f, nf := b.feat, m.nf
+		col := m.cols[b.feat*m.n : (b.feat+1)*m.n]
 		for _, r := range g.idx[j.lo:j.hi] {
-			if left[m.bins[int(r)*nf+f]] {
+			if left[col[r]] {
 				g.tmp[j.lo+nl] = r
 				nl++
 			} else {
@@ -537,5 +542,3 @@ func (g *grower) growLeafWise(t *Tree, root *gnode) []*gnode {
 	}
 	return leaves
 }
-
-var _ = math.Inf

@@ -126,6 +126,13 @@ func newMatrix(x *mat.Dense, w []float64, maxBin, threads int) *matrix {
 			}
 		}
 	})
+	m.cols = make([]uint8, n*nf)
+	parallel(threads, nf, func(f int) {
+		col := m.cols[f*n : (f+1)*n]
+		for i := range col {
+			col[i] = m.bins[i*nf+f]
+		}
+	})
 	return m
 }
 
