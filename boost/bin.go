@@ -3,7 +3,6 @@ package boost
 import (
 	"math"
 	"slices"
-	"sort"
 )
 
 // sketchRows is the number of rows sampled (by stride) to place quantile
@@ -92,12 +91,14 @@ func cutsFor(v, w []float64, maxBin int) (cuts []float64, minVal float64) {
 // binOf returns the value bin of x: the index of the first cut above x,
 // the last bin for values beyond every cut.
 func binOf(cuts []float64, x float64) int {
-	b := sort.SearchFloat64s(cuts, x) // first cut >= x
-	if b < len(cuts) && cuts[b] == x {
-		b++
+	lo, hi := 0, len(cuts)-1
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if cuts[mid] > x {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
 	}
-	if b >= len(cuts) {
-		b = len(cuts) - 1
-	}
-	return b
+	return lo
 }
