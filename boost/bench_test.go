@@ -72,8 +72,8 @@ func benchTrain(b *testing.B, n int, threads int) {
 	b.ReportMetric(rocAUC(m.PredictMargin(sub, nil), y[:20000]), "trainAUC")
 }
 
-func BenchmarkTrain100k(b *testing.B) { benchTrain(b, 100_000, 2) }
-func BenchmarkTrain1M(b *testing.B)   { benchTrain(b, 1_000_000, 2) }
+func BenchmarkTrain100k(b *testing.B)       { benchTrain(b, 100_000, 2) }
+func BenchmarkTrain1M(b *testing.B)         { benchTrain(b, 1_000_000, 2) }
 func BenchmarkTrain100kSerial(b *testing.B) { benchTrain(b, 100_000, 1) }
 
 func benchModel(b *testing.B) (*Model, *mat.Dense) {
@@ -135,7 +135,7 @@ func TestTimeTrain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cpu := time.Duration(ru1.Utime.Nano()+ru1.Stime.Nano()-ru0.Utime.Nano()-ru0.Stime.Nano())
+	cpu := time.Duration(ru1.Utime.Nano() + ru1.Stime.Nano() - ru0.Utime.Nano() - ru0.Stime.Nano())
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	t.Logf("%d rows: wall %.3fs cpu %.3fs, heap sys %d MB, trees %d", rows, wall.Seconds(), cpu.Seconds(), ms.HeapSys>>20, len(m.Trees))
