@@ -3,7 +3,6 @@ package boost
 import (
 	"math"
 	"slices"
-	"sort"
 )
 
 // sketchRows is the number of rows sampled (by stride) to place quantile
@@ -24,30 +23,40 @@ func cutsFor(v, w []float64, maxBin int) (cuts []float64, minVal float64) {
 		return nil, 0
 	}
 	type vw struct{ v, w float64 }
-	vals := make([]vw, len(v))
-	for i, x := range v {
-		wi := 1.0
-		if w != nil {
-			wi = w[i]
+	var distinct []vw
+	if w == nil {
+		// Unweighted (the common case): sorting plain floats is faster.
+		s := slices.Clone(v)
+		slices.Sort(s)
+		distinct = make([]vw, 0, 64)
+		for i, x := range s {
+			if i == 0 || x != s[i-1] {
+				distinct = append(distinct, vw{x, 1})
+			} else {
+				distinct[len(distinct)-1].w++
+			}
 		}
-		vals[i] = vw{x, wi}
-	}
-	slices.SortFunc(vals, func(a, b vw) int {
-		switch {
-		case a.v < b.v:
-			return -1
-		case a.v > b.v:
-			return 1
+	} else {
+		vals := make([]vw, len(v))
+		for i, x := range v {
+			vals[i] = vw{x, w[i]}
 		}
-		return 0
-	})
-	// Merge equal values.
-	distinct := vals[:1]
-	for _, x := range vals[1:] {
-		if x.v == distinct[len(distinct)-1].v {
-			distinct[len(distinct)-1].w += x.w
-		} else {
-			distinct = append(distinct, x)
+		slices.SortFunc(vals, func(a, b vw) int {
+			switch {
+			case a.v < b.v:
+				return -1
+			case a.v > b.v:
+				return 1
+			}
+			return 0
+		})
+		distinct = vals[:1]
+		for _, x := range vals[1:] {
+			if x.v == distinct[len(distinct)-1].v {
+				distinct[len(distinct)-1].w += x.w
+			} else {
+				distinct = append(distinct, x)
+			}
 		}
 	}
 	lo, hi := distinct[0].v, distinct[len(distinct)-1].v
@@ -82,12 +91,14 @@ func cutsFor(v, w []float64, maxBin int) (cuts []float64, minVal float64) {
 // binOf returns the value bin of x: the index of the first cut above x,
 // the last bin for values beyond every cut.
 func binOf(cuts []float64, x float64) int {
-	b := sort.SearchFloat64s(cuts, x) // first cut >= x
-	if b < len(cuts) && cuts[b] == x {
-		b++
+	lo, hi := 0, len(cuts)-1
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if cuts[mid] > x {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
 	}
-	if b >= len(cuts) {
-		b = len(cuts) - 1
-	}
-	return b
+	return lo
 }

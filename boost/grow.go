@@ -2,9 +2,9 @@ package boost
 
 import (
 	"container/heap"
-	"math"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // block is the number of rows in one unit of parallel work. Block
@@ -24,7 +24,8 @@ type gpair struct{ g, h float32 }
 // building a histogram reads each row's bins once, contiguously.
 type matrix struct {
 	n, nf   int
-	bins    []uint8     // n*nf bin codes; code nb[f] marks a missing value
+	bins    []uint8     // n*nf bin codes, row-major; code nb[f] marks a missing value
+	cols    []uint8     // the same codes column-major, for partitioning rows
 	cuts    [][]float64 // per feature, see cutsFor
 	minVal  []float64
 	nb      []int32 // value bins per feature
@@ -139,19 +140,23 @@ func (g *grower) putHist(h []float64) {
 	g.mu.Unlock()
 }
 
-// accumulate adds the gradient pairs of rows to hist.
+// accumulate adds the gradient pairs of rows to hist. It is the hot loop
+// of training: the slot address is computed without bounds checks, which
+// is safe because every code of feature f is at most nb[f] and
+// off[f]+nb[f] < histLen by construction (newMatrix).
 func (g *grower) accumulate(hist []float64, rows []int32) {
 	nf := g.m.nf
 	bins := g.m.bins
 	gp := g.gp
 	off := g.m.off[:nf]
+	_ = hist[2*g.m.histLen-1]
+	base := unsafe.Pointer(unsafe.SliceData(hist))
 	for _, r := range rows {
 		p := gp[r]
 		gr, hs := float64(p.g), float64(p.h)
 		row := bins[int(r)*nf : int(r)*nf+nf]
 		for f, b := range row {
-			k := 2 * (int(off[f]) + int(b))
-			h := hist[k : k+2 : k+2]
+			h := (*[2]float64)(unsafe.Add(base, uintptr(int(off[f])+int(b))*16))
 			h[0] += gr
 			h[1] += hs
 		}
@@ -300,6 +305,17 @@ func (g *grower) canGrow(depth int) bool {
 	return g.s.MaxDepth <= 0 || depth < g.s.MaxDepth
 }
 
+// leftTable tells, for every bin code of the split's feature, whether the
+// split sends it left.
+func leftTable(m *matrix, b *split) *[257]bool {
+	var left [257]bool
+	for c := range left {
+		left[c] = c <= b.bin
+	}
+	left[m.nb[b.feat]] = b.defaultLeft
+	return &left
+}
+
 type partJob struct {
 	nd     *gnode
 	lo, hi int
@@ -319,15 +335,11 @@ func (g *grower) partition(nodes []*gnode) {
 	parallel(g.threads, len(jobs), func(i int) {
 		j := &jobs[i]
 		b := &j.nd.best
-		var left [257]bool
-		for c := range left {
-			left[c] = c <= b.bin
-		}
-		left[m.nb[b.feat]] = b.defaultLeft
+		left := leftTable(m, b)
 		nl, nr := 0, 0
-		f, nf := b.feat, m.nf
+		col := m.cols[b.feat*m.n : (b.feat+1)*m.n]
 		for _, r := range g.idx[j.lo:j.hi] {
-			if left[m.bins[int(r)*nf+f]] {
+			if left[col[r]] {
 				g.tmp[j.lo+nl] = r
 				nl++
 			} else {
@@ -416,10 +428,11 @@ func (g *grower) childHists(parents []*gnode, children []*gnode) {
 }
 
 // grow grows one tree from the current gradients over the rows in
-// g.idx[0:n] and returns it with its leaves (whose row ranges in g.idx
-// are final).
-func (g *grower) grow(n int) (*Tree, []*gnode) {
-	t := &Tree{}
+// g.idx[0:n] and returns it with its leaves whose rows are idx[begin:end],
+// and the split nodes whose children are leaves but whose rows were left
+// unpartitioned (the caller routes them by the split).
+func (g *grower) grow(n int) (t *Tree, leaves, last []*gnode) {
+	t = &Tree{}
 	root := &gnode{id: t.addNode(0, 0), begin: 0, end: n, seq: g.nextSeq()}
 	g.buildHists([]*gnode{root})
 	m := g.m
@@ -439,13 +452,14 @@ func (g *grower) grow(n int) (*Tree, []*gnode) {
 	t.Cover[0] = root.h
 	g.evaluate(root)
 	if g.s.GrowPolicy == LeafWise {
-		return t, g.growLeafWise(t, root)
+		leaves, last = g.growLeafWise(t, root)
+	} else {
+		leaves, last = g.growDepthWise(t, root)
 	}
-	return t, g.growDepthWise(t, root)
+	return t, leaves, last
 }
 
-func (g *grower) growDepthWise(t *Tree, root *gnode) []*gnode {
-	var leaves []*gnode
+func (g *grower) growDepthWise(t *Tree, root *gnode) (leaves, last []*gnode) {
 	level := []*gnode{root}
 	nleaves := 1
 	for len(level) > 0 {
@@ -463,6 +477,16 @@ func (g *grower) growDepthWise(t *Tree, root *gnode) []*gnode {
 		if len(parents) == 0 {
 			break
 		}
+		if !g.canGrow(level[0].depth+1) || (g.s.MaxLeaves > 0 && nleaves >= g.s.MaxLeaves) {
+			// The children will be leaves: no partition, no histograms.
+			for _, p := range parents {
+				g.apply(t, p)
+				g.putHist(p.hist)
+				p.hist = nil
+			}
+			last = parents
+			break
+		}
 		g.partition(parents)
 		children := make([]*gnode, 0, 2*len(parents))
 		for _, p := range parents {
@@ -471,19 +495,11 @@ func (g *grower) growDepthWise(t *Tree, root *gnode) []*gnode {
 			r.begin, r.end = p.begin+p.nl, p.end
 			children = append(children, l, r)
 		}
-		if !g.canGrow(children[0].depth) || (g.s.MaxLeaves > 0 && nleaves >= g.s.MaxLeaves) {
-			for _, p := range parents {
-				g.putHist(p.hist)
-				p.hist = nil
-			}
-			leaves = append(leaves, children...)
-			break
-		}
 		g.childHists(parents, children)
 		parallel(g.threads, len(children), func(i int) { g.evaluate(children[i]) })
 		level = children
 	}
-	return leaves
+	return leaves, last
 }
 
 // nodeHeap orders candidates by loss change, earlier nodes first on ties
@@ -506,8 +522,7 @@ func (h *nodeHeap) Pop() any {
 	return x
 }
 
-func (g *grower) growLeafWise(t *Tree, root *gnode) []*gnode {
-	var leaves []*gnode
+func (g *grower) growLeafWise(t *Tree, root *gnode) (leaves, last []*gnode) {
 	pq := &nodeHeap{root}
 	nleaves := 1
 	for pq.Len() > 0 {
@@ -519,23 +534,22 @@ func (g *grower) growLeafWise(t *Tree, root *gnode) []*gnode {
 			continue
 		}
 		nleaves++
+		if !g.canGrow(nd.depth+1) || (g.s.MaxLeaves > 0 && nleaves >= g.s.MaxLeaves) {
+			g.apply(t, nd)
+			g.putHist(nd.hist)
+			nd.hist = nil
+			last = append(last, nd)
+			continue
+		}
 		g.partition([]*gnode{nd})
 		l, r := g.apply(t, nd)
 		l.begin, l.end = nd.begin, nd.begin+nd.nl
 		r.begin, r.end = nd.begin+nd.nl, nd.end
-		if !g.canGrow(l.depth) || (g.s.MaxLeaves > 0 && nleaves >= g.s.MaxLeaves) {
-			g.putHist(nd.hist)
-			nd.hist = nil
-			leaves = append(leaves, l, r)
-			continue
-		}
 		g.childHists([]*gnode{nd}, []*gnode{l, r})
 		g.evaluate(l)
 		g.evaluate(r)
 		heap.Push(pq, l)
 		heap.Push(pq, r)
 	}
-	return leaves
+	return leaves, last
 }
-
-var _ = math.Inf

@@ -126,6 +126,13 @@ func newMatrix(x *mat.Dense, w []float64, maxBin, threads int) *matrix {
 			}
 		}
 	})
+	m.cols = make([]uint8, n*nf)
+	parallel(threads, nf, func(f int) {
+		col := m.cols[f*n : (f+1)*n]
+		for i := range col {
+			col[i] = m.bins[i*nf+f]
+		}
+	})
 	return m
 }
 
@@ -223,6 +230,16 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 		}
 		// Gradients.
 		parallel(set.Threads, nblocks, func(b int) {
+			if set.Objective == Logistic {
+				// The common case, inlined: finite margins give finite gradients.
+				for i := b * block; i < min(n, (b+1)*block); i++ {
+					p := 1 / (1 + math.Exp(-margin[i]))
+					gr := p - float64(train.Y[i])
+					hs := max(p*(1-p), minHess)
+					g.gp[i] = gpair{float32(gr * w[i]), float32(hs * w[i])}
+				}
+				return
+			}
 			for i := b * block; i < min(n, (b+1)*block); i++ {
 				gr, hs := lossFn(margin[i], train.Y[i])
 				if math.IsNaN(gr) || math.IsNaN(hs) || math.IsInf(gr, 0) || math.IsInf(hs, 0) {
@@ -234,14 +251,35 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 		if err := errors.Join(gradErr...); err != nil {
 			return nil, err
 		}
-		tree, leaves := g.grow(rows)
+		tree, leaves, last := g.grow(rows)
 		// Update the training margins: from the leaves' row ranges for the
-		// sampled rows, by walking the tree for the others.
+		// sampled rows (the rows of a last split were never partitioned:
+		// route them here), by walking the tree for the others.
 		parallel(set.Threads, len(leaves), func(k int) {
 			lf := leaves[k]
 			v := tree.Value[lf.id]
 			for _, r := range g.idx[lf.begin:lf.end] {
 				margin[r] += v
+			}
+		})
+		var lastJobs []partJob
+		for _, nd := range last {
+			for lo := nd.begin; lo < nd.end; lo += block {
+				lastJobs = append(lastJobs, partJob{nd: nd, lo: lo, hi: min(lo+block, nd.end)})
+			}
+		}
+		parallel(set.Threads, len(lastJobs), func(k int) {
+			j := &lastJobs[k]
+			left := leftTable(mx, &j.nd.best)
+			col := mx.cols[j.nd.best.feat*n : (j.nd.best.feat+1)*n]
+			li := tree.Left[j.nd.id]
+			vl, vr := tree.Value[li], tree.Value[li+1]
+			for _, r := range g.idx[j.lo:j.hi] {
+				if left[col[r]] {
+					margin[r] += vl
+				} else {
+					margin[r] += vr
+				}
 			}
 		})
 		if rows < n {

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// untimed replaces timings, which vary run to run, and the temporary
+// directory, so outputs can be compared with golden files.
+func untimed(s, dir string) string {
+	s = regexp.MustCompile(`("fit_seconds": )[0-9.e+-]+`).ReplaceAllString(s, `${1}0`)
+	s = regexp.MustCompile(`(fit time +)[0-9.]+ s`).ReplaceAllString(s, `${1}X s`)
+	return strings.ReplaceAll(s, dir, "TMP")
+}
+
+func TestFit(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.aer")
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"basic.json", []string{"--train", "testdata/fit/train.csv", "--param", "n_estimators=5", "--param", "max_depth=2", "--out", model, "--json"}},
+		{"valid.json", []string{"--train", "testdata/fit/train.csv", "--valid", "testdata/fit/valid.csv",
+			"--param", "eta=0.5", "--param", "n_estimators=50", "--param", "early_stopping_rounds=5", "--param", "eval_metric=auc", "--out", model, "--json"}},
+		{"focal.txt", []string{"--train", "testdata/fit/train.csv", "--valid", "testdata/fit/valid.csv",
+			"--param", "objective=focal", "--param", "focal_gamma=2", "--param", "n_estimators=10", "--param", "subsample=0.8", "--seed", "3", "--out", model}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			stdout, stderr, code := aer(t, append([]string{"fit"}, c.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			golden(t, "fit/"+c.name, untimed(stdout, dir))
+			if _, err := os.Stat(model); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+func TestFitErrors(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.aer")
+	for _, c := range []struct {
+		name string
+		code int
+		args []string
+	}{
+		{"unknown_param", 2, []string{"--train", "testdata/fit/train.csv", "--param", "etaa=1", "--out", model}},
+		{"bad_value", 2, []string{"--train", "testdata/fit/train.csv", "--param", "max_depth=deep", "--out", model}},
+		{"bad_range", 2, []string{"--train", "testdata/fit/train.csv", "--param", "subsample=2", "--out", model}},
+		{"no_equals", 2, []string{"--train", "testdata/fit/train.csv", "--param", "eta", "--out", model}},
+		{"unknown_method", 2, []string{"--method", "svm9", "--train", "testdata/fit/train.csv", "--out", model}},
+		{"no_out", 2, []string{"--train", "testdata/fit/train.csv"}},
+		{"valid_columns", 1, []string{"--train", "testdata/fit/train.csv", "--valid", "testdata/predict/wrongcols.csv", "--out", model}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, stderr, code := aer(t, append([]string{"fit"}, c.args...)...)
+			if code != c.code {
+				t.Errorf("exit %d, want %d: %s", code, c.code, stderr)
+			}
+			if c.code == 2 || c.name == "valid_columns" {
+				// Only the message line: usage text follows for flag errors.
+				golden(t, "fit/"+c.name+".stderr", untimed(firstLine(stderr), dir))
+			}
+			if _, err := os.Stat(model); err == nil {
+				t.Error("a failed fit left a model file")
+			}
+		})
+	}
+}
+
+func firstLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(l, "aer: ") {
+			return l + "\n"
+		}
+	}
+	return s
+}

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/modelfile"
+)
+
+func init() {
+	register(&command{
+		name:    "predict",
+		summary: "score a CSV file with a saved model",
+		usage: `Usage: aer predict --model model.aer --data data.csv [--out preds.csv] [--threshold 0.5] [--json]
+
+Reads the model file written by aer fit and writes one row per data row with
+columns label,score,pred: label (0/1, only when the data has the model's
+label column), score (the probability of the positive class) and pred
+(score >= --threshold). The data must have exactly the model's feature
+columns, in any order. Without --out the CSV goes to stdout; with --json,
+--out is required and a summary is printed instead.`,
+		run: runPredict,
+	})
+}
+
+// predictOutput is the --json document of aer predict.
+type predictOutput struct {
+	Model     string  `json:"model"`
+	Method    string  `json:"method"`
+	Data      string  `json:"data"`
+	Rows      int     `json:"rows"`
+	Labelled  bool    `json:"labelled"`
+	Threshold float64 `json:"threshold"`
+	Predicted int     `json:"predicted_positive"`
+	Out       string  `json:"out"`
+}
+
+func runPredict(args []string, stdout, stderr io.Writer) error {
+	c := commands["predict"]
+	fs := newFlagSet(c, stderr)
+	modelPath := fs.String("model", "", "model `file` written by aer fit (required)")
+	dataPath := fs.String("data", "", "CSV `file` to score (required)")
+	out := fs.String("out", "", "predictions CSV `file` (default: stdout)")
+	threshold := fs.Float64("threshold", 0.5, "predict positive when score >= `T`")
+	threads := fs.Int("threads", 0, "worker goroutines (0: all cores)")
+	asJSON := fs.Bool("json", false, "print one JSON summary on stdout (needs --out)")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(rest) > 0:
+		return usageErrorf("predict: unexpected argument %q", rest[0])
+	case *modelPath == "":
+		return usageErrorf("predict: --model is required")
+	case *dataPath == "":
+		return usageErrorf("predict: --data is required")
+	case *asJSON && *out == "":
+		return usageErrorf("predict: --json needs --out (stdout carries the JSON summary)")
+	case math.IsNaN(*threshold):
+		return usageErrorf("predict: --threshold must be a number")
+	case *threads < 0:
+		return usageErrorf("predict: --threads must be at least 0, not %d", *threads)
+	}
+	nthreads := *threads
+	if nthreads == 0 {
+		nthreads = runtime.GOMAXPROCS(0)
+	}
+
+	h, payload, err := modelfile.Load(*modelPath)
+	if err != nil {
+		return fmt.Errorf("predict: %w", err)
+	}
+	m, ok := methods[h.Method]
+	if !ok {
+		return fmt.Errorf("predict: %s: method %q is not known to this build (known: %s)", *modelPath, h.Method, methodNames())
+	}
+	p, err := m.load(h, payload, nthreads)
+	if err != nil {
+		return fmt.Errorf("predict: %s: %w", *modelPath, err)
+	}
+	d, err := dataset.Load(*dataPath, dataset.Options{
+		Label: h.Schema.Label, Classes: h.Schema.Classes, LabelOptional: true, AllowOneClass: true,
+	})
+	if err != nil {
+		return fmt.Errorf("predict: %w", err)
+	}
+	x, err := d.Matrix(h.Schema.Features)
+	if err != nil {
+		return fmt.Errorf("predict: %s does not fit model %s: %w", *dataPath, *modelPath, err)
+	}
+	if h.Preprocess.ImputeMeans != nil || h.Preprocess.Scaler != nil {
+		x = mat.DenseCopyOf(x)
+		h.Preprocess.Apply(x)
+	}
+	score := p.PredictProba(x)
+	preds := &dataset.Predictions{Label: d.Y, Score: score, Pred: make([]int, len(score))}
+	npos := 0
+	for i, s := range score {
+		if s >= *threshold {
+			preds.Pred[i] = 1
+			npos++
+		}
+	}
+	write := func(w io.Writer) error { return dataset.WritePredictions(w, preds) }
+	if *out == "" {
+		if err := write(stdout); err != nil {
+			return fmt.Errorf("predict: %w", err)
+		}
+	} else if err := writeFileAtomic(*out, write); err != nil {
+		return fmt.Errorf("predict: %s: %w", *out, err)
+	}
+	if *asJSON {
+		return writeJSON(stdout, predictOutput{
+			Model: *modelPath, Method: h.Method, Data: *dataPath, Rows: len(score), Labelled: d.Y != nil,
+			Threshold: *threshold, Predicted: npos, Out: *out,
+		})
+	}
+	if *out != "" {
+		fmt.Fprintf(stderr, "predict: %d rows scored, %d predicted positive, written to %s\n", len(score), npos, *out)
+	}
+	return nil
+}

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func fitModel(t *testing.T, dir string, extra ...string) string {
+	t.Helper()
+	model := filepath.Join(dir, "m.aer")
+	args := append([]string{"fit", "--train", "testdata/fit/train.csv", "--param", "n_estimators=10", "--param", "max_depth=3", "--out", model}, extra...)
+	if _, stderr, code := aer(t, args...); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	return model
+}
+
+func TestPredict(t *testing.T) {
+	dir := t.TempDir()
+	model := fitModel(t, dir)
+	out := filepath.Join(dir, "preds.csv")
+
+	stdout, stderr, code := aer(t, "predict", "--model", model, "--data", "testdata/predict/test.csv", "--out", out, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	golden(t, "predict/labelled.json", untimed(stdout, dir))
+	got, _ := os.ReadFile(out)
+	golden(t, "predict/labelled.csv", string(got))
+
+	// Unlabelled data with the columns in another order; CSV on stdout.
+	stdout, stderr, code = aer(t, "predict", "--model", model, "--data", "testdata/predict/unlabelled.csv", "--threshold", "0.3")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	golden(t, "predict/unlabelled_preds.csv", stdout)
+
+	// The predictions file feeds aer eval.
+	if _, stderr, code := aer(t, "eval", "--data", out, "--json"); code != 0 {
+		t.Errorf("eval of the predictions: exit %d: %s", code, stderr)
+	}
+}
+
+func TestPredictErrors(t *testing.T) {
+	dir := t.TempDir()
+	model := fitModel(t, dir)
+	b, _ := os.ReadFile(model)
+	truncated := filepath.Join(dir, "truncated.aer")
+	os.WriteFile(truncated, b[:len(b)/2], 0o644)
+	altered := filepath.Join(dir, "altered.aer")
+	c := bytes.Clone(b)
+	c[len(c)/2] ^= 1
+	os.WriteFile(altered, c, 0o644)
+	version := filepath.Join(dir, "version.aer")
+	c = bytes.Clone(b)
+	c[8] = 9
+	os.WriteFile(version, c, 0o644)
+	out := filepath.Join(dir, "preds.csv")
+	for _, tc := range []struct {
+		name string
+		code int
+		args []string
+	}{
+		{"wrong_columns", 1, []string{"--model", model, "--data", "testdata/predict/wrongcols.csv", "--out", out}},
+		{"truncated", 1, []string{"--model", truncated, "--data", "testdata/predict/test.csv", "--out", out}},
+		{"altered", 1, []string{"--model", altered, "--data", "testdata/predict/test.csv", "--out", out}},
+		{"version", 1, []string{"--model", version, "--data", "testdata/predict/test.csv", "--out", out}},
+		{"not_a_model", 1, []string{"--model", "testdata/fit/train.csv", "--data", "testdata/predict/test.csv", "--out", out}},
+		{"json_needs_out", 2, []string{"--model", model, "--data", "testdata/predict/test.csv", "--json"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, code := aer(t, append([]string{"predict"}, tc.args...)...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d: %s", code, tc.code, stderr)
+			}
+			golden(t, "predict/"+tc.name+".stderr", untimed(firstLine(stderr), dir))
+			if _, err := os.Stat(out); err == nil {
+				t.Error("a failed predict left a predictions file")
+			}
+		})
+	}
+}
+
+// TestPredictReloadExact: predictions after saving and loading equal the
+// fitted model's, bit for bit, and refitting with the same seed gives the
+// same file.
+func TestPredictReloadExact(t *testing.T) {
+	dir := t.TempDir()
+	m1 := fitModel(t, dir, "--param", "subsample=0.7", "--seed", "5")
+	b1, _ := os.ReadFile(m1)
+	m2 := fitModel(t, dir, "--param", "subsample=0.7", "--seed", "5", "--threads", "1")
+	b2, _ := os.ReadFile(m2)
+	if !bytes.Equal(b1, b2) {
+		t.Error("same seed, different thread count: model files differ")
+	}
+}

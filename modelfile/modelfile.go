@@ -1,0 +1,310 @@
+// Package modelfile provides the container every aer method saves its
+// model in: a versioned binary file holding a JSON header (method,
+// data schema, preprocessing, fit configuration), the method's own
+// payload, and a SHA-256 checksum.
+//
+// Layout (integers little-endian):
+//
+//	magic    8 bytes  "AERMODEL"
+//	version  uint32   format version (Version)
+//	hlen     uint32   header length
+//	header   hlen bytes of JSON (Header)
+//	plen     uint64   payload length
+//	payload  plen bytes, method-specific
+//	checksum 32 bytes SHA-256 of everything before it
+//
+// Reading checks all of it and says which part is wrong: not a model
+// file, a format version this build does not read, a truncated file, or
+// contents that do not match the checksum.
+package modelfile
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/aer-go/aer/internal/atomicfile"
+)
+
+// Magic opens every model file.
+const Magic = "AERMODEL"
+
+// Version is the format version this package writes and reads.
+const Version = 1
+
+// maxHeader bounds the header length accepted when reading.
+const maxHeader = 64 << 20
+
+// Errors returned (wrapped) when a file cannot be read.
+var (
+	ErrNotModel  = errors.New("not an aer model file")
+	ErrVersion   = errors.New("unsupported model file version")
+	ErrTruncated = errors.New("model file is truncated")
+	ErrChecksum  = errors.New("model file is corrupt (checksum mismatch)")
+	ErrHeader    = errors.New("model file header is invalid")
+	ErrSchema    = errors.New("data columns do not match the model")
+)
+
+// Header describes a saved model.
+type Header struct {
+	// Method names the method that fitted the model, e.g. "gbdt"; it
+	// selects the payload decoder.
+	Method string `json:"method"`
+	// Schema is the data the model was fitted on.
+	Schema Schema `json:"schema"`
+	// Preprocess is applied to new data before the method sees it.
+	Preprocess Preprocess `json:"preprocess"`
+	// Config is the fit configuration (method parameters, seed, ...), as
+	// the method wrote it.
+	Config json.RawMessage `json:"config,omitempty"`
+	// Producer names the program that wrote the file, e.g. "aer 0.1.0".
+	Producer string `json:"producer,omitempty"`
+}
+
+// Schema is the layout of the training data.
+type Schema struct {
+	// Features are the feature column names in model order.
+	Features []string `json:"features"`
+	// Label is the label column name.
+	Label string `json:"label"`
+	// Classes are the label values as written in the data: [0] negative,
+	// [1] positive.
+	Classes [2]string `json:"classes"`
+}
+
+// Preprocess is the preprocessing fitted on the training data.
+type Preprocess struct {
+	// ImputeMeans, when set, replaces a missing value of feature j by
+	// ImputeMeans[j].
+	ImputeMeans []float64 `json:"impute_means,omitempty"`
+	// Scaler, when set, standardises feature j as (x - Mean[j]) / Scale[j],
+	// after imputation.
+	Scaler *Scaler `json:"scaler,omitempty"`
+}
+
+// Scaler is a fitted standardisation.
+type Scaler struct {
+	Mean  []float64 `json:"mean"`
+	Scale []float64 `json:"scale"`
+}
+
+// Apply imputes and standardises x in place.
+func (p *Preprocess) Apply(x *mat.Dense) {
+	r, c := x.Dims()
+	raw := x.RawMatrix()
+	for i := 0; i < r; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+c]
+		for j := range row {
+			if p.ImputeMeans != nil && math.IsNaN(row[j]) {
+				row[j] = p.ImputeMeans[j]
+			}
+			if p.Scaler != nil {
+				row[j] = (row[j] - p.Scaler.Mean[j]) / p.Scaler.Scale[j]
+			}
+		}
+	}
+}
+
+// Validate checks that the header is usable: a method, named features,
+// preprocessing of the right lengths with finite values.
+func (h *Header) Validate() error {
+	if h.Method == "" {
+		return fmt.Errorf("%w: no method", ErrHeader)
+	}
+	nf := len(h.Schema.Features)
+	if nf == 0 {
+		return fmt.Errorf("%w: no features", ErrHeader)
+	}
+	seen := make(map[string]bool, nf)
+	for _, f := range h.Schema.Features {
+		if seen[f] {
+			return fmt.Errorf("%w: feature %q appears twice", ErrHeader, f)
+		}
+		seen[f] = true
+	}
+	finite := func(name string, v []float64, positive bool) error {
+		if len(v) != nf {
+			return fmt.Errorf("%w: %s has %d values for %d features", ErrHeader, name, len(v), nf)
+		}
+		for j, x := range v {
+			if math.IsNaN(x) || math.IsInf(x, 0) || (positive && x <= 0) {
+				return fmt.Errorf("%w: %s[%q] = %v", ErrHeader, name, h.Schema.Features[j], x)
+			}
+		}
+		return nil
+	}
+	p := &h.Preprocess
+	if p.ImputeMeans != nil {
+		if err := finite("impute_means", p.ImputeMeans, false); err != nil {
+			return err
+		}
+	}
+	if p.Scaler != nil {
+		if err := finite("scaler mean", p.Scaler.Mean, false); err != nil {
+			return err
+		}
+		if err := finite("scaler scale", p.Scaler.Scale, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Columns maps the model's features onto data columns named features:
+// idx[j] is the data column of model feature j. Columns may come in any
+// order; a missing or unexpected column is an ErrSchema error naming
+// every such column.
+func (s *Schema) Columns(features []string) (idx []int, err error) {
+	pos := make(map[string]int, len(features))
+	for i, f := range features {
+		pos[f] = i
+	}
+	var missing, extra []string
+	idx = make([]int, len(s.Features))
+	want := make(map[string]bool, len(s.Features))
+	for j, f := range s.Features {
+		want[f] = true
+		i, ok := pos[f]
+		if !ok {
+			missing = append(missing, f)
+			continue
+		}
+		idx[j] = i
+	}
+	for _, f := range features {
+		if !want[f] {
+			extra = append(extra, f)
+		}
+	}
+	if len(missing) == 0 && len(extra) == 0 {
+		return idx, nil
+	}
+	var parts []string
+	if len(missing) > 0 {
+		parts = append(parts, "missing "+quoteAll(missing))
+	}
+	if len(extra) > 0 {
+		parts = append(parts, "unexpected "+quoteAll(extra))
+	}
+	return nil, fmt.Errorf("%w: %s (the model expects %s)", ErrSchema, strings.Join(parts, "; "), quoteAll(s.Features))
+}
+
+func quoteAll(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
+}
+
+// Encode writes a model file.
+func Encode(w io.Writer, h *Header, payload []byte) error {
+	if err := h.Validate(); err != nil {
+		return err
+	}
+	hb, err := json.Marshal(h)
+	if err != nil {
+		return fmt.Errorf("modelfile: encoding header: %w", err)
+	}
+	if len(hb) > maxHeader {
+		return fmt.Errorf("modelfile: header of %d bytes is too large", len(hb))
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(Magic) + 16 + len(hb) + len(payload) + sha256.Size)
+	buf.WriteString(Magic)
+	buf.Write(binary.LittleEndian.AppendUint32(nil, Version))
+	buf.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(hb))))
+	buf.Write(hb)
+	buf.Write(binary.LittleEndian.AppendUint64(nil, uint64(len(payload))))
+	buf.Write(payload)
+	sum := sha256.Sum256(buf.Bytes())
+	buf.Write(sum[:])
+	_, err = w.Write(buf.Bytes())
+	return err
+}
+
+// Decode reads a model file and returns its header and payload.
+func Decode(r io.Reader) (*Header, []byte, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(data) < len(Magic) || string(data[:len(Magic)]) != Magic {
+		if len(data) < len(Magic) && strings.HasPrefix(Magic, string(data)) && len(data) > 0 {
+			return nil, nil, ErrTruncated
+		}
+		return nil, nil, ErrNotModel
+	}
+	rest := data[len(Magic):]
+	if len(rest) < 8 {
+		return nil, nil, ErrTruncated
+	}
+	if v := binary.LittleEndian.Uint32(rest); v != Version {
+		return nil, nil, fmt.Errorf("%w %d (this build reads version %d)", ErrVersion, v, Version)
+	}
+	hlen := uint64(binary.LittleEndian.Uint32(rest[4:]))
+	rest = rest[8:]
+	if hlen > maxHeader {
+		return nil, nil, fmt.Errorf("%w: header length %d", ErrHeader, hlen)
+	}
+	if uint64(len(rest)) < hlen+8 {
+		return nil, nil, ErrTruncated
+	}
+	hb := rest[:hlen]
+	rest = rest[hlen:]
+	plen := binary.LittleEndian.Uint64(rest)
+	rest = rest[8:]
+	if plen > uint64(len(rest)) || uint64(len(rest))-plen < sha256.Size {
+		return nil, nil, ErrTruncated
+	}
+	if uint64(len(rest))-plen > sha256.Size {
+		return nil, nil, fmt.Errorf("%w: %d unexpected bytes after the checksum", ErrChecksum, uint64(len(rest))-plen-sha256.Size)
+	}
+	payload := rest[:plen]
+	body := data[:len(data)-sha256.Size]
+	if sum := sha256.Sum256(body); !bytes.Equal(sum[:], data[len(data)-sha256.Size:]) {
+		return nil, nil, ErrChecksum
+	}
+	var h Header
+	dec := json.NewDecoder(bytes.NewReader(hb))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&h); err != nil {
+		return nil, nil, fmt.Errorf("%w: %v", ErrHeader, err)
+	}
+	if err := h.Validate(); err != nil {
+		return nil, nil, err
+	}
+	return &h, payload, nil
+}
+
+// Save writes a model file at path atomically: on failure nothing is left
+// behind.
+func Save(path string, h *Header, payload []byte) error {
+	if err := atomicfile.Write(path, func(w io.Writer) error { return Encode(w, h, payload) }); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// Load reads the model file at path; errors name the file.
+func Load(path string) (*Header, []byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	h, p, err := Decode(f)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return h, p, nil
+}
