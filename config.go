@@ -73,6 +73,9 @@ type Config struct {
 	// DynamicEnsemble fixes lambda = 1 (likelihood weights only): the
 	// paper's "Dynamic Ensemble" baseline.
 	DynamicEnsemble bool `json:"dynamic_ensemble,omitempty"`
+	// DeltaStep is the spacing of the threshold grid delta = DeltaStep,
+	// 2 DeltaStep, ... < 1; 0 means 0.05 (the lambda grid's spacing too).
+	DeltaStep float64 `json:"delta_step"`
 	// Metric is what lambda and delta maximise on validation data:
 	// "balanced_accuracy" (default), "gmean", "f1", "mcc" or any name
 	// metrics.ParseMetric knows.
@@ -152,6 +155,9 @@ func (c *Config) resolve() (*resolvedConfig, error) {
 	default:
 		return nil, fmt.Errorf("aer: rank %q: want density or responsibility", r.Rank)
 	}
+	if r.LocalRandom == 0 {
+		r.LocalRandom = 0.5
+	}
 	if r.LocalRandom < 0 {
 		return nil, fmt.Errorf("aer: local_random %v is negative", r.LocalRandom)
 	}
@@ -205,6 +211,12 @@ func (c *Config) resolve() (*resolvedConfig, error) {
 		return nil, fmt.Errorf("aer: metric: %w", err)
 	}
 	r.Metric = r.metric.String()
+	if r.DeltaStep == 0 {
+		r.DeltaStep = 0.05
+	}
+	if !(r.DeltaStep > 0 && r.DeltaStep < 0.5) {
+		return nil, fmt.Errorf("aer: delta_step %v is not in (0, 0.5)", r.DeltaStep)
+	}
 	if r.Holdout == 0 {
 		r.Holdout = 0.25
 	}
@@ -219,7 +231,7 @@ func Params() []string {
 	return []string{
 		"components", "covariance", "n_init", "rank", "local_random", "tomek",
 		"outputs", "projection", "init", "weight_data", "max_iter", "tol", "batch_size",
-		"likelihood", "mixture_weights", "dynamic_ensemble", "metric", "holdout", "standardize",
+		"likelihood", "mixture_weights", "dynamic_ensemble", "delta_step", "metric", "holdout", "standardize",
 		"grid", "eta", "max_depth", "n_estimators", "and every boost parameter (applied to the members)",
 	}
 }
@@ -311,6 +323,12 @@ func (c *Config) Set(key, value string) error {
 		c.DynamicEnsemble = b
 	case "metric":
 		c.Metric = value
+	case "delta_step":
+		v, err := strconv.ParseFloat(value, 64)
+		if err != nil {
+			return bad("a number in (0, 0.5)")
+		}
+		c.DeltaStep = v
 	case "holdout":
 		v, err := strconv.ParseFloat(value, 64)
 		if err != nil {
@@ -367,4 +385,10 @@ func ParsePool(s string) ([]int, error) {
 		}
 	}
 	return pool, nil
+}
+
+// Check reports the first invalid option of c, as Fit would.
+func (c *Config) Check() error {
+	_, err := c.resolve()
+	return err
 }

@@ -275,6 +275,7 @@ func Fit(ctx context.Context, x *mat.Dense, y []int, xv *mat.Dense, yv []int, cf
 				return metric.Of(metrics.Confusion{TP: tp, FP: fp, TN: tn, FN: fn})
 			},
 			Candidates: c.candidates(m.Mixture),
+			Deltas:     deltaGrid(c.DeltaStep),
 		}
 		if c.DynamicEnsemble {
 			ts.Lambdas = ensemble.DynamicEnsembleLambdas()
@@ -302,7 +303,9 @@ func Fit(ctx context.Context, x *mat.Dense, y []int, xv *mat.Dense, yv []int, cf
 	m.Combiner = bestFit.tune.Combiner
 	m.Combiner.Static = bestFit.static.Weights
 	rep.Static, rep.Tune, rep.Combiner = bestFit.static, bestFit.tune, m.Combiner
-	c.Config.Base = grid[best]
+	// Report the members' settings with XGBoost's defaults filled in.
+	c.Config.Base = m.Members[0].Settings
+	c.Config.Base.Seed, c.Config.Base.Threads = 0, 0
 	m.Config = c.Config
 	rep.Config = c.Config
 
@@ -527,4 +530,14 @@ func finiteRows(m *mat.Dense) error {
 		}
 	}
 	return nil
+}
+
+// deltaGrid returns step, 2 step, ... below 1, each rounded to 1e-9 so
+// that 0.15 is 0.15 and not 0.15000000000000002.
+func deltaGrid(step float64) []float64 {
+	var g []float64
+	for k := 1; float64(k)*step < 1-1e-9; k++ {
+		g = append(g, math.Round(float64(k)*step*1e9)/1e9)
+	}
+	return g
 }

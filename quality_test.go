@@ -17,7 +17,7 @@ import (
 var (
 	qualityFlag   = flag.String("quality", "", "comma-separated datasets for TestQualityTable (all = every shared dataset)")
 	qualitySeeds  = flag.Int("quality-seeds", 5, "seeds per dataset for TestQualityTable")
-	qualityParams = flag.String("quality-params", "", "AER parameters key=value;key=value for TestQualityTable")
+	qualityParams = flag.String("quality-params", "", "AER parameters key=value&key=value for TestQualityTable")
 )
 
 func sharedDatasets(tb testing.TB) string {
@@ -29,18 +29,20 @@ func sharedDatasets(tb testing.TB) string {
 	return p
 }
 
-// splitDataset loads a shared dataset and splits it 3:1:1 with seed.
+// splitDataset loads a shared dataset and splits it 3:1:1 with seed as
+// the Python anchors did (scikit-learn's stratified train_test_split).
 func splitDataset(tb testing.TB, name string, seed uint64) (train, valid, test *dataset.Dataset) {
 	tb.Helper()
 	d, err := dataset.Load(filepath.Join(sharedDatasets(tb), name+".csv"), dataset.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	parts, err := dataset.StratifiedSplit(d.Y, []float64{3, 1, 1}, seed)
+	// The anchors' protocol, so results compare row for row.
+	tr, va, te, err := dataset.AnchorSplit(d.Y, uint32(seed))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return d.Subset(parts[0]), d.Subset(parts[1]), d.Subset(parts[2])
+	return d.Subset(tr), d.Subset(va), d.Subset(te)
 }
 
 // TestQualityTable prints test balanced accuracy over seeds; run with
@@ -55,7 +57,7 @@ func TestQualityTable(t *testing.T) {
 	}
 	var cfg Config
 	if *qualityParams != "" {
-		for _, kv := range strings.Split(*qualityParams, ";") {
+		for _, kv := range strings.Split(*qualityParams, "&") {
 			k, v, _ := strings.Cut(kv, "=")
 			if err := cfg.Set(k, v); err != nil {
 				t.Fatal(err)
