@@ -3,8 +3,8 @@ package aer
 import (
 	"context"
 	"flag"
-	"math"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
