@@ -166,12 +166,11 @@ func (ix *Index) SearchFlat(query []float64, k int, exclude []int, opt *Options)
 
 // SearchSelf finds the k nearest other reference rows of the reference rows
 // at positions pos (all rows when pos is nil); each query excludes itself.
+// With pos nil every pair of rows is computed once for both directions,
+// which halves the work.
 func (ix *Index) SearchSelf(pos []int, k int, opt *Options) (*Result, error) {
 	if pos == nil {
-		pos = make([]int, ix.n)
-		for i := range pos {
-			pos[i] = i
-		}
+		return ix.searchAll(k, opt)
 	}
 	for _, p := range pos {
 		if p < 0 || p >= ix.n {

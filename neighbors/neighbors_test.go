@@ -99,6 +99,21 @@ func TestAgainstNaive(t *testing.T) {
 				if !slices.Equal(got.Index, wi) || !slices.Equal(got.Dist, wd) {
 					t.Fatalf("workers %d: got %v %v\nwant %v %v", w, got.Index, got.Dist, wi, wd)
 				}
+				if c.k >= c.n {
+					continue
+				}
+				self, err := ix.SearchSelf(nil, c.k, &Options{Workers: w})
+				if err != nil {
+					t.Fatal(err)
+				}
+				all := make([]int, c.n)
+				for i := range all {
+					all[i] = i
+				}
+				wi, wd = naive(ref, c.d, ref, c.k, all)
+				if !slices.Equal(self.Index, wi) || !slices.Equal(self.Dist, wd) {
+					t.Fatalf("workers %d: SearchSelf(nil) differs from naive", w)
+				}
 			}
 		})
 	}
@@ -106,7 +121,7 @@ func TestAgainstNaive(t *testing.T) {
 
 func TestSearchSelf(t *testing.T) {
 	for _, grid := range []bool{false, true} {
-		const n, d, k = 400, 3, 2
+		const n, d, k = 400, 3, 2 // n > one row block, not a multiple of it
 		ref := randomData(7, n, d, grid, 1, 0)
 		ix, err := NewFlat(ref, d)
 		if err != nil {
@@ -125,17 +140,21 @@ func TestSearchSelf(t *testing.T) {
 		if !slices.Equal(got.Index, wi) || !slices.Equal(got.Dist, wd) {
 			t.Fatalf("grid %v: got %v %v, want %v %v", grid, got.Index, got.Dist, wi, wd)
 		}
-		all, err := ix.SearchSelf(nil, k, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
 		allPos := make([]int, n)
 		for i := range allPos {
 			allPos[i] = i
 		}
-		wi, wd = naive(ref, d, ref, k, allPos)
-		if !slices.Equal(all.Index, wi) || !slices.Equal(all.Dist, wd) {
-			t.Fatalf("grid %v: all rows differ from naive", grid)
+		for _, kk := range []int{1, 2, 5} {
+			wi, wd = naive(ref, d, ref, kk, allPos)
+			for _, w := range []int{1, 2, 3, 7} {
+				all, err := ix.SearchSelf(nil, kk, &Options{Workers: w})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(all.Index, wi) || !slices.Equal(all.Dist, wd) {
+					t.Fatalf("grid %v, k %d, workers %d: all rows differ from naive", grid, kk, w)
+				}
+			}
 		}
 	}
 }
@@ -259,7 +278,7 @@ func ExampleIndex_SearchSelf() {
 
 func benchmarkSelf2NN(b *testing.B, n int) {
 	const d = 20
-	x := randomData(3, n, d, false, 1, 0)
+	x := classification(3, n)
 	ix, err := NewFlat(x, d)
 	if err != nil {
 		b.Fatal(err)
@@ -272,7 +291,8 @@ func benchmarkSelf2NN(b *testing.B, n int) {
 	}
 }
 
-// Every row's 2 nearest neighbours (scikit-learn brute: 0.39 s for 10k x 20,
+// Every row's 2 nearest neighbours of make_classification-like data
+// (scikit-learn brute: 0.39 s for 10k x 20,
 // 34.6 s for 100k x 20; ../shared/anchors/speed.md).
 func BenchmarkSelf2NN10k(b *testing.B)  { benchmarkSelf2NN(b, 10_000) }
 func BenchmarkSelf2NN100k(b *testing.B) { benchmarkSelf2NN(b, 100_000) }
