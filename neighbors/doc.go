@@ -21,6 +21,16 @@
 // the answer of a naive search that computes every distance directly:
 // near-ties are never decided by the cancellation-prone expansion.
 //
+// SearchSelf with all rows computes each dot product once for both
+// directions of a pair, which halves the work of the usual "every row's k
+// nearest neighbours" query.
+//
+// Exact tree pruning was tried and left out: a k-d partition with bounding
+// balls on leaves of 16-64 rows scanned 18-70% of the leaf pairs on
+// make_classification-like data (15 intrinsic dimensions) but its bound
+// checks cost as much as they saved below 50k rows, and on isotropic 20-D
+// data it pruned nothing and ran 17% slower.
+//
 // # Ties and self-exclusion
 //
 // Ties in the direct distance go to the smaller reference position. A query
