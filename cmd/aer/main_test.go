@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files in testdata")
+
+// aer runs the command line in-process and returns stdout, stderr, the
+// error and the exit status main would use.
+func aer(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errw bytes.Buffer
+	err := run(args, &out, &errw)
+	code = exitCode(err, &errw)
+	return out.String(), errw.String(), code
+}
+
+// golden compares got with testdata/<name>, rewriting it under -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		os.WriteFile(path+".got", []byte(got), 0o644)
+		t.Errorf("output differs from %s (see %s.got):\n%s", path, path, got)
+	}
+}
+
+// sharedDir returns ../shared/<sub> beside the repository root, or skips.
+func sharedDir(t testing.TB, sub string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", sub))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("%s not found: the shared data sit beside the repository (../shared); skipping", p)
+	}
+	return p
+}
+
+func TestHelpAndUsage(t *testing.T) {
+	out, _, code := aer(t, "help")
+	if code != 0 || !strings.Contains(out, "Commands:") {
+		t.Errorf("help: code %d\n%s", code, out)
+	}
+	for name := range commands {
+		out, _, code := aer(t, "help", name)
+		if code != 0 || !strings.Contains(out, "Flags:") && !strings.Contains(out, "Usage") {
+			t.Errorf("help %s: code %d\n%s", name, code, out)
+		}
+	}
+	if _, errOut, code := aer(t, "no-such-command"); code != 2 || !strings.Contains(errOut, `unknown command "no-such-command"`) {
+		t.Errorf("unknown command: code %d, %q", code, errOut)
+	}
+	if _, _, code := aer(t); code != 2 {
+		t.Errorf("no command: code %d", code)
+	}
+	var ue *usageError
+	if err := run([]string{"help", "nope"}, &bytes.Buffer{}, &bytes.Buffer{}); !errors.As(err, &ue) {
+		t.Errorf("help of unknown command: %v", err)
+	}
+}

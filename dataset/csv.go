@@ -1,0 +1,398 @@
+package dataset
+
+import (
+	"bufio"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Options control how a CSV file becomes a Dataset. The zero value reads a
+// labelled file with the label in a column named "label" (else the last
+// column) and the rarer class as the positive one.
+type Options struct {
+	// Label names the label column. Empty means a column named "label" if
+	// there is one, else the last column.
+	Label string
+	// Positive is the label value of the positive (minority) class. Empty
+	// means the rarer class; on a tie, "1" if present, else the value that
+	// sorts last.
+	Positive string
+	// Classes, when set, fixes the two label values (negative, positive),
+	// as a fitted model's schema does; any other label value is an error.
+	// It overrides Positive.
+	Classes [2]string
+	// Unlabeled reads a file without a label column: every column but the
+	// split column is a feature.
+	Unlabeled bool
+	// LabelOptional uses the label column when the file has one (by the
+	// rules of Label) and reads the file as unlabelled otherwise; the last
+	// column is never taken as the label by default here.
+	LabelOptional bool
+	// AllowOneClass accepts labelled files with a single class and with
+	// fewer than two positive rows (test data, predictions).
+	AllowOneClass bool
+}
+
+// splitColumn is the name of the optional column assigning rows to splits.
+const splitColumn = "split"
+
+// Load reads the CSV file at path. See Read.
+func Load(path string, opt Options) (*Dataset, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	d, err := Read(bufio.NewReaderSize(f, 1<<16), filepath.Base(path), opt)
+	if err != nil {
+		return nil, err
+	}
+	d.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	return d, nil
+}
+
+// isMissing reports whether a cell denotes a missing value.
+func isMissing(s string) bool {
+	switch len(s) {
+	case 0:
+		return true
+	case 1:
+		return s == "?"
+	case 2:
+		return strings.EqualFold(s, "NA")
+	case 3:
+		return strings.EqualFold(s, "NaN") || strings.EqualFold(s, "N/A")
+	}
+	return false
+}
+
+// Read reads a CSV table from r; name (usually the file name) prefixes
+// error messages. Every malformed input is an *Error naming the line and
+// column: a missing header, duplicate or empty column names, ragged rows, a
+// cell that is not a number, an infinite value, a missing label, more than
+// two classes, a single class, fewer than two positive rows, no feature
+// columns, no data rows.
+func Read(r io.Reader, name string, opt Options) (*Dataset, error) {
+	cr := csv.NewReader(r)
+	cr.ReuseRecord = true
+	cr.FieldsPerRecord = -1
+	fail := func(line int, col, val string, err error, detail string) error {
+		return &Error{File: name, Line: line, Column: col, Value: val, Err: err, Detail: detail}
+	}
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, fail(0, "", "", ErrEmpty, "")
+	}
+	if err != nil {
+		return nil, csvError(name, err)
+	}
+	header = append([]string(nil), header...)
+	if len(header) > 0 {
+		header[0] = strings.TrimPrefix(header[0], "\ufeff")
+	}
+	seen := make(map[string]int, len(header))
+	for j, h := range header {
+		h = strings.TrimSpace(h)
+		header[j] = h
+		if h == "" {
+			return nil, fail(1, "", "", ErrEmptyName, fmt.Sprintf("field %d of the header", j+1))
+		}
+		if k, dup := seen[h]; dup {
+			return nil, fail(1, h, "", ErrDuplicate, fmt.Sprintf("fields %d and %d", k+1, j+1))
+		}
+		seen[h] = j
+	}
+
+	labelCol := -1
+	if !opt.Unlabeled {
+		switch {
+		case opt.Label != "":
+			j, ok := seen[opt.Label]
+			if ok {
+				labelCol = j
+			} else if !opt.LabelOptional {
+				return nil, fail(1, opt.Label, "", ErrNoLabel, "header has "+quoteList(header))
+			}
+		default:
+			if j, ok := seen["label"]; ok {
+				labelCol = j
+			} else if !opt.LabelOptional {
+				labelCol = len(header) - 1
+			}
+		}
+	}
+	splitCol := -1
+	if j, ok := seen[splitColumn]; ok && j != labelCol {
+		splitCol = j
+	}
+	var features []string
+	var featCols []int
+	for j, h := range header {
+		if j != labelCol && j != splitCol {
+			features = append(features, h)
+			featCols = append(featCols, j)
+		}
+	}
+	if len(features) == 0 {
+		return nil, fail(1, "", "", ErrNoFeatures, "header has "+quoteList(header))
+	}
+
+	c := len(features)
+	data := make([]float64, 0, 1024*c)
+	missing := make([]int, c)
+	var labels []string
+	var lines []int // file line of each row, for label errors
+	var split []string
+	rows := 0
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, csvError(name, err)
+		}
+		line, _ := cr.FieldPos(0)
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" && len(header) > 1 {
+			continue // a blank line with spaces
+		}
+		if len(rec) != len(header) {
+			return nil, fail(line, "", "", ErrRagged, fmt.Sprintf("%d fields, the header has %d", len(rec), len(header)))
+		}
+		for k, j := range featCols {
+			s := strings.TrimSpace(rec[j])
+			if isMissing(s) {
+				data = append(data, math.NaN())
+				missing[k]++
+				continue
+			}
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				var ne *strconv.NumError
+				if errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange) {
+					return nil, fail(line, header[j], s, ErrInfinite, "out of float64 range")
+				}
+				return nil, fail(line, header[j], s, ErrNotNumber, "")
+			}
+			if math.IsInf(v, 0) {
+				return nil, fail(line, header[j], s, ErrInfinite, "")
+			}
+			if v != v {
+				data = append(data, v)
+				missing[k]++
+				continue
+			}
+			data = append(data, v)
+		}
+		if labelCol >= 0 {
+			s := canonicalLabel(strings.TrimSpace(rec[labelCol]))
+			if isMissing(s) {
+				return nil, fail(line, header[labelCol], s, ErrMissingLabel, "")
+			}
+			labels = append(labels, s)
+			lines = append(lines, line)
+		}
+		if splitCol >= 0 {
+			split = append(split, strings.ToLower(strings.TrimSpace(rec[splitCol])))
+		}
+		rows++
+	}
+	if rows == 0 {
+		return nil, fail(0, "", "", ErrNoRows, "")
+	}
+	d := &Dataset{
+		Name:            name,
+		Features:        features,
+		X:               mat.NewDense(rows, c, data[:rows*c:rows*c]),
+		Split:           split,
+		MissingByColumn: missing,
+	}
+	if labelCol >= 0 {
+		d.Label = header[labelCol]
+		if err := d.setLabels(labels, lines, opt, name); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+// canonicalLabel writes numeric labels in one form, so "1", "1.0" and
+// "+1" are the same class.
+func canonicalLabel(s string) string {
+	if v, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(v, 0) && v == v {
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return s
+}
+
+// setLabels maps label strings to 0/1 by the rules of opt.
+func (d *Dataset) setLabels(labels []string, lines []int, opt Options, name string) error {
+	col := d.Label
+	line := func(i int) int { return lines[i] }
+	var classes []string
+	counts := map[string]int{}
+	if opt.Classes != [2]string{} {
+		classes = []string{canonicalLabel(opt.Classes[0]), canonicalLabel(opt.Classes[1])}
+		for i, s := range labels {
+			if s != classes[0] && s != classes[1] {
+				return &Error{File: name, Line: line(i), Column: col, Value: s, Err: ErrUnknownClass,
+					Detail: fmt.Sprintf("the model knows %q (negative) and %q (positive)", classes[0], classes[1])}
+			}
+		}
+		d.Classes = [2]string{classes[0], classes[1]}
+	} else {
+		for i, s := range labels {
+			if _, ok := counts[s]; !ok {
+				if len(classes) == 2 {
+					return &Error{File: name, Line: line(i), Column: col, Value: s, Err: ErrThirdClass,
+						Detail: fmt.Sprintf("already saw %q and %q", classes[0], classes[1])}
+				}
+				classes = append(classes, s)
+			}
+			counts[s]++
+		}
+		pos := ""
+		switch {
+		case opt.Positive != "":
+			pos = canonicalLabel(opt.Positive)
+			if _, ok := counts[pos]; !ok && !(opt.AllowOneClass && len(classes) < 2) {
+				return &Error{File: name, Column: col, Value: opt.Positive, Err: ErrUnknownClass,
+					Detail: "the positive class given is not in the file, which has " + quoteList(classes)}
+			}
+		case len(classes) == 1 && classes[0] == "0":
+			pos = "1" // a lone 0 class is the negative one, by convention
+		case len(classes) == 1:
+			pos = classes[0]
+		default:
+			a, b := classes[0], classes[1]
+			switch {
+			case counts[a] < counts[b]:
+				pos = a
+			case counts[b] < counts[a]:
+				pos = b
+			case a == "1" || b == "1":
+				pos = "1"
+			default:
+				pos = max(a, b)
+			}
+		}
+		if len(classes) < 2 {
+			if !opt.AllowOneClass {
+				return &Error{File: name, Column: col, Value: classes[0], Err: ErrOneClass,
+					Detail: "a binary classifier needs rows of two classes"}
+			}
+			neg := ""
+			if classes[0] != pos {
+				neg = classes[0]
+			} else if pos == "1" {
+				neg = "0"
+			}
+			d.Classes = [2]string{neg, pos}
+		} else if classes[0] == pos {
+			d.Classes = [2]string{classes[1], pos}
+		} else {
+			d.Classes = [2]string{classes[0], pos}
+		}
+	}
+	d.Y = make([]int, len(labels))
+	npos := 0
+	for i, s := range labels {
+		if s == d.Classes[1] {
+			d.Y[i] = 1
+			npos++
+		}
+	}
+	if npos < 2 && !opt.AllowOneClass {
+		return &Error{File: name, Column: col, Value: d.Classes[1], Err: ErrFewMinority,
+			Detail: fmt.Sprintf("found %d", npos)}
+	}
+	return nil
+}
+
+// csvError turns an encoding/csv error into an *Error with its line.
+func csvError(name string, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return &Error{File: name, Line: pe.StartLine, Err: pe.Err, Detail: fmt.Sprintf("field %d", pe.Column)}
+	}
+	return fmt.Errorf("%s: %w", name, err)
+}
+
+// FormatFloat writes v in the shortest form that reads back exactly; NaN is
+// written as an empty cell.
+func FormatFloat(v float64) string {
+	if v != v {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// WriteCSV writes d with a header: the features, the split column when d
+// has one, then the label column (as written in the source, Classes[y]) when
+// d is labelled. Values round-trip exactly; missing values are empty cells.
+func WriteCSV(w io.Writer, d *Dataset) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	header := append([]string(nil), d.Features...)
+	if d.Split != nil {
+		header = append(header, splitColumn)
+	}
+	label := d.Label
+	if label == "" {
+		label = "label"
+	}
+	if d.Y != nil {
+		header = append(header, label)
+	}
+	cw := csv.NewWriter(bw)
+	if err := cw.Write(header); err != nil {
+		return err
+	}
+	cw.Flush()
+	raw := d.X.RawMatrix()
+	buf := make([]byte, 0, 64)
+	c := d.Cols()
+	lone := c == 1 && d.Split == nil && d.Y == nil
+	for i := 0; i < d.Rows(); i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+c]
+		for j, v := range row {
+			if j > 0 {
+				bw.WriteByte(',')
+			}
+			if v == v {
+				buf = strconv.AppendFloat(buf[:0], v, 'g', -1, 64)
+				bw.Write(buf)
+			} else if lone {
+				bw.WriteString("NA") // an empty line would be skipped on reading
+			}
+		}
+		if d.Split != nil {
+			bw.WriteByte(',')
+			bw.WriteString(csvCell(d.Split[i]))
+		}
+		if d.Y != nil {
+			bw.WriteByte(',')
+			bw.WriteString(csvCell(d.Classes[d.Y[i]]))
+		}
+		if err := bw.WriteByte('\n'); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+// csvCell quotes s when CSV requires it.
+func csvCell(s string) string {
+	if strings.ContainsAny(s, ",\"\r\n") || strings.TrimSpace(s) != s {
+		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+	}
+	return s
+}

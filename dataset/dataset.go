@@ -1,0 +1,202 @@
+package dataset
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Dataset is a table of numeric features with an optional binary label.
+type Dataset struct {
+	Name     string     // base name of the file without extension
+	Features []string   // feature column names, in file order
+	X        *mat.Dense // rows x features; NaN marks a missing value
+	Y        []int      // 1 = positive (minority), 0 = negative; nil when unlabelled
+	Split    []string   // values of the optional "split" column, nil when absent
+	Label    string     // label column name ("" when unlabelled)
+	// Classes holds the label values as written in the file (numbers in
+	// canonical form): Classes[0] is the negative class, Classes[1] the
+	// positive one.
+	Classes         [2]string
+	MissingByColumn []int // missing cells per feature
+}
+
+// Rows returns the number of rows.
+func (d *Dataset) Rows() int {
+	if d.X == nil {
+		return 0
+	}
+	r, _ := d.X.Dims()
+	return r
+}
+
+// Cols returns the number of features.
+func (d *Dataset) Cols() int { return len(d.Features) }
+
+// ClassCounts returns the number of negative and positive rows.
+func (d *Dataset) ClassCounts() (neg, pos int) {
+	for _, y := range d.Y {
+		if y == 1 {
+			pos++
+		} else {
+			neg++
+		}
+	}
+	return neg, pos
+}
+
+// Missing returns the total number of missing cells.
+func (d *Dataset) Missing() int {
+	n := 0
+	for _, m := range d.MissingByColumn {
+		n += m
+	}
+	return n
+}
+
+// Subset returns a new dataset holding the given rows, in the given order.
+// Feature values are copied; names and classes are shared.
+func (d *Dataset) Subset(idx []int) *Dataset {
+	c := d.Cols()
+	s := &Dataset{
+		Name:     d.Name,
+		Features: d.Features,
+		Label:    d.Label,
+		Classes:  d.Classes,
+	}
+	data := make([]float64, len(idx)*c)
+	raw := d.X.RawMatrix()
+	for k, i := range idx {
+		copy(data[k*c:(k+1)*c], raw.Data[i*raw.Stride:i*raw.Stride+c])
+	}
+	if len(idx) > 0 && c > 0 {
+		s.X = mat.NewDense(len(idx), c, data)
+	} else {
+		s.X = &mat.Dense{}
+	}
+	if d.Y != nil {
+		s.Y = make([]int, len(idx))
+		for k, i := range idx {
+			s.Y[k] = d.Y[i]
+		}
+	}
+	if d.Split != nil {
+		s.Split = make([]string, len(idx))
+		for k, i := range idx {
+			s.Split[k] = d.Split[i]
+		}
+	}
+	s.MissingByColumn = countMissing(s.X, c)
+	return s
+}
+
+// Schema describes the columns a fitted model expects.
+type Schema struct {
+	Features []string  `json:"features"`
+	Label    string    `json:"label"`
+	Classes  [2]string `json:"classes"` // negative, positive
+}
+
+// Schema returns the dataset's schema.
+func (d *Dataset) Schema() Schema {
+	return Schema{Features: slices.Clone(d.Features), Label: d.Label, Classes: d.Classes}
+}
+
+// Matrix returns the feature matrix in the order of names, which must all be
+// columns of d. Columns of d not in names are an error too, so data for a
+// model has exactly the model's features (in any order).
+func (d *Dataset) Matrix(names []string) (*mat.Dense, error) {
+	pos := make(map[string]int, len(d.Features))
+	for j, f := range d.Features {
+		pos[f] = j
+	}
+	want := make(map[string]bool, len(names))
+	var missing, extra []string
+	for _, n := range names {
+		want[n] = true
+		if _, ok := pos[n]; !ok {
+			missing = append(missing, n)
+		}
+	}
+	for _, f := range d.Features {
+		if !want[f] {
+			extra = append(extra, f)
+		}
+	}
+	if len(missing) > 0 || len(extra) > 0 {
+		var parts []string
+		if len(missing) > 0 {
+			parts = append(parts, "missing "+quoteList(missing))
+		}
+		if len(extra) > 0 {
+			parts = append(parts, "unexpected "+quoteList(extra))
+		}
+		return nil, &Error{File: d.Name, Err: ErrColumns, Detail: strings.Join(parts, "; ")}
+	}
+	if slices.Equal(names, d.Features) {
+		return d.X, nil
+	}
+	r := d.Rows()
+	out := mat.NewDense(max(r, 1), len(names), nil)
+	if r == 0 {
+		return &mat.Dense{}, nil
+	}
+	for k, n := range names {
+		out.SetCol(k, mat.Col(nil, pos[n], d.X))
+	}
+	return out, nil
+}
+
+func quoteList(s []string) string {
+	const show = 8
+	q := make([]string, 0, min(len(s), show+1))
+	for i, v := range s {
+		if i == show {
+			q = append(q, fmt.Sprintf("and %d more", len(s)-show))
+			break
+		}
+		q = append(q, fmt.Sprintf("%q", v))
+	}
+	return strings.Join(q, ", ")
+}
+
+// SplitIndices returns the rows whose split column says train, valid
+// (or validation) and test. It fails when the dataset has no split column or
+// a value is none of these.
+func (d *Dataset) SplitIndices() (train, valid, test []int, err error) {
+	if d.Split == nil {
+		return nil, nil, nil, &Error{File: d.Name, Column: "split", Err: ErrBadSplitValue, Detail: "the file has no split column"}
+	}
+	for i, s := range d.Split {
+		switch strings.ToLower(s) {
+		case "train":
+			train = append(train, i)
+		case "valid", "validation", "val":
+			valid = append(valid, i)
+		case "test":
+			test = append(test, i)
+		default:
+			return nil, nil, nil, &Error{File: d.Name, Line: i + 2, Column: "split", Value: s, Err: ErrBadSplitValue, Detail: "want train, valid or test"}
+		}
+	}
+	return train, valid, test, nil
+}
+
+func countMissing(x *mat.Dense, c int) []int {
+	m := make([]int, c)
+	if c == 0 || x.IsEmpty() {
+		return m
+	}
+	raw := x.RawMatrix()
+	for i := 0; i < raw.Rows; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+c]
+		for j, v := range row {
+			if v != v {
+				m[j]++
+			}
+		}
+	}
+	return m
+}

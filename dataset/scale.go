@@ -1,0 +1,117 @@
+package dataset
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Scaler standardises features to zero mean and unit variance, as
+// scikit-learn's StandardScaler does (population standard deviation). It is
+// fitted on training rows and stored in models so that every later row is
+// transformed the same way.
+type Scaler struct {
+	Mean  []float64 `json:"mean"`
+	Scale []float64 `json:"scale"`
+}
+
+// FitScaler computes per-column means and standard deviations of x,
+// ignoring missing values. A column that is constant (or entirely missing)
+// gets scale 1, so it maps to zeros instead of NaN.
+func FitScaler(x *mat.Dense) *Scaler {
+	r, c := x.Dims()
+	s := &Scaler{Mean: make([]float64, c), Scale: make([]float64, c)}
+	raw := x.RawMatrix()
+	n := make([]float64, c)
+	for i := 0; i < r; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+c]
+		for j, v := range row {
+			if v == v {
+				n[j]++
+				s.Mean[j] += v
+			}
+		}
+	}
+	for j := range s.Mean {
+		if n[j] > 0 {
+			s.Mean[j] /= n[j]
+		}
+	}
+	// Two-pass variance: exact enough where a one-pass sum of squares
+	// would cancel.
+	for i := 0; i < r; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+c]
+		for j, v := range row {
+			if v == v {
+				d := v - s.Mean[j]
+				s.Scale[j] += d * d
+			}
+		}
+	}
+	for j := range s.Scale {
+		sd := 0.0
+		if n[j] > 0 {
+			sd = math.Sqrt(s.Scale[j] / n[j])
+		}
+		// scikit-learn treats a scale below 10 eps of the mean as zero.
+		if sd < 10*2.220446049250313e-16*math.Max(1, math.Abs(s.Mean[j])) {
+			sd = 1
+		}
+		s.Scale[j] = sd
+	}
+	return s
+}
+
+// Transform standardises x in place; missing values stay NaN.
+func (s *Scaler) Transform(x *mat.Dense) {
+	r, c := x.Dims()
+	raw := x.RawMatrix()
+	for i := 0; i < r; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+c]
+		for j := range row {
+			row[j] = (row[j] - s.Mean[j]) / s.Scale[j]
+		}
+	}
+}
+
+// ColumnMeans returns the mean of each column of x ignoring missing values;
+// a column with no values has mean 0.
+func ColumnMeans(x *mat.Dense) []float64 {
+	r, c := x.Dims()
+	mean := make([]float64, c)
+	n := make([]float64, c)
+	raw := x.RawMatrix()
+	for i := 0; i < r; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+c]
+		for j, v := range row {
+			if v == v {
+				mean[j] += v
+				n[j]++
+			}
+		}
+	}
+	for j := range mean {
+		if n[j] > 0 {
+			mean[j] /= n[j]
+		}
+	}
+	return mean
+}
+
+// Impute replaces missing values in x by the given column means, in place,
+// and returns how many cells it filled.
+func Impute(x *mat.Dense, means []float64) int {
+	r, c := x.Dims()
+	raw := x.RawMatrix()
+	filled := 0
+	for i := 0; i < r; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+c]
+		for j, v := range row {
+			if v != v {
+				row[j] = means[j]
+				filled++
+			}
+		}
+	}
+	return filled
+}
