@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/aer-go/aer/internal/rng"
+	"github.com/aer-go/aer/synth"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -276,10 +277,20 @@ func ExampleIndex_SearchSelf() {
 	// row 3: nearest 1 at 1
 }
 
+// anchorData is n x 20 data from synth (make_classification with the
+// settings of the scikit-learn speed anchors: 10 informative, 5 redundant
+// features, 2 clusters per class, weights 0.9/0.1).
+func anchorData(b *testing.B, n int) *mat.Dense {
+	d, err := synth.Generate(&synth.Settings{Samples: n, Features: 20, Informative: 10, Redundant: 5,
+		Weights: []float64{0.9, 0.1}}, uint64(n))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return d.X
+}
+
 func benchmarkSelf2NN(b *testing.B, n int) {
-	const d = 20
-	x := classification(3, n)
-	ix, err := NewFlat(x, d)
+	ix, err := New(anchorData(b, n))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -291,8 +302,22 @@ func benchmarkSelf2NN(b *testing.B, n int) {
 	}
 }
 
-// Every row's 2 nearest neighbours of make_classification-like data
-// (scikit-learn brute: 0.39 s for 10k x 20,
-// 34.6 s for 100k x 20; ../shared/anchors/speed.md).
+// Every row's 2 nearest neighbours (scikit-learn NearestNeighbors brute:
+// 0.39 s for 10k x 20, 34.6 s for 100k x 20; ../shared/anchors/speed.md).
 func BenchmarkSelf2NN10k(b *testing.B)  { benchmarkSelf2NN(b, 10_000) }
 func BenchmarkSelf2NN100k(b *testing.B) { benchmarkSelf2NN(b, 100_000) }
+
+// The same 10k rows as queries of another index: the one-way scan.
+func BenchmarkSearch2NN10k(b *testing.B) {
+	x := anchorData(b, 10_000)
+	ix, err := New(x)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if _, err := ix.Search(x, 2, nil, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
