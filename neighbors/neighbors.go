@@ -16,6 +16,11 @@ import (
 // reference rows a query may use.
 var ErrK = errors.New("neighbors: k out of range")
 
+// symmetricMax bounds the rows of the symmetric all-rows search, whose
+// per-worker state for every row costs about 100 + 24k bytes per row and
+// worker.
+const symmetricMax = 1 << 20
+
 // Options tunes a search. A nil *Options means the defaults.
 type Options struct {
 	// Workers is the number of goroutines that share the query blocks;
@@ -167,10 +172,16 @@ func (ix *Index) SearchFlat(query []float64, k int, exclude []int, opt *Options)
 // SearchSelf finds the k nearest other reference rows of the reference rows
 // at positions pos (all rows when pos is nil); each query excludes itself.
 // With pos nil every pair of rows is computed once for both directions,
-// which halves the work.
+// which halves the work (up to symmetricMax rows).
 func (ix *Index) SearchSelf(pos []int, k int, opt *Options) (*Result, error) {
 	if pos == nil {
-		return ix.searchAll(k, opt)
+		if ix.n <= symmetricMax {
+			return ix.searchAll(k, opt)
+		}
+		pos = make([]int, ix.n)
+		for i := range pos {
+			pos[i] = i
+		}
 	}
 	for _, p := range pos {
 		if p < 0 || p >= ix.n {

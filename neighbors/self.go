@@ -82,6 +82,10 @@ func (ix *Index) searchAll(k int, opt *Options) (*Result, error) {
 func (ix *Index) newStates(k int) []qstate {
 	st := make([]qstate, ix.n)
 	best := make([]float64, ix.n*k)
+	// One backing array for the candidate lists: k+2 entries each, which
+	// is enough for nearly every row once its thresholds settle.
+	c := k + 2
+	cands := make([]cand, ix.n*c)
 	for p := range st {
 		s := &st[p]
 		s.best = best[p*k : (p+1)*k]
@@ -91,7 +95,8 @@ func (ix *Index) newStates(k int) []qstate {
 		s.thr = math.Inf(1)
 		s.margin = 2 * ix.roundingBound(ix.norms[p])
 		s.excl = p
-		s.limit = 2*k + 8
+		s.limit = c
+		s.cand = cands[p*c : p*c : (p+1)*c]
 	}
 	return st
 }

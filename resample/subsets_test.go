@@ -135,6 +135,12 @@ func TestSubsetsErrors(t *testing.T) {
 			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
 		}
 	}
+	bad := mat.DenseCopyOf(x)
+	bad.Set(2, 0, math.NaN())
+	_, err := Subsets(bad, scores, maj, mino, 0, nil)
+	if want := "resample: component 0: tomek links: neighbors: reference row 2: column 0 is NaN"; err == nil || err.Error() != want {
+		t.Errorf("NaN feature: got %v, want %q", err, want)
+	}
 }
 
 // synthetic returns n rows of d features, a fraction pMin of them minority
@@ -234,6 +240,10 @@ func TestSampleAndUnderSample(t *testing.T) {
 		}
 	}
 	y := []int{0, 1, 0, 0, 0, 1, 0, 0}
+	maj, mino, err := ClassRows(y)
+	if err != nil || !slices.Equal(maj, []int{0, 2, 3, 4, 6, 7}) || !slices.Equal(mino, []int{1, 5}) {
+		t.Errorf("ClassRows: %v %v %v", maj, mino, err)
+	}
 	u, err := UnderSample(y, 3, 7)
 	if err != nil {
 		t.Fatal(err)
@@ -251,6 +261,26 @@ func TestSampleAndUnderSample(t *testing.T) {
 	if _, err := UnderSample([]int{0, 2}, 1, 0); err == nil {
 		t.Error("label 2 accepted")
 	}
+}
+
+func ExampleUnderSample() {
+	y := []int{0, 0, 1, 0, 0, 0, 1, 0, 0, 0}
+	rows, err := UnderSample(y, 4, 7)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	majority, minority := 0, 0
+	for _, i := range rows {
+		if y[i] == 1 {
+			minority++
+		} else {
+			majority++
+		}
+	}
+	fmt.Println("majority", majority, "minority", minority)
+	// Output:
+	// majority 4 minority 2
 }
 
 func ExampleSubsets() {

@@ -46,7 +46,11 @@ func TomekLinks(x *mat.Dense, y []int, subset []int, opt *TomekOptions) ([]Link,
 	if opt == nil {
 		opt = &TomekOptions{}
 	}
-	return tomek(x, rows, func(i int) bool { return y[i] == 1 }, opt)
+	links, err := tomek(x, rows, func(i int) bool { return y[i] == 1 }, opt)
+	if err != nil {
+		return nil, fmt.Errorf("resample: %w", err)
+	}
+	return links, nil
 }
 
 // sortedRows checks subset against r rows and returns it sorted (a copy),
@@ -96,7 +100,7 @@ func tomek(x *mat.Dense, rows []int, minority func(int) bool, opt *TomekOptions)
 	}
 	ix, err := neighbors.NewRows(x, rows)
 	if err != nil {
-		return nil, fmt.Errorf("resample: tomek links: %w", err)
+		return nil, fmt.Errorf("tomek links: %w", err)
 	}
 	k := 1
 	if opt.Strict && len(rows) > 2 {
@@ -105,7 +109,7 @@ func tomek(x *mat.Dense, rows []int, minority func(int) bool, opt *TomekOptions)
 	search := &neighbors.Options{Workers: opt.Workers}
 	first, err := ix.SearchSelf(small, k, search)
 	if err != nil {
-		return nil, fmt.Errorf("resample: tomek links: %w", err)
+		return nil, fmt.Errorf("tomek links: %w", err)
 	}
 	unique := func(res *neighbors.Result, q int) bool {
 		_, d := res.Row(q)
@@ -135,7 +139,7 @@ func tomek(x *mat.Dense, rows []int, minority func(int) bool, opt *TomekOptions)
 	}
 	second, err := ix.SearchSelf(partners, k, search)
 	if err != nil {
-		return nil, fmt.Errorf("resample: tomek links: %w", err)
+		return nil, fmt.Errorf("tomek links: %w", err)
 	}
 	var links []Link
 	for q, p := range small {
