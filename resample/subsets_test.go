@@ -1,6 +1,7 @@
 package resample
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -199,6 +200,38 @@ func TestSubsetsWorkersDeterministic(t *testing.T) {
 			t.Errorf("local %d: %+v", s.Component, s)
 		}
 	}
+	// Global subsets agree with a direct reading of Algorithm 1: rank by
+	// score (ties to the smaller row), take the top floor(m_n/L), add the
+	// minority, drop the majority end of every brute-force Tomek link.
+	y := make([]int, len(maj)+len(mino))
+	for _, i := range mino {
+		y[i] = 1
+	}
+	for l := range L {
+		order := slices.Clone(maj)
+		at := make(map[int]float64)
+		for i, row := range maj {
+			at[row] = scores.At(i, l)
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(at[b], at[a]) })
+		top := order[:len(maj)/L]
+		set := append(slices.Clone(top), mino...)
+		want := DropMajority(slices.Sorted(slices.Values(set)), bruteTomek(x, y, set, false))
+		if !slices.Equal(first[2*l].Rows, want) {
+			t.Errorf("global %d differs from the direct reading", l)
+		}
+		loc := first[2*l+1].Rows
+		inLoc := make(map[int]bool)
+		for _, i := range loc {
+			inLoc[i] = true
+		}
+		for _, i := range append(slices.Clone(order[:len(mino)]), mino...) {
+			if !inLoc[i] {
+				t.Errorf("local %d lacks row %d", l, i)
+			}
+		}
+	}
+
 	// A different seed changes only the random part of local subsets.
 	other, err := Subsets(x, scores, maj, mino, 100, nil)
 	if err != nil {
