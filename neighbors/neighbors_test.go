@@ -211,6 +211,28 @@ func TestNewRows(t *testing.T) {
 	}
 }
 
+func TestStridedQuery(t *testing.T) {
+	big := mat.NewDense(5, 3, []float64{
+		9, 9, 9,
+		0, 0, 7,
+		5, 5, 7,
+		1, 0, 7,
+		9, 9, 9,
+	})
+	view := big.Slice(1, 4, 0, 2).(*mat.Dense)
+	ix, err := New(mat.DenseCopyOf(view))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ix.Search(view, 2, []int{0, 1, 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{2, 1, 2, 0, 0, 1}; !slices.Equal(res.Index, want) {
+		t.Fatalf("got %v, want %v", res.Index, want)
+	}
+}
+
 func TestErrors(t *testing.T) {
 	ix, err := NewFlat([]float64{0, 1, 2}, 1)
 	if err != nil {
@@ -239,6 +261,9 @@ func TestErrors(t *testing.T) {
 	}
 	if _, err := NewFlat([]float64{0, 1, 2}, 2); err == nil {
 		t.Error("ragged data accepted")
+	}
+	if _, err := ix.Search(mat.NewDense(2, 1, []float64{0, math.NaN()}), 1, nil, nil); err == nil || err.Error() != "neighbors: query row 1: column 0 is NaN" {
+		t.Errorf("NaN in a Dense query: %v", err)
 	}
 	if _, err := ix.Search(mat.NewDense(1, 2, nil), 1, nil, nil); err == nil {
 		t.Error("column mismatch accepted")
