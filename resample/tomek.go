@@ -18,8 +18,10 @@ type Link struct {
 // TomekOptions tunes TomekLinks. A nil *TomekOptions means the defaults.
 type TomekOptions struct {
 	// Strict counts a pair only when each end's nearest neighbour is
-	// unique (the paper's strict inequalities, Eq. 6). The default breaks
-	// ties by row number, like a nearest-neighbour search does.
+	// unique (the paper's strict inequalities, Eq. 6): the second nearest
+	// must be farther, comparing the Euclidean distances package neighbors
+	// reports. The default breaks ties by row number, like a
+	// nearest-neighbour search does.
 	Strict bool
 	// Workers bounds the goroutines of the neighbour searches; 0 means
 	// GOMAXPROCS. Results do not depend on it.
