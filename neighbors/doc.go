@@ -21,6 +21,16 @@
 // the answer of a naive search that computes every distance directly:
 // near-ties are never decided by the cancellation-prone expansion.
 //
+// SearchSelf with all rows computes each dot product once for both
+// directions of a pair, which saves about a third of the time of the usual
+// "every row's k nearest neighbours" query.
+//
+// Exact tree pruning was tried and left out: a k-d partition with bounding
+// balls on leaves of 16-64 rows skipped 30-80% of the leaf scans on
+// make_classification data (15 intrinsic dimensions), but its bound checks
+// ate most of the saving (no faster at 20k rows, 13% faster at 50k), and on
+// isotropic 20-D data it skipped almost nothing and ran 17% slower.
+//
 // # Ties and self-exclusion
 //
 // Ties in the direct distance go to the smaller reference position. A query
@@ -31,7 +41,8 @@
 //
 // # Parallelism
 //
-// Query blocks are spread over Options.Workers goroutines. Every query's
-// answer depends only on its own row and the index, so results are
+// Query blocks (row blocks for SearchSelf with all rows) are spread over
+// Options.Workers goroutines. Every answer is decided on direct distances
+// among candidates that any schedule is guaranteed to keep, so results are
 // identical for any worker count.
 package neighbors

@@ -16,6 +16,11 @@ import (
 // reference rows a query may use.
 var ErrK = errors.New("neighbors: k out of range")
 
+// symmetricMax bounds the rows of the symmetric all-rows search, whose
+// per-worker state for every row costs about 100 + 24k bytes per row and
+// worker.
+const symmetricMax = 1 << 20
+
 // Options tunes a search. A nil *Options means the defaults.
 type Options struct {
 	// Workers is the number of goroutines that share the query blocks;
@@ -140,11 +145,23 @@ func (ix *Index) Search(query *mat.Dense, k int, exclude []int, opt *Options) (*
 	if c != ix.d {
 		return nil, fmt.Errorf("neighbors: query has %d columns, index has %d", c, ix.d)
 	}
-	flat := make([]float64, nq*c)
-	for i := range nq {
-		mat.Row(flat[i*c:(i+1)*c], i, query)
+	raw := query.RawMatrix()
+	row := func(q int) []float64 { return raw.Data[q*raw.Stride : q*raw.Stride+c] }
+	if err := checkQueries(nq, row); err != nil {
+		return nil, err
 	}
-	return ix.SearchFlat(flat, k, exclude, opt)
+	return ix.search(nq, row, k, exclude, opt)
+}
+
+func checkQueries(nq int, row func(int) []float64) error {
+	for q := range nq {
+		for j, v := range row(q) {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("neighbors: query row %d: column %d is %v", q, j, v)
+			}
+		}
+	}
+	return nil
 }
 
 // SearchFlat is Search for a row-major query matrix with Dim() columns.
@@ -153,21 +170,22 @@ func (ix *Index) SearchFlat(query []float64, k int, exclude []int, opt *Options)
 		return nil, fmt.Errorf("neighbors: %d query values do not form rows of %d columns", len(query), ix.d)
 	}
 	nq := len(query) / ix.d
-	for q := range nq {
-		row := query[q*ix.d : (q+1)*ix.d]
-		for j, v := range row {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("neighbors: query row %d: column %d is %v", q, j, v)
-			}
-		}
+	row := func(q int) []float64 { return query[q*ix.d : (q+1)*ix.d] }
+	if err := checkQueries(nq, row); err != nil {
+		return nil, err
 	}
-	return ix.search(nq, func(q int) []float64 { return query[q*ix.d : (q+1)*ix.d] }, k, exclude, opt)
+	return ix.search(nq, row, k, exclude, opt)
 }
 
 // SearchSelf finds the k nearest other reference rows of the reference rows
 // at positions pos (all rows when pos is nil); each query excludes itself.
+// With pos nil every pair of rows is computed once for both directions,
+// which halves the work (up to symmetricMax rows).
 func (ix *Index) SearchSelf(pos []int, k int, opt *Options) (*Result, error) {
 	if pos == nil {
+		if ix.n <= symmetricMax {
+			return ix.searchAll(k, opt)
+		}
 		pos = make([]int, ix.n)
 		for i := range pos {
 			pos[i] = i

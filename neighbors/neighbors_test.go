@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/aer-go/aer/internal/rng"
+	"github.com/aer-go/aer/synth"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -99,6 +100,21 @@ func TestAgainstNaive(t *testing.T) {
 				if !slices.Equal(got.Index, wi) || !slices.Equal(got.Dist, wd) {
 					t.Fatalf("workers %d: got %v %v\nwant %v %v", w, got.Index, got.Dist, wi, wd)
 				}
+				if c.k >= c.n {
+					continue
+				}
+				self, err := ix.SearchSelf(nil, c.k, &Options{Workers: w})
+				if err != nil {
+					t.Fatal(err)
+				}
+				all := make([]int, c.n)
+				for i := range all {
+					all[i] = i
+				}
+				wi, wd = naive(ref, c.d, ref, c.k, all)
+				if !slices.Equal(self.Index, wi) || !slices.Equal(self.Dist, wd) {
+					t.Fatalf("workers %d: SearchSelf(nil) differs from naive", w)
+				}
 			}
 		})
 	}
@@ -106,7 +122,7 @@ func TestAgainstNaive(t *testing.T) {
 
 func TestSearchSelf(t *testing.T) {
 	for _, grid := range []bool{false, true} {
-		const n, d, k = 400, 3, 2
+		const n, d, k = 400, 3, 2 // n > one row block, not a multiple of it
 		ref := randomData(7, n, d, grid, 1, 0)
 		ix, err := NewFlat(ref, d)
 		if err != nil {
@@ -125,17 +141,21 @@ func TestSearchSelf(t *testing.T) {
 		if !slices.Equal(got.Index, wi) || !slices.Equal(got.Dist, wd) {
 			t.Fatalf("grid %v: got %v %v, want %v %v", grid, got.Index, got.Dist, wi, wd)
 		}
-		all, err := ix.SearchSelf(nil, k, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
 		allPos := make([]int, n)
 		for i := range allPos {
 			allPos[i] = i
 		}
-		wi, wd = naive(ref, d, ref, k, allPos)
-		if !slices.Equal(all.Index, wi) || !slices.Equal(all.Dist, wd) {
-			t.Fatalf("grid %v: all rows differ from naive", grid)
+		for _, kk := range []int{1, 2, 5} {
+			wi, wd = naive(ref, d, ref, kk, allPos)
+			for _, w := range []int{1, 2, 3, 7} {
+				all, err := ix.SearchSelf(nil, kk, &Options{Workers: w})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(all.Index, wi) || !slices.Equal(all.Dist, wd) {
+					t.Fatalf("grid %v, k %d, workers %d: all rows differ from naive", grid, kk, w)
+				}
+			}
 		}
 	}
 }
@@ -191,6 +211,28 @@ func TestNewRows(t *testing.T) {
 	}
 }
 
+func TestStridedQuery(t *testing.T) {
+	big := mat.NewDense(5, 3, []float64{
+		9, 9, 9,
+		0, 0, 7,
+		5, 5, 7,
+		1, 0, 7,
+		9, 9, 9,
+	})
+	view := big.Slice(1, 4, 0, 2).(*mat.Dense)
+	ix, err := New(mat.DenseCopyOf(view))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ix.Search(view, 2, []int{0, 1, 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{2, 1, 2, 0, 0, 1}; !slices.Equal(res.Index, want) {
+		t.Fatalf("got %v, want %v", res.Index, want)
+	}
+}
+
 func TestErrors(t *testing.T) {
 	ix, err := NewFlat([]float64{0, 1, 2}, 1)
 	if err != nil {
@@ -219,6 +261,9 @@ func TestErrors(t *testing.T) {
 	}
 	if _, err := NewFlat([]float64{0, 1, 2}, 2); err == nil {
 		t.Error("ragged data accepted")
+	}
+	if _, err := ix.Search(mat.NewDense(2, 1, []float64{0, math.NaN()}), 1, nil, nil); err == nil || err.Error() != "neighbors: query row 1: column 0 is NaN" {
+		t.Errorf("NaN in a Dense query: %v", err)
 	}
 	if _, err := ix.Search(mat.NewDense(1, 2, nil), 1, nil, nil); err == nil {
 		t.Error("column mismatch accepted")
@@ -257,10 +302,20 @@ func ExampleIndex_SearchSelf() {
 	// row 3: nearest 1 at 1
 }
 
+// anchorData is n x 20 data from synth (make_classification with the
+// settings of the scikit-learn speed anchors: 10 informative, 5 redundant
+// features, 2 clusters per class, weights 0.9/0.1).
+func anchorData(b *testing.B, n int) *mat.Dense {
+	d, err := synth.Generate(&synth.Settings{Samples: n, Features: 20, Informative: 10, Redundant: 5,
+		Weights: []float64{0.9, 0.1}}, uint64(n))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return d.X
+}
+
 func benchmarkSelf2NN(b *testing.B, n int) {
-	const d = 20
-	x := randomData(3, n, d, false, 1, 0)
-	ix, err := NewFlat(x, d)
+	ix, err := New(anchorData(b, n))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -272,7 +327,22 @@ func benchmarkSelf2NN(b *testing.B, n int) {
 	}
 }
 
-// Every row's 2 nearest neighbours (scikit-learn brute: 0.39 s for 10k x 20,
-// 34.6 s for 100k x 20; ../shared/anchors/speed.md).
+// Every row's 2 nearest neighbours (scikit-learn NearestNeighbors brute:
+// 0.39 s for 10k x 20, 34.6 s for 100k x 20; ../shared/anchors/speed.md).
 func BenchmarkSelf2NN10k(b *testing.B)  { benchmarkSelf2NN(b, 10_000) }
 func BenchmarkSelf2NN100k(b *testing.B) { benchmarkSelf2NN(b, 100_000) }
+
+// The same 10k rows as queries of another index: the one-way scan.
+func BenchmarkSearch2NN10k(b *testing.B) {
+	x := anchorData(b, 10_000)
+	ix, err := New(x)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if _, err := ix.Search(x, 2, nil, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

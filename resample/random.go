@@ -23,20 +23,29 @@ func Sample(rows []int, n int, src *rand.Rand) ([]int, error) {
 	return pool[:n:n], nil
 }
 
+// ClassRows returns the row numbers of the majority (label 0) and the
+// minority (label 1) rows, each increasing.
+func ClassRows(y []int) (majority, minority []int, err error) {
+	for i, v := range y {
+		switch v {
+		case 0:
+			majority = append(majority, i)
+		case 1:
+			minority = append(minority, i)
+		default:
+			return nil, nil, fmt.Errorf("resample: row %d: label %d is not 0 or 1", i, v)
+		}
+	}
+	return majority, minority, nil
+}
+
 // UnderSample returns every minority row (label 1) and nMajority majority
 // rows (label 0) drawn at random without replacement, seeded by seed, as
 // row numbers in increasing order.
 func UnderSample(y []int, nMajority int, seed uint64) ([]int, error) {
-	var maj, mino []int
-	for i, v := range y {
-		switch v {
-		case 0:
-			maj = append(maj, i)
-		case 1:
-			mino = append(mino, i)
-		default:
-			return nil, fmt.Errorf("resample: row %d: label %d is not 0 or 1", i, v)
-		}
+	maj, mino, err := ClassRows(y)
+	if err != nil {
+		return nil, err
 	}
 	drawn, err := Sample(maj, nMajority, rng.New(seed))
 	if err != nil {

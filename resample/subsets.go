@@ -189,7 +189,7 @@ func component(x, scores *mat.Dense, l int, majority, minRows []int, isMin []boo
 	nRand := min(int(math.Floor(frac*float64(mk))), len(rest))
 	drawn, err := Sample(rest, nRand, rng.Derive(seed, uint64(l)))
 	if err != nil {
-		return global, local, err
+		return global, local, err // not reached: nRand <= len(rest)
 	}
 	loc := rowsOf(rank[:top])
 	loc = append(loc, drawn...)

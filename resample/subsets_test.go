@@ -1,6 +1,7 @@
 package resample
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/aer-go/aer/internal/rng"
+	"github.com/aer-go/aer/synth"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -134,6 +136,12 @@ func TestSubsetsErrors(t *testing.T) {
 			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
 		}
 	}
+	bad := mat.DenseCopyOf(x)
+	bad.Set(2, 0, math.NaN())
+	_, err := Subsets(bad, scores, maj, mino, 0, nil)
+	if want := "resample: component 0: tomek links: neighbors: reference row 2: column 0 is NaN"; err == nil || err.Error() != want {
+		t.Errorf("NaN feature: got %v, want %q", err, want)
+	}
 }
 
 // synthetic returns n rows of d features, a fraction pMin of them minority
@@ -192,6 +200,38 @@ func TestSubsetsWorkersDeterministic(t *testing.T) {
 			t.Errorf("local %d: %+v", s.Component, s)
 		}
 	}
+	// Global subsets agree with a direct reading of Algorithm 1: rank by
+	// score (ties to the smaller row), take the top floor(m_n/L), add the
+	// minority, drop the majority end of every brute-force Tomek link.
+	y := make([]int, len(maj)+len(mino))
+	for _, i := range mino {
+		y[i] = 1
+	}
+	for l := range L {
+		order := slices.Clone(maj)
+		at := make(map[int]float64)
+		for i, row := range maj {
+			at[row] = scores.At(i, l)
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(at[b], at[a]) })
+		top := order[:len(maj)/L]
+		set := append(slices.Clone(top), mino...)
+		want := DropMajority(slices.Sorted(slices.Values(set)), bruteTomek(x, y, set, false))
+		if !slices.Equal(first[2*l].Rows, want) {
+			t.Errorf("global %d differs from the direct reading", l)
+		}
+		loc := first[2*l+1].Rows
+		inLoc := make(map[int]bool)
+		for _, i := range loc {
+			inLoc[i] = true
+		}
+		for _, i := range append(slices.Clone(order[:len(mino)]), mino...) {
+			if !inLoc[i] {
+				t.Errorf("local %d lacks row %d", l, i)
+			}
+		}
+	}
+
 	// A different seed changes only the random part of local subsets.
 	other, err := Subsets(x, scores, maj, mino, 100, nil)
 	if err != nil {
@@ -233,6 +273,10 @@ func TestSampleAndUnderSample(t *testing.T) {
 		}
 	}
 	y := []int{0, 1, 0, 0, 0, 1, 0, 0}
+	maj, mino, err := ClassRows(y)
+	if err != nil || !slices.Equal(maj, []int{0, 2, 3, 4, 6, 7}) || !slices.Equal(mino, []int{1, 5}) {
+		t.Errorf("ClassRows: %v %v %v", maj, mino, err)
+	}
 	u, err := UnderSample(y, 3, 7)
 	if err != nil {
 		t.Fatal(err)
@@ -250,6 +294,26 @@ func TestSampleAndUnderSample(t *testing.T) {
 	if _, err := UnderSample([]int{0, 2}, 1, 0); err == nil {
 		t.Error("label 2 accepted")
 	}
+}
+
+func ExampleUnderSample() {
+	y := []int{0, 0, 1, 0, 0, 0, 1, 0, 0, 0}
+	rows, err := UnderSample(y, 4, 7)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	majority, minority := 0, 0
+	for _, i := range rows {
+		if y[i] == 1 {
+			minority++
+		} else {
+			majority++
+		}
+	}
+	fmt.Println("majority", majority, "minority", minority)
+	// Output:
+	// majority 4 minority 2
 }
 
 func ExampleSubsets() {
@@ -290,14 +354,21 @@ func ExampleSubsets() {
 	// {"component":0,"kind":"global","majority":3,"random":0,"minority":2,"tomek_removed":1}
 }
 
+// anchorData is n x 20 make_classification data (synth) shaped like the
+// scikit-learn speed anchors but with a fraction pMin of minority rows.
+func anchorData(b *testing.B, n int, pMin float64) (*mat.Dense, []int) {
+	d, err := synth.Generate(&synth.Settings{Samples: n, Features: 20, Informative: 10, Redundant: 5,
+		Weights: []float64{1 - pMin, pMin}}, 8)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return d.X, d.Y
+}
+
 // Tomek links inside 100k x 20 rows with about 1% minority (scikit-learn's
 // full 2-NN search alone takes 34.6 s here; ../shared/anchors/speed.md).
 func BenchmarkTomek100k(b *testing.B) {
-	x, _, mino := synthetic(8, 100_000, 20, 0.01)
-	y := make([]int, 100_000)
-	for _, i := range mino {
-		y[i] = 1
-	}
+	x, y := anchorData(b, 100_000, 0.01)
 	b.ResetTimer()
 	var links []Link
 	for range b.N {
@@ -306,14 +377,26 @@ func BenchmarkTomek100k(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	nMin := 0
+	for _, v := range y {
+		nMin += v
+	}
 	b.ReportMetric(float64(len(links)), "links")
-	b.ReportMetric(float64(len(mino)), "minority")
+	b.ReportMetric(float64(nMin), "minority")
 }
 
 // Subsets of 100k x 20 rows, ~1% minority, L = 4: four Tomek searches over
 // 25k-row global subsets.
 func BenchmarkSubsets100k(b *testing.B) {
-	x, maj, mino := synthetic(9, 100_000, 20, 0.01)
+	x, y := anchorData(b, 100_000, 0.01)
+	var maj, mino []int
+	for i, v := range y {
+		if v == 1 {
+			mino = append(mino, i)
+		} else {
+			maj = append(maj, i)
+		}
+	}
 	const L = 4
 	r := rng.New(10)
 	scores := mat.NewDense(len(maj), L, nil)

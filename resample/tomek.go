@@ -18,8 +18,10 @@ type Link struct {
 // TomekOptions tunes TomekLinks. A nil *TomekOptions means the defaults.
 type TomekOptions struct {
 	// Strict counts a pair only when each end's nearest neighbour is
-	// unique (the paper's strict inequalities, Eq. 6). The default breaks
-	// ties by row number, like a nearest-neighbour search does.
+	// unique (the paper's strict inequalities, Eq. 6): the second nearest
+	// must be farther, comparing the Euclidean distances package neighbors
+	// reports. The default breaks ties by row number, like a
+	// nearest-neighbour search does.
 	Strict bool
 	// Workers bounds the goroutines of the neighbour searches; 0 means
 	// GOMAXPROCS. Results do not depend on it.
@@ -46,7 +48,11 @@ func TomekLinks(x *mat.Dense, y []int, subset []int, opt *TomekOptions) ([]Link,
 	if opt == nil {
 		opt = &TomekOptions{}
 	}
-	return tomek(x, rows, func(i int) bool { return y[i] == 1 }, opt)
+	links, err := tomek(x, rows, func(i int) bool { return y[i] == 1 }, opt)
+	if err != nil {
+		return nil, fmt.Errorf("resample: %w", err)
+	}
+	return links, nil
 }
 
 // sortedRows checks subset against r rows and returns it sorted (a copy),
@@ -96,7 +102,7 @@ func tomek(x *mat.Dense, rows []int, minority func(int) bool, opt *TomekOptions)
 	}
 	ix, err := neighbors.NewRows(x, rows)
 	if err != nil {
-		return nil, fmt.Errorf("resample: tomek links: %w", err)
+		return nil, fmt.Errorf("tomek links: %w", err)
 	}
 	k := 1
 	if opt.Strict && len(rows) > 2 {
@@ -105,7 +111,7 @@ func tomek(x *mat.Dense, rows []int, minority func(int) bool, opt *TomekOptions)
 	search := &neighbors.Options{Workers: opt.Workers}
 	first, err := ix.SearchSelf(small, k, search)
 	if err != nil {
-		return nil, fmt.Errorf("resample: tomek links: %w", err)
+		return nil, fmt.Errorf("tomek links: %w", err)
 	}
 	unique := func(res *neighbors.Result, q int) bool {
 		_, d := res.Row(q)
@@ -135,7 +141,7 @@ func tomek(x *mat.Dense, rows []int, minority func(int) bool, opt *TomekOptions)
 	}
 	second, err := ix.SearchSelf(partners, k, search)
 	if err != nil {
-		return nil, fmt.Errorf("resample: tomek links: %w", err)
+		return nil, fmt.Errorf("tomek links: %w", err)
 	}
 	var links []Link
 	for q, p := range small {
