@@ -256,6 +256,7 @@ type em struct {
 	nk               []float64
 	scratch          [][]float64 // per worker, 4*d
 	nz               [][]int32   // per component: rows with nonzero responsibility
+	syrk             []syrkBuffers
 	facScratch       []float64
 	reseeded, ridged int
 	reseedBudget     int
@@ -271,7 +272,7 @@ func newEM(x []float64, stride, n, d int, cfg *resolved, workers int, glob []flo
 		nk: make([]float64, k), facScratch: make([]float64, d*d), reseedBudget: 3 * k}
 	e.scratch = make([][]float64, workers)
 	for w := range e.scratch {
-		e.scratch[w] = make([]float64, 4*d)
+		e.scratch[w] = make([]float64, scratchLen(d))
 	}
 	if cfg.typ == Full || cfg.typ == Tied {
 		e.nz = make([][]int32, k)
@@ -343,12 +344,9 @@ func (e *em) estep() float64 {
 		sum := 0.0
 		for i := r0; i < r1; i++ {
 			row := a[(i-r0)*K : (i-r0+1)*K]
-			lse := logSumExpRow(row, logw)
+			lse := respRow(row, logw)
 			e.ll[i] = lse
 			sum += lse
-			for l, v := range row {
-				row[l] = math.Exp(v + logw[l] - lse)
-			}
 		}
 		e.bLL[b] = sum
 		e.partials(b)
@@ -462,19 +460,24 @@ func containsInt(s []int, v int) bool {
 	return false
 }
 
-// rowChunks splits rows 0..d-1 of an upper triangle into at most parts
-// ranges of about equal area.
-func rowChunks(d, parts int) []int {
+// blockChunks splits the nb 4-row blocks of a d x d upper triangle
+// (tiles 4 x 8 up to column d8) into at most parts ranges of about equal
+// work.
+func blockChunks(nb, d8, parts int) []int {
+	work := func(ib int) int { return (d8 - (4*ib/8)*8) / 8 }
+	total := 0
+	for ib := 0; ib < nb; ib++ {
+		total += work(ib)
+	}
 	bounds := []int{0}
-	total := float64(d) * float64(d+1) / 2
-	acc := 0.0
-	for i := 0; i < d; i++ {
-		acc += float64(d - i)
-		if len(bounds) < parts && acc >= total*float64(len(bounds))/float64(parts) && i+1 < d {
-			bounds = append(bounds, i+1)
+	acc := 0
+	for ib := 0; ib < nb; ib++ {
+		acc += work(ib)
+		if len(bounds) < parts && acc*parts >= total*len(bounds) && ib+1 < nb {
+			bounds = append(bounds, ib+1)
 		}
 	}
-	return append(bounds, d)
+	return append(bounds, nb)
 }
 
 // nonzeroRows lists, per component, the rows whose responsibility is not
@@ -493,63 +496,87 @@ func (e *em) nonzeroRows() {
 	}
 }
 
-// accumulateUpper adds sum_i r_i (x_i - mu)(x_i - mu)^T over rows rows to
-// rows i0..i1 of the upper triangle of c.
-func (e *em) accumulateUpper(c, mu []float64, l int, rows []int32, i0, i1 int, z []float64) {
-	d, K, x, st := e.d, e.k, e.x, e.stride
-	z0, z1, z2, z3 := z[0:d], z[d:2*d], z[2*d:3*d], z[3*d:4*d]
-	t := 0
-	for ; t+4 <= len(rows); t += 4 {
-		a, b, cc, dd := int(rows[t]), int(rows[t+1]), int(rows[t+2]), int(rows[t+3])
-		r0, r1, r2, r3 := e.resp[a*K+l], e.resp[b*K+l], e.resp[cc*K+l], e.resp[dd*K+l]
-		xa, xb, xc, xd := x[a*st:a*st+d], x[b*st:b*st+d], x[cc*st:cc*st+d], x[dd*st:dd*st+d]
-		for j := i0; j < d; j++ {
-			m := mu[j]
-			z0[j], z1[j], z2[j], z3[j] = xa[j]-m, xb[j]-m, xc[j]-m, xd[j]-m
-		}
-		for i := i0; i < i1; i++ {
-			a0, a1, a2, a3 := r0*z0[i], r1*z1[i], r2*z2[i], r3*z3[i]
-			row := c[i*d+i : i*d+d]
-			y0, y1, y2, y3 := z0[i:d], z1[i:d], z2[i:d], z3[i:d]
-			axpy4(row, y0, y1, y2, y3, a0, a1, a2, a3)
+// syrkBuffers are one worker's buffers for scatter matrices: a and b hold
+// up to mRows centred rows (b) and the same rows times their
+// responsibilities (a), padded to d8 columns with zeros; acc is a d4 x d8
+// accumulator.
+type syrkBuffers struct{ a, b, acc []float64 }
+
+// mRows is the number of rows packed per kernel pass: the packed a and b
+// stay within about 256 KiB, so they are reused from cache by every tile.
+func mRows(d8 int) int { return max(16, min(256, 16384/d8)) }
+
+// scatterUpper adds sum_i r_il (x_i - mu_l)(x_i - mu_l)^T, over the rows
+// with nonzero responsibility of each component l in comps, into rows
+// [4*ib0, 4*ib1) of the upper triangle of acc (stride d8). Rows are packed
+// mRows at a time and each 4 x 8 tile is accumulated by syrk4x8, so the
+// summation order depends only on the data, never on the workers.
+func (e *em) scatterUpper(buf *syrkBuffers, comps []int, ib0, ib1 int) {
+	d, K := e.d, e.k
+	d8 := pad8(d)
+	mr := mRows(d8)
+	j0 := (4 * ib0 / 8) * 8 // first column any tile of this range reads
+	acc := buf.acc
+	clear(acc[4*ib0*d8 : 4*ib1*d8])
+	for _, l := range comps {
+		mu := e.p.mean[l*d : (l+1)*d]
+		rows := e.nz[l]
+		for t0 := 0; t0 < len(rows); t0 += mr {
+			nr := min(mr, len(rows)-t0)
+			for t, row := range rows[t0 : t0+nr] {
+				r := e.resp[int(row)*K+l]
+				xr := e.x[int(row)*e.stride : int(row)*e.stride+d]
+				ar := buf.a[t*d8 : t*d8+d]
+				br := buf.b[t*d8 : t*d8+d]
+				for j := j0; j < d; j++ {
+					z := xr[j] - mu[j]
+					br[j] = z
+					ar[j] = r * z
+				}
+			}
+			for ib := ib0; ib < ib1; ib++ {
+				i := 4 * ib
+				for jb := (i / 8) * 8; jb < d8; jb += 8 {
+					syrk4x8(buf.a[i:], buf.b[jb:], d8, nr, acc[i*d8+jb:], d8)
+				}
+			}
 		}
 	}
-	for ; t < len(rows); t++ {
-		a := int(rows[t])
-		r0 := e.resp[a*K+l]
-		xa := x[a*st : a*st+d]
-		for j := i0; j < d; j++ {
-			z0[j] = xa[j] - mu[j]
-		}
-		for i := i0; i < i1; i++ {
-			a0 := r0 * z0[i]
-			row := c[i*d+i : i*d+d]
-			axpy(row, z0[i:d], a0)
-		}
+}
+
+func (e *em) newSyrkBuffers() []syrkBuffers {
+	d8 := pad8(e.d)
+	bufs := make([]syrkBuffers, e.workers)
+	for w := range bufs {
+		n := mRows(d8) * d8
+		bufs[w] = syrkBuffers{a: make([]float64, n+8), b: make([]float64, n+8), acc: make([]float64, pad4(e.d)*d8)}
 	}
+	return bufs
 }
 
 func (e *em) covFull(reseed []bool) {
 	K, d := e.k, e.d
 	p := e.p
+	d8 := pad8(d)
+	nb := pad4(d) / 4
 	e.nonzeroRows()
-	parts := 1
-	if d >= 16 {
-		parts = max(1, (2*e.workers+K-1)/K)
+	if e.syrk == nil {
+		e.syrk = e.newSyrkBuffers()
 	}
-	chunks := rowChunks(d, parts)
+	parts := max(1, (2*e.workers+K-1)/K)
+	chunks := blockChunks(nb, d8, parts)
 	nc := len(chunks) - 1
 	parallel(e.workers, K*nc, func(w, job int) {
 		l, c := job/nc, job%nc
-		i0, i1 := chunks[c], chunks[c+1]
-		cov := p.cov[l*d*d : (l+1)*d*d]
-		for i := i0; i < i1; i++ {
-			clear(cov[i*d+i : i*d+d])
-		}
 		if reseed[l] {
 			return
 		}
-		e.accumulateUpper(cov, p.mean[l*d:(l+1)*d], l, e.nz[l], i0, i1, e.scratch[w])
+		buf := &e.syrk[w]
+		e.scatterUpper(buf, []int{l}, chunks[c], chunks[c+1])
+		cov := p.cov[l*d*d : (l+1)*d*d]
+		for i := 4 * chunks[c]; i < min(4*chunks[c+1], d); i++ {
+			copy(cov[i*d+i:i*d+d], buf.acc[i*d8+i:i*d8+d])
+		}
 	})
 	for l := 0; l < K; l++ {
 		cov := p.cov[l*d*d : (l+1)*d*d]
@@ -571,17 +598,24 @@ func (e *em) covFull(reseed []bool) {
 func (e *em) covTied() {
 	K, d := e.k, e.d
 	p := e.p
+	d8 := pad8(d)
+	nb := pad4(d) / 4
 	e.nonzeroRows()
-	chunks := rowChunks(d, 2*e.workers)
+	if e.syrk == nil {
+		e.syrk = e.newSyrkBuffers()
+	}
+	comps := make([]int, K)
+	for l := range comps {
+		comps[l] = l
+	}
+	chunks := blockChunks(nb, d8, 2*e.workers)
 	nc := len(chunks) - 1
 	cov := p.cov
 	parallel(e.workers, nc, func(w, c int) {
-		i0, i1 := chunks[c], chunks[c+1]
-		for i := i0; i < i1; i++ {
-			clear(cov[i*d+i : i*d+d])
-		}
-		for l := 0; l < K; l++ {
-			e.accumulateUpper(cov, p.mean[l*d:(l+1)*d], l, e.nz[l], i0, i1, e.scratch[w])
+		buf := &e.syrk[w]
+		e.scatterUpper(buf, comps, chunks[c], chunks[c+1])
+		for i := 4 * chunks[c]; i < min(4*chunks[c+1], d); i++ {
+			copy(cov[i*d+i:i*d+d], buf.acc[i*d8+i:i*d8+d])
 		}
 	})
 	tot := 0.0

@@ -1,5 +1,7 @@
 package mixture
 
+import "math"
+
 // Vector kernels of the E- and M-steps. On amd64 with AVX2 and FMA they
 // run in assembly (kernels_amd64.s); elsewhere, and for short vectors, in
 // the Go loops below. Either way a given machine always takes the same path
@@ -60,4 +62,86 @@ func wsqaccGo(dst, x, mu []float64, r float64) {
 		t := x[j] - mu[j]
 		dst[j] += r * t * t
 	}
+}
+
+func mahal8Go(W []float64, d, jrows int, xt, mu []float64, q *[8]float64) {
+	var acc [8]float64
+	for jg := 0; jg < jrows; jg += 4 {
+		lmax := min(jg+4, d)
+		for j := jg; j < jg+4; j++ {
+			var s [8]float64
+			if j < d {
+				row := W[j*d : j*d+lmax]
+				for l, w := range row {
+					z := xt[l*8 : l*8+8]
+					m := mu[l]
+					for r := range s {
+						s[r] += w * (z[r] - m)
+					}
+				}
+			}
+			for r := range acc {
+				acc[r] += s[r] * s[r]
+			}
+		}
+	}
+	*q = acc
+}
+
+func syrk4x8Go(a, b []float64, stride, rows int, c []float64, cstride int) {
+	var acc [4][8]float64
+	for r := 0; r < rows; r++ {
+		ar := a[r*stride : r*stride+4]
+		br := b[r*stride : r*stride+8]
+		for i, av := range ar {
+			for j, bv := range br {
+				acc[i][j] += av * bv
+			}
+		}
+	}
+	for i := range acc {
+		for j := range acc[i] {
+			c[i*cstride+j] += acc[i][j]
+		}
+	}
+}
+
+func diag8Go(xt, mu, p []float64, d int, q *[8]float64) {
+	var acc [8]float64
+	for l := 0; l < d; l++ {
+		z := xt[l*8 : l*8+8]
+		m, w := mu[l], p[l]
+		for r := range acc {
+			t := (z[r] - m) * w
+			acc[r] += t * t
+		}
+	}
+	*q = acc
+}
+
+// respRow turns the log densities a (one row, per component) into
+// responsibilities in place, with the log weights, and returns the row's
+// log-likelihood log sum_l w_l N_l (log-sum-exp, one exp per component).
+func respRow(a, logw []float64) float64 {
+	logw = logw[:len(a)]
+	m := math.Inf(-1)
+	for k, v := range a {
+		if t := v + logw[k]; t > m {
+			m = t
+		}
+	}
+	if math.IsInf(m, 0) || math.IsNaN(m) {
+		return m
+	}
+	s := 0.0
+	for k, v := range a {
+		e := math.Exp(v + logw[k] - m)
+		a[k] = e
+		s += e
+	}
+	inv := 1 / s
+	for k := range a {
+		a[k] *= inv
+	}
+	return m + math.Log(s)
 }

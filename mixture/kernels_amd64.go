@@ -102,3 +102,49 @@ func wsqacc(dst, x, mu []float64, r float64) {
 	_, _ = x[n-1], mu[n-1]
 	wsqaccAVX(&dst[0], &x[0], &mu[0], n, r)
 }
+
+//go:noescape
+func mahal8AVX(W *float64, d, jrows int, xt, mu *float64, q *[8]float64)
+
+//go:noescape
+func syrk4x8AVX(a, b *float64, stride, rows int, c *float64, cstride int)
+
+// mahal8 computes, for 8 rows stored transposed in xt (xt[l*8+r]), the
+// squared Mahalanobis distances |W (x_r - mu)|^2 into q. W has jrows rows
+// (a multiple of 4, rows past d zero) of length d.
+func mahal8(W []float64, d, jrows int, xt, mu []float64, q *[8]float64) {
+	if !useAVX {
+		mahal8Go(W, d, jrows, xt, mu, q)
+		return
+	}
+	_, _, _ = W[jrows*d-1], xt[8*d-1], mu[d-1]
+	mahal8AVX(&W[0], d, jrows, &xt[0], &mu[0], q)
+}
+
+// syrk4x8 adds sum_r a[r*stride+i]*b[r*stride+j] to c[i*cstride+j] for
+// i < 4, j < 8.
+func syrk4x8(a, b []float64, stride, rows int, c []float64, cstride int) {
+	if !useAVX {
+		syrk4x8Go(a, b, stride, rows, c, cstride)
+		return
+	}
+	if rows == 0 {
+		return
+	}
+	_, _, _, _ = a[(rows-1)*stride+3], b[(rows-1)*stride+7], c[3*cstride+7], c[0]
+	syrk4x8AVX(&a[0], &b[0], stride, rows, &c[0], cstride)
+}
+
+//go:noescape
+func diag8AVX(xt, mu, p *float64, d int, q *[8]float64)
+
+// diag8 computes q[r] = sum_l ((xt[l*8+r] - mu[l]) p[l])^2 for 8 rows
+// held transposed in xt.
+func diag8(xt, mu, p []float64, d int, q *[8]float64) {
+	if !useAVX {
+		diag8Go(xt, mu, p, d, q)
+		return
+	}
+	_, _, _ = xt[8*d-1], mu[d-1], p[d-1]
+	diag8AVX(&xt[0], &mu[0], &p[0], d, q)
+}

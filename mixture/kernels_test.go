@@ -54,5 +54,52 @@ func TestKernels(t *testing.T) {
 			t.Fatalf("sqdiff n=%d: %v, want %v", n, a, b)
 		}
 	}
+	for d := 1; d <= 21; d++ {
+		d4 := pad4(d)
+		W := make([]float64, d4*d)
+		for j := 0; j < d; j++ {
+			for l := 0; l <= j; l++ {
+				W[j*d+l] = r.NormFloat64()
+			}
+		}
+		xt, mu := vec(8*d), vec(d)
+		var q, g [8]float64
+		mahal8(W, d, d4, xt, mu, &q)
+		mahal8Go(W, d, d4, xt, mu, &g)
+		for i := range q {
+			// Direct reference.
+			want := 0.0
+			for j := 0; j < d; j++ {
+				s := 0.0
+				for l := 0; l <= j; l++ {
+					s += W[j*d+l] * (xt[l*8+i] - mu[l])
+				}
+				want += s * s
+			}
+			if !close(q[i], want) || !close(g[i], want) {
+				t.Fatalf("mahal8 d=%d row %d: %v, Go %v, want %v", d, i, q[i], g[i], want)
+			}
+		}
+		p := vec(d)
+		var q2, g2 [8]float64
+		diag8(xt, mu, p, d, &q2)
+		diag8Go(xt, mu, p, d, &g2)
+		for i := range q2 {
+			if !close(q2[i], g2[i]) {
+				t.Fatalf("diag8 d=%d row %d: %v, want %v", d, i, q2[i], g2[i])
+			}
+		}
+		const stride, rows = 24, 13
+		a, b := vec(rows*stride), vec(rows*stride)
+		c1 := vec(4 * stride)
+		c2 := append([]float64(nil), c1...)
+		syrk4x8(a[d%4:], b[d%8:], stride, rows, c1, stride)
+		syrk4x8Go(a[d%4:], b[d%8:], stride, rows, c2, stride)
+		for i := range c1 {
+			if !close(c1[i], c2[i]) {
+				t.Fatalf("syrk4x8 %d: %v, want %v", i, c1[i], c2[i])
+			}
+		}
+	}
 	t.Logf("SIMD kernels in use: %v", SIMD())
 }

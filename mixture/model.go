@@ -144,7 +144,7 @@ func (m *Model) evalBlocks(x *mat.Dense, f func(b, r0, r1 int, logDens []float64
 	bufs := make([]buf, workers)
 	parallel(workers, numBlocks(n), func(w, b int) {
 		if bufs[w].dens == nil {
-			bufs[w] = buf{make([]float64, blockRows*m.p.k), make([]float64, 4*m.p.d)}
+			bufs[w] = buf{make([]float64, blockRows*m.p.k), make([]float64, scratchLen(m.p.d))}
 		}
 		r0, r1 := b*blockRows, min((b+1)*blockRows, n)
 		dens := bufs[w].dens[:(r1-r0)*m.p.k]
@@ -214,11 +214,8 @@ func (m *Model) Responsibilities(x, dst *mat.Dense) (*mat.Dense, error) {
 	_, err := m.evalBlocks(x, func(_, r0, r1 int, dens []float64) {
 		for i := r0; i < r1; i++ {
 			a := dens[(i-r0)*K : (i-r0+1)*K]
-			lse := logSumExpRow(a, m.p.logw)
-			o := out.Data[i*out.Stride : i*out.Stride+K]
-			for l, v := range a {
-				o[l] = math.Exp(v + m.p.logw[l] - lse)
-			}
+			respRow(a, m.p.logw)
+			copy(out.Data[i*out.Stride:i*out.Stride+K], a)
 		}
 	})
 	return dst, err
