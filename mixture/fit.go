@@ -126,6 +126,7 @@ func Fit(ctx context.Context, x *mat.Dense, s *Settings) (*Model, *FitResult, er
 		cfg.progress = func(p Progress) { mu.Lock(); defer mu.Unlock(); f(p) }
 	}
 	glob := globalCovariance(data, stride, n, d, cfg)
+	xt := transposeAll(data, stride, n, d)
 
 	// Restarts run in parallel when there are enough of them to keep the
 	// workers busy; otherwise each restart spreads its row blocks over the
@@ -143,7 +144,7 @@ func Fit(ctx context.Context, x *mat.Dense, s *Settings) (*Model, *FitResult, er
 	}
 	outs := make([]out, cfg.nInit)
 	parallel(outer, cfg.nInit, func(_, r int) {
-		e := newEM(data, stride, n, d, cfg, inner, glob)
+		e := newEM(data, stride, n, d, cfg, inner, glob, xt)
 		p, res, err := e.run(ctx, r)
 		outs[r] = out{p, res, err}
 	})
@@ -245,6 +246,7 @@ func globalCovariance(x []float64, stride, n, d int, cfg *resolved) []float64 {
 // em is the state of one restart.
 type em struct {
 	x                []float64
+	xt               []float64 // x in 8-row groups (transposeAll), shared by restarts
 	stride, n, d, k  int
 	cfg              *resolved
 	workers          int
@@ -257,22 +259,25 @@ type em struct {
 	scratch          [][]float64 // per worker, 4*d
 	nz               [][]int32   // per component: rows with nonzero responsibility
 	syrk             []syrkBuffers
+	lanes            [][]float64 // per worker, k*d*8 lane sums
 	facScratch       []float64
 	reseeded, ridged int
 	reseedBudget     int
 	reseedThisMStep  bool
 }
 
-func newEM(x []float64, stride, n, d int, cfg *resolved, workers int, glob []float64) *em {
+func newEM(x []float64, stride, n, d int, cfg *resolved, workers int, glob, xt []float64) *em {
 	k := cfg.k
 	nb := numBlocks(n)
-	e := &em{x: x, stride: stride, n: n, d: d, k: k, cfg: cfg, workers: workers, glob: glob,
+	e := &em{x: x, xt: xt, stride: stride, n: n, d: d, k: k, cfg: cfg, workers: workers, glob: glob,
 		p: newParams(cfg.typ, k, d), resp: make([]float64, n*k), ll: make([]float64, n),
 		bNk: make([]float64, nb*k), bSx: make([]float64, nb*k*d), bLL: make([]float64, nb),
 		nk: make([]float64, k), facScratch: make([]float64, d*d), reseedBudget: 3 * k}
 	e.scratch = make([][]float64, workers)
+	e.lanes = make([][]float64, workers)
 	for w := range e.scratch {
 		e.scratch[w] = make([]float64, scratchLen(d))
+		e.lanes[w] = make([]float64, k*d*8)
 	}
 	if cfg.typ == Full || cfg.typ == Tied {
 		e.nz = make([][]int32, k)
@@ -297,7 +302,7 @@ func (e *em) run(ctx context.Context, restart int) (*params, Restart, error) {
 		}
 	}
 	clear(e.ll)
-	parallel(e.workers, numBlocks(e.n), func(_, b int) { e.partials(b) })
+	parallel(e.workers, numBlocks(e.n), func(w, b int) { e.partials(w, b) })
 	e.mstep()
 
 	lb := math.Inf(-1)
@@ -339,17 +344,10 @@ func (e *em) estep() float64 {
 	parallel(e.workers, numBlocks(e.n), func(w, b int) {
 		r0, r1 := b*blockRows, min((b+1)*blockRows, e.n)
 		a := e.resp[r0*K : r1*K]
-		e.p.logDensityBlock(e.x, e.stride, r0, r1, a, e.scratch[w])
-		logw := e.p.logw
-		sum := 0.0
-		for i := r0; i < r1; i++ {
-			row := a[(i-r0)*K : (i-r0+1)*K]
-			lse := respRow(row, logw)
-			e.ll[i] = lse
-			sum += lse
-		}
+		e.p.logDensityBlock(e.x, e.stride, r0, r1, a, e.scratch[w], e.xt)
+		sum := respBlock(a, K, e.p.logw, e.ll[r0:r1])
 		e.bLL[b] = sum
-		e.partials(b)
+		e.partials(w, b)
 	})
 	// Summed per block, then over blocks in order, exactly as Model.Score.
 	s := 0.0
@@ -360,23 +358,44 @@ func (e *em) estep() float64 {
 }
 
 // partials computes block b's sums of responsibilities and of
-// responsibility-weighted rows.
-func (e *em) partials(b int) {
+// responsibility-weighted rows, eight rows at a time with one row per
+// vector lane (worker w's scratch holds the transposed rows and the lane
+// sums).
+func (e *em) partials(w, b int) {
 	K, d := e.k, e.d
 	r0, r1 := b*blockRows, min((b+1)*blockRows, e.n)
 	nk := e.bNk[b*K : (b+1)*K]
 	sx := e.bSx[b*K*d : (b+1)*K*d]
 	clear(nk)
-	clear(sx)
-	for i := r0; i < r1; i++ {
-		xi := e.x[i*e.stride : i*e.stride+d]
-		for l, r := range e.resp[i*K : (i+1)*K] {
-			if r == 0 {
-				continue
+	xt := e.scratch[w][:8*d]
+	lanes := e.lanes[w]
+	clear(lanes)
+	var r [8]float64
+	for i := r0; i < r1; i += 8 {
+		xt, nr := group8(e.x, e.stride, d, i, r1, e.xt, xt)
+		for l := 0; l < K; l++ {
+			any := false
+			for t := range r {
+				r[t] = 0
+				if t < nr {
+					r[t] = e.resp[(i+t)*K+l]
+					nk[l] += r[t]
+					any = any || r[t] != 0
+				}
 			}
-			nk[l] += r
-			axpy(sx[l*d:(l+1)*d], xi, r)
+			if any {
+				axpyLanes8(lanes[l*d*8:(l+1)*d*8], xt, &r, d)
+			}
 		}
+	}
+	reduceLanes(sx, lanes)
+}
+
+// reduceLanes sets dst[j] to the sum of the 8 lanes lanes[j*8:j*8+8].
+func reduceLanes(dst, lanes []float64) {
+	for j := range dst {
+		v := lanes[j*8 : j*8+8]
+		dst[j] = ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]))
 	}
 }
 
@@ -635,19 +654,29 @@ func (e *em) covTied() {
 func (e *em) covDiag(reseed []bool) {
 	K, d, nb := e.k, e.d, numBlocks(e.n)
 	p := e.p
-	parallel(e.workers, nb, func(_, b int) {
+	parallel(e.workers, nb, func(w, b int) {
 		r0, r1 := b*blockRows, min((b+1)*blockRows, e.n)
-		sq := e.bSx[b*K*d : (b+1)*K*d]
-		clear(sq)
-		for i := r0; i < r1; i++ {
-			xi := e.x[i*e.stride : i*e.stride+d]
-			for l, r := range e.resp[i*K : (i+1)*K] {
-				if r == 0 {
-					continue
+		xt := e.scratch[w][:8*d]
+		lanes := e.lanes[w]
+		clear(lanes)
+		var r [8]float64
+		for i := r0; i < r1; i += 8 {
+			xt, nr := group8(e.x, e.stride, d, i, r1, e.xt, xt)
+			for l := 0; l < K; l++ {
+				any := false
+				for t := range r {
+					r[t] = 0
+					if t < nr {
+						r[t] = e.resp[(i+t)*K+l]
+						any = any || r[t] != 0
+					}
 				}
-				wsqacc(sq[l*d:(l+1)*d], xi, p.mean[l*d:(l+1)*d], r)
+				if any {
+					wsqLanes8(lanes[l*d*8:(l+1)*d*8], xt, p.mean[l*d:(l+1)*d], &r, d)
+				}
 			}
 		}
+		reduceLanes(e.bSx[b*K*d:(b+1)*K*d], lanes)
 	})
 	v := make([]float64, K*d)
 	for b := 0; b < nb; b++ {

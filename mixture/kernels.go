@@ -119,29 +119,78 @@ func diag8Go(xt, mu, p []float64, d int, q *[8]float64) {
 	*q = acc
 }
 
-// respRow turns the log densities a (one row, per component) into
-// responsibilities in place, with the log weights, and returns the row's
-// log-likelihood log sum_l w_l N_l (log-sum-exp, one exp per component).
-func respRow(a, logw []float64) float64 {
-	logw = logw[:len(a)]
-	m := math.Inf(-1)
-	for k, v := range a {
-		if t := v + logw[k]; t > m {
-			m = t
+// expTail is expInPlace in Go, with the same flush to zero below -708.
+func expTail(v []float64) {
+	for i, x := range v {
+		if x < -708 {
+			v[i] = 0
+		} else {
+			v[i] = math.Exp(x)
 		}
 	}
-	if math.IsInf(m, 0) || math.IsNaN(m) {
-		return m
+}
+
+// respBlock turns the log densities a (rows of k, per component) into
+// responsibilities in place, with log weights logw, and stores each row's
+// log-likelihood log sum_l w_l N_l in ll (log-sum-exp: the row maximum is
+// subtracted before one vectorised exp over the whole block). It returns
+// the sum of ll in row order.
+func respBlock(a []float64, k int, logw, ll []float64) float64 {
+	logw = logw[:k]
+	rows := len(a) / k
+	for i := 0; i < rows; i++ {
+		row := a[i*k : (i+1)*k]
+		m := math.Inf(-1)
+		for l, v := range row {
+			row[l] = v + logw[l]
+			m = max(m, row[l])
+		}
+		ll[i] = m
+		if math.IsInf(m, 0) || math.IsNaN(m) {
+			continue
+		}
+		for l := range row {
+			row[l] -= m
+		}
 	}
-	s := 0.0
-	for k, v := range a {
-		e := math.Exp(v + logw[k] - m)
-		a[k] = e
-		s += e
+	expInPlace(a[:rows*k])
+	sum := 0.0
+	for i := 0; i < rows; i++ {
+		m := ll[i]
+		if math.IsInf(m, 0) || math.IsNaN(m) {
+			sum += m
+			continue
+		}
+		row := a[i*k : (i+1)*k]
+		s := 0.0
+		for _, e := range row {
+			s += e
+		}
+		inv := 1 / s
+		for l := range row {
+			row[l] *= inv
+		}
+		ll[i] = m + math.Log(s)
+		sum += ll[i]
 	}
-	inv := 1 / s
-	for k := range a {
-		a[k] *= inv
+	return sum
+}
+
+func axpyLanes8Go(acc, xt []float64, r *[8]float64, d int) {
+	for l := 0; l < d; l++ {
+		a, z := acc[l*8:l*8+8], xt[l*8:l*8+8]
+		for t := range a {
+			a[t] += r[t] * z[t]
+		}
 	}
-	return m + math.Log(s)
+}
+
+func wsqLanes8Go(acc, xt, mu []float64, r *[8]float64, d int) {
+	for l := 0; l < d; l++ {
+		a, z, m := acc[l*8:l*8+8], xt[l*8:l*8+8], mu[l]
+		for t := range a {
+			u := z[t] - m
+			a[t] += r[t] * (u * u)
+		}
+	}
 }

@@ -589,3 +589,160 @@ dgdone:
 	VMOVUPD Y1, 32(DI)
 	VZEROUPPER
 	RET
+
+// func axpyLanes8AVX(acc, xt, r *float64, d int)
+// acc[l*8+t] += r[t] * xt[l*8+t] for l < d, t < 8.
+TEXT ·axpyLanes8AVX(SB), NOSPLIT, $0-32
+	MOVQ acc+0(FP), DI
+	MOVQ xt+8(FP), SI
+	MOVQ r+16(FP), R8
+	MOVQ d+24(FP), CX
+	VMOVUPD (R8), Y0
+	VMOVUPD 32(R8), Y1
+	TESTQ CX, CX
+	JZ aldone
+
+alloop:
+	VMOVUPD (DI), Y2
+	VMOVUPD 32(DI), Y3
+	VFMADD231PD (SI), Y0, Y2
+	VFMADD231PD 32(SI), Y1, Y3
+	VMOVUPD Y2, (DI)
+	VMOVUPD Y3, 32(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	DECQ CX
+	JNZ alloop
+
+aldone:
+	VZEROUPPER
+	RET
+
+// func wsqLanes8AVX(acc, xt, mu, r *float64, d int)
+// acc[l*8+t] += r[t] * (xt[l*8+t] - mu[l])^2 for l < d, t < 8.
+TEXT ·wsqLanes8AVX(SB), NOSPLIT, $0-40
+	MOVQ acc+0(FP), DI
+	MOVQ xt+8(FP), SI
+	MOVQ mu+16(FP), R9
+	MOVQ r+24(FP), R8
+	MOVQ d+32(FP), CX
+	VMOVUPD (R8), Y0
+	VMOVUPD 32(R8), Y1
+	TESTQ CX, CX
+	JZ wldone
+
+wlloop:
+	VBROADCASTSD (R9), Y4
+	VMOVUPD (SI), Y5
+	VMOVUPD 32(SI), Y6
+	VSUBPD Y4, Y5, Y5
+	VSUBPD Y4, Y6, Y6
+	VMULPD Y5, Y5, Y5
+	VMULPD Y6, Y6, Y6
+	VMOVUPD (DI), Y2
+	VMOVUPD 32(DI), Y3
+	VFMADD231PD Y5, Y0, Y2
+	VFMADD231PD Y6, Y1, Y3
+	VMOVUPD Y2, (DI)
+	VMOVUPD Y3, 32(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	ADDQ $8, R9
+	DECQ CX
+	JNZ wlloop
+
+wldone:
+	VZEROUPPER
+	RET
+
+// Constants of expAVX: log2(e), ln2 split in two (Cody-Waite), the input
+// range, and the Taylor coefficients 1/k! for k = 13 down to 0.
+DATA expc<>+0(SB)/8, $1.4426950408889634
+DATA expc<>+8(SB)/8, $0.6931471803691238
+DATA expc<>+16(SB)/8, $1.9082149292705877e-10
+DATA expc<>+24(SB)/8, $-708.0
+DATA expc<>+32(SB)/8, $709.0
+DATA expc<>+40(SB)/8, $1.6059043836821613e-10
+DATA expc<>+48(SB)/8, $2.08767569878681e-09
+DATA expc<>+56(SB)/8, $2.505210838544172e-08
+DATA expc<>+64(SB)/8, $2.755731922398589e-07
+DATA expc<>+72(SB)/8, $2.7557319223985893e-06
+DATA expc<>+80(SB)/8, $2.48015873015873e-05
+DATA expc<>+88(SB)/8, $0.0001984126984126984
+DATA expc<>+96(SB)/8, $0.001388888888888889
+DATA expc<>+104(SB)/8, $0.008333333333333333
+DATA expc<>+112(SB)/8, $0.041666666666666664
+DATA expc<>+120(SB)/8, $0.16666666666666666
+DATA expc<>+128(SB)/8, $0.5
+DATA expc<>+136(SB)/8, $1.0
+DATA expc<>+144(SB)/8, $1.0
+DATA expc<>+152(SB)/8, $1023
+GLOBL expc<>(SB), RODATA|NOPTR, $160
+
+// func expAVX(x *float64, n int)
+// x[i] = exp(x[i]) in place for n a multiple of 4; results below exp(-708)
+// are flushed to zero. Range reduction x = k ln2 + r, |r| <= ln2/2, then a
+// degree-13 Taylor polynomial (truncation error below 1e-17) scaled by 2^k.
+TEXT ·expAVX(SB), NOSPLIT, $0-16
+	MOVQ x+0(FP), DI
+	MOVQ n+8(FP), CX
+	SHRQ $2, CX
+	JZ exdone
+	VBROADCASTSD expc<>+0(SB), Y10
+	VBROADCASTSD expc<>+8(SB), Y11
+	VBROADCASTSD expc<>+16(SB), Y12
+	VBROADCASTSD expc<>+24(SB), Y13
+	VBROADCASTSD expc<>+32(SB), Y14
+	VPBROADCASTQ expc<>+152(SB), Y15
+
+exloop:
+	VMOVUPD (DI), Y0
+	VMAXPD Y13, Y0, Y1
+	VMINPD Y14, Y1, Y1
+	VMULPD Y10, Y1, Y2
+	VROUNDPD $0, Y2, Y2
+	VMOVAPD Y1, Y3
+	VFNMADD231PD Y11, Y2, Y3
+	VFNMADD231PD Y12, Y2, Y3
+	VBROADCASTSD expc<>+40(SB), Y4
+	VBROADCASTSD expc<>+48(SB), Y5
+	VFMADD213PD Y5, Y3, Y4
+	VBROADCASTSD expc<>+56(SB), Y5
+	VFMADD213PD Y5, Y3, Y4
+	VBROADCASTSD expc<>+64(SB), Y5
+	VFMADD213PD Y5, Y3, Y4
+	VBROADCASTSD expc<>+72(SB), Y5
+	VFMADD213PD Y5, Y3, Y4
+	VBROADCASTSD expc<>+80(SB), Y5
+	VFMADD213PD Y5, Y3, Y4
+	VBROADCASTSD expc<>+88(SB), Y5
+	VFMADD213PD Y5, Y3, Y4
+	VBROADCASTSD expc<>+96(SB), Y5
+	VFMADD213PD Y5, Y3, Y4
+	VBROADCASTSD expc<>+104(SB), Y5
+	VFMADD213PD Y5, Y3, Y4
+	VBROADCASTSD expc<>+112(SB), Y5
+	VFMADD213PD Y5, Y3, Y4
+	VBROADCASTSD expc<>+120(SB), Y5
+	VFMADD213PD Y5, Y3, Y4
+	VBROADCASTSD expc<>+128(SB), Y5
+	VFMADD213PD Y5, Y3, Y4
+	VBROADCASTSD expc<>+136(SB), Y5
+	VFMADD213PD Y5, Y3, Y4
+	VBROADCASTSD expc<>+144(SB), Y5
+	VFMADD213PD Y5, Y3, Y4
+	VCVTPD2DQY Y2, X6
+	VPMOVSXDQ X6, Y6
+	VPADDQ Y15, Y6, Y6
+	VPSLLQ $52, Y6, Y6
+	VMULPD Y6, Y4, Y4
+	VCMPPD $1, Y13, Y0, Y7
+	VANDNPD Y4, Y7, Y4
+	VMOVUPD Y4, (DI)
+	ADDQ $32, DI
+	DECQ CX
+	JNZ exloop
+
+exdone:
+	VZEROUPPER
+	RET

@@ -89,6 +89,21 @@ func TestKernels(t *testing.T) {
 				t.Fatalf("diag8 d=%d row %d: %v, want %v", d, i, q2[i], g2[i])
 			}
 		}
+		acc1 := vec(8 * d)
+		acc2 := append([]float64(nil), acc1...)
+		var rr [8]float64
+		for i := range rr {
+			rr[i] = r.Float64()
+		}
+		axpyLanes8(acc1, xt, &rr, d)
+		axpyLanes8Go(acc2, xt, &rr, d)
+		wsqLanes8(acc1, xt, mu, &rr, d)
+		wsqLanes8Go(acc2, xt, mu, &rr, d)
+		for i := range acc1 {
+			if !close(acc1[i], acc2[i]) {
+				t.Fatalf("lanes d=%d %d: %v, want %v", d, i, acc1[i], acc2[i])
+			}
+		}
 		const stride, rows = 24, 13
 		a, b := vec(rows*stride), vec(rows*stride)
 		c1 := vec(4 * stride)
@@ -102,4 +117,44 @@ func TestKernels(t *testing.T) {
 		}
 	}
 	t.Logf("SIMD kernels in use: %v", SIMD())
+}
+
+func TestExpInPlace(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	v := make([]float64, 10003)
+	for i := range v {
+		switch i % 3 {
+		case 0:
+			v[i] = -720 + 1429*r.Float64()
+		case 1:
+			v[i] = -5 * r.Float64()
+		default:
+			v[i] = float64(i%1400) - 700.5
+		}
+	}
+	v[0], v[1], v[2], v[3] = 0, -708.5, 709, -1e-300
+	want := make([]float64, len(v))
+	for i, x := range v {
+		if x < -708 {
+			want[i] = 0
+		} else {
+			want[i] = math.Exp(x)
+		}
+	}
+	expInPlace(v)
+	worst := 0.0
+	for i := range v {
+		if want[i] == 0 {
+			if v[i] != 0 {
+				t.Fatalf("exp %d: %v, want 0", i, v[i])
+			}
+			continue
+		}
+		rel := math.Abs(v[i]-want[i]) / want[i]
+		worst = math.Max(worst, rel)
+		if rel > 4e-16 {
+			t.Fatalf("exp %d: %v, want %v (relative error %g)", i, v[i], want[i], rel)
+		}
+	}
+	t.Logf("worst relative error %.2g", worst)
 }

@@ -133,23 +133,30 @@ func (m *Model) Dim() int { return m.p.d }
 func (m *Model) NParameters() int { return nParameters(m.p.typ, m.p.k, m.p.d) }
 
 // evalBlocks runs f over fixed row blocks of x in parallel, giving each
-// call the log densities (rows*K) of its block.
-func (m *Model) evalBlocks(x *mat.Dense, f func(b, r0, r1 int, logDens []float64)) (int, error) {
+// call the log densities (rows*K) of its block or, with resp, the
+// responsibilities, the rows' log-likelihoods and their sum (computed by
+// respBlock, exactly as during fitting).
+func (m *Model) evalBlocks(x *mat.Dense, resp bool, f func(b, r0, r1 int, dens, ll []float64, sum float64)) (int, error) {
 	data, stride, n, _, err := rawRows(x, m.p.d)
 	if err != nil {
 		return 0, err
 	}
 	workers := workerCount(0)
-	type buf struct{ dens, scratch []float64 }
+	type buf struct{ dens, scratch, ll []float64 }
 	bufs := make([]buf, workers)
 	parallel(workers, numBlocks(n), func(w, b int) {
 		if bufs[w].dens == nil {
-			bufs[w] = buf{make([]float64, blockRows*m.p.k), make([]float64, scratchLen(m.p.d))}
+			bufs[w] = buf{make([]float64, blockRows*m.p.k), make([]float64, scratchLen(m.p.d)), make([]float64, blockRows)}
 		}
 		r0, r1 := b*blockRows, min((b+1)*blockRows, n)
 		dens := bufs[w].dens[:(r1-r0)*m.p.k]
-		m.p.logDensityBlock(data, stride, r0, r1, dens, bufs[w].scratch)
-		f(b, r0, r1, dens)
+		ll := bufs[w].ll[:r1-r0]
+		m.p.logDensityBlock(data, stride, r0, r1, dens, bufs[w].scratch, nil)
+		sum := 0.0
+		if resp {
+			sum = respBlock(dens, m.p.k, m.p.logw, ll)
+		}
+		f(b, r0, r1, dens, ll, sum)
 	})
 	return n, nil
 }
@@ -174,7 +181,7 @@ func (m *Model) ComponentLogDensity(x, dst *mat.Dense) (*mat.Dense, error) {
 	r, _ := x.Dims()
 	dst = denseDst(dst, r, m.p.k)
 	out := dst.RawMatrix()
-	_, err := m.evalBlocks(x, func(_, r0, r1 int, dens []float64) {
+	_, err := m.evalBlocks(x, false, func(_, r0, r1 int, dens, _ []float64, _ float64) {
 		for i := r0; i < r1; i++ {
 			copy(out.Data[i*out.Stride:i*out.Stride+m.p.k], dens[(i-r0)*m.p.k:])
 		}
@@ -192,11 +199,8 @@ func (m *Model) ScoreSamples(x *mat.Dense, dst []float64) ([]float64, error) {
 	if len(dst) != r {
 		dst = make([]float64, r)
 	}
-	K := m.p.k
-	_, err := m.evalBlocks(x, func(_, r0, r1 int, dens []float64) {
-		for i := r0; i < r1; i++ {
-			dst[i] = logSumExpRow(dens[(i-r0)*K:(i-r0+1)*K], m.p.logw)
-		}
+	_, err := m.evalBlocks(x, true, func(_, r0, r1 int, _, ll []float64, _ float64) {
+		copy(dst[r0:r1], ll)
 	})
 	return dst, err
 }
@@ -211,11 +215,9 @@ func (m *Model) Responsibilities(x, dst *mat.Dense) (*mat.Dense, error) {
 	K := m.p.k
 	dst = denseDst(dst, r, K)
 	out := dst.RawMatrix()
-	_, err := m.evalBlocks(x, func(_, r0, r1 int, dens []float64) {
+	_, err := m.evalBlocks(x, true, func(_, r0, r1 int, resp, _ []float64, _ float64) {
 		for i := r0; i < r1; i++ {
-			a := dens[(i-r0)*K : (i-r0+1)*K]
-			respRow(a, m.p.logw)
-			copy(out.Data[i*out.Stride:i*out.Stride+K], a)
+			copy(out.Data[i*out.Stride:i*out.Stride+K], resp[(i-r0)*K:(i-r0+1)*K])
 		}
 	})
 	return dst, err
@@ -229,13 +231,8 @@ func (m *Model) Score(x *mat.Dense) (float64, error) {
 		nb = numBlocks(r)
 	}
 	part := make([]float64, nb)
-	K := m.p.k
-	n, err := m.evalBlocks(x, func(b, r0, r1 int, dens []float64) {
-		s := 0.0
-		for i := r0; i < r1; i++ {
-			s += logSumExpRow(dens[(i-r0)*K:(i-r0+1)*K], m.p.logw)
-		}
-		part[b] = s
+	n, err := m.evalBlocks(x, true, func(b, _, _ int, _, _ []float64, sum float64) {
+		part[b] = sum
 	})
 	if err != nil {
 		return 0, err

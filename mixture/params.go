@@ -219,8 +219,9 @@ func cholInverse(a, w, l []float64, d int) (float64, bool) {
 
 // logDensityBlock writes log N(x_i | mu_l, Sigma_l) for rows r0..r1 of x
 // (row stride) into out[(i-r0)*k + l]. scratch must hold scratchLen(d)
-// values.
-func (p *params) logDensityBlock(x []float64, stride, r0, r1 int, out, scratch []float64) {
+// values; pre, when not nil, is x already in 8-row groups (transposeAll)
+// and r0 a multiple of 8.
+func (p *params) logDensityBlock(x []float64, stride, r0, r1 int, out, scratch, pre []float64) {
 	d, K := p.d, p.k
 	c0 := -0.5 * float64(d) * ln2pi
 	switch p.typ {
@@ -231,7 +232,7 @@ func (p *params) logDensityBlock(x []float64, stride, r0, r1 int, out, scratch [
 		xt := scratch[:8*d]
 		var q [8]float64
 		for i := r0; i < r1; i += 8 {
-			nr := transpose8(x, stride, d, i, r1, xt)
+			xt, nr := group8(x, stride, d, i, r1, pre, xt)
 			for k := 0; k < K; k++ {
 				mahal8(p.wpad[k*d4*d:(k+1)*d4*d], d, d4, xt, p.mean[k*d:(k+1)*d], &q)
 				c := c0 + p.logdet[k]
@@ -262,7 +263,7 @@ func (p *params) logDensityBlock(x []float64, stride, r0, r1 int, out, scratch [
 		xt := scratch[:8*d]
 		var q [8]float64
 		for i := r0; i < r1; i += 8 {
-			nr := transpose8(x, stride, d, i, r1, xt)
+			xt, nr := group8(x, stride, d, i, r1, pre, xt)
 			for k := 0; k < K; k++ {
 				c := c0 + p.logdet[k]
 				if p.typ == Diag {
@@ -280,6 +281,28 @@ func (p *params) logDensityBlock(x []float64, stride, r0, r1 int, out, scratch [
 			}
 		}
 	}
+}
+
+// group8 returns rows i..min(i+8, r1) of x transposed (element l of row
+// i+t at l*8+t) and their number: a view of pre when x was transposed
+// beforehand, else built in scratch.
+func group8(x []float64, stride, d, i, r1 int, pre, scratch []float64) ([]float64, int) {
+	if pre != nil {
+		g := i / 8
+		return pre[g*8*d : (g+1)*8*d], min(8, r1-i)
+	}
+	return scratch[:8*d], transpose8(x, stride, d, i, r1, scratch)
+}
+
+// transposeAll returns x (n rows) in 8-row groups for group8, the last
+// group padded with zero rows.
+func transposeAll(x []float64, stride, n, d int) []float64 {
+	ng := (n + 7) / 8
+	out := make([]float64, ng*8*d)
+	for g := 0; g < ng; g++ {
+		transpose8(x, stride, d, 8*g, n, out[g*8*d:(g+1)*8*d])
+	}
+	return out
 }
 
 // transpose8 copies rows i..min(i+8, r1) of x into xt[l*8+t], zero-filling
@@ -310,26 +333,6 @@ func mahal4(W, z0, z1, z2, z3 []float64, d int) (q0, q1, q2, q3 float64) {
 		q3 += s3 * s3
 	}
 	return
-}
-
-// logSumExpRows turns log densities (n*k, per row) into responsibilities in
-// place, adding log weights, and returns each row's log-likelihood in ll.
-// When resp is false the densities are left untouched.
-func logSumExpRow(a, logw []float64) float64 {
-	m := math.Inf(-1)
-	for k, v := range a {
-		if t := v + logw[k]; t > m {
-			m = t
-		}
-	}
-	if math.IsInf(m, 0) {
-		return m
-	}
-	s := 0.0
-	for k, v := range a {
-		s += math.Exp(v + logw[k] - m)
-	}
-	return m + math.Log(s)
 }
 
 // nParameters counts free parameters as scikit-learn's
