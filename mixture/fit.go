@@ -29,7 +29,8 @@ type FitResult struct {
 	// Iterations and Converged describe the kept restart.
 	Iterations int  `json:"iterations"`
 	Converged  bool `json:"converged"`
-	// BestRestart is the index of the kept restart.
+	// BestRestart is the index of the kept restart: the highest final
+	// log-likelihood, the earliest among restarts within 1e-12 relative.
 	BestRestart int `json:"best_restart"`
 	// Restarts describes every restart, in order.
 	Restarts []Restart `json:"restarts"`
@@ -156,7 +157,11 @@ func Fit(ctx context.Context, x *mat.Dense, s *Settings) (*Model, *FitResult, er
 		}
 		res.Restarts = append(res.Restarts, o.res)
 		res.TotalIterations += o.res.Iterations
-		if res.BestRestart < 0 || o.res.MeanLogLik > outs[res.BestRestart].res.MeanLogLik {
+		// A later restart must be better by more than rounding noise, so
+		// the choice does not flip with the last bits of the arithmetic.
+		if res.BestRestart < 0 {
+			res.BestRestart = r
+		} else if b := outs[res.BestRestart].res.MeanLogLik; o.res.MeanLogLik > b+1e-12*math.Abs(b) {
 			res.BestRestart = r
 		}
 		if o.res.Reseeded > 0 {
