@@ -521,9 +521,9 @@ func (e *em) nonzeroRows() {
 }
 
 // syrkBuffers are one worker's buffers for scatter matrices: a and b hold
-// up to mRows packed rows (b the centred rows in 8-column panels, a the
-// same times the responsibilities in 4-column panels, so every kernel call
-// streams contiguous memory); acc is a d4 x d8 accumulator.
+// up to mRows centred rows (b) and the same rows times their
+// responsibilities (a), padded to d8 columns with zeros; acc is a d4 x d8
+// accumulator.
 type syrkBuffers struct{ a, b, acc []float64 }
 
 // mRows is the number of rows packed per kernel pass: the packed a and b
@@ -540,9 +540,8 @@ func (e *em) scatterUpper(buf *syrkBuffers, comps []int, ib0, ib1 int) {
 	d8 := pad8(d)
 	mr := mRows(d8)
 	j0 := (4 * ib0 / 8) * 8 // first column any tile of this range reads
-	i0, i1 := 4*ib0, 4*ib1
 	acc := buf.acc
-	clear(acc[i0*d8 : i1*d8])
+	clear(acc[4*ib0*d8 : 4*ib1*d8])
 	for _, l := range comps {
 		mu := e.p.mean[l*d : (l+1)*d]
 		rows := e.nz[l]
@@ -551,22 +550,18 @@ func (e *em) scatterUpper(buf *syrkBuffers, comps []int, ib0, ib1 int) {
 			for t, row := range rows[t0 : t0+nr] {
 				r := e.resp[int(row)*K+l]
 				xr := e.x[int(row)*e.stride : int(row)*e.stride+d]
-				for j := j0; j < d8; j++ {
-					z := 0.0
-					if j < d {
-						z = xr[j] - mu[j]
-					}
-					buf.b[((j-j0)/8)*mr*8+t*8+(j-j0)%8] = z
-					if j >= i0 && j < i1 {
-						buf.a[((j-i0)/4)*mr*4+t*4+(j-i0)%4] = r * z
-					}
+				ar := buf.a[t*d8 : t*d8+d]
+				br := buf.b[t*d8 : t*d8+d]
+				for j := j0; j < d; j++ {
+					z := xr[j] - mu[j]
+					br[j] = z
+					ar[j] = r * z
 				}
 			}
 			for ib := ib0; ib < ib1; ib++ {
 				i := 4 * ib
-				ap := buf.a[(ib-ib0)*mr*4:]
 				for jb := (i / 8) * 8; jb < d8; jb += 8 {
-					syrk4x8(ap, buf.b[((jb-j0)/8)*mr*8:], 4, 8, nr, acc[i*d8+jb:], d8)
+					syrk4x8(buf.a[i:], buf.b[jb:], d8, nr, acc[i*d8+jb:], d8)
 				}
 			}
 		}
@@ -577,8 +572,8 @@ func (e *em) newSyrkBuffers() []syrkBuffers {
 	d8 := pad8(e.d)
 	bufs := make([]syrkBuffers, e.workers)
 	for w := range bufs {
-		mr := mRows(d8)
-		bufs[w] = syrkBuffers{a: make([]float64, pad4(e.d)*mr), b: make([]float64, d8*mr), acc: make([]float64, pad4(e.d)*d8)}
+		n := mRows(d8) * d8
+		bufs[w] = syrkBuffers{a: make([]float64, n+8), b: make([]float64, n+8), acc: make([]float64, pad4(e.d)*d8)}
 	}
 	return bufs
 }

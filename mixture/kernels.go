@@ -88,11 +88,11 @@ func mahal8Go(W []float64, d, jrows int, xt, mu []float64, q *[8]float64) {
 	*q = acc
 }
 
-func syrk4x8Go(a, b []float64, astride, bstride, rows int, c []float64, cstride int) {
+func syrk4x8Go(a, b []float64, stride, rows int, c []float64, cstride int) {
 	var acc [4][8]float64
 	for r := 0; r < rows; r++ {
-		ar := a[r*astride : r*astride+4]
-		br := b[r*bstride : r*bstride+8]
+		ar := a[r*stride : r*stride+4]
+		br := b[r*stride : r*stride+8]
 		for i, av := range ar {
 			for j, bv := range br {
 				acc[i][j] += av * bv

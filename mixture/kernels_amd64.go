@@ -107,7 +107,7 @@ func wsqacc(dst, x, mu []float64, r float64) {
 func mahal8AVX(W *float64, d, jrows int, xt, mu *float64, q *[8]float64)
 
 //go:noescape
-func syrk4x8AVX(a, b *float64, astride, bstride, rows int, c *float64, cstride int)
+func syrk4x8AVX(a, b *float64, stride, rows int, c *float64, cstride int)
 
 // mahal8 computes, for 8 rows stored transposed in xt (xt[l*8+r]), the
 // squared Mahalanobis distances |W (x_r - mu)|^2 into q. W has jrows rows
@@ -121,18 +121,18 @@ func mahal8(W []float64, d, jrows int, xt, mu []float64, q *[8]float64) {
 	mahal8AVX(&W[0], d, jrows, &xt[0], &mu[0], q)
 }
 
-// syrk4x8 adds sum_r a[r*astride+i]*b[r*bstride+j] to c[i*cstride+j]
-// for i < 4, j < 8.
-func syrk4x8(a, b []float64, astride, bstride, rows int, c []float64, cstride int) {
+// syrk4x8 adds sum_r a[r*stride+i]*b[r*stride+j] to c[i*cstride+j] for
+// i < 4, j < 8.
+func syrk4x8(a, b []float64, stride, rows int, c []float64, cstride int) {
 	if !useAVX {
-		syrk4x8Go(a, b, astride, bstride, rows, c, cstride)
+		syrk4x8Go(a, b, stride, rows, c, cstride)
 		return
 	}
 	if rows == 0 {
 		return
 	}
-	_, _, _, _ = a[(rows-1)*astride+3], b[(rows-1)*bstride+7], c[3*cstride+7], c[0]
-	syrk4x8AVX(&a[0], &b[0], astride, bstride, rows, &c[0], cstride)
+	_, _, _, _ = a[(rows-1)*stride+3], b[(rows-1)*stride+7], c[3*cstride+7], c[0]
+	syrk4x8AVX(&a[0], &b[0], stride, rows, &c[0], cstride)
 }
 
 //go:noescape

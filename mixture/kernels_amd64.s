@@ -457,18 +457,16 @@ mlloop:
 	VZEROUPPER
 	RET
 
-// func syrk4x8AVX(a, b *float64, astride, bstride, rows int, c *float64, cstride int)
-// c[i][j] += sum_r a[r*astride+i] * b[r*bstride+j] for i < 4, j < 8.
-TEXT ·syrk4x8AVX(SB), NOSPLIT, $0-56
+// func syrk4x8AVX(a, b *float64, stride, rows int, c *float64, cstride int)
+// c[i][j] += sum_r a[r*stride+i] * b[r*stride+j] for i < 4, j < 8.
+TEXT ·syrk4x8AVX(SB), NOSPLIT, $0-48
 	MOVQ a+0(FP), SI
 	MOVQ b+8(FP), DI
-	MOVQ astride+16(FP), BX
+	MOVQ stride+16(FP), BX
 	SHLQ $3, BX
-	MOVQ bstride+24(FP), R9
-	SHLQ $3, R9
-	MOVQ rows+32(FP), CX
-	MOVQ c+40(FP), DX
-	MOVQ cstride+48(FP), R8
+	MOVQ rows+24(FP), CX
+	MOVQ c+32(FP), DX
+	MOVQ cstride+40(FP), R8
 	SHLQ $3, R8
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
@@ -497,7 +495,7 @@ sloop:
 	VFMADD231PD Y8, Y13, Y6
 	VFMADD231PD Y9, Y13, Y7
 	ADDQ BX, SI
-	ADDQ R9, DI
+	ADDQ BX, DI
 	DECQ CX
 	JNZ sloop
 

@@ -18,8 +18,8 @@ func mahal8(W []float64, d, jrows int, xt, mu []float64, q *[8]float64) {
 	mahal8Go(W, d, jrows, xt, mu, q)
 }
 
-func syrk4x8(a, b []float64, astride, bstride, rows int, c []float64, cstride int) {
-	syrk4x8Go(a, b, astride, bstride, rows, c, cstride)
+func syrk4x8(a, b []float64, stride, rows int, c []float64, cstride int) {
+	syrk4x8Go(a, b, stride, rows, c, cstride)
 }
 
 func diag8(xt, mu, p []float64, d int, q *[8]float64) { diag8Go(xt, mu, p, d, q) }

@@ -108,8 +108,8 @@ func TestKernels(t *testing.T) {
 		a, b := vec(rows*stride), vec(rows*stride)
 		c1 := vec(4 * stride)
 		c2 := append([]float64(nil), c1...)
-		syrk4x8(a[d%4:], b[d%8:], stride, stride-d%3, rows, c1, stride)
-		syrk4x8Go(a[d%4:], b[d%8:], stride, stride-d%3, rows, c2, stride)
+		syrk4x8(a[d%4:], b[d%8:], stride, rows, c1, stride)
+		syrk4x8Go(a[d%4:], b[d%8:], stride, rows, c2, stride)
 		for i := range c1 {
 			if !close(c1[i], c2[i]) {
 				t.Fatalf("syrk4x8 %d: %v, want %v", i, c1[i], c2[i])

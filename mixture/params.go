@@ -229,29 +229,16 @@ func (p *params) logDensityBlock(x []float64, stride, r0, r1 int, out, scratch, 
 		// Eight rows at a time, transposed so that the kernel holds one
 		// row per vector lane.
 		d4 := pad4(d)
+		xt := scratch[:8*d]
 		var q [8]float64
-		one := func(k int, xt []float64, i, nr int) {
-			mahal8(p.wpad[k*d4*d:(k+1)*d4*d], d, d4, xt, p.mean[k*d:(k+1)*d], &q)
-			c := c0 + p.logdet[k]
-			for t := 0; t < nr; t++ {
-				out[(i+t-r0)*K+k] = c - 0.5*q[t]
-			}
-		}
-		if pre != nil {
-			// Component-major: one factor stays in cache for the whole
-			// block (it is d*d*8 bytes, 700 KB at d = 294).
-			for k := 0; k < K; k++ {
-				for i := r0; i < r1; i += 8 {
-					xt, nr := group8(x, stride, d, i, r1, pre, nil)
-					one(k, xt, i, nr)
-				}
-			}
-			return
-		}
 		for i := r0; i < r1; i += 8 {
-			xt, nr := group8(x, stride, d, i, r1, nil, scratch)
+			xt, nr := group8(x, stride, d, i, r1, pre, xt)
 			for k := 0; k < K; k++ {
-				one(k, xt, i, nr)
+				mahal8(p.wpad[k*d4*d:(k+1)*d4*d], d, d4, xt, p.mean[k*d:(k+1)*d], &q)
+				c := c0 + p.logdet[k]
+				for t := 0; t < nr; t++ {
+					out[(i+t-r0)*K+k] = c - 0.5*q[t]
+				}
 			}
 		}
 	case Tied:
