@@ -194,3 +194,12 @@ func wsqLanes8Go(acc, xt, mu []float64, r *[8]float64, d int) {
 		}
 	}
 }
+
+func dotGo(x, y []float64) float64 {
+	y = y[:len(x)]
+	s := 0.0
+	for j, v := range x {
+		s += v * y[j]
+	}
+	return s
+}

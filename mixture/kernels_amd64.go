@@ -189,3 +189,16 @@ func expInPlace(v []float64) {
 	}
 	expTail(v[n:])
 }
+
+//go:noescape
+func dotAVX(x, y *float64, n int) float64
+
+// dot returns sum_j x[j]*y[j].
+func dot(x, y []float64) float64 {
+	n := len(x)
+	if !useAVX || n < minSIMD {
+		return dotGo(x, y)
+	}
+	_ = y[n-1]
+	return dotAVX(&x[0], &y[0], n)
+}

@@ -746,3 +746,53 @@ exloop:
 exdone:
 	VZEROUPPER
 	RET
+
+// func dotAVX(x, y *float64, n int) float64
+TEXT ·dotAVX(SB), NOSPLIT, $0-32
+	MOVQ x+0(FP), SI
+	MOVQ y+8(FP), R8
+	MOVQ n+16(FP), CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	XORQ AX, AX
+	MOVQ CX, DX
+	ANDQ $-8, DX
+	JZ dtfour
+
+dtloop8:
+	VMOVUPD (SI)(AX*8), Y2
+	VMOVUPD 32(SI)(AX*8), Y3
+	VFMADD231PD (R8)(AX*8), Y2, Y0
+	VFMADD231PD 32(R8)(AX*8), Y3, Y1
+	ADDQ $8, AX
+	CMPQ AX, DX
+	JL dtloop8
+
+dtfour:
+	MOVQ CX, DX
+	ANDQ $-4, DX
+	CMPQ AX, DX
+	JGE dtreduce
+	VMOVUPD (SI)(AX*8), Y2
+	VFMADD231PD (R8)(AX*8), Y2, Y0
+	ADDQ $4, AX
+
+dtreduce:
+	VADDPD Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VHADDPD X0, X0, X0
+	CMPQ AX, CX
+	JGE dtdone
+
+dttail:
+	VMOVSD (SI)(AX*8), X2
+	VFMADD231SD (R8)(AX*8), X2, X0
+	INCQ AX
+	CMPQ AX, CX
+	JL dttail
+
+dtdone:
+	VMOVSD X0, ret+24(FP)
+	VZEROUPPER
+	RET

@@ -28,3 +28,5 @@ func axpyLanes8(acc, xt []float64, r *[8]float64, d int)    { axpyLanes8Go(acc, 
 func wsqLanes8(acc, xt, mu []float64, r *[8]float64, d int) { wsqLanes8Go(acc, xt, mu, r, d) }
 
 func expInPlace(v []float64) { expTail(v) }
+
+func dot(x, y []float64) float64 { return dotGo(x, y) }

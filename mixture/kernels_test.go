@@ -50,6 +50,9 @@ func TestKernels(t *testing.T) {
 		if a, b := wsqdiff(z0, z1, z2), wsqdiffGo(z0, z1, z2); !close(a, b) {
 			t.Fatalf("wsqdiff n=%d: %v, want %v", n, a, b)
 		}
+		if a, b := dot(z0, z1), dotGo(z0, z1); !close(a, b) {
+			t.Fatalf("dot n=%d: %v, want %v", n, a, b)
+		}
 		if a, b := sqdiff(z0, z1), sqdiffGo(z0, z1); !close(a, b) {
 			t.Fatalf("sqdiff n=%d: %v, want %v", n, a, b)
 		}

@@ -172,11 +172,7 @@ func cholInverse(a, w, l []float64, d int) (float64, bool) {
 		li := l[i*d : i*d+d]
 		ai := a[i*d : i*d+d]
 		for j := 0; j <= i; j++ {
-			lj := l[j*d : j*d+j]
-			s := ai[j]
-			for t, v := range lj {
-				s -= li[t] * v
-			}
+			s := ai[j] - dot(li[:j], l[j*d:j*d+j])
 			if j == i {
 				if !(s > 0) || math.IsInf(s, 1) {
 					return 0, false
@@ -204,10 +200,7 @@ func cholInverse(a, w, l []float64, d int) (float64, bool) {
 			if c == 0 {
 				continue
 			}
-			wt := w[t*d : t*d+t+1]
-			for j, v := range wt {
-				wi[j] -= c * v
-			}
+			axpy(wi[:t+1], w[t*d:t*d+t+1], -c)
 		}
 		for j := 0; j < i; j++ {
 			wi[j] *= inv
