@@ -22,28 +22,11 @@ func dot4Go(w, z0, z1, z2, z3 []float64) (s0, s1, s2, s3 float64) {
 	return
 }
 
-func axpy4Go(dst, y0, y1, y2, y3 []float64, a0, a1, a2, a3 float64) {
-	y0, y1, y2, y3 = y0[:len(dst)], y1[:len(dst)], y2[:len(dst)], y3[:len(dst)]
-	for j := range dst {
-		dst[j] += a0*y0[j] + a1*y1[j] + a2*y2[j] + a3*y3[j]
-	}
-}
-
 func axpyGo(dst, y []float64, a float64) {
 	y = y[:len(dst)]
 	for j := range dst {
 		dst[j] += a * y[j]
 	}
-}
-
-func wsqdiffGo(x, mu, p []float64) float64 {
-	mu, p = mu[:len(x)], p[:len(x)]
-	s := 0.0
-	for j, v := range x {
-		t := (v - mu[j]) * p[j]
-		s += t * t
-	}
-	return s
 }
 
 func sqdiffGo(x, mu []float64) float64 {
@@ -54,14 +37,6 @@ func sqdiffGo(x, mu []float64) float64 {
 		s += t * t
 	}
 	return s
-}
-
-func wsqaccGo(dst, x, mu []float64, r float64) {
-	x, mu = x[:len(dst)], mu[:len(dst)]
-	for j := range dst {
-		t := x[j] - mu[j]
-		dst[j] += r * t * t
-	}
 }
 
 func mahal8Go(W []float64, d, jrows int, xt, mu []float64, q *[8]float64) {

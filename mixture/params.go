@@ -316,18 +316,6 @@ func transpose8(x []float64, stride, d, i, r1 int, xt []float64) int {
 	return nr
 }
 
-// mahal4 returns |W z_r|^2 for four vectors at once, sharing each load of W.
-func mahal4(W, z0, z1, z2, z3 []float64, d int) (q0, q1, q2, q3 float64) {
-	for j := 0; j < d; j++ {
-		s0, s1, s2, s3 := dot4(W[j*d:j*d+j+1], z0, z1, z2, z3)
-		q0 += s0 * s0
-		q1 += s1 * s1
-		q2 += s2 * s2
-		q3 += s3 * s3
-	}
-	return
-}
-
 // nParameters counts free parameters as scikit-learn's
 // GaussianMixture._n_parameters does.
 func nParameters(typ CovarianceType, k, d int) int {
