@@ -333,3 +333,26 @@ func TestAuto(t *testing.T) {
 		t.Error("accepted round")
 	}
 }
+
+// FuzzUnmarshal feeds arbitrary bytes to both decoders: they must return
+// an error or a usable model, never panic.
+func FuzzUnmarshal(f *testing.F) {
+	m, _ := NewModel(Full, []float64{0.5, 0.5}, [][]float64{{0, 0}, {1, 1}}, [][]float64{{1, 0, 0, 1}, {2, 0.5, 0.5, 1}})
+	b, _ := m.MarshalBinary()
+	j, _ := json.Marshal(m)
+	f.Add(b)
+	f.Add(j)
+	f.Add([]byte(`{"covariance":"diag","weights":[1],"means":[[0]],"covariances":[[1]]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, dec := range []func(*Model, []byte) error{(*Model).UnmarshalBinary, (*Model).UnmarshalJSON} {
+			var m Model
+			if err := dec(&m, data); err != nil {
+				continue
+			}
+			x := mat.NewDense(1, m.Dim(), nil)
+			if _, err := m.ScoreSamples(x, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}

@@ -60,18 +60,15 @@ func (m *Model) prepare() error {
 	if d == 0 {
 		return errors.New("mixture: model has no features")
 	}
-	p := newParams(typ, k, d)
-	for l, w := range m.Weights {
-		if !(w > 0) || math.IsInf(w, 0) {
-			return fmt.Errorf("mixture: weight %d is %v, want a positive finite number", l, w)
-		}
-	}
-	p.setWeights(m.Weights)
 	for l, mu := range m.Means {
 		if len(mu) != d {
 			return fmt.Errorf("mixture: mean %d has %d values, want %d", l, len(mu), d)
 		}
-		copy(p.mean[l*d:], mu)
+	}
+	for l, w := range m.Weights {
+		if !(w > 0) || math.IsInf(w, 0) {
+			return fmt.Errorf("mixture: weight %d is %v, want a positive finite number", l, w)
+		}
 	}
 	var wantN, wantLen int
 	switch typ {
@@ -84,6 +81,7 @@ func (m *Model) prepare() error {
 	case Spherical:
 		wantN, wantLen = k, 1
 	}
+	// Shapes are checked before anything of size d*d is allocated.
 	if len(m.Covariances) != wantN {
 		return fmt.Errorf("mixture: %v model needs %d covariance entries, has %d", typ, wantN, len(m.Covariances))
 	}
@@ -91,6 +89,13 @@ func (m *Model) prepare() error {
 		if len(c) != wantLen {
 			return fmt.Errorf("mixture: covariance %d has %d values, want %d", l, len(c), wantLen)
 		}
+	}
+	p := newParams(typ, k, d)
+	p.setWeights(m.Weights)
+	for l, mu := range m.Means {
+		copy(p.mean[l*d:], mu)
+	}
+	for l, c := range m.Covariances {
 		copy(p.cov[l*wantLen:], c)
 	}
 	for _, v := range p.mean {
@@ -325,10 +330,22 @@ func (m *Model) UnmarshalBinary(b []byte) error {
 	if typ < Full || typ > Spherical || k <= 0 || d <= 0 || k > 1<<20 || d > 1<<20 {
 		return errors.New("mixture: corrupt binary model header")
 	}
-	p := newParams(typ, k, d)
-	if r.Len() != 8*(len(p.w)+len(p.mean)+len(p.cov)) {
+	// The length must match the header before anything is allocated.
+	var covLen int
+	switch typ {
+	case Full:
+		covLen = k * d * d
+	case Diag:
+		covLen = k * d
+	case Tied:
+		covLen = d * d
+	case Spherical:
+		covLen = k
+	}
+	if r.Len()%8 != 0 || r.Len()/8 != k+k*d+covLen {
 		return errors.New("mixture: binary model has the wrong length")
 	}
+	p := newParams(typ, k, d)
 	for _, s := range [][]float64{p.w, p.mean, p.cov} {
 		if err := binary.Read(r, binary.LittleEndian, s); err != nil {
 			return fmt.Errorf("mixture: reading model: %w", err)

@@ -140,3 +140,23 @@ func TestMixtureSharedData(t *testing.T) {
 		}
 	}
 }
+
+func FuzzParseComponents(f *testing.F) {
+	for _, s := range []string{"3", "2-8", "2,4,6", "2-4,8", "x", "-", "1-1000"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := parseComponents(s)
+		if err != nil {
+			return
+		}
+		if len(got) == 0 {
+			t.Fatalf("%q: no error and no components", s)
+		}
+		for i, v := range got {
+			if v < 1 || i > 0 && v <= got[i-1] {
+				t.Fatalf("%q: %v not increasing positive", s, got)
+			}
+		}
+	})
+}
