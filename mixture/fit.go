@@ -265,6 +265,7 @@ type em struct {
 	nz               [][]int32   // per component: rows with nonzero responsibility
 	syrk             []syrkBuffers
 	lanes            [][]float64 // per worker, k*d*8 lane sums
+	rt               [][]float64 // per worker, k*blockRows responsibilities by group
 	facScratch       []float64
 	reseeded, ridged int
 	reseedBudget     int
@@ -280,9 +281,11 @@ func newEM(x []float64, stride, n, d int, cfg *resolved, workers int, glob, xt [
 		nk: make([]float64, k), facScratch: make([]float64, d*d), reseedBudget: 3 * k}
 	e.scratch = make([][]float64, workers)
 	e.lanes = make([][]float64, workers)
+	e.rt = make([][]float64, workers)
 	for w := range e.scratch {
 		e.scratch[w] = make([]float64, scratchLen(d))
 		e.lanes[w] = make([]float64, k*d*8)
+		e.rt[w] = make([]float64, k*blockRows)
 	}
 	if cfg.typ == Full || cfg.typ == Tied {
 		e.nz = make([][]int32, k)
@@ -363,37 +366,43 @@ func (e *em) estep() float64 {
 }
 
 // partials computes block b's sums of responsibilities and of
-// responsibility-weighted rows, eight rows at a time with one row per
-// vector lane (worker w's scratch holds the transposed rows and the lane
-// sums).
+// responsibility-weighted rows. The rows are taken eight at a time, one
+// per vector lane (e.xt), and each component's lane sums stay in registers
+// across the block (lanesAxpy); worker w's scratch holds them.
 func (e *em) partials(w, b int) {
 	K, d := e.k, e.d
 	r0, r1 := b*blockRows, min((b+1)*blockRows, e.n)
 	nk := e.bNk[b*K : (b+1)*K]
-	sx := e.bSx[b*K*d : (b+1)*K*d]
 	clear(nk)
-	xt := e.scratch[w][:8*d]
+	ng := (r1 - r0 + 7) / 8
+	rt := e.respGroups(w, r0, r1, nk)
+	xtb := e.xt[(r0/8)*8*d : (r0/8+ng)*8*d]
 	lanes := e.lanes[w]
 	clear(lanes)
-	var r [8]float64
-	for i := r0; i < r1; i += 8 {
-		xt, nr := group8(e.x, e.stride, d, i, r1, e.xt, xt)
-		for l := 0; l < K; l++ {
-			any := false
-			for t := range r {
-				r[t] = 0
-				if t < nr {
-					r[t] = e.resp[(i+t)*K+l]
-					nk[l] += r[t]
-					any = any || r[t] != 0
-				}
-			}
-			if any {
-				axpyLanes8(lanes[l*d*8:(l+1)*d*8], xt, &r, d)
+	for l := 0; l < K; l++ {
+		lanesAxpy(lanes[l*d*8:(l+1)*d*8], xtb, rt[l*ng*8:(l+1)*ng*8], d, ng)
+	}
+	reduceLanes(e.bSx[b*K*d:(b+1)*K*d], lanes)
+}
+
+// respGroups returns worker w's copy of the responsibilities of rows
+// r0..r1 laid out per component in 8-row groups (rt[l][g][t], zero past
+// r1), adding each row's responsibilities to nk when it is not nil.
+func (e *em) respGroups(w, r0, r1 int, nk []float64) []float64 {
+	K := e.k
+	ng := (r1 - r0 + 7) / 8
+	rt := e.rt[w][:K*ng*8]
+	clear(rt)
+	for i := r0; i < r1; i++ {
+		g, t := (i-r0)/8, (i-r0)%8
+		for l, r := range e.resp[i*K : (i+1)*K] {
+			rt[l*ng*8+g*8+t] = r
+			if nk != nil {
+				nk[l] += r
 			}
 		}
 	}
-	reduceLanes(sx, lanes)
+	return rt
 }
 
 // reduceLanes sets dst[j] to the sum of the 8 lanes lanes[j*8:j*8+8].
@@ -661,25 +670,13 @@ func (e *em) covDiag(reseed []bool) {
 	p := e.p
 	parallel(e.workers, nb, func(w, b int) {
 		r0, r1 := b*blockRows, min((b+1)*blockRows, e.n)
-		xt := e.scratch[w][:8*d]
+		ng := (r1 - r0 + 7) / 8
+		rt := e.respGroups(w, r0, r1, nil)
+		xtb := e.xt[(r0/8)*8*d : (r0/8+ng)*8*d]
 		lanes := e.lanes[w]
 		clear(lanes)
-		var r [8]float64
-		for i := r0; i < r1; i += 8 {
-			xt, nr := group8(e.x, e.stride, d, i, r1, e.xt, xt)
-			for l := 0; l < K; l++ {
-				any := false
-				for t := range r {
-					r[t] = 0
-					if t < nr {
-						r[t] = e.resp[(i+t)*K+l]
-						any = any || r[t] != 0
-					}
-				}
-				if any {
-					wsqLanes8(lanes[l*d*8:(l+1)*d*8], xt, p.mean[l*d:(l+1)*d], &r, d)
-				}
-			}
+		for l := 0; l < K; l++ {
+			lanesWsq(lanes[l*d*8:(l+1)*d*8], xtb, rt[l*ng*8:(l+1)*ng*8], p.mean[l*d:(l+1)*d], d, ng)
 		}
 		reduceLanes(e.bSx[b*K*d:(b+1)*K*d], lanes)
 	})

@@ -178,3 +178,28 @@ func dotGo(x, y []float64) float64 {
 	}
 	return s
 }
+
+func lanesAxpyGo(acc, xt, rt []float64, d, ng int) {
+	for l := 0; l < d; l++ {
+		a := acc[l*8 : l*8+8]
+		for g := 0; g < ng; g++ {
+			z, r := xt[g*d*8+l*8:][:8], rt[g*8:][:8]
+			for t := range a {
+				a[t] += r[t] * z[t]
+			}
+		}
+	}
+}
+
+func lanesWsqGo(acc, xt, rt, mu []float64, d, ng int) {
+	for l := 0; l < d; l++ {
+		a, m := acc[l*8:l*8+8], mu[l]
+		for g := 0; g < ng; g++ {
+			z, r := xt[g*d*8+l*8:][:8], rt[g*8:][:8]
+			for t := range a {
+				u := z[t] - m
+				a[t] += r[t] * (u * u)
+			}
+		}
+	}
+}

@@ -163,3 +163,30 @@ func dot(x, y []float64) float64 {
 	_ = y[n-1]
 	return dotAVX(&x[0], &y[0], n)
 }
+
+//go:noescape
+func lanesAxpyAVX(acc, xt, rt *float64, d, ng int)
+
+//go:noescape
+func lanesWsqAVX(acc, xt, rt, mu *float64, d, ng int)
+
+// lanesAxpy adds sum_g rt[g*8+t]*xt[g*d*8+l*8+t] to acc[l*8+t]: ng groups
+// of 8 rows held transposed, each row weighted.
+func lanesAxpy(acc, xt, rt []float64, d, ng int) {
+	if !useAVX || d == 0 || ng == 0 {
+		lanesAxpyGo(acc, xt, rt, d, ng)
+		return
+	}
+	_, _, _ = acc[8*d-1], xt[ng*8*d-1], rt[ng*8-1]
+	lanesAxpyAVX(&acc[0], &xt[0], &rt[0], d, ng)
+}
+
+// lanesWsq adds sum_g rt[g*8+t]*(xt[g*d*8+l*8+t]-mu[l])^2 to acc[l*8+t].
+func lanesWsq(acc, xt, rt, mu []float64, d, ng int) {
+	if !useAVX || d == 0 || ng == 0 {
+		lanesWsqGo(acc, xt, rt, mu, d, ng)
+		return
+	}
+	_, _, _, _ = acc[8*d-1], xt[ng*8*d-1], rt[ng*8-1], mu[d-1]
+	lanesWsqAVX(&acc[0], &xt[0], &rt[0], &mu[0], d, ng)
+}

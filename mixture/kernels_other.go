@@ -25,3 +25,6 @@ func wsqLanes8(acc, xt, mu []float64, r *[8]float64, d int) { wsqLanes8Go(acc, x
 func expInPlace(v []float64) { expTail(v) }
 
 func dot(x, y []float64) float64 { return dotGo(x, y) }
+
+func lanesAxpy(acc, xt, rt []float64, d, ng int)    { lanesAxpyGo(acc, xt, rt, d, ng) }
+func lanesWsq(acc, xt, rt, mu []float64, d, ng int) { lanesWsqGo(acc, xt, rt, mu, d, ng) }

@@ -95,6 +95,20 @@ func TestKernels(t *testing.T) {
 				t.Fatalf("lanes d=%d %d: %v, want %v", d, i, acc1[i], acc2[i])
 			}
 		}
+		for _, ng := range []int{1, 3} {
+			xtg, rt := vec(ng*8*d), vec(ng*8)
+			b1 := vec(8 * d)
+			b2 := append([]float64(nil), b1...)
+			lanesAxpy(b1, xtg, rt, d, ng)
+			lanesAxpyGo(b2, xtg, rt, d, ng)
+			lanesWsq(b1, xtg, rt, mu, d, ng)
+			lanesWsqGo(b2, xtg, rt, mu, d, ng)
+			for i := range b1 {
+				if !close(b1[i], b2[i]) {
+					t.Fatalf("lanes block d=%d ng=%d %d: %v, want %v", d, ng, i, b1[i], b2[i])
+				}
+			}
+		}
 		const stride, rows = 24, 13
 		a, b := vec(rows*stride), vec(rows*stride)
 		c1 := vec(4 * stride)
