@@ -261,7 +261,7 @@ type em struct {
 	ll               []float64 // n: per-row log-likelihood
 	bNk, bSx, bLL    []float64 // per-block partial sums
 	nk               []float64
-	scratch          [][]float64 // per worker, 4*d
+	scratch          [][]float64 // per worker, scratchLen(d)
 	nz               [][]int32   // per component: rows with nonzero responsibility
 	syrk             []syrkBuffers
 	lanes            [][]float64 // per worker, k*d*8 lane sums

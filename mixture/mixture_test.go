@@ -167,6 +167,10 @@ func TestRoundTrip(t *testing.T) {
 			}
 		}
 	}
+	lit := &Model{Covariance: Spherical, Weights: []float64{1}, Means: [][]float64{{0}}, Covariances: [][]float64{{1}}}
+	if _, err := lit.ScoreSamples(mat.NewDense(1, 1, nil), nil); err == nil || lit.K() != 1 || lit.NParameters() != 2 {
+		t.Errorf("unprepared literal: %v", err)
+	}
 	var m Model
 	if err := m.UnmarshalBinary([]byte("nonsense")); err == nil {
 		t.Error("accepted a corrupt binary model")

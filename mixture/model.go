@@ -127,21 +127,33 @@ func modelFromParams(p *params) *Model {
 	return m
 }
 
+// errNotPrepared is returned by the methods of a Model literal that was
+// neither built by NewModel nor unmarshalled (its factors are missing).
+var errNotPrepared = errors.New("mixture: model not prepared: build it with NewModel or unmarshal it")
+
 // K returns the number of components.
-func (m *Model) K() int { return m.p.k }
+func (m *Model) K() int { return len(m.Weights) }
 
 // Dim returns the number of features.
-func (m *Model) Dim() int { return m.p.d }
+func (m *Model) Dim() int {
+	if len(m.Means) == 0 {
+		return 0
+	}
+	return len(m.Means[0])
+}
 
 // NParameters returns the number of free parameters, counted as
 // scikit-learn does: covariance parameters + K*d means + K-1 weights.
-func (m *Model) NParameters() int { return nParameters(m.p.typ, m.p.k, m.p.d) }
+func (m *Model) NParameters() int { return nParameters(m.Covariance, m.K(), m.Dim()) }
 
 // evalBlocks runs f over fixed row blocks of x in parallel, giving each
 // call the log densities (rows*K) of its block or, with resp, the
 // responsibilities, the rows' log-likelihoods and their sum (computed by
 // respBlock, exactly as during fitting).
 func (m *Model) evalBlocks(x *mat.Dense, resp bool, f func(b, r0, r1 int, dens, ll []float64, sum float64)) (int, error) {
+	if m.p == nil {
+		return 0, errNotPrepared
+	}
 	data, stride, n, _, err := rawRows(x, m.p.d)
 	if err != nil {
 		return 0, err
@@ -180,6 +192,9 @@ func denseDst(dst *mat.Dense, r, c int) *mat.Dense {
 // and component l (without the weights), in dst when it is not nil (it
 // must be rows x K, else it panics with mat.ErrShape).
 func (m *Model) ComponentLogDensity(x, dst *mat.Dense) (*mat.Dense, error) {
+	if m.p == nil {
+		return nil, errNotPrepared
+	}
 	if _, _, _, _, err := rawRows(x, m.p.d); err != nil {
 		return nil, err
 	}
@@ -197,6 +212,9 @@ func (m *Model) ComponentLogDensity(x, dst *mat.Dense) (*mat.Dense, error) {
 // ScoreSamples returns the mixture log-likelihood log p(x_i) of every row,
 // in dst when it has the right length.
 func (m *Model) ScoreSamples(x *mat.Dense, dst []float64) ([]float64, error) {
+	if m.p == nil {
+		return nil, errNotPrepared
+	}
 	if _, _, _, _, err := rawRows(x, m.p.d); err != nil {
 		return nil, err
 	}
@@ -213,6 +231,9 @@ func (m *Model) ScoreSamples(x *mat.Dense, dst []float64) ([]float64, error) {
 // Responsibilities returns the posterior probability of each component
 // for every row (rows x K, each row summing to 1), in dst when not nil.
 func (m *Model) Responsibilities(x, dst *mat.Dense) (*mat.Dense, error) {
+	if m.p == nil {
+		return nil, errNotPrepared
+	}
 	if _, _, _, _, err := rawRows(x, m.p.d); err != nil {
 		return nil, err
 	}
@@ -301,18 +322,21 @@ const binaryMagic = "AERGMM\x00\x01"
 // MarshalBinary encodes the model compactly (little-endian IEEE 754 bits,
 // exact).
 func (m *Model) MarshalBinary() ([]byte, error) {
-	if m.p == nil {
-		if err := m.prepare(); err != nil {
+	p := m.p
+	if p == nil {
+		q := *m
+		if err := q.prepare(); err != nil {
 			return nil, err
 		}
+		p = q.p
 	}
 	var buf bytes.Buffer
 	buf.WriteString(binaryMagic)
-	hdr := []uint32{uint32(m.Covariance), uint32(m.p.k), uint32(m.p.d)}
+	hdr := []uint32{uint32(p.typ), uint32(p.k), uint32(p.d)}
 	binary.Write(&buf, binary.LittleEndian, hdr)
-	binary.Write(&buf, binary.LittleEndian, m.p.w)
-	binary.Write(&buf, binary.LittleEndian, m.p.mean)
-	binary.Write(&buf, binary.LittleEndian, m.p.cov)
+	binary.Write(&buf, binary.LittleEndian, p.w)
+	binary.Write(&buf, binary.LittleEndian, p.mean)
+	binary.Write(&buf, binary.LittleEndian, p.cov)
 	return buf.Bytes(), nil
 }
 
