@@ -319,6 +319,25 @@ func TestSelect(t *testing.T) {
 	if res.BIC != sel.Candidates[2].BIC || m.NParameters() != sel.Candidates[2].NParameters {
 		t.Errorf("Select's L=3 entry differs from Fit")
 	}
+	// The same models whatever the workers (parallel over L or not).
+	calls := 0
+	for _, w := range []int{1, 2, 3} {
+		s2, err := Select(context.Background(), x, []int{1, 2, 3, 4, 5, 6}, &Settings{NInit: 3, Workers: w,
+			Progress: func(Progress) { calls++ }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range s2.Candidates {
+			a, _ := json.Marshal(c.Model)
+			b, _ := json.Marshal(sel.Candidates[i].Model)
+			if !bytes.Equal(a, b) || c.BIC != sel.Candidates[i].BIC {
+				t.Errorf("workers %d: L=%d differs", w, c.Components)
+			}
+		}
+	}
+	if calls == 0 {
+		t.Error("no progress reported")
+	}
 	if _, err := Select(context.Background(), x, nil, nil); err == nil {
 		t.Error("empty pool accepted")
 	}
