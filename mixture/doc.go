@@ -28,6 +28,6 @@
 // Determinism: work is split into fixed blocks of rows whose partial sums
 // are reduced in block order, and restart r draws from rng.Derive(Seed, r),
 // so a given seed and data give bit-identical models whatever the number
-// of workers. (The assembly and pure-Go kernels round differently in the
-// last bits, so the two builds agree only to about 1e-12.)
+// of workers. (The assembly and pure-Go kernels round differently, so the
+// two builds agree closely but not bit for bit.)
 package mixture
