@@ -407,3 +407,34 @@ func TestTranslationInvariance(t *testing.T) {
 		}
 	}
 }
+
+// TestStridedView fits a column slice of a wider matrix (stride > columns)
+// and gets the same model as from a compact copy.
+func TestStridedView(t *testing.T) {
+	wide := synthetic(700, 21, 3, 2)
+	view := wide.Slice(0, 700, 1, 19).(*mat.Dense)
+	compact := mat.DenseCopyOf(view)
+	for _, typ := range allTypes {
+		s := &Settings{Components: 3, Covariance: typ, NInit: 2}
+		a, _, err := Fit(context.Background(), view, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _, err := Fit(context.Background(), compact, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		if !bytes.Equal(ja, jb) {
+			t.Errorf("%s: strided view and copy give different models", typ)
+		}
+		sa, _ := a.ScoreSamples(view, nil)
+		sb, _ := a.ScoreSamples(compact, nil)
+		for i := range sa {
+			if sa[i] != sb[i] {
+				t.Fatalf("%s: row %d scored differently through the view", typ, i)
+			}
+		}
+	}
+}
