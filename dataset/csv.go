@@ -268,6 +268,8 @@ func (d *Dataset) setLabels(labels []string, lines []int, opt Options, name stri
 				return &Error{File: name, Column: col, Value: opt.Positive, Err: ErrUnknownClass,
 					Detail: "the positive class given is not in the file, which has " + quoteList(classes)}
 			}
+		case len(classes) == 1 && classes[0] == "0":
+			pos = "1" // a lone 0 class is the negative one, by convention
 		case len(classes) == 1:
 			pos = classes[0]
 		default:
@@ -289,7 +291,7 @@ func (d *Dataset) setLabels(labels []string, lines []int, opt Options, name stri
 					Detail: "a binary classifier needs rows of two classes"}
 			}
 			neg := ""
-			if opt.Positive != "" && classes[0] != pos {
+			if classes[0] != pos {
 				neg = classes[0]
 			} else if pos == "1" {
 				neg = "0"

@@ -250,6 +250,11 @@ func TestPredictionsRoundTrip(t *testing.T) {
 			t.Fatalf("row %d differs: %+v vs %+v", i, q, p)
 		}
 	}
+	// A file of negatives only keeps 0 negative.
+	q, err = ReadPredictions(strings.NewReader("label,score\n0,0.9\n0,0.1\n"), "p.csv")
+	if err != nil || q.Label[0] != 0 || q.Label[1] != 0 {
+		t.Errorf("all-negative labels: %+v %v", q, err)
+	}
 	// 0/1 labels keep 1 positive even when 1 is the majority.
 	q, err = ReadPredictions(strings.NewReader("label,score\n1,0.9\n1,0.8\n0,0.1\n"), "p.csv")
 	if err != nil || q.Label[0] != 1 || q.Label[2] != 0 || q.Pred != nil {

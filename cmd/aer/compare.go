@@ -1,0 +1,632 @@
+package main
+
+import (
+	"encoding/csv"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/stattest"
+)
+
+func init() {
+	register(&command{
+		name:    "compare",
+		summary: "test whether two classifiers (or several methods across datasets) differ",
+		usage: strings.TrimSpace(`
+Usage:
+  aer compare A.csv B.csv [--threshold T] [--quantity Q] [--zero-method M] [--mode M] [--json]
+  aer compare --friedman scores.csv [--lower-is-better] [--alpha A] [--json]
+
+Two classifiers on the same rows: A.csv and B.csv are predictions files
+(columns label,score[,pred], as written by aer predict) for the same rows in
+the same order; both need the label column and their labels must agree row
+by row. aer compare reports
+  - each file's balanced accuracy (mean of minority and majority recall) with
+    its confusion counts;
+  - McNemar's test on per-row correctness, both the chi-square form with
+    continuity correction, (|b-c|-1)^2/(b+c), and the exact binomial form,
+    where b counts rows only A got right and c rows only B got right. A row's
+    prediction is the pred column when present, else score >= T (T defaults
+    to 0.5); giving --threshold thresholds the score even when a pred column
+    is present. Read the exact p-value when b+c is small (below about 25);
+  - the Wilcoxon signed-rank test on the per-row difference d = q(A) - q(B)
+    of a stated quantity q (--quantity), so a negative d means A did better:
+      abs-error      |label - score| (default)
+      squared-error  (label - score)^2
+      log-loss       -log(score) for label 1, -log(1-score) for label 0,
+                     score clipped to [1e-15, 1-1e-15]; scores must lie in [0,1]
+    Rows with d = 0 are handled by --zero-method (SciPy's names): wilcox drops
+    them, pratt ranks then drops them, zsplit splits their ranks between the
+    signs. --mode auto uses the exact distribution for at most 50 rows without
+    zero differences, else the normal approximation with tie correction.
+
+Several methods across datasets (--friedman): scores.csv has a header row, a
+first column naming the dataset and one column per method holding one score
+per dataset (e.g. balanced accuracy). aer compare reports Friedman's
+chi-square test (with tie correction), the Iman-Davenport F form, the mean
+rank of each method (1 = best; higher scores are better unless
+--lower-is-better), and the Nemenyi post-hoc test (Demsar 2006): the critical
+difference CD = q_alpha sqrt(k(k+1)/(6N)) and the pairs whose mean ranks
+differ by more. q_alpha is Demsar's table for alpha 0.05 and 0.10 with up to
+10 methods, else computed from the studentized range distribution.
+
+Rows are counted from 1 after the header. Flags may come before or after
+the file names. Exit status 0 success, 1 failure (unreadable files, labels
+that differ), 2 usage error.`),
+		run: runCompare,
+	})
+}
+
+// compareFlags holds the parsed flags of aer compare.
+type compareFlags struct {
+	threshold     float64
+	quantity      string
+	zeroMethod    string
+	mode          string
+	json          bool
+	friedman      bool
+	lowerIsBetter bool
+	alpha         float64
+	set           map[string]bool // flags given on the command line
+}
+
+func runCompare(args []string, stdout, stderr io.Writer) error {
+	c := commands["compare"]
+	fs := newFlagSet(c, stderr)
+	var f compareFlags
+	fs.Float64Var(&f.threshold, "threshold", 0.5, "predict positive when score >= `T`; forces thresholding even when a pred column is present")
+	fs.StringVar(&f.quantity, "quantity", "abs-error", "per-row quantity `Q` compared by the Wilcoxon test: abs-error, squared-error or log-loss")
+	fs.StringVar(&f.zeroMethod, "zero-method", "wilcox", "Wilcoxon treatment `M` of zero differences: wilcox, pratt or zsplit")
+	fs.StringVar(&f.mode, "mode", "auto", "Wilcoxon p-value `M`: auto, exact or approx (normal approximation)")
+	fs.BoolVar(&f.json, "json", false, "print one JSON document on stdout")
+	fs.BoolVar(&f.friedman, "friedman", false, "compare several methods across datasets from one scores CSV")
+	fs.BoolVar(&f.lowerIsBetter, "lower-is-better", false, "with --friedman: lower scores are better (e.g. error rates)")
+	fs.Float64Var(&f.alpha, "alpha", 0.05, "with --friedman: significance level `A` of the Nemenyi post-hoc test")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	f.set = map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+
+	if f.friedman {
+		for _, name := range []string{"threshold", "quantity", "zero-method", "mode"} {
+			if f.set[name] {
+				return usageErrorf("compare: --%s does not apply with --friedman", name)
+			}
+		}
+		if len(pos) != 1 {
+			return usageErrorf("compare: --friedman takes one scores CSV, got %d file arguments", len(pos))
+		}
+		if !(f.alpha > 0 && f.alpha < 1) {
+			return usageErrorf("compare: --alpha %v is not between 0 and 1", f.alpha)
+		}
+		return compareFriedman(pos[0], &f, stdout)
+	}
+	for _, name := range []string{"lower-is-better", "alpha"} {
+		if f.set[name] {
+			return usageErrorf("compare: --%s applies only with --friedman", name)
+		}
+	}
+	if len(pos) != 2 {
+		return usageErrorf("compare: need two predictions files A.csv B.csv, got %d file arguments", len(pos))
+	}
+	if math.IsNaN(f.threshold) || math.IsInf(f.threshold, 0) {
+		return usageErrorf("compare: --threshold must be a finite number")
+	}
+	if _, ok := quantities[f.quantity]; !ok {
+		return usageErrorf("compare: unknown --quantity %q (want abs-error, squared-error or log-loss)", f.quantity)
+	}
+	if _, err := stattest.ParseZeroMethod(f.zeroMethod); err != nil {
+		return usageErrorf("compare: unknown --zero-method %q (want wilcox, pratt or zsplit)", f.zeroMethod)
+	}
+	if _, err := stattest.ParseMode(f.mode); err != nil {
+		return usageErrorf("compare: unknown --mode %q (want auto, exact or approx)", f.mode)
+	}
+	return comparePair(pos[0], pos[1], &f, stdout)
+}
+
+// parseInterspersed parses flags that may come before, between or after the
+// positional arguments (the flag package alone stops at the first
+// positional). Everything after "--" is positional.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		rest, err := parseFlags(fs, args)
+		if err != nil {
+			return nil, err
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// quantity is a per-row loss compared by the Wilcoxon test.
+type quantity struct {
+	desc string // how the quantity is computed, for the report
+	f    func(label int, score float64) (float64, error)
+}
+
+// logLossEps clips scores away from 0 and 1 so a confident mistake costs
+// -log(1e-15) ~ 34.5 rather than infinity (scikit-learn's former default).
+const logLossEps = 1e-15
+
+var quantities = map[string]quantity{
+	"abs-error": {"|label - score|", func(y int, s float64) (float64, error) {
+		return math.Abs(float64(y) - s), nil
+	}},
+	"squared-error": {"(label - score)^2", func(y int, s float64) (float64, error) {
+		d := float64(y) - s
+		return d * d, nil
+	}},
+	"log-loss": {"log loss -log(score if label is 1, else 1 - score)", func(y int, s float64) (float64, error) {
+		if !(s >= 0 && s <= 1) {
+			return 0, fmt.Errorf("score %v is not a probability in [0, 1] (log-loss needs one)", s)
+		}
+		s = min(max(s, logLossEps), 1-logLossEps)
+		if y == 1 {
+			return -math.Log(s), nil
+		}
+		return -math.Log1p(-s), nil
+	}},
+}
+
+// classifierSummary describes one predictions file.
+type classifierSummary struct {
+	File string `json:"file"`
+	// Source says where the 0/1 predictions came from: "pred-column" or
+	// "threshold" (score >= Threshold).
+	Source           string   `json:"prediction_source"`
+	Threshold        *float64 `json:"threshold,omitempty"`
+	TP               int      `json:"tp"`
+	FP               int      `json:"fp"`
+	TN               int      `json:"tn"`
+	FN               int      `json:"fn"`
+	BalancedAccuracy float64  `json:"balanced_accuracy"`
+	MeanQuantity     float64  `json:"mean_quantity"`
+	correct          []bool
+	q                []float64
+}
+
+type wilcoxonReport struct {
+	Quantity   string `json:"quantity"`
+	Difference string `json:"difference"`
+	stattest.WilcoxonResult
+	MeanDifference float64 `json:"mean_difference"`
+	ALower         int     `json:"rows_a_lower"`
+	BLower         int     `json:"rows_b_lower"`
+	Equal          int     `json:"rows_equal"`
+}
+
+type pairReport struct {
+	Rows      int                    `json:"rows"`
+	Positives int                    `json:"positives"`
+	Negatives int                    `json:"negatives"`
+	A         *classifierSummary     `json:"a"`
+	B         *classifierSummary     `json:"b"`
+	McNemar   stattest.McNemarResult `json:"mcnemar"`
+	Wilcoxon  wilcoxonReport         `json:"wilcoxon"`
+}
+
+func comparePair(pathA, pathB string, f *compareFlags, stdout io.Writer) error {
+	pa, err := loadLabelledPredictions(pathA)
+	if err != nil {
+		return err
+	}
+	pb, err := loadLabelledPredictions(pathB)
+	if err != nil {
+		return err
+	}
+	nameA, nameB := filepath.Base(pathA), filepath.Base(pathB)
+	if len(pa.Label) != len(pb.Label) {
+		return fmt.Errorf("compare: %s has %d rows but %s has %d; both must hold the same rows in the same order",
+			nameA, len(pa.Label), nameB, len(pb.Label))
+	}
+	for i := range pa.Label {
+		if pa.Label[i] != pb.Label[i] {
+			return fmt.Errorf("compare: labels differ at row %d: %s has %d, %s has %d; both files must hold the same rows in the same order",
+				i+1, nameA, pa.Label[i], nameB, pb.Label[i])
+		}
+	}
+	q := quantities[f.quantity]
+	forceThreshold := f.set["threshold"]
+	sa, err := summarize(nameA, pa, q, f.threshold, forceThreshold)
+	if err != nil {
+		return err
+	}
+	sb, err := summarize(nameB, pb, q, f.threshold, forceThreshold)
+	if err != nil {
+		return err
+	}
+
+	rep := pairReport{Rows: len(pa.Label), A: sa, B: sb}
+	for _, y := range pa.Label {
+		if y == 1 {
+			rep.Positives++
+		} else {
+			rep.Negatives++
+		}
+	}
+	tab, err := stattest.NewMcNemarTable(sa.correct, sb.correct)
+	if err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+	if rep.McNemar, err = stattest.McNemar(tab); err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+
+	zm, _ := stattest.ParseZeroMethod(f.zeroMethod)
+	mode, _ := stattest.ParseMode(f.mode)
+	w := &rep.Wilcoxon
+	w.Quantity = f.quantity
+	w.Difference = q.desc + " of A minus that of B (negative: A better)"
+	sum := 0.0
+	for i := range sa.q {
+		d := sa.q[i] - sb.q[i]
+		sum += d
+		switch {
+		case d < 0:
+			w.ALower++
+		case d > 0:
+			w.BLower++
+		default:
+			w.Equal++
+		}
+	}
+	w.MeanDifference = sum / float64(len(sa.q))
+	if w.Equal == len(sa.q) && zm != stattest.ZSplit {
+		return fmt.Errorf("compare: %s and %s give the same %s on every row: the Wilcoxon test has nothing to rank (--zero-method zsplit reports p = 1)",
+			nameA, nameB, f.quantity)
+	}
+	w.WilcoxonResult, err = stattest.Wilcoxon(sa.q, sb.q, &stattest.WilcoxonOptions{ZeroMethod: zm, Mode: mode})
+	if err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+
+	if f.json {
+		return writeJSON(stdout, rep)
+	}
+	return writePairText(stdout, &rep)
+}
+
+func loadLabelledPredictions(path string) (*dataset.Predictions, error) {
+	p, err := dataset.LoadPredictions(path)
+	if err != nil {
+		return nil, fmt.Errorf("compare: %w", err)
+	}
+	if p.Label == nil {
+		return nil, fmt.Errorf("compare: %s has no label column; comparing classifiers needs the true labels", filepath.Base(path))
+	}
+	return p, nil
+}
+
+// summarize computes a file's per-row correctness, quantity and confusion
+// counts.
+func summarize(name string, p *dataset.Predictions, q quantity, threshold float64, forceThreshold bool) (*classifierSummary, error) {
+	n := len(p.Label)
+	s := &classifierSummary{File: name, correct: make([]bool, n), q: make([]float64, n)}
+	usePred := p.Pred != nil && !forceThreshold
+	if usePred {
+		s.Source = "pred-column"
+	} else {
+		s.Source = "threshold"
+		s.Threshold = &threshold
+	}
+	sum := 0.0
+	for i, y := range p.Label {
+		var pred int
+		if usePred {
+			pred = p.Pred[i]
+		} else if p.Score[i] >= threshold {
+			pred = 1
+		}
+		s.correct[i] = pred == y
+		switch {
+		case y == 1 && pred == 1:
+			s.TP++
+		case y == 1:
+			s.FN++
+		case pred == 1:
+			s.FP++
+		default:
+			s.TN++
+		}
+		v, err := q.f(y, p.Score[i])
+		if err != nil {
+			return nil, fmt.Errorf("compare: %s: row %d: %w", name, i+1, err)
+		}
+		s.q[i] = v
+		sum += v
+	}
+	s.MeanQuantity = sum / float64(n)
+	s.BalancedAccuracy = balancedAccuracy(s.TP, s.FP, s.TN, s.FN)
+	return s, nil
+}
+
+// balancedAccuracy is the mean of the recalls of the classes present, as
+// scikit-learn computes it (with one class absent it is that class's recall).
+func balancedAccuracy(tp, fp, tn, fn int) float64 {
+	var sum float64
+	var classes int
+	if tp+fn > 0 {
+		sum += float64(tp) / float64(tp+fn)
+		classes++
+	}
+	if tn+fp > 0 {
+		sum += float64(tn) / float64(tn+fp)
+		classes++
+	}
+	return sum / float64(classes)
+}
+
+// fmtP formats a p-value: fixed point, or scientific when tiny.
+func fmtP(p float64) string {
+	if p != 0 && p < 1e-4 {
+		return strconv.FormatFloat(p, 'e', 2, 64)
+	}
+	return strconv.FormatFloat(p, 'f', 4, 64)
+}
+
+func writePairText(w io.Writer, r *pairReport) error {
+	ew := &errWriter{w: w}
+	ew.printf("A: %s\nB: %s\n", r.A.File, r.B.File)
+	ew.printf("%d rows (%d positive, %d negative)\n\n", r.Rows, r.Positives, r.Negatives)
+
+	ew.printf("Balanced accuracy\n")
+	for _, c := range []struct {
+		tag string
+		s   *classifierSummary
+	}{{"A", r.A}, {"B", r.B}} {
+		src := "pred column"
+		if c.s.Threshold != nil {
+			src = "score >= " + strconv.FormatFloat(*c.s.Threshold, 'g', -1, 64)
+		}
+		ew.printf("  %s  %.4f  (TP %d, FN %d, TN %d, FP %d; predictions: %s)\n",
+			c.tag, c.s.BalancedAccuracy, c.s.TP, c.s.FN, c.s.TN, c.s.FP, src)
+	}
+
+	m := r.McNemar
+	ew.printf("\nMcNemar's test on per-row correctness\n")
+	ew.printf("  both right %d, only A right %d, only B right %d, both wrong %d\n",
+		m.Table[0][0], m.B, m.C, m.Table[1][1])
+	ew.printf("  chi-square, continuity corrected: chi2 = %.4f, p = %s\n", m.ChiSquare, fmtP(m.ChiSquareP))
+	ew.printf("  exact binomial:                   min(b,c) = %.0f, p = %s\n", m.ExactStatistic, fmtP(m.ExactP))
+	if m.B+m.C > 0 && m.B+m.C < 25 {
+		ew.printf("  (%d discordant rows: read the exact p-value)\n", m.B+m.C)
+	}
+
+	wr := r.Wilcoxon
+	ew.printf("\nWilcoxon signed-rank test on d = %s\n", wr.Difference)
+	ew.printf("  quantity %s: mean A %.4f, mean B %.4f, mean d %+.4f\n", wr.Quantity, r.A.MeanQuantity, r.B.MeanQuantity, wr.MeanDifference)
+	ew.printf("  A lower on %d rows, B lower on %d, equal on %d\n", wr.ALower, wr.BLower, wr.Equal)
+	dist := "normal approximation"
+	if wr.Mode == stattest.Exact {
+		dist = "exact distribution"
+	}
+	ew.printf("  zero method %v, %s, %v: n = %d ranked, %d zero differences\n", wr.ZeroMethod, dist, wr.Alternative, wr.N, wr.Zeros)
+	ew.printf("  W = %g (W+ = %g, W- = %g), z = %.4f, p = %s\n", wr.Statistic, wr.WPlus, wr.WMinus, wr.Z, fmtP(wr.P))
+	for _, warn := range wr.Warnings {
+		ew.printf("  note: %s\n", warn)
+	}
+	return ew.err
+}
+
+// errWriter keeps the first write error so text reports read straight.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, a ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, a...)
+	}
+}
+
+// friedmanReport is the --friedman result; Iman-Davenport's F is null when
+// infinite (the methods rank identically on every dataset).
+type friedmanReport struct {
+	File           string             `json:"file"`
+	Datasets       []string           `json:"datasets"`
+	Methods        []string           `json:"methods"`
+	HigherIsBetter bool               `json:"higher_is_better"`
+	ChiSquare      float64            `json:"chi_square"`
+	DF             float64            `json:"df"`
+	P              float64            `json:"p"`
+	ImanDavenport  *float64           `json:"iman_davenport_f"`
+	IDDF1          float64            `json:"iman_davenport_df1"`
+	IDDF2          float64            `json:"iman_davenport_df2"`
+	IDP            float64            `json:"iman_davenport_p"`
+	MeanRanks      map[string]float64 `json:"mean_ranks"`
+	Nemenyi        nemenyiReport      `json:"nemenyi"`
+}
+
+type nemenyiReport struct {
+	Alpha     float64        `json:"alpha"`
+	Q         float64        `json:"q_alpha"`
+	Tabulated bool           `json:"q_from_demsar_table"`
+	CD        float64        `json:"critical_difference"`
+	Pairs     []nemenyiPairJ `json:"pairs"`
+}
+
+type nemenyiPairJ struct {
+	A           string  `json:"a"`
+	B           string  `json:"b"`
+	RankDiff    float64 `json:"rank_diff"`
+	Significant bool    `json:"significant"`
+}
+
+func compareFriedman(path string, f *compareFlags, stdout io.Writer) error {
+	datasets, methods, scores, err := readScoresCSV(path)
+	if err != nil {
+		return err
+	}
+	fr, err := stattest.Friedman(scores, !f.lowerIsBetter)
+	if err != nil {
+		return fmt.Errorf("compare: %s: %w", filepath.Base(path), err)
+	}
+	nm, err := stattest.NewNemenyi(fr.MeanRanks, fr.N, f.alpha)
+	if err != nil {
+		return fmt.Errorf("compare: %s: %w", filepath.Base(path), err)
+	}
+	rep := friedmanReport{
+		File: filepath.Base(path), Datasets: datasets, Methods: methods,
+		HigherIsBetter: fr.HigherIsBetter,
+		ChiSquare:      fr.ChiSquare, DF: float64(fr.K - 1), P: fr.P,
+		IDDF1: fr.DF1, IDDF2: fr.DF2, IDP: fr.ImanDavenportP,
+		MeanRanks: map[string]float64{},
+		Nemenyi:   nemenyiReport{Alpha: nm.Alpha, Q: nm.Q, Tabulated: nm.Tabulated, CD: nm.CD},
+	}
+	if !math.IsInf(fr.ImanDavenport, 0) {
+		v := fr.ImanDavenport
+		rep.ImanDavenport = &v
+	}
+	for j, m := range methods {
+		rep.MeanRanks[m] = fr.MeanRanks[j]
+	}
+	for _, p := range nm.Pairs {
+		rep.Nemenyi.Pairs = append(rep.Nemenyi.Pairs, nemenyiPairJ{A: methods[p.I], B: methods[p.J], RankDiff: p.RankDiff, Significant: p.Significant})
+	}
+	if f.json {
+		return writeJSON(stdout, rep)
+	}
+	return writeFriedmanText(stdout, &rep, fr)
+}
+
+func writeFriedmanText(w io.Writer, r *friedmanReport, fr *stattest.FriedmanResult) error {
+	ew := &errWriter{w: w}
+	better := "higher"
+	if !r.HigherIsBetter {
+		better = "lower"
+	}
+	ew.printf("%s: %d methods on %d datasets (%s scores are better)\n\n", r.File, len(r.Methods), len(r.Datasets), better)
+	ew.printf("Friedman test:  chi2 = %.4f, df = %g, p = %s\n", r.ChiSquare, r.DF, fmtP(r.P))
+	if r.ImanDavenport != nil {
+		ew.printf("Iman-Davenport: F = %.4f, df = (%g, %g), p = %s\n", *r.ImanDavenport, r.IDDF1, r.IDDF2, fmtP(r.IDP))
+	} else {
+		ew.printf("Iman-Davenport: F = +Inf, df = (%g, %g), p = 0 (identical rankings on every dataset)\n", r.IDDF1, r.IDDF2)
+	}
+
+	order := make([]int, len(r.Methods))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return fr.MeanRanks[order[a]] < fr.MeanRanks[order[b]] })
+	width := 0
+	for _, m := range r.Methods {
+		width = max(width, len(m))
+	}
+	ew.printf("\nMean ranks (1 = best)\n")
+	for _, j := range order {
+		ew.printf("  %-*s  %.4f\n", width, r.Methods[j], fr.MeanRanks[j])
+	}
+
+	nm := r.Nemenyi
+	src := "Demsar 2006 table"
+	if !nm.Tabulated {
+		src = "studentized range"
+	}
+	ew.printf("\nNemenyi post-hoc test, alpha %g: q = %.4f (%s), critical difference CD = %.4f\n", nm.Alpha, nm.Q, src, nm.CD)
+	if r.IDP > nm.Alpha {
+		ew.printf("  (Iman-Davenport does not reject equal performance at alpha %g: the pairs below are for reference only)\n", nm.Alpha)
+	}
+	var sig []nemenyiPairJ
+	for _, p := range nm.Pairs {
+		if p.Significant {
+			sig = append(sig, p)
+		}
+	}
+	if len(sig) == 0 {
+		ew.printf("  no pair of methods differs by more than CD\n")
+	} else {
+		ew.printf("  pairs whose mean ranks differ by more than CD:\n")
+		for _, p := range sig {
+			better, worse := p.A, p.B
+			if p.RankDiff > 0 {
+				better, worse = worse, better
+			}
+			ew.printf("    %s better than %s (rank difference %.4f)\n", better, worse, math.Abs(p.RankDiff))
+		}
+	}
+	return ew.err
+}
+
+// readScoresCSV reads a table with a header, a first column naming the
+// dataset and one numeric column per method.
+func readScoresCSV(path string) (datasets, methods []string, scores [][]float64, err error) {
+	name := filepath.Base(path)
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("compare: %w", err)
+	}
+	defer fh.Close()
+	r := csv.NewReader(fh)
+	r.FieldsPerRecord = -1
+	r.TrimLeadingSpace = true
+	header, err := r.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, nil, nil, fmt.Errorf("compare: %s: empty file: no header row", name)
+	}
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("compare: %s: %w", name, err)
+	}
+	if len(header) < 3 {
+		return nil, nil, nil, fmt.Errorf("compare: %s: line 1: need a dataset column and at least 2 method columns, got %d columns", name, len(header))
+	}
+	methods = make([]string, len(header)-1)
+	seen := map[string]bool{}
+	for j, h := range header[1:] {
+		h = strings.TrimSpace(h)
+		if h == "" {
+			return nil, nil, nil, fmt.Errorf("compare: %s: line 1, column %d: empty method name", name, j+2)
+		}
+		if seen[h] {
+			return nil, nil, nil, fmt.Errorf("compare: %s: line 1: method %q appears twice", name, h)
+		}
+		seen[h] = true
+		methods[j] = h
+	}
+	for {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("compare: %s: %w", name, err)
+		}
+		line, _ := r.FieldPos(0)
+		if len(rec) != len(header) {
+			return nil, nil, nil, fmt.Errorf("compare: %s: line %d: %d fields, the header has %d", name, line, len(rec), len(header))
+		}
+		row := make([]float64, len(methods))
+		for j, cell := range rec[1:] {
+			cell = strings.TrimSpace(cell)
+			v, perr := strconv.ParseFloat(cell, 64)
+			if perr != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, nil, nil, fmt.Errorf("compare: %s: line %d, column %q: %q is not a finite number", name, line, methods[j], cell)
+			}
+			row[j] = v
+		}
+		datasets = append(datasets, strings.TrimSpace(rec[0]))
+		scores = append(scores, row)
+	}
+	if len(scores) < 2 {
+		return nil, nil, nil, fmt.Errorf("compare: %s: need at least 2 datasets (rows), got %d", name, len(scores))
+	}
+	return datasets, methods, scores, nil
+}

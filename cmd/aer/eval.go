@@ -1,0 +1,357 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/metrics"
+)
+
+func init() {
+	register(&command{
+		name:    "eval",
+		summary: "score a predictions file: confusion matrix, imbalance metrics, ROC-AUC, threshold sweep",
+		usage: `Usage: aer eval --data preds.csv [--threshold T] [--json] [--sweep [--sweep-out sweep.csv] [--sweep-grid N]]
+
+The predictions file is a CSV with columns label,score[,pred]: label 1 is the
+positive (minority) class, score grows with the belief in label 1, pred is an
+optional 0/1 decision. The decisions scored are, in this order of
+preference: score >= T when --threshold is given; else the pred column when
+present; else score >= 0.5. The output says which was used. ROC-AUC and
+average precision always come from the scores.
+
+The paper's "G-mean" is sqrt(precision*recall), reported as fowlkes_mallows;
+gmean is sqrt(TPR*TNR). tp_fp_ratio is TPR/FPR. Undefined or infinite values
+are null in JSON, explained under "notes".
+
+--sweep evaluates every metric at each threshold of a grid, shown in the
+output (a table, or an array under --json) or written as CSV to the
+--sweep-out file instead, and names the thresholds where balanced accuracy,
+F1, Fowlkes-Mallows, G-mean and MCC peak (the middle of the longest run of
+tied best values). With --sweep-grid 0 the last threshold is +Inf (null in
+JSON): nothing predicted positive.`,
+		run: runEval,
+	})
+}
+
+// evalOutput is the --json document of aer eval.
+type evalOutput struct {
+	File     string         `json:"file"`
+	Decision evalDecision   `json:"decision"`
+	Report   metrics.Report `json:"report"`
+	// Sweep is the sweep itself, unless it went to the --sweep-out file.
+	Sweep       *metrics.Sweep  `json:"sweep,omitempty"`
+	SweepOut    string          `json:"sweep_out,omitempty"`
+	SweepPoints int             `json:"sweep_points,omitempty"`
+	Best        []evalBestPoint `json:"sweep_best,omitempty"`
+
+	sweep metrics.Sweep // for the text output
+}
+
+// evalDecision says how predictions were made: Rule is "threshold" (from
+// --threshold), "pred-column" or "default-threshold".
+type evalDecision struct {
+	Rule      string   `json:"rule"`
+	Threshold *float64 `json:"threshold"` // null for pred-column
+	Text      string   `json:"-"`         // for the text output
+}
+
+// evalBestPoint is the sweep point where one metric is largest.
+type evalBestPoint struct {
+	Metric    string   `json:"metric"`
+	Threshold *float64 `json:"threshold"`
+	Value     *float64 `json:"value"`
+
+	threshold, value float64 // for the text output; NaN when no best
+}
+
+func runEval(args []string, stdout, stderr io.Writer) error {
+	c := commands["eval"]
+	fs := newFlagSet(c, stderr)
+	data := fs.String("data", "", "predictions CSV with columns label,score[,pred] (required)")
+	var thr evalOptionalFloat
+	fs.Var(&thr, "threshold", "predict positive when score >= `T`; overrides the pred column (default: the pred column if present, else 0.5)")
+	asJSON := fs.Bool("json", false, "print one JSON document on stdout")
+	sweep := fs.Bool("sweep", false, "add a threshold sweep: every metric at each threshold of a grid")
+	sweepOut := fs.String("sweep-out", "", "write the sweep as CSV to `file` instead of the output (implies --sweep)")
+	sweepGrid := fs.Int("sweep-grid", 101, "sweep `N` evenly spaced thresholds over [0,1] (over [min,max] score if scores leave [0,1]); 0 sweeps every distinct score")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return usageErrorf("eval: unexpected argument %q", rest[0])
+	}
+	if *data == "" {
+		return usageErrorf("eval: --data is required")
+	}
+	thresholdSet, threshold := thr.set, thr.v
+	if math.IsNaN(threshold) {
+		return usageErrorf("eval: --threshold must be a number, not NaN")
+	}
+	if *sweepGrid < 0 || *sweepGrid == 1 {
+		return usageErrorf("eval: --sweep-grid must be 0 or at least 2, not %d", *sweepGrid)
+	}
+	if *sweepOut != "" {
+		*sweep = true
+	}
+
+	p, err := dataset.LoadPredictions(*data)
+	if err != nil {
+		return fmt.Errorf("eval: %w", err)
+	}
+	if p.Label == nil {
+		return fmt.Errorf("eval: %s: no label column: cannot evaluate predictions without labels", *data)
+	}
+	if p.Score == nil {
+		return fmt.Errorf("eval: %s: no score column", *data)
+	}
+	if err := metrics.Validate(p.Label, p.Score, p.Pred); err != nil {
+		return fmt.Errorf("eval: %s: %w", *data, err)
+	}
+
+	out := evalOutput{File: *data}
+	switch {
+	case thresholdSet:
+		out.Decision = evalDecision{Rule: "threshold", Threshold: evalFiniteOrNil(threshold),
+			Text: fmt.Sprintf("score >= %s (--threshold)", evalFmtFloat(threshold))}
+		if p.Pred != nil {
+			out.Decision.Text += "; pred column ignored"
+		}
+		out.Report = metrics.Evaluate(p.Label, p.Score, threshold)
+	case p.Pred != nil:
+		out.Decision = evalDecision{Rule: "pred-column", Text: "pred column of the file"}
+		out.Report = metrics.EvaluatePredictions(p.Label, p.Pred, p.Score)
+	default:
+		t := 0.5
+		out.Decision = evalDecision{Rule: "default-threshold", Threshold: &t,
+			Text: "score >= 0.5 (default: no --threshold, no pred column)"}
+		out.Report = metrics.Evaluate(p.Label, p.Score, t)
+	}
+
+	if *sweep {
+		var s metrics.Sweep
+		if *sweepGrid == 0 {
+			s = metrics.SweepScores(p.Label, p.Score)
+		} else {
+			lo, hi := evalScoreRange(p.Score)
+			s = metrics.SweepThresholds(p.Label, p.Score, metrics.Grid(lo, hi, *sweepGrid))
+		}
+		out.sweep, out.SweepPoints = s, len(s)
+		for _, m := range []metrics.Metric{metrics.BalancedAccuracy, metrics.F1, metrics.FowlkesMallows, metrics.GMean, metrics.MCC} {
+			b := evalBestPoint{Metric: m.String(), threshold: math.NaN(), value: math.NaN()}
+			if i := s.Best(m); i >= 0 {
+				b.threshold, b.value = s[i].Threshold, m.Of(s[i].Confusion)
+				b.Threshold, b.Value = evalFiniteOrNil(b.threshold), evalFiniteOrNil(b.value)
+			}
+			out.Best = append(out.Best, b)
+		}
+		if *sweepOut != "" {
+			if err := writeFileAtomic(*sweepOut, s.WriteCSV); err != nil {
+				return fmt.Errorf("eval: writing the sweep: %w", err)
+			}
+			out.SweepOut = *sweepOut
+		} else {
+			out.Sweep = &s
+		}
+	}
+
+	if *asJSON {
+		return writeJSON(stdout, out)
+	}
+	return writeEvalText(stdout, &out)
+}
+
+// evalOptionalFloat is a float flag that knows whether it was given, and shows
+// no default in the help.
+type evalOptionalFloat struct {
+	v   float64
+	set bool
+}
+
+func (f *evalOptionalFloat) String() string {
+	if f == nil || !f.set {
+		return ""
+	}
+	return evalFmtFloat(f.v)
+}
+
+func (f *evalOptionalFloat) Set(s string) error {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return errors.New("not a number")
+	}
+	f.v, f.set = v, true
+	return nil
+}
+
+// evalScoreRange is [0, 1] when every score lies in it (probabilities), else
+// the range of the finite scores.
+func evalScoreRange(score []float64) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, s := range score {
+		if !math.IsInf(s, 0) {
+			lo, hi = min(lo, s), max(hi, s)
+		}
+	}
+	switch {
+	case lo > hi: // no finite score
+		return 0, 1
+	case lo >= 0 && hi <= 1:
+		return 0, 1
+	}
+	return lo, hi
+}
+
+func evalFiniteOrNil(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+func evalFmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// evalFmtMetric formats a metric for the text table: 4 decimals, "inf" or
+// "undefined".
+func evalFmtMetric(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "undefined"
+	case math.IsInf(v, 1):
+		return "inf"
+	case math.IsInf(v, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(v, 'f', 4, 64)
+}
+
+func writeEvalText(w io.Writer, out *evalOutput) error {
+	r := &out.Report
+	c := r.Confusion
+	ew := &evalErrWriter{w: w}
+	fmt.Fprintf(ew, "file       %s\n", out.File)
+	fmt.Fprintf(ew, "rows       %d: %d positive (label 1), %d negative (label 0)\n", c.N(), c.Positives(), c.Negatives())
+	fmt.Fprintf(ew, "decision   %s\n\n", out.Decision.Text)
+
+	evalWriteTable(ew, "lrr", [][]string{
+		{"", "predicted 1", "predicted 0"},
+		{"label 1", fmt.Sprintf("TP %d", c.TP), fmt.Sprintf("FN %d", c.FN)},
+		{"label 0", fmt.Sprintf("FP %d", c.FP), fmt.Sprintf("TN %d", c.TN)},
+	})
+	fmt.Fprintln(ew)
+
+	rows := [][]string{{"metric", "value", "note"}}
+	row := func(label, key string, v float64) {
+		rows = append(rows, []string{label, evalFmtMetric(v), r.Notes[key]})
+	}
+	for _, m := range metrics.AllMetrics() {
+		row(m.Label(), m.String(), r.Value(m))
+	}
+	row("ROC-AUC", "roc_auc", r.ROCAUC)
+	row("average precision", "average_precision", r.AveragePrecision)
+	evalWriteTable(ew, "lrl", rows)
+
+	if out.sweep == nil {
+		return ew.err
+	}
+	s := out.sweep
+	fmt.Fprintf(ew, "\nsweep      %d thresholds", len(s))
+	if out.SweepOut != "" {
+		fmt.Fprintf(ew, ", written to %s", out.SweepOut)
+	}
+	fmt.Fprint(ew, "\n\n")
+	rows = [][]string{{"best of", "value", "at threshold"}}
+	for _, b := range out.Best {
+		m, _ := metrics.ParseMetric(b.Metric)
+		if math.IsNaN(b.value) {
+			rows = append(rows, []string{m.Label(), "undefined", ""})
+			continue
+		}
+		rows = append(rows, []string{m.Label(), evalFmtMetric(b.value), evalFmtFloat(b.threshold)})
+	}
+	evalWriteTable(ew, "lrr", rows)
+	if out.SweepOut != "" {
+		return ew.err
+	}
+	// Without --sweep-out the sweep itself is printed, the main metrics by
+	// their usual short names.
+	fmt.Fprintln(ew)
+	cols := []struct {
+		head string
+		m    metrics.Metric
+	}{
+		{"TPR", metrics.MinorityRecall}, {"TNR", metrics.MajorityRecall}, {"BA", metrics.BalancedAccuracy},
+		{"precision", metrics.MinorityPrecision}, {"F1", metrics.F1}, {"FM", metrics.FowlkesMallows},
+		{"gmean", metrics.GMean}, {"MCC", metrics.MCC},
+	}
+	head := []string{"threshold", "TP", "FP", "TN", "FN"}
+	for _, col := range cols {
+		head = append(head, col.head)
+	}
+	rows = [][]string{head}
+	for _, pt := range s {
+		cells := []string{evalFmtFloat(pt.Threshold), strconv.Itoa(pt.TP), strconv.Itoa(pt.FP), strconv.Itoa(pt.TN), strconv.Itoa(pt.FN)}
+		for _, col := range cols {
+			cells = append(cells, evalFmtMetric(col.m.Of(pt.Confusion)))
+		}
+		rows = append(rows, cells)
+	}
+	evalWriteTable(ew, "rrrrrrrrrrrrr", rows)
+	fmt.Fprintln(ew, "(FM: Fowlkes-Mallows, the paper's G-mean; gmean: sqrt(TPR*TNR); BA: balanced accuracy)")
+	return ew.err
+}
+
+// evalWriteTable writes rows as columns two spaces apart, each column aligned
+// left or right by align ('l' or 'r', one byte per column), without
+// trailing spaces.
+func evalWriteTable(w io.Writer, align string, rows [][]string) {
+	var width []int
+	for _, r := range rows {
+		for i, cell := range r {
+			if i >= len(width) {
+				width = append(width, 0)
+			}
+			width[i] = max(width[i], utf8.RuneCountInString(cell))
+		}
+	}
+	var b strings.Builder
+	for _, r := range rows {
+		b.Reset()
+		for i, cell := range r {
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(cell))
+			if i < len(align) && align[i] == 'r' {
+				b.WriteString(pad + cell)
+			} else {
+				b.WriteString(cell + pad)
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}
+
+// evalErrWriter keeps the first write error so a long report checks it once.
+type evalErrWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *evalErrWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	if err != nil {
+		e.err = err
+	}
+	return n, err
+}

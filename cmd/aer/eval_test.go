@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// evalGolden compares got with testdata/eval/name (rewritten under -update).
+func evalGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	golden(t, filepath.Join("eval", name), string(got))
+}
+
+func TestEvalGolden(t *testing.T) {
+	const (
+		preds   = "testdata/eval/preds.csv"      // label,score: stats.json "metrics"
+		predcol = "testdata/eval/preds_pred.csv" // same with pred = score >= 0.4
+		onlypos = "testdata/eval/onlypos.csv"    // no negative label
+	)
+	tmp := t.TempDir()
+	for _, tc := range []struct {
+		golden string
+		args   []string
+	}{
+		{"default.txt", []string{"--data", preds}},
+		{"default.json", []string{"--data", preds, "--json"}},
+		{"pred_column.txt", []string{"--data", predcol}},
+		{"pred_column.json", []string{"--data", predcol, "--json"}},
+		{"threshold.txt", []string{"--data", predcol, "--threshold", "0.3"}},
+		{"threshold.json", []string{"--data", preds, "--threshold=0.7", "--json"}},
+		{"onlypos.txt", []string{"--data", onlypos}},
+		{"onlypos.json", []string{"--data", onlypos, "--json"}},
+		{"sweep.txt", []string{"--data", preds, "--sweep", "--sweep-grid", "11"}},
+		{"sweep.json", []string{"--data", preds, "--json", "--sweep", "--sweep-grid", "5"}},
+		{"sweep_distinct.txt", []string{"--data", onlypos, "--sweep", "--sweep-grid", "0"}},
+		{"sweep_out.txt", []string{"--data", preds, "--sweep-out", filepath.Join(tmp, "sweep.csv")}},
+		// The sweep goes to the file, not into the JSON document.
+		{"sweep_out.json", []string{"--data", preds, "--json", "--sweep-grid", "0", "--sweep-out", filepath.Join(tmp, "distinct.csv")}},
+	} {
+		t.Run(tc.golden, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if err := run(append([]string{"eval"}, tc.args...), &stdout, &stderr); err != nil {
+				t.Fatalf("aer eval %v: %v", tc.args, err)
+			}
+			if stderr.Len() > 0 {
+				t.Errorf("stderr: %s", stderr.String())
+			}
+			if strings.HasSuffix(tc.golden, ".json") && !json.Valid(stdout.Bytes()) {
+				t.Fatalf("--json output is not one JSON document:\n%s", stdout.String())
+			}
+			evalGolden(t, tc.golden, bytes.ReplaceAll(stdout.Bytes(), []byte(tmp), []byte("$TMP")))
+		})
+	}
+	csv, err := os.ReadFile(filepath.Join(tmp, "sweep.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evalGolden(t, "sweep_out.csv", csv)
+	if csv, err = os.ReadFile(filepath.Join(tmp, "distinct.csv")); err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(csv, []byte("\n")); n != 1+285+1 { // header, 285 distinct scores, +Inf
+		t.Errorf("distinct-score sweep has %d lines, want 287", n)
+	}
+}
+
+// TestEvalNoPositiveLabel: a file whose labels are all 0 has no positive
+// row, so recall, ROC-AUC and average precision are undefined and say so.
+func TestEvalNoPositiveLabel(t *testing.T) {
+	var stdout bytes.Buffer
+	if err := run([]string{"eval", "--data", "testdata/eval/onlyneg.csv", "--json"}, &stdout, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Report struct {
+			Positives int               `json:"positives"`
+			Negatives int               `json:"negatives"`
+			ROCAUC    *float64          `json:"roc_auc"`
+			AP        *float64          `json:"average_precision"`
+			Notes     map[string]string `json:"notes"`
+		} `json:"report"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	r := doc.Report
+	if r.Positives != 0 || r.Negatives != 4 || r.ROCAUC != nil || r.AP != nil ||
+		r.Notes["roc_auc"] != "undefined: no positive labels" || r.Notes["average_precision"] != "undefined: no positive labels" {
+		t.Errorf("report %+v\n%s", r, stdout.String())
+	}
+}
+
+// TestEvalJSONMatchesStats checks the --json report against the
+// scikit-learn values from which preds.csv was written.
+func TestEvalJSONMatchesStats(t *testing.T) {
+	var stdout bytes.Buffer
+	if err := run([]string{"eval", "--data", "testdata/eval/preds.csv", "--json"}, &stdout, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Decision struct {
+			Rule      string   `json:"rule"`
+			Threshold *float64 `json:"threshold"`
+		} `json:"decision"`
+		Report map[string]any `json:"report"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Decision.Rule != "default-threshold" || doc.Decision.Threshold == nil || *doc.Decision.Threshold != 0.5 {
+		t.Errorf("decision %+v", doc.Decision)
+	}
+	// Values from ../shared/golden/stats.json "metrics" (scikit-learn).
+	for k, want := range map[string]float64{
+		"tp": 16, "fp": 43, "tn": 235, "fn": 6,
+		"balanced_accuracy": 0.7862982341399607, "fowlkes_mallows": 0.44410190532269517,
+		"roc_auc": 0.8603662524525834, "average_precision": 0.5412497555439557,
+	} {
+		got, _ := doc.Report[k].(float64)
+		if d := got - want; d > 1e-12 || d < -1e-12 {
+			t.Errorf("%s = %v, want %v", k, got, want)
+		}
+	}
+}
+
+func TestEvalHelp(t *testing.T) {
+	var stdout bytes.Buffer
+	if err := run([]string{"help", "eval"}, &stdout, &stdout); !errors.Is(err, errHelpShown) {
+		t.Fatalf("aer help eval: %v", err)
+	}
+	evalGolden(t, "help.txt", stdout.Bytes())
+	for _, flag := range []string{"-data", "-threshold", "-json", "-sweep", "-sweep-out", "-sweep-grid"} {
+		if h := stdout.String(); !strings.Contains(h, "  "+flag+" ") && !strings.Contains(h, "  "+flag+"\n") {
+			t.Errorf("help does not document %s", flag)
+		}
+	}
+}
+
+func TestEvalUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{},
+		{"--threshold", "0.5"},
+		{"--data", "testdata/eval/preds.csv", "--threshold", "abc"},
+		{"--data", "testdata/eval/preds.csv", "--threshold", "NaN"},
+		{"--data", "testdata/eval/preds.csv", "extra"},
+		{"--data", "testdata/eval/preds.csv", "--sweep-grid", "1"},
+		{"--data", "testdata/eval/preds.csv", "--no-such-flag"},
+	} {
+		var stdout, stderr bytes.Buffer
+		err := run(append([]string{"eval"}, args...), &stdout, &stderr)
+		var ue *usageError
+		if !errors.As(err, &ue) {
+			t.Errorf("aer eval %v: %v, want a usage error", args, err)
+			continue
+		}
+		if code := exitCode(err, &bytes.Buffer{}); code != 2 {
+			t.Errorf("aer eval %v: exit %d, want 2", args, code)
+		}
+		if stdout.Len() > 0 {
+			t.Errorf("aer eval %v wrote to stdout: %s", args, stdout.String())
+		}
+	}
+	// The golden of one usage error: what the user sees on stderr.
+	var stderr bytes.Buffer
+	err := run([]string{"eval"}, &bytes.Buffer{}, &stderr)
+	exitCode(err, &stderr)
+	evalGolden(t, "usage_error.stderr", stderr.Bytes())
+}
+
+func TestEvalFailures(t *testing.T) {
+	tmp := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want []string // substrings of the error
+	}{
+		{[]string{"--data", "testdata/eval/nope.csv"}, []string{"nope.csv"}},
+		{[]string{"--data", "testdata/eval/noscore.csv"}, []string{"score"}},
+		{[]string{"--data", "testdata/eval/nolabel.csv"}, []string{"label"}},
+		{[]string{"--data", "testdata/eval/preds.csv", "--sweep-out", filepath.Join(tmp, "no", "dir", "s.csv")}, []string{"sweep"}},
+	} {
+		var stdout, stderr bytes.Buffer
+		err := run(append([]string{"eval"}, tc.args...), &stdout, &stderr)
+		var ue *usageError
+		if err == nil || errors.As(err, &ue) {
+			t.Errorf("aer eval %v: %v, want a failure (exit 1)", tc.args, err)
+			continue
+		}
+		if code := exitCode(err, &bytes.Buffer{}); code != 1 {
+			t.Errorf("aer eval %v: exit %d, want 1", tc.args, code)
+		}
+		for _, s := range tc.want {
+			if !strings.Contains(err.Error(), s) {
+				t.Errorf("aer eval %v: error %q does not mention %q", tc.args, err, s)
+			}
+		}
+		if stdout.Len() > 0 {
+			t.Errorf("aer eval %v: wrote to stdout on failure: %s", tc.args, stdout.String())
+		}
+	}
+}

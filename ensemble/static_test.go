@@ -1,0 +1,399 @@
+package ensemble
+
+import (
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/aer-go/aer/internal/rng"
+)
+
+// randomProblem returns rows x m probabilities in [lo, 1-lo] and labels:
+// member j outputs sigmoid(s_j (2y-1) + 1.5 z) with independent standard
+// normal noise z and a signal s_j = 1.2/(1+0.2j) that fades with j, so that
+// mixing the members beats any single one (the optimum is interior).
+func randomProblem(r *rand.Rand, rows, m int, lo float64) (*mat.Dense, []int) {
+	f := mat.NewDense(rows, m, nil)
+	y := make([]int, rows)
+	for i := range rows {
+		if r.Float64() < 0.3 {
+			y[i] = 1
+		}
+		for j := range m {
+			s := 1.2 / (1 + 0.2*float64(j))
+			p := 1 / (1 + math.Exp(-(s*float64(2*y[i]-1) + 1.5*r.NormFloat64())))
+			f.Set(i, j, lo+(1-2*lo)*p)
+		}
+	}
+	return f, y
+}
+
+func TestLossKnown(t *testing.T) {
+	// Two rows, one member: p = 0.8 on y = 1 and p = 0.25 on y = 0.
+	f := mat.NewDense(2, 1, []float64{0.8, 0.25})
+	got, err := Loss([]float64{1}, f, []int{1, 0}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := -(math.Log(0.8) + math.Log(0.75)) / 2
+	if math.Abs(got-want) > 1e-15 {
+		t.Fatalf("Loss = %v, want %v", got, want)
+	}
+	// 0/1 outputs that are wrong: clipped, finite, -log(eps).
+	f = mat.NewDense(1, 1, []float64{0})
+	got, _ = Loss([]float64{1}, f, []int{1}, &Objective{Eps: 1e-7})
+	if math.Abs(got-(-math.Log(1e-7))) > 1e-12 {
+		t.Fatalf("clipped loss = %v, want %v", got, -math.Log(1e-7))
+	}
+}
+
+func TestGradientFiniteDifferences(t *testing.T) {
+	const tol = 1e-6
+	r := rng.New(2)
+	for trial := range 20 {
+		m := 2 + trial%6
+		f, y := randomProblem(r, 40, m, 0.02)
+		w := make([]float64, m)
+		for j := range w {
+			w[j] = r.Float64()
+		}
+		ProjectSimplex(w, w)
+		g := make([]float64, m)
+		if _, err := Gradient(g, w, f, y, nil); err != nil {
+			t.Fatal(err)
+		}
+		// The loss is defined for any w with w.f in (0, 1), so every
+		// coordinate can be differenced on its own.
+		const h = 1e-6
+		for j := range w {
+			wp := append([]float64(nil), w...)
+			wm := append([]float64(nil), w...)
+			wp[j] += h
+			wm[j] -= h
+			lp, _ := Loss(wp, f, y, nil)
+			lm, _ := Loss(wm, f, y, nil)
+			fd := (lp - lm) / (2 * h)
+			if math.Abs(fd-g[j]) > tol*math.Max(1, math.Abs(fd)) {
+				t.Fatalf("trial %d member %d: gradient %v, finite difference %v", trial, j, g[j], fd)
+			}
+		}
+	}
+}
+
+func TestFitStaticKnownOptimum(t *testing.T) {
+	// Member 0 always says 1, member 1 always says 0: F = w_0 on every row,
+	// so the cross-entropy is minimised at w_0 = the share of positives.
+	const rows, q = 20, 0.3
+	f := mat.NewDense(rows, 2, nil)
+	y := make([]int, rows)
+	for i := range rows {
+		f.Set(i, 0, 1)
+		if float64(i) < q*rows {
+			y[i] = 1
+		}
+	}
+	for _, sched := range []Schedule{Backtracking, InvSqrt} {
+		res, err := FitStatic(f, y, &StaticSettings{Schedule: sched, Tol: 1e-14, MaxIter: 5000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(res.Weights[0]-q) > 1e-4 || math.Abs(res.Weights[1]-(1-q)) > 1e-4 {
+			t.Errorf("%v: weights %v, want [%v %v] (%s after %d passes)", sched, res.Weights, q, 1-q, res.Reason, res.Passes)
+		}
+		want := -(q*math.Log(q) + (1-q)*math.Log(1-q))
+		if math.Abs(res.BestLoss-want) > 1e-7 {
+			t.Errorf("%v: loss %v, want %v", sched, res.BestLoss, want)
+		}
+	}
+}
+
+func TestFitStaticMonotone(t *testing.T) {
+	r := rng.New(3)
+	f, y := randomProblem(r, 200, 6, 0.01)
+	res, err := FitStatic(f, y, &StaticSettings{Tol: 1e-10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := 1; k < len(res.Trace); k++ {
+		if res.Trace[k] > res.Trace[k-1] {
+			t.Fatalf("loss went up at pass %d: %v -> %v", k, res.Trace[k-1], res.Trace[k])
+		}
+	}
+	if !(res.FinalLoss < res.InitialLoss) || !res.Converged || !res.ReturnedBest {
+		t.Fatalf("no progress or not converged: %+v", res)
+	}
+	// A small constant step also descends monotonically on this problem.
+	res, err = FitStatic(f, y, &StaticSettings{Schedule: Constant, StepScale: 0.01, MaxIter: 50, Tol: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := 1; k < len(res.Trace); k++ {
+		if res.Trace[k] > res.Trace[k-1]+1e-15 {
+			t.Fatalf("constant step: loss went up at pass %d: %v -> %v", k, res.Trace[k-1], res.Trace[k])
+		}
+	}
+}
+
+// TestFitStaticGlobalOptimum compares the descent with a grid search over
+// the 3-member simplex and checks the KKT conditions of the convex problem.
+func TestFitStaticGlobalOptimum(t *testing.T) {
+	r := rng.New(4)
+	for trial := range 4 {
+		f, y := randomProblem(r, 60, 3, 0.05)
+		res, err := FitStatic(f, y, &StaticSettings{Tol: 1e-13, MaxIter: 20000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		const n = 400
+		best := math.Inf(1)
+		for a := 0; a <= n; a++ {
+			for b := 0; a+b <= n; b++ {
+				w := []float64{float64(a) / n, float64(b) / n, float64(n-a-b) / n}
+				l, _ := Loss(w, f, y, nil)
+				best = math.Min(best, l)
+			}
+		}
+		if res.BestLoss > best+1e-9 {
+			t.Errorf("trial %d: descent loss %v above grid minimum %v (weights %v, %s)", trial, res.BestLoss, best, res.Weights, res.Reason)
+		}
+		g := make([]float64, 3)
+		Gradient(g, res.Weights, f, y, nil)
+		mu := math.Inf(1)
+		for j, w := range res.Weights {
+			if w > 1e-6 {
+				mu = math.Min(mu, g[j])
+			}
+		}
+		for j, w := range res.Weights {
+			if w > 1e-6 && math.Abs(g[j]-mu) > 1e-3 {
+				t.Errorf("trial %d: KKT: gradient %v not equal on the support of %v", trial, g, res.Weights)
+			}
+			if w <= 1e-6 && g[j] < mu-1e-3 {
+				t.Errorf("trial %d: KKT: member %d is off the support but has gradient %v < %v", trial, j, g[j], mu)
+			}
+		}
+	}
+}
+
+func TestFitStaticLabelsAndMinMax(t *testing.T) {
+	r := rng.New(5)
+	f, y := randomProblem(r, 100, 4, 0)
+	for i := range 100 {
+		for j := range 4 {
+			f.Set(i, j, math.Round(f.At(i, j)))
+		}
+	}
+	leaves := []int{8, 8, 8, 8}
+	res, err := FitStatic(f, y, PaperStaticSettings(leaves))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.IsInf(res.InitialLoss, 0) || math.IsInf(res.BestLoss, 0) || res.Init != "info" {
+		t.Fatalf("paper settings on labels: %+v", res)
+	}
+	if res.BestLoss > res.InitialLoss {
+		t.Fatalf("best loss %v above initial %v", res.BestLoss, res.InitialLoss)
+	}
+	if _, err := json.Marshal(res); err != nil {
+		t.Fatalf("result does not encode: %v", err)
+	}
+	// Labels are validated.
+	f.Set(3, 2, 0.5)
+	_, err = FitStatic(f, y, &StaticSettings{Outputs: Labels})
+	if err == nil || !strings.Contains(err.Error(), "row 3, member 2") {
+		t.Fatalf("error %v does not name row 3, member 2", err)
+	}
+}
+
+func TestFitStaticMiniBatch(t *testing.T) {
+	r := rng.New(6)
+	f, y := randomProblem(r, 300, 5, 0.01)
+	set := &StaticSettings{BatchSize: 32, Seed: 9, Tol: 1e-8, MaxIter: 200}
+	a, err := FitStatic(f, y, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := FitStatic(f, y, set)
+	for j := range a.Weights {
+		if a.Weights[j] != b.Weights[j] {
+			t.Fatalf("same seed, different weights: %v %v", a.Weights, b.Weights)
+		}
+	}
+	full, _ := FitStatic(f, y, &StaticSettings{Tol: 1e-12})
+	if a.BestLoss > full.BestLoss+1e-3 {
+		t.Fatalf("mini-batch loss %v far above full-batch %v", a.BestLoss, full.BestLoss)
+	}
+}
+
+func TestInfoInit(t *testing.T) {
+	// Member 0: p = 0.9 on a positive and 0.2 on a negative row; member 1
+	// is a constant 0.5. Log-likelihoods: log 0.9 + log 0.8 and 2 log 0.5.
+	f := mat.NewDense(2, 2, []float64{0.9, 0.5, 0.2, 0.5})
+	y := []int{1, 0}
+	w, crit, ok, err := InfoInit(f, y, []int{3, 1}, 0.6, 0)
+	if err != nil || !ok {
+		t.Fatal(err, ok)
+	}
+	ll0 := math.Log(0.9) + math.Log(0.8)
+	ll1 := 2 * math.Log(0.5)
+	c0 := 0.6*(-2*ll0+6) + 0.4*(-2*ll0+3*math.Log(2))
+	c1 := 0.6*(-2*ll1+2) + 0.4*(-2*ll1+math.Log(2))
+	want0 := (1 / c0) / (1/c0 + 1/c1)
+	if math.Abs(w[0]-want0) > 1e-12 || math.Abs(w[0]+w[1]-1) > 1e-12 {
+		t.Fatalf("InfoInit = %v, want [%v %v]", w, want0, 1-want0)
+	}
+	if math.Abs(crit.AIC[0]-(-2*ll0+6)) > 1e-12 || math.Abs(crit.BIC[1]-(-2*ll1+math.Log(2))) > 1e-12 {
+		t.Fatalf("criteria %+v", crit)
+	}
+	// A perfect member with no leaves has a criterion ~ 4e-7 > 0: still
+	// ranks. A negative leaf count is an error.
+	if _, _, _, err := InfoInit(f, y, []int{-1, 1}, 0.6, 0); err == nil {
+		t.Fatal("negative leaves accepted")
+	}
+}
+
+func TestSettingsErrors(t *testing.T) {
+	f := mat.NewDense(2, 2, []float64{0.9, 0.5, 0.2, 0.5})
+	y := []int{1, 0}
+	for _, c := range []struct {
+		s    *StaticSettings
+		want string
+	}{
+		{&StaticSettings{StepScale: 1}, "step scale"},
+		{&StaticSettings{Eps: 0.7}, "eps"},
+		{&StaticSettings{Init: InitInfo}, "leaves"},
+		{&StaticSettings{Start: []float64{1}}, "start weights"},
+	} {
+		if _, err := FitStatic(f, y, c.s); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: error %v, want one about %q", c.s, err, c.want)
+		}
+	}
+	if _, err := FitStatic(f, []int{1, 2}, nil); err == nil || !strings.Contains(err.Error(), "row 1") {
+		t.Errorf("bad label: %v", err)
+	}
+	f.Set(1, 0, math.NaN())
+	if _, err := FitStatic(f, y, nil); err == nil || !strings.Contains(err.Error(), "row 1, member 0") {
+		t.Errorf("NaN output: %v", err)
+	}
+}
+
+func TestFitStaticSchedules(t *testing.T) {
+	r := rng.New(12)
+	f, y := randomProblem(r, 150, 4, 0.01)
+	ref, _ := FitStatic(f, y, &StaticSettings{Tol: 1e-12})
+	for _, s := range []*StaticSettings{
+		{Schedule: InvSqrt, MaxIter: 3000, Tol: 1e-12},
+		{Schedule: Constant, StepScale: 0.05, MaxIter: 300, Tol: -1},
+		{Schedule: InvSqrt, BatchSize: 16, MaxIter: 100, Seed: 1},
+		{Projection: MinMax, Schedule: Constant, MaxIter: 100},
+		{Start: []float64{5, -1, 0, 0}},
+	} {
+		res, err := FitStatic(f, y, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.BestLoss > res.InitialLoss || !res.ReturnedBest {
+			t.Errorf("%+v: best %v above initial %v", s, res.BestLoss, res.InitialLoss)
+		}
+		// Everything but the paper's min-max map reaches the optimum.
+		if s.Projection != MinMax && res.BestLoss > ref.BestLoss+2e-3 {
+			t.Errorf("%+v: loss %v, optimum %v", s, res.BestLoss, ref.BestLoss)
+		}
+	}
+}
+
+func TestLogitSpace(t *testing.T) {
+	// Gradient against finite differences.
+	r := rng.New(13)
+	f, y := randomProblem(r, 50, 4, 0)
+	obj := &Objective{Space: LogitSpace}
+	w := ProjectSimplex(nil, []float64{0.4, 0.1, 0.3, 0.2})
+	g := make([]float64, 4)
+	if _, err := Gradient(g, w, f, y, obj); err != nil {
+		t.Fatal(err)
+	}
+	const h = 1e-6
+	for j := range w {
+		wp := append([]float64(nil), w...)
+		wm := append([]float64(nil), w...)
+		wp[j] += h
+		wm[j] -= h
+		lp, _ := Loss(wp, f, y, obj)
+		lm, _ := Loss(wm, f, y, obj)
+		if fd := (lp - lm) / (2 * h); math.Abs(fd-g[j]) > 1e-6 {
+			t.Fatalf("logit gradient %d: %v, finite difference %v", j, g[j], fd)
+		}
+	}
+	// Known optimum: member 0 always says 0.9, member 1 always 0.1, so
+	// F = sigmoid((2a - 1) log 9) and the loss is smallest where F equals
+	// the share of positives q: a = (1 + logit(q)/log 9)/2.
+	const rows, q = 20, 0.3
+	f = mat.NewDense(rows, 2, nil)
+	y = make([]int, rows)
+	for i := range rows {
+		f.Set(i, 0, 0.9)
+		f.Set(i, 1, 0.1)
+		if float64(i) < q*rows {
+			y[i] = 1
+		}
+	}
+	res, err := FitStatic(f, y, &StaticSettings{Space: LogitSpace, Tol: 1e-14, MaxIter: 5000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := (1 + math.Log(q/(1-q))/math.Log(9)) / 2
+	if math.Abs(res.Weights[0]-want) > 1e-4 {
+		t.Fatalf("logit weights %v, want [%v %v]", res.Weights, want, 1-want)
+	}
+	// The combiner's score is sigmoid of the mixed logits; Explain agrees.
+	c := &Combiner{Static: res.Weights, Space: LogitSpace, Lambda: 0.5}
+	logDens := mat.NewDense(rows, 1, nil)
+	scores, _, err := c.Score(nil, f, logDens)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z := math.Log(9)
+	wantScore := 1 / (1 + math.Exp(-(0.5*0 + 0.5*(res.Weights[0]-res.Weights[1])*z)))
+	if math.Abs(scores[0]-wantScore) > 1e-12 {
+		t.Fatalf("logit score %v, want %v", scores[0], wantScore)
+	}
+	e, err := c.Explain(mat.Row(nil, 0, f), []float64{0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum float64
+	for _, v := range e.Contribution {
+		sum += v
+	}
+	if e.Score != scores[0] || math.Abs(sum-math.Log(e.Score/(1-e.Score))) > 1e-9 {
+		t.Fatalf("explain: score %v (Score %v), contributions sum %v", e.Score, scores[0], sum)
+	}
+}
+
+func TestFitStaticStridedView(t *testing.T) {
+	// A view into a wider matrix (stride > columns) gives the same fit as
+	// a compact copy.
+	r := rng.New(15)
+	wide, y := randomProblem(r, 80, 6, 0.01)
+	view := wide.Slice(0, 80, 1, 4).(*mat.Dense)
+	compact := mat.DenseCopyOf(view)
+	a, err := FitStatic(view, y, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := FitStatic(compact, y, nil)
+	if !near(a.Weights, b.Weights, 0) || a.BestLoss != b.BestLoss {
+		t.Fatalf("view %v, copy %v", a.Weights, b.Weights)
+	}
+	for _, space := range []Space{ProbabilitySpace, LogitSpace} {
+		la, _ := Loss(a.Weights, view, y, &Objective{Space: space})
+		lb, _ := Loss(a.Weights, compact, y, &Objective{Space: space})
+		if la != lb {
+			t.Fatalf("%v: loss on view %v, on copy %v", space, la, lb)
+		}
+	}
+}

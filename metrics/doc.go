@@ -1,0 +1,36 @@
+// Package metrics provides the evaluation measures of imbalanced binary
+// classification used by aer: the confusion matrix and the metrics built on
+// it, the threshold-free ROC-AUC and average precision, a Report that
+// gathers them all with JSON that never hides an undefined value, and
+// threshold sweeps for plots and for choosing a decision threshold.
+//
+// Labels are 0 and 1; the minority class is the positive class, label 1 (the
+// paper's "key" class). A score is a number that grows with the belief that
+// a row is positive, usually a probability; a row is predicted positive when
+// its score is at least the threshold.
+//
+// # Names
+//
+// The paper's "G-mean" is sqrt(precision * recall), the Fowlkes-Mallows
+// index; here it is called FowlkesMallows (JSON "fowlkes_mallows"). The
+// usual G-mean, sqrt(TPR * TNR), is GMean (JSON "gmean"). The paper's
+// "TP-FP ratio" is TPR / FPR, the positive likelihood ratio, TPFPRatio
+// (JSON "tp_fp_ratio").
+//
+// # Zero denominators
+//
+// Every metric is defined on every confusion matrix. Precision, recall and
+// F1 follow scikit-learn's zero_division=0: a 0/0 ratio is 0. Balanced
+// accuracy averages the recalls of the classes present in the labels, as
+// scikit-learn's balanced_accuracy_score does. MCC is 0 when its
+// denominator is 0, as in scikit-learn. TPFPRatio is +Inf when there are
+// true positives but no false positives, and NaN when it is 0/0 or a class
+// is absent. ROC-AUC is NaN when a class is absent and average precision is
+// NaN when there are no positive labels (scikit-learn returns 0 there with
+// a warning). A Report records why in its Notes, and its JSON writes null
+// for every NaN or infinite value, since JSON has neither.
+//
+// Functions that take labels and scores panic on misuse (slices of
+// different lengths, a label other than 0 or 1, a NaN score); call Validate
+// first on data that comes from a user.
+package metrics

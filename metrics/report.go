@@ -1,0 +1,362 @@
+package metrics
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Report gathers every metric of one set of decisions, with the numbers it
+// was computed from. Undefined values are NaN and unbounded ones +Inf; Notes
+// says why for each of them, and for each metric that took a
+// zero-division convention, keyed by the metric's JSON name.
+//
+// In JSON a Report is one object with the keys threshold, n, positives,
+// negatives, tp, fp, tn, fn, the metric names of Metric, roc_auc,
+// average_precision and notes; NaN and infinite values are written as null
+// (JSON has neither) and the note under the same key tells which.
+type Report struct {
+	// Threshold is the score threshold of the decisions (score >= Threshold
+	// predicts positive), NaN when the decisions were given as predictions.
+	Threshold float64
+	Confusion Confusion
+
+	MinorityRecall    float64 // TPR
+	MajorityRecall    float64 // TNR
+	BalancedAccuracy  float64
+	MinorityPrecision float64
+	F1                float64
+	FowlkesMallows    float64 // sqrt(precision * recall), the paper's "G-mean"
+	GMean             float64 // sqrt(TPR * TNR)
+	TPFPRatio         float64 // TPR / FPR, the paper's "TP-FP ratio"
+	MCC               float64
+	Accuracy          float64
+
+	ROCAUC           float64 // NaN when a class is absent or there are no scores
+	AveragePrecision float64 // NaN when there is no positive label or no scores
+
+	// Notes explains, by JSON key, each value that is NaN, infinite or set
+	// by a zero-division convention. It is never nil in a Report made by
+	// this package.
+	Notes map[string]string
+}
+
+// Value returns the value of metric m in the report.
+func (r *Report) Value(m Metric) float64 {
+	return *r.field(m)
+}
+
+func (r *Report) field(m Metric) *float64 {
+	switch m {
+	case MinorityRecall:
+		return &r.MinorityRecall
+	case MajorityRecall:
+		return &r.MajorityRecall
+	case BalancedAccuracy:
+		return &r.BalancedAccuracy
+	case MinorityPrecision:
+		return &r.MinorityPrecision
+	case F1:
+		return &r.F1
+	case FowlkesMallows:
+		return &r.FowlkesMallows
+	case GMean:
+		return &r.GMean
+	case TPFPRatio:
+		return &r.TPFPRatio
+	case MCC:
+		return &r.MCC
+	case Accuracy:
+		return &r.Accuracy
+	}
+	panic(fmt.Sprintf("metrics: %v is not a metric", m))
+}
+
+// Evaluate scores the decisions score >= threshold against labels y and
+// the ranking of score (ROC-AUC, average precision), in O(n log n) time.
+// It panics on invalid input; see Validate.
+func Evaluate(y []int, score []float64, threshold float64) Report {
+	score = nonNil(score)
+	mustValidate(y, score, nil)
+	rk := rank(y, score)
+	r := NewReport(rk.atLeast(threshold))
+	r.Threshold = threshold
+	switch {
+	case math.IsInf(threshold, 1):
+		r.Notes["threshold"] = "infinite: nothing predicted positive"
+	case math.IsInf(threshold, -1):
+		r.Notes["threshold"] = "-infinite: everything predicted positive"
+	default:
+		delete(r.Notes, "threshold")
+	}
+	r.setRanking(rk)
+	return r
+}
+
+// EvaluatePredictions scores the predictions pred against labels y, and,
+// when score is not nil, the ranking of score (ROC-AUC, average
+// precision). The report's Threshold is NaN. It panics on invalid input;
+// see Validate.
+func EvaluatePredictions(y, pred []int, score []float64) Report {
+	if pred == nil {
+		pred = []int{}
+	}
+	mustValidate(y, score, pred)
+	r := NewReport(FromPredictions(y, pred))
+	if score != nil {
+		r.setRanking(rank(y, score))
+	}
+	return r
+}
+
+// NewReport returns the report of a confusion matrix alone: Threshold,
+// ROCAUC and AveragePrecision are NaN, with notes saying so.
+func NewReport(c Confusion) Report {
+	r := Report{
+		Threshold:        math.NaN(),
+		Confusion:        c,
+		ROCAUC:           math.NaN(),
+		AveragePrecision: math.NaN(),
+		Notes:            confusionNotes(c),
+	}
+	for _, m := range AllMetrics() {
+		*r.field(m) = m.Of(c)
+	}
+	r.Notes["threshold"] = "none: decisions were given, not a score threshold"
+	r.Notes["roc_auc"] = "undefined: no scores"
+	r.Notes["average_precision"] = "undefined: no scores"
+	return r
+}
+
+func (r *Report) setRanking(rk ranked) {
+	r.ROCAUC = rk.rocAUC()
+	r.AveragePrecision = rk.averagePrecision()
+	delete(r.Notes, "roc_auc")
+	delete(r.Notes, "average_precision")
+	p, n := len(rk.pos), len(rk.neg)
+	switch {
+	case p == 0 && n == 0:
+		r.Notes["roc_auc"] = "undefined: no rows"
+	case p == 0:
+		r.Notes["roc_auc"] = "undefined: no positive labels"
+	case n == 0:
+		r.Notes["roc_auc"] = "undefined: no negative labels"
+	}
+	if p == 0 {
+		r.Notes["average_precision"] = "undefined: no positive labels"
+	}
+}
+
+// confusionNotes explains the metrics of c that are not plain ratios.
+func confusionNotes(c Confusion) map[string]string {
+	notes := map[string]string{}
+	p, n, pp := c.Positives(), c.Negatives(), c.PredictedPositives()
+	if p == 0 {
+		notes["minority_recall"] = "0 by convention: no positive labels (0/0)"
+	}
+	if n == 0 {
+		notes["majority_recall"] = "0 by convention: no negative labels (0/0)"
+	}
+	switch {
+	case p == 0 && n == 0:
+		notes["balanced_accuracy"] = "0 by convention: no rows"
+	case p == 0:
+		notes["balanced_accuracy"] = "majority recall alone: no positive labels"
+	case n == 0:
+		notes["balanced_accuracy"] = "minority recall alone: no negative labels"
+	}
+	if pp == 0 {
+		notes["minority_precision"] = "0 by convention: no positive predictions (0/0)"
+	}
+	if p == 0 && pp == 0 {
+		notes["f1"] = "0 by convention: no positive labels and no positive predictions (0/0)"
+	}
+	if p == 0 || pp == 0 {
+		notes["fowlkes_mallows"] = "0: precision or recall is 0 by convention"
+	}
+	if p == 0 || n == 0 {
+		notes["gmean"] = "0: a class is absent, so its recall is 0 by convention"
+	}
+	switch {
+	case p == 0 && n == 0:
+		notes["tp_fp_ratio"] = "undefined: no rows"
+	case p == 0:
+		notes["tp_fp_ratio"] = "undefined: no positive labels"
+	case n == 0:
+		notes["tp_fp_ratio"] = "undefined: no negative labels"
+	case c.FP == 0 && c.TP == 0:
+		notes["tp_fp_ratio"] = "undefined: no true and no false positives (0/0)"
+	case c.FP == 0:
+		notes["tp_fp_ratio"] = "infinite: no false positives"
+	}
+	if p == 0 || n == 0 || pp == 0 || pp == c.N() {
+		notes["mcc"] = "0 by convention: a row or column of the confusion matrix is empty"
+	}
+	if c.N() == 0 {
+		notes["accuracy"] = "0 by convention: no rows"
+	}
+	return notes
+}
+
+// jsonObject writes one JSON object with keys in a fixed order.
+// Its buffer may already hold text before the object.
+type jsonObject struct {
+	b    []byte
+	open bool // '{' written
+}
+
+func (o *jsonObject) key(k string) {
+	if !o.open {
+		o.b = append(o.b, '{')
+		o.open = true
+	} else {
+		o.b = append(o.b, ',')
+	}
+	o.b = strconv.AppendQuote(o.b, k)
+	o.b = append(o.b, ':')
+}
+
+// num writes v, or null when v is NaN or infinite.
+func (o *jsonObject) num(k string, v float64) {
+	o.key(k)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		o.b = append(o.b, "null"...)
+		return
+	}
+	o.b = appendJSONFloat(o.b, v)
+}
+
+// appendJSONFloat formats finite v exactly as encoding/json does, without
+// its per-value allocations (sweeps hold millions of numbers).
+func appendJSONFloat(b []byte, v float64) []byte {
+	abs := math.Abs(v)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, v, format, -1, 64)
+	if format == 'e' {
+		// clean up e-09 to e-9
+		n := len(b)
+		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
+
+func (o *jsonObject) int(k string, v int) {
+	o.key(k)
+	o.b = strconv.AppendInt(o.b, int64(v), 10)
+}
+
+func (o *jsonObject) raw(k string, v []byte) {
+	o.key(k)
+	o.b = append(o.b, v...)
+}
+
+func (o *jsonObject) bytes() []byte {
+	if !o.open {
+		return append(o.b, "{}"...)
+	}
+	return append(o.b, '}')
+}
+
+// writeConfusion writes the counts and the metrics of c's report fields.
+func writeConfusion(o *jsonObject, c Confusion, value func(Metric) float64) {
+	o.int("n", c.N())
+	o.int("positives", c.Positives())
+	o.int("negatives", c.Negatives())
+	o.int("tp", c.TP)
+	o.int("fp", c.FP)
+	o.int("tn", c.TN)
+	o.int("fn", c.FN)
+	for _, m := range AllMetrics() {
+		o.num(m.String(), value(m))
+	}
+}
+
+// MarshalJSON writes the report as described on Report.
+func (r Report) MarshalJSON() ([]byte, error) {
+	var o jsonObject
+	o.num("threshold", r.Threshold)
+	writeConfusion(&o, r.Confusion, r.Value)
+	o.num("roc_auc", r.ROCAUC)
+	o.num("average_precision", r.AveragePrecision)
+	notes := r.Notes
+	if notes == nil {
+		notes = map[string]string{}
+	}
+	b, err := json.Marshal(notes) // keys sorted
+	if err != nil {
+		return nil, err
+	}
+	o.raw("notes", b)
+	return o.bytes(), nil
+}
+
+// UnmarshalJSON reads a report written by MarshalJSON. A null value reads
+// as +Inf when its note begins with "infinite", -Inf when it begins with
+// "-infinite", and as NaN otherwise.
+func (r *Report) UnmarshalJSON(data []byte) error {
+	var raw struct {
+		Threshold         *float64          `json:"threshold"`
+		TP                int               `json:"tp"`
+		FP                int               `json:"fp"`
+		TN                int               `json:"tn"`
+		FN                int               `json:"fn"`
+		MinorityRecall    *float64          `json:"minority_recall"`
+		MajorityRecall    *float64          `json:"majority_recall"`
+		BalancedAccuracy  *float64          `json:"balanced_accuracy"`
+		MinorityPrecision *float64          `json:"minority_precision"`
+		F1                *float64          `json:"f1"`
+		FowlkesMallows    *float64          `json:"fowlkes_mallows"`
+		GMean             *float64          `json:"gmean"`
+		TPFPRatio         *float64          `json:"tp_fp_ratio"`
+		MCC               *float64          `json:"mcc"`
+		Accuracy          *float64          `json:"accuracy"`
+		ROCAUC            *float64          `json:"roc_auc"`
+		AveragePrecision  *float64          `json:"average_precision"`
+		Notes             map[string]string `json:"notes"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	if raw.Notes == nil {
+		raw.Notes = map[string]string{}
+	}
+	val := func(key string, p *float64) float64 {
+		if p != nil {
+			return *p
+		}
+		switch note := raw.Notes[key]; {
+		case strings.HasPrefix(note, "infinite"):
+			return math.Inf(1)
+		case strings.HasPrefix(note, "-infinite"):
+			return math.Inf(-1)
+		}
+		return math.NaN()
+	}
+	*r = Report{
+		Threshold: val("threshold", raw.Threshold),
+		Confusion: Confusion{TP: raw.TP, FP: raw.FP, TN: raw.TN, FN: raw.FN},
+
+		MinorityRecall:    val("minority_recall", raw.MinorityRecall),
+		MajorityRecall:    val("majority_recall", raw.MajorityRecall),
+		BalancedAccuracy:  val("balanced_accuracy", raw.BalancedAccuracy),
+		MinorityPrecision: val("minority_precision", raw.MinorityPrecision),
+		F1:                val("f1", raw.F1),
+		FowlkesMallows:    val("fowlkes_mallows", raw.FowlkesMallows),
+		GMean:             val("gmean", raw.GMean),
+		TPFPRatio:         val("tp_fp_ratio", raw.TPFPRatio),
+		MCC:               val("mcc", raw.MCC),
+		Accuracy:          val("accuracy", raw.Accuracy),
+		ROCAUC:            val("roc_auc", raw.ROCAUC),
+		AveragePrecision:  val("average_precision", raw.AveragePrecision),
+		Notes:             raw.Notes,
+	}
+	return nil
+}
