@@ -20,7 +20,7 @@ func benchEM(b *testing.B, x *mat.Dense, typ CovarianceType, k int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	e := newEM(data, stride, n, d, cfg, cfg.workers, globalCovariance(data, stride, n, d, cfg), transposeAll(data, stride, n, d))
+	e := newEM(data, stride, n, d, cfg, cfg.workers, func() []float64 { return globalCovariance(data, stride, n, d, cfg) }, transposeAll(data, stride, n, d))
 	cfg.maxIter = 2
 	if _, _, err := e.run(context.Background(), 0); err != nil {
 		b.Fatal(err)

@@ -126,7 +126,8 @@ func Fit(ctx context.Context, x *mat.Dense, s *Settings) (*Model, *FitResult, er
 		f := cfg.progress
 		cfg.progress = func(p Progress) { mu.Lock(); defer mu.Unlock(); f(p) }
 	}
-	glob := globalCovariance(data, stride, n, d, cfg)
+	// The data covariance is needed only to re-seed components, rarely.
+	glob := sync.OnceValue(func() []float64 { return globalCovariance(data, stride, n, d, cfg) })
 	xt := transposeAll(data, stride, n, d)
 
 	// Restarts run in parallel when there are enough of them to keep the
@@ -255,7 +256,7 @@ type em struct {
 	stride, n, d, k  int
 	cfg              *resolved
 	workers          int
-	glob             []float64
+	glob             func() []float64 // covariance of all rows, computed on first use
 	p                *params
 	resp             []float64 // n*k: log densities, then responsibilities
 	ll               []float64 // n: per-row log-likelihood
@@ -272,7 +273,7 @@ type em struct {
 	reseedThisMStep  bool
 }
 
-func newEM(x []float64, stride, n, d int, cfg *resolved, workers int, glob, xt []float64) *em {
+func newEM(x []float64, stride, n, d int, cfg *resolved, workers int, glob func() []float64, xt []float64) *em {
 	k := cfg.k
 	nb := numBlocks(n)
 	e := &em{x: x, xt: xt, stride: stride, n: n, d: d, k: k, cfg: cfg, workers: workers, glob: glob,
@@ -614,7 +615,7 @@ func (e *em) covFull(reseed []bool) {
 	for l := 0; l < K; l++ {
 		cov := p.cov[l*d*d : (l+1)*d*d]
 		if reseed[l] {
-			copy(cov, e.glob)
+			copy(cov, e.glob())
 			continue
 		}
 		inv := 1 / e.nk[l]
@@ -695,7 +696,7 @@ func (e *em) covDiag(reseed []bool) {
 	if p.typ == Diag {
 		for l := 0; l < K; l++ {
 			if reseed[l] {
-				copy(v[l*d:(l+1)*d], e.glob)
+				copy(v[l*d:(l+1)*d], e.glob())
 			}
 		}
 		copy(p.cov, v)
@@ -703,7 +704,7 @@ func (e *em) covDiag(reseed []bool) {
 	}
 	for l := 0; l < K; l++ {
 		if reseed[l] {
-			p.cov[l] = e.glob[0]
+			p.cov[l] = e.glob()[0]
 			continue
 		}
 		s := 0.0
@@ -753,7 +754,7 @@ func (e *em) factorWithRidge() {
 			continue
 		}
 		if tries > 40 {
-			copy(c, e.glob)
+			copy(c, e.glob())
 			if p.typ == Tied || p.typ == Full {
 				continue
 			}

@@ -13,7 +13,7 @@ func BenchmarkPhases(b *testing.B) {
 		data, stride, n, d, _ := rawRows(x, -1)
 		for _, typ := range []CovarianceType{Full, Diag} {
 			cfg, _ := (&Settings{Components: 8, Covariance: typ}).resolve(n, d)
-			e := newEM(data, stride, n, d, cfg, cfg.workers, globalCovariance(data, stride, n, d, cfg), transposeAll(data, stride, n, d))
+			e := newEM(data, stride, n, d, cfg, cfg.workers, func() []float64 { return globalCovariance(data, stride, n, d, cfg) }, transposeAll(data, stride, n, d))
 			cfg.maxIter = 2
 			if _, _, err := e.run(context.Background(), 0); err != nil {
 				b.Fatal(err)
