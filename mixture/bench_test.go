@@ -28,7 +28,7 @@ func benchEM(b *testing.B, x *mat.Dense, typ CovarianceType, k int) {
 	b.ResetTimer()
 	cpu0 := cpuSeconds()
 	for i := 0; i < b.N; i++ {
-		e.estep()
+		e.estep(true)
 		e.mstep()
 	}
 	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/iter")

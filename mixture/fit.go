@@ -320,7 +320,7 @@ func (e *em) run(ctx context.Context, restart int) (*params, Restart, error) {
 			return nil, res, err
 		}
 		prev := lb
-		lb = e.estep()
+		lb = e.estep(true)
 		if math.IsNaN(lb) || math.IsInf(lb, 0) {
 			return nil, res, fmt.Errorf("mixture: log-likelihood became %v at iteration %d of restart %d", lb, it, restart)
 		}
@@ -335,7 +335,7 @@ func (e *em) run(ctx context.Context, restart int) (*params, Restart, error) {
 			break
 		}
 	}
-	res.MeanLogLik = e.estep()
+	res.MeanLogLik = e.estep(false) // the kept parameters' score; no M-step follows
 	if math.IsNaN(res.MeanLogLik) || math.IsInf(res.MeanLogLik, 0) {
 		return nil, res, errors.New("mixture: final log-likelihood is not finite")
 	}
@@ -346,9 +346,9 @@ func (e *em) run(ctx context.Context, restart int) (*params, Restart, error) {
 }
 
 // estep computes responsibilities and per-row log-likelihoods under the
-// current parameters, and the per-block sufficient statistics, and returns
-// the mean log-likelihood.
-func (e *em) estep() float64 {
+// current parameters, and with stats the per-block sufficient statistics
+// of the next M-step, and returns the mean log-likelihood.
+func (e *em) estep(stats bool) float64 {
 	K := e.k
 	parallel(e.workers, numBlocks(e.n), func(w, b int) {
 		r0, r1 := b*blockRows, min((b+1)*blockRows, e.n)
@@ -356,7 +356,9 @@ func (e *em) estep() float64 {
 		e.p.logDensityBlock(e.x, e.stride, r0, r1, a, e.scratch[w], e.xt)
 		sum := respBlock(a, K, e.p.logw, e.ll[r0:r1])
 		e.bLL[b] = sum
-		e.partials(w, b)
+		if stats {
+			e.partials(w, b)
+		}
 	})
 	// Summed per block, then over blocks in order, exactly as Model.Score.
 	s := 0.0

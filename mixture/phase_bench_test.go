@@ -20,7 +20,7 @@ func BenchmarkPhases(b *testing.B) {
 			}
 			b.Run(fmt.Sprintf("%s/%s/E", name, typ), func(b *testing.B) {
 				for i := 0; i < b.N; i++ {
-					e.estep()
+					e.estep(true)
 				}
 			})
 			b.Run(fmt.Sprintf("%s/%s/M", name, typ), func(b *testing.B) {
