@@ -20,17 +20,21 @@ func benchEM(b *testing.B, x *mat.Dense, typ CovarianceType, k int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	e := newEM(data, stride, n, d, cfg, cfg.workers, globalCovariance(data, stride, n, d, cfg))
+	e := newEM(data, stride, n, d, cfg, cfg.workers, func() []float64 { return globalCovariance(data, stride, n, d, cfg) }, transposeAll(data, stride, n, d))
 	cfg.maxIter = 2
 	if _, _, err := e.run(context.Background(), 0); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
+	cpu0 := cpuSeconds()
 	for i := 0; i < b.N; i++ {
-		e.estep()
+		e.estep(true)
 		e.mstep()
 	}
 	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/iter")
+	// CPU seconds per iteration over all threads: robust when other
+	// processes share the machine (wall time is not).
+	b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/iter")
 }
 
 // BenchmarkEMIteration covers the datasets of anchors/speed.md ("GMM on

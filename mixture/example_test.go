@@ -75,3 +75,23 @@ func ExampleModel_UnmarshalJSON() {
 	// {"covariance":"spherical","weights":[0.25,0.75],"means":[[0,0],[3,4]],"covariances":[[1],[2]]}
 	// log p(3,4) = -2.8187
 }
+
+// ComponentLogDensity gives log N(x | mu_l, Sigma_l) without the weights:
+// AER ranks majority rows by it to build one subset per component.
+func ExampleModel_ComponentLogDensity() {
+	m, err := mixture.NewModel(mixture.Diag, []float64{0.5, 0.5},
+		[][]float64{{0, 0}, {4, 0}}, [][]float64{{1, 1}, {1, 4}})
+	if err != nil {
+		panic(err)
+	}
+	x := mat.NewDense(2, 2, []float64{0, 0, 4, 1})
+	dens, _ := m.ComponentLogDensity(x, nil)
+	fmt.Printf("%.4f\n", mat.Formatted(dens))
+	resp, _ := m.Responsibilities(x, nil)
+	fmt.Printf("%.4f\n", mat.Formatted(resp))
+	// Output:
+	// ⎡ -1.8379  -10.5310⎤
+	// ⎣-10.3379   -2.6560⎦
+	// ⎡0.9998  0.0002⎤
+	// ⎣0.0005  0.9995⎦
+}

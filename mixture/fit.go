@@ -29,7 +29,8 @@ type FitResult struct {
 	// Iterations and Converged describe the kept restart.
 	Iterations int  `json:"iterations"`
 	Converged  bool `json:"converged"`
-	// BestRestart is the index of the kept restart.
+	// BestRestart is the index of the kept restart: the highest final
+	// log-likelihood, the earliest among restarts within 1e-12 relative.
 	BestRestart int `json:"best_restart"`
 	// Restarts describes every restart, in order.
 	Restarts []Restart `json:"restarts"`
@@ -125,7 +126,9 @@ func Fit(ctx context.Context, x *mat.Dense, s *Settings) (*Model, *FitResult, er
 		f := cfg.progress
 		cfg.progress = func(p Progress) { mu.Lock(); defer mu.Unlock(); f(p) }
 	}
-	glob := globalCovariance(data, stride, n, d, cfg)
+	// The data covariance is needed only to re-seed components, rarely.
+	glob := sync.OnceValue(func() []float64 { return globalCovariance(data, stride, n, d, cfg) })
+	xt := transposeAll(data, stride, n, d)
 
 	// Restarts run in parallel when there are enough of them to keep the
 	// workers busy; otherwise each restart spreads its row blocks over the
@@ -143,7 +146,7 @@ func Fit(ctx context.Context, x *mat.Dense, s *Settings) (*Model, *FitResult, er
 	}
 	outs := make([]out, cfg.nInit)
 	parallel(outer, cfg.nInit, func(_, r int) {
-		e := newEM(data, stride, n, d, cfg, inner, glob)
+		e := newEM(data, stride, n, d, cfg, inner, glob, xt)
 		p, res, err := e.run(ctx, r)
 		outs[r] = out{p, res, err}
 	})
@@ -155,7 +158,11 @@ func Fit(ctx context.Context, x *mat.Dense, s *Settings) (*Model, *FitResult, er
 		}
 		res.Restarts = append(res.Restarts, o.res)
 		res.TotalIterations += o.res.Iterations
-		if res.BestRestart < 0 || o.res.MeanLogLik > outs[res.BestRestart].res.MeanLogLik {
+		// A later restart must be better by more than rounding noise, so
+		// the choice does not flip with the last bits of the arithmetic.
+		if res.BestRestart < 0 {
+			res.BestRestart = r
+		} else if b := outs[res.BestRestart].res.MeanLogLik; o.res.MeanLogLik > b+1e-12*math.Abs(b) {
 			res.BestRestart = r
 		}
 		if o.res.Reseeded > 0 {
@@ -245,33 +252,41 @@ func globalCovariance(x []float64, stride, n, d int, cfg *resolved) []float64 {
 // em is the state of one restart.
 type em struct {
 	x                []float64
+	xt               []float64 // x in 8-row groups (transposeAll), shared by restarts
 	stride, n, d, k  int
 	cfg              *resolved
 	workers          int
-	glob             []float64
+	glob             func() []float64 // covariance of all rows, computed on first use
 	p                *params
 	resp             []float64 // n*k: log densities, then responsibilities
 	ll               []float64 // n: per-row log-likelihood
 	bNk, bSx, bLL    []float64 // per-block partial sums
 	nk               []float64
-	scratch          [][]float64 // per worker, 4*d
+	scratch          [][]float64 // per worker, scratchLen(d)
 	nz               [][]int32   // per component: rows with nonzero responsibility
+	syrk             []syrkBuffers
+	lanes            [][]float64 // per worker, k*d*8 lane sums
+	rt               [][]float64 // per worker, k*blockRows responsibilities by group
 	facScratch       []float64
 	reseeded, ridged int
 	reseedBudget     int
 	reseedThisMStep  bool
 }
 
-func newEM(x []float64, stride, n, d int, cfg *resolved, workers int, glob []float64) *em {
+func newEM(x []float64, stride, n, d int, cfg *resolved, workers int, glob func() []float64, xt []float64) *em {
 	k := cfg.k
 	nb := numBlocks(n)
-	e := &em{x: x, stride: stride, n: n, d: d, k: k, cfg: cfg, workers: workers, glob: glob,
+	e := &em{x: x, xt: xt, stride: stride, n: n, d: d, k: k, cfg: cfg, workers: workers, glob: glob,
 		p: newParams(cfg.typ, k, d), resp: make([]float64, n*k), ll: make([]float64, n),
 		bNk: make([]float64, nb*k), bSx: make([]float64, nb*k*d), bLL: make([]float64, nb),
 		nk: make([]float64, k), facScratch: make([]float64, d*d), reseedBudget: 3 * k}
 	e.scratch = make([][]float64, workers)
+	e.lanes = make([][]float64, workers)
+	e.rt = make([][]float64, workers)
 	for w := range e.scratch {
-		e.scratch[w] = make([]float64, 4*d)
+		e.scratch[w] = make([]float64, scratchLen(d))
+		e.lanes[w] = make([]float64, k*d*8)
+		e.rt[w] = make([]float64, k*blockRows)
 	}
 	if cfg.typ == Full || cfg.typ == Tied {
 		e.nz = make([][]int32, k)
@@ -296,7 +311,7 @@ func (e *em) run(ctx context.Context, restart int) (*params, Restart, error) {
 		}
 	}
 	clear(e.ll)
-	parallel(e.workers, numBlocks(e.n), func(_, b int) { e.partials(b) })
+	parallel(e.workers, numBlocks(e.n), func(w, b int) { e.partials(w, b) })
 	e.mstep()
 
 	lb := math.Inf(-1)
@@ -305,7 +320,7 @@ func (e *em) run(ctx context.Context, restart int) (*params, Restart, error) {
 			return nil, res, err
 		}
 		prev := lb
-		lb = e.estep()
+		lb = e.estep(true)
 		if math.IsNaN(lb) || math.IsInf(lb, 0) {
 			return nil, res, fmt.Errorf("mixture: log-likelihood became %v at iteration %d of restart %d", lb, it, restart)
 		}
@@ -320,7 +335,7 @@ func (e *em) run(ctx context.Context, restart int) (*params, Restart, error) {
 			break
 		}
 	}
-	res.MeanLogLik = e.estep()
+	res.MeanLogLik = e.estep(false) // the kept parameters' score; no M-step follows
 	if math.IsNaN(res.MeanLogLik) || math.IsInf(res.MeanLogLik, 0) {
 		return nil, res, errors.New("mixture: final log-likelihood is not finite")
 	}
@@ -331,27 +346,19 @@ func (e *em) run(ctx context.Context, restart int) (*params, Restart, error) {
 }
 
 // estep computes responsibilities and per-row log-likelihoods under the
-// current parameters, and the per-block sufficient statistics, and returns
-// the mean log-likelihood.
-func (e *em) estep() float64 {
+// current parameters, and with stats the per-block sufficient statistics
+// of the next M-step, and returns the mean log-likelihood.
+func (e *em) estep(stats bool) float64 {
 	K := e.k
 	parallel(e.workers, numBlocks(e.n), func(w, b int) {
 		r0, r1 := b*blockRows, min((b+1)*blockRows, e.n)
 		a := e.resp[r0*K : r1*K]
-		e.p.logDensityBlock(e.x, e.stride, r0, r1, a, e.scratch[w])
-		logw := e.p.logw
-		sum := 0.0
-		for i := r0; i < r1; i++ {
-			row := a[(i-r0)*K : (i-r0+1)*K]
-			lse := logSumExpRow(row, logw)
-			e.ll[i] = lse
-			sum += lse
-			for l, v := range row {
-				row[l] = math.Exp(v + logw[l] - lse)
-			}
-		}
+		e.p.logDensityBlock(e.x, e.stride, r0, r1, a, e.scratch[w], e.xt)
+		sum := respBlock(a, K, e.p.logw, e.ll[r0:r1])
 		e.bLL[b] = sum
-		e.partials(b)
+		if stats {
+			e.partials(w, b)
+		}
 	})
 	// Summed per block, then over blocks in order, exactly as Model.Score.
 	s := 0.0
@@ -362,23 +369,50 @@ func (e *em) estep() float64 {
 }
 
 // partials computes block b's sums of responsibilities and of
-// responsibility-weighted rows.
-func (e *em) partials(b int) {
+// responsibility-weighted rows. The rows are taken eight at a time, one
+// per vector lane (e.xt), and each component's lane sums stay in registers
+// across the block (lanesAxpy); worker w's scratch holds them.
+func (e *em) partials(w, b int) {
 	K, d := e.k, e.d
 	r0, r1 := b*blockRows, min((b+1)*blockRows, e.n)
 	nk := e.bNk[b*K : (b+1)*K]
-	sx := e.bSx[b*K*d : (b+1)*K*d]
 	clear(nk)
-	clear(sx)
+	ng := (r1 - r0 + 7) / 8
+	rt := e.respGroups(w, r0, r1, nk)
+	xtb := e.xt[(r0/8)*8*d : (r0/8+ng)*8*d]
+	lanes := e.lanes[w]
+	clear(lanes)
+	for l := 0; l < K; l++ {
+		lanesAxpy(lanes[l*d*8:(l+1)*d*8], xtb, rt[l*ng*8:(l+1)*ng*8], d, ng)
+	}
+	reduceLanes(e.bSx[b*K*d:(b+1)*K*d], lanes)
+}
+
+// respGroups returns worker w's copy of the responsibilities of rows
+// r0..r1 laid out per component in 8-row groups (rt[l][g][t], zero past
+// r1), adding each row's responsibilities to nk when it is not nil.
+func (e *em) respGroups(w, r0, r1 int, nk []float64) []float64 {
+	K := e.k
+	ng := (r1 - r0 + 7) / 8
+	rt := e.rt[w][:K*ng*8]
+	clear(rt)
 	for i := r0; i < r1; i++ {
-		xi := e.x[i*e.stride : i*e.stride+d]
+		g, t := (i-r0)/8, (i-r0)%8
 		for l, r := range e.resp[i*K : (i+1)*K] {
-			if r == 0 {
-				continue
+			rt[l*ng*8+g*8+t] = r
+			if nk != nil {
+				nk[l] += r
 			}
-			nk[l] += r
-			axpy(sx[l*d:(l+1)*d], xi, r)
 		}
+	}
+	return rt
+}
+
+// reduceLanes sets dst[j] to the sum of the 8 lanes lanes[j*8:j*8+8].
+func reduceLanes(dst, lanes []float64) {
+	for j := range dst {
+		v := lanes[j*8 : j*8+8]
+		dst[j] = ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]))
 	}
 }
 
@@ -462,19 +496,24 @@ func containsInt(s []int, v int) bool {
 	return false
 }
 
-// rowChunks splits rows 0..d-1 of an upper triangle into at most parts
-// ranges of about equal area.
-func rowChunks(d, parts int) []int {
+// blockChunks splits the nb 4-row blocks of a d x d upper triangle
+// (tiles 4 x 8 up to column d8) into at most parts ranges of about equal
+// work.
+func blockChunks(nb, d8, parts int) []int {
+	work := func(ib int) int { return (d8 - (4*ib/8)*8) / 8 }
+	total := 0
+	for ib := 0; ib < nb; ib++ {
+		total += work(ib)
+	}
 	bounds := []int{0}
-	total := float64(d) * float64(d+1) / 2
-	acc := 0.0
-	for i := 0; i < d; i++ {
-		acc += float64(d - i)
-		if len(bounds) < parts && acc >= total*float64(len(bounds))/float64(parts) && i+1 < d {
-			bounds = append(bounds, i+1)
+	acc := 0
+	for ib := 0; ib < nb; ib++ {
+		acc += work(ib)
+		if len(bounds) < parts && acc*parts >= total*len(bounds) && ib+1 < nb {
+			bounds = append(bounds, ib+1)
 		}
 	}
-	return append(bounds, d)
+	return append(bounds, nb)
 }
 
 // nonzeroRows lists, per component, the rows whose responsibility is not
@@ -493,68 +532,92 @@ func (e *em) nonzeroRows() {
 	}
 }
 
-// accumulateUpper adds sum_i r_i (x_i - mu)(x_i - mu)^T over rows rows to
-// rows i0..i1 of the upper triangle of c.
-func (e *em) accumulateUpper(c, mu []float64, l int, rows []int32, i0, i1 int, z []float64) {
-	d, K, x, st := e.d, e.k, e.x, e.stride
-	z0, z1, z2, z3 := z[0:d], z[d:2*d], z[2*d:3*d], z[3*d:4*d]
-	t := 0
-	for ; t+4 <= len(rows); t += 4 {
-		a, b, cc, dd := int(rows[t]), int(rows[t+1]), int(rows[t+2]), int(rows[t+3])
-		r0, r1, r2, r3 := e.resp[a*K+l], e.resp[b*K+l], e.resp[cc*K+l], e.resp[dd*K+l]
-		xa, xb, xc, xd := x[a*st:a*st+d], x[b*st:b*st+d], x[cc*st:cc*st+d], x[dd*st:dd*st+d]
-		for j := i0; j < d; j++ {
-			m := mu[j]
-			z0[j], z1[j], z2[j], z3[j] = xa[j]-m, xb[j]-m, xc[j]-m, xd[j]-m
-		}
-		for i := i0; i < i1; i++ {
-			a0, a1, a2, a3 := r0*z0[i], r1*z1[i], r2*z2[i], r3*z3[i]
-			row := c[i*d+i : i*d+d]
-			y0, y1, y2, y3 := z0[i:d], z1[i:d], z2[i:d], z3[i:d]
-			axpy4(row, y0, y1, y2, y3, a0, a1, a2, a3)
+// syrkBuffers are one worker's buffers for scatter matrices: a and b hold
+// up to mRows centred rows (b) and the same rows times their
+// responsibilities (a), padded to d8 columns with zeros; acc is a d4 x d8
+// accumulator.
+type syrkBuffers struct{ a, b, acc []float64 }
+
+// mRows is the number of rows packed per kernel pass: the packed a and b
+// stay within about 256 KiB, so they are reused from cache by every tile.
+func mRows(d8 int) int { return max(16, min(256, 16384/d8)) }
+
+// scatterUpper adds sum_i r_il (x_i - mu_l)(x_i - mu_l)^T, over the rows
+// with nonzero responsibility of each component l in comps, into rows
+// [4*ib0, 4*ib1) of the upper triangle of acc (stride d8). Rows are packed
+// mRows at a time and each 4 x 8 tile is accumulated by syrk4x8, so the
+// summation order depends only on the data, never on the workers.
+func (e *em) scatterUpper(buf *syrkBuffers, comps []int, ib0, ib1 int) {
+	d, K := e.d, e.k
+	d8 := pad8(d)
+	mr := mRows(d8)
+	j0 := (4 * ib0 / 8) * 8 // first column any tile of this range reads
+	acc := buf.acc
+	clear(acc[4*ib0*d8 : 4*ib1*d8])
+	for _, l := range comps {
+		mu := e.p.mean[l*d : (l+1)*d]
+		rows := e.nz[l]
+		for t0 := 0; t0 < len(rows); t0 += mr {
+			nr := min(mr, len(rows)-t0)
+			for t, row := range rows[t0 : t0+nr] {
+				r := e.resp[int(row)*K+l]
+				xr := e.x[int(row)*e.stride : int(row)*e.stride+d]
+				ar := buf.a[t*d8 : t*d8+d]
+				br := buf.b[t*d8 : t*d8+d]
+				for j := j0; j < d; j++ {
+					z := xr[j] - mu[j]
+					br[j] = z
+					ar[j] = r * z
+				}
+			}
+			for ib := ib0; ib < ib1; ib++ {
+				i := 4 * ib
+				for jb := (i / 8) * 8; jb < d8; jb += 8 {
+					syrk4x8(buf.a[i:], buf.b[jb:], d8, nr, acc[i*d8+jb:], d8)
+				}
+			}
 		}
 	}
-	for ; t < len(rows); t++ {
-		a := int(rows[t])
-		r0 := e.resp[a*K+l]
-		xa := x[a*st : a*st+d]
-		for j := i0; j < d; j++ {
-			z0[j] = xa[j] - mu[j]
-		}
-		for i := i0; i < i1; i++ {
-			a0 := r0 * z0[i]
-			row := c[i*d+i : i*d+d]
-			axpy(row, z0[i:d], a0)
-		}
+}
+
+func (e *em) newSyrkBuffers() []syrkBuffers {
+	d8 := pad8(e.d)
+	bufs := make([]syrkBuffers, e.workers)
+	for w := range bufs {
+		n := mRows(d8) * d8
+		bufs[w] = syrkBuffers{a: make([]float64, n+8), b: make([]float64, n+8), acc: make([]float64, pad4(e.d)*d8)}
 	}
+	return bufs
 }
 
 func (e *em) covFull(reseed []bool) {
 	K, d := e.k, e.d
 	p := e.p
+	d8 := pad8(d)
+	nb := pad4(d) / 4
 	e.nonzeroRows()
-	parts := 1
-	if d >= 16 {
-		parts = max(1, (2*e.workers+K-1)/K)
+	if e.syrk == nil {
+		e.syrk = e.newSyrkBuffers()
 	}
-	chunks := rowChunks(d, parts)
+	parts := max(1, (2*e.workers+K-1)/K)
+	chunks := blockChunks(nb, d8, parts)
 	nc := len(chunks) - 1
 	parallel(e.workers, K*nc, func(w, job int) {
 		l, c := job/nc, job%nc
-		i0, i1 := chunks[c], chunks[c+1]
-		cov := p.cov[l*d*d : (l+1)*d*d]
-		for i := i0; i < i1; i++ {
-			clear(cov[i*d+i : i*d+d])
-		}
 		if reseed[l] {
 			return
 		}
-		e.accumulateUpper(cov, p.mean[l*d:(l+1)*d], l, e.nz[l], i0, i1, e.scratch[w])
+		buf := &e.syrk[w]
+		e.scatterUpper(buf, []int{l}, chunks[c], chunks[c+1])
+		cov := p.cov[l*d*d : (l+1)*d*d]
+		for i := 4 * chunks[c]; i < min(4*chunks[c+1], d); i++ {
+			copy(cov[i*d+i:i*d+d], buf.acc[i*d8+i:i*d8+d])
+		}
 	})
 	for l := 0; l < K; l++ {
 		cov := p.cov[l*d*d : (l+1)*d*d]
 		if reseed[l] {
-			copy(cov, e.glob)
+			copy(cov, e.glob())
 			continue
 		}
 		inv := 1 / e.nk[l]
@@ -571,17 +634,24 @@ func (e *em) covFull(reseed []bool) {
 func (e *em) covTied() {
 	K, d := e.k, e.d
 	p := e.p
+	d8 := pad8(d)
+	nb := pad4(d) / 4
 	e.nonzeroRows()
-	chunks := rowChunks(d, 2*e.workers)
+	if e.syrk == nil {
+		e.syrk = e.newSyrkBuffers()
+	}
+	comps := make([]int, K)
+	for l := range comps {
+		comps[l] = l
+	}
+	chunks := blockChunks(nb, d8, 2*e.workers)
 	nc := len(chunks) - 1
 	cov := p.cov
 	parallel(e.workers, nc, func(w, c int) {
-		i0, i1 := chunks[c], chunks[c+1]
-		for i := i0; i < i1; i++ {
-			clear(cov[i*d+i : i*d+d])
-		}
-		for l := 0; l < K; l++ {
-			e.accumulateUpper(cov, p.mean[l*d:(l+1)*d], l, e.nz[l], i0, i1, e.scratch[w])
+		buf := &e.syrk[w]
+		e.scatterUpper(buf, comps, chunks[c], chunks[c+1])
+		for i := 4 * chunks[c]; i < min(4*chunks[c+1], d); i++ {
+			copy(cov[i*d+i:i*d+d], buf.acc[i*d8+i:i*d8+d])
 		}
 	})
 	tot := 0.0
@@ -601,19 +671,17 @@ func (e *em) covTied() {
 func (e *em) covDiag(reseed []bool) {
 	K, d, nb := e.k, e.d, numBlocks(e.n)
 	p := e.p
-	parallel(e.workers, nb, func(_, b int) {
+	parallel(e.workers, nb, func(w, b int) {
 		r0, r1 := b*blockRows, min((b+1)*blockRows, e.n)
-		sq := e.bSx[b*K*d : (b+1)*K*d]
-		clear(sq)
-		for i := r0; i < r1; i++ {
-			xi := e.x[i*e.stride : i*e.stride+d]
-			for l, r := range e.resp[i*K : (i+1)*K] {
-				if r == 0 {
-					continue
-				}
-				wsqacc(sq[l*d:(l+1)*d], xi, p.mean[l*d:(l+1)*d], r)
-			}
+		ng := (r1 - r0 + 7) / 8
+		rt := e.respGroups(w, r0, r1, nil)
+		xtb := e.xt[(r0/8)*8*d : (r0/8+ng)*8*d]
+		lanes := e.lanes[w]
+		clear(lanes)
+		for l := 0; l < K; l++ {
+			lanesWsq(lanes[l*d*8:(l+1)*d*8], xtb, rt[l*ng*8:(l+1)*ng*8], p.mean[l*d:(l+1)*d], d, ng)
 		}
+		reduceLanes(e.bSx[b*K*d:(b+1)*K*d], lanes)
 	})
 	v := make([]float64, K*d)
 	for b := 0; b < nb; b++ {
@@ -630,7 +698,7 @@ func (e *em) covDiag(reseed []bool) {
 	if p.typ == Diag {
 		for l := 0; l < K; l++ {
 			if reseed[l] {
-				copy(v[l*d:(l+1)*d], e.glob)
+				copy(v[l*d:(l+1)*d], e.glob())
 			}
 		}
 		copy(p.cov, v)
@@ -638,7 +706,7 @@ func (e *em) covDiag(reseed []bool) {
 	}
 	for l := 0; l < K; l++ {
 		if reseed[l] {
-			p.cov[l] = e.glob[0]
+			p.cov[l] = e.glob()[0]
 			continue
 		}
 		s := 0.0
@@ -688,7 +756,7 @@ func (e *em) factorWithRidge() {
 			continue
 		}
 		if tries > 40 {
-			copy(c, e.glob)
+			copy(c, e.glob())
 			if p.typ == Tied || p.typ == Full {
 				continue
 			}

@@ -1,5 +1,7 @@
 package mixture
 
+import "math"
+
 // Vector kernels of the E- and M-steps. On amd64 with AVX2 and FMA they
 // run in assembly (kernels_amd64.s); elsewhere, and for short vectors, in
 // the Go loops below. Either way a given machine always takes the same path
@@ -20,28 +22,11 @@ func dot4Go(w, z0, z1, z2, z3 []float64) (s0, s1, s2, s3 float64) {
 	return
 }
 
-func axpy4Go(dst, y0, y1, y2, y3 []float64, a0, a1, a2, a3 float64) {
-	y0, y1, y2, y3 = y0[:len(dst)], y1[:len(dst)], y2[:len(dst)], y3[:len(dst)]
-	for j := range dst {
-		dst[j] += a0*y0[j] + a1*y1[j] + a2*y2[j] + a3*y3[j]
-	}
-}
-
 func axpyGo(dst, y []float64, a float64) {
 	y = y[:len(dst)]
 	for j := range dst {
 		dst[j] += a * y[j]
 	}
-}
-
-func wsqdiffGo(x, mu, p []float64) float64 {
-	mu, p = mu[:len(x)], p[:len(x)]
-	s := 0.0
-	for j, v := range x {
-		t := (v - mu[j]) * p[j]
-		s += t * t
-	}
-	return s
 }
 
 func sqdiffGo(x, mu []float64) float64 {
@@ -54,10 +39,167 @@ func sqdiffGo(x, mu []float64) float64 {
 	return s
 }
 
-func wsqaccGo(dst, x, mu []float64, r float64) {
-	x, mu = x[:len(dst)], mu[:len(dst)]
-	for j := range dst {
-		t := x[j] - mu[j]
-		dst[j] += r * t * t
+func mahal8Go(W []float64, d, jrows int, xt, mu []float64, q *[8]float64) {
+	var acc [8]float64
+	for jg := 0; jg < jrows; jg += 4 {
+		lmax := min(jg+4, d)
+		for j := jg; j < jg+4; j++ {
+			var s [8]float64
+			if j < d {
+				row := W[j*d : j*d+lmax]
+				for l, w := range row {
+					z := xt[l*8 : l*8+8]
+					m := mu[l]
+					for r := range s {
+						s[r] += w * (z[r] - m)
+					}
+				}
+			}
+			for r := range acc {
+				acc[r] += s[r] * s[r]
+			}
+		}
+	}
+	*q = acc
+}
+
+func syrk4x8Go(a, b []float64, stride, rows int, c []float64, cstride int) {
+	var acc [4][8]float64
+	for r := 0; r < rows; r++ {
+		ar := a[r*stride : r*stride+4]
+		br := b[r*stride : r*stride+8]
+		for i, av := range ar {
+			for j, bv := range br {
+				acc[i][j] += av * bv
+			}
+		}
+	}
+	for i := range acc {
+		for j := range acc[i] {
+			c[i*cstride+j] += acc[i][j]
+		}
+	}
+}
+
+func diag8Go(xt, mu, p []float64, d int, q *[8]float64) {
+	var acc [8]float64
+	for l := 0; l < d; l++ {
+		z := xt[l*8 : l*8+8]
+		m, w := mu[l], p[l]
+		for r := range acc {
+			t := (z[r] - m) * w
+			acc[r] += t * t
+		}
+	}
+	*q = acc
+}
+
+// expTail is expInPlace in Go, with the same flush to zero below -708.
+func expTail(v []float64) {
+	for i, x := range v {
+		if x < -708 {
+			v[i] = 0
+		} else {
+			v[i] = math.Exp(x)
+		}
+	}
+}
+
+// respBlock turns the log densities a (rows of k, per component) into
+// responsibilities in place, with log weights logw, and stores each row's
+// log-likelihood log sum_l w_l N_l in ll (log-sum-exp: the row maximum is
+// subtracted before one vectorised exp over the whole block). It returns
+// the sum of ll in row order.
+func respBlock(a []float64, k int, logw, ll []float64) float64 {
+	logw = logw[:k]
+	rows := len(a) / k
+	for i := 0; i < rows; i++ {
+		row := a[i*k : (i+1)*k]
+		m := math.Inf(-1)
+		for l, v := range row {
+			row[l] = v + logw[l]
+			m = max(m, row[l])
+		}
+		ll[i] = m
+		if math.IsInf(m, 0) || math.IsNaN(m) {
+			continue
+		}
+		for l := range row {
+			row[l] -= m
+		}
+	}
+	expInPlace(a[:rows*k])
+	sum := 0.0
+	for i := 0; i < rows; i++ {
+		m := ll[i]
+		if math.IsInf(m, 0) || math.IsNaN(m) {
+			sum += m
+			continue
+		}
+		row := a[i*k : (i+1)*k]
+		s := 0.0
+		for _, e := range row {
+			s += e
+		}
+		inv := 1 / s
+		for l := range row {
+			row[l] *= inv
+		}
+		ll[i] = m + math.Log(s)
+		sum += ll[i]
+	}
+	return sum
+}
+
+func axpyLanes8Go(acc, xt []float64, r *[8]float64, d int) {
+	for l := 0; l < d; l++ {
+		a, z := acc[l*8:l*8+8], xt[l*8:l*8+8]
+		for t := range a {
+			a[t] += r[t] * z[t]
+		}
+	}
+}
+
+func wsqLanes8Go(acc, xt, mu []float64, r *[8]float64, d int) {
+	for l := 0; l < d; l++ {
+		a, z, m := acc[l*8:l*8+8], xt[l*8:l*8+8], mu[l]
+		for t := range a {
+			u := z[t] - m
+			a[t] += r[t] * (u * u)
+		}
+	}
+}
+
+func dotGo(x, y []float64) float64 {
+	y = y[:len(x)]
+	s := 0.0
+	for j, v := range x {
+		s += v * y[j]
+	}
+	return s
+}
+
+func lanesAxpyGo(acc, xt, rt []float64, d, ng int) {
+	for l := 0; l < d; l++ {
+		a := acc[l*8 : l*8+8]
+		for g := 0; g < ng; g++ {
+			z, r := xt[g*d*8+l*8:][:8], rt[g*8:][:8]
+			for t := range a {
+				a[t] += r[t] * z[t]
+			}
+		}
+	}
+}
+
+func lanesWsqGo(acc, xt, rt, mu []float64, d, ng int) {
+	for l := 0; l < d; l++ {
+		a, m := acc[l*8:l*8+8], mu[l]
+		for g := 0; g < ng; g++ {
+			z, r := xt[g*d*8+l*8:][:8], rt[g*8:][:8]
+			for t := range a {
+				u := z[t] - m
+				a[t] += r[t] * (u * u)
+			}
+		}
 	}
 }

@@ -9,19 +9,10 @@ func xgetbv() (eax, edx uint32)
 func dot4AVX(w, z0, z1, z2, z3 *float64, n int) (s0, s1, s2, s3 float64)
 
 //go:noescape
-func axpy4AVX(dst, y0, y1, y2, y3 *float64, n int, a *[4]float64)
-
-//go:noescape
 func axpyAVX(dst, y *float64, n int, a float64)
 
 //go:noescape
-func wsqdiffAVX(x, mu, p *float64, n int) float64
-
-//go:noescape
 func sqdiffAVX(x, mu *float64, n int) float64
-
-//go:noescape
-func wsqaccAVX(dst, x, mu *float64, n int, r float64)
 
 var useAVX = detectAVX2FMA()
 
@@ -54,17 +45,6 @@ func dot4(w, z0, z1, z2, z3 []float64) (s0, s1, s2, s3 float64) {
 	return dot4AVX(&w[0], &z0[0], &z1[0], &z2[0], &z3[0], n)
 }
 
-func axpy4(dst, y0, y1, y2, y3 []float64, a0, a1, a2, a3 float64) {
-	n := len(dst)
-	if !useAVX || n < minSIMD {
-		axpy4Go(dst, y0, y1, y2, y3, a0, a1, a2, a3)
-		return
-	}
-	_, _, _, _ = y0[n-1], y1[n-1], y2[n-1], y3[n-1]
-	a := [4]float64{a0, a1, a2, a3}
-	axpy4AVX(&dst[0], &y0[0], &y1[0], &y2[0], &y3[0], n, &a)
-}
-
 func axpy(dst, y []float64, a float64) {
 	n := len(dst)
 	if !useAVX || n < minSIMD {
@@ -73,15 +53,6 @@ func axpy(dst, y []float64, a float64) {
 	}
 	_ = y[n-1]
 	axpyAVX(&dst[0], &y[0], n, a)
-}
-
-func wsqdiff(x, mu, p []float64) float64 {
-	n := len(x)
-	if !useAVX || n < minSIMD {
-		return wsqdiffGo(x, mu, p)
-	}
-	_, _ = mu[n-1], p[n-1]
-	return wsqdiffAVX(&x[0], &mu[0], &p[0], n)
 }
 
 func sqdiff(x, mu []float64) float64 {
@@ -93,12 +64,129 @@ func sqdiff(x, mu []float64) float64 {
 	return sqdiffAVX(&x[0], &mu[0], n)
 }
 
-func wsqacc(dst, x, mu []float64, r float64) {
-	n := len(dst)
-	if !useAVX || n < minSIMD {
-		wsqaccGo(dst, x, mu, r)
+//go:noescape
+func mahal8AVX(W *float64, d, jrows int, xt, mu *float64, q *[8]float64)
+
+//go:noescape
+func syrk4x8AVX(a, b *float64, stride, rows int, c *float64, cstride int)
+
+// mahal8 computes, for 8 rows stored transposed in xt (xt[l*8+r]), the
+// squared Mahalanobis distances |W (x_r - mu)|^2 into q. W has jrows rows
+// (a multiple of 4, rows past d zero) of length d.
+func mahal8(W []float64, d, jrows int, xt, mu []float64, q *[8]float64) {
+	if !useAVX {
+		mahal8Go(W, d, jrows, xt, mu, q)
 		return
 	}
-	_, _ = x[n-1], mu[n-1]
-	wsqaccAVX(&dst[0], &x[0], &mu[0], n, r)
+	_, _, _ = W[jrows*d-1], xt[8*d-1], mu[d-1]
+	mahal8AVX(&W[0], d, jrows, &xt[0], &mu[0], q)
+}
+
+// syrk4x8 adds sum_r a[r*stride+i]*b[r*stride+j] to c[i*cstride+j] for
+// i < 4, j < 8.
+func syrk4x8(a, b []float64, stride, rows int, c []float64, cstride int) {
+	if !useAVX {
+		syrk4x8Go(a, b, stride, rows, c, cstride)
+		return
+	}
+	if rows == 0 {
+		return
+	}
+	_, _, _, _ = a[(rows-1)*stride+3], b[(rows-1)*stride+7], c[3*cstride+7], c[0]
+	syrk4x8AVX(&a[0], &b[0], stride, rows, &c[0], cstride)
+}
+
+//go:noescape
+func diag8AVX(xt, mu, p *float64, d int, q *[8]float64)
+
+// diag8 computes q[r] = sum_l ((xt[l*8+r] - mu[l]) p[l])^2 for 8 rows
+// held transposed in xt.
+func diag8(xt, mu, p []float64, d int, q *[8]float64) {
+	if !useAVX {
+		diag8Go(xt, mu, p, d, q)
+		return
+	}
+	_, _, _ = xt[8*d-1], mu[d-1], p[d-1]
+	diag8AVX(&xt[0], &mu[0], &p[0], d, q)
+}
+
+//go:noescape
+func axpyLanes8AVX(acc, xt, r *float64, d int)
+
+//go:noescape
+func wsqLanes8AVX(acc, xt, mu, r *float64, d int)
+
+// axpyLanes8 adds r[t]*xt[l*8+t] to acc[l*8+t] (8 rows held transposed).
+func axpyLanes8(acc, xt []float64, r *[8]float64, d int) {
+	if !useAVX || d == 0 {
+		axpyLanes8Go(acc, xt, r, d)
+		return
+	}
+	_, _ = acc[8*d-1], xt[8*d-1]
+	axpyLanes8AVX(&acc[0], &xt[0], &r[0], d)
+}
+
+// wsqLanes8 adds r[t]*(xt[l*8+t]-mu[l])^2 to acc[l*8+t].
+func wsqLanes8(acc, xt, mu []float64, r *[8]float64, d int) {
+	if !useAVX || d == 0 {
+		wsqLanes8Go(acc, xt, mu, r, d)
+		return
+	}
+	_, _, _ = acc[8*d-1], xt[8*d-1], mu[d-1]
+	wsqLanes8AVX(&acc[0], &xt[0], &mu[0], &r[0], d)
+}
+
+//go:noescape
+func expAVX(x *float64, n int)
+
+// expInPlace sets v[i] = exp(v[i]) for v[i] <= 709 (larger values are
+// clamped; the callers pass values <= 0); values below -708 give 0.
+func expInPlace(v []float64) {
+	n := len(v) &^ 3
+	if useAVX && n > 0 {
+		expAVX(&v[0], n)
+	} else {
+		n = 0
+	}
+	expTail(v[n:])
+}
+
+//go:noescape
+func dotAVX(x, y *float64, n int) float64
+
+// dot returns sum_j x[j]*y[j].
+func dot(x, y []float64) float64 {
+	n := len(x)
+	if !useAVX || n < minSIMD {
+		return dotGo(x, y)
+	}
+	_ = y[n-1]
+	return dotAVX(&x[0], &y[0], n)
+}
+
+//go:noescape
+func lanesAxpyAVX(acc, xt, rt *float64, d, ng int)
+
+//go:noescape
+func lanesWsqAVX(acc, xt, rt, mu *float64, d, ng int)
+
+// lanesAxpy adds sum_g rt[g*8+t]*xt[g*d*8+l*8+t] to acc[l*8+t]: ng groups
+// of 8 rows held transposed, each row weighted.
+func lanesAxpy(acc, xt, rt []float64, d, ng int) {
+	if !useAVX || d == 0 || ng == 0 {
+		lanesAxpyGo(acc, xt, rt, d, ng)
+		return
+	}
+	_, _, _ = acc[8*d-1], xt[ng*8*d-1], rt[ng*8-1]
+	lanesAxpyAVX(&acc[0], &xt[0], &rt[0], d, ng)
+}
+
+// lanesWsq adds sum_g rt[g*8+t]*(xt[g*d*8+l*8+t]-mu[l])^2 to acc[l*8+t].
+func lanesWsq(acc, xt, rt, mu []float64, d, ng int) {
+	if !useAVX || d == 0 || ng == 0 {
+		lanesWsqGo(acc, xt, rt, mu, d, ng)
+		return
+	}
+	_, _, _, _ = acc[8*d-1], xt[ng*8*d-1], rt[ng*8-1], mu[d-1]
+	lanesWsqAVX(&acc[0], &xt[0], &rt[0], &mu[0], d, ng)
 }

@@ -167,6 +167,10 @@ func TestRoundTrip(t *testing.T) {
 			}
 		}
 	}
+	lit := &Model{Covariance: Spherical, Weights: []float64{1}, Means: [][]float64{{0}}, Covariances: [][]float64{{1}}}
+	if _, err := lit.ScoreSamples(mat.NewDense(1, 1, nil), nil); err == nil || lit.K() != 1 || lit.NParameters() != 2 {
+		t.Errorf("unprepared literal: %v", err)
+	}
 	var m Model
 	if err := m.UnmarshalBinary([]byte("nonsense")); err == nil {
 		t.Error("accepted a corrupt binary model")
@@ -315,6 +319,25 @@ func TestSelect(t *testing.T) {
 	if res.BIC != sel.Candidates[2].BIC || m.NParameters() != sel.Candidates[2].NParameters {
 		t.Errorf("Select's L=3 entry differs from Fit")
 	}
+	// The same models whatever the workers (parallel over L or not).
+	calls := 0
+	for _, w := range []int{1, 2, 3} {
+		s2, err := Select(context.Background(), x, []int{1, 2, 3, 4, 5, 6}, &Settings{NInit: 3, Workers: w,
+			Progress: func(Progress) { calls++ }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range s2.Candidates {
+			a, _ := json.Marshal(c.Model)
+			b, _ := json.Marshal(sel.Candidates[i].Model)
+			if !bytes.Equal(a, b) || c.BIC != sel.Candidates[i].BIC {
+				t.Errorf("workers %d: L=%d differs", w, c.Components)
+			}
+		}
+	}
+	if calls == 0 {
+		t.Error("no progress reported")
+	}
 	if _, err := Select(context.Background(), x, nil, nil); err == nil {
 		t.Error("empty pool accepted")
 	}
@@ -331,5 +354,87 @@ func TestAuto(t *testing.T) {
 	}
 	if _, err := ParseCovarianceType("round"); err == nil {
 		t.Error("accepted round")
+	}
+}
+
+// FuzzUnmarshal feeds arbitrary bytes to both decoders: they must return
+// an error or a usable model, never panic.
+func FuzzUnmarshal(f *testing.F) {
+	m, _ := NewModel(Full, []float64{0.5, 0.5}, [][]float64{{0, 0}, {1, 1}}, [][]float64{{1, 0, 0, 1}, {2, 0.5, 0.5, 1}})
+	b, _ := m.MarshalBinary()
+	j, _ := json.Marshal(m)
+	f.Add(b)
+	f.Add(j)
+	f.Add([]byte(`{"covariance":"diag","weights":[1],"means":[[0]],"covariances":[[1]]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, dec := range []func(*Model, []byte) error{(*Model).UnmarshalBinary, (*Model).UnmarshalJSON} {
+			var m Model
+			if err := dec(&m, data); err != nil {
+				continue
+			}
+			x := mat.NewDense(1, m.Dim(), nil)
+			if _, err := m.ScoreSamples(x, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}
+
+// TestTranslationInvariance fits data far from the origin: the densities
+// must not lose accuracy to cancellation (covariances are accumulated about
+// the means, densities from x - mu).
+func TestTranslationInvariance(t *testing.T) {
+	x := synthetic(2000, 3, 3, 17)
+	far := mat.DenseCopyOf(x)
+	n, d := far.Dims()
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			far.Set(i, j, far.At(i, j)+1e6)
+		}
+	}
+	for _, typ := range allTypes {
+		s := &Settings{Components: 3, Covariance: typ, NInit: 2, Seed: 3}
+		_, a, err := Fit(context.Background(), x, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, b, err := Fit(context.Background(), far, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(a.MeanLogLik-b.MeanLogLik) > 1e-9*math.Abs(a.MeanLogLik) {
+			t.Errorf("%s: mean log-likelihood %v near the origin, %v shifted by 1e6", typ, a.MeanLogLik, b.MeanLogLik)
+		}
+	}
+}
+
+// TestStridedView fits a column slice of a wider matrix (stride > columns)
+// and gets the same model as from a compact copy.
+func TestStridedView(t *testing.T) {
+	wide := synthetic(700, 21, 3, 2)
+	view := wide.Slice(0, 700, 1, 19).(*mat.Dense)
+	compact := mat.DenseCopyOf(view)
+	for _, typ := range allTypes {
+		s := &Settings{Components: 3, Covariance: typ, NInit: 2}
+		a, _, err := Fit(context.Background(), view, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _, err := Fit(context.Background(), compact, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		if !bytes.Equal(ja, jb) {
+			t.Errorf("%s: strided view and copy give different models", typ)
+		}
+		sa, _ := a.ScoreSamples(view, nil)
+		sb, _ := a.ScoreSamples(compact, nil)
+		for i := range sa {
+			if sa[i] != sb[i] {
+				t.Fatalf("%s: row %d scored differently through the view", typ, i)
+			}
+		}
 	}
 }

@@ -60,18 +60,15 @@ func (m *Model) prepare() error {
 	if d == 0 {
 		return errors.New("mixture: model has no features")
 	}
-	p := newParams(typ, k, d)
-	for l, w := range m.Weights {
-		if !(w > 0) || math.IsInf(w, 0) {
-			return fmt.Errorf("mixture: weight %d is %v, want a positive finite number", l, w)
-		}
-	}
-	p.setWeights(m.Weights)
 	for l, mu := range m.Means {
 		if len(mu) != d {
 			return fmt.Errorf("mixture: mean %d has %d values, want %d", l, len(mu), d)
 		}
-		copy(p.mean[l*d:], mu)
+	}
+	for l, w := range m.Weights {
+		if !(w > 0) || math.IsInf(w, 0) {
+			return fmt.Errorf("mixture: weight %d is %v, want a positive finite number", l, w)
+		}
 	}
 	var wantN, wantLen int
 	switch typ {
@@ -84,6 +81,7 @@ func (m *Model) prepare() error {
 	case Spherical:
 		wantN, wantLen = k, 1
 	}
+	// Shapes are checked before anything of size d*d is allocated.
 	if len(m.Covariances) != wantN {
 		return fmt.Errorf("mixture: %v model needs %d covariance entries, has %d", typ, wantN, len(m.Covariances))
 	}
@@ -91,6 +89,13 @@ func (m *Model) prepare() error {
 		if len(c) != wantLen {
 			return fmt.Errorf("mixture: covariance %d has %d values, want %d", l, len(c), wantLen)
 		}
+	}
+	p := newParams(typ, k, d)
+	p.setWeights(m.Weights)
+	for l, mu := range m.Means {
+		copy(p.mean[l*d:], mu)
+	}
+	for l, c := range m.Covariances {
 		copy(p.cov[l*wantLen:], c)
 	}
 	for _, v := range p.mean {
@@ -122,34 +127,53 @@ func modelFromParams(p *params) *Model {
 	return m
 }
 
+// errNotPrepared is returned by the methods of a Model literal that was
+// neither built by NewModel nor unmarshalled (its factors are missing).
+var errNotPrepared = errors.New("mixture: model not prepared: build it with NewModel or unmarshal it")
+
 // K returns the number of components.
-func (m *Model) K() int { return m.p.k }
+func (m *Model) K() int { return len(m.Weights) }
 
 // Dim returns the number of features.
-func (m *Model) Dim() int { return m.p.d }
+func (m *Model) Dim() int {
+	if len(m.Means) == 0 {
+		return 0
+	}
+	return len(m.Means[0])
+}
 
 // NParameters returns the number of free parameters, counted as
 // scikit-learn does: covariance parameters + K*d means + K-1 weights.
-func (m *Model) NParameters() int { return nParameters(m.p.typ, m.p.k, m.p.d) }
+func (m *Model) NParameters() int { return nParameters(m.Covariance, m.K(), m.Dim()) }
 
 // evalBlocks runs f over fixed row blocks of x in parallel, giving each
-// call the log densities (rows*K) of its block.
-func (m *Model) evalBlocks(x *mat.Dense, f func(b, r0, r1 int, logDens []float64)) (int, error) {
+// call the log densities (rows*K) of its block or, with resp, the
+// responsibilities, the rows' log-likelihoods and their sum (computed by
+// respBlock, exactly as during fitting).
+func (m *Model) evalBlocks(x *mat.Dense, resp bool, f func(b, r0, r1 int, dens, ll []float64, sum float64)) (int, error) {
+	if m.p == nil {
+		return 0, errNotPrepared
+	}
 	data, stride, n, _, err := rawRows(x, m.p.d)
 	if err != nil {
 		return 0, err
 	}
 	workers := workerCount(0)
-	type buf struct{ dens, scratch []float64 }
+	type buf struct{ dens, scratch, ll []float64 }
 	bufs := make([]buf, workers)
 	parallel(workers, numBlocks(n), func(w, b int) {
 		if bufs[w].dens == nil {
-			bufs[w] = buf{make([]float64, blockRows*m.p.k), make([]float64, 4*m.p.d)}
+			bufs[w] = buf{make([]float64, blockRows*m.p.k), make([]float64, scratchLen(m.p.d)), make([]float64, blockRows)}
 		}
 		r0, r1 := b*blockRows, min((b+1)*blockRows, n)
 		dens := bufs[w].dens[:(r1-r0)*m.p.k]
-		m.p.logDensityBlock(data, stride, r0, r1, dens, bufs[w].scratch)
-		f(b, r0, r1, dens)
+		ll := bufs[w].ll[:r1-r0]
+		m.p.logDensityBlock(data, stride, r0, r1, dens, bufs[w].scratch, nil)
+		sum := 0.0
+		if resp {
+			sum = respBlock(dens, m.p.k, m.p.logw, ll)
+		}
+		f(b, r0, r1, dens, ll, sum)
 	})
 	return n, nil
 }
@@ -168,13 +192,16 @@ func denseDst(dst *mat.Dense, r, c int) *mat.Dense {
 // and component l (without the weights), in dst when it is not nil (it
 // must be rows x K, else it panics with mat.ErrShape).
 func (m *Model) ComponentLogDensity(x, dst *mat.Dense) (*mat.Dense, error) {
+	if m.p == nil {
+		return nil, errNotPrepared
+	}
 	if _, _, _, _, err := rawRows(x, m.p.d); err != nil {
 		return nil, err
 	}
 	r, _ := x.Dims()
 	dst = denseDst(dst, r, m.p.k)
 	out := dst.RawMatrix()
-	_, err := m.evalBlocks(x, func(_, r0, r1 int, dens []float64) {
+	_, err := m.evalBlocks(x, false, func(_, r0, r1 int, dens, _ []float64, _ float64) {
 		for i := r0; i < r1; i++ {
 			copy(out.Data[i*out.Stride:i*out.Stride+m.p.k], dens[(i-r0)*m.p.k:])
 		}
@@ -185,6 +212,9 @@ func (m *Model) ComponentLogDensity(x, dst *mat.Dense) (*mat.Dense, error) {
 // ScoreSamples returns the mixture log-likelihood log p(x_i) of every row,
 // in dst when it has the right length.
 func (m *Model) ScoreSamples(x *mat.Dense, dst []float64) ([]float64, error) {
+	if m.p == nil {
+		return nil, errNotPrepared
+	}
 	if _, _, _, _, err := rawRows(x, m.p.d); err != nil {
 		return nil, err
 	}
@@ -192,11 +222,8 @@ func (m *Model) ScoreSamples(x *mat.Dense, dst []float64) ([]float64, error) {
 	if len(dst) != r {
 		dst = make([]float64, r)
 	}
-	K := m.p.k
-	_, err := m.evalBlocks(x, func(_, r0, r1 int, dens []float64) {
-		for i := r0; i < r1; i++ {
-			dst[i] = logSumExpRow(dens[(i-r0)*K:(i-r0+1)*K], m.p.logw)
-		}
+	_, err := m.evalBlocks(x, true, func(_, r0, r1 int, _, ll []float64, _ float64) {
+		copy(dst[r0:r1], ll)
 	})
 	return dst, err
 }
@@ -204,6 +231,9 @@ func (m *Model) ScoreSamples(x *mat.Dense, dst []float64) ([]float64, error) {
 // Responsibilities returns the posterior probability of each component
 // for every row (rows x K, each row summing to 1), in dst when not nil.
 func (m *Model) Responsibilities(x, dst *mat.Dense) (*mat.Dense, error) {
+	if m.p == nil {
+		return nil, errNotPrepared
+	}
 	if _, _, _, _, err := rawRows(x, m.p.d); err != nil {
 		return nil, err
 	}
@@ -211,14 +241,9 @@ func (m *Model) Responsibilities(x, dst *mat.Dense) (*mat.Dense, error) {
 	K := m.p.k
 	dst = denseDst(dst, r, K)
 	out := dst.RawMatrix()
-	_, err := m.evalBlocks(x, func(_, r0, r1 int, dens []float64) {
+	_, err := m.evalBlocks(x, true, func(_, r0, r1 int, resp, _ []float64, _ float64) {
 		for i := r0; i < r1; i++ {
-			a := dens[(i-r0)*K : (i-r0+1)*K]
-			lse := logSumExpRow(a, m.p.logw)
-			o := out.Data[i*out.Stride : i*out.Stride+K]
-			for l, v := range a {
-				o[l] = math.Exp(v + m.p.logw[l] - lse)
-			}
+			copy(out.Data[i*out.Stride:i*out.Stride+K], resp[(i-r0)*K:(i-r0+1)*K])
 		}
 	})
 	return dst, err
@@ -232,13 +257,8 @@ func (m *Model) Score(x *mat.Dense) (float64, error) {
 		nb = numBlocks(r)
 	}
 	part := make([]float64, nb)
-	K := m.p.k
-	n, err := m.evalBlocks(x, func(b, r0, r1 int, dens []float64) {
-		s := 0.0
-		for i := r0; i < r1; i++ {
-			s += logSumExpRow(dens[(i-r0)*K:(i-r0+1)*K], m.p.logw)
-		}
-		part[b] = s
+	n, err := m.evalBlocks(x, true, func(b, _, _ int, _, _ []float64, sum float64) {
+		part[b] = sum
 	})
 	if err != nil {
 		return 0, err
@@ -302,18 +322,21 @@ const binaryMagic = "AERGMM\x00\x01"
 // MarshalBinary encodes the model compactly (little-endian IEEE 754 bits,
 // exact).
 func (m *Model) MarshalBinary() ([]byte, error) {
-	if m.p == nil {
-		if err := m.prepare(); err != nil {
+	p := m.p
+	if p == nil {
+		q := *m
+		if err := q.prepare(); err != nil {
 			return nil, err
 		}
+		p = q.p
 	}
 	var buf bytes.Buffer
 	buf.WriteString(binaryMagic)
-	hdr := []uint32{uint32(m.Covariance), uint32(m.p.k), uint32(m.p.d)}
+	hdr := []uint32{uint32(p.typ), uint32(p.k), uint32(p.d)}
 	binary.Write(&buf, binary.LittleEndian, hdr)
-	binary.Write(&buf, binary.LittleEndian, m.p.w)
-	binary.Write(&buf, binary.LittleEndian, m.p.mean)
-	binary.Write(&buf, binary.LittleEndian, m.p.cov)
+	binary.Write(&buf, binary.LittleEndian, p.w)
+	binary.Write(&buf, binary.LittleEndian, p.mean)
+	binary.Write(&buf, binary.LittleEndian, p.cov)
 	return buf.Bytes(), nil
 }
 
@@ -331,10 +354,22 @@ func (m *Model) UnmarshalBinary(b []byte) error {
 	if typ < Full || typ > Spherical || k <= 0 || d <= 0 || k > 1<<20 || d > 1<<20 {
 		return errors.New("mixture: corrupt binary model header")
 	}
-	p := newParams(typ, k, d)
-	if r.Len() != 8*(len(p.w)+len(p.mean)+len(p.cov)) {
+	// The length must match the header before anything is allocated.
+	var covLen int
+	switch typ {
+	case Full:
+		covLen = k * d * d
+	case Diag:
+		covLen = k * d
+	case Tied:
+		covLen = d * d
+	case Spherical:
+		covLen = k
+	}
+	if r.Len()%8 != 0 || r.Len()/8 != k+k*d+covLen {
 		return errors.New("mixture: binary model has the wrong length")
 	}
+	p := newParams(typ, k, d)
 	for _, s := range [][]float64{p.w, p.mean, p.cov} {
 		if err := binary.Read(r, binary.LittleEndian, s); err != nil {
 			return fmt.Errorf("mixture: reading model: %w", err)

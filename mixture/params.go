@@ -31,7 +31,19 @@ type params struct {
 	logdet []float64
 	// wmu holds W*mu_k for Tied (k*d), so y = Wx is computed once per row.
 	wmu []float64
+	// wpad holds, for Full, each W padded with zero rows to d4 rows (a
+	// multiple of 4), the layout of the mahal8 kernel.
+	wpad []float64
+	// ones is a vector of d ones (Spherical), the unit precision of diag8.
+	ones []float64
 }
+
+// pad4 and pad8 round d up to a multiple of 4 and 8.
+func pad4(d int) int { return (d + 3) &^ 3 }
+func pad8(d int) int { return (d + 7) &^ 7 }
+
+// scratchLen is the per-worker scratch a logDensityBlock call needs.
+func scratchLen(d int) int { return 8 * d }
 
 func newParams(typ CovarianceType, k, d int) *params {
 	p := &params{typ: typ, k: k, d: d,
@@ -41,6 +53,7 @@ func newParams(typ CovarianceType, k, d int) *params {
 	case Full:
 		p.cov = make([]float64, k*d*d)
 		p.prec = make([]float64, k*d*d)
+		p.wpad = make([]float64, k*pad4(d)*d)
 	case Diag:
 		p.cov = make([]float64, k*d)
 		p.prec = make([]float64, k*d)
@@ -51,6 +64,10 @@ func newParams(typ CovarianceType, k, d int) *params {
 	case Spherical:
 		p.cov = make([]float64, k)
 		p.prec = make([]float64, k)
+		p.ones = make([]float64, d)
+		for j := range p.ones {
+			p.ones[j] = 1
+		}
 	}
 	return p
 }
@@ -63,7 +80,8 @@ func (p *params) clone() *params {
 		}
 		return append([]float64(nil), s...)
 	}
-	q.w, q.logw, q.mean, q.cov, q.prec, q.logdet, q.wmu = cp(p.w), cp(p.logw), cp(p.mean), cp(p.cov), cp(p.prec), cp(p.logdet), cp(p.wmu)
+	q.w, q.logw, q.mean, q.cov, q.prec, q.logdet, q.wmu, q.wpad = cp(p.w), cp(p.logw), cp(p.mean), cp(p.cov), cp(p.prec), cp(p.logdet), cp(p.wmu), cp(p.wpad)
+	q.ones = cp(p.ones)
 	return &q
 }
 
@@ -88,6 +106,8 @@ func (p *params) factor(scratch []float64) int {
 				return k
 			}
 			p.logdet[k] = ld
+			d4 := pad4(d)
+			copy(p.wpad[k*d4*d:], p.prec[k*d*d:(k+1)*d*d])
 		}
 	case Tied:
 		ld, ok := cholInverse(p.cov, p.prec, scratch, d)
@@ -152,11 +172,7 @@ func cholInverse(a, w, l []float64, d int) (float64, bool) {
 		li := l[i*d : i*d+d]
 		ai := a[i*d : i*d+d]
 		for j := 0; j <= i; j++ {
-			lj := l[j*d : j*d+j]
-			s := ai[j]
-			for t, v := range lj {
-				s -= li[t] * v
-			}
+			s := ai[j] - dot(li[:j], l[j*d:j*d+j])
 			if j == i {
 				if !(s > 0) || math.IsInf(s, 1) {
 					return 0, false
@@ -184,10 +200,7 @@ func cholInverse(a, w, l []float64, d int) (float64, bool) {
 			if c == 0 {
 				continue
 			}
-			wt := w[t*d : t*d+t+1]
-			for j, v := range wt {
-				wi[j] -= c * v
-			}
+			axpy(wi[:t+1], w[t*d:t*d+t+1], -c)
 		}
 		for j := 0; j < i; j++ {
 			wi[j] *= inv
@@ -198,42 +211,27 @@ func cholInverse(a, w, l []float64, d int) (float64, bool) {
 }
 
 // logDensityBlock writes log N(x_i | mu_l, Sigma_l) for rows r0..r1 of x
-// (row stride) into out[(i-r0)*k + l]. scratch must hold 4*d values (d*1
-// more for Tied).
-func (p *params) logDensityBlock(x []float64, stride, r0, r1 int, out, scratch []float64) {
+// (row stride) into out[(i-r0)*k + l]. scratch must hold scratchLen(d)
+// values; pre, when not nil, is x already in 8-row groups (transposeAll)
+// and r0 a multiple of 8.
+func (p *params) logDensityBlock(x []float64, stride, r0, r1 int, out, scratch, pre []float64) {
 	d, K := p.d, p.k
 	c0 := -0.5 * float64(d) * ln2pi
 	switch p.typ {
 	case Full:
-		for k := 0; k < K; k++ {
-			mu := p.mean[k*d : (k+1)*d]
-			W := p.prec[k*d*d : (k+1)*d*d]
-			c := c0 + p.logdet[k]
-			i := r0
-			for ; i+4 <= r1; i += 4 {
-				z0, z1, z2, z3 := scratch[0:d], scratch[d:2*d], scratch[2*d:3*d], scratch[3*d:4*d]
-				x0, x1, x2, x3 := x[i*stride:i*stride+d], x[(i+1)*stride:(i+1)*stride+d], x[(i+2)*stride:(i+2)*stride+d], x[(i+3)*stride:(i+3)*stride+d]
-				for j, m := range mu {
-					z0[j] = x0[j] - m
-					z1[j] = x1[j] - m
-					z2[j] = x2[j] - m
-					z3[j] = x3[j] - m
+		// Eight rows at a time, transposed so that the kernel holds one
+		// row per vector lane.
+		d4 := pad4(d)
+		xt := scratch[:8*d]
+		var q [8]float64
+		for i := r0; i < r1; i += 8 {
+			xt, nr := group8(x, stride, d, i, r1, pre, xt)
+			for k := 0; k < K; k++ {
+				mahal8(p.wpad[k*d4*d:(k+1)*d4*d], d, d4, xt, p.mean[k*d:(k+1)*d], &q)
+				c := c0 + p.logdet[k]
+				for t := 0; t < nr; t++ {
+					out[(i+t-r0)*K+k] = c - 0.5*q[t]
 				}
-				q0, q1, q2, q3 := mahal4(W, z0, z1, z2, z3, d)
-				o := (i - r0) * K
-				out[o+k] = c - 0.5*q0
-				out[o+K+k] = c - 0.5*q1
-				out[o+2*K+k] = c - 0.5*q2
-				out[o+3*K+k] = c - 0.5*q3
-			}
-			for ; i < r1; i++ {
-				z := scratch[:d]
-				xi := x[i*stride : i*stride+d]
-				for j, m := range mu {
-					z[j] = xi[j] - m
-				}
-				q, _, _, _ := mahal4(W, z, z, z, z, d)
-				out[(i-r0)*K+k] = c - 0.5*q
 			}
 		}
 	case Tied:
@@ -254,60 +252,68 @@ func (p *params) logDensityBlock(x []float64, stride, r0, r1 int, out, scratch [
 				}
 			}
 		}
-	case Diag:
-		for i := r0; i < r1; i++ {
-			xi := x[i*stride : i*stride+d]
-			o := (i - r0) * K
+	case Diag, Spherical:
+		xt := scratch[:8*d]
+		var q [8]float64
+		for i := r0; i < r1; i += 8 {
+			xt, nr := group8(x, stride, d, i, r1, pre, xt)
 			for k := 0; k < K; k++ {
-				mu := p.mean[k*d : (k+1)*d]
-				pr := p.prec[k*d : (k+1)*d]
-				out[o+k] = c0 + p.logdet[k] - 0.5*wsqdiff(xi, mu, pr)
-			}
-		}
-	case Spherical:
-		for i := r0; i < r1; i++ {
-			xi := x[i*stride : i*stride+d]
-			o := (i - r0) * K
-			for k := 0; k < K; k++ {
-				mu := p.mean[k*d : (k+1)*d]
-				q := sqdiff(xi, mu)
-				pr := p.prec[k]
-				out[o+k] = c0 + p.logdet[k] - 0.5*q*pr*pr
+				c := c0 + p.logdet[k]
+				if p.typ == Diag {
+					diag8(xt, p.mean[k*d:(k+1)*d], p.prec[k*d:(k+1)*d], d, &q)
+				} else {
+					diag8(xt, p.mean[k*d:(k+1)*d], p.ones, d, &q)
+					pr := p.prec[k]
+					for t := range q {
+						q[t] *= pr * pr
+					}
+				}
+				for t := 0; t < nr; t++ {
+					out[(i+t-r0)*K+k] = c - 0.5*q[t]
+				}
 			}
 		}
 	}
 }
 
-// mahal4 returns |W z_r|^2 for four vectors at once, sharing each load of W.
-func mahal4(W, z0, z1, z2, z3 []float64, d int) (q0, q1, q2, q3 float64) {
-	for j := 0; j < d; j++ {
-		s0, s1, s2, s3 := dot4(W[j*d:j*d+j+1], z0, z1, z2, z3)
-		q0 += s0 * s0
-		q1 += s1 * s1
-		q2 += s2 * s2
-		q3 += s3 * s3
+// group8 returns rows i..min(i+8, r1) of x transposed (element l of row
+// i+t at l*8+t) and their number: a view of pre when x was transposed
+// beforehand, else built in scratch.
+func group8(x []float64, stride, d, i, r1 int, pre, scratch []float64) ([]float64, int) {
+	if pre != nil {
+		g := i / 8
+		return pre[g*8*d : (g+1)*8*d], min(8, r1-i)
 	}
-	return
+	return scratch[:8*d], transpose8(x, stride, d, i, r1, scratch)
 }
 
-// logSumExpRows turns log densities (n*k, per row) into responsibilities in
-// place, adding log weights, and returns each row's log-likelihood in ll.
-// When resp is false the densities are left untouched.
-func logSumExpRow(a, logw []float64) float64 {
-	m := math.Inf(-1)
-	for k, v := range a {
-		if t := v + logw[k]; t > m {
-			m = t
+// transposeAll returns x (n rows) in 8-row groups for group8, the last
+// group padded with zero rows.
+func transposeAll(x []float64, stride, n, d int) []float64 {
+	ng := (n + 7) / 8
+	out := make([]float64, ng*8*d)
+	for g := 0; g < ng; g++ {
+		transpose8(x, stride, d, 8*g, n, out[g*8*d:(g+1)*8*d])
+	}
+	return out
+}
+
+// transpose8 copies rows i..min(i+8, r1) of x into xt[l*8+t], zero-filling
+// missing rows, and returns how many rows were copied.
+func transpose8(x []float64, stride, d, i, r1 int, xt []float64) int {
+	nr := min(8, r1-i)
+	for t := 0; t < 8; t++ {
+		if t < nr {
+			for l, v := range x[(i+t)*stride : (i+t)*stride+d] {
+				xt[l*8+t] = v
+			}
+		} else {
+			for l := 0; l < d; l++ {
+				xt[l*8+t] = 0
+			}
 		}
 	}
-	if math.IsInf(m, 0) {
-		return m
-	}
-	s := 0.0
-	for k, v := range a {
-		s += math.Exp(v + logw[k] - m)
-	}
-	return m + math.Log(s)
+	return nr
 }
 
 // nParameters counts free parameters as scikit-learn's

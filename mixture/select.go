@@ -3,6 +3,8 @@ package mixture
 import (
 	"context"
 	"fmt"
+	"slices"
+	"sync"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -43,7 +45,8 @@ type Selection struct {
 // Select fits a mixture for every number of components in pool (with
 // settings s, whose Components is ignored; every L uses the same Seed, so
 // each entry equals a separate Fit) and chooses the smallest BIC, as the
-// paper does (Eq. 4-5).
+// paper does (Eq. 4-5); ties keep the earlier entry of the pool. Fits of
+// different L run in parallel when the pool has at least Workers entries.
 func Select(ctx context.Context, x *mat.Dense, pool []int, s *Settings) (*Selection, error) {
 	if len(pool) == 0 {
 		return nil, fmt.Errorf("mixture: empty pool of component counts")
@@ -53,14 +56,49 @@ func Select(ctx context.Context, x *mat.Dense, pool []int, s *Settings) (*Select
 	if s != nil {
 		base = *s
 	}
-	sel := &Selection{Best: -1}
 	for _, l := range pool {
 		if l <= 0 {
 			return nil, fmt.Errorf("mixture: pool holds %d components", l)
 		}
+	}
+	// With at least as many candidates as workers, whole fits run in
+	// parallel (largest L first, one worker each), which balances better
+	// than restarts within one fit; otherwise each fit uses every worker.
+	// Fits are deterministic whatever their workers, so the results agree.
+	if f := base.Progress; f != nil {
+		// Fits running in parallel share one lock, so calls stay serialised.
+		var mu sync.Mutex
+		base.Progress = func(p Progress) { mu.Lock(); defer mu.Unlock(); f(p) }
+	}
+	workers := workerCount(base.Workers)
+	type out struct {
+		m   *Model
+		res *FitResult
+		err error
+	}
+	outs := make([]out, len(pool))
+	fit := func(i, w int) {
 		cs := base
-		cs.Components = l
+		cs.Components = pool[i]
+		cs.Workers = w
 		m, res, err := Fit(ctx, x, &cs)
+		outs[i] = out{m, res, err}
+	}
+	if len(pool) >= workers && workers > 1 {
+		order := make([]int, len(pool))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return pool[b] - pool[a] })
+		parallel(workers, len(pool), func(_, j int) { fit(order[j], 1) })
+	} else {
+		for i := range pool {
+			fit(i, workers)
+		}
+	}
+	sel := &Selection{Best: -1}
+	for i, l := range pool {
+		m, res, err := outs[i].m, outs[i].res, outs[i].err
 		if err != nil {
 			return nil, fmt.Errorf("mixture: fitting %d components: %w", l, err)
 		}

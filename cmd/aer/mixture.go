@@ -70,7 +70,7 @@ func runMixture(args []string, stdout, stderr io.Writer) error {
 	covName := fs.String("covariance", "full", "covariance type: full, diag, tied, spherical or auto (full up to 32 features, else diag)")
 	nInit := fs.Int("n-init", 5, "EM restarts per L; the best log-likelihood is kept")
 	maxIter := fs.Int("max-iter", mixture.DefaultMaxIter, "EM iterations per restart at most")
-	tol := fs.Float64("tol", mixture.DefaultTol, "stop when the mean log-likelihood changes by less than this")
+	tol := fs.Float64("tol", mixture.DefaultTol, "stop when the mean log-likelihood changes by less than this (0: always run --max-iter iterations)")
 	reg := fs.Float64("reg-covar", mixture.DefaultRegCovar, "ridge added to covariance diagonals (0: none)")
 	initName := fs.String("init", "kmeans", "initialisation: kmeans (k-means++ then k-means) or kmeans++ (seeds only)")
 	seed := fs.Uint64("seed", 0, "random seed")
