@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/aer-go/aer/boost"
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/metrics"
 )
@@ -18,6 +20,7 @@ var (
 	qualityFlag   = flag.String("quality", "", "comma-separated datasets for TestQualityTable (all = every shared dataset)")
 	qualitySeeds  = flag.Int("quality-seeds", 5, "seeds per dataset for TestQualityTable")
 	qualityParams = flag.String("quality-params", "", "AER parameters key=value&key=value for TestQualityTable")
+	qualityGBDT   = flag.Bool("quality-gbdt", false, "TestQualityTable: boosted trees with scale_pos_weight (threshold tuned on valid) instead of AER")
 )
 
 func sharedDatasets(tb testing.TB) string {
@@ -70,20 +73,36 @@ func TestQualityTable(t *testing.T) {
 		secs := 0.0
 		for s := 0; s < *qualitySeeds; s++ {
 			tr, va, te := splitDataset(t, name, uint64(s))
-			c := cfg
-			c.Seed = uint64(s)
-			m, rep, err := Fit(context.Background(), tr.X, tr.Y, va.X, va.Y, &c)
-			if err != nil {
-				t.Fatalf("%s seed %d: %v", name, s, err)
+			var r metrics.Report
+			if *qualityGBDT {
+				start := time.Now()
+				neg, pos := tr.ClassCounts()
+				st := cfg.Base
+				st.Seed, st.ScalePosWeight = uint64(s), float64(neg)/float64(pos)
+				m, err := boost.Train(context.Background(), boost.Data{X: tr.X, Y: tr.Y}, nil, &st)
+				if err != nil {
+					t.Fatal(err)
+				}
+				secs += time.Since(start).Seconds()
+				grid := deltaGrid(0.01)
+				sw := metrics.SweepThresholds(va.Y, m.Predict(va.X, nil), grid)
+				r = metrics.Evaluate(te.Y, m.Predict(te.X, nil), sw[sw.Best(metrics.BalancedAccuracy)].Threshold)
+			} else {
+				c := cfg
+				c.Seed = uint64(s)
+				m, rep, err := Fit(context.Background(), tr.X, tr.Y, va.X, va.Y, &c)
+				if err != nil {
+					t.Fatalf("%s seed %d: %v", name, s, err)
+				}
+				p, _, err := m.PredictProba(te.X)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r = metrics.Evaluate(te.Y, p, m.Threshold())
+				secs += rep.Seconds.Total
 			}
-			p, _, err := m.PredictProba(te.X)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := metrics.Evaluate(te.Y, p, m.Threshold())
 			bas = append(bas, r.BalancedAccuracy)
 			aucs = append(aucs, r.ROCAUC)
-			secs += rep.Seconds.Total
 		}
 		mb, sb := meanStd(bas)
 		ma, _ := meanStd(aucs)
