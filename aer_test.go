@@ -31,7 +31,7 @@ func task(t testing.TB, n int, seed uint64) (train, valid, test *dataset.Dataset
 }
 
 func smallConfig() *Config {
-	c := &Config{Components: []int{2, 3}, NInit: 2}
+	c := &Config{Components: []int{2, 3}, NInit: 2, NoGrid: true}
 	c.Base.NEstimators = 20
 	c.Base.MaxDepth = 3
 	return c
@@ -159,7 +159,7 @@ func TestHoldoutAndVariants(t *testing.T) {
 	for _, params := range []string{
 		"likelihood=log&projection=minmax&outputs=binary",
 		"likelihood=tempered&weight_data=valid",
-		"dynamic_ensemble=true",
+		"dynamic_ensemble=true&grid=",
 		"rank=responsibility&tomek=false&init=uniform",
 		"grid=max_depth:2,n_estimators:10;max_depth:3,n_estimators:20",
 	} {
@@ -182,6 +182,9 @@ func TestHoldoutAndVariants(t *testing.T) {
 		}
 		if len(c.Grid) == 2 && len(rep.Grid) != 2 {
 			t.Errorf("grid: %d points reported", len(rep.Grid))
+		}
+		if c.DynamicEnsemble && (len(rep.Grid) != 4 || rep.Grid[0].Eta != 0.1 || rep.Grid[3].MaxDepth != 6) {
+			t.Errorf("default grid: %+v", rep.Grid)
 		}
 		if _, _, err := m.PredictProba(te.X); err != nil {
 			t.Errorf("%s: %v", params, err)

@@ -223,8 +223,11 @@ func Fit(ctx context.Context, x *mat.Dense, y []int, xv *mat.Dense, yv []int, cf
 
 	// 3-4. Members, static weights and tuning, per member setting.
 	grid := c.Grid
-	if len(grid) == 0 {
+	switch {
+	case c.NoGrid:
 		grid = []boost.Settings{c.Base}
+	case len(grid) == 0:
+		grid = DefaultGrid(c.Base)
 	}
 	type fitted struct {
 		members []*boost.Model
