@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/aer-go/aer/boost"
 	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/internal/sharedtest"
 	"github.com/aer-go/aer/metrics"
 )
 
@@ -23,14 +23,7 @@ var (
 	qualityGBDT   = flag.Bool("quality-gbdt", false, "TestQualityTable: boosted trees with scale_pos_weight (threshold tuned on valid) instead of AER")
 )
 
-func sharedDatasets(tb testing.TB) string {
-	tb.Helper()
-	p, _ := filepath.Abs(filepath.Join("..", "shared", "datasets"))
-	if _, err := os.Stat(p); err != nil {
-		tb.Skipf("%s not found: the shared datasets sit beside the repository (../shared); skipping", p)
-	}
-	return p
-}
+func sharedDatasets(tb testing.TB) string { return sharedtest.Path(tb, "datasets") }
 
 // splitDataset loads a shared dataset and splits it 3:1:1 with seed as
 // the Python anchors did (scikit-learn's stratified train_test_split).

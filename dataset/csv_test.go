@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/aer-go/aer/internal/sharedtest"
 )
 
 func read(t *testing.T, text string, opt Options) (*Dataset, error) {
@@ -270,29 +272,7 @@ func TestPredictionsRoundTrip(t *testing.T) {
 	}
 }
 
-// sharedDir returns ../shared/<sub> beside the repository root, or skips.
-func sharedDir(tb testing.TB, sub string) string {
-	tb.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			tb.Skip("repository root not found")
-		}
-		dir = parent
-	}
-	p := filepath.Join(dir, "..", "shared", sub)
-	if _, err := os.Stat(p); err != nil {
-		tb.Skipf("%s not found: the shared datasets sit beside the repository (../shared); skipping", p)
-	}
-	return p
-}
+func sharedDir(tb testing.TB, sub string) string { return sharedtest.Path(tb, sub) }
 
 // TestSharedDatasets loads every shared dataset and checks its shape and
 // class counts against MANIFEST.md.

@@ -8,32 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/aer-go/aer/internal/sharedtest"
 )
 
-// sharedDir returns ../shared beside the repository root (the directory
-// holding go.mod), or skips the test when it is absent.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir, err := filepath.Abs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the package: cannot locate ../shared")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(shared); err != nil {
-		t.Skipf("shared reference data absent (%v): skipping", err)
-	}
-	return shared
-}
+func sharedDir(t testing.TB) string { return sharedtest.Path(t) }
 
 type goldenMetrics struct {
 	Label     []int     `json:"label"`

@@ -9,31 +9,11 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/aer-go/aer/internal/sharedtest"
 )
 
-// sharedDir returns ../shared relative to the module root, or skips.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("go.mod not found above the package directory")
-		}
-		dir = parent
-	}
-	s := filepath.Join(filepath.Dir(dir), "shared")
-	if _, err := os.Stat(s); err != nil {
-		t.Skipf("shared reference data not found at %s (it lives beside the repository)", s)
-	}
-	return s
-}
+func sharedDir(t testing.TB) string { return sharedtest.Path(t) }
 
 type goldenFit struct {
 	Weights             []float64       `json:"weights"`

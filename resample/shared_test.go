@@ -1,39 +1,17 @@
 package resample
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
-	"github.com/aer-go/aer/dataset"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/internal/sharedtest"
 )
 
-// sharedDatasets returns ../shared/datasets beside the repository root, or
-// skips the test.
-func sharedDatasets(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root not found")
-		}
-		dir = parent
-	}
-	p := filepath.Join(dir, "..", "shared", "datasets")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s not found: the shared datasets sit beside the repository (../shared); skipping", p)
-	}
-	return p
-}
+func sharedDatasets(t *testing.T) string { return sharedtest.Path(t, "datasets") }
 
 // fastBrute is bruteTomek on the raw rows, for a few thousand rows.
 func fastBrute(x *mat.Dense, y []int, strict bool) []Link {

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/aer-go/aer/internal/sharedtest"
 )
 
 // Tolerances of the comparison with the SciPy/statsmodels golden values.
@@ -14,30 +16,7 @@ const (
 	pTol    = 1e-6 // absolute, p-values
 )
 
-// sharedDir finds ../shared next to the repository root (the directory
-// holding go.mod), or skips the test.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root (go.mod) not found")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(shared); err != nil {
-		t.Skipf("shared reference data not found at %s: %v", shared, err)
-	}
-	return shared
-}
+func sharedDir(t *testing.T) string { return sharedtest.Path(t) }
 
 type goldenStats struct {
 	McNemar []struct {

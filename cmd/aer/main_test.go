@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/aer-go/aer/internal/sharedtest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata")
@@ -45,18 +47,7 @@ func golden(t *testing.T, name, got string) {
 	}
 }
 
-// sharedDir returns ../shared/<sub> beside the repository root, or skips.
-func sharedDir(t testing.TB, sub string) string {
-	t.Helper()
-	p, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", sub))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s not found: the shared data sit beside the repository (../shared); skipping", p)
-	}
-	return p
-}
+func sharedDir(t testing.TB, sub string) string { return sharedtest.Path(t, sub) }
 
 func TestHelpAndUsage(t *testing.T) {
 	out, _, code := aer(t, "help")
