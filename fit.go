@@ -401,15 +401,10 @@ func memberOutputs(members []*boost.Model, x *mat.Dense, workers int) *mat.Dense
 	return out
 }
 
-// predictSerial predicts with one goroutine; parallelism is across members.
+// predictSerial predicts with one goroutine (members are trained and
+// loaded with Threads = 1); parallelism is across members.
 func predictSerial(mb *boost.Model, x *mat.Dense) []float64 {
-	r, _ := x.Dims()
-	out := make([]float64, r)
-	raw := x.RawMatrix()
-	for i := range r {
-		out[i] = mb.PredictRow(raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols])
-	}
-	return out
+	return mb.Predict(x, nil)
 }
 
 func binarize(f *mat.Dense) {

@@ -201,6 +201,7 @@ func (m *Model) UnmarshalBinary(b []byte) error {
 		if bm.NumFeatures != len(e.Means) {
 			return fmt.Errorf("aer: member %d has %d features, the model %d", k, bm.NumFeatures, len(e.Means))
 		}
+		bm.SetThreads(1) // members predict in parallel with each other
 		nm.Members = append(nm.Members, &bm)
 	}
 	if !bytes.Equal(h.Sum(nil), e.Checksum) {
