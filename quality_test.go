@@ -2,10 +2,13 @@ package aer
 
 import (
 	"context"
+	"encoding/csv"
 	"flag"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -122,3 +125,73 @@ func meanStd(v []float64) (float64, float64) {
 }
 
 func sqrt(x float64) float64 { return math.Sqrt(x) }
+
+// anchorMeans reads the mean test balanced accuracy (tuned threshold) of a
+// method per dataset from ../shared/anchors/runs.csv.
+func anchorMeans(tb testing.TB, method string) map[string]float64 {
+	tb.Helper()
+	f, err := os.Open(sharedtest.Path(tb, "anchors", "runs.csv"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	col := map[string]int{}
+	for j, h := range rows[0] {
+		col[h] = j
+	}
+	sum, n := map[string]float64{}, map[string]float64{}
+	for _, r := range rows[1:] {
+		if r[col["method"]] != method || r[col["status"]] != "ok" {
+			continue
+		}
+		v, err := strconv.ParseFloat(r[col["tuned_ba"]], 64)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		sum[r[col["dataset"]]] += v
+		n[r[col["dataset"]]]++
+	}
+	for k := range sum {
+		sum[k] /= n[k]
+	}
+	return sum
+}
+
+// TestQualityAgainstAnchors fits AER with its defaults on the anchors' own
+// splits (seeds 0-4) of the three quickest datasets and requires mean test
+// balanced accuracy within 3 points of the Python reference implementation
+// (AER_exp_simplex). The full 8-dataset table is TestQualityTable.
+func TestQualityAgainstAnchors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits 15 models; skipped in -short mode")
+	}
+	ref := anchorMeans(t, "AER_exp_simplex")
+	for _, name := range []string{"ecoli", "car_eval_34", "abalone_19"} {
+		var bas []float64
+		for s := range 5 {
+			tr, va, te := splitDataset(t, name, uint64(s))
+			m, _, err := Fit(context.Background(), tr.X, tr.Y, va.X, va.Y, &Config{Seed: uint64(s)})
+			if err != nil {
+				t.Fatalf("%s seed %d: %v", name, s, err)
+			}
+			p, _, err := m.PredictProba(te.X)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bas = append(bas, metrics.Evaluate(te.Y, p, m.Threshold()).BalancedAccuracy)
+		}
+		got, _ := meanStd(bas)
+		want, ok := ref[name]
+		if !ok {
+			t.Fatalf("no anchor for %s", name)
+		}
+		t.Logf("%s: test BA %.3f, Python reference %.3f", name, got, want)
+		if got < want-0.03 {
+			t.Errorf("%s: mean test balanced accuracy %.3f is more than 3 points below the Python reference's %.3f", name, got, want)
+		}
+	}
+}
