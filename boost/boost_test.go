@@ -448,3 +448,21 @@ func TestQuantileCuts(t *testing.T) {
 		t.Errorf("cuts %v", cuts)
 	}
 }
+
+func TestRadixSort(t *testing.T) {
+	v := []float64{3, -1, 0, math.Copysign(0, -1), 2.5, -7.25, 1e300, -1e-300, 3, math.Inf(-1), 42}
+	for i := 0; i < 5000; i++ {
+		v = append(v, float64(i%97)*1.5-50)
+	}
+	got := radixSort(v)
+	want := slices.Clone(v)
+	slices.Sort(want)
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("position %d: %v, want %v", i, got[i], want[i])
+		}
+	}
+	if len(radixSort([]float64{1})) != 1 {
+		t.Error("one value")
+	}
+}
