@@ -466,3 +466,26 @@ func TestRadixSort(t *testing.T) {
 		t.Error("one value")
 	}
 }
+
+// TestPredictionPaths: the flat branch-free layout, the tree walk used in
+// training and single-row prediction agree bit for bit, missing values
+// included.
+func TestPredictionPaths(t *testing.T) {
+	x, y := testData(3000, 31)
+	m := train(t, x, y, &Settings{NEstimators: 20, MaxDepth: 5})
+	lw := train(t, x, y, &Settings{NEstimators: 20, GrowPolicy: LeafWise, MaxLeaves: 12})
+	for _, mm := range []*Model{m, lw} {
+		batch := mm.PredictMargin(x, nil)
+		for i := 0; i < 3000; i += 7 {
+			row := x.RawRowView(i)
+			s := 0.0
+			for ti := range mm.Trees {
+				s += mm.Trees[ti].Value[mm.Trees[ti].Leaf(row)]
+			}
+			s += mm.BaseMargin
+			if one := mm.PredictRowMargin(row); math.Float64bits(one) != math.Float64bits(batch[i]) || math.Float64bits(s) != math.Float64bits(one) {
+				t.Fatalf("row %d: batch %v, single %v, tree walk %v", i, batch[i], one, s)
+			}
+		}
+	}
+}

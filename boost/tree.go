@@ -83,18 +83,27 @@ func (t *Tree) Leaf(row []float64) int {
 }
 
 // flatNode is a node of the prediction layout: all trees in one array,
-// 16 bytes a node. A leaf has left < 0 and its value in thr; a split
-// whose missing values go left stores ^feature in feat.
+// 16 bytes a node. Prediction walks each tree for a fixed number of steps
+// (its depth) without data-dependent branches: the step to the right
+// child is computed as 0 or 1, and a leaf loops to itself (its threshold
+// is NaN, so no value moves on).
 type flatNode struct {
-	thr  float64
-	feat int32
-	left int32
+	thr      float64
+	left     int32
+	feat     uint16
+	nanRight uint16 // 1 when a missing value goes right
 }
 
 type forest struct {
-	nodes []flatNode
-	roots []int32
+	nodes  []flatNode
+	values []float64 // leaf value per node
+	roots  []int32
+	depths []int32
 }
+
+// maxFlatFeatures bounds the feature index a flatNode can hold; models
+// with more features predict through the Tree walk instead.
+const maxFlatFeatures = math.MaxUint16
 
 func compile(trees []Tree) forest {
 	var f forest
@@ -102,51 +111,50 @@ func compile(trees []Tree) forest {
 		t := &trees[ti]
 		base := int32(len(f.nodes))
 		f.roots = append(f.roots, base)
+		f.depths = append(f.depths, int32(t.Depth()))
 		for i := range t.Feature {
 			if t.Left[i] < 0 {
-				f.nodes = append(f.nodes, flatNode{thr: t.Value[i], feat: 0, left: -1})
+				f.nodes = append(f.nodes, flatNode{thr: math.NaN(), left: base + int32(i)})
+				f.values = append(f.values, t.Value[i])
 				continue
 			}
-			feat := t.Feature[i]
-			if t.DefaultLeft[i] {
-				feat = ^feat
+			nd := flatNode{thr: t.Threshold[i], left: base + t.Left[i], feat: uint16(t.Feature[i])}
+			if !t.DefaultLeft[i] {
+				nd.nanRight = 1
 			}
-			f.nodes = append(f.nodes, flatNode{thr: t.Threshold[i], feat: feat, left: base + t.Left[i]})
+			f.nodes = append(f.nodes, nd)
+			f.values = append(f.values, 0)
 		}
 	}
 	return f
 }
 
-// margin returns the sum of the leaf values of trees [0, ntrees) for row.
-func (f *forest) margin(row []float64, ntrees int) float64 {
-	s := 0.0
-	nodes := f.nodes
-	for _, r := range f.roots[:ntrees] {
-		i := r
-		for {
-			nd := &nodes[i]
-			if nd.left < 0 {
-				s += nd.thr
-				break
-			}
-			feat := nd.feat
-			dl := feat < 0
-			if dl {
-				feat = ^feat
-			}
-			v := row[feat]
-			if v < nd.thr {
-				i = nd.left
-			} else if v >= nd.thr || !dl {
-				i = nd.left + 1
-			} else {
-				i = nd.left
-			}
-		}
+// b2i is compiled to a flag-setting instruction, not a branch.
+func b2i(b bool) int32 {
+	if b {
+		return 1
 	}
-	return s
+	return 0
 }
 
+// addMargins adds the leaf values of every tree to out[k] for the rows
+// rows[k], tree by tree (so each tree's nodes stay in cache and the walks
+// of different rows overlap).
+func (f *forest) addMargins(rows [][]float64, out []float64) {
+	nodes, values := f.nodes, f.values
+	for t, root := range f.roots {
+		depth := f.depths[t]
+		for k, row := range rows {
+			i := root
+			for d := int32(0); d < depth; d++ {
+				nd := &nodes[i]
+				v := row[nd.feat]
+				i = nd.left + (b2i(v >= nd.thr) | (b2i(v != v) & int32(nd.nanRight)))
+			}
+			out[k] += values[i]
+		}
+	}
+}
 func sigmoid(x float64) float64 {
 	if x >= 0 {
 		return 1 / (1 + math.Exp(-x))
