@@ -138,13 +138,33 @@ func b2i(b bool) int32 {
 }
 
 // addMargins adds the leaf values of every tree to out[k] for the rows
-// rows[k], tree by tree (so each tree's nodes stay in cache and the walks
-// of different rows overlap).
+// rows[k], tree by tree, so that each tree's nodes stay in cache. Four
+// rows are walked together: a walk is a chain of dependent loads, and
+// interleaving independent chains keeps the processor busy.
 func (f *forest) addMargins(rows [][]float64, out []float64) {
 	nodes, values := f.nodes, f.values
+	n4 := len(rows) &^ 3
 	for t, root := range f.roots {
 		depth := f.depths[t]
-		for k, row := range rows {
+		k := 0
+		for ; k < n4; k += 4 {
+			r0, r1, r2, r3 := rows[k], rows[k+1], rows[k+2], rows[k+3]
+			i0, i1, i2, i3 := root, root, root, root
+			for d := int32(0); d < depth; d++ {
+				n0, n1, n2, n3 := &nodes[i0], &nodes[i1], &nodes[i2], &nodes[i3]
+				v0, v1, v2, v3 := r0[n0.feat], r1[n1.feat], r2[n2.feat], r3[n3.feat]
+				i0 = n0.left + (b2i(v0 >= n0.thr) | (b2i(v0 != v0) & int32(n0.nanRight)))
+				i1 = n1.left + (b2i(v1 >= n1.thr) | (b2i(v1 != v1) & int32(n1.nanRight)))
+				i2 = n2.left + (b2i(v2 >= n2.thr) | (b2i(v2 != v2) & int32(n2.nanRight)))
+				i3 = n3.left + (b2i(v3 >= n3.thr) | (b2i(v3 != v3) & int32(n3.nanRight)))
+			}
+			out[k] += values[i0]
+			out[k+1] += values[i1]
+			out[k+2] += values[i2]
+			out[k+3] += values[i3]
+		}
+		for ; k < len(rows); k++ {
+			row := rows[k]
 			i := root
 			for d := int32(0); d < depth; d++ {
 				nd := &nodes[i]
@@ -155,6 +175,7 @@ func (f *forest) addMargins(rows [][]float64, out []float64) {
 		}
 	}
 }
+
 func sigmoid(x float64) float64 {
 	if x >= 0 {
 		return 1 / (1 + math.Exp(-x))
