@@ -93,6 +93,15 @@ type gbdtInfo struct {
 	BestIteration *int      `json:"best_iteration,omitempty"`
 	BestScore     *float64  `json:"best_score,omitempty"`
 	StoppedEarly  bool      `json:"stopped_early,omitempty"`
+	// Importance is each feature's total gain (loss reduction summed over
+	// its splits) and split count.
+	Importance []gbdtImportance `json:"importance"`
+}
+
+type gbdtImportance struct {
+	Feature   string  `json:"feature"`
+	TotalGain float64 `json:"total_gain"`
+	Splits    int     `json:"splits"`
 }
 
 func fitGBDT(ctx context.Context, req *fitRequest) (*fitResult, error) {
@@ -123,6 +132,11 @@ func fitGBDT(ctx context.Context, req *fitRequest) (*fitResult, error) {
 	info := gbdtInfo{Trees: len(m.Trees)}
 	for i := range m.Trees {
 		info.Leaves += m.Trees[i].NumLeaves()
+	}
+	gain, _ := m.Importance(boost.TotalGain)
+	count, _ := m.Importance(boost.Count)
+	for j, f := range req.Train.Features {
+		info.Importance = append(info.Importance, gbdtImportance{Feature: f, TotalGain: gain[j], Splits: int(count[j])})
 	}
 	if ev := m.Eval; ev != nil {
 		info.EvalMetric = ev.Metric
