@@ -140,11 +140,11 @@ func (g *grower) putHist(h []float64) {
 	g.mu.Unlock()
 }
 
-// accumulate adds the gradient pairs of rows to hist. It is the hot loop
+// accumulateGo adds the gradient pairs of rows to hist. It is the hot loop
 // of training: the slot address is computed without bounds checks, which
 // is safe because every code of feature f is at most nb[f] and
 // off[f]+nb[f] < histLen by construction (newMatrix).
-func (g *grower) accumulate(hist []float64, rows []int32) {
+func (g *grower) accumulateGo(hist []float64, rows []int32) {
 	nf := g.m.nf
 	bins := g.m.bins
 	gp := g.gp
