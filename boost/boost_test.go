@@ -417,6 +417,9 @@ func TestBadInput(t *testing.T) {
 	if _, err := Train(context.Background(), Data{X: x, Y: []int{0, 1}}, nil, nil); err == nil {
 		t.Error("label count mismatch accepted")
 	}
+	if _, err := Train(context.Background(), Data{X: x, Y: []int{0, 1, 0}}, nil, &Settings{EarlyStoppingRounds: 3}); !errors.Is(err, ErrNoValidation) {
+		t.Errorf("early stopping without validation: %v", err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := Train(ctx, Data{X: x, Y: []int{0, 1, 0}}, nil, nil); !errors.Is(err, context.Canceled) {

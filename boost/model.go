@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"runtime"
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
@@ -80,7 +81,7 @@ func (m *Model) PredictMargin(x *mat.Dense, dst []float64) []float64 {
 	const rowsPerTask = 64
 	threads := m.Settings.Threads
 	if threads <= 0 {
-		threads = 1
+		threads = runtime.GOMAXPROCS(0)
 	}
 	parallel(threads, (n+rowsPerTask-1)/rowsPerTask, func(b int) {
 		var rows [rowsPerTask][]float64
@@ -103,7 +104,8 @@ func (m *Model) Predict(x *mat.Dense, dst []float64) []float64 {
 	return dst
 }
 
-// SetThreads sets the number of goroutines batch prediction uses.
+// SetThreads sets the number of goroutines batch prediction uses (0: all
+// cores). Call it before predicting, not concurrently with prediction.
 func (m *Model) SetThreads(n int) { m.Settings.Threads = n }
 
 // Importance kinds.

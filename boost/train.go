@@ -136,8 +136,13 @@ func newMatrix(x *mat.Dense, w []float64, maxBin, threads int) *matrix {
 	return m
 }
 
-// ErrNoData is returned when the training set has no rows or no features.
-var ErrNoData = errors.New("boost: training set is empty")
+// Errors returned by Train.
+var (
+	// ErrNoData: the training set has no rows or no features.
+	ErrNoData = errors.New("boost: training set is empty")
+	// ErrNoValidation: early stopping was asked for without a validation set.
+	ErrNoValidation = errors.New("boost: early_stopping_rounds needs a validation set")
+)
 
 // Train fits a boosted-tree model. valid, if not nil, is evaluated after
 // every round (Settings.EvalMetric) and drives early stopping. s may be
@@ -159,6 +164,8 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 		if err := valid.check("validation set", nf); err != nil {
 			return nil, err
 		}
+	} else if set.EarlyStoppingRounds > 0 {
+		return nil, ErrNoValidation
 	}
 
 	// Row weights with the positive-class multiplier folded in.

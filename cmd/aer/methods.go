@@ -114,6 +114,9 @@ func fitGBDT(ctx context.Context, req *fitRequest) (*fitResult, error) {
 	if err := s.Check(); err != nil {
 		return nil, fmt.Errorf("%w: %v", errBadParam, err)
 	}
+	if s.EarlyStoppingRounds > 0 && req.Valid == nil {
+		return nil, fmt.Errorf("%w: early_stopping_rounds needs a validation set (--valid, or valid rows in a split column)", errBadParam)
+	}
 	s.Seed = req.Seed
 	s.Threads = req.Threads
 	train := boost.Data{X: req.Train.X, Y: req.Train.Y}
