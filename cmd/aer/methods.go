@@ -54,7 +54,13 @@ type fitResult struct {
 // predictor gives positive-class probabilities for rows of x (in the
 // model's feature order, preprocessing applied).
 type predictor interface {
-	PredictProba(x *mat.Dense) []float64
+	PredictProba(x *mat.Dense) ([]float64, error)
+}
+
+// thresholder is a predictor with its own tuned decision threshold, which
+// aer predict uses unless --threshold is given.
+type thresholder interface {
+	Threshold() float64
 }
 
 var methods = map[string]*method{
@@ -157,7 +163,7 @@ func fitGBDT(ctx context.Context, req *fitRequest) (*fitResult, error) {
 
 type gbdtPredictor struct{ m *boost.Model }
 
-func (p gbdtPredictor) PredictProba(x *mat.Dense) []float64 { return p.m.Predict(x, nil) }
+func (p gbdtPredictor) PredictProba(x *mat.Dense) ([]float64, error) { return p.m.Predict(x, nil), nil }
 
 func loadGBDT(h *modelfile.Header, payload []byte, threads int) (predictor, error) {
 	m := new(boost.Model)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -21,7 +22,8 @@ func init() {
 Reads the model file written by aer fit and writes one row per data row with
 columns label,score,pred: label (0/1, only when the data has the model's
 label column), score (the probability of the positive class) and pred
-(score >= --threshold). The data must have exactly the model's feature
+(score >= --threshold; by default 0.5, or the threshold a method tuned,
+such as AER's delta). The data must have exactly the model's feature
 columns, in any order. Without --out the CSV goes to stdout; with --json,
 --out is required and a summary is printed instead.`,
 		run: runPredict,
@@ -46,13 +48,15 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	modelPath := fs.String("model", "", "model `file` written by aer fit (required)")
 	dataPath := fs.String("data", "", "CSV `file` to score (required)")
 	out := fs.String("out", "", "predictions CSV `file` (default: stdout)")
-	threshold := fs.Float64("threshold", 0.5, "predict positive when score >= `T`")
+	threshold := fs.Float64("threshold", 0.5, "predict positive when score >= `T` (default: the model's tuned threshold if it has one, else 0.5)")
 	threads := fs.Int("threads", 0, "worker goroutines (0: all cores)")
 	asJSON := fs.Bool("json", false, "print one JSON summary on stdout (needs --out)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
+	thresholdSet := false
+	fs.Visit(func(f *flag.Flag) { thresholdSet = thresholdSet || f.Name == "threshold" })
 	switch {
 	case len(rest) > 0:
 		return usageErrorf("predict: unexpected argument %q", rest[0])
@@ -98,7 +102,13 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 		x = mat.DenseCopyOf(x)
 		h.Preprocess.Apply(x)
 	}
-	score := p.PredictProba(x)
+	score, err := p.PredictProba(x)
+	if err != nil {
+		return fmt.Errorf("predict: %w", err)
+	}
+	if t, ok := p.(thresholder); ok && !thresholdSet {
+		*threshold = t.Threshold()
+	}
 	preds := &dataset.Predictions{Label: d.Y, Score: score, Pred: make([]int, len(score))}
 	npos := 0
 	for i, s := range score {

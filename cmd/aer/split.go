@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,12 +18,20 @@ func init() {
 		name:    "split",
 		summary: "stratified train/valid/test split or k-fold partition of a CSV dataset",
 		usage: `usage: aer split --data FILE.csv [--ratio 3:1:1] [--seed 0] [--out-dir DIR] [--json]
+       aer split --data FILE.csv --protocol sklearn [--seed 0] [--out-dir DIR] [--json]
        aer split --data FILE.csv --folds K [--seed 0] [--out-dir DIR] [--json]
 
 With --ratio, writes NAME.train.csv, NAME.valid.csv and NAME.test.csv (two
 ratios write train and test only); every part keeps the class balance. With
 --folds, writes NAME.foldI.train.csv and NAME.foldI.test.csv for I = 1..K.
-With --column, writes one file NAME.split.csv with a split column instead.`,
+With --column, writes one file NAME.split.csv with a split column instead.
+
+--protocol sklearn draws the 3:1:1 split of the Python anchors instead of
+aer's own: scikit-learn 1.2.1 train_test_split(test_size=0.4, stratify=y,
+random_state=SEED), then the 40% halved the same way (valid, test), with
+y = 1 for the positive class and 0 otherwise. The parts hold exactly the rows
+scikit-learn picks, written in its order; --seed must be below 2^32 (numpy's
+limit) and --ratio, if given, must be 3:1:1.`,
 		run: runSplit,
 	})
 }
@@ -42,6 +51,7 @@ func runSplit(args []string, stdout, stderr io.Writer) error {
 	data := fs.String("data", "", "CSV file to split (required)")
 	ratio := fs.String("ratio", "3:1:1", "part sizes train:valid:test (or train:test)")
 	folds := fs.Int("folds", 0, "write K stratified folds instead of a ratio split")
+	protocol := fs.String("protocol", "aer", "split rule: aer, or sklearn for the Python anchors' 3:1:1 split (scikit-learn 1.2.1 order)")
 	column := fs.Bool("column", false, "write one file with a split column (train/valid/test) instead of one file per part")
 	seed := fs.Uint64("seed", 0, "random seed")
 	outDir := fs.String("out-dir", ".", "directory for the output files")
@@ -66,6 +76,21 @@ func runSplit(args []string, stdout, stderr io.Writer) error {
 		}
 	} else if *column {
 		return usageErrorf("split: --column works with --ratio, not --folds")
+	}
+	switch *protocol {
+	case "aer":
+	case "sklearn":
+		if *folds != 0 {
+			return usageErrorf("split: --protocol sklearn makes a 3:1:1 split, not --folds")
+		}
+		if len(ratios) != 3 || ratios[0] != 3*ratios[2] || ratios[1] != ratios[2] {
+			return usageErrorf("split: --protocol sklearn makes a 3:1:1 split, not --ratio %q", *ratio)
+		}
+		if *seed > math.MaxUint32 {
+			return usageErrorf("split: --protocol sklearn: --seed %d is above numpy's limit 2^32-1", *seed)
+		}
+	default:
+		return usageErrorf("split: --protocol %q: want aer or sklearn", *protocol)
 	}
 	d, err := dataset.Load(*data, df.options())
 	if err != nil {
@@ -92,6 +117,12 @@ func runSplit(args []string, stdout, stderr io.Writer) error {
 			slices.Sort(train)
 			outs = append(outs, out{fmt.Sprintf("fold%d.train", k+1), train}, out{fmt.Sprintf("fold%d.test", k+1), test})
 		}
+	} else if *protocol == "sklearn" {
+		train, valid, test, err := dataset.AnchorSplit(d.Y, uint32(*seed))
+		if err != nil {
+			return err
+		}
+		outs = append(outs, out{"train", train}, out{"valid", valid}, out{"test", test})
 	} else {
 		parts, err := dataset.StratifiedSplit(d.Y, ratios, *seed)
 		if err != nil {
@@ -141,7 +172,7 @@ func runSplit(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if *asJSON {
-		return writeJSON(stdout, map[string]any{"data": *data, "seed": *seed, "parts": report})
+		return writeJSON(stdout, map[string]any{"data": *data, "seed": *seed, "protocol": *protocol, "parts": report})
 	}
 	for _, p := range report {
 		fmt.Fprintf(stdout, "%-12s %6d rows %5d positive  %s\n", p.Part, p.Rows, p.Positive, p.File)

@@ -1,0 +1,264 @@
+package aer
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/metrics"
+	"github.com/aer-go/aer/synth"
+)
+
+// task returns a small synthetic imbalanced task split 3:1:1.
+func task(t testing.TB, n int, seed uint64) (train, valid, test *dataset.Dataset) {
+	t.Helper()
+	g, err := synth.Generate(&synth.Settings{Samples: n, Ratio: 15, Clusters: 3, Features: 6, Informative: 4, Redundant: synth.None, FlipY: synth.None}, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := g.Dataset("task")
+	parts, err := dataset.StratifiedSplit(d.Y, []float64{3, 1, 1}, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d.Subset(parts[0]), d.Subset(parts[1]), d.Subset(parts[2])
+}
+
+func smallConfig() *Config {
+	c := &Config{Components: []int{2, 3}, NInit: 2}
+	c.Base.NEstimators = 20
+	c.Base.MaxDepth = 3
+	return c
+}
+
+func TestFitPredictRoundTrip(t *testing.T) {
+	tr, va, te := task(t, 1200, 1)
+	m, rep, err := Fit(context.Background(), tr.X, tr.Y, va.X, va.Y, smallConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	L := m.Mixture.K()
+	if L != rep.Mixture.Components || len(m.Members) != 2*L || len(rep.Subsets) != 2*L {
+		t.Fatalf("L = %d, %d members, %d subsets", L, len(m.Members), len(rep.Subsets))
+	}
+	sum := 0.0
+	for _, w := range m.Combiner.Static {
+		if w < 0 {
+			t.Errorf("negative static weight %v", w)
+		}
+		sum += w
+	}
+	if math.Abs(sum-1) > 1e-9 {
+		t.Errorf("static weights sum to %v", sum)
+	}
+	if m.Combiner.Lambda < 0 || m.Combiner.Lambda > 1 {
+		t.Errorf("lambda %v", m.Combiner.Lambda)
+	}
+	// Subset sizes follow Algorithm 1: global = floor(m_n/L) majority minus
+	// Tomek removals, local = m_k + floor(m_k/2) majority.
+	mn, mk := tr.ClassCounts()
+	for k, s := range rep.Subsets {
+		if s.Minority != mk {
+			t.Errorf("subset %d has %d minority rows, want %d", k, s.Minority, mk)
+		}
+		if k%2 == 0 && s.Majority+s.TomekRemoved != mn/L {
+			t.Errorf("global subset %d: %d majority + %d removed, want %d", k, s.Majority, s.TomekRemoved, mn/L)
+		}
+		if k%2 == 1 && s.Majority != mk+mk/2 {
+			t.Errorf("local subset %d: %d majority, want %d", k, s.Majority, mk+mk/2)
+		}
+	}
+	p, _, err := m.PredictProba(te.X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := metrics.Evaluate(te.Y, p, m.Threshold())
+	if r.ROCAUC < 0.8 {
+		t.Errorf("test ROC-AUC %.3f on an easy task", r.ROCAUC)
+	}
+	// The validation report is the model's own score at delta.
+	pv, _, _ := m.PredictProba(va.X)
+	if got := metrics.Evaluate(va.Y, pv, m.Threshold()).BalancedAccuracy; got != rep.Valid.BalancedAccuracy || got != rep.Tune.Metric {
+		t.Errorf("validation BA %v, report %v, tune %v", got, rep.Valid.BalancedAccuracy, rep.Tune.Metric)
+	}
+
+	b, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Model
+	if err := back.UnmarshalBinary(b); err != nil {
+		t.Fatal(err)
+	}
+	q, _, err := back.PredictProba(te.X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range p {
+		if math.Float64bits(p[i]) != math.Float64bits(q[i]) {
+			t.Fatalf("row %d: %v before saving, %v after", i, p[i], q[i])
+		}
+	}
+	b2, _ := back.MarshalBinary()
+	if !bytes.Equal(b, b2) {
+		t.Error("re-encoding a loaded model changes its bytes")
+	}
+
+	// Explain agrees with PredictProba.
+	for _, i := range []int{0, 7} {
+		e, err := m.Explain(te.X.RawRowView(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(e.Score-p[i]) > 1e-12 {
+			t.Errorf("row %d: explained score %v, predicted %v", i, e.Score, p[i])
+		}
+		c := 0.0
+		for _, v := range e.Contribution {
+			c += v
+		}
+		if math.Abs(c-e.Score) > 1e-9 {
+			t.Errorf("contributions sum to %v, score %v", c, e.Score)
+		}
+		if len(e.Members) != 2*L || e.Members[1] != "local 0" {
+			t.Errorf("member names %v", e.Members)
+		}
+	}
+}
+
+func TestDeterminism(t *testing.T) {
+	tr, va, _ := task(t, 900, 2)
+	enc := func(workers int) []byte {
+		c := smallConfig()
+		c.Workers = workers
+		c.Seed = 7
+		m, _, err := Fit(context.Background(), tr.X, tr.Y, va.X, va.Y, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := m.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	a, b, c := enc(1), enc(2), enc(4)
+	if !bytes.Equal(a, b) || !bytes.Equal(a, c) {
+		t.Error("models differ with the number of workers")
+	}
+}
+
+func TestHoldoutAndVariants(t *testing.T) {
+	tr, _, te := task(t, 1000, 3)
+	for _, params := range []string{
+		"likelihood=log&projection=minmax&outputs=binary",
+		"likelihood=tempered&weight_data=valid",
+		"dynamic_ensemble=true",
+		"rank=responsibility&tomek=false&init=uniform",
+		"grid=max_depth:2,n_estimators:10;max_depth:3,n_estimators:20",
+	} {
+		c := smallConfig()
+		for _, kv := range strings.Split(params, "&") {
+			k, v, _ := strings.Cut(kv, "=")
+			if err := c.Set(k, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		m, rep, err := Fit(context.Background(), tr.X, tr.Y, nil, nil, c)
+		if err != nil {
+			t.Fatalf("%s: %v", params, err)
+		}
+		if !rep.Holdout || rep.TrainRows+rep.ValidRows != tr.Rows() {
+			t.Errorf("%s: hold-out %v, %d + %d rows of %d", params, rep.Holdout, rep.TrainRows, rep.ValidRows, tr.Rows())
+		}
+		if c.DynamicEnsemble && m.Combiner.Lambda != 1 {
+			t.Errorf("Dynamic Ensemble has lambda %v", m.Combiner.Lambda)
+		}
+		if len(c.Grid) == 2 && len(rep.Grid) != 2 {
+			t.Errorf("grid: %d points reported", len(rep.Grid))
+		}
+		if _, _, err := m.PredictProba(te.X); err != nil {
+			t.Errorf("%s: %v", params, err)
+		}
+	}
+}
+
+func TestMissingValuesAndErrors(t *testing.T) {
+	tr, va, te := task(t, 800, 4)
+	tr.X.Set(0, 0, math.NaN())
+	tr.X.Set(5, 2, math.NaN())
+	m, _, err := Fit(context.Background(), tr.X, tr.Y, va.X, va.Y, smallConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.IsNaN(m.Means[0]) {
+		t.Error("imputation mean is NaN")
+	}
+	row := append([]float64(nil), te.X.RawRowView(0)...)
+	row[1] = math.NaN()
+	x := mat.NewDense(1, len(row), row)
+	p, _, err := m.PredictProba(x)
+	if err != nil || math.IsNaN(p[0]) {
+		t.Errorf("missing value at prediction: %v %v", p, err)
+	}
+	if _, _, err := m.PredictProba(mat.NewDense(1, 2, []float64{1, 2})); err == nil {
+		t.Error("wrong feature count accepted")
+	}
+	var bad Model
+	b, _ := m.MarshalBinary()
+	if err := bad.UnmarshalBinary(b[:len(b)/2]); err == nil {
+		t.Error("truncated model accepted")
+	}
+	if err := bad.UnmarshalBinary(bytes.Replace(b, []byte("aer-model-1"), []byte("aer-model-9"), 1)); err == nil || !strings.Contains(err.Error(), "format") {
+		t.Errorf("other format version: %v", err)
+	}
+	for _, c := range []Config{{Covariance: "banana"}, {Metric: "g-mean"}, {Projection: "l1"}, {Components: []int{0}}, {Holdout: 2}} {
+		if _, _, err := Fit(context.Background(), tr.X, tr.Y, va.X, va.Y, &c); err == nil {
+			t.Errorf("config %+v accepted", c)
+		}
+	}
+	y := make([]int, len(tr.Y))
+	if _, _, err := Fit(context.Background(), tr.X, y, va.X, va.Y, smallConfig()); err == nil {
+		t.Error("training data without positives accepted")
+	}
+	var c Config
+	if err := c.Set("no_such_param", "1"); err == nil {
+		t.Error("unknown parameter accepted")
+	}
+	if err := c.Set("components", "2-x"); err == nil {
+		t.Error("bad pool accepted")
+	}
+}
+
+func TestParsePool(t *testing.T) {
+	for in, want := range map[string]string{"3": "[3]", "2-5": "[2 3 4 5]", "2,4, 6": "[2 4 6]", "1-2,5": "[1 2 5]"} {
+		got, err := ParsePool(in)
+		if err != nil || sprint(got) != want {
+			t.Errorf("ParsePool(%q) = %v, %v; want %s", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "0", "5-2", "a", "2-"} {
+		if _, err := ParsePool(in); err == nil {
+			t.Errorf("ParsePool(%q) accepted", in)
+		}
+	}
+}
+
+func sprint(v []int) string {
+	var b strings.Builder
+	b.WriteString("[")
+	for i, x := range v {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		b.WriteString(strconv.Itoa(x))
+	}
+	b.WriteString("]")
+	return b.String()
+}

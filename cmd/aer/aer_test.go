@@ -1,0 +1,194 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aer-go/aer/dataset"
+)
+
+// aerTask writes a small synthetic task split 3:1:1 into dir.
+func aerTask(t *testing.T, dir string) (train, valid, test string) {
+	t.Helper()
+	data := filepath.Join(dir, "task.csv")
+	if _, errOut, code := aer(t, "gen", "--samples", "1500", "--ratio", "12", "--clusters", "3", "--features", "6",
+		"--informative", "4", "--seed", "2", "--out", data); code != 0 {
+		t.Fatal(errOut)
+	}
+	if _, errOut, code := aer(t, "split", "--data", data, "--out-dir", dir, "--seed", "2"); code != 0 {
+		t.Fatal(errOut)
+	}
+	return filepath.Join(dir, "task.train.csv"), filepath.Join(dir, "task.valid.csv"), filepath.Join(dir, "task.test.csv")
+}
+
+var smallAER = []string{"--param", "components=2-3", "--param", "n_init=2", "--param", "n_estimators=20", "--param", "max_depth=3"}
+
+func TestAERFitPredictExplain(t *testing.T) {
+	dir := t.TempDir()
+	train, valid, test := aerTask(t, dir)
+	model := filepath.Join(dir, "m.aer")
+	args := append([]string{"fit", "--method", "aer", "--train", train, "--valid", valid, "--out", model, "--json", "--seed", "4"}, smallAER...)
+	out, errOut, code := aer(t, args...)
+	if code != 0 {
+		t.Fatalf("fit: %s", errOut)
+	}
+	var fit struct {
+		Method string `json:"method"`
+		Result struct {
+			Mixture struct {
+				Components int `json:"components"`
+				Candidates []struct {
+					BIC float64 `json:"bic"`
+				} `json:"candidates"`
+			} `json:"mixture"`
+			Subsets []struct {
+				Kind     string `json:"kind"`
+				Majority int    `json:"majority"`
+				Minority int    `json:"minority"`
+			} `json:"subsets"`
+			Combiner struct {
+				Static []float64 `json:"static"`
+				Lambda float64   `json:"lambda"`
+				Delta  float64   `json:"delta"`
+			} `json:"combiner"`
+			Valid struct {
+				BalancedAccuracy float64 `json:"balanced_accuracy"`
+			} `json:"valid"`
+			Seconds struct {
+				Total float64 `json:"total"`
+			} `json:"seconds"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(out), &fit); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	r := fit.Result
+	L := r.Mixture.Components
+	if fit.Method != "aer" || L < 2 || L > 3 || len(r.Mixture.Candidates) != 2 || len(r.Subsets) != 2*L || len(r.Combiner.Static) != 2*L {
+		t.Fatalf("fit report: %+v", fit)
+	}
+	if r.Subsets[0].Kind != "global" || r.Subsets[1].Kind != "local" || r.Valid.BalancedAccuracy < 0.6 || r.Seconds.Total <= 0 {
+		t.Errorf("fit report: %+v", r)
+	}
+
+	// predict uses the tuned delta unless --threshold is given.
+	preds := filepath.Join(dir, "p.csv")
+	if out, errOut, code := aer(t, "predict", "--model", model, "--data", test, "--out", preds, "--json"); code != 0 {
+		t.Fatal(errOut)
+	} else if !strings.Contains(out, `"threshold": `+trimFloat(r.Combiner.Delta)) {
+		t.Errorf("predict did not use delta %v:\n%s", r.Combiner.Delta, out)
+	}
+	p, err := dataset.LoadPredictions(preds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range p.Score {
+		if (s >= r.Combiner.Delta) != (p.Pred[i] == 1) || s < 0 || s > 1 {
+			t.Fatalf("row %d: score %v, pred %d, delta %v", i, s, p.Pred[i], r.Combiner.Delta)
+		}
+	}
+	out, errOut, code = aer(t, "eval", "--data", preds, "--json")
+	if code != 0 || !strings.Contains(out, "balanced_accuracy") {
+		t.Errorf("eval: %s %s", out, errOut)
+	}
+
+	// explain agrees with predict, row by row.
+	out, errOut, code = aer(t, "explain", "--model", model, "--data", test, "--rows", "1-3", "--json")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	var ex struct {
+		Rows []struct {
+			Row          int       `json:"row"`
+			Score        float64   `json:"score"`
+			Prediction   int       `json:"prediction"`
+			Members      []string  `json:"members"`
+			Contribution []float64 `json:"contribution"`
+			Component    []float64 `json:"component"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(out), &ex); err != nil {
+		t.Fatal(err)
+	}
+	if len(ex.Rows) != 3 {
+		t.Fatalf("explained %d rows", len(ex.Rows))
+	}
+	for k, e := range ex.Rows {
+		if e.Row != k+1 || math.Abs(e.Score-p.Score[k]) > 1e-12 || e.Prediction != p.Pred[k] || len(e.Members) != 2*L || len(e.Component) != L {
+			t.Errorf("row %d: explain %+v, predict score %v pred %d", k+1, e, p.Score[k], p.Pred[k])
+		}
+	}
+	if out, _, code := aer(t, "explain", "--model", model, "--data", test, "--rows", "2"); code != 0 || !strings.Contains(out, "row 2") || !strings.Contains(out, "local 0") {
+		t.Errorf("explain text:\n%s", out)
+	}
+	// Errors: rows out of range, a gbdt model, data of other columns.
+	if _, _, code := aer(t, "explain", "--model", model, "--data", test, "--rows", "0"); code != 2 {
+		t.Errorf("--rows 0: exit %d", code)
+	}
+	gbdt := filepath.Join(dir, "g.aer")
+	if _, errOut, code := aer(t, "fit", "--train", train, "--out", gbdt, "--param", "n_estimators=3"); code != 0 {
+		t.Fatal(errOut)
+	}
+	if _, errOut, code := aer(t, "explain", "--model", gbdt, "--data", test); code != 1 || !strings.Contains(errOut, "explain needs an aer") {
+		t.Errorf("explain of a gbdt model: exit %d %s", code, errOut)
+	}
+	other := filepath.Join(dir, "other.csv")
+	os.WriteFile(other, []byte("x0,x1,zz,label\n1,2,3,0\n"), 0o644)
+	if _, errOut, code := aer(t, "predict", "--model", model, "--data", other, "--out", filepath.Join(dir, "x.csv")); code != 1 || !strings.Contains(errOut, "does not fit model") {
+		t.Errorf("predict on other columns: exit %d %s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.csv")); err == nil {
+		t.Error("failed predict left an output file")
+	}
+
+	// Same seed, same model file.
+	model2 := filepath.Join(dir, "m2.aer")
+	args2 := append([]string{"fit", "--method", "aer", "--train", train, "--valid", valid, "--out", model2, "--seed", "4", "--threads", "1"}, smallAER...)
+	if _, errOut, code := aer(t, args2...); code != 0 {
+		t.Fatal(errOut)
+	}
+	a, _ := os.ReadFile(model)
+	b, _ := os.ReadFile(model2)
+	if string(a) != string(b) {
+		t.Error("same seed with 1 and all threads gave different model files")
+	}
+
+	// The Dynamic Ensemble baseline has lambda 1.
+	out, errOut, code = aer(t, append([]string{"fit", "--method", "dynens", "--train", train, "--out", model2, "--json"}, smallAER...)...)
+	if code != 0 || !strings.Contains(out, `"lambda": 1,`) {
+		t.Errorf("dynens: exit %d %s", code, errOut)
+	}
+	if _, _, code := aer(t, append([]string{"fit", "--method", "aer", "--train", train, "--out", model2, "--param", "likelihood=cosh"}, smallAER...)...); code != 2 {
+		t.Errorf("bad AER parameter: exit %d", code)
+	}
+}
+
+func trimFloat(v float64) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func TestDemo(t *testing.T) {
+	out, errOut, code := aer(t, "demo", "--samples", "2400", "--json")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	var d demoOutput
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.Rows != [3]int{1440, 480, 480} || d.Positive[0]+d.Positive[1]+d.Positive[2] != 30 || len(d.Results) != 4 {
+		t.Fatalf("demo: %+v", d)
+	}
+	last := d.Results[3]
+	if last.Method != "aer" || last.Threshold != d.AER.Delta || d.AER.Components < 2 || math.IsNaN(last.Test.ROCAUC) {
+		t.Errorf("demo aer row: %+v", last)
+	}
+	if _, _, code := aer(t, "demo", "--samples", "10"); code != 2 {
+		t.Errorf("tiny demo: exit %d", code)
+	}
+}

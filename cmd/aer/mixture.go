@@ -1,0 +1,288 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/mixture"
+)
+
+func init() {
+	register(&command{
+		name:    "mixture",
+		summary: "fit Gaussian mixtures to one class for a pool of L and choose L by BIC",
+		usage: "usage: aer mixture --data FILE.csv [--class majority|minority|all] [--standardize]\n" +
+			"                   [--components 2-8] [--covariance full|diag|tied|spherical|auto] [--n-init 5]\n" +
+			"                   [--seed 0] [--params] [--save MODEL.json] [--json]",
+		run: runMixture,
+	})
+}
+
+type mixtureReport struct {
+	File         string              `json:"file"`
+	Class        string              `json:"class"`
+	Rows         int                 `json:"rows"`
+	Features     int                 `json:"features"`
+	Standardized bool                `json:"standardized"`
+	Covariance   string              `json:"covariance"`
+	NInit        int                 `json:"n_init"`
+	Seed         uint64              `json:"seed"`
+	Candidates   []mixture.Candidate `json:"candidates"`
+	Chosen       int                 `json:"chosen_components"`
+	Criterion    string              `json:"criterion"`
+	Timing       mixtureTiming       `json:"timing"`
+	Notes        []string            `json:"notes,omitempty"`
+	Params       *mixtureParams      `json:"params,omitempty"`
+}
+
+type mixtureTiming struct {
+	FitSeconds       float64 `json:"fit_seconds"`
+	EMIterations     int     `json:"em_iterations"`
+	IterationsPerSec float64 `json:"em_iterations_per_second"`
+}
+
+// mixtureParams shows the chosen model with covariances in their natural
+// shapes: full d x d per component, diag d per component, tied one d x d,
+// spherical one number per component.
+type mixtureParams struct {
+	Weights     []float64   `json:"weights"`
+	Means       [][]float64 `json:"means"`
+	Covariances any         `json:"covariances"`
+}
+
+func runMixture(args []string, stdout, stderr io.Writer) error {
+	c := commands["mixture"]
+	fs := newFlagSet(c, stderr)
+	var df dataFlags
+	df.register(fs)
+	data := fs.String("data", "", "labelled CSV file (required)")
+	class := fs.String("class", "majority", "rows to model: majority (label 0), minority (label 1) or all")
+	standardize := fs.Bool("standardize", false, "standardise features (mean 0, variance 1, fitted on the modelled rows) first")
+	comps := fs.String("components", "2-8", `numbers of components L to try: "3", "2-8" or "2,4,6"`)
+	covName := fs.String("covariance", "full", "covariance type: full, diag, tied, spherical or auto (full up to 32 features, else diag)")
+	nInit := fs.Int("n-init", 5, "EM restarts per L; the best log-likelihood is kept")
+	maxIter := fs.Int("max-iter", mixture.DefaultMaxIter, "EM iterations per restart at most")
+	tol := fs.Float64("tol", mixture.DefaultTol, "stop when the mean log-likelihood changes by less than this")
+	reg := fs.Float64("reg-covar", mixture.DefaultRegCovar, "ridge added to covariance diagonals (0: none)")
+	initName := fs.String("init", "kmeans", "initialisation: kmeans (k-means++ then k-means) or kmeans++ (seeds only)")
+	seed := fs.Uint64("seed", 0, "random seed")
+	workers := fs.Int("workers", 0, "worker goroutines (0: all cores)")
+	params := fs.Bool("params", false, "also print the chosen model's weights, means and covariances")
+	save := fs.String("save", "", "write the chosen model as JSON to this file")
+	asJSON := fs.Bool("json", false, "print one JSON document")
+	if _, err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *data == "" {
+		return usageErrorf("mixture: --data is required")
+	}
+	pool, err := parseComponents(*comps)
+	if err != nil {
+		return usageErrorf("mixture: --components: %v", err)
+	}
+	cov, err := mixture.ParseCovarianceType(*covName)
+	if err != nil {
+		return usageErrorf("mixture: --covariance: %v", err)
+	}
+	var init mixture.Init
+	switch *initName {
+	case "kmeans", "k-means":
+		init = mixture.InitKMeans
+	case "kmeans++", "k-means++":
+		init = mixture.InitKMeansPP
+	default:
+		return usageErrorf("mixture: --init %q: want kmeans or kmeans++", *initName)
+	}
+	if *nInit < 1 || *maxIter < 1 {
+		return usageErrorf("mixture: --n-init and --max-iter must be at least 1")
+	}
+	regCovar := *reg
+	if regCovar == 0 {
+		regCovar = -1 // the library's "no ridge"
+	} else if regCovar < 0 {
+		return usageErrorf("mixture: --reg-covar must not be negative")
+	}
+	if *tol < 0 {
+		return usageErrorf("mixture: --tol must not be negative")
+	}
+
+	d, err := dataset.Load(*data, df.options())
+	if err != nil {
+		return err
+	}
+	var rows []int
+	for i := 0; i < d.Rows(); i++ {
+		switch *class {
+		case "majority":
+			if d.Y[i] == 0 {
+				rows = append(rows, i)
+			}
+		case "minority":
+			if d.Y[i] == 1 {
+				rows = append(rows, i)
+			}
+		case "all":
+			rows = append(rows, i)
+		default:
+			return usageErrorf("mixture: --class %q: want majority, minority or all", *class)
+		}
+	}
+	if len(rows) == 0 {
+		return fmt.Errorf("mixture: %s has no %s rows", *data, *class)
+	}
+	x := mat.NewDense(len(rows), d.Cols(), nil)
+	for r, i := range rows {
+		src := d.X.RawRowView(i)
+		for j, v := range src {
+			if math.IsNaN(v) {
+				// Data rows start on line 2, after the header.
+				return fmt.Errorf("mixture: %s: line %d, column %q: missing value (impute before fitting a mixture)", *data, i+2, d.Features[j])
+			}
+		}
+		x.SetRow(r, src)
+	}
+	if *standardize {
+		dataset.FitScaler(x).Transform(x)
+	}
+	tolv := *tol
+	if tolv == 0 {
+		tolv = -1 // never stop early
+	}
+	settings := &mixture.Settings{Covariance: cov, NInit: *nInit, MaxIter: *maxIter, Tol: tolv,
+		RegCovar: regCovar, Init: init, Seed: *seed, Workers: *workers}
+	sel, err := mixture.Select(context.Background(), x, pool, settings)
+	if err != nil {
+		return err
+	}
+	rep := mixtureReport{File: *data, Class: *class, Rows: len(rows), Features: d.Cols(),
+		Standardized: *standardize, Covariance: sel.Result.Covariance.String(), NInit: *nInit, Seed: *seed,
+		Candidates: sel.Candidates, Chosen: sel.Components, Criterion: "bic",
+		Timing: mixtureTiming{FitSeconds: sel.Seconds, EMIterations: sel.Iterations}}
+	if sel.Seconds > 0 {
+		rep.Timing.IterationsPerSec = float64(sel.Iterations) / sel.Seconds
+	}
+	for _, cand := range sel.Candidates {
+		for _, n := range cand.Result.Notes {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("L=%d: %s", cand.Components, n))
+		}
+	}
+	if *params {
+		rep.Params = shapeParams(sel.Model)
+	}
+	if *save != "" {
+		if err := writeFileAtomic(*save, func(w io.Writer) error { return writeJSON(w, sel.Model) }); err != nil {
+			return err
+		}
+	}
+	if *asJSON {
+		return writeJSON(stdout, rep)
+	}
+	std := ""
+	if rep.Standardized {
+		std = ", standardized"
+	}
+	fmt.Fprintf(stdout, "%s rows of %s: %d rows x %d features%s; covariance %s, %d restarts, seed %d\n",
+		rep.Class, rep.File, rep.Rows, rep.Features, std, rep.Covariance, rep.NInit, rep.Seed)
+	fmt.Fprintf(stdout, "%4s %8s %14s %14s %12s %6s %s\n", "L", "params", "BIC", "AIC", "mean loglik", "iter", "converged")
+	for i, cand := range rep.Candidates {
+		mark := ""
+		if i == sel.Best {
+			mark = "  <- smallest BIC"
+		}
+		fmt.Fprintf(stdout, "%4d %8d %14.4f %14.4f %12.6f %6d %v%s\n", cand.Components, cand.NParameters,
+			cand.BIC, cand.AIC, cand.MeanLogLik, cand.Iterations, cand.Converged, mark)
+	}
+	fmt.Fprintf(stdout, "chosen L = %d\n", rep.Chosen)
+	for _, n := range rep.Notes {
+		fmt.Fprintf(stdout, "note: %s\n", n)
+	}
+	if rep.Params != nil {
+		fmt.Fprintf(stdout, "weights %v\n", rep.Params.Weights)
+		for l, m := range rep.Params.Means {
+			fmt.Fprintf(stdout, "mean %d %v\n", l, m)
+		}
+		fmt.Fprintf(stdout, "covariances %v\n", rep.Params.Covariances)
+	}
+	fmt.Fprintf(stdout, "fit %.3f s, %d EM iterations (%.0f per second)\n",
+		rep.Timing.FitSeconds, rep.Timing.EMIterations, rep.Timing.IterationsPerSec)
+	return nil
+}
+
+func shapeParams(m *mixture.Model) *mixtureParams {
+	p := &mixtureParams{Weights: m.Weights, Means: m.Means}
+	d := m.Dim()
+	square := func(flat []float64) [][]float64 {
+		out := make([][]float64, d)
+		for i := range out {
+			out[i] = flat[i*d : (i+1)*d]
+		}
+		return out
+	}
+	switch m.Covariance {
+	case mixture.Full:
+		c := make([][][]float64, len(m.Covariances))
+		for l, f := range m.Covariances {
+			c[l] = square(f)
+		}
+		p.Covariances = c
+	case mixture.Tied:
+		p.Covariances = square(m.Covariances[0])
+	case mixture.Diag:
+		p.Covariances = m.Covariances
+	case mixture.Spherical:
+		c := make([]float64, len(m.Covariances))
+		for l, f := range m.Covariances {
+			c[l] = f[0]
+		}
+		p.Covariances = c
+	}
+	return p
+}
+
+// parseComponents reads "3", "2-8", "2,4,6" or mixtures such as "2-4,8"
+// into an increasing list without duplicates.
+func parseComponents(s string) ([]int, error) {
+	seen := map[int]bool{}
+	var out []int
+	add := func(v int) {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.Atoi(strings.TrimSpace(lo))
+		if err != nil || a < 1 {
+			return nil, fmt.Errorf("%q is not a positive number or range", part)
+		}
+		b := a
+		if isRange {
+			b, err = strconv.Atoi(strings.TrimSpace(hi))
+			if err != nil || b < a {
+				return nil, fmt.Errorf("%q is not a range like 2-8", part)
+			}
+		}
+		if b-a > 1000 {
+			return nil, errors.New("range too large")
+		}
+		for v := a; v <= b; v++ {
+			add(v)
+		}
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j] < out[j-1]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,30 @@
+// Package aer provides the AER model: an adaptive ensemble of classifiers
+// with regularization for imbalanced binary classification (the paper
+// "Adaptive Ensemble of Classifiers with Regularization for Imbalanced Data
+// Classification"), composed from the packages of this module:
+//
+//  1. mixture: a Gaussian mixture fitted to the majority (negative) rows of
+//     the training data, its number of components L chosen by BIC;
+//  2. resample: per component, a "global" subset (the floor(m_n/L)
+//     majority rows most likely under the component plus every minority
+//     row, cleaned of Tomek links) and a "local" subset (the m_k most
+//     likely majority rows, floor(m_k/2) random majority rows and every
+//     minority row);
+//  3. boost: one gradient-boosted tree model per subset, 2L members, trained
+//     in parallel;
+//  4. ensemble: static weights w on the simplex learned by projected
+//     gradient descent on the cross-entropy of w.f(x), and per-row
+//     likelihood weights l*(x) from the component densities, mixed as
+//     w* = lambda l* + (1 - lambda) w; the score w*.f(x) is thresholded at
+//     delta, lambda and delta chosen on validation data by a metric.
+//
+// Every step that the paper leaves ambiguous is a Config option, with the
+// paper-literal reading beside the default (see NOTES.md of the project and
+// the Config documentation). Fit returns a Model and a Report of every
+// stage; a Model predicts, explains single rows and saves to bytes that load
+// back to bit-identical predictions.
+//
+// Features are imputed with training means and standardised with the
+// training mean and standard deviation inside the model, so raw rows (with
+// missing values) can be given to every method.
+package aer

@@ -1,0 +1,722 @@
+package mixture
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"sync"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/aer-go/aer/internal/rng"
+)
+
+// FitResult describes how a fit went.
+type FitResult struct {
+	Components  int            `json:"components"`
+	Covariance  CovarianceType `json:"covariance"`
+	Rows        int            `json:"rows"`
+	Features    int            `json:"features"`
+	NParameters int            `json:"n_parameters"`
+	// MeanLogLik is the mean log-likelihood per row of the returned model
+	// on the training data (scikit-learn's score(X)).
+	MeanLogLik float64 `json:"mean_loglik"`
+	BIC        float64 `json:"bic"`
+	AIC        float64 `json:"aic"`
+	// Iterations and Converged describe the kept restart.
+	Iterations int  `json:"iterations"`
+	Converged  bool `json:"converged"`
+	// BestRestart is the index of the kept restart.
+	BestRestart int `json:"best_restart"`
+	// Restarts describes every restart, in order.
+	Restarts []Restart `json:"restarts"`
+	// TotalIterations sums the EM iterations of all restarts.
+	TotalIterations int `json:"total_iterations"`
+	// Seconds is the wall-clock time of the whole fit.
+	Seconds float64 `json:"seconds"`
+	// Notes lists, in words, anything a statistician should know: restarts
+	// that did not converge, re-seeded components, extra ridge.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Restart describes one EM run.
+type Restart struct {
+	MeanLogLik float64 `json:"mean_loglik"`
+	Iterations int     `json:"iterations"`
+	Converged  bool    `json:"converged"`
+	// Reseeded counts components that lost all their points (total
+	// responsibility below 1e-8) and were moved to the worst-explained row
+	// with the covariance of the whole data.
+	Reseeded int `json:"reseeded"`
+	// Regularized counts covariance matrices that were not positive
+	// definite even with RegCovar and got a larger ridge.
+	Regularized int `json:"regularized"`
+}
+
+// emptyResp is the total responsibility below which a component counts as
+// having lost all its points.
+const emptyResp = 1e-8
+
+func (s *Settings) resolve(n, d int) (*resolved, error) {
+	if s == nil {
+		s = &Settings{}
+	}
+	r := &resolved{k: s.Components, nInit: s.NInit, maxIter: s.MaxIter, kmIter: s.KMeansIter,
+		workers: workerCount(s.Workers), tol: s.Tol, reg: s.RegCovar, init: s.Init, seed: s.Seed,
+		progress: s.Progress, logger: s.Logger}
+	if r.k == 0 {
+		r.k = 1
+	}
+	if r.nInit == 0 {
+		r.nInit = 1
+	}
+	if r.maxIter == 0 {
+		r.maxIter = DefaultMaxIter
+	}
+	if r.kmIter == 0 {
+		r.kmIter = DefaultKMeansIter
+	}
+	if r.tol == 0 {
+		r.tol = DefaultTol
+	}
+	if r.reg == 0 {
+		r.reg = DefaultRegCovar
+	} else if r.reg < 0 {
+		r.reg = 0
+	}
+	switch {
+	case r.k < 0:
+		return nil, fmt.Errorf("mixture: %d components", r.k)
+	case r.nInit < 0 || r.maxIter < 0 || r.kmIter < 0:
+		return nil, fmt.Errorf("mixture: negative NInit, MaxIter or KMeansIter")
+	case s.Covariance < Full || s.Covariance > Auto:
+		return nil, fmt.Errorf("mixture: invalid covariance type %d", int(s.Covariance))
+	case s.Init != InitKMeans && s.Init != InitKMeansPP:
+		return nil, fmt.Errorf("mixture: invalid init %d", int(s.Init))
+	case n < r.k:
+		return nil, fmt.Errorf("mixture: %d components need at least %d rows, have %d", r.k, r.k, n)
+	}
+	r.typ = s.Covariance.Resolve(d, s.AutoMaxFull)
+	if r.logger == nil {
+		r.logger = slog.New(slog.DiscardHandler)
+	}
+	return r, nil
+}
+
+// Fit fits a Gaussian mixture to the rows of x by EM with the given
+// settings (nil means defaults) and returns the best of Settings.NInit
+// restarts. x must hold only finite values; the error names the first row
+// and column that does not.
+func Fit(ctx context.Context, x *mat.Dense, s *Settings) (*Model, *FitResult, error) {
+	start := time.Now()
+	data, stride, n, d, err := rawRows(x, -1)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg, err := s.resolve(n, d)
+	if err != nil {
+		return nil, nil, err
+	}
+	if cfg.progress != nil {
+		var mu sync.Mutex
+		f := cfg.progress
+		cfg.progress = func(p Progress) { mu.Lock(); defer mu.Unlock(); f(p) }
+	}
+	glob := globalCovariance(data, stride, n, d, cfg)
+
+	// Restarts run in parallel when there are enough of them to keep the
+	// workers busy; otherwise each restart spreads its row blocks over the
+	// workers. Either way the numbers are the same.
+	outer, inner := 1, cfg.workers
+	if cfg.nInit >= cfg.workers {
+		outer, inner = cfg.workers, 1
+	} else if cfg.nInit > 1 {
+		outer, inner = cfg.nInit, max(1, cfg.workers/cfg.nInit)
+	}
+	type out struct {
+		p   *params
+		res Restart
+		err error
+	}
+	outs := make([]out, cfg.nInit)
+	parallel(outer, cfg.nInit, func(_, r int) {
+		e := newEM(data, stride, n, d, cfg, inner, glob)
+		p, res, err := e.run(ctx, r)
+		outs[r] = out{p, res, err}
+	})
+	res := &FitResult{Components: cfg.k, Covariance: cfg.typ, Rows: n, Features: d,
+		NParameters: nParameters(cfg.typ, cfg.k, d), BestRestart: -1}
+	for r, o := range outs {
+		if o.err != nil {
+			return nil, nil, o.err
+		}
+		res.Restarts = append(res.Restarts, o.res)
+		res.TotalIterations += o.res.Iterations
+		if res.BestRestart < 0 || o.res.MeanLogLik > outs[res.BestRestart].res.MeanLogLik {
+			res.BestRestart = r
+		}
+		if o.res.Reseeded > 0 {
+			res.Notes = append(res.Notes, fmt.Sprintf("restart %d: %d time(s) a component lost all its points and was re-seeded at the worst-fitted row", r, o.res.Reseeded))
+		}
+		if o.res.Regularized > 0 {
+			res.Notes = append(res.Notes, fmt.Sprintf("restart %d: %d time(s) a covariance was singular and got a larger ridge than RegCovar", r, o.res.Regularized))
+		}
+	}
+	best := outs[res.BestRestart]
+	res.MeanLogLik = best.res.MeanLogLik
+	res.Iterations = best.res.Iterations
+	res.Converged = best.res.Converged
+	if !res.Converged {
+		res.Notes = append(res.Notes, fmt.Sprintf("the kept restart did not converge in %d iterations (tol %g)", cfg.maxIter, cfg.tol))
+	}
+	res.BIC = bic(res.MeanLogLik, n, res.NParameters)
+	res.AIC = aic(res.MeanLogLik, n, res.NParameters)
+	res.Seconds = time.Since(start).Seconds()
+	cfg.logger.Debug("mixture fit", "components", cfg.k, "covariance", cfg.typ.String(),
+		"mean_loglik", res.MeanLogLik, "best_restart", res.BestRestart, "seconds", res.Seconds)
+	return modelFromParams(best.p), res, nil
+}
+
+// globalCovariance returns the covariance of all rows in the layout of
+// cfg.typ (one component's worth), plus the ridge; re-seeded components
+// start from it.
+func globalCovariance(x []float64, stride, n, d int, cfg *resolved) []float64 {
+	mean := make([]float64, d)
+	for i := 0; i < n; i++ {
+		for j, v := range x[i*stride : i*stride+d] {
+			mean[j] += v
+		}
+	}
+	for j := range mean {
+		mean[j] /= float64(n)
+	}
+	full := cfg.typ == Full || cfg.typ == Tied
+	var c []float64
+	if full {
+		c = make([]float64, d*d)
+	} else {
+		c = make([]float64, d)
+	}
+	z := make([]float64, d)
+	for i := 0; i < n; i++ {
+		for j, v := range x[i*stride : i*stride+d] {
+			z[j] = v - mean[j]
+		}
+		if full {
+			for a := 0; a < d; a++ {
+				row := c[a*d : a*d+d]
+				for b := 0; b <= a; b++ {
+					row[b] += z[a] * z[b]
+				}
+			}
+		} else {
+			for j, v := range z {
+				c[j] += v * v
+			}
+		}
+	}
+	inv := 1 / float64(n)
+	if full {
+		for a := 0; a < d; a++ {
+			for b := 0; b <= a; b++ {
+				v := c[a*d+b] * inv
+				c[a*d+b], c[b*d+a] = v, v
+			}
+			c[a*d+a] += cfg.reg
+		}
+		return c
+	}
+	for j := range c {
+		c[j] = c[j]*inv + cfg.reg
+	}
+	if cfg.typ == Spherical {
+		s := 0.0
+		for _, v := range c {
+			s += v
+		}
+		return []float64{s / float64(d)}
+	}
+	return c
+}
+
+// em is the state of one restart.
+type em struct {
+	x                []float64
+	stride, n, d, k  int
+	cfg              *resolved
+	workers          int
+	glob             []float64
+	p                *params
+	resp             []float64 // n*k: log densities, then responsibilities
+	ll               []float64 // n: per-row log-likelihood
+	bNk, bSx, bLL    []float64 // per-block partial sums
+	nk               []float64
+	scratch          [][]float64 // per worker, 4*d
+	nz               [][]int32   // per component: rows with nonzero responsibility
+	facScratch       []float64
+	reseeded, ridged int
+	reseedBudget     int
+	reseedThisMStep  bool
+}
+
+func newEM(x []float64, stride, n, d int, cfg *resolved, workers int, glob []float64) *em {
+	k := cfg.k
+	nb := numBlocks(n)
+	e := &em{x: x, stride: stride, n: n, d: d, k: k, cfg: cfg, workers: workers, glob: glob,
+		p: newParams(cfg.typ, k, d), resp: make([]float64, n*k), ll: make([]float64, n),
+		bNk: make([]float64, nb*k), bSx: make([]float64, nb*k*d), bLL: make([]float64, nb),
+		nk: make([]float64, k), facScratch: make([]float64, d*d), reseedBudget: 3 * k}
+	e.scratch = make([][]float64, workers)
+	for w := range e.scratch {
+		e.scratch[w] = make([]float64, 4*d)
+	}
+	if cfg.typ == Full || cfg.typ == Tied {
+		e.nz = make([][]int32, k)
+	}
+	return e
+}
+
+func (e *em) run(ctx context.Context, restart int) (*params, Restart, error) {
+	rnd := rng.Derive(e.cfg.seed, uint64(restart))
+	var res Restart
+	// Initial responsibilities: one-hot from k-means labels or k-means++ seeds.
+	clear(e.resp)
+	switch e.cfg.init {
+	case InitKMeans:
+		labels := kmeans(e.x, e.stride, e.n, e.d, e.k, e.cfg.kmIter, e.workers, rnd)
+		for i, c := range labels {
+			e.resp[i*e.k+c] = 1
+		}
+	case InitKMeansPP:
+		for c, i := range kmeansPP(e.x, e.stride, e.n, e.d, e.k, rnd) {
+			e.resp[i*e.k+c] = 1
+		}
+	}
+	clear(e.ll)
+	parallel(e.workers, numBlocks(e.n), func(_, b int) { e.partials(b) })
+	e.mstep()
+
+	lb := math.Inf(-1)
+	for it := 1; it <= e.cfg.maxIter; it++ {
+		if err := ctx.Err(); err != nil {
+			return nil, res, err
+		}
+		prev := lb
+		lb = e.estep()
+		if math.IsNaN(lb) || math.IsInf(lb, 0) {
+			return nil, res, fmt.Errorf("mixture: log-likelihood became %v at iteration %d of restart %d", lb, it, restart)
+		}
+		e.mstep()
+		res.Iterations = it
+		change := lb - prev
+		if e.cfg.progress != nil {
+			e.cfg.progress(Progress{Components: e.k, Restart: restart, Iteration: it, MeanLogLik: lb, Change: change})
+		}
+		if math.Abs(change) < e.cfg.tol && !e.reseedThisMStep {
+			res.Converged = true
+			break
+		}
+	}
+	res.MeanLogLik = e.estep()
+	if math.IsNaN(res.MeanLogLik) || math.IsInf(res.MeanLogLik, 0) {
+		return nil, res, errors.New("mixture: final log-likelihood is not finite")
+	}
+	res.Reseeded, res.Regularized = e.reseeded, e.ridged
+	e.cfg.logger.Debug("mixture restart", "components", e.k, "restart", restart,
+		"mean_loglik", res.MeanLogLik, "iterations", res.Iterations, "converged", res.Converged)
+	return e.p, res, nil
+}
+
+// estep computes responsibilities and per-row log-likelihoods under the
+// current parameters, and the per-block sufficient statistics, and returns
+// the mean log-likelihood.
+func (e *em) estep() float64 {
+	K := e.k
+	parallel(e.workers, numBlocks(e.n), func(w, b int) {
+		r0, r1 := b*blockRows, min((b+1)*blockRows, e.n)
+		a := e.resp[r0*K : r1*K]
+		e.p.logDensityBlock(e.x, e.stride, r0, r1, a, e.scratch[w])
+		logw := e.p.logw
+		sum := 0.0
+		for i := r0; i < r1; i++ {
+			row := a[(i-r0)*K : (i-r0+1)*K]
+			lse := logSumExpRow(row, logw)
+			e.ll[i] = lse
+			sum += lse
+			for l, v := range row {
+				row[l] = math.Exp(v + logw[l] - lse)
+			}
+		}
+		e.bLL[b] = sum
+		e.partials(b)
+	})
+	// Summed per block, then over blocks in order, exactly as Model.Score.
+	s := 0.0
+	for _, v := range e.bLL {
+		s += v
+	}
+	return s / float64(e.n)
+}
+
+// partials computes block b's sums of responsibilities and of
+// responsibility-weighted rows.
+func (e *em) partials(b int) {
+	K, d := e.k, e.d
+	r0, r1 := b*blockRows, min((b+1)*blockRows, e.n)
+	nk := e.bNk[b*K : (b+1)*K]
+	sx := e.bSx[b*K*d : (b+1)*K*d]
+	clear(nk)
+	clear(sx)
+	for i := r0; i < r1; i++ {
+		xi := e.x[i*e.stride : i*e.stride+d]
+		for l, r := range e.resp[i*K : (i+1)*K] {
+			if r == 0 {
+				continue
+			}
+			nk[l] += r
+			axpy(sx[l*d:(l+1)*d], xi, r)
+		}
+	}
+}
+
+// mstep re-estimates weights, means and covariances from the block sums
+// and the responsibilities, as scikit-learn's _m_step (10*eps added to each
+// component's total responsibility), with covariances accumulated about
+// the new means for accuracy.
+func (e *em) mstep() {
+	K, d, nb := e.k, e.d, numBlocks(e.n)
+	p := e.p
+	raw := make([]float64, K)
+	clear(p.mean)
+	for b := 0; b < nb; b++ {
+		for l := 0; l < K; l++ {
+			raw[l] += e.bNk[b*K+l]
+			s := e.bSx[(b*K+l)*d : (b*K+l+1)*d]
+			m := p.mean[l*d : (l+1)*d]
+			for j, v := range s {
+				m[j] += v
+			}
+		}
+	}
+	eps10 := 10 * 2.220446049250313e-16
+	for l := 0; l < K; l++ {
+		e.nk[l] = raw[l] + eps10
+		inv := 1 / e.nk[l]
+		for j := range p.mean[l*d : (l+1)*d] {
+			p.mean[l*d+j] *= inv
+		}
+	}
+	// Components that lost all their points restart at the worst-fitted rows.
+	e.reseedThisMStep = false
+	reseed := make([]bool, K)
+	var taken []int
+	for l := 0; l < K; l++ {
+		if raw[l] >= emptyResp || e.reseedBudget == 0 {
+			continue
+		}
+		worst := -1
+		for i := 0; i < e.n; i++ {
+			if (worst < 0 || e.ll[i] < e.ll[worst]) && !containsInt(taken, i) {
+				worst = i
+			}
+		}
+		taken = append(taken, worst)
+		copy(p.mean[l*d:(l+1)*d], e.x[worst*e.stride:worst*e.stride+d])
+		e.nk[l] = 1
+		reseed[l] = true
+		e.reseedBudget--
+		e.reseeded++
+		e.reseedThisMStep = true
+		e.cfg.logger.Debug("mixture: component re-seeded", "component", l, "row", worst)
+	}
+	tot := 0.0
+	for _, v := range e.nk {
+		tot += v
+	}
+	w := make([]float64, K)
+	for l := range w {
+		w[l] = e.nk[l] / tot
+	}
+	p.setWeights(w)
+
+	switch p.typ {
+	case Full:
+		e.covFull(reseed)
+	case Tied:
+		e.covTied()
+	case Diag, Spherical:
+		e.covDiag(reseed)
+	}
+	e.factorWithRidge()
+}
+
+func containsInt(s []int, v int) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// rowChunks splits rows 0..d-1 of an upper triangle into at most parts
+// ranges of about equal area.
+func rowChunks(d, parts int) []int {
+	bounds := []int{0}
+	total := float64(d) * float64(d+1) / 2
+	acc := 0.0
+	for i := 0; i < d; i++ {
+		acc += float64(d - i)
+		if len(bounds) < parts && acc >= total*float64(len(bounds))/float64(parts) && i+1 < d {
+			bounds = append(bounds, i+1)
+		}
+	}
+	return append(bounds, d)
+}
+
+// nonzeroRows lists, per component, the rows whose responsibility is not
+// exactly zero (exactly-zero rows add nothing to the sums).
+func (e *em) nonzeroRows() {
+	K := e.k
+	for l := range e.nz {
+		e.nz[l] = e.nz[l][:0]
+	}
+	for i := 0; i < e.n; i++ {
+		for l, r := range e.resp[i*K : (i+1)*K] {
+			if r != 0 {
+				e.nz[l] = append(e.nz[l], int32(i))
+			}
+		}
+	}
+}
+
+// accumulateUpper adds sum_i r_i (x_i - mu)(x_i - mu)^T over rows rows to
+// rows i0..i1 of the upper triangle of c.
+func (e *em) accumulateUpper(c, mu []float64, l int, rows []int32, i0, i1 int, z []float64) {
+	d, K, x, st := e.d, e.k, e.x, e.stride
+	z0, z1, z2, z3 := z[0:d], z[d:2*d], z[2*d:3*d], z[3*d:4*d]
+	t := 0
+	for ; t+4 <= len(rows); t += 4 {
+		a, b, cc, dd := int(rows[t]), int(rows[t+1]), int(rows[t+2]), int(rows[t+3])
+		r0, r1, r2, r3 := e.resp[a*K+l], e.resp[b*K+l], e.resp[cc*K+l], e.resp[dd*K+l]
+		xa, xb, xc, xd := x[a*st:a*st+d], x[b*st:b*st+d], x[cc*st:cc*st+d], x[dd*st:dd*st+d]
+		for j := i0; j < d; j++ {
+			m := mu[j]
+			z0[j], z1[j], z2[j], z3[j] = xa[j]-m, xb[j]-m, xc[j]-m, xd[j]-m
+		}
+		for i := i0; i < i1; i++ {
+			a0, a1, a2, a3 := r0*z0[i], r1*z1[i], r2*z2[i], r3*z3[i]
+			row := c[i*d+i : i*d+d]
+			y0, y1, y2, y3 := z0[i:d], z1[i:d], z2[i:d], z3[i:d]
+			axpy4(row, y0, y1, y2, y3, a0, a1, a2, a3)
+		}
+	}
+	for ; t < len(rows); t++ {
+		a := int(rows[t])
+		r0 := e.resp[a*K+l]
+		xa := x[a*st : a*st+d]
+		for j := i0; j < d; j++ {
+			z0[j] = xa[j] - mu[j]
+		}
+		for i := i0; i < i1; i++ {
+			a0 := r0 * z0[i]
+			row := c[i*d+i : i*d+d]
+			axpy(row, z0[i:d], a0)
+		}
+	}
+}
+
+func (e *em) covFull(reseed []bool) {
+	K, d := e.k, e.d
+	p := e.p
+	e.nonzeroRows()
+	parts := 1
+	if d >= 16 {
+		parts = max(1, (2*e.workers+K-1)/K)
+	}
+	chunks := rowChunks(d, parts)
+	nc := len(chunks) - 1
+	parallel(e.workers, K*nc, func(w, job int) {
+		l, c := job/nc, job%nc
+		i0, i1 := chunks[c], chunks[c+1]
+		cov := p.cov[l*d*d : (l+1)*d*d]
+		for i := i0; i < i1; i++ {
+			clear(cov[i*d+i : i*d+d])
+		}
+		if reseed[l] {
+			return
+		}
+		e.accumulateUpper(cov, p.mean[l*d:(l+1)*d], l, e.nz[l], i0, i1, e.scratch[w])
+	})
+	for l := 0; l < K; l++ {
+		cov := p.cov[l*d*d : (l+1)*d*d]
+		if reseed[l] {
+			copy(cov, e.glob)
+			continue
+		}
+		inv := 1 / e.nk[l]
+		for i := 0; i < d; i++ {
+			for j := i; j < d; j++ {
+				v := cov[i*d+j] * inv
+				cov[i*d+j], cov[j*d+i] = v, v
+			}
+			cov[i*d+i] += e.cfg.reg
+		}
+	}
+}
+
+func (e *em) covTied() {
+	K, d := e.k, e.d
+	p := e.p
+	e.nonzeroRows()
+	chunks := rowChunks(d, 2*e.workers)
+	nc := len(chunks) - 1
+	cov := p.cov
+	parallel(e.workers, nc, func(w, c int) {
+		i0, i1 := chunks[c], chunks[c+1]
+		for i := i0; i < i1; i++ {
+			clear(cov[i*d+i : i*d+d])
+		}
+		for l := 0; l < K; l++ {
+			e.accumulateUpper(cov, p.mean[l*d:(l+1)*d], l, e.nz[l], i0, i1, e.scratch[w])
+		}
+	})
+	tot := 0.0
+	for _, v := range e.nk {
+		tot += v
+	}
+	inv := 1 / tot
+	for i := 0; i < d; i++ {
+		for j := i; j < d; j++ {
+			v := cov[i*d+j] * inv
+			cov[i*d+j], cov[j*d+i] = v, v
+		}
+		cov[i*d+i] += e.cfg.reg
+	}
+}
+
+func (e *em) covDiag(reseed []bool) {
+	K, d, nb := e.k, e.d, numBlocks(e.n)
+	p := e.p
+	parallel(e.workers, nb, func(_, b int) {
+		r0, r1 := b*blockRows, min((b+1)*blockRows, e.n)
+		sq := e.bSx[b*K*d : (b+1)*K*d]
+		clear(sq)
+		for i := r0; i < r1; i++ {
+			xi := e.x[i*e.stride : i*e.stride+d]
+			for l, r := range e.resp[i*K : (i+1)*K] {
+				if r == 0 {
+					continue
+				}
+				wsqacc(sq[l*d:(l+1)*d], xi, p.mean[l*d:(l+1)*d], r)
+			}
+		}
+	})
+	v := make([]float64, K*d)
+	for b := 0; b < nb; b++ {
+		for j, s := range e.bSx[b*K*d : (b+1)*K*d] {
+			v[j] += s
+		}
+	}
+	for l := 0; l < K; l++ {
+		inv := 1 / e.nk[l]
+		for j := 0; j < d; j++ {
+			v[l*d+j] = v[l*d+j]*inv + e.cfg.reg
+		}
+	}
+	if p.typ == Diag {
+		for l := 0; l < K; l++ {
+			if reseed[l] {
+				copy(v[l*d:(l+1)*d], e.glob)
+			}
+		}
+		copy(p.cov, v)
+		return
+	}
+	for l := 0; l < K; l++ {
+		if reseed[l] {
+			p.cov[l] = e.glob[0]
+			continue
+		}
+		s := 0.0
+		for _, x := range v[l*d : (l+1)*d] {
+			s += x
+		}
+		p.cov[l] = s / float64(d)
+	}
+}
+
+// factorWithRidge factors the covariances, adding a growing ridge to any
+// that is not positive definite (only possible with RegCovar < 0 or
+// near-collinear data) and, failing that, replacing it by the covariance
+// of the whole data.
+func (e *em) factorWithRidge() {
+	p, d := e.p, e.d
+	for tries := 0; ; tries++ {
+		bad := p.factor(e.facScratch)
+		if bad < 0 {
+			return
+		}
+		e.ridged++
+		e.cfg.logger.Debug("mixture: covariance not positive definite, adding ridge", "component", bad)
+		var c []float64
+		switch p.typ {
+		case Full:
+			c = p.cov[bad*d*d : (bad+1)*d*d]
+		case Tied:
+			c = p.cov
+		case Diag:
+			c = p.cov[bad*d : (bad+1)*d]
+		case Spherical:
+			c = p.cov[bad : bad+1]
+		}
+		if tries > 60 {
+			// Even the data covariance failed: fall back to the identity.
+			clear(c)
+			if p.typ == Full || p.typ == Tied {
+				for j := 0; j < d; j++ {
+					c[j*(d+1)] = 1
+				}
+			} else {
+				for j := range c {
+					c[j] = 1
+				}
+			}
+			continue
+		}
+		if tries > 40 {
+			copy(c, e.glob)
+			if p.typ == Tied || p.typ == Full {
+				continue
+			}
+			for j := range c {
+				if !(c[j] > 0) {
+					c[j] = 1
+				}
+			}
+			continue
+		}
+		scale := 0.0
+		diagStep, n := 1, len(c)
+		if p.typ == Full || p.typ == Tied {
+			diagStep, n = d+1, d
+		}
+		for j := 0; j < n; j++ {
+			scale = max(scale, math.Abs(c[j*diagStep]))
+		}
+		if !(scale > 0) || math.IsNaN(scale) || math.IsInf(scale, 0) {
+			scale = 1
+		}
+		ridge := scale * 1e-10 * math.Pow(10, float64(tries/2))
+		for j := 0; j < n; j++ {
+			v := c[j*diagStep]
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				v = scale
+			}
+			c[j*diagStep] = v + ridge
+		}
+	}
+}

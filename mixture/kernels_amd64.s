@@ -1,0 +1,378 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL eaxArg+0(FP), AX
+	MOVL ecxArg+4(FP), CX
+	CPUID
+	MOVL AX, eax+8(FP)
+	MOVL BX, ebx+12(FP)
+	MOVL CX, ecx+16(FP)
+	MOVL DX, edx+20(FP)
+	RET
+
+// func xgetbv() (eax, edx uint32)
+TEXT ·xgetbv(SB), NOSPLIT, $0-8
+	MOVL $0, CX
+	XGETBV
+	MOVL AX, eax+0(FP)
+	MOVL DX, edx+4(FP)
+	RET
+
+// func dot4AVX(w, z0, z1, z2, z3 *float64, n int) (s0, s1, s2, s3 float64)
+TEXT ·dot4AVX(SB), NOSPLIT, $0-80
+	MOVQ w+0(FP), SI
+	MOVQ z0+8(FP), R8
+	MOVQ z1+16(FP), R9
+	MOVQ z2+24(FP), R10
+	MOVQ z3+32(FP), R11
+	MOVQ n+40(FP), CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	XORQ AX, AX
+	MOVQ CX, DX
+	ANDQ $-8, DX
+	JZ d4four
+
+d4loop8:
+	VMOVUPD (SI)(AX*8), Y8
+	VMOVUPD 32(SI)(AX*8), Y9
+	VFMADD231PD (R8)(AX*8), Y8, Y0
+	VFMADD231PD 32(R8)(AX*8), Y9, Y4
+	VFMADD231PD (R9)(AX*8), Y8, Y1
+	VFMADD231PD 32(R9)(AX*8), Y9, Y5
+	VFMADD231PD (R10)(AX*8), Y8, Y2
+	VFMADD231PD 32(R10)(AX*8), Y9, Y6
+	VFMADD231PD (R11)(AX*8), Y8, Y3
+	VFMADD231PD 32(R11)(AX*8), Y9, Y7
+	ADDQ $8, AX
+	CMPQ AX, DX
+	JL d4loop8
+
+d4four:
+	MOVQ CX, DX
+	ANDQ $-4, DX
+	CMPQ AX, DX
+	JGE d4reduce
+	VMOVUPD (SI)(AX*8), Y8
+	VFMADD231PD (R8)(AX*8), Y8, Y0
+	VFMADD231PD (R9)(AX*8), Y8, Y1
+	VFMADD231PD (R10)(AX*8), Y8, Y2
+	VFMADD231PD (R11)(AX*8), Y8, Y3
+	ADDQ $4, AX
+
+d4reduce:
+	VADDPD Y4, Y0, Y0
+	VADDPD Y5, Y1, Y1
+	VADDPD Y6, Y2, Y2
+	VADDPD Y7, Y3, Y3
+	VEXTRACTF128 $1, Y0, X4
+	VEXTRACTF128 $1, Y1, X5
+	VEXTRACTF128 $1, Y2, X6
+	VEXTRACTF128 $1, Y3, X7
+	VADDPD X4, X0, X0
+	VADDPD X5, X1, X1
+	VADDPD X6, X2, X2
+	VADDPD X7, X3, X3
+	VHADDPD X0, X0, X0
+	VHADDPD X1, X1, X1
+	VHADDPD X2, X2, X2
+	VHADDPD X3, X3, X3
+	CMPQ AX, CX
+	JGE d4done
+
+d4tail:
+	VMOVSD (SI)(AX*8), X8
+	VFMADD231SD (R8)(AX*8), X8, X0
+	VFMADD231SD (R9)(AX*8), X8, X1
+	VFMADD231SD (R10)(AX*8), X8, X2
+	VFMADD231SD (R11)(AX*8), X8, X3
+	INCQ AX
+	CMPQ AX, CX
+	JL d4tail
+
+d4done:
+	VMOVSD X0, s0+48(FP)
+	VMOVSD X1, s1+56(FP)
+	VMOVSD X2, s2+64(FP)
+	VMOVSD X3, s3+72(FP)
+	VZEROUPPER
+	RET
+
+// func axpy4AVX(dst, y0, y1, y2, y3 *float64, n int, a *[4]float64)
+TEXT ·axpy4AVX(SB), NOSPLIT, $0-56
+	MOVQ dst+0(FP), DI
+	MOVQ y0+8(FP), R8
+	MOVQ y1+16(FP), R9
+	MOVQ y2+24(FP), R10
+	MOVQ y3+32(FP), R11
+	MOVQ n+40(FP), CX
+	MOVQ a+48(FP), BX
+	VBROADCASTSD (BX), Y0
+	VBROADCASTSD 8(BX), Y1
+	VBROADCASTSD 16(BX), Y2
+	VBROADCASTSD 24(BX), Y3
+	XORQ AX, AX
+	MOVQ CX, DX
+	ANDQ $-8, DX
+	JZ a4four
+
+a4loop8:
+	VMOVUPD (DI)(AX*8), Y4
+	VMOVUPD 32(DI)(AX*8), Y5
+	VFMADD231PD (R8)(AX*8), Y0, Y4
+	VFMADD231PD 32(R8)(AX*8), Y0, Y5
+	VFMADD231PD (R9)(AX*8), Y1, Y4
+	VFMADD231PD 32(R9)(AX*8), Y1, Y5
+	VFMADD231PD (R10)(AX*8), Y2, Y4
+	VFMADD231PD 32(R10)(AX*8), Y2, Y5
+	VFMADD231PD (R11)(AX*8), Y3, Y4
+	VFMADD231PD 32(R11)(AX*8), Y3, Y5
+	VMOVUPD Y4, (DI)(AX*8)
+	VMOVUPD Y5, 32(DI)(AX*8)
+	ADDQ $8, AX
+	CMPQ AX, DX
+	JL a4loop8
+
+a4four:
+	MOVQ CX, DX
+	ANDQ $-4, DX
+	CMPQ AX, DX
+	JGE a4tailcheck
+	VMOVUPD (DI)(AX*8), Y4
+	VFMADD231PD (R8)(AX*8), Y0, Y4
+	VFMADD231PD (R9)(AX*8), Y1, Y4
+	VFMADD231PD (R10)(AX*8), Y2, Y4
+	VFMADD231PD (R11)(AX*8), Y3, Y4
+	VMOVUPD Y4, (DI)(AX*8)
+	ADDQ $4, AX
+
+a4tailcheck:
+	CMPQ AX, CX
+	JGE a4done
+
+a4tail:
+	VMOVSD (DI)(AX*8), X4
+	VFMADD231SD (R8)(AX*8), X0, X4
+	VFMADD231SD (R9)(AX*8), X1, X4
+	VFMADD231SD (R10)(AX*8), X2, X4
+	VFMADD231SD (R11)(AX*8), X3, X4
+	VMOVSD X4, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JL a4tail
+
+a4done:
+	VZEROUPPER
+	RET
+
+// func axpyAVX(dst, y *float64, n int, a float64)
+TEXT ·axpyAVX(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ y+8(FP), R8
+	MOVQ n+16(FP), CX
+	VBROADCASTSD a+24(FP), Y0
+	XORQ AX, AX
+	MOVQ CX, DX
+	ANDQ $-8, DX
+	JZ a1four
+
+a1loop8:
+	VMOVUPD (DI)(AX*8), Y4
+	VMOVUPD 32(DI)(AX*8), Y5
+	VFMADD231PD (R8)(AX*8), Y0, Y4
+	VFMADD231PD 32(R8)(AX*8), Y0, Y5
+	VMOVUPD Y4, (DI)(AX*8)
+	VMOVUPD Y5, 32(DI)(AX*8)
+	ADDQ $8, AX
+	CMPQ AX, DX
+	JL a1loop8
+
+a1four:
+	MOVQ CX, DX
+	ANDQ $-4, DX
+	CMPQ AX, DX
+	JGE a1tailcheck
+	VMOVUPD (DI)(AX*8), Y4
+	VFMADD231PD (R8)(AX*8), Y0, Y4
+	VMOVUPD Y4, (DI)(AX*8)
+	ADDQ $4, AX
+
+a1tailcheck:
+	CMPQ AX, CX
+	JGE a1done
+
+a1tail:
+	VMOVSD (DI)(AX*8), X4
+	VFMADD231SD (R8)(AX*8), X0, X4
+	VMOVSD X4, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JL a1tail
+
+a1done:
+	VZEROUPPER
+	RET
+
+// func wsqdiffAVX(x, mu, p *float64, n int) float64
+TEXT ·wsqdiffAVX(SB), NOSPLIT, $0-40
+	MOVQ x+0(FP), SI
+	MOVQ mu+8(FP), R8
+	MOVQ p+16(FP), R9
+	MOVQ n+24(FP), CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	XORQ AX, AX
+	MOVQ CX, DX
+	ANDQ $-8, DX
+	JZ wfour
+
+wloop8:
+	VMOVUPD (SI)(AX*8), Y2
+	VMOVUPD 32(SI)(AX*8), Y3
+	VSUBPD (R8)(AX*8), Y2, Y2
+	VSUBPD 32(R8)(AX*8), Y3, Y3
+	VMULPD (R9)(AX*8), Y2, Y2
+	VMULPD 32(R9)(AX*8), Y3, Y3
+	VFMADD231PD Y2, Y2, Y0
+	VFMADD231PD Y3, Y3, Y1
+	ADDQ $8, AX
+	CMPQ AX, DX
+	JL wloop8
+
+wfour:
+	MOVQ CX, DX
+	ANDQ $-4, DX
+	CMPQ AX, DX
+	JGE wreduce
+	VMOVUPD (SI)(AX*8), Y2
+	VSUBPD (R8)(AX*8), Y2, Y2
+	VMULPD (R9)(AX*8), Y2, Y2
+	VFMADD231PD Y2, Y2, Y0
+	ADDQ $4, AX
+
+wreduce:
+	VADDPD Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VHADDPD X0, X0, X0
+	CMPQ AX, CX
+	JGE wdone
+
+wtail:
+	VMOVSD (SI)(AX*8), X2
+	VSUBSD (R8)(AX*8), X2, X2
+	VMULSD (R9)(AX*8), X2, X2
+	VFMADD231SD X2, X2, X0
+	INCQ AX
+	CMPQ AX, CX
+	JL wtail
+
+wdone:
+	VMOVSD X0, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func sqdiffAVX(x, mu *float64, n int) float64
+TEXT ·sqdiffAVX(SB), NOSPLIT, $0-32
+	MOVQ x+0(FP), SI
+	MOVQ mu+8(FP), R8
+	MOVQ n+16(FP), CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	XORQ AX, AX
+	MOVQ CX, DX
+	ANDQ $-8, DX
+	JZ sfour
+
+sloop8:
+	VMOVUPD (SI)(AX*8), Y2
+	VMOVUPD 32(SI)(AX*8), Y3
+	VSUBPD (R8)(AX*8), Y2, Y2
+	VSUBPD 32(R8)(AX*8), Y3, Y3
+	VFMADD231PD Y2, Y2, Y0
+	VFMADD231PD Y3, Y3, Y1
+	ADDQ $8, AX
+	CMPQ AX, DX
+	JL sloop8
+
+sfour:
+	MOVQ CX, DX
+	ANDQ $-4, DX
+	CMPQ AX, DX
+	JGE sreduce
+	VMOVUPD (SI)(AX*8), Y2
+	VSUBPD (R8)(AX*8), Y2, Y2
+	VFMADD231PD Y2, Y2, Y0
+	ADDQ $4, AX
+
+sreduce:
+	VADDPD Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VHADDPD X0, X0, X0
+	CMPQ AX, CX
+	JGE sdone
+
+stail:
+	VMOVSD (SI)(AX*8), X2
+	VSUBSD (R8)(AX*8), X2, X2
+	VFMADD231SD X2, X2, X0
+	INCQ AX
+	CMPQ AX, CX
+	JL stail
+
+sdone:
+	VMOVSD X0, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func wsqaccAVX(dst, x, mu *float64, n int, r float64)
+TEXT ·wsqaccAVX(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ mu+16(FP), R8
+	MOVQ n+24(FP), CX
+	VBROADCASTSD r+32(FP), Y0
+	XORQ AX, AX
+	MOVQ CX, DX
+	ANDQ $-4, DX
+	JZ qtailcheck
+
+qloop4:
+	VMOVUPD (SI)(AX*8), Y2
+	VSUBPD (R8)(AX*8), Y2, Y2
+	VMULPD Y2, Y2, Y2
+	VMOVUPD (DI)(AX*8), Y3
+	VFMADD231PD Y2, Y0, Y3
+	VMOVUPD Y3, (DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, DX
+	JL qloop4
+
+qtailcheck:
+	CMPQ AX, CX
+	JGE qdone
+
+qtail:
+	VMOVSD (SI)(AX*8), X2
+	VSUBSD (R8)(AX*8), X2, X2
+	VMULSD X2, X2, X2
+	VMOVSD (DI)(AX*8), X3
+	VFMADD231SD X2, X0, X3
+	VMOVSD X3, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JL qtail
+
+qdone:
+	VZEROUPPER
+	RET

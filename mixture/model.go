@@ -1,0 +1,369 @@
+package mixture
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Model is a fitted Gaussian mixture. Its exported fields are the
+// parameters; derived quantities (precision Cholesky factors) are computed
+// from them by NewModel and the unmarshalling methods, deterministically,
+// so a saved and reloaded model gives bit-identical outputs.
+type Model struct {
+	// Covariance is the parameterisation (never Auto).
+	Covariance CovarianceType `json:"covariance"`
+	// Weights are the mixing proportions, one per component, summing to 1.
+	Weights []float64 `json:"weights"`
+	// Means holds one mean vector per component.
+	Means [][]float64 `json:"means"`
+	// Covariances holds, per component, the covariance flattened
+	// row-major: Full has one d*d matrix per component, Diag one vector of
+	// d variances per component, Tied a single d*d matrix shared by all,
+	// Spherical one variance per component (a slice of length 1).
+	Covariances [][]float64 `json:"covariances"`
+
+	p *params
+}
+
+// NewModel builds a model from its parameters (shapes as documented on the
+// Model fields; weights are used as given) and factors its covariances. It
+// returns an error when shapes disagree, a value is not finite, a weight is
+// not positive, or a covariance is not positive definite.
+func NewModel(typ CovarianceType, weights []float64, means, covariances [][]float64) (*Model, error) {
+	m := &Model{Covariance: typ, Weights: weights, Means: means, Covariances: covariances}
+	if err := m.prepare(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// prepare validates the exported fields and computes the derived ones.
+func (m *Model) prepare() error {
+	typ := m.Covariance
+	if typ < Full || typ > Spherical {
+		return fmt.Errorf("mixture: model covariance type %v is not full, diag, tied or spherical", typ)
+	}
+	k := len(m.Weights)
+	if k == 0 {
+		return errors.New("mixture: model has no components")
+	}
+	if len(m.Means) != k {
+		return fmt.Errorf("mixture: model has %d weights but %d means", k, len(m.Means))
+	}
+	d := len(m.Means[0])
+	if d == 0 {
+		return errors.New("mixture: model has no features")
+	}
+	p := newParams(typ, k, d)
+	for l, w := range m.Weights {
+		if !(w > 0) || math.IsInf(w, 0) {
+			return fmt.Errorf("mixture: weight %d is %v, want a positive finite number", l, w)
+		}
+	}
+	p.setWeights(m.Weights)
+	for l, mu := range m.Means {
+		if len(mu) != d {
+			return fmt.Errorf("mixture: mean %d has %d values, want %d", l, len(mu), d)
+		}
+		copy(p.mean[l*d:], mu)
+	}
+	var wantN, wantLen int
+	switch typ {
+	case Full:
+		wantN, wantLen = k, d*d
+	case Diag:
+		wantN, wantLen = k, d
+	case Tied:
+		wantN, wantLen = 1, d*d
+	case Spherical:
+		wantN, wantLen = k, 1
+	}
+	if len(m.Covariances) != wantN {
+		return fmt.Errorf("mixture: %v model needs %d covariance entries, has %d", typ, wantN, len(m.Covariances))
+	}
+	for l, c := range m.Covariances {
+		if len(c) != wantLen {
+			return fmt.Errorf("mixture: covariance %d has %d values, want %d", l, len(c), wantLen)
+		}
+		copy(p.cov[l*wantLen:], c)
+	}
+	for _, v := range p.mean {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return errors.New("mixture: model mean is not finite")
+		}
+	}
+	for _, v := range p.cov {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return errors.New("mixture: model covariance is not finite")
+		}
+	}
+	if bad := p.factor(make([]float64, d*d)); bad >= 0 {
+		return fmt.Errorf("mixture: covariance of component %d is not positive definite", bad)
+	}
+	m.p = p
+	return nil
+}
+
+// modelFromParams exports p as a Model. The covariances are copied and
+// factored again by prepare, the same code path as loading, so a model
+// and its saved copy agree bit for bit.
+func modelFromParams(p *params) *Model {
+	m := modelFromFlat(p)
+	if err := m.prepare(); err != nil {
+		// p was factored successfully during fitting from the same values.
+		panic("mixture: internal error: " + err.Error())
+	}
+	return m
+}
+
+// K returns the number of components.
+func (m *Model) K() int { return m.p.k }
+
+// Dim returns the number of features.
+func (m *Model) Dim() int { return m.p.d }
+
+// NParameters returns the number of free parameters, counted as
+// scikit-learn does: covariance parameters + K*d means + K-1 weights.
+func (m *Model) NParameters() int { return nParameters(m.p.typ, m.p.k, m.p.d) }
+
+// evalBlocks runs f over fixed row blocks of x in parallel, giving each
+// call the log densities (rows*K) of its block.
+func (m *Model) evalBlocks(x *mat.Dense, f func(b, r0, r1 int, logDens []float64)) (int, error) {
+	data, stride, n, _, err := rawRows(x, m.p.d)
+	if err != nil {
+		return 0, err
+	}
+	workers := workerCount(0)
+	type buf struct{ dens, scratch []float64 }
+	bufs := make([]buf, workers)
+	parallel(workers, numBlocks(n), func(w, b int) {
+		if bufs[w].dens == nil {
+			bufs[w] = buf{make([]float64, blockRows*m.p.k), make([]float64, 4*m.p.d)}
+		}
+		r0, r1 := b*blockRows, min((b+1)*blockRows, n)
+		dens := bufs[w].dens[:(r1-r0)*m.p.k]
+		m.p.logDensityBlock(data, stride, r0, r1, dens, bufs[w].scratch)
+		f(b, r0, r1, dens)
+	})
+	return n, nil
+}
+
+func denseDst(dst *mat.Dense, r, c int) *mat.Dense {
+	if dst == nil {
+		return mat.NewDense(r, c, nil)
+	}
+	if rr, cc := dst.Dims(); rr != r || cc != c {
+		panic(mat.ErrShape)
+	}
+	return dst
+}
+
+// ComponentLogDensity returns log N(x_i | mu_l, Sigma_l) for every row i
+// and component l (without the weights), in dst when it is not nil (it
+// must be rows x K, else it panics with mat.ErrShape).
+func (m *Model) ComponentLogDensity(x, dst *mat.Dense) (*mat.Dense, error) {
+	if _, _, _, _, err := rawRows(x, m.p.d); err != nil {
+		return nil, err
+	}
+	r, _ := x.Dims()
+	dst = denseDst(dst, r, m.p.k)
+	out := dst.RawMatrix()
+	_, err := m.evalBlocks(x, func(_, r0, r1 int, dens []float64) {
+		for i := r0; i < r1; i++ {
+			copy(out.Data[i*out.Stride:i*out.Stride+m.p.k], dens[(i-r0)*m.p.k:])
+		}
+	})
+	return dst, err
+}
+
+// ScoreSamples returns the mixture log-likelihood log p(x_i) of every row,
+// in dst when it has the right length.
+func (m *Model) ScoreSamples(x *mat.Dense, dst []float64) ([]float64, error) {
+	if _, _, _, _, err := rawRows(x, m.p.d); err != nil {
+		return nil, err
+	}
+	r, _ := x.Dims()
+	if len(dst) != r {
+		dst = make([]float64, r)
+	}
+	K := m.p.k
+	_, err := m.evalBlocks(x, func(_, r0, r1 int, dens []float64) {
+		for i := r0; i < r1; i++ {
+			dst[i] = logSumExpRow(dens[(i-r0)*K:(i-r0+1)*K], m.p.logw)
+		}
+	})
+	return dst, err
+}
+
+// Responsibilities returns the posterior probability of each component
+// for every row (rows x K, each row summing to 1), in dst when not nil.
+func (m *Model) Responsibilities(x, dst *mat.Dense) (*mat.Dense, error) {
+	if _, _, _, _, err := rawRows(x, m.p.d); err != nil {
+		return nil, err
+	}
+	r, _ := x.Dims()
+	K := m.p.k
+	dst = denseDst(dst, r, K)
+	out := dst.RawMatrix()
+	_, err := m.evalBlocks(x, func(_, r0, r1 int, dens []float64) {
+		for i := r0; i < r1; i++ {
+			a := dens[(i-r0)*K : (i-r0+1)*K]
+			lse := logSumExpRow(a, m.p.logw)
+			o := out.Data[i*out.Stride : i*out.Stride+K]
+			for l, v := range a {
+				o[l] = math.Exp(v + m.p.logw[l] - lse)
+			}
+		}
+	})
+	return dst, err
+}
+
+// Score returns the mean log-likelihood per row of x.
+func (m *Model) Score(x *mat.Dense) (float64, error) {
+	nb := 0
+	if x != nil && !x.IsEmpty() {
+		r, _ := x.Dims()
+		nb = numBlocks(r)
+	}
+	part := make([]float64, nb)
+	K := m.p.k
+	n, err := m.evalBlocks(x, func(b, r0, r1 int, dens []float64) {
+		s := 0.0
+		for i := r0; i < r1; i++ {
+			s += logSumExpRow(dens[(i-r0)*K:(i-r0+1)*K], m.p.logw)
+		}
+		part[b] = s
+	})
+	if err != nil {
+		return 0, err
+	}
+	total := 0.0
+	for _, s := range part {
+		total += s
+	}
+	return total / float64(n), nil
+}
+
+// BIC returns the Bayesian information criterion on x as scikit-learn
+// defines it: -2 * total log-likelihood + NParameters * log(rows).
+func (m *Model) BIC(x *mat.Dense) (float64, error) {
+	s, err := m.Score(x)
+	if err != nil {
+		return 0, err
+	}
+	n, _ := x.Dims()
+	return bic(s, n, m.NParameters()), nil
+}
+
+// AIC returns the Akaike information criterion on x as scikit-learn
+// defines it: -2 * total log-likelihood + 2 * NParameters.
+func (m *Model) AIC(x *mat.Dense) (float64, error) {
+	s, err := m.Score(x)
+	if err != nil {
+		return 0, err
+	}
+	n, _ := x.Dims()
+	return aic(s, n, m.NParameters()), nil
+}
+
+func bic(meanLL float64, n, np int) float64 {
+	return -2*meanLL*float64(n) + float64(np)*math.Log(float64(n))
+}
+
+func aic(meanLL float64, n, np int) float64 {
+	return -2*meanLL*float64(n) + 2*float64(np)
+}
+
+// UnmarshalJSON decodes a model written by encoding/json and validates and
+// factors it. Go's float64 JSON encoding round-trips exactly.
+func (m *Model) UnmarshalJSON(b []byte) error {
+	type plain Model
+	var q plain
+	if err := json.Unmarshal(b, &q); err != nil {
+		return err
+	}
+	q.p = nil
+	nm := Model(q)
+	if err := nm.prepare(); err != nil {
+		return err
+	}
+	*m = nm
+	return nil
+}
+
+const binaryMagic = "AERGMM\x00\x01"
+
+// MarshalBinary encodes the model compactly (little-endian IEEE 754 bits,
+// exact).
+func (m *Model) MarshalBinary() ([]byte, error) {
+	if m.p == nil {
+		if err := m.prepare(); err != nil {
+			return nil, err
+		}
+	}
+	var buf bytes.Buffer
+	buf.WriteString(binaryMagic)
+	hdr := []uint32{uint32(m.Covariance), uint32(m.p.k), uint32(m.p.d)}
+	binary.Write(&buf, binary.LittleEndian, hdr)
+	binary.Write(&buf, binary.LittleEndian, m.p.w)
+	binary.Write(&buf, binary.LittleEndian, m.p.mean)
+	binary.Write(&buf, binary.LittleEndian, m.p.cov)
+	return buf.Bytes(), nil
+}
+
+// UnmarshalBinary decodes a model written by MarshalBinary.
+func (m *Model) UnmarshalBinary(b []byte) error {
+	if len(b) < len(binaryMagic)+12 || string(b[:len(binaryMagic)]) != binaryMagic {
+		return errors.New("mixture: not a binary Gaussian mixture model")
+	}
+	r := bytes.NewReader(b[len(binaryMagic):])
+	var hdr [3]uint32
+	if err := binary.Read(r, binary.LittleEndian, &hdr); err != nil {
+		return fmt.Errorf("mixture: reading model header: %w", err)
+	}
+	typ, k, d := CovarianceType(hdr[0]), int(hdr[1]), int(hdr[2])
+	if typ < Full || typ > Spherical || k <= 0 || d <= 0 || k > 1<<20 || d > 1<<20 {
+		return errors.New("mixture: corrupt binary model header")
+	}
+	p := newParams(typ, k, d)
+	if r.Len() != 8*(len(p.w)+len(p.mean)+len(p.cov)) {
+		return errors.New("mixture: binary model has the wrong length")
+	}
+	for _, s := range [][]float64{p.w, p.mean, p.cov} {
+		if err := binary.Read(r, binary.LittleEndian, s); err != nil {
+			return fmt.Errorf("mixture: reading model: %w", err)
+		}
+	}
+	nm := modelFromFlat(p)
+	if err := nm.prepare(); err != nil {
+		return err
+	}
+	*m = *nm
+	return nil
+}
+
+// modelFromFlat exports the raw parameters of p without factoring them.
+func modelFromFlat(p *params) *Model {
+	k, d := p.k, p.d
+	m := &Model{Covariance: p.typ, Weights: append([]float64(nil), p.w...)}
+	m.Means = make([][]float64, k)
+	for l := range m.Means {
+		m.Means[l] = append([]float64(nil), p.mean[l*d:(l+1)*d]...)
+	}
+	size := len(p.cov) / k
+	n := k
+	if p.typ == Tied {
+		size, n = d*d, 1
+	}
+	m.Covariances = make([][]float64, n)
+	for l := range m.Covariances {
+		m.Covariances[l] = append([]float64(nil), p.cov[l*size:(l+1)*size]...)
+	}
+	return m
+}

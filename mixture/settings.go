@@ -1,0 +1,172 @@
+package mixture
+
+import (
+	"fmt"
+	"log/slog"
+	"strings"
+)
+
+// CovarianceType says how component covariances are parameterised.
+type CovarianceType int
+
+const (
+	// Full gives each component its own full covariance matrix (the paper's
+	// choice). It is the zero value.
+	Full CovarianceType = iota
+	// Diag gives each component its own diagonal covariance matrix.
+	Diag
+	// Tied shares one full covariance matrix between all components.
+	Tied
+	// Spherical gives each component a single variance.
+	Spherical
+	// Auto chooses Full when the data has at most AutoMaxFull features
+	// (Settings.AutoMaxFull, 32 by default) and Diag otherwise: a full
+	// covariance has d(d+1)/2 parameters per component, which the majority
+	// class of a few thousand rows cannot support once d reaches the
+	// hundreds (the paper's Discussion recommends diagonal there).
+	Auto
+)
+
+// DefaultAutoMaxFull is the largest number of features for which Auto
+// chooses full covariances.
+const DefaultAutoMaxFull = 32
+
+var covarianceNames = [...]string{Full: "full", Diag: "diag", Tied: "tied", Spherical: "spherical", Auto: "auto"}
+
+// String returns the scikit-learn name of the type ("full", "diag", ...).
+func (c CovarianceType) String() string {
+	if c < 0 || int(c) >= len(covarianceNames) {
+		return fmt.Sprintf("CovarianceType(%d)", int(c))
+	}
+	return covarianceNames[c]
+}
+
+// ParseCovarianceType returns the type named s ("full", "diag", "tied",
+// "spherical" or "auto", case-insensitive).
+func ParseCovarianceType(s string) (CovarianceType, error) {
+	for i, n := range covarianceNames {
+		if strings.EqualFold(s, n) {
+			return CovarianceType(i), nil
+		}
+	}
+	return 0, fmt.Errorf("mixture: unknown covariance type %q (want full, diag, tied, spherical or auto)", s)
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (c CovarianceType) MarshalText() ([]byte, error) {
+	if c < 0 || int(c) >= len(covarianceNames) {
+		return nil, fmt.Errorf("mixture: invalid covariance type %d", int(c))
+	}
+	return []byte(c.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (c *CovarianceType) UnmarshalText(b []byte) error {
+	t, err := ParseCovarianceType(string(b))
+	if err != nil {
+		return err
+	}
+	*c = t
+	return nil
+}
+
+// Resolve returns the concrete type used for data with d features: Auto
+// becomes Full or Diag, the others are returned unchanged. maxFull is
+// Settings.AutoMaxFull (zero means DefaultAutoMaxFull).
+func (c CovarianceType) Resolve(d, maxFull int) CovarianceType {
+	if c != Auto {
+		return c
+	}
+	if maxFull <= 0 {
+		maxFull = DefaultAutoMaxFull
+	}
+	if d <= maxFull {
+		return Full
+	}
+	return Diag
+}
+
+// Init says how EM is started.
+type Init int
+
+const (
+	// InitKMeans runs k-means (k-means++ seeding, then Lloyd iterations)
+	// and starts EM from the hard clustering, like scikit-learn's default
+	// init_params="kmeans". It is the zero value.
+	InitKMeans Init = iota
+	// InitKMeansPP starts from k-means++ seeds alone: each seed row gets
+	// responsibility one for its component (scikit-learn's "k-means++").
+	InitKMeansPP
+)
+
+// Defaults used when a Settings field is zero.
+const (
+	DefaultMaxIter    = 100
+	DefaultTol        = 1e-3
+	DefaultRegCovar   = 1e-6
+	DefaultKMeansIter = 300
+)
+
+// Settings configures Fit and Select. The zero value, or a nil *Settings,
+// means the defaults documented on each field.
+type Settings struct {
+	// Components is the number of mixture components L for Fit (Select
+	// takes its pool as an argument instead). Zero means 1.
+	Components int
+	// Covariance is the covariance parameterisation; zero is Full.
+	Covariance CovarianceType
+	// AutoMaxFull is the largest number of features for which Auto picks
+	// Full; zero means DefaultAutoMaxFull (32).
+	AutoMaxFull int
+	// NInit is the number of restarts; the one with the highest final
+	// log-likelihood is kept. Zero means 1 (scikit-learn's default; the
+	// paper uses 5).
+	NInit int
+	// MaxIter bounds the EM iterations of each restart; zero means 100.
+	MaxIter int
+	// Tol stops EM when the mean log-likelihood per row changes by less
+	// than Tol between iterations; zero means 1e-3 (scikit-learn's
+	// default). A negative value never stops early.
+	Tol float64
+	// RegCovar is added to the diagonal of every covariance matrix so none
+	// is singular; zero means 1e-6 (scikit-learn's default) and a negative
+	// value means no ridge at all.
+	RegCovar float64
+	// Init chooses how each restart is started; zero is InitKMeans.
+	Init Init
+	// KMeansIter bounds Lloyd's iterations in InitKMeans; zero means 300.
+	KMeansIter int
+	// Seed seeds every random choice; restart r draws from the stream
+	// rng.Derive(Seed, r), so results do not depend on Workers.
+	Seed uint64
+	// Workers limits the goroutines used (restarts run in parallel, and row
+	// blocks within a restart); zero means GOMAXPROCS.
+	Workers int
+	// Progress, when not nil, is called after every EM iteration of every
+	// restart. Calls are serialised, but restarts running in parallel
+	// interleave.
+	Progress func(Progress)
+	// Logger receives debug records about restarts, re-seeded components
+	// and extra regularisation; nil discards them.
+	Logger *slog.Logger
+}
+
+// Progress reports one EM iteration.
+type Progress struct {
+	Components int     // L being fitted
+	Restart    int     // restart index, from 0
+	Iteration  int     // EM iteration, from 1
+	MeanLogLik float64 // mean log-likelihood per row before this iteration's M-step
+	Change     float64 // change from the previous iteration (+Inf at the first)
+}
+
+// resolved holds Settings with every default applied.
+type resolved struct {
+	k, nInit, maxIter, kmIter, workers int
+	typ                                CovarianceType
+	tol, reg                           float64
+	init                               Init
+	seed                               uint64
+	progress                           func(Progress)
+	logger                             *slog.Logger
+}

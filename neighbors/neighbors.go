@@ -1,0 +1,252 @@
+package neighbors
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// ErrK is returned (wrapped) when k is not between 1 and the number of
+// reference rows a query may use.
+var ErrK = errors.New("neighbors: k out of range")
+
+// symmetricMax bounds the rows of the symmetric all-rows search, whose
+// per-worker state for every row costs about 100 + 24k bytes per row and
+// worker.
+const symmetricMax = 1 << 20
+
+// Options tunes a search. A nil *Options means the defaults.
+type Options struct {
+	// Workers is the number of goroutines that share the query blocks;
+	// 0 means runtime.GOMAXPROCS(0). Results do not depend on it.
+	Workers int
+}
+
+func (o *Options) workers() int {
+	if o == nil || o.Workers <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return o.Workers
+}
+
+// Index is a set of reference rows prepared for exact nearest-neighbour
+// search. It is safe for concurrent searches.
+type Index struct {
+	n, d   int
+	data   []float64 // n*d, row-major
+	norms  []float64 // squared Euclidean norm of each row
+	maxNrm float64   // largest squared norm
+}
+
+// New builds an index over all rows of x. Reference position p is row p.
+func New(x *mat.Dense) (*Index, error) {
+	return NewRows(x, nil)
+}
+
+// NewRows builds an index over the rows of x listed in rows (all rows when
+// rows is nil). Reference position p is row rows[p] of x; ties in distance
+// go to the smaller position, so pass rows in increasing order to break
+// ties by row number.
+func NewRows(x *mat.Dense, rows []int) (*Index, error) {
+	r, c := x.Dims()
+	if rows == nil {
+		rows = make([]int, r)
+		for i := range rows {
+			rows[i] = i
+		}
+	}
+	data := make([]float64, len(rows)*c)
+	for p, i := range rows {
+		if i < 0 || i >= r {
+			return nil, fmt.Errorf("neighbors: row %d out of range [0, %d)", i, r)
+		}
+		mat.Row(data[p*c:(p+1)*c], i, x)
+	}
+	return newIndex(data, c, rows)
+}
+
+// NewFlat builds an index over the row-major n x d matrix data (copied).
+func NewFlat(data []float64, d int) (*Index, error) {
+	if d <= 0 || len(data)%d != 0 {
+		return nil, fmt.Errorf("neighbors: %d values do not form rows of %d columns", len(data), d)
+	}
+	return newIndex(slices.Clone(data), d, nil)
+}
+
+// newIndex takes ownership of data; rows (may be nil) names rows in errors.
+func newIndex(data []float64, d int, rows []int) (*Index, error) {
+	if d <= 0 {
+		return nil, fmt.Errorf("neighbors: reference rows have no columns")
+	}
+	n := len(data) / d
+	ix := &Index{n: n, d: d, data: data, norms: make([]float64, n)}
+	for p := range n {
+		row := data[p*d : (p+1)*d]
+		var s float64
+		for _, v := range row {
+			s += v * v
+		}
+		if math.IsNaN(s) || math.IsInf(s, 0) {
+			name := p
+			if rows != nil {
+				name = rows[p]
+			}
+			return nil, fmt.Errorf("neighbors: reference row %d: %w", name, badRow(row))
+		}
+		ix.norms[p] = s
+		ix.maxNrm = max(ix.maxNrm, s)
+	}
+	return ix, nil
+}
+
+// badRow describes why a row cannot be searched.
+func badRow(row []float64) error {
+	for j, v := range row {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("column %d is %v", j, v)
+		}
+	}
+	return errors.New("squared norm overflows")
+}
+
+// Len returns the number of reference rows.
+func (ix *Index) Len() int { return ix.n }
+
+// Dim returns the number of columns.
+func (ix *Index) Dim() int { return ix.d }
+
+// Result holds the k nearest neighbours of each query, nearest first.
+type Result struct {
+	K int
+	// Index[q*K+j] is the reference position of the (j+1)-th nearest
+	// neighbour of query q.
+	Index []int
+	// Dist[q*K+j] is its Euclidean distance.
+	Dist []float64
+}
+
+// Row returns the neighbours of query q and their distances.
+func (r *Result) Row(q int) ([]int, []float64) {
+	return r.Index[q*r.K : (q+1)*r.K], r.Dist[q*r.K : (q+1)*r.K]
+}
+
+// Search finds the k nearest reference rows of every row of query. When
+// exclude is not nil it has one entry per query: the reference position the
+// query must not return (the query's own position when the queries are
+// reference rows), or -1 for none.
+func (ix *Index) Search(query *mat.Dense, k int, exclude []int, opt *Options) (*Result, error) {
+	nq, c := query.Dims()
+	if c != ix.d {
+		return nil, fmt.Errorf("neighbors: query has %d columns, index has %d", c, ix.d)
+	}
+	raw := query.RawMatrix()
+	row := func(q int) []float64 { return raw.Data[q*raw.Stride : q*raw.Stride+c] }
+	if err := checkQueries(nq, row); err != nil {
+		return nil, err
+	}
+	return ix.search(nq, row, k, exclude, opt)
+}
+
+func checkQueries(nq int, row func(int) []float64) error {
+	for q := range nq {
+		for j, v := range row(q) {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("neighbors: query row %d: column %d is %v", q, j, v)
+			}
+		}
+	}
+	return nil
+}
+
+// SearchFlat is Search for a row-major query matrix with Dim() columns.
+func (ix *Index) SearchFlat(query []float64, k int, exclude []int, opt *Options) (*Result, error) {
+	if len(query)%ix.d != 0 {
+		return nil, fmt.Errorf("neighbors: %d query values do not form rows of %d columns", len(query), ix.d)
+	}
+	nq := len(query) / ix.d
+	row := func(q int) []float64 { return query[q*ix.d : (q+1)*ix.d] }
+	if err := checkQueries(nq, row); err != nil {
+		return nil, err
+	}
+	return ix.search(nq, row, k, exclude, opt)
+}
+
+// SearchSelf finds the k nearest other reference rows of the reference rows
+// at positions pos (all rows when pos is nil); each query excludes itself.
+// With pos nil every pair of rows is computed once for both directions,
+// which halves the work (up to symmetricMax rows).
+func (ix *Index) SearchSelf(pos []int, k int, opt *Options) (*Result, error) {
+	if pos == nil {
+		if ix.n <= symmetricMax {
+			return ix.searchAll(k, opt)
+		}
+		pos = make([]int, ix.n)
+		for i := range pos {
+			pos[i] = i
+		}
+	}
+	for _, p := range pos {
+		if p < 0 || p >= ix.n {
+			return nil, fmt.Errorf("neighbors: position %d out of range [0, %d)", p, ix.n)
+		}
+	}
+	return ix.search(len(pos), func(q int) []float64 { return ix.data[pos[q]*ix.d : (pos[q]+1)*ix.d] }, k, pos, opt)
+}
+
+func (ix *Index) search(nq int, row func(int) []float64, k int, exclude []int, opt *Options) (*Result, error) {
+	if exclude != nil && len(exclude) != nq {
+		return nil, fmt.Errorf("neighbors: %d exclusions for %d queries", len(exclude), nq)
+	}
+	if k < 1 || k > ix.n {
+		return nil, fmt.Errorf("%w: k = %d with %d reference rows", ErrK, k, ix.n)
+	}
+	for q, e := range exclude {
+		if e >= ix.n || e < -1 {
+			return nil, fmt.Errorf("neighbors: query %d excludes position %d, not in [-1, %d)", q, e, ix.n)
+		}
+		if e >= 0 && k > ix.n-1 {
+			return nil, fmt.Errorf("%w: k = %d but query %d may use only %d of %d reference rows", ErrK, k, q, ix.n-1, ix.n)
+		}
+	}
+	res := &Result{K: k, Index: make([]int, nq*k), Dist: make([]float64, nq*k)}
+	if nq == 0 {
+		return res, nil
+	}
+	qb, rb := blockSizes(ix.d)
+	nblocks := (nq + qb - 1) / qb
+	workers := min(opt.workers(), nblocks)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := newScanner(ix, k, qb, rb)
+			for {
+				b := int(next.Add(1)) - 1
+				if b >= nblocks {
+					return
+				}
+				lo, hi := b*qb, min((b+1)*qb, nq)
+				s.run(lo, hi, row, exclude, res)
+			}
+		}()
+	}
+	wg.Wait()
+	return res, nil
+}
+
+// blockSizes picks a query block of about 16 KiB (a multiple of the 3-row
+// tile) and a reference block of about 128 KiB (even, for the 2-column
+// tile), so one query block sits in L1 and one reference block in L2.
+func blockSizes(d int) (qb, rb int) {
+	qb = max(3, min(63, 16384/(8*d))/3*3)
+	rb = max(2, min(1024, 131072/(8*d))/2*2)
+	return qb, rb
+}

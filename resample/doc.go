@@ -1,0 +1,47 @@
+// Package resample provides the resampling step of AER (Algorithm 1 of the
+// paper, section 2 of NOTES.md): Tomek-link cleaning, random
+// under-sampling, and the per-component global and local subsets.
+//
+// Labels follow the rest of aer: 1 = minority ("key"), 0 = majority.
+//
+// # Tomek links
+//
+// Rows i and j of a set S form a Tomek link when their labels differ and
+// each is the other's nearest neighbour within S (Euclidean). A row's
+// nearest neighbour is the closest other row of S, found by exact search
+// (package neighbors): the row itself is excluded by index, an exact
+// duplicate is an ordinary neighbour at distance 0, and ties go to the
+// smaller row number. So a lone minority row and a majority row at the
+// same point form a link; of several rows tied for nearest, the one with
+// the smallest row number is the neighbour.
+//
+// imbalanced-learn's TomekLinks finds the same links on data without
+// duplicate points. It takes the second column of a 2-NN query of the data
+// on itself, which assumes a row is its own first neighbour; with exact
+// duplicates that column may be the row itself, so links between
+// duplicate points of different labels are missed or found depending on
+// the neighbour order scikit-learn returns. Excluding self by index is
+// deterministic and follows the definition.
+//
+// TomekOptions.Strict applies the paper's condition (Eq. 6) literally,
+// with strict inequalities: a pair only counts when neither end has a
+// second row tied with its partner for nearest.
+//
+// Finding the links needs no all-pairs search: every link has an end in
+// the smaller class of S. TomekLinks finds the nearest neighbour of each
+// row of that class, then only for the distinct partners of the other
+// class, so the cost is about 2·m_k·|S| distance evaluations rather than
+// |S|².
+//
+// # AER subsets
+//
+// Subsets ranks the majority rows under each mixture component by a score
+// supplied by the caller (log N(x | mu_l, Sigma_l) or a responsibility;
+// higher is more representative) and builds, per component l, a global
+// subset (top floor(m_n/L) majority rows, all minority rows, the majority
+// end of every Tomek link inside removed) and a local subset (top m_k
+// majority rows, floor(0.5·m_k) further majority rows drawn at random
+// without replacement, all minority rows). Components run in parallel;
+// component l draws from rng.Derive(seed, l), so results do not depend on
+// the worker count.
+package resample

@@ -1,0 +1,200 @@
+package resample
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/aer-go/aer/internal/rng"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Subset kinds.
+const (
+	Global = "global"
+	Local  = "local"
+)
+
+// Subset is one training subset of AER. Its exported counts marshal to
+// JSON as the size report; the rows themselves do not.
+type Subset struct {
+	Component int    `json:"component"`
+	Kind      string `json:"kind"` // Global or Local
+	// Majority is the number of majority rows kept, Random of them drawn
+	// at random (local subsets).
+	Majority int `json:"majority"`
+	Random   int `json:"random"`
+	Minority int `json:"minority"`
+	// TomekRemoved is the number of majority rows dropped as ends of Tomek
+	// links (global subsets), len(Links).
+	TomekRemoved int `json:"tomek_removed"`
+	// Rows are the subset's row numbers of x, increasing.
+	Rows []int `json:"-"`
+	// Links are the Tomek links found inside the global subset before
+	// cleaning.
+	Links []Link `json:"-"`
+}
+
+// SubsetOptions tunes Subsets. A nil *SubsetOptions means the defaults.
+type SubsetOptions struct {
+	// LocalRandom sets the number of randomly drawn majority rows of a
+	// local subset to floor(LocalRandom * m_k); 0 means 0.5 (the paper).
+	LocalRandom float64
+	// NoTomek keeps global subsets uncleaned.
+	NoTomek bool
+	// StrictTomek uses the paper's strict Tomek condition (TomekOptions.Strict).
+	StrictTomek bool
+	// Workers bounds the goroutines; 0 means GOMAXPROCS. Results do not
+	// depend on it.
+	Workers int
+}
+
+// Subsets builds AER's 2L training subsets (Algorithm 1): for each
+// component l = 0..L-1, the global subset then the local subset, so
+// element 2l is global and 2l+1 local.
+//
+// scores has one row per element of majority and one column per component:
+// scores.At(i, l) ranks row majority[i] under component l, higher first
+// (log N(x | mu_l, Sigma_l) by default, or a responsibility; the caller
+// decides). Equal scores rank the smaller row number first. x is needed for
+// the Tomek links of the global subsets; majority and minority are disjoint
+// row numbers of x. The random part of local subset l draws from
+// rng.Derive(seed, l).
+//
+// When m_k exceeds m_n, a local subset takes all majority rows and draws
+// none; when the top m_k leave fewer than floor(0.5·m_k) rows, it draws all
+// that remain.
+func Subsets(x *mat.Dense, scores *mat.Dense, majority, minority []int, seed uint64, opt *SubsetOptions) ([]Subset, error) {
+	if opt == nil {
+		opt = &SubsetOptions{}
+	}
+	nx, _ := x.Dims()
+	mn, L := scores.Dims()
+	if mn != len(majority) {
+		return nil, fmt.Errorf("resample: %d score rows for %d majority rows", mn, len(majority))
+	}
+	if len(majority) == 0 || L == 0 {
+		return nil, fmt.Errorf("resample: need majority rows and components, have %d and %d", len(majority), L)
+	}
+	frac := opt.LocalRandom
+	if frac == 0 {
+		frac = 0.5
+	}
+	if frac < 0 || math.IsNaN(frac) || math.IsInf(frac, 0) {
+		return nil, fmt.Errorf("resample: LocalRandom %v is not a non-negative number", opt.LocalRandom)
+	}
+	isMin := make([]bool, nx)
+	seen := make([]bool, nx)
+	for _, list := range [2][]int{majority, minority} {
+		for _, i := range list {
+			if i < 0 || i >= nx {
+				return nil, fmt.Errorf("resample: row %d out of range [0, %d)", i, nx)
+			}
+			if seen[i] {
+				return nil, fmt.Errorf("resample: row %d listed twice", i)
+			}
+			seen[i] = true
+		}
+	}
+	for _, i := range minority {
+		isMin[i] = true
+	}
+	for i, row := range majority {
+		for l := range L {
+			if v := scores.At(i, l); math.IsNaN(v) {
+				return nil, fmt.Errorf("resample: score of row %d under component %d is NaN", row, l)
+			}
+		}
+	}
+	minRows := slices.Clone(minority)
+	slices.Sort(minRows)
+
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	par := min(workers, L)
+	tom := &TomekOptions{Strict: opt.StrictTomek, Workers: max(1, workers/par)}
+
+	out := make([]Subset, 2*L)
+	errs := make([]error, L)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range par {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				l := int(next.Add(1)) - 1
+				if l >= L {
+					return
+				}
+				out[2*l], out[2*l+1], errs[l] = component(x, scores, l, majority, minRows, isMin, seed, frac, opt.NoTomek, tom)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// component builds the global and local subsets of component l.
+func component(x, scores *mat.Dense, l int, majority, minRows []int, isMin []bool, seed uint64, frac float64, noTomek bool, tom *TomekOptions) (global, local Subset, err error) {
+	mn, L := scores.Dims()
+	mk := len(minRows)
+	rank := make([]int, mn) // indices into majority, best first
+	for i := range rank {
+		rank[i] = i
+	}
+	slices.SortFunc(rank, func(a, b int) int {
+		if c := cmp.Compare(scores.At(b, l), scores.At(a, l)); c != 0 {
+			return c
+		}
+		return cmp.Compare(majority[a], majority[b])
+	})
+	rowsOf := func(idx []int) []int {
+		r := make([]int, len(idx))
+		for k, i := range idx {
+			r[k] = majority[i]
+		}
+		return r
+	}
+
+	g := rowsOf(rank[:mn/L])
+	nTop := len(g)
+	g = append(g, minRows...)
+	slices.Sort(g)
+	global = Subset{Component: l, Kind: Global, Minority: mk, Rows: g}
+	if !noTomek {
+		links, err := tomek(x, g, func(i int) bool { return isMin[i] }, tom)
+		if err != nil {
+			return global, local, fmt.Errorf("resample: component %d: %w", l, err)
+		}
+		global.Links = links
+		global.TomekRemoved = len(links)
+		global.Rows = DropMajority(g, links)
+	}
+	global.Majority = nTop - global.TomekRemoved
+
+	top := min(mk, mn)
+	rest := rowsOf(rank[top:])
+	nRand := min(int(math.Floor(frac*float64(mk))), len(rest))
+	drawn, err := Sample(rest, nRand, rng.Derive(seed, uint64(l)))
+	if err != nil {
+		return global, local, err // not reached: nRand <= len(rest)
+	}
+	loc := rowsOf(rank[:top])
+	loc = append(loc, drawn...)
+	loc = append(loc, minRows...)
+	slices.Sort(loc)
+	local = Subset{Component: l, Kind: Local, Majority: top + nRand, Random: nRand, Minority: mk, Rows: loc}
+	return global, local, nil
+}

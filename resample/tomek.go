@@ -1,0 +1,180 @@
+package resample
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/aer-go/aer/neighbors"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Link is a Tomek link: a minority row and a majority row of x that are
+// each other's nearest neighbour within the searched subset.
+type Link struct {
+	Minority int `json:"minority"`
+	Majority int `json:"majority"`
+}
+
+// TomekOptions tunes TomekLinks. A nil *TomekOptions means the defaults.
+type TomekOptions struct {
+	// Strict counts a pair only when each end's nearest neighbour is
+	// unique (the paper's strict inequalities, Eq. 6): the second nearest
+	// must be farther, comparing the Euclidean distances package neighbors
+	// reports. The default breaks ties by row number, like a
+	// nearest-neighbour search does.
+	Strict bool
+	// Workers bounds the goroutines of the neighbour searches; 0 means
+	// GOMAXPROCS. Results do not depend on it.
+	Workers int
+}
+
+// TomekLinks returns the Tomek links among the rows of x listed in subset
+// (all rows when subset is nil), ordered by minority row. y holds a label,
+// 0 or 1, for every row of x.
+func TomekLinks(x *mat.Dense, y []int, subset []int, opt *TomekOptions) ([]Link, error) {
+	r, _ := x.Dims()
+	if len(y) != r {
+		return nil, fmt.Errorf("resample: %d labels for %d rows", len(y), r)
+	}
+	rows, err := sortedRows(subset, r)
+	if err != nil {
+		return nil, err
+	}
+	for _, i := range rows {
+		if y[i] != 0 && y[i] != 1 {
+			return nil, fmt.Errorf("resample: row %d: label %d is not 0 or 1", i, y[i])
+		}
+	}
+	if opt == nil {
+		opt = &TomekOptions{}
+	}
+	links, err := tomek(x, rows, func(i int) bool { return y[i] == 1 }, opt)
+	if err != nil {
+		return nil, fmt.Errorf("resample: %w", err)
+	}
+	return links, nil
+}
+
+// sortedRows checks subset against r rows and returns it sorted (a copy),
+// or all rows when subset is nil.
+func sortedRows(subset []int, r int) ([]int, error) {
+	if subset == nil {
+		rows := make([]int, r)
+		for i := range rows {
+			rows[i] = i
+		}
+		return rows, nil
+	}
+	rows := slices.Clone(subset)
+	slices.Sort(rows)
+	for k, i := range rows {
+		if i < 0 || i >= r {
+			return nil, fmt.Errorf("resample: row %d out of range [0, %d)", i, r)
+		}
+		if k > 0 && rows[k-1] == i {
+			return nil, fmt.Errorf("resample: row %d listed twice", i)
+		}
+	}
+	return rows, nil
+}
+
+// tomek finds the links among rows (sorted, distinct, labels checked).
+func tomek(x *mat.Dense, rows []int, minority func(int) bool, opt *TomekOptions) ([]Link, error) {
+	if len(rows) < 2 {
+		return nil, nil
+	}
+	// Positions in the index follow row order, so the search's tie-break
+	// (smaller position) is the smaller row number.
+	var pos [2][]int // positions of majority and minority rows
+	for p, i := range rows {
+		if minority(i) {
+			pos[1] = append(pos[1], p)
+		} else {
+			pos[0] = append(pos[0], p)
+		}
+	}
+	if len(pos[0]) == 0 || len(pos[1]) == 0 {
+		return nil, nil
+	}
+	small := pos[1]
+	if len(pos[0]) < len(pos[1]) {
+		small = pos[0]
+	}
+	ix, err := neighbors.NewRows(x, rows)
+	if err != nil {
+		return nil, fmt.Errorf("tomek links: %w", err)
+	}
+	k := 1
+	if opt.Strict && len(rows) > 2 {
+		k = 2 // the second neighbour tells whether the first is tied
+	}
+	search := &neighbors.Options{Workers: opt.Workers}
+	first, err := ix.SearchSelf(small, k, search)
+	if err != nil {
+		return nil, fmt.Errorf("tomek links: %w", err)
+	}
+	unique := func(res *neighbors.Result, q int) bool {
+		_, d := res.Row(q)
+		return k == 1 || !opt.Strict || d[1] > d[0]
+	}
+	isMin := func(p int) bool { return minority(rows[p]) }
+	// Partners of the other class, each searched once.
+	var partners []int
+	partnerOf := make([]int, len(small)) // index into partners, or -1
+	seen := make(map[int]int)
+	for q, p := range small {
+		partnerOf[q] = -1
+		nn, _ := first.Row(q)
+		if isMin(nn[0]) == isMin(p) || !unique(first, q) {
+			continue
+		}
+		j, ok := seen[nn[0]]
+		if !ok {
+			j = len(partners)
+			seen[nn[0]] = j
+			partners = append(partners, nn[0])
+		}
+		partnerOf[q] = j
+	}
+	if len(partners) == 0 {
+		return nil, nil
+	}
+	second, err := ix.SearchSelf(partners, k, search)
+	if err != nil {
+		return nil, fmt.Errorf("tomek links: %w", err)
+	}
+	var links []Link
+	for q, p := range small {
+		j := partnerOf[q]
+		if j < 0 {
+			continue
+		}
+		nn, _ := second.Row(j)
+		if nn[0] != p || !unique(second, j) {
+			continue
+		}
+		a, b := rows[p], rows[partners[j]]
+		if !minority(a) {
+			a, b = b, a
+		}
+		links = append(links, Link{Minority: a, Majority: b})
+	}
+	slices.SortFunc(links, func(a, b Link) int { return a.Minority - b.Minority })
+	return links, nil
+}
+
+// DropMajority returns rows without the majority end of every link, in
+// the order of rows.
+func DropMajority(rows []int, links []Link) []int {
+	drop := make(map[int]bool, len(links))
+	for _, l := range links {
+		drop[l.Majority] = true
+	}
+	kept := make([]int, 0, len(rows))
+	for _, i := range rows {
+		if !drop[i] {
+			kept = append(kept, i)
+		}
+	}
+	return kept
+}
