@@ -99,8 +99,8 @@ type gbdtInfo struct {
 	BestIteration *int      `json:"best_iteration,omitempty"`
 	BestScore     *float64  `json:"best_score,omitempty"`
 	StoppedEarly  bool      `json:"stopped_early,omitempty"`
-	// Importance is each feature's total gain (loss reduction summed over
-	// its splits) and split count.
+	// Importance lists the features the trees split on, by total gain
+	// (loss reduction summed over their splits), largest first.
 	Importance []gbdtImportance `json:"importance"`
 }
 
@@ -145,8 +145,11 @@ func fitGBDT(ctx context.Context, req *fitRequest) (*fitResult, error) {
 	gain, _ := m.Importance(boost.TotalGain)
 	count, _ := m.Importance(boost.Count)
 	for j, f := range req.Train.Features {
-		info.Importance = append(info.Importance, gbdtImportance{Feature: f, TotalGain: gain[j], Splits: int(count[j])})
+		if count[j] > 0 {
+			info.Importance = append(info.Importance, gbdtImportance{Feature: f, TotalGain: gain[j], Splits: int(count[j])})
+		}
 	}
+	sort.SliceStable(info.Importance, func(a, b int) bool { return info.Importance[a].TotalGain > info.Importance[b].TotalGain })
 	if ev := m.Eval; ev != nil {
 		info.EvalMetric = ev.Metric
 		info.ValidCurve = ev.Curve
