@@ -168,15 +168,19 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 		return nil, ErrNoValidation
 	}
 
-	// Row weights with the positive-class multiplier folded in.
-	w := make([]float64, n)
-	for i := range w {
-		w[i] = 1
-		if train.Weight != nil {
-			w[i] = train.Weight[i]
-		}
-		if train.Y[i] == 1 {
-			w[i] *= set.ScalePosWeight
+	// Row weights with the positive-class multiplier folded in; nil when
+	// every row weighs 1 (the common case, which skips the multiply).
+	var w []float64
+	if train.Weight != nil || set.ScalePosWeight != 1 {
+		w = make([]float64, n)
+		for i := range w {
+			w[i] = 1
+			if train.Weight != nil {
+				w[i] = train.Weight[i]
+			}
+			if train.Y[i] == 1 {
+				w[i] *= set.ScalePosWeight
+			}
 		}
 	}
 	mx := newMatrix(train.X, train.Weight, set.MaxBin, set.Threads)
@@ -243,7 +247,10 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 					p := 1 / (1 + math.Exp(-margin[i]))
 					gr := p - float64(train.Y[i])
 					hs := max(p*(1-p), minHess)
-					g.gp[i] = gpair{float32(gr * w[i]), float32(hs * w[i])}
+					if w != nil {
+						gr, hs = gr*w[i], hs*w[i]
+					}
+					g.gp[i] = gpair{float32(gr), float32(hs)}
 				}
 				return
 			}
@@ -252,7 +259,10 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 				if math.IsNaN(gr) || math.IsNaN(hs) || math.IsInf(gr, 0) || math.IsInf(hs, 0) {
 					gradErr[b] = fmt.Errorf("boost: objective gave gradient %v, hessian %v at row %d (margin %v)", gr, hs, i, margin[i])
 				}
-				g.gp[i] = gpair{float32(gr * w[i]), float32(hs * w[i])}
+				if w != nil {
+					gr, hs = gr*w[i], hs*w[i]
+				}
+				g.gp[i] = gpair{float32(gr), float32(hs)}
 			}
 		})
 		if err := errors.Join(gradErr...); err != nil {
