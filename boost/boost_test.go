@@ -291,6 +291,20 @@ func TestWeightedEqualsScalePosWeight(t *testing.T) {
 	}
 }
 
+func TestProgress(t *testing.T) {
+	x, y := testData(500, 37)
+	var calls []int
+	train(t, x, y, &Settings{NEstimators: 4, Progress: func(done, total int) {
+		if total != 4 {
+			t.Errorf("total %d", total)
+		}
+		calls = append(calls, done)
+	}})
+	if !slices.Equal(calls, []int{1, 2, 3, 4}) {
+		t.Errorf("progress calls %v", calls)
+	}
+}
+
 func TestCustomObjective(t *testing.T) {
 	x, y := testData(2000, 19)
 	a := train(t, x, y, &Settings{NEstimators: 5, Gradient: LogisticGrad})

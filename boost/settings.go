@@ -109,6 +109,10 @@ type Settings struct {
 	// selects LogLoss.
 	EvalMetric string `json:"eval_metric,omitempty"`
 
+	// Progress, when set, is called after every boosting round with the
+	// number of rounds done and the number asked for.
+	Progress func(done, total int) `json:"-"`
+
 	// Seed drives row and feature sampling.
 	Seed uint64 `json:"seed"`
 	// Threads is the number of goroutines used for training and batch

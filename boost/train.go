@@ -314,6 +314,9 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 			})
 		}
 		model.Trees = append(model.Trees, *tree)
+		if set.Progress != nil {
+			set.Progress(round+1, set.NEstimators)
+		}
 
 		if valid != nil {
 			raw := valid.X.RawMatrix()
