@@ -123,7 +123,8 @@ func BenchmarkPredictRow(b *testing.B) {
 // depth 6, eta 0.3) and of batch and single-row prediction. Set
 // BOOST_CSV=file.csv (e.g. from aer gen) or BOOST_TIME=<rows> of
 // synthetic data, and BOOST_THREADS. CPU time is the steadier measure on
-// a shared, loaded machine.
+// a shared, loaded machine. testdata/xgb_time.py times XGBoost on the
+// same CSV.
 func TestTimeTrain(t *testing.T) {
 	rows, _ := strconv.Atoi(os.Getenv("BOOST_TIME"))
 	csv := os.Getenv("BOOST_CSV")
