@@ -290,13 +290,9 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 			left := leftTable(mx, &j.nd.best)
 			col := mx.cols[j.nd.best.feat*n : (j.nd.best.feat+1)*n]
 			li := tree.Left[j.nd.id]
-			vl, vr := tree.Value[li], tree.Value[li+1]
+			vals := [2]float64{tree.Value[li+1], tree.Value[li]} // right, left
 			for _, r := range g.idx[j.lo:j.hi] {
-				if left[col[r]] {
-					margin[r] += vl
-				} else {
-					margin[r] += vr
-				}
+				margin[r] += vals[b2i(left[col[r]])]
 			}
 		})
 		if rows < n {
