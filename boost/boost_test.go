@@ -404,6 +404,18 @@ func TestSettings(t *testing.T) {
 	if err := s.Set("max_depth", "x"); err == nil {
 		t.Error("max_depth=x accepted")
 	}
+	for _, kv := range [][2]string{{"eta", "0"}, {"n_estimators", "0"}, {"subsample", "-1"}, {"max_depth", "-2"}} {
+		if err := s.Set(kv[0], kv[1]); err == nil {
+			t.Errorf("%s=%s accepted", kv[0], kv[1])
+		}
+	}
+	var u Settings
+	u.Set("max_depth", "0")
+	u.Set("grow_policy", "leafwise")
+	u.Set("max_leaves", "0")
+	if r, _ := u.resolved(); r.MaxDepth > 0 || r.MaxLeaves != 0 {
+		t.Errorf("max_depth=0, max_leaves=0 resolved to %d, %d; want no bounds", r.MaxDepth, r.MaxLeaves)
+	}
 	for _, bad := range []Settings{{Subsample: 1.5}, {MaxBin: 300}, {Objective: "hinge"}, {GrowPolicy: "x"}, {BaseScore: 1}, {Objective: Custom}} {
 		if err := bad.Check(); err == nil {
 			t.Errorf("%+v accepted", bad)
