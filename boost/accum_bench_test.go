@@ -1,77 +1,70 @@
 package boost
 
 import (
+	"math"
 	"testing"
-	"unsafe"
 )
 
+// BenchmarkAccumulate measures histogram building on 1M rows, visiting
+// an irregular eighth of them in order (as a node deep in a tree does).
 func BenchmarkAccumulate(b *testing.B) {
-	x, y := synthData(100_000, 20, 1)
+	x, y := synthData(1_000_000, 20, 1)
 	set, _ := (&Settings{Threads: 1}).resolved()
 	m := newMatrix(x, nil, 256, 1)
 	g := newGrower(m, &set)
+	rows := make([]int32, 0, m.n/3)
 	for i := range g.idx {
-		g.idx[i] = int32(i)
 		g.gp[i] = gpair{float32(y[i]) - 0.5, 0.25}
+		if (uint32(i)*2654435761)>>29 == 0 {
+			rows = append(rows, int32(i))
+		}
 	}
 	h := g.getHist()
 	b.ResetTimer()
 	for range b.N {
-		g.accumulate(h, g.idx)
+		g.accumulate(h, rows)
 	}
-	b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(b.N)/2e6, "ns/update")
+	b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(b.N)/float64(len(rows)*20), "ns/update")
 }
 
-func (g *grower) accumulate2(hist []float64, rows []int32) {
-	nf := g.m.nf
-	bins := g.m.bins
-	gp := g.gp
-	off := g.m.off[:nf]
-	_ = hist[2*g.m.histLen-1]
-	base := unsafe.Pointer(unsafe.SliceData(hist))
-	f4 := nf &^ 3
-	for _, r := range rows {
-		p := gp[r]
-		gr, hs := float64(p.g), float64(p.h)
-		row := bins[int(r)*nf : int(r)*nf+nf]
-		f := 0
-		for ; f < f4; f += 4 {
-			o := off[f : f+4 : f+4]
-			bb := row[f : f+4 : f+4]
-			h0 := (*[2]float64)(unsafe.Add(base, uintptr(int(o[0])+int(bb[0]))*16))
-			h1 := (*[2]float64)(unsafe.Add(base, uintptr(int(o[1])+int(bb[1]))*16))
-			h2 := (*[2]float64)(unsafe.Add(base, uintptr(int(o[2])+int(bb[2]))*16))
-			h3 := (*[2]float64)(unsafe.Add(base, uintptr(int(o[3])+int(bb[3]))*16))
-			h0[0] += gr
-			h0[1] += hs
-			h1[0] += gr
-			h1[1] += hs
-			h2[0] += gr
-			h2[1] += hs
-			h3[0] += gr
-			h3[1] += hs
-		}
-		for ; f < nf; f++ {
-			h := (*[2]float64)(unsafe.Add(base, uintptr(int(off[f])+int(row[f]))*16))
-			h[0] += gr
-			h[1] += hs
-		}
-	}
-}
-
-func BenchmarkAccumulate2(b *testing.B) {
-	x, y := synthData(100_000, 20, 1)
+// TestAccumulateKernel: the platform kernel and the Go loop give the same
+// histogram, bit for bit.
+func TestAccumulateKernel(t *testing.T) {
+	x, y := testData(20_000, 41)
 	set, _ := (&Settings{Threads: 1}).resolved()
 	m := newMatrix(x, nil, 256, 1)
 	g := newGrower(m, &set)
-	for i := range g.idx {
-		g.idx[i] = int32(i)
-		g.gp[i] = gpair{float32(y[i]) - 0.5, 0.25}
+	rows := make([]int32, 0)
+	for i := range g.gp {
+		g.gp[i] = gpair{float32(y[i]) - 0.3 + float32(i%7)*1e-3, 0.2 + float32(i%5)*1e-2}
+		if i%3 != 1 {
+			rows = append(rows, int32(i))
+		}
 	}
-	h := g.getHist()
+	a, b := g.getHist(), g.getHist()
+	g.accumulate(a, rows)
+	g.accumulateGo(b, rows)
+	for k := range a {
+		if math.Float64bits(a[k]) != math.Float64bits(b[k]) {
+			t.Fatalf("slot %d: %v, want %v", k, a[k], b[k])
+		}
+	}
+	g.accumulate(a, nil)
+}
+
+// BenchmarkPartition measures splitting the rows of a 1M-row node.
+func BenchmarkPartition(b *testing.B) {
+	x, _ := synthData(1_000_000, 20, 1)
+	set, _ := (&Settings{Threads: 1}).resolved()
+	m := newMatrix(x, nil, 256, 1)
+	g := newGrower(m, &set)
+	nd := &gnode{begin: 0, end: m.n, best: split{found: true, feat: 3, bin: int(m.nb[3]) / 2}}
 	b.ResetTimer()
 	for range b.N {
-		g.accumulate2(h, g.idx)
+		for i := range g.idx {
+			g.idx[i] = int32(i)
+		}
+		g.partition([]*gnode{nd})
 	}
-	b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(b.N)/2e6, "ns/update")
+	b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(b.N)/float64(m.n), "ns/row")
 }

@@ -6,10 +6,13 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/aer-go/aer/dataset"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -116,27 +119,67 @@ func BenchmarkPredictRow(b *testing.B) {
 	}
 }
 
-// TestTimeTrain reports wall and CPU seconds of training on the
-// benchmark data; set BOOST_TIME=100000 (rows) to run it. CPU time is the
-// better measure on a shared, loaded machine.
+// TestTimeTrain reports wall and CPU seconds of training (100 trees of
+// depth 6, eta 0.3) and of batch and single-row prediction. Set
+// BOOST_CSV=file.csv (e.g. from aer gen) or BOOST_TIME=<rows> of
+// synthetic data, and BOOST_THREADS. CPU time is the steadier measure on
+// a shared, loaded machine. testdata/xgb_time.py times XGBoost on the
+// same CSV.
 func TestTimeTrain(t *testing.T) {
 	rows, _ := strconv.Atoi(os.Getenv("BOOST_TIME"))
-	if rows == 0 {
-		t.Skip("set BOOST_TIME=<rows> to time training")
+	csv := os.Getenv("BOOST_CSV")
+	if rows == 0 && csv == "" {
+		t.Skip("set BOOST_CSV=<file> or BOOST_TIME=<rows> to time training")
 	}
 	threads, _ := strconv.Atoi(os.Getenv("BOOST_THREADS"))
-	x, y := synthData(rows, 20, 1)
-	var ru0, ru1 syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
-	t0 := time.Now()
+	var x *mat.Dense
+	var y []int
+	if csv != "" {
+		d, err := dataset.Load(csv, dataset.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, y = d.X, d.Y
+		rows = d.Rows()
+	} else {
+		x, y = synthData(rows, 20, 1)
+	}
+	cpuNow := func() time.Duration {
+		var ru syscall.Rusage
+		syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	runtime.GC()
+	c0, t0 := cpuNow(), time.Now()
 	m, err := Train(context.Background(), Data{X: x, Y: y}, nil, &Settings{Threads: threads})
-	wall := time.Since(t0)
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
+	wall, cpu := time.Since(t0), cpuNow()-c0
 	if err != nil {
 		t.Fatal(err)
 	}
-	cpu := time.Duration(ru1.Utime.Nano() + ru1.Stime.Nano() - ru0.Utime.Nano() - ru0.Stime.Nano())
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	t.Logf("%d rows: wall %.3fs cpu %.3fs, heap sys %d MB, trees %d", rows, wall.Seconds(), cpu.Seconds(), ms.HeapSys>>20, len(m.Trees))
+	t.Logf("train %d rows: wall %.3fs cpu %.3fs, heap sys %d MB, trees %d", rows, wall.Seconds(), cpu.Seconds(), ms.HeapSys>>20, len(m.Trees))
+
+	n := min(rows, 100_000)
+	sub := x.Slice(0, n, 0, 20).(*mat.Dense)
+	dst := make([]float64, n)
+	best := time.Duration(math.MaxInt64)
+	var bestCPU time.Duration
+	for range 3 {
+		c0, t0 := cpuNow(), time.Now()
+		m.Predict(sub, dst)
+		if w := time.Since(t0); w < best {
+			best, bestCPU = w, cpuNow()-c0
+		}
+	}
+	t.Logf("predict %d rows: best wall %.4fs (%.0f rows/s), cpu %.4fs", n, best.Seconds(), float64(n)/best.Seconds(), bestCPU.Seconds())
+	lat := make([]time.Duration, 1000)
+	for i := range lat {
+		row := sub.RawRowView(i)
+		t0 := time.Now()
+		m.PredictRow(row)
+		lat[i] = time.Since(t0)
+	}
+	slices.Sort(lat)
+	t.Logf("single row: median %v", lat[len(lat)/2])
 }

@@ -26,8 +26,7 @@ func cutsFor(v, w []float64, maxBin int) (cuts []float64, minVal float64) {
 	var distinct []vw
 	if w == nil {
 		// Unweighted (the common case): sorting plain floats is faster.
-		s := slices.Clone(v)
-		slices.Sort(s)
+		s := radixSort(v)
 		distinct = make([]vw, 0, 64)
 		for i, x := range s {
 			if i == 0 || x != s[i-1] {
@@ -101,4 +100,57 @@ func binOf(cuts []float64, x float64) int {
 		}
 	}
 	return lo
+}
+
+// radixSort returns the values of v (none NaN) in ascending order: an LSD
+// radix sort on the order-preserving integer image of each float64, 11
+// bits a pass, several times faster than a comparison sort on the long
+// columns binning meets.
+func radixSort(v []float64) []float64 {
+	const bits, buckets = 11, 1 << 11
+	if len(v) == 0 {
+		return nil
+	}
+	a := make([]uint64, len(v))
+	b := make([]uint64, len(v))
+	for i, x := range v {
+		u := math.Float64bits(x)
+		if u>>63 == 1 {
+			u = ^u
+		} else {
+			u |= 1 << 63
+		}
+		a[i] = u
+	}
+	var count [buckets]int
+	for shift := uint(0); shift < 64; shift += bits {
+		clear(count[:])
+		for _, u := range a {
+			count[(u>>shift)&(buckets-1)]++
+		}
+		if count[(a[0]>>shift)&(buckets-1)] == len(a) {
+			continue // every key has this digit
+		}
+		sum := 0
+		for i, c := range count {
+			count[i] = sum
+			sum += c
+		}
+		for _, u := range a {
+			d := (u >> shift) & (buckets - 1)
+			b[count[d]] = u
+			count[d]++
+		}
+		a, b = b, a
+	}
+	out := make([]float64, len(v))
+	for i, u := range a {
+		if u>>63 == 1 {
+			u &^= 1 << 63
+		} else {
+			u = ^u
+		}
+		out[i] = math.Float64frombits(u)
+	}
+	return out
 }

@@ -291,6 +291,20 @@ func TestWeightedEqualsScalePosWeight(t *testing.T) {
 	}
 }
 
+func TestProgress(t *testing.T) {
+	x, y := testData(500, 37)
+	var calls []int
+	train(t, x, y, &Settings{NEstimators: 4, Progress: func(done, total int) {
+		if total != 4 {
+			t.Errorf("total %d", total)
+		}
+		calls = append(calls, done)
+	}})
+	if !slices.Equal(calls, []int{1, 2, 3, 4}) {
+		t.Errorf("progress calls %v", calls)
+	}
+}
+
 func TestCustomObjective(t *testing.T) {
 	x, y := testData(2000, 19)
 	a := train(t, x, y, &Settings{NEstimators: 5, Gradient: LogisticGrad})
@@ -390,6 +404,18 @@ func TestSettings(t *testing.T) {
 	if err := s.Set("max_depth", "x"); err == nil {
 		t.Error("max_depth=x accepted")
 	}
+	for _, kv := range [][2]string{{"eta", "0"}, {"n_estimators", "0"}, {"subsample", "-1"}, {"max_depth", "-2"}} {
+		if err := s.Set(kv[0], kv[1]); err == nil {
+			t.Errorf("%s=%s accepted", kv[0], kv[1])
+		}
+	}
+	var u Settings
+	u.Set("max_depth", "0")
+	u.Set("grow_policy", "leafwise")
+	u.Set("max_leaves", "0")
+	if r, _ := u.resolved(); r.MaxDepth > 0 || r.MaxLeaves != 0 {
+		t.Errorf("max_depth=0, max_leaves=0 resolved to %d, %d; want no bounds", r.MaxDepth, r.MaxLeaves)
+	}
 	for _, bad := range []Settings{{Subsample: 1.5}, {MaxBin: 300}, {Objective: "hinge"}, {GrowPolicy: "x"}, {BaseScore: 1}, {Objective: Custom}} {
 		if err := bad.Check(); err == nil {
 			t.Errorf("%+v accepted", bad)
@@ -416,6 +442,9 @@ func TestBadInput(t *testing.T) {
 	}
 	if _, err := Train(context.Background(), Data{X: x, Y: []int{0, 1}}, nil, nil); err == nil {
 		t.Error("label count mismatch accepted")
+	}
+	if _, err := Train(context.Background(), Data{X: x, Y: []int{0, 1, 0}}, nil, &Settings{EarlyStoppingRounds: 3}); !errors.Is(err, ErrNoValidation) {
+		t.Errorf("early stopping without validation: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -446,5 +475,46 @@ func TestQuantileCuts(t *testing.T) {
 	cuts, _ = cutsFor([]float64{3, 1, 2, 1, 3}, nil, 256)
 	if !slices.Equal(cuts[:2], []float64{2, 3}) || len(cuts) != 3 || cuts[2] <= 3 {
 		t.Errorf("cuts %v", cuts)
+	}
+}
+
+func TestRadixSort(t *testing.T) {
+	v := []float64{3, -1, 0, math.Copysign(0, -1), 2.5, -7.25, 1e300, -1e-300, 3, math.Inf(-1), 42}
+	for i := 0; i < 5000; i++ {
+		v = append(v, float64(i%97)*1.5-50)
+	}
+	got := radixSort(v)
+	want := slices.Clone(v)
+	slices.Sort(want)
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("position %d: %v, want %v", i, got[i], want[i])
+		}
+	}
+	if len(radixSort([]float64{1})) != 1 {
+		t.Error("one value")
+	}
+}
+
+// TestPredictionPaths: the flat branch-free layout, the tree walk used in
+// training and single-row prediction agree bit for bit, missing values
+// included.
+func TestPredictionPaths(t *testing.T) {
+	x, y := testData(3000, 31)
+	m := train(t, x, y, &Settings{NEstimators: 20, MaxDepth: 5})
+	lw := train(t, x, y, &Settings{NEstimators: 20, GrowPolicy: LeafWise, MaxLeaves: 12})
+	for _, mm := range []*Model{m, lw} {
+		batch := mm.PredictMargin(x, nil)
+		for i := 0; i < 3000; i += 7 {
+			row := x.RawRowView(i)
+			s := 0.0
+			for ti := range mm.Trees {
+				s += mm.Trees[ti].Value[mm.Trees[ti].Leaf(row)]
+			}
+			s += mm.BaseMargin
+			if one := mm.PredictRowMargin(row); math.Float64bits(one) != math.Float64bits(batch[i]) || math.Float64bits(s) != math.Float64bits(one) {
+				t.Fatalf("row %d: batch %v, single %v, tree walk %v", i, batch[i], one, s)
+			}
+		}
 	}
 }

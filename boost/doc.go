@@ -25,5 +25,12 @@
 //
 // Training is parallel over rows in fixed-size blocks whose partial
 // histograms are summed in a fixed order, so a model is bit-identical for
-// a given seed whatever the number of threads.
+// a given seed whatever the number of threads. On amd64 the histogram
+// loop is a small assembly kernel (packed adds, prefetching of scattered
+// rows) that performs the same additions in the same order as the Go loop
+// used elsewhere (and with the purego build tag), so results do not
+// depend on it.
+//
+// Prediction walks all trees from one flat node array without
+// data-dependent branches, several rows at a time.
 package boost

@@ -140,11 +140,11 @@ func (g *grower) putHist(h []float64) {
 	g.mu.Unlock()
 }
 
-// accumulate adds the gradient pairs of rows to hist. It is the hot loop
+// accumulateGo adds the gradient pairs of rows to hist. It is the hot loop
 // of training: the slot address is computed without bounds checks, which
 // is safe because every code of feature f is at most nb[f] and
 // off[f]+nb[f] < histLen by construction (newMatrix).
-func (g *grower) accumulate(hist []float64, rows []int32) {
+func (g *grower) accumulateGo(hist []float64, rows []int32) {
 	nf := g.m.nf
 	bins := g.m.bins
 	gp := g.gp
@@ -336,16 +336,21 @@ func (g *grower) partition(nodes []*gnode) {
 		j := &jobs[i]
 		b := &j.nd.best
 		left := leftTable(m, b)
+		// Branch-free: every row is written both after the left rows and
+		// before the right rows, and only one of the two counts advances.
+		// The two slots are free (nl+nr rows placed so far, so
+		// nl <= count-1-nr), and a split's direction is unpredictable.
 		nl, nr := 0, 0
 		col := m.cols[b.feat*m.n : (b.feat+1)*m.n]
-		for _, r := range g.idx[j.lo:j.hi] {
-			if left[col[r]] {
-				g.tmp[j.lo+nl] = r
-				nl++
-			} else {
-				nr++
-				g.tmp[j.hi-nr] = r
-			}
+		rows := g.idx[j.lo:j.hi]
+		out := g.tmp[j.lo:j.hi]
+		last := len(out) - 1
+		for _, r := range rows {
+			isLeft := int(b2i(left[col[r]]))
+			out[nl] = r
+			out[last-nr] = r
+			nl += isLeft
+			nr += 1 - isLeft
 		}
 		j.nl = nl
 	})

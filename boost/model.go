@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"runtime"
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
@@ -34,8 +35,29 @@ func (m *Model) PredictRowMargin(row []float64) float64 {
 	if len(row) != m.NumFeatures {
 		panic(fmt.Sprintf("boost: row has %d values, model has %d features", len(row), m.NumFeatures))
 	}
+	var out [1]float64
+	m.margins([][]float64{row}, out[:])
+	return out[0]
+}
+
+// margins sets out[k] to the margin of rows[k].
+func (m *Model) margins(rows [][]float64, out []float64) {
 	m.compile()
-	return m.BaseMargin + m.forest.margin(row, len(m.forest.roots))
+	for k := range out {
+		out[k] = 0
+	}
+	if m.NumFeatures > maxFlatFeatures {
+		for k, row := range rows {
+			for ti := range m.Trees {
+				out[k] += m.Trees[ti].Value[m.Trees[ti].Leaf(row)]
+			}
+		}
+	} else {
+		m.forest.addMargins(rows, out)
+	}
+	for k := range out {
+		out[k] += m.BaseMargin
+	}
 }
 
 // PredictRow returns the probability of the positive class for one row.
@@ -56,15 +78,18 @@ func (m *Model) PredictMargin(x *mat.Dense, dst []float64) []float64 {
 	dst = dst[:n]
 	m.compile()
 	raw := x.RawMatrix()
-	const rowsPerTask = 1024
+	const rowsPerTask = 64
 	threads := m.Settings.Threads
 	if threads <= 0 {
-		threads = 1
+		threads = runtime.GOMAXPROCS(0)
 	}
 	parallel(threads, (n+rowsPerTask-1)/rowsPerTask, func(b int) {
-		for i := b * rowsPerTask; i < min(n, (b+1)*rowsPerTask); i++ {
-			dst[i] = m.BaseMargin + m.forest.margin(raw.Data[i*raw.Stride:i*raw.Stride+nf], len(m.forest.roots))
+		var rows [rowsPerTask][]float64
+		lo, hi := b*rowsPerTask, min(n, (b+1)*rowsPerTask)
+		for i := lo; i < hi; i++ {
+			rows[i-lo] = raw.Data[i*raw.Stride : i*raw.Stride+nf]
 		}
+		m.margins(rows[:hi-lo], dst[lo:hi])
 	})
 	return dst
 }
@@ -79,7 +104,8 @@ func (m *Model) Predict(x *mat.Dense, dst []float64) []float64 {
 	return dst
 }
 
-// SetThreads sets the number of goroutines batch prediction uses.
+// SetThreads sets the number of goroutines batch prediction uses (0: all
+// cores). Call it before predicting, not concurrently with prediction.
 func (m *Model) SetThreads(n int) { m.Settings.Threads = n }
 
 // Importance kinds.

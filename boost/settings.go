@@ -50,7 +50,9 @@ type Settings struct {
 	// a negative value means no bound.
 	MaxDepth int `json:"max_depth"`
 	// MaxLeaves bounds the number of leaves of a tree. Zero selects no bound
-	// for depth-wise growth and 31 for leaf-wise growth.
+	// for depth-wise growth and 31 for leaf-wise growth; a negative value
+	// means no bound (leaf-wise growth keeps one histogram per open leaf,
+	// so an unbounded leaf-wise tree can take much memory).
 	MaxLeaves int `json:"max_leaves"`
 	// GrowPolicy is DepthWise or LeafWise. Empty selects DepthWise.
 	GrowPolicy string `json:"grow_policy"`
@@ -109,6 +111,10 @@ type Settings struct {
 	// selects LogLoss.
 	EvalMetric string `json:"eval_metric,omitempty"`
 
+	// Progress, when set, is called after every boosting round with the
+	// number of rounds done and the number asked for.
+	Progress func(done, total int) `json:"-"`
+
 	// Seed drives row and feature sampling.
 	Seed uint64 `json:"seed"`
 	// Threads is the number of goroutines used for training and batch
@@ -142,6 +148,8 @@ func (s *Settings) resolved() (Settings, error) {
 	}
 	if r.MaxLeaves == 0 && r.GrowPolicy == LeafWise {
 		r.MaxLeaves = 31
+	} else if r.MaxLeaves < 0 {
+		r.MaxLeaves = 0
 	}
 	if r.Lambda == 0 {
 		r.Lambda = 1
@@ -200,8 +208,8 @@ func (s *Settings) resolved() (Settings, error) {
 		return r, bad("eta", r.Eta, "must be positive")
 	case r.GrowPolicy != DepthWise && r.GrowPolicy != LeafWise:
 		return r, bad("grow_policy", r.GrowPolicy, `must be "depthwise" or "leafwise"`)
-	case r.MaxLeaves < 0 || r.MaxLeaves == 1:
-		return r, bad("max_leaves", r.MaxLeaves, "must be 0 (no bound) or at least 2")
+	case r.MaxLeaves == 1:
+		return r, bad("max_leaves", r.MaxLeaves, "must be at least 2 (or 0 for no bound)")
 	case !finite(r.Lambda):
 		return r, bad("lambda", r.Lambda, "must be finite")
 	case !finite(r.Alpha) || r.Alpha < 0:
@@ -247,11 +255,19 @@ type param struct {
 	set  func(s *Settings, v string) error
 }
 
-func intParam(help string, dst func(*Settings) *int) param {
+// intParam parses an integer; zeroAs is stored when the user writes 0,
+// and values below min are refused.
+func intParam(help string, min, zeroAs int, dst func(*Settings) *int) param {
 	return param{help, func(s *Settings, v string) error {
 		n, err := strconv.Atoi(v)
 		if err != nil {
 			return fmt.Errorf("%q is not an integer", v)
+		}
+		if n < min {
+			return fmt.Errorf("%d is below the minimum %d", n, min)
+		}
+		if n == 0 {
+			n = zeroAs
 		}
 		*dst(s) = n
 		return nil
@@ -259,12 +275,24 @@ func intParam(help string, dst func(*Settings) *int) param {
 }
 
 // floatParam parses a number; zeroAs is stored when the user writes 0 for
-// a field whose zero value means a non-zero default.
+// a field whose zero value means a non-zero default; positive refuses
+// values <= 0.
 func floatParam(help string, zeroAs float64, dst func(*Settings) *float64) param {
+	return numParam(help, zeroAs, false, dst)
+}
+
+func positiveParam(help string, dst func(*Settings) *float64) param {
+	return numParam(help, 0, true, dst)
+}
+
+func numParam(help string, zeroAs float64, positive bool, dst func(*Settings) *float64) param {
 	return param{help, func(s *Settings, v string) error {
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 			return fmt.Errorf("%q is not a finite number", v)
+		}
+		if positive && f <= 0 {
+			return fmt.Errorf("%v must be positive", f)
 		}
 		if f == 0 {
 			f = zeroAs
@@ -279,11 +307,11 @@ func stringParam(help string, dst func(*Settings) *string) param {
 }
 
 var params = map[string]param{
-	"n_estimators":          intParam("number of trees", func(s *Settings) *int { return &s.NEstimators }),
-	"eta":                   floatParam("learning rate", 0, func(s *Settings) *float64 { return &s.Eta }),
-	"learning_rate":         floatParam("learning rate (alias of eta)", 0, func(s *Settings) *float64 { return &s.Eta }),
-	"max_depth":             intParam("maximum tree depth (-1: none)", func(s *Settings) *int { return &s.MaxDepth }),
-	"max_leaves":            intParam("maximum leaves per tree", func(s *Settings) *int { return &s.MaxLeaves }),
+	"n_estimators":          intParam("number of trees", 1, 0, func(s *Settings) *int { return &s.NEstimators }),
+	"eta":                   positiveParam("learning rate", func(s *Settings) *float64 { return &s.Eta }),
+	"learning_rate":         positiveParam("learning rate (alias of eta)", func(s *Settings) *float64 { return &s.Eta }),
+	"max_depth":             intParam("maximum tree depth (0: no bound, as in XGBoost)", -1, -1, func(s *Settings) *int { return &s.MaxDepth }),
+	"max_leaves":            intParam("maximum leaves per tree (0: no bound)", 0, -1, func(s *Settings) *int { return &s.MaxLeaves }),
 	"grow_policy":           stringParam("depthwise or leafwise", func(s *Settings) *string { return &s.GrowPolicy }),
 	"lambda":                floatParam("L2 penalty on leaf values", -1, func(s *Settings) *float64 { return &s.Lambda }),
 	"reg_lambda":            floatParam("L2 penalty (alias of lambda)", -1, func(s *Settings) *float64 { return &s.Lambda }),
@@ -292,17 +320,17 @@ var params = map[string]param{
 	"gamma":                 floatParam("minimum split gain", 0, func(s *Settings) *float64 { return &s.Gamma }),
 	"min_split_loss":        floatParam("minimum split gain (alias of gamma)", 0, func(s *Settings) *float64 { return &s.Gamma }),
 	"min_child_weight":      floatParam("minimum hessian sum per child", -1, func(s *Settings) *float64 { return &s.MinChildWeight }),
-	"subsample":             floatParam("row fraction per tree", 0, func(s *Settings) *float64 { return &s.Subsample }),
-	"colsample_bytree":      floatParam("feature fraction per tree", 0, func(s *Settings) *float64 { return &s.ColsampleByTree }),
+	"subsample":             positiveParam("row fraction per tree", func(s *Settings) *float64 { return &s.Subsample }),
+	"colsample_bytree":      positiveParam("feature fraction per tree", func(s *Settings) *float64 { return &s.ColsampleByTree }),
 	"scale_pos_weight":      floatParam("weight multiplier of positive rows", 0, func(s *Settings) *float64 { return &s.ScalePosWeight }),
-	"base_score":            floatParam("initial probability", 0, func(s *Settings) *float64 { return &s.BaseScore }),
-	"max_bin":               intParam("histogram bins per feature", func(s *Settings) *int { return &s.MaxBin }),
+	"base_score":            positiveParam("initial probability", func(s *Settings) *float64 { return &s.BaseScore }),
+	"max_bin":               intParam("histogram bins per feature", 2, 0, func(s *Settings) *int { return &s.MaxBin }),
 	"objective":             stringParam("logistic, focal or weighted", func(s *Settings) *string { return &s.Objective }),
 	"focal_gamma":           floatParam("focal loss focusing parameter", -1, func(s *Settings) *float64 { return &s.FocalGamma }),
 	"focal_alpha":           floatParam("focal loss positive-class weight", 0, func(s *Settings) *float64 { return &s.FocalAlpha }),
 	"weighted_alpha":        floatParam("weighted cross-entropy positive weight", 0, func(s *Settings) *float64 { return &s.WeightedAlpha }),
 	"imbalance_alpha":       floatParam("alias of weighted_alpha", 0, func(s *Settings) *float64 { return &s.WeightedAlpha }),
-	"early_stopping_rounds": intParam("rounds without validation improvement before stopping", func(s *Settings) *int { return &s.EarlyStoppingRounds }),
+	"early_stopping_rounds": intParam("rounds without validation improvement before stopping", 0, 0, func(s *Settings) *int { return &s.EarlyStoppingRounds }),
 	"eval_metric":           stringParam("logloss or auc", func(s *Settings) *string { return &s.EvalMetric }),
 }
 
@@ -319,9 +347,11 @@ func Params() []string {
 // Set sets the parameter key, named as in XGBoost (eta, max_depth,
 // n_estimators, lambda, alpha, gamma, min_child_weight, subsample,
 // colsample_bytree, scale_pos_weight, base_score, max_bin, ...), from its
-// text value. A written 0 means zero even for fields whose zero value
-// selects a default. The value is checked fully when training starts;
-// Set returns an error for an unknown key or a value that does not parse.
+// text value, with XGBoost's meaning: a written 0 means zero for lambda,
+// min_child_weight and focal_gamma, and no bound for max_depth and
+// max_leaves. The value is checked fully when training starts; Set
+// returns an error for an unknown key or a value that does not parse or
+// is out of range.
 func (s *Settings) Set(key, value string) error {
 	p, ok := params[key]
 	if !ok {

@@ -136,8 +136,13 @@ func newMatrix(x *mat.Dense, w []float64, maxBin, threads int) *matrix {
 	return m
 }
 
-// ErrNoData is returned when the training set has no rows or no features.
-var ErrNoData = errors.New("boost: training set is empty")
+// Errors returned by Train.
+var (
+	// ErrNoData: the training set has no rows or no features.
+	ErrNoData = errors.New("boost: training set is empty")
+	// ErrNoValidation: early stopping was asked for without a validation set.
+	ErrNoValidation = errors.New("boost: early_stopping_rounds needs a validation set")
+)
 
 // Train fits a boosted-tree model. valid, if not nil, is evaluated after
 // every round (Settings.EvalMetric) and drives early stopping. s may be
@@ -159,17 +164,23 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 		if err := valid.check("validation set", nf); err != nil {
 			return nil, err
 		}
+	} else if set.EarlyStoppingRounds > 0 {
+		return nil, ErrNoValidation
 	}
 
-	// Row weights with the positive-class multiplier folded in.
-	w := make([]float64, n)
-	for i := range w {
-		w[i] = 1
-		if train.Weight != nil {
-			w[i] = train.Weight[i]
-		}
-		if train.Y[i] == 1 {
-			w[i] *= set.ScalePosWeight
+	// Row weights with the positive-class multiplier folded in; nil when
+	// every row weighs 1 (the common case, which skips the multiply).
+	var w []float64
+	if train.Weight != nil || set.ScalePosWeight != 1 {
+		w = make([]float64, n)
+		for i := range w {
+			w[i] = 1
+			if train.Weight != nil {
+				w[i] = train.Weight[i]
+			}
+			if train.Y[i] == 1 {
+				w[i] *= set.ScalePosWeight
+			}
 		}
 	}
 	mx := newMatrix(train.X, train.Weight, set.MaxBin, set.Threads)
@@ -236,7 +247,10 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 					p := 1 / (1 + math.Exp(-margin[i]))
 					gr := p - float64(train.Y[i])
 					hs := max(p*(1-p), minHess)
-					g.gp[i] = gpair{float32(gr * w[i]), float32(hs * w[i])}
+					if w != nil {
+						gr, hs = gr*w[i], hs*w[i]
+					}
+					g.gp[i] = gpair{float32(gr), float32(hs)}
 				}
 				return
 			}
@@ -245,7 +259,10 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 				if math.IsNaN(gr) || math.IsNaN(hs) || math.IsInf(gr, 0) || math.IsInf(hs, 0) {
 					gradErr[b] = fmt.Errorf("boost: objective gave gradient %v, hessian %v at row %d (margin %v)", gr, hs, i, margin[i])
 				}
-				g.gp[i] = gpair{float32(gr * w[i]), float32(hs * w[i])}
+				if w != nil {
+					gr, hs = gr*w[i], hs*w[i]
+				}
+				g.gp[i] = gpair{float32(gr), float32(hs)}
 			}
 		})
 		if err := errors.Join(gradErr...); err != nil {
@@ -273,13 +290,9 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 			left := leftTable(mx, &j.nd.best)
 			col := mx.cols[j.nd.best.feat*n : (j.nd.best.feat+1)*n]
 			li := tree.Left[j.nd.id]
-			vl, vr := tree.Value[li], tree.Value[li+1]
+			vals := [2]float64{tree.Value[li+1], tree.Value[li]} // right, left
 			for _, r := range g.idx[j.lo:j.hi] {
-				if left[col[r]] {
-					margin[r] += vl
-				} else {
-					margin[r] += vr
-				}
+				margin[r] += vals[b2i(left[col[r]])]
 			}
 		})
 		if rows < n {
@@ -297,6 +310,9 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 			})
 		}
 		model.Trees = append(model.Trees, *tree)
+		if set.Progress != nil {
+			set.Progress(round+1, set.NEstimators)
+		}
 
 		if valid != nil {
 			raw := valid.X.RawMatrix()

@@ -83,18 +83,27 @@ func (t *Tree) Leaf(row []float64) int {
 }
 
 // flatNode is a node of the prediction layout: all trees in one array,
-// 16 bytes a node. A leaf has left < 0 and its value in thr; a split
-// whose missing values go left stores ^feature in feat.
+// 16 bytes a node. Prediction walks each tree for a fixed number of steps
+// (its depth) without data-dependent branches: the step to the right
+// child is computed as 0 or 1, and a leaf loops to itself (its threshold
+// is NaN, so no value moves on).
 type flatNode struct {
-	thr  float64
-	feat int32
-	left int32
+	thr      float64
+	left     int32
+	feat     uint16
+	nanRight uint16 // 1 when a missing value goes right
 }
 
 type forest struct {
-	nodes []flatNode
-	roots []int32
+	nodes  []flatNode
+	values []float64 // leaf value per node
+	roots  []int32
+	depths []int32
 }
+
+// maxFlatFeatures bounds the feature index a flatNode can hold; models
+// with more features predict through the Tree walk instead.
+const maxFlatFeatures = math.MaxUint16
 
 func compile(trees []Tree) forest {
 	var f forest
@@ -102,49 +111,69 @@ func compile(trees []Tree) forest {
 		t := &trees[ti]
 		base := int32(len(f.nodes))
 		f.roots = append(f.roots, base)
+		f.depths = append(f.depths, int32(t.Depth()))
 		for i := range t.Feature {
 			if t.Left[i] < 0 {
-				f.nodes = append(f.nodes, flatNode{thr: t.Value[i], feat: 0, left: -1})
+				f.nodes = append(f.nodes, flatNode{thr: math.NaN(), left: base + int32(i)})
+				f.values = append(f.values, t.Value[i])
 				continue
 			}
-			feat := t.Feature[i]
-			if t.DefaultLeft[i] {
-				feat = ^feat
+			nd := flatNode{thr: t.Threshold[i], left: base + t.Left[i], feat: uint16(t.Feature[i])}
+			if !t.DefaultLeft[i] {
+				nd.nanRight = 1
 			}
-			f.nodes = append(f.nodes, flatNode{thr: t.Threshold[i], feat: feat, left: base + t.Left[i]})
+			f.nodes = append(f.nodes, nd)
+			f.values = append(f.values, 0)
 		}
 	}
 	return f
 }
 
-// margin returns the sum of the leaf values of trees [0, ntrees) for row.
-func (f *forest) margin(row []float64, ntrees int) float64 {
-	s := 0.0
-	nodes := f.nodes
-	for _, r := range f.roots[:ntrees] {
-		i := r
-		for {
-			nd := &nodes[i]
-			if nd.left < 0 {
-				s += nd.thr
-				break
+// b2i is compiled to a flag-setting instruction, not a branch.
+func b2i(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// addMargins adds the leaf values of every tree to out[k] for the rows
+// rows[k], tree by tree, so that each tree's nodes stay in cache. Four
+// rows are walked together: a walk is a chain of dependent loads, and
+// interleaving independent chains keeps the processor busy.
+func (f *forest) addMargins(rows [][]float64, out []float64) {
+	nodes, values := f.nodes, f.values
+	n4 := len(rows) &^ 3
+	for t, root := range f.roots {
+		depth := f.depths[t]
+		k := 0
+		for ; k < n4; k += 4 {
+			r0, r1, r2, r3 := rows[k], rows[k+1], rows[k+2], rows[k+3]
+			i0, i1, i2, i3 := root, root, root, root
+			for d := int32(0); d < depth; d++ {
+				n0, n1, n2, n3 := &nodes[i0], &nodes[i1], &nodes[i2], &nodes[i3]
+				v0, v1, v2, v3 := r0[n0.feat], r1[n1.feat], r2[n2.feat], r3[n3.feat]
+				i0 = n0.left + (b2i(v0 >= n0.thr) | (b2i(v0 != v0) & int32(n0.nanRight)))
+				i1 = n1.left + (b2i(v1 >= n1.thr) | (b2i(v1 != v1) & int32(n1.nanRight)))
+				i2 = n2.left + (b2i(v2 >= n2.thr) | (b2i(v2 != v2) & int32(n2.nanRight)))
+				i3 = n3.left + (b2i(v3 >= n3.thr) | (b2i(v3 != v3) & int32(n3.nanRight)))
 			}
-			feat := nd.feat
-			dl := feat < 0
-			if dl {
-				feat = ^feat
+			out[k] += values[i0]
+			out[k+1] += values[i1]
+			out[k+2] += values[i2]
+			out[k+3] += values[i3]
+		}
+		for ; k < len(rows); k++ {
+			row := rows[k]
+			i := root
+			for d := int32(0); d < depth; d++ {
+				nd := &nodes[i]
+				v := row[nd.feat]
+				i = nd.left + (b2i(v >= nd.thr) | (b2i(v != v) & int32(nd.nanRight)))
 			}
-			v := row[feat]
-			if v < nd.thr {
-				i = nd.left
-			} else if v >= nd.thr || !dl {
-				i = nd.left + 1
-			} else {
-				i = nd.left
-			}
+			out[k] += values[i]
 		}
 	}
-	return s
 }
 
 func sigmoid(x float64) float64 {

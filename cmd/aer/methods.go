@@ -99,6 +99,15 @@ type gbdtInfo struct {
 	BestIteration *int      `json:"best_iteration,omitempty"`
 	BestScore     *float64  `json:"best_score,omitempty"`
 	StoppedEarly  bool      `json:"stopped_early,omitempty"`
+	// Importance lists the features the trees split on, by total gain
+	// (loss reduction summed over their splits), largest first.
+	Importance []gbdtImportance `json:"importance"`
+}
+
+type gbdtImportance struct {
+	Feature   string  `json:"feature"`
+	TotalGain float64 `json:"total_gain"`
+	Splits    int     `json:"splits"`
 }
 
 func fitGBDT(ctx context.Context, req *fitRequest) (*fitResult, error) {
@@ -110,6 +119,9 @@ func fitGBDT(ctx context.Context, req *fitRequest) (*fitResult, error) {
 	}
 	if err := s.Check(); err != nil {
 		return nil, fmt.Errorf("%w: %v", errBadParam, err)
+	}
+	if s.EarlyStoppingRounds > 0 && req.Valid == nil {
+		return nil, fmt.Errorf("%w: early_stopping_rounds needs a validation set (--valid, or valid rows in a split column)", errBadParam)
 	}
 	s.Seed = req.Seed
 	s.Threads = req.Threads
@@ -130,6 +142,14 @@ func fitGBDT(ctx context.Context, req *fitRequest) (*fitResult, error) {
 	for i := range m.Trees {
 		info.Leaves += m.Trees[i].NumLeaves()
 	}
+	gain, _ := m.Importance(boost.TotalGain)
+	count, _ := m.Importance(boost.Count)
+	for j, f := range req.Train.Features {
+		if count[j] > 0 {
+			info.Importance = append(info.Importance, gbdtImportance{Feature: f, TotalGain: gain[j], Splits: int(count[j])})
+		}
+	}
+	sort.SliceStable(info.Importance, func(a, b int) bool { return info.Importance[a].TotalGain > info.Importance[b].TotalGain })
 	if ev := m.Eval; ev != nil {
 		info.EvalMetric = ev.Metric
 		info.ValidCurve = ev.Curve

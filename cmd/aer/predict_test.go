@@ -2,9 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/aer-go/aer/boost"
+	"github.com/aer-go/aer/dataset"
 )
 
 func fitModel(t *testing.T, dir string, extra ...string) string {
@@ -94,5 +99,38 @@ func TestPredictReloadExact(t *testing.T) {
 	b2, _ := os.ReadFile(m2)
 	if !bytes.Equal(b1, b2) {
 		t.Error("same seed, different thread count: model files differ")
+	}
+}
+
+// TestPredictMatchesLibrary: aer fit then aer predict give, bit for bit,
+// the scores of the same model trained and applied in-process.
+func TestPredictMatchesLibrary(t *testing.T) {
+	dir := t.TempDir()
+	model := fitModel(t, dir)
+	out := filepath.Join(dir, "p.csv")
+	if _, stderr, code := aer(t, "predict", "--model", model, "--data", "testdata/predict/test.csv", "--out", out); code != 0 {
+		t.Fatalf("predict: %s", stderr)
+	}
+	got, err := dataset.LoadPredictions(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := dataset.Load("testdata/fit/train.csv", dataset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	te, err := dataset.Load("testdata/predict/test.csv", dataset.Options{Classes: tr.Classes, AllowOneClass: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := boost.Train(context.Background(), boost.Data{X: tr.X, Y: tr.Y}, nil, &boost.Settings{NEstimators: 10, MaxDepth: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := m.Predict(te.X, nil)
+	for i := range want {
+		if math.Float64bits(got.Score[i]) != math.Float64bits(want[i]) {
+			t.Errorf("row %d: aer predict %v, library %v", i, got.Score[i], want[i])
+		}
 	}
 }
