@@ -10,31 +10,11 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/aer-go/aer/internal/sharedtest"
 )
 
-// sharedDir returns ../shared beside the module root, or skips.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the package directory")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(shared); err != nil {
-		t.Skipf("reference material not found at %s (../shared beside the repository): %v", shared, err)
-	}
-	return shared
-}
+func sharedDir(t testing.TB) string { return sharedtest.Path(t) }
 
 type xgbNode struct {
 	NodeID   int       `json:"nodeid"`
