@@ -261,8 +261,12 @@ func (g *grower) evaluate(nd *gnode) {
 				}
 			}
 		}
-		if lg == nd.g && lh == nd.h {
-			continue // no missing value in this node
+		if lg == nd.g && lh == nd.h || h[base+2*nb] == 0 && h[base+2*nb+1] == 0 {
+			// No missing value in this node: the backward pass would
+			// repeat the forward candidates (XGBoost runs it when the sums
+			// differ only by rounding, and float32 gains keep the forward
+			// winner; the parity test checks this).
+			continue
 		}
 		var ag, ah float64
 		for i := nb - 1; i >= 0; i-- {
