@@ -160,7 +160,7 @@ func TestHoldoutAndVariants(t *testing.T) {
 		"likelihood=log&projection=minmax&outputs=binary",
 		"likelihood=tempered&weight_data=valid",
 		"dynamic_ensemble=true&grid=",
-		"rank=responsibility&tomek=false&init=uniform",
+		"rank=responsibility&tomek=false&init=uniform&projection=simplex",
 		"grid=max_depth:2,n_estimators:10;max_depth:3,n_estimators:20",
 	} {
 		c := smallConfig()
