@@ -30,13 +30,30 @@ focal_gamma, focal_alpha, weighted_alpha, early_stopping_rounds and
 eval_metric (logloss or auc, on --valid). Missing values are handled by the
 trees themselves.
 
+--method aer fits the AER adaptive ensemble; --method dynens the paper's
+Dynamic Ensemble baseline (the same members, lambda fixed at 1). Their
+parameters: components (pool of L, e.g. 2-8), covariance (auto, full, diag,
+tied, spherical), n_init, rank (density, responsibility), tomek (true,
+false), local_random, grid (default, none, or e.g.
+"eta:0.1,max_depth:3;eta:0.3,max_depth:6"), outputs (proba, binary),
+projection (minmax, simplex), init (info, uniform), weight_data (union,
+valid), schedule, step_scale, max_iter, tol, batch_size, likelihood (exp,
+log, tempered, uniform), mixture_weights, metric (balanced_accuracy, gmean,
+f1, mcc, ...), delta_step, holdout, standardize; any XGBoost parameter sets
+the members (and turns the grid off). Lambda and delta are tuned on --valid,
+else on a stratified 25% of the training rows held out. aer predict then
+thresholds at the tuned delta unless --threshold is given.
+
 If the training file has a split column, its train rows are used for
 training and, without --valid, its valid rows for validation; test rows are
 left out.
 
 --json prints the fit summary: data sizes, the resolved parameters, the fit
-time in seconds (excluding reading the CSV files), the number of trees and
-the validation curve with its best iteration.`,
+time in seconds (excluding reading the CSV files) and the method's report:
+for gbdt the number of trees and the validation curve with its best
+iteration; for aer the BIC table and chosen L, subset sizes, the member
+settings tried, static weights and their descent, lambda, delta, validation
+metrics and seconds per stage.`,
 		run: runFit,
 	})
 }
