@@ -65,11 +65,16 @@ type Diagnostics = ensemble.DynamicDiag
 
 // PredictProba returns the ensemble score w*.f(x) in [0, 1] of every row of
 // x (raw features, NaN = missing), with diagnostics of the dynamic weights.
+// Members predict in parallel, Config.Workers at a time (0: GOMAXPROCS).
 func (m *Model) PredictProba(x *mat.Dense) ([]float64, Diagnostics, error) {
 	if err := m.checkInput(x); err != nil {
 		return nil, Diagnostics{}, err
 	}
-	return m.scorePrepared(m.prepare(x), runtime.GOMAXPROCS(0))
+	workers := m.Config.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	return m.scorePrepared(m.prepare(x), workers)
 }
 
 // Predict returns the class of every row: 1 when its score >= delta.
