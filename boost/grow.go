@@ -245,6 +245,10 @@ func (g *grower) evaluate(nd *gnode) {
 		g.evaluateSparse(nd)
 		return
 	}
+	if sparseMode != sparseNever && g.alpha == 0 {
+		g.evaluateDense(nd)
+		return
+	}
 	m := g.m
 	best := split{}
 	root := g.gain(nd.g, nd.h)

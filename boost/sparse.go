@@ -1,6 +1,10 @@
 package boost
 
-import "math/bits"
+import (
+	"math"
+	"math/bits"
+	"slices"
+)
 
 // Sparse histograms for nodes with few rows.
 //
@@ -102,8 +106,10 @@ func (g *grower) buildSparse(nd *gnode) {
 	m := g.m
 	rows := g.idx[nd.begin:nd.end]
 	sp := g.getSparse()
+	sp.grow(m.nf, min(len(rows), 257)*m.nf)
 	gp := g.gp
 	var acc [257][2]float64
+	k := 0
 	for f := 0; f < m.nf; f++ {
 		col := m.cols[f*m.n : (f+1)*m.n]
 		var mask [5]uint64
@@ -115,51 +121,72 @@ func (g *grower) buildSparse(nd *gnode) {
 			a[0] += float64(p.g)
 			a[1] += float64(p.h)
 		}
-		for w, word := range mask {
-			for word != 0 {
-				b := w*64 + bits.TrailingZeros64(word)
-				word &= word - 1
-				a := &acc[b]
-				sp.bin = append(sp.bin, uint16(b))
-				sp.gh = append(sp.gh, a[0], a[1])
-				*a = [2]float64{}
-			}
-		}
-		sp.start = append(sp.start, int32(len(sp.bin)))
+		k = sp.emit(k, &mask, &acc, false)
+		sp.start[f+1] = int32(k)
 	}
+	sp.bin, sp.gh = sp.bin[:k], sp.gh[:2*k]
 	nd.sp = sp
 }
 
-// subtractSparse returns the sparse histogram parent - small, dropping
-// zero slots.
-func (g *grower) subtractSparse(p, s *sparseHist) *sparseHist {
-	out := g.getSparse()
-	for f := 0; f < g.m.nf; f++ {
-		i, ie := int(p.start[f]), int(p.start[f+1])
-		j, je := int(s.start[f]), int(s.start[f+1])
-		for i < ie || j < je {
-			var b uint16
-			var pg, ph, sg, sh float64
-			switch {
-			case j >= je || i < ie && p.bin[i] < s.bin[j]:
-				b, pg, ph = p.bin[i], p.gh[2*i], p.gh[2*i+1]
-				i++
-			case i >= ie || s.bin[j] < p.bin[i]:
-				b, sg, sh = s.bin[j], s.gh[2*j], s.gh[2*j+1]
-				j++
-			default:
-				b, pg, ph, sg, sh = p.bin[i], p.gh[2*i], p.gh[2*i+1], s.gh[2*j], s.gh[2*j+1]
-				i++
-				j++
-			}
-			dg, dh := pg-sg, ph-sh
-			if dg != 0 || dh != 0 {
-				out.bin = append(out.bin, b)
-				out.gh = append(out.gh, dg, dh)
+// grow sizes sp for nf features and up to n entries.
+func (sp *sparseHist) grow(nf, n int) {
+	sp.start = slices.Grow(sp.start[:0], nf+1)[:nf+1]
+	sp.start[0] = 0
+	sp.bin = slices.Grow(sp.bin[:0], n)[:n]
+	sp.gh = slices.Grow(sp.gh[:0], 2*n)[:2*n]
+}
+
+// emit writes the slots of acc marked in mask from entry k on, in
+// ascending bin order, clears them, and returns the next entry; with
+// dropZero it skips exactly zero slots (without branching).
+func (sp *sparseHist) emit(k int, mask *[5]uint64, acc *[257][2]float64, dropZero bool) int {
+	bin, gh := sp.bin, sp.gh
+	for w, word := range mask {
+		for word != 0 {
+			b := w*64 + bits.TrailingZeros64(word)
+			word &= word - 1
+			a := &acc[b]
+			dg, dh := a[0], a[1]
+			*a = [2]float64{}
+			bin[k] = uint16(b)
+			gh[2*k] = dg
+			gh[2*k+1] = dh
+			if dropZero {
+				nz := (math.Float64bits(dg) | math.Float64bits(dh)) << 1 // ±0 -> 0
+				k += int((nz | -nz) >> 63)
+			} else {
+				k++
 			}
 		}
-		out.start = append(out.start, int32(len(out.bin)))
 	}
+	return k
+}
+
+// subtractSparse returns the sparse histogram parent - small, dropping
+// zero slots: an absent slot reads +0, as in the dense histograms.
+func (g *grower) subtractSparse(p, s *sparseHist) *sparseHist {
+	out := g.getSparse()
+	out.grow(g.m.nf, len(p.bin)+len(s.bin))
+	var acc [257][2]float64
+	k := 0
+	for f := 0; f < g.m.nf; f++ {
+		var mask [5]uint64
+		for e := p.start[f]; e < p.start[f+1]; e++ {
+			b := p.bin[e]
+			mask[b>>6] |= 1 << (b & 63)
+			acc[b] = [2]float64{p.gh[2*e], p.gh[2*e+1]}
+		}
+		for e := s.start[f]; e < s.start[f+1]; e++ {
+			b := s.bin[e]
+			mask[b>>6] |= 1 << (b & 63)
+			a := &acc[b]
+			a[0] -= s.gh[2*e]
+			a[1] -= s.gh[2*e+1]
+		}
+		k = out.emit(k, &mask, &acc, true)
+		out.start[f+1] = int32(k)
+	}
+	out.bin, out.gh = out.bin[:k], out.gh[:2*k]
 	return out
 }
 
@@ -181,16 +208,24 @@ func (g *grower) subtractFromDense(h []float64, s *sparseHist) {
 func (g *grower) sparseFromDense(h []float64) *sparseHist {
 	m := g.m
 	out := g.getSparse()
+	out.grow(m.nf, m.histLen)
+	bin, gh := out.bin, out.gh
+	k := 0
 	for f := 0; f < m.nf; f++ {
 		base := 2 * int(m.off[f])
-		for i := 0; i <= int(m.nb[f]); i++ {
-			if dg, dh := h[base+2*i], h[base+2*i+1]; dg != 0 || dh != 0 {
-				out.bin = append(out.bin, uint16(i))
-				out.gh = append(out.gh, dg, dh)
-			}
+		nb := int(m.nb[f])
+		fh := h[base : base+2*nb+2]
+		for i := 0; i <= nb; i++ {
+			dg, dh := fh[2*i], fh[2*i+1]
+			bin[k] = uint16(i)
+			gh[2*k] = dg
+			gh[2*k+1] = dh
+			nz := (math.Float64bits(dg) | math.Float64bits(dh)) << 1 // ±0 -> 0
+			k += int((nz | -nz) >> 63)
 		}
-		out.start = append(out.start, int32(len(out.bin)))
+		out.start[f+1] = int32(k)
 	}
+	out.bin, out.gh = bin[:k], gh[:2*k]
 	return out
 }
 
@@ -199,7 +234,7 @@ func (g *grower) sparseFromDense(h []float64) *sparseHist {
 // predecessor (see the top of this file).
 func (g *grower) evaluateSparse(nd *gnode) {
 	m := g.m
-	best := split{}
+	var best split
 	root := g.gain(nd.g, nd.h)
 	sp := nd.sp
 	for f := 0; f < m.nf; f++ {
@@ -207,15 +242,46 @@ func (g *grower) evaluateSparse(nd *gnode) {
 			continue
 		}
 		lo, hi := int(sp.start[f]), int(sp.start[f+1])
-		nb := int(m.nb[f])
 		var mg, mh float64 // the missing-value slot
-		if hi > lo && int(sp.bin[hi-1]) == nb {
+		if hi > lo && int(sp.bin[hi-1]) == int(m.nb[f]) {
 			mg, mh = sp.gh[2*(hi-1)], sp.gh[2*(hi-1)+1]
 			hi--
 		}
-		bins := sp.bin[lo:hi]
-		gh := sp.gh[2*lo : 2*hi]
-		var lg, lh float64
+		g.evalFeature(nd, f, root, sp.bin[lo:hi], sp.gh[2*lo:2*hi], mg, mh, &best)
+	}
+	nd.best = best
+}
+
+// evalFeature runs evaluate's two passes over feature f's non-zero value
+// slots, bins in ascending order with their gradient, hessian pairs gh,
+// and the missing slot (mg, mh), updating best.
+func (g *grower) evalFeature(nd *gnode, f int, root float32, bins []uint16, gh []float64, mg, mh float64, best *split) {
+	m := g.m
+	gh = gh[:2*len(bins)]
+	var lg, lh float64
+	if g.alpha == 0 {
+		// thresholdL1(w, 0)^2 == w*w, and the branches on the sign of
+		// the sums were costly.
+		lambda := g.lambda
+		gain := func(G, H float64) float32 {
+			if H <= 0 {
+				return 0
+			}
+			return float32(G * G / (H + lambda))
+		}
+		for e, b := range bins {
+			lg += gh[2*e]
+			lh += gh[2*e+1]
+			rg, rh := nd.g-lg, nd.h-lh
+			if lh >= g.mcw && rh >= g.mcw {
+				loss := (gain(lg, lh) + gain(rg, rh)) - root
+				if loss > best.loss {
+					i := int(b)
+					*best = split{true, loss, f, i, false, m.cuts[f][i], lg, lh, rg, rh}
+				}
+			}
+		}
+	} else {
 		for e, b := range bins {
 			lg += gh[2*e]
 			lh += gh[2*e+1]
@@ -224,22 +290,78 @@ func (g *grower) evaluateSparse(nd *gnode) {
 				loss := (g.gain(lg, lh) + g.gain(rg, rh)) - root
 				if loss > best.loss {
 					i := int(b)
+					*best = split{true, loss, f, i, false, m.cuts[f][i], lg, lh, rg, rh}
+				}
+			}
+		}
+	}
+	if lg == nd.g && lh == nd.h || mg == 0 && mh == 0 {
+		// No missing value in this node (see evaluate).
+		return
+	}
+	var ag, ah float64
+	for e := len(bins) - 1; e >= 0; e-- {
+		ag += gh[2*e]
+		ah += gh[2*e+1]
+		lg, lh := nd.g-ag, nd.h-ah
+		if lh >= g.mcw && ah >= g.mcw {
+			loss := (g.gain(lg, lh) + g.gain(ag, ah)) - root
+			if loss > best.loss {
+				i := int(bins[e])
+				thr := m.minVal[f]
+				if i > 0 {
+					thr = m.cuts[f][i-1]
+				}
+				*best = split{true, loss, f, i - 1, true, thr, lg, lh, ag, ah}
+			}
+		}
+	}
+}
+
+// evaluateDense is evaluate over a dense histogram, with the gain
+// specialised to alpha == 0 (see evalFeature).
+func (g *grower) evaluateDense(nd *gnode) {
+	m := g.m
+	var best split
+	root := g.gain(nd.g, nd.h)
+	h := nd.hist
+	lambda, mcw := g.lambda, g.mcw
+	gain := func(G, H float64) float32 {
+		if H <= 0 {
+			return 0
+		}
+		return float32(G * G / (H + lambda))
+	}
+	for f := 0; f < m.nf; f++ {
+		if !g.featOK[f] || m.nb[f] == 0 {
+			continue
+		}
+		base := 2 * int(m.off[f])
+		nb := int(m.nb[f])
+		fh := h[base : base+2*nb+2]
+		var lg, lh float64
+		for i := 0; i < nb; i++ {
+			lg += fh[2*i]
+			lh += fh[2*i+1]
+			rg, rh := nd.g-lg, nd.h-lh
+			if lh >= mcw && rh >= mcw {
+				loss := (gain(lg, lh) + gain(rg, rh)) - root
+				if loss > best.loss {
 					best = split{true, loss, f, i, false, m.cuts[f][i], lg, lh, rg, rh}
 				}
 			}
 		}
-		if lg == nd.g && lh == nd.h || mg == 0 && mh == 0 {
+		if lg == nd.g && lh == nd.h || fh[2*nb] == 0 && fh[2*nb+1] == 0 {
 			continue
 		}
 		var ag, ah float64
-		for e := len(bins) - 1; e >= 0; e-- {
-			ag += gh[2*e]
-			ah += gh[2*e+1]
+		for i := nb - 1; i >= 0; i-- {
+			ag += fh[2*i]
+			ah += fh[2*i+1]
 			lg, lh := nd.g-ag, nd.h-ah
-			if lh >= g.mcw && ah >= g.mcw {
-				loss := (g.gain(lg, lh) + g.gain(ag, ah)) - root
+			if lh >= mcw && ah >= mcw {
+				loss := (gain(lg, lh) + gain(ag, ah)) - root
 				if loss > best.loss {
-					i := int(bins[e])
 					thr := m.minVal[f]
 					if i > 0 {
 						thr = m.cuts[f][i-1]

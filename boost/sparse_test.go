@@ -135,7 +135,18 @@ func sceneMember(tb testing.TB) Data {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	idx := rng.New(7).Perm(d.Rows())[:270]
+	// AER's subsets are roughly balanced: 100 positives, 170 negatives.
+	var idx []int
+	npos, nneg := 0, 0
+	for _, i := range rng.New(7).Perm(d.Rows()) {
+		if d.Y[i] == 1 && npos < 100 {
+			idx = append(idx, i)
+			npos++
+		} else if d.Y[i] == 0 && nneg < 170 {
+			idx = append(idx, i)
+			nneg++
+		}
+	}
 	sub := d.Subset(idx)
 	return Data{X: sub.X, Y: sub.Y}
 }
@@ -169,13 +180,13 @@ func BenchmarkSceneMember(b *testing.B) {
 }
 
 func BenchmarkSmallWideDiv(b *testing.B) {
-	x, y := smallWide(270, 294, 0, 1)
-	s := &Settings{NEstimators: 100, MaxDepth: 6, Eta: 0.3, Threads: 1}
+	d := sceneMember(b)
+	s := &Settings{NEstimators: 100, MaxDepth: 3, Eta: 0.1, Threads: 1}
 	for _, div := range []int{1, 2, 4, 8, 16, 32} {
 		b.Run(fmt.Sprint(div), func(b *testing.B) {
 			sparseDiv = div
 			for range b.N {
-				if _, err := Train(context.Background(), Data{X: x, Y: y}, nil, s); err != nil {
+				if _, err := Train(context.Background(), d, nil, s); err != nil {
 					b.Fatal(err)
 				}
 			}
