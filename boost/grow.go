@@ -245,7 +245,7 @@ func (g *grower) evaluate(nd *gnode) {
 		g.evaluateSparse(nd)
 		return
 	}
-	if sparseMode != sparseNever && g.alpha == 0 {
+	if sparseMode != sparseNever {
 		g.evaluateDense(nd)
 		return
 	}

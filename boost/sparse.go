@@ -237,6 +237,7 @@ func (g *grower) evaluateSparse(nd *gnode) {
 	var best split
 	root := g.gain(nd.g, nd.h)
 	sp := nd.sp
+	var sc evalScratch
 	for f := 0; f < m.nf; f++ {
 		if !g.featOK[f] || m.nb[f] == 0 {
 			continue
@@ -247,64 +248,145 @@ func (g *grower) evaluateSparse(nd *gnode) {
 			mg, mh = sp.gh[2*(hi-1)], sp.gh[2*(hi-1)+1]
 			hi--
 		}
-		g.evalFeature(nd, f, root, sp.bin[lo:hi], sp.gh[2*lo:2*hi], mg, mh, &best)
+		g.evalFeature(nd, f, root, sp.bin[lo:hi], sp.gh[2*lo:2*hi], mg, mh, &best, &sc)
 	}
 	nd.best = best
 }
 
+// evalScratch holds evalFeature's running sums (one spare slot for
+// pruneScan).
+type evalScratch struct{ lg, lh [258]float64 }
+
+// pruneScanGo is pruneScan in Go: the first i < n at which
+// !(lg²·B + rg²·A < bound·A·B), c = {ng, nh, lambda, bound}.
+func pruneScanGo(lg, lh []float64, n int, c *[4]float64) int {
+	ng, nh, lambda, bound := c[0], c[1], c[2], c[3]
+	for i := range n {
+		rg, rh := ng-lg[i], nh-lh[i]
+		A, B := lh[i]+lambda, rh+lambda
+		if !(lg[i]*lg[i]*B+rg*rg*A < bound*A*B) {
+			return i
+		}
+	}
+	return n
+}
+
+// identity holds the bins 0..255, to evaluate dense histograms with
+// evalFeature.
+var identity = func() (b [256]uint16) {
+	for i := range b {
+		b[i] = uint16(i)
+	}
+	return b
+}()
+
+// pruneMargin makes the pruning test of evalFeature conservative: a
+// candidate is skipped only when its exact gains are below
+// (1 - pruneMargin) times what it needs to win, far outside the
+// rounding of the float32 loss change (a few units of 2^-24).
+const pruneMargin = 4e-6
+
 // evalFeature runs evaluate's two passes over feature f's non-zero value
 // slots, bins in ascending order with their gradient, hessian pairs gh,
 // and the missing slot (mg, mh), updating best.
-func (g *grower) evalFeature(nd *gnode, f int, root float32, bins []uint16, gh []float64, mg, mh float64, best *split) {
+//
+// With alpha 0, min_child_weight > 0 and lambda >= 0 (the defaults), a
+// candidate's loss change is (GL²/A + GR²/B) - root with A = HL+lambda,
+// B = HR+lambda > 0, so it can only beat best if GL²·B + GR²·A >=
+// (best+root)·A·B; the two divisions of the exact float32 computation
+// are done only for candidates within pruneMargin of that bound. The
+// choice is unchanged: a pruned candidate's float32 loss change is
+// below best.loss (its real value is below best+root by far more than
+// the float32 rounding of the gains and their sum), so it would not
+// have replaced it.
+func (g *grower) evalFeature(nd *gnode, f int, root float32, bins []uint16, gh []float64, mg, mh float64, best *split, sc *evalScratch) {
 	m := g.m
 	gh = gh[:2*len(bins)]
+	mcw, lambda := g.mcw, g.lambda
 	var lg, lh float64
-	if g.alpha == 0 {
-		// thresholdL1(w, 0)^2 == w*w, and the branches on the sign of
-		// the sums were costly.
-		lambda := g.lambda
-		gain := func(G, H float64) float32 {
-			if H <= 0 {
-				return 0
-			}
-			return float32(G * G / (H + lambda))
-		}
-		for e, b := range bins {
+	if g.alpha == 0 && mcw > 0 && lambda >= 0 {
+		// thresholdL1(w, 0)^2 == w*w, and H >= mcw > 0.
+		gain := func(G, H float64) float32 { return float32(G * G / (H + lambda)) }
+		bound := (float64(best.loss) + float64(root)) * (1 - pruneMargin)
+		// The running sums first, in a loop short enough for them to stay
+		// in registers; then the pruning test, two candidates at a time
+		// (pruneScan), and the exact loss change of the survivors.
+		n := len(bins)
+		lgs, lhs := sc.lg[:n+1], sc.lh[:n+1]
+		for e := range n {
 			lg += gh[2*e]
 			lh += gh[2*e+1]
+			lgs[e] = lg
+			lhs[e] = lh
+		}
+		c := [4]float64{nd.g, nd.h, lambda, bound}
+		for e := 0; ; e++ {
+			e += pruneScan(lgs[e:], lhs[e:], n-e, &c)
+			if e >= n {
+				break
+			}
+			// If lh or rh is below mcw the candidate is out, pruned or
+			// not; otherwise A, B > 0 and the test is sound.
+			lg, lh := lgs[e], lhs[e]
 			rg, rh := nd.g-lg, nd.h-lh
-			if lh >= g.mcw && rh >= g.mcw {
+			if lh >= mcw && rh >= mcw {
 				loss := (gain(lg, lh) + gain(rg, rh)) - root
 				if loss > best.loss {
-					i := int(b)
+					i := int(bins[e])
 					*best = split{true, loss, f, i, false, m.cuts[f][i], lg, lh, rg, rh}
+					bound = (float64(loss) + float64(root)) * (1 - pruneMargin)
+					c[3] = bound
 				}
 			}
 		}
-	} else {
-		for e, b := range bins {
-			lg += gh[2*e]
-			lh += gh[2*e+1]
-			rg, rh := nd.g-lg, nd.h-lh
-			if lh >= g.mcw && rh >= g.mcw {
-				loss := (g.gain(lg, lh) + g.gain(rg, rh)) - root
-				if loss > best.loss {
-					i := int(b)
-					*best = split{true, loss, f, i, false, m.cuts[f][i], lg, lh, rg, rh}
+		if lg == nd.g && lh == nd.h || mg == 0 && mh == 0 {
+			return // no missing value in this node (see evaluate)
+		}
+		var ag, ah float64
+		for e := len(bins) - 1; e >= 0; e-- {
+			ag += gh[2*e]
+			ah += gh[2*e+1]
+			lg, lh := nd.g-ag, nd.h-ah
+			if lh >= mcw && ah >= mcw {
+				A, B := lh+lambda, ah+lambda
+				if lg*lg*B+ag*ag*A < bound*A*B {
+					continue
 				}
+				loss := (gain(lg, lh) + gain(ag, ah)) - root
+				if loss > best.loss {
+					i := int(bins[e])
+					thr := m.minVal[f]
+					if i > 0 {
+						thr = m.cuts[f][i-1]
+					}
+					*best = split{true, loss, f, i - 1, true, thr, lg, lh, ag, ah}
+					bound = (float64(loss) + float64(root)) * (1 - pruneMargin)
+				}
+			}
+		}
+		return
+	}
+	for e, b := range bins {
+		lg += gh[2*e]
+		lh += gh[2*e+1]
+		rg, rh := nd.g-lg, nd.h-lh
+		if lh >= mcw && rh >= mcw {
+			loss := (g.gain(lg, lh) + g.gain(rg, rh)) - root
+			if loss > best.loss {
+				i := int(b)
+				*best = split{true, loss, f, i, false, m.cuts[f][i], lg, lh, rg, rh}
 			}
 		}
 	}
 	if lg == nd.g && lh == nd.h || mg == 0 && mh == 0 {
-		// No missing value in this node (see evaluate).
-		return
+		return // no missing value in this node (see evaluate)
 	}
 	var ag, ah float64
 	for e := len(bins) - 1; e >= 0; e-- {
 		ag += gh[2*e]
 		ah += gh[2*e+1]
 		lg, lh := nd.g-ag, nd.h-ah
-		if lh >= g.mcw && ah >= g.mcw {
+		if lh >= mcw && ah >= mcw {
 			loss := (g.gain(lg, lh) + g.gain(ag, ah)) - root
 			if loss > best.loss {
 				i := int(bins[e])
@@ -318,20 +400,13 @@ func (g *grower) evalFeature(nd *gnode, f int, root float32, bins []uint16, gh [
 	}
 }
 
-// evaluateDense is evaluate over a dense histogram, with the gain
-// specialised to alpha == 0 (see evalFeature).
+// evaluateDense is evaluate over a dense histogram, with evalFeature.
 func (g *grower) evaluateDense(nd *gnode) {
 	m := g.m
 	var best split
 	root := g.gain(nd.g, nd.h)
 	h := nd.hist
-	lambda, mcw := g.lambda, g.mcw
-	gain := func(G, H float64) float32 {
-		if H <= 0 {
-			return 0
-		}
-		return float32(G * G / (H + lambda))
-	}
+	var sc evalScratch
 	for f := 0; f < m.nf; f++ {
 		if !g.featOK[f] || m.nb[f] == 0 {
 			continue
@@ -339,37 +414,7 @@ func (g *grower) evaluateDense(nd *gnode) {
 		base := 2 * int(m.off[f])
 		nb := int(m.nb[f])
 		fh := h[base : base+2*nb+2]
-		var lg, lh float64
-		for i := 0; i < nb; i++ {
-			lg += fh[2*i]
-			lh += fh[2*i+1]
-			rg, rh := nd.g-lg, nd.h-lh
-			if lh >= mcw && rh >= mcw {
-				loss := (gain(lg, lh) + gain(rg, rh)) - root
-				if loss > best.loss {
-					best = split{true, loss, f, i, false, m.cuts[f][i], lg, lh, rg, rh}
-				}
-			}
-		}
-		if lg == nd.g && lh == nd.h || fh[2*nb] == 0 && fh[2*nb+1] == 0 {
-			continue
-		}
-		var ag, ah float64
-		for i := nb - 1; i >= 0; i-- {
-			ag += fh[2*i]
-			ah += fh[2*i+1]
-			lg, lh := nd.g-ag, nd.h-ah
-			if lh >= mcw && ah >= mcw {
-				loss := (gain(lg, lh) + gain(ag, ah)) - root
-				if loss > best.loss {
-					thr := m.minVal[f]
-					if i > 0 {
-						thr = m.cuts[f][i-1]
-					}
-					best = split{true, loss, f, i - 1, true, thr, lg, lh, ag, ah}
-				}
-			}
-		}
+		g.evalFeature(nd, f, root, identity[:nb], fh[:2*nb], fh[2*nb], fh[2*nb+1], &best, &sc)
 	}
 	nd.best = best
 }
