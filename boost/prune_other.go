@@ -2,4 +2,4 @@
 
 package boost
 
-func pruneScan(lg, lh []float64, n int, c *[4]float64) int { return pruneScanGo(lg, lh, n, c) }
+func scan(gh []float64, n int, st *[6]float64) int { return scanGo(gh, n, st) }

@@ -237,7 +237,6 @@ func (g *grower) evaluateSparse(nd *gnode) {
 	var best split
 	root := g.gain(nd.g, nd.h)
 	sp := nd.sp
-	var sc evalScratch
 	for f := 0; f < m.nf; f++ {
 		if !g.featOK[f] || m.nb[f] == 0 {
 			continue
@@ -248,27 +247,31 @@ func (g *grower) evaluateSparse(nd *gnode) {
 			mg, mh = sp.gh[2*(hi-1)], sp.gh[2*(hi-1)+1]
 			hi--
 		}
-		g.evalFeature(nd, f, root, sp.bin[lo:hi], sp.gh[2*lo:2*hi], mg, mh, &best, &sc)
+		g.evalFeature(nd, f, root, sp.bin[lo:hi], sp.gh[2*lo:2*hi], mg, mh, &best)
 	}
 	nd.best = best
 }
 
-// evalScratch holds evalFeature's running sums (one spare slot for
-// pruneScan).
-type evalScratch struct{ lg, lh [258]float64 }
-
-// pruneScanGo is pruneScan in Go: the first i < n at which
-// !(lg²·B + rg²·A < bound·A·B), c = {ng, nh, lambda, bound}.
-func pruneScanGo(lg, lh []float64, n int, c *[4]float64) int {
-	ng, nh, lambda, bound := c[0], c[1], c[2], c[3]
-	for i := range n {
-		rg, rh := ng-lg[i], nh-lh[i]
-		A, B := lh[i]+lambda, rh+lambda
-		if !(lg[i]*lg[i]*B+rg*rg*A < bound*A*B) {
-			return i
+// scanGo adds gh[2i], gh[2i+1] to st's running sums lg, lh (st = lg, lh,
+// ng, nh, lambda, bound) for i = 0, 1, ... < n and returns the first i
+// whose candidate survives evalFeature's pruning test,
+// !(lg²·B + rg²·A < bound·A·B), with the sums through i in st; or n
+// with the full sums.
+func scanGo(gh []float64, n int, st *[6]float64) int {
+	lg, lh := st[0], st[1]
+	ng, nh, lambda, bound := st[2], st[3], st[4], st[5]
+	i := 0
+	for ; i < n; i++ {
+		lg += gh[2*i]
+		lh += gh[2*i+1]
+		rg, rh := ng-lg, nh-lh
+		A, B := lh+lambda, rh+lambda
+		if !(lg*lg*B+rg*rg*A < bound*A*B) {
+			break
 		}
 	}
-	return n
+	st[0], st[1] = lg, lh
+	return i
 }
 
 // identity holds the bins 0..255, to evaluate dense histograms with
@@ -299,7 +302,7 @@ const pruneMargin = 4e-6
 // below best.loss (its real value is below best+root by far more than
 // the float32 rounding of the gains and their sum), so it would not
 // have replaced it.
-func (g *grower) evalFeature(nd *gnode, f int, root float32, bins []uint16, gh []float64, mg, mh float64, best *split, sc *evalScratch) {
+func (g *grower) evalFeature(nd *gnode, f int, root float32, bins []uint16, gh []float64, mg, mh float64, best *split) {
 	m := g.m
 	gh = gh[:2*len(bins)]
 	mcw, lambda := g.mcw, g.lambda
@@ -308,26 +311,18 @@ func (g *grower) evalFeature(nd *gnode, f int, root float32, bins []uint16, gh [
 		// thresholdL1(w, 0)^2 == w*w, and H >= mcw > 0.
 		gain := func(G, H float64) float32 { return float32(G * G / (H + lambda)) }
 		bound := (float64(best.loss) + float64(root)) * (1 - pruneMargin)
-		// The running sums first, in a loop short enough for them to stay
-		// in registers; then the pruning test, two candidates at a time
-		// (pruneScan), and the exact loss change of the survivors.
+		// scan runs the sums and the pruning test up to the next
+		// candidate that survives it.
 		n := len(bins)
-		lgs, lhs := sc.lg[:n+1], sc.lh[:n+1]
-		for e := range n {
-			lg += gh[2*e]
-			lh += gh[2*e+1]
-			lgs[e] = lg
-			lhs[e] = lh
-		}
-		c := [4]float64{nd.g, nd.h, lambda, bound}
+		st := [6]float64{0, 0, nd.g, nd.h, lambda, bound}
 		for e := 0; ; e++ {
-			e += pruneScan(lgs[e:], lhs[e:], n-e, &c)
+			e += scan(gh[2*e:], n-e, &st)
 			if e >= n {
 				break
 			}
 			// If lh or rh is below mcw the candidate is out, pruned or
 			// not; otherwise A, B > 0 and the test is sound.
-			lg, lh := lgs[e], lhs[e]
+			lg, lh := st[0], st[1]
 			rg, rh := nd.g-lg, nd.h-lh
 			if lh >= mcw && rh >= mcw {
 				loss := (gain(lg, lh) + gain(rg, rh)) - root
@@ -335,10 +330,11 @@ func (g *grower) evalFeature(nd *gnode, f int, root float32, bins []uint16, gh [
 					i := int(bins[e])
 					*best = split{true, loss, f, i, false, m.cuts[f][i], lg, lh, rg, rh}
 					bound = (float64(loss) + float64(root)) * (1 - pruneMargin)
-					c[3] = bound
+					st[5] = bound
 				}
 			}
 		}
+		lg, lh = st[0], st[1]
 		if lg == nd.g && lh == nd.h || mg == 0 && mh == 0 {
 			return // no missing value in this node (see evaluate)
 		}
@@ -406,7 +402,6 @@ func (g *grower) evaluateDense(nd *gnode) {
 	var best split
 	root := g.gain(nd.g, nd.h)
 	h := nd.hist
-	var sc evalScratch
 	for f := 0; f < m.nf; f++ {
 		if !g.featOK[f] || m.nb[f] == 0 {
 			continue
@@ -414,7 +409,7 @@ func (g *grower) evaluateDense(nd *gnode) {
 		base := 2 * int(m.off[f])
 		nb := int(m.nb[f])
 		fh := h[base : base+2*nb+2]
-		g.evalFeature(nd, f, root, identity[:nb], fh[:2*nb], fh[2*nb], fh[2*nb+1], &best, &sc)
+		g.evalFeature(nd, f, root, identity[:nb], fh[:2*nb], fh[2*nb], fh[2*nb+1], &best)
 	}
 	nd.best = best
 }

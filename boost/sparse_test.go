@@ -193,3 +193,31 @@ func BenchmarkSmallWideDiv(b *testing.B) {
 		})
 	}
 }
+
+// TestScan checks the assembly scan against scanGo.
+func TestScan(t *testing.T) {
+	r := rng.New(3)
+	for trial := range 2000 {
+		n := r.IntN(40)
+		gh := make([]float64, 2*n)
+		var ng, nh float64
+		for i := range n {
+			gh[2*i] = r.NormFloat64()
+			gh[2*i+1] = r.Float64()
+			ng += gh[2*i]
+			nh += gh[2*i+1]
+		}
+		bound := r.Float64() * 10 * float64(trial%4)
+		st0 := [6]float64{r.NormFloat64() * float64(trial%2), r.Float64() * float64(trial%2), ng, nh, 1, bound}
+		for e := 0; e <= n; {
+			a, b := st0, st0
+			ka := scan(gh[2*e:], n-e, &a)
+			kb := scanGo(gh[2*e:], n-e, &b)
+			if ka != kb || a != b {
+				t.Fatalf("trial %d from %d: scan %d %v, scanGo %d %v", trial, e, ka, a, kb, b)
+			}
+			e += ka + 1
+			st0 = a
+		}
+	}
+}
