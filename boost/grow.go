@@ -240,6 +240,10 @@ func thresholdL1(w, alpha float64) float64 {
 // before each bin). A candidate replaces the best only with a strictly
 // larger loss change, so ties go to the lower feature, the forward pass
 // and the lower bin.
+//
+// The loop below is the reference; training uses evaluateSparse and
+// evaluateDense (sparse.go), which find the same split faster
+// (TestSparseExact compares the models).
 func (g *grower) evaluate(nd *gnode) {
 	if nd.sp != nil {
 		g.evaluateSparse(nd)

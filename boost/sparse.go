@@ -38,14 +38,14 @@ type sparseHist struct {
 	gh    []float64 // gradient, hessian per entry
 }
 
-func (sp *sparseHist) reset(nf int) {
+func (sp *sparseHist) reset() {
 	sp.start = append(sp.start[:0], 0)
 	sp.bin = sp.bin[:0]
 	sp.gh = sp.gh[:0]
-	_ = nf
 }
 
 // Sparse path selection; tests force it on and off to compare models.
+// sparseNever also selects the reference evaluate for every node.
 const (
 	sparseAuto = iota
 	sparseNever
@@ -54,6 +54,8 @@ const (
 
 var sparseMode = sparseAuto
 
+// sparseDiv: a node is sparse when rows*features*sparseDiv <= histLen
+// (tuned on scene members: 270 rows, 294 features).
 var sparseDiv = 4
 
 // sparseOK reports whether a node with rows rows gets a sparse
@@ -76,11 +78,11 @@ func (g *grower) getSparse() *sparseHist {
 	if k := len(g.freeSp); k > 0 {
 		sp := g.freeSp[k-1]
 		g.freeSp = g.freeSp[:k-1]
-		sp.reset(g.m.nf)
+		sp.reset()
 		return sp
 	}
 	sp := &sparseHist{}
-	sp.reset(g.m.nf)
+	sp.reset()
 	return sp
 }
 
@@ -168,26 +170,73 @@ func (g *grower) subtractSparse(p, s *sparseHist) *sparseHist {
 	out := g.getSparse()
 	out.grow(g.m.nf, len(p.bin)+len(s.bin))
 	var acc [257][2]float64
+	var pos [257]int32
 	k := 0
 	for f := 0; f < g.m.nf; f++ {
-		var mask [5]uint64
-		for e := p.start[f]; e < p.start[f+1]; e++ {
-			b := p.bin[e]
-			mask[b>>6] |= 1 << (b & 63)
-			acc[b] = [2]float64{p.gh[2*e], p.gh[2*e+1]}
+		k0 := k
+		if k = subtractSubset(out, k, p, s, f, &pos); k < 0 {
+			// A slot of small is missing in parent (parent's exact zero
+			// or a slot of small summing to zero): merge by scattering.
+			k = k0
+			var mask [5]uint64
+			for e := p.start[f]; e < p.start[f+1]; e++ {
+				b := p.bin[e]
+				mask[b>>6] |= 1 << (b & 63)
+				acc[b] = [2]float64{p.gh[2*e], p.gh[2*e+1]}
+			}
+			for e := s.start[f]; e < s.start[f+1]; e++ {
+				b := s.bin[e]
+				mask[b>>6] |= 1 << (b & 63)
+				a := &acc[b]
+				a[0] -= s.gh[2*e]
+				a[1] -= s.gh[2*e+1]
+			}
+			k = out.emit(k, &mask, &acc, true)
 		}
-		for e := s.start[f]; e < s.start[f+1]; e++ {
-			b := s.bin[e]
-			mask[b>>6] |= 1 << (b & 63)
-			a := &acc[b]
-			a[0] -= s.gh[2*e]
-			a[1] -= s.gh[2*e+1]
-		}
-		k = out.emit(k, &mask, &acc, true)
 		out.start[f+1] = int32(k)
 	}
 	out.bin, out.gh = out.bin[:k], out.gh[:2*k]
 	return out
+}
+
+// subtractSubset writes feature f of p - s from entry k of out when s's
+// slots are among p's (the usual case: small's rows are among parent's)
+// and returns the next entry; it returns -1 if a slot of s is not in p.
+// pos is scratch (bin -> index in p's entries).
+func subtractSubset(out *sparseHist, k int, p, s *sparseHist, f int, pos *[257]int32) int {
+	pb, pgh := p.bin[p.start[f]:p.start[f+1]], p.gh[2*p.start[f]:2*p.start[f+1]]
+	sb, sgh := s.bin[s.start[f]:s.start[f+1]], s.gh[2*s.start[f]:2*s.start[f+1]]
+	n := len(pb)
+	bin, gh := out.bin[k:k+n], out.gh[2*k:2*k+2*n]
+	copy(bin, pb)
+	copy(gh, pgh)
+	for i, b := range pb {
+		pos[b] = int32(i)
+	}
+	bad := false
+	for j, b := range sb {
+		i := int(pos[b])
+		if i >= n || pb[i] != b {
+			bad = true
+			break
+		}
+		gh[2*i] -= sgh[2*j]
+		gh[2*i+1] -= sgh[2*j+1]
+	}
+	if bad {
+		return -1
+	}
+	// Drop the zero slots, without branches.
+	w := 0
+	for i := range n {
+		dg, dh := gh[2*i], gh[2*i+1]
+		bin[w] = bin[i]
+		gh[2*w] = dg
+		gh[2*w+1] = dh
+		nz := (math.Float64bits(dg) | math.Float64bits(dh)) << 1 // ±0 -> 0
+		w += int((nz | -nz) >> 63)
+	}
+	return k + w
 }
 
 // subtractFromDense subtracts the sparse histogram s from the dense h; the

@@ -179,18 +179,23 @@ func BenchmarkSceneMember(b *testing.B) {
 	}
 }
 
-func BenchmarkSmallWideDiv(b *testing.B) {
+// BenchmarkSparseThreshold trains scene members with several sparseDiv
+// values, to tune the choice between dense and sparse histograms.
+func BenchmarkSparseThreshold(b *testing.B) {
 	d := sceneMember(b)
-	s := &Settings{NEstimators: 100, MaxDepth: 3, Eta: 0.1, Threads: 1}
-	for _, div := range []int{1, 2, 4, 8, 16, 32} {
-		b.Run(fmt.Sprint(div), func(b *testing.B) {
-			sparseDiv = div
-			for range b.N {
-				if _, err := Train(context.Background(), d, nil, s); err != nil {
-					b.Fatal(err)
+	defer func(old int) { sparseDiv = old }(sparseDiv)
+	for _, depth := range []int{3, 6} {
+		s := &Settings{NEstimators: 100, MaxDepth: depth, Eta: 0.1, Threads: 1}
+		for _, div := range []int{2, 4, 8, 16} {
+			b.Run(fmt.Sprintf("depth%d/div%d", depth, div), func(b *testing.B) {
+				sparseDiv = div
+				for range b.N {
+					if _, err := Train(context.Background(), d, nil, s); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
 
