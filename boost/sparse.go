@@ -303,19 +303,22 @@ func (g *grower) evaluateSparse(nd *gnode) {
 
 // scanGo adds gh[2i], gh[2i+1] to st's running sums lg, lh (st = lg, lh,
 // ng, nh, lambda, bound) for i = 0, 1, ... < n and returns the first i
-// whose candidate survives evalFeature's pruning test,
-// !(lg²·B + rg²·A < bound·A·B), with the sums through i in st; or n
-// with the full sums.
+// whose candidate survives evalFeature's pruning test, with the sums
+// through i in st; or n with the full sums. The test,
+// lg²·B < A·(bound·B - rg²), is GL²·B + GR²·A < bound·A·B rearranged
+// (fewer operations; its rounding is as negligible next to pruneMargin:
+// when it prunes, every term is within a few times bound·A·B).
 func scanGo(gh []float64, n int, st *[6]float64) int {
 	lg, lh := st[0], st[1]
-	ng, nh, lambda, bound := st[2], st[3], st[4], st[5]
+	ng, nhl, lambda, bound := st[2], st[3]+st[4], st[4], st[5]
 	i := 0
 	for ; i < n; i++ {
 		lg += gh[2*i]
 		lh += gh[2*i+1]
-		rg, rh := ng-lg, nh-lh
-		A, B := lh+lambda, rh+lambda
-		if !(lg*lg*B+rg*rg*A < bound*A*B) {
+		rg := ng - lg
+		B := nhl - lh
+		t := (bound*B - rg*rg) * (lh + lambda)
+		if !(lg*lg*B < t) {
 			break
 		}
 	}

@@ -226,3 +226,23 @@ func TestScan(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkScan measures scan over 256 slots that are all pruned.
+func BenchmarkScan(b *testing.B) {
+	r := rng.New(1)
+	gh := make([]float64, 512)
+	var ng, nh float64
+	for i := range 256 {
+		gh[2*i] = r.NormFloat64()
+		gh[2*i+1] = 0.2
+		ng += gh[2*i]
+		nh += gh[2*i+1]
+	}
+	for range b.N {
+		st := [6]float64{0, 0, ng, nh, 1, 1e9}
+		if scan(gh, 256, &st) != 256 {
+			b.Fatal("found")
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/256, "ns/slot")
+}
