@@ -175,8 +175,8 @@ func (g *grower) subtractSparse(p, s *sparseHist) *sparseHist {
 	for f := 0; f < g.m.nf; f++ {
 		k0 := k
 		if k = subtractSubset(out, k, p, s, f, &pos); k < 0 {
-			// A slot of small is missing in parent (parent's exact zero
-			// or a slot of small summing to zero): merge by scattering.
+			// A slot of small is missing in parent (parent's value there
+			// was exactly zero and dropped): merge by scattering.
 			k = k0
 			var mask [5]uint64
 			for e := p.start[f]; e < p.start[f+1]; e++ {
@@ -306,8 +306,8 @@ func (g *grower) evaluateSparse(nd *gnode) {
 // whose candidate survives evalFeature's pruning test, with the sums
 // through i in st; or n with the full sums. The test,
 // lg²·B < A·(bound·B - rg²), is GL²·B + GR²·A < bound·A·B rearranged
-// (fewer operations; its rounding is as negligible next to pruneMargin:
-// when it prunes, every term is within a few times bound·A·B).
+// with fewer operations; its float64 rounding is as negligible next to
+// pruneMargin (when it prunes, every term is below about 2·bound·A·B).
 func scanGo(gh []float64, n int, st *[6]float64) int {
 	lg, lh := st[0], st[1]
 	ng, nhl, lambda, bound := st[2], st[3]+st[4], st[4], st[5]
