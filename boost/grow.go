@@ -51,7 +51,8 @@ type gnode struct {
 	begin, end int
 	depth      int
 	g, h       float64
-	hist       []float64 // 2*histLen: gradient, hessian per slot
+	hist       []float64   // 2*histLen: gradient, hessian per slot
+	sp         *sparseHist // instead of hist for nodes with few rows
 	best       split
 	nl         int // rows sent left by the split
 	seq        int // creation order, to break ties in leaf-wise growth
@@ -71,9 +72,10 @@ type grower struct {
 	lambda, alpha, mcw float64
 	gamma              float32
 
-	mu   sync.Mutex
-	free [][]float64
-	seq  int
+	mu     sync.Mutex
+	free   [][]float64
+	freeSp []*sparseHist
+	seq    int
 }
 
 func newGrower(m *matrix, s *Settings) *grower {
@@ -238,7 +240,19 @@ func thresholdL1(w, alpha float64) float64 {
 // before each bin). A candidate replaces the best only with a strictly
 // larger loss change, so ties go to the lower feature, the forward pass
 // and the lower bin.
+//
+// The loop below is the reference; training uses evaluateSparse and
+// evaluateDense (sparse.go), which find the same split faster
+// (TestSparseExact compares the models).
 func (g *grower) evaluate(nd *gnode) {
+	if nd.sp != nil {
+		g.evaluateSparse(nd)
+		return
+	}
+	if sparseMode != sparseNever {
+		g.evaluateDense(nd)
+		return
+	}
 	m := g.m
 	best := split{}
 	root := g.gain(nd.g, nd.h)
@@ -408,31 +422,51 @@ func (g *grower) nextSeq() int { g.seq++; return g.seq }
 
 // childHists gives each pair of children its histogram: the child with
 // fewer rows is built from its rows, its sibling is the parent's
-// histogram minus it (computed in the parent's buffer).
+// histogram minus it (computed in the parent's buffer when dense). Nodes
+// with few rows get sparse histograms (see sparse.go).
 func (g *grower) childHists(parents []*gnode, children []*gnode) {
-	var small []*gnode
+	var small, smallSp []*gnode
+	smalls := make([]*gnode, len(parents))
 	for i := range parents {
-		l, r := children[2*i], children[2*i+1]
-		if l.end-l.begin <= r.end-r.begin {
-			small = append(small, l)
+		s := children[2*i]
+		if r := children[2*i+1]; s.end-s.begin > r.end-r.begin {
+			s = r
+		}
+		smalls[i] = s
+		if g.sparseOK(s.end - s.begin) {
+			smallSp = append(smallSp, s)
 		} else {
-			small = append(small, r)
+			small = append(small, s)
 		}
 	}
 	g.buildHists(small)
+	parallel(g.threads, len(smallSp), func(i int) { g.buildSparse(smallSp[i]) })
 	parallel(g.threads, len(parents), func(i int) {
 		p := parents[i]
-		l, r := children[2*i], children[2*i+1]
-		s, big := l, r
-		if small[i] != l {
-			s, big = r, l
+		s, big := smalls[i], children[2*i]
+		if big == s {
+			big = children[2*i+1]
+		}
+		if p.sp != nil {
+			big.sp = g.subtractSparse(p.sp, s.sp)
+			g.release(p)
+			return
 		}
 		h := p.hist
-		for k, v := range s.hist {
-			h[k] -= v
-		}
-		big.hist = h
 		p.hist = nil
+		if s.sp != nil {
+			g.subtractFromDense(h, s.sp)
+		} else {
+			for k, v := range s.hist {
+				h[k] -= v
+			}
+		}
+		if g.sparseOK(big.end - big.begin) {
+			big.sp = g.sparseFromDense(h)
+			g.putHist(h)
+		} else {
+			big.hist = h
+		}
 	})
 }
 
@@ -443,9 +477,20 @@ func (g *grower) childHists(parents []*gnode, children []*gnode) {
 func (g *grower) grow(n int) (t *Tree, leaves, last []*gnode) {
 	t = &Tree{}
 	root := &gnode{id: t.addNode(0, 0), begin: 0, end: n, seq: g.nextSeq()}
-	g.buildHists([]*gnode{root})
 	m := g.m
-	if m.dense {
+	if g.sparseOK(n) {
+		g.buildSparse(root)
+	} else {
+		g.buildHists([]*gnode{root})
+	}
+	if m.dense && root.sp != nil {
+		// As below; the skipped slots are zeros.
+		sp := root.sp
+		for e := sp.start[0]; e < sp.start[1] && int(sp.bin[e]) < int(m.nb[0]); e++ {
+			root.g += sp.gh[2*e]
+			root.h += sp.gh[2*e+1]
+		}
+	} else if m.dense {
 		// XGBoost sums the root from the first feature's histogram on dense data.
 		for i := 0; i < int(m.nb[0]); i++ {
 			root.g += root.hist[2*i]
@@ -479,8 +524,7 @@ func (g *grower) growDepthWise(t *Tree, root *gnode) (leaves, last []*gnode) {
 				nleaves++
 			} else {
 				leaves = append(leaves, nd)
-				g.putHist(nd.hist)
-				nd.hist = nil
+				g.release(nd)
 			}
 		}
 		if len(parents) == 0 {
@@ -490,8 +534,7 @@ func (g *grower) growDepthWise(t *Tree, root *gnode) (leaves, last []*gnode) {
 			// The children will be leaves: no partition, no histograms.
 			for _, p := range parents {
 				g.apply(t, p)
-				g.putHist(p.hist)
-				p.hist = nil
+				g.release(p)
 			}
 			last = parents
 			break
@@ -538,15 +581,13 @@ func (g *grower) growLeafWise(t *Tree, root *gnode) (leaves, last []*gnode) {
 		nd := heap.Pop(pq).(*gnode)
 		if !g.splittable(nd, nleaves) {
 			leaves = append(leaves, nd)
-			g.putHist(nd.hist)
-			nd.hist = nil
+			g.release(nd)
 			continue
 		}
 		nleaves++
 		if !g.canGrow(nd.depth+1) || (g.s.MaxLeaves > 0 && nleaves >= g.s.MaxLeaves) {
 			g.apply(t, nd)
-			g.putHist(nd.hist)
-			nd.hist = nil
+			g.release(nd)
 			last = append(last, nd)
 			continue
 		}
