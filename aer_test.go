@@ -265,3 +265,29 @@ func sprint(v []int) string {
 	b.WriteString("]")
 	return b.String()
 }
+
+// TestPoolGuard: mixture sizes the majority rows cannot support (fewer than
+// d+1 rows per component with full covariances) are left out of the pool.
+func TestPoolGuard(t *testing.T) {
+	tr, va, _ := task(t, 300, 5) // about 169 majority training rows, 6 features
+	neg, _ := tr.ClassCounts()
+	c := smallConfig()
+	c.Components = []int{2, 20, 24, 25, 40}
+	c.Covariance = "full"
+	_, rep, err := Fit(context.Background(), tr.X, tr.Y, va.X, va.Y, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range rep.Pool {
+		if l*7 > neg {
+			t.Errorf("pool %v keeps L = %d for %d majority rows", rep.Pool, l, neg)
+		}
+	}
+	if len(rep.Pool) == 0 || rep.Pool[0] != 2 || len(rep.Pool) == len(c.Components) {
+		t.Errorf("pool %v from %v with %d majority rows", rep.Pool, c.Components, neg)
+	}
+	c.Components = []int{100}
+	if _, _, err := Fit(context.Background(), tr.X, tr.Y, va.X, va.Y, c); err == nil || !strings.Contains(err.Error(), "too few") {
+		t.Errorf("impossible pool: %v", err)
+	}
+}

@@ -41,7 +41,10 @@ type Report struct {
 	ValidRows      int  `json:"valid_rows"`
 	ValidPositives int  `json:"valid_positives"`
 	Holdout        bool `json:"holdout"`
-	// Mixture is the BIC table of the pool and the chosen L.
+	// Pool is the mixture sizes tried: Config.Components without the sizes
+	// the majority rows are too few for. Mixture is their BIC table and
+	// the chosen L.
+	Pool    []int              `json:"pool"`
 	Mixture *mixture.Selection `json:"mixture"`
 	// Covariance is the covariance type used (auto resolved).
 	Covariance string `json:"covariance"`
@@ -152,19 +155,26 @@ func Fit(ctx context.Context, x *mat.Dense, y []int, xv *mat.Dense, yv []int, cf
 		}
 	}
 	xMaj := rowsOf(xt, majority)
+	cov := c.cov.Resolve(colsOf(x), 0)
+	rep.Covariance = cov.String()
+	// A component needs rows to stand on: with full (or tied) covariances
+	// at least d+1 majority rows per component, else at least 2; larger L
+	// only fit degenerate components whose huge densities win the BIC.
+	perComponent := 2
+	if cov == mixture.Full || cov == mixture.Tied {
+		perComponent = colsOf(x) + 1
+	}
 	pool := make([]int, 0, len(c.Components))
 	for _, l := range c.Components {
-		// A component needs rows to stand on; sizes beyond half the
-		// majority rows cannot be estimated.
-		if l <= len(majority)/2 {
+		if l*perComponent <= len(majority) {
 			pool = append(pool, l)
 		}
 	}
 	if len(pool) == 0 {
-		return nil, nil, fmt.Errorf("aer: %d majority rows are too few for any mixture size in %v", len(majority), c.Components)
+		return nil, nil, fmt.Errorf("aer: %d majority rows are too few for any mixture size in %v (%s covariance needs %d rows per component)",
+			len(majority), c.Components, cov, perComponent)
 	}
-	cov := c.cov.Resolve(colsOf(x), 0)
-	rep.Covariance = cov.String()
+	rep.Pool = pool
 	sel, err := mixture.Select(ctx, xMaj, pool, &mixture.Settings{
 		Covariance: cov,
 		NInit:      c.NInit,
