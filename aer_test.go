@@ -291,3 +291,72 @@ func TestPoolGuard(t *testing.T) {
 		t.Errorf("impossible pool: %v", err)
 	}
 }
+
+// centroid is a toy member: the probability of the positive class falls
+// with the distance to the positive centroid relative to the negative one.
+type centroid struct{ pos, neg []float64 }
+
+func (c centroid) Predict(x *mat.Dense, dst []float64) []float64 {
+	r, d := x.Dims()
+	if len(dst) < r {
+		dst = make([]float64, r)
+	}
+	for i := range r {
+		var dp, dn float64
+		for j := range d {
+			v := x.At(i, j)
+			dp += (v - c.pos[j]) * (v - c.pos[j])
+			dn += (v - c.neg[j]) * (v - c.neg[j])
+		}
+		dst[i] = 1 / (1 + math.Exp(dp-dn))
+	}
+	return dst[:r]
+}
+
+type centroidLearner struct{}
+
+func (centroidLearner) Train(_ context.Context, x *mat.Dense, y []int, _ uint64) (Classifier, error) {
+	_, d := x.Dims()
+	c := centroid{make([]float64, d), make([]float64, d)}
+	var np, nn float64
+	for i, v := range y {
+		dst, n := c.neg, &nn
+		if v == 1 {
+			dst, n = c.pos, &np
+		}
+		*n++
+		for j := range d {
+			dst[j] += x.At(i, j)
+		}
+	}
+	for j := range d {
+		c.pos[j] /= np
+		c.neg[j] /= nn
+	}
+	return c, nil
+}
+
+// TestCustomLearner: any classifier behind the Learner interface can be a
+// member; only boosted-tree members can be saved.
+func TestCustomLearner(t *testing.T) {
+	tr, va, te := task(t, 1000, 6)
+	c := smallConfig()
+	c.Learners = []Learner{centroidLearner{}}
+	m, rep, err := Fit(context.Background(), tr.X, tr.Y, va.X, va.Y, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := m.Members[0].(centroid); !ok || len(rep.Grid) != 1 || rep.Grid[0].MemberLeaves[0] != 1 {
+		t.Errorf("members %T, grid %+v", m.Members[0], rep.Grid)
+	}
+	p, _, err := m.PredictProba(te.X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if auc := metrics.ROCAUC(te.Y, p); auc < 0.6 {
+		t.Errorf("centroid members: test ROC-AUC %.3f", auc)
+	}
+	if _, err := m.MarshalBinary(); err == nil || !strings.Contains(err.Error(), "cannot be saved") {
+		t.Errorf("saving custom members: %v", err)
+	}
+}

@@ -50,6 +50,11 @@ type Config struct {
 	// NoGrid trains the members with Base alone. Setting a member
 	// parameter with Set sets it too.
 	NoGrid bool `json:"no_grid,omitempty"`
+	// Learners, when not empty, replaces Base and Grid: any classifiers
+	// behind the Learner interface, each tried as a grid point (members,
+	// static weights, tuning) and the best on validation kept. Only
+	// boosted-tree members can be saved.
+	Learners []Learner `json:"-"`
 
 	// Outputs is "proba" (members' probabilities, default) or "binary"
 	// (0/1 predictions at 0.5, the paper's text) for the static weights.

@@ -232,24 +232,30 @@ func Fit(ctx context.Context, x *mat.Dense, y []int, xv *mat.Dense, yv []int, cf
 	}
 
 	// 3-4. Members, static weights and tuning, per member setting.
-	grid := c.Grid
-	switch {
-	case c.NoGrid:
-		grid = []boost.Settings{c.Base}
-	case len(grid) == 0:
-		grid = DefaultGrid(c.Base)
+	learners := c.Learners
+	if len(learners) == 0 {
+		grid := c.Grid
+		switch {
+		case c.NoGrid:
+			grid = []boost.Settings{c.Base}
+		case len(grid) == 0:
+			grid = DefaultGrid(c.Base)
+		}
+		for _, s := range grid {
+			learners = append(learners, BoostLearner{Settings: s})
+		}
 	}
 	type fitted struct {
-		members []*boost.Model
+		members []Classifier
 		static  *ensemble.StaticResult
 		tune    *ensemble.TuneResult
 	}
 	best := -1
 	var bestFit fitted
-	for g, settings := range grid {
+	for g, learner := range learners {
 		t0 = time.Now()
-		members, err := trainMembers(ctx, xt, y, subsets, settings, rng.DeriveSeed(c.Seed, streamMembers+uint64(g)*1000), workers, func(done int) {
-			progress("members", g*len(subsets)+done, len(grid)*len(subsets))
+		members, err := trainMembers(ctx, xt, y, subsets, learner, rng.DeriveSeed(c.Seed, streamMembers+uint64(g)*1000), workers, func(done int) {
+			progress("members", g*len(subsets)+done, len(learners)*len(subsets))
 		})
 		if err != nil {
 			return nil, nil, err
@@ -259,9 +265,7 @@ func Fit(ctx context.Context, x *mat.Dense, y []int, xv *mat.Dense, yv []int, cf
 		t0 = time.Now()
 		leaves := make([]int, len(members))
 		for k, mb := range members {
-			for t := range mb.Trees {
-				leaves[k] += mb.Trees[t].NumLeaves()
-			}
+			leaves[k] = numParams(mb)
 		}
 		fw := memberOutputs(members, wx, workers)
 		if c.outputs == ensemble.Labels {
@@ -277,7 +281,7 @@ func Fit(ctx context.Context, x *mat.Dense, y []int, xv *mat.Dense, yv []int, cf
 				return nil, nil, fmt.Errorf("aer: static weights: %w", err)
 			}
 		}
-		progress("weights", g+1, len(grid))
+		progress("weights", g+1, len(learners))
 		rep.Seconds.Weights += time.Since(t0).Seconds()
 
 		t0 = time.Now()
@@ -297,14 +301,14 @@ func Fit(ctx context.Context, x *mat.Dense, y []int, xv *mat.Dense, yv []int, cf
 		if err != nil {
 			return nil, nil, fmt.Errorf("aer: tuning lambda and delta: %w", err)
 		}
-		progress("tune", g+1, len(grid))
+		progress("tune", g+1, len(learners))
 		rep.Seconds.Tune += time.Since(t0).Seconds()
 
-		rep.Grid = append(rep.Grid, GridPoint{
-			Eta: settings.Eta, MaxDepth: settings.MaxDepth, NEstimators: settings.NEstimators,
-			ValidMetric: tune.Metric, Lambda: tune.Combiner.Lambda, Delta: tune.Combiner.Delta,
-			MemberLeaves: leaves,
-		})
+		point := GridPoint{ValidMetric: tune.Metric, Lambda: tune.Combiner.Lambda, Delta: tune.Combiner.Delta, MemberLeaves: leaves}
+		if bl, ok := learner.(BoostLearner); ok {
+			point.Eta, point.MaxDepth, point.NEstimators = bl.Settings.Eta, bl.Settings.MaxDepth, bl.Settings.NEstimators
+		}
+		rep.Grid = append(rep.Grid, point)
 		// Strictly better only: the first (simplest listed) setting wins ties.
 		if best < 0 || tune.Metric > rep.Grid[best].ValidMetric {
 			best = g
@@ -317,8 +321,10 @@ func Fit(ctx context.Context, x *mat.Dense, y []int, xv *mat.Dense, yv []int, cf
 	m.Combiner.Static = bestFit.static.Weights
 	rep.Static, rep.Tune, rep.Combiner = bestFit.static, bestFit.tune, m.Combiner
 	// Report the members' settings with XGBoost's defaults filled in.
-	c.Config.Base = m.Members[0].Settings
-	c.Config.Base.Seed, c.Config.Base.Threads = 0, 0
+	if bm, ok := m.Members[0].(boostMember); ok {
+		c.Config.Base = bm.Settings
+		c.Config.Base.Seed, c.Config.Base.Threads = 0, 0
+	}
 	m.Config = c.Config
 	rep.Config = c.Config
 
@@ -349,8 +355,8 @@ func (c *resolvedConfig) candidates(mx *mixture.Model) []ensemble.DynamicSetting
 // trainMembers fits one boosted-tree model per subset, workers at a time,
 // each single-threaded with its own seed stream, so the models do not depend
 // on scheduling.
-func trainMembers(ctx context.Context, x *mat.Dense, y []int, subsets []resample.Subset, s boost.Settings, seed uint64, workers int, done func(int)) ([]*boost.Model, error) {
-	members := make([]*boost.Model, len(subsets))
+func trainMembers(ctx context.Context, x *mat.Dense, y []int, subsets []resample.Subset, learner Learner, seed uint64, workers int, done func(int)) ([]Classifier, error) {
+	members := make([]Classifier, len(subsets))
 	errs := make([]error, len(subsets))
 	var mu sync.Mutex
 	finished := 0
@@ -362,10 +368,7 @@ func trainMembers(ctx context.Context, x *mat.Dense, y []int, subsets []resample
 		go func(k int) {
 			defer func() { <-sem; wg.Done() }()
 			rows := subsets[k].Rows
-			st := s
-			st.Seed = rng.DeriveSeed(seed, uint64(k))
-			st.Threads = 1
-			mb, err := boost.Train(ctx, boost.Data{X: rowsOf(x, rows), Y: pick(y, rows)}, nil, &st)
+			mb, err := learner.Train(ctx, rowsOf(x, rows), pick(y, rows), rng.DeriveSeed(seed, uint64(k)))
 			if err != nil {
 				errs[k] = fmt.Errorf("aer: member %d (%s subset of component %d): %w", k, subsets[k].Kind, subsets[k].Component, err)
 				return
@@ -386,7 +389,7 @@ func trainMembers(ctx context.Context, x *mat.Dense, y []int, subsets []resample
 
 // memberOutputs returns the rows x members matrix of member probabilities,
 // members computed in parallel (each member's prediction is deterministic).
-func memberOutputs(members []*boost.Model, x *mat.Dense, workers int) *mat.Dense {
+func memberOutputs(members []Classifier, x *mat.Dense, workers int) *mat.Dense {
 	r, _ := x.Dims()
 	k := len(members)
 	out := mat.NewDense(r, k, nil)
@@ -396,7 +399,7 @@ func memberOutputs(members []*boost.Model, x *mat.Dense, workers int) *mat.Dense
 	for j, mb := range members {
 		wg.Add(1)
 		sem <- struct{}{}
-		go func(j int, mb *boost.Model) {
+		go func(j int, mb Classifier) {
 			defer func() { <-sem; wg.Done() }()
 			cols[j] = predictSerial(mb, x)
 		}(j, mb)
@@ -411,9 +414,9 @@ func memberOutputs(members []*boost.Model, x *mat.Dense, workers int) *mat.Dense
 	return out
 }
 
-// predictSerial predicts with one goroutine (members are trained and
-// loaded with Threads = 1); parallelism is across members.
-func predictSerial(mb *boost.Model, x *mat.Dense) []float64 {
+// predictSerial predicts one member (boosted trees are trained and loaded
+// with Threads = 1); parallelism is across members.
+func predictSerial(mb Classifier, x *mat.Dense) []float64 {
 	return mb.Predict(x, nil)
 }
 

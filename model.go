@@ -26,9 +26,10 @@ type Model struct {
 	Scaler *dataset.Scaler
 	// Mixture is the Gaussian mixture of the majority class.
 	Mixture *mixture.Model
-	// Members are the 2L boosted-tree models: member 2l was trained on the
-	// global subset of component l, member 2l+1 on its local subset.
-	Members []*boost.Model
+	// Members are the 2L members (boosted trees unless Config.Learners
+	// says otherwise): member 2l was trained on the global subset of
+	// component l, member 2l+1 on its local subset.
+	Members []Classifier
 	// Combiner holds the static weights, the dynamic rule, lambda and delta.
 	Combiner ensemble.Combiner
 	// Config is the configuration the model was fitted with.
@@ -165,7 +166,7 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 	e := encoded{Format: formatV1, Means: m.Means, Scaler: m.Scaler, Mixture: m.Mixture, Combiner: m.Combiner, Config: m.Config}
 	h := sha256.New()
 	for k, mb := range m.Members {
-		b, err := mb.MarshalBinary()
+		b, err := encodeMember(mb)
 		if err != nil {
 			return nil, fmt.Errorf("aer: member %d: %w", k, err)
 		}
@@ -207,7 +208,7 @@ func (m *Model) UnmarshalBinary(b []byte) error {
 			return fmt.Errorf("aer: member %d has %d features, the model %d", k, bm.NumFeatures, len(e.Means))
 		}
 		bm.SetThreads(1) // members predict in parallel with each other
-		nm.Members = append(nm.Members, &bm)
+		nm.Members = append(nm.Members, boostMember{&bm})
 	}
 	if !bytes.Equal(h.Sum(nil), e.Checksum) {
 		return errors.New("aer: model members do not match their checksum")
