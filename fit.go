@@ -109,9 +109,7 @@ func Fit(ctx context.Context, x *mat.Dense, y []int, xv *mat.Dense, yv []int, cf
 		if err != nil {
 			return nil, nil, fmt.Errorf("aer: hold-out split: %w", err)
 		}
-		full := &dataset.Dataset{X: x, Y: y, Features: make([]string, colsOf(x))}
-		tr, va := full.Subset(parts[0]), full.Subset(parts[1])
-		x, y, xv, yv = tr.X, tr.Y, va.X, va.Y
+		x, y, xv, yv = rowsOf(x, parts[0]), pick(y, parts[0]), rowsOf(x, parts[1]), pick(y, parts[1])
 		rep.Holdout = true
 	}
 	if err := checkXY("validation", xv, yv, 1); err != nil {
