@@ -128,6 +128,9 @@ func Fit(ctx context.Context, x *mat.Dense, s *Settings) (*Model, *FitResult, er
 	}
 	// The data covariance is needed only to re-seed components, rarely.
 	glob := sync.OnceValue(func() []float64 { return globalCovariance(data, stride, n, d, cfg) })
+	if cfg.typ == Diag {
+		cfg.diag = sync.OnceValue(func() *diagData { return newDiagData(data, stride, n, d) })
+	}
 	xt := transposeAll(data, stride, n, d)
 
 	// Restarts run in parallel when there are enough of them to keep the
@@ -271,6 +274,16 @@ type em struct {
 	reseeded, ridged int
 	reseedBudget     int
 	reseedThisMStep  bool
+
+	// Diag iterations (diagfast.go): the prepared data, the parameters in
+	// component lanes, per-block sums, and whether the last E-step left
+	// its statistics there for the M-step.
+	dd       *diagData
+	pt, bt   []float64
+	cst      []float64
+	bS1, bS2 []float64
+	rp       [][]float64 // per worker, blockRows*8 responsibilities when k != 8
+	fast     bool
 }
 
 func newEM(x []float64, stride, n, d int, cfg *resolved, workers int, glob func() []float64, xt []float64) *em {
@@ -290,6 +303,13 @@ func newEM(x []float64, stride, n, d int, cfg *resolved, workers int, glob func(
 	}
 	if cfg.typ == Full || cfg.typ == Tied {
 		e.nz = make([][]int32, k)
+	}
+	if cfg.typ == Diag {
+		if cfg.diag != nil {
+			e.initDiag(cfg.diag())
+		} else {
+			e.initDiag(newDiagData(x, stride, n, d))
+		}
 	}
 	return e
 }
@@ -350,16 +370,30 @@ func (e *em) run(ctx context.Context, restart int) (*params, Restart, error) {
 // of the next M-step, and returns the mean log-likelihood.
 func (e *em) estep(stats bool) float64 {
 	K := e.k
+	// The Diag iterations take the fast path; the final score (stats
+	// false) the exact one, as Model.Score.
+	fast := stats && e.dd != nil
+	if fast {
+		e.prepDiag()
+	}
 	parallel(e.workers, numBlocks(e.n), func(w, b int) {
 		r0, r1 := b*blockRows, min((b+1)*blockRows, e.n)
 		a := e.resp[r0*K : r1*K]
-		e.p.logDensityBlock(e.x, e.stride, r0, r1, a, e.scratch[w], e.xt)
+		if fast {
+			e.logDensityDiag(r0, r1, a)
+		} else {
+			e.p.logDensityBlock(e.x, e.stride, r0, r1, a, e.scratch[w], e.xt)
+		}
 		sum := respBlock(a, K, e.p.logw, e.ll[r0:r1])
 		e.bLL[b] = sum
-		if stats {
+		switch {
+		case fast:
+			e.diagStats(w, b)
+		case stats:
 			e.partials(w, b)
 		}
 	})
+	e.fast = fast
 	// Summed per block, then over blocks in order, exactly as Model.Score.
 	s := 0.0
 	for _, v := range e.bLL {
@@ -421,6 +455,10 @@ func reduceLanes(dst, lanes []float64) {
 // component's total responsibility), with covariances accumulated about
 // the new means for accuracy.
 func (e *em) mstep() {
+	if e.fast {
+		e.mstepDiagFast()
+		return
+	}
 	K, d, nb := e.k, e.d, numBlocks(e.n)
 	p := e.p
 	raw := make([]float64, K)
@@ -443,6 +481,25 @@ func (e *em) mstep() {
 			p.mean[l*d+j] *= inv
 		}
 	}
+	reseed := e.reseedEmpty(raw)
+
+	switch p.typ {
+	case Full:
+		e.covFull(reseed)
+	case Tied:
+		e.covTied()
+	case Diag, Spherical:
+		e.covDiag(reseed)
+	}
+	e.factorWithRidge()
+}
+
+// reseedEmpty moves components that lost all their points (raw total
+// responsibility below emptyResp) to the worst-fitted rows, then sets the
+// weights from e.nk; it reports which components moved.
+func (e *em) reseedEmpty(raw []float64) []bool {
+	K, d := e.k, e.d
+	p := e.p
 	// Components that lost all their points restart at the worst-fitted rows.
 	e.reseedThisMStep = false
 	reseed := make([]bool, K)
@@ -476,15 +533,7 @@ func (e *em) mstep() {
 	}
 	p.setWeights(w)
 
-	switch p.typ {
-	case Full:
-		e.covFull(reseed)
-	case Tied:
-		e.covTied()
-	case Diag, Spherical:
-		e.covDiag(reseed)
-	}
-	e.factorWithRidge()
+	return reseed
 }
 
 func containsInt(s []int, v int) bool {
@@ -692,8 +741,20 @@ func (e *em) covDiag(reseed []bool) {
 	for l := 0; l < K; l++ {
 		inv := 1 / e.nk[l]
 		for j := 0; j < d; j++ {
-			v[l*d+j] = v[l*d+j]*inv + e.cfg.reg
+			v[l*d+j] *= inv
 		}
+	}
+	e.finishDiag(v, reseed)
+}
+
+// finishDiag adds the ridge to the variances v (k*d), replaces those of
+// re-seeded components by the data's, and stores them (Spherical: their
+// mean per component).
+func (e *em) finishDiag(v []float64, reseed []bool) {
+	K, d := e.k, e.d
+	p := e.p
+	for t := range v {
+		v[t] += e.cfg.reg
 	}
 	if p.typ == Diag {
 		for l := 0; l < K; l++ {

@@ -169,4 +169,7 @@ type resolved struct {
 	seed                               uint64
 	progress                           func(Progress)
 	logger                             *slog.Logger
+	// diag prepares the data for the Diag iterations once per fit (nil:
+	// each restart prepares its own).
+	diag func() *diagData
 }

@@ -1,0 +1,233 @@
+package mixture
+
+// The EM iterations of the Diag covariance type run on the data shifted by
+// its column means, x' = x - c, with x'^2 stored beside it, so that both
+// steps become products with the components in vector lanes (eight at a
+// time):
+//
+//	E-step: (x-mu)^T P (x-mu) = sum_j P_j x'_j^2 - 2 sum_j P_j mu'_j x'_j + sum_j P_j mu'_j^2
+//	M-step: S1 = sum_i r_i x'_i, S2 = sum_i r_i x'_i^2 in one pass over the rows,
+//	        mu = c + S1/nk, var = S2/nk - (S1/nk)^2.
+//
+// Each loaded x'_ij serves all eight components. Centring on c keeps the
+// cancellation in both formulas at the scale of the data's spread, not of
+// its offset; variances where the cancellation could still cost more than
+// about 1e-12 relative are recomputed about the new mean (diagExactVar).
+// The final score of a restart uses the exact per-component path.
+
+// diagCancel bounds mean'^2 / (var + reg) for the one-pass variance: beyond
+// it the variance is recomputed by a centred pass.
+const diagCancel = 1e4
+
+// diagData is the data prepared for the Diag iterations; shared read-only
+// by restarts.
+type diagData struct {
+	c       []float64 // column means, d
+	xs, xs2 []float64 // pad4(n) rows of d: x - c and (x - c)^2, padding rows zero
+}
+
+func newDiagData(x []float64, stride, n, d int) *diagData {
+	c := make([]float64, d)
+	for i := 0; i < n; i++ {
+		for j, v := range x[i*stride : i*stride+d] {
+			c[j] += v
+		}
+	}
+	for j := range c {
+		c[j] /= float64(n)
+	}
+	n4 := pad4(n)
+	xs, xs2 := make([]float64, n4*d), make([]float64, n4*d)
+	for i := 0; i < n; i++ {
+		row := x[i*stride : i*stride+d]
+		for j, v := range row {
+			z := v - c[j]
+			xs[i*d+j] = z
+			xs2[i*d+j] = z * z
+		}
+	}
+	return &diagData{c: c, xs: xs, xs2: xs2}
+}
+
+// diagChunks is the number of 8-component chunks of k components.
+func diagChunks(k int) int { return (k + 7) / 8 }
+
+// initDiag allocates the buffers of the Diag iterations.
+func (e *em) initDiag(dd *diagData) {
+	K, d := e.k, e.d
+	nch := diagChunks(K)
+	nb := numBlocks(e.n)
+	e.dd = dd
+	e.pt = make([]float64, nch*d*8)
+	e.bt = make([]float64, nch*d*8)
+	e.cst = make([]float64, nch*8)
+	e.bS1 = make([]float64, nb*nch*d*8)
+	e.bS2 = make([]float64, nb*nch*d*8)
+	if K != 8 {
+		e.rp = make([][]float64, e.workers)
+		for w := range e.rp {
+			e.rp[w] = make([]float64, blockRows*8)
+		}
+	}
+}
+
+// prepDiag lays out the current parameters for ediag4: per chunk and
+// feature the precisions P and -2 P mu' of its eight components, and per
+// component the constant c0 + log det - sum_j P mu'^2 / 2.
+func (e *em) prepDiag() {
+	K, d := e.k, e.d
+	p, c := e.p, e.dd.c
+	c0 := -0.5 * float64(d) * ln2pi
+	clear(e.pt)
+	clear(e.bt)
+	clear(e.cst)
+	for l := 0; l < K; l++ {
+		ch, ll := l/8, l%8
+		pt, bt := e.pt[ch*d*8:(ch+1)*d*8], e.bt[ch*d*8:(ch+1)*d*8]
+		s := 0.0
+		for j := 0; j < d; j++ {
+			P := 1 / p.cov[l*d+j]
+			m := p.mean[l*d+j] - c[j]
+			pt[j*8+ll] = P
+			bt[j*8+ll] = -2 * m * P
+			s += P * m * m
+		}
+		e.cst[l] = c0 + p.logdet[l] - 0.5*s
+	}
+}
+
+// logDensityDiag writes the log densities of rows r0..r1 (r0 a multiple of
+// 4) into out (rows of k).
+func (e *em) logDensityDiag(r0, r1 int, out []float64) {
+	K, d := e.k, e.d
+	xs, xs2 := e.dd.xs, e.dd.xs2
+	var acc [32]float64
+	for i := r0; i < r1; i += 4 {
+		nr := min(4, r1-i)
+		for ch := 0; ch*8 < K; ch++ {
+			ediag4(xs[i*d:(i+4)*d], xs2[i*d:(i+4)*d], d, e.pt[ch*d*8:(ch+1)*d*8], e.bt[ch*d*8:(ch+1)*d*8], &acc)
+			nl := min(8, K-ch*8)
+			for t := 0; t < nr; t++ {
+				o := out[(i+t-r0)*K+ch*8 : (i+t-r0)*K+ch*8+nl]
+				for ll := range o {
+					o[ll] = e.cst[ch*8+ll] - 0.5*acc[t*8+ll]
+				}
+			}
+		}
+	}
+}
+
+// diagStats computes block b's sums of responsibilities and the sums S1,
+// S2 of responsibility-weighted shifted rows and squares.
+func (e *em) diagStats(w, b int) {
+	K, d := e.k, e.d
+	nch := diagChunks(K)
+	r0, r1 := b*blockRows, min((b+1)*blockRows, e.n)
+	rows := r1 - r0
+	nk := e.bNk[b*K : (b+1)*K]
+	clear(nk)
+	for i := r0; i < r1; i++ {
+		for l, r := range e.resp[i*K : (i+1)*K] {
+			nk[l] += r
+		}
+	}
+	s1 := e.bS1[b*nch*d*8 : (b+1)*nch*d*8]
+	s2 := e.bS2[b*nch*d*8 : (b+1)*nch*d*8]
+	clear(s1)
+	clear(s2)
+	xs, xs2 := e.dd.xs[r0*d:r1*d], e.dd.xs2[r0*d:r1*d]
+	for ch := 0; ch < nch; ch++ {
+		var r []float64
+		if K == 8 {
+			r = e.resp[r0*8 : r1*8]
+		} else {
+			r = e.rp[w][:rows*8]
+			clear(r)
+			nl := min(8, K-ch*8)
+			for i := 0; i < rows; i++ {
+				copy(r[i*8:i*8+nl], e.resp[(r0+i)*K+ch*8:(r0+i)*K+ch*8+nl])
+			}
+		}
+		mdiag8(xs, xs2, d, rows, r, s1[ch*d*8:(ch+1)*d*8], s2[ch*d*8:(ch+1)*d*8])
+	}
+}
+
+// mstepDiagSums sums the block statistics of diagStats in block order
+// into raw (k), s1 and s2 (chunk, feature, lane).
+func (e *em) mstepDiagSums(raw []float64) (s1, s2 []float64) {
+	K, d, nb := e.k, e.d, numBlocks(e.n)
+	nch := diagChunks(K)
+	s1, s2 = make([]float64, nch*d*8), make([]float64, nch*d*8)
+	for b := 0; b < nb; b++ {
+		for l := 0; l < K; l++ {
+			raw[l] += e.bNk[b*K+l]
+		}
+		for t, v := range e.bS1[b*nch*d*8 : (b+1)*nch*d*8] {
+			s1[t] += v
+		}
+		for t, v := range e.bS2[b*nch*d*8 : (b+1)*nch*d*8] {
+			s2[t] += v
+		}
+	}
+	return s1, s2
+}
+
+// diagVariances returns the variances (k*d, without the ridge) from the
+// one-pass sums, recomputing about the means any where the cancellation
+// in S2/nk - m^2 could exceed rounding level.
+func (e *em) diagVariances(s1, s2 []float64) []float64 {
+	K, d := e.k, e.d
+	v := make([]float64, K*d)
+	for l := 0; l < K; l++ {
+		ch, ll := l/8, l%8
+		inv := 1 / e.nk[l]
+		for j := 0; j < d; j++ {
+			m := s1[(ch*d+j)*8+ll] * inv
+			x := max(s2[(ch*d+j)*8+ll]*inv-m*m, 0)
+			if m*m > diagCancel*(x+e.cfg.reg) {
+				x = e.diagExactVar(l, j, m)
+			}
+			v[l*d+j] = x
+		}
+	}
+	return v
+}
+
+// diagExactVar returns sum_i r_il (x'_ij - m)^2 / nk_l, in row order.
+func (e *em) diagExactVar(l, j int, m float64) float64 {
+	K, d := e.k, e.d
+	xs := e.dd.xs
+	s := 0.0
+	for i := 0; i < e.n; i++ {
+		r := e.resp[i*K+l]
+		if r == 0 {
+			continue
+		}
+		z := xs[i*d+j] - m
+		s += r * (z * z)
+	}
+	return s / e.nk[l]
+}
+
+// mstepDiagFast is the M-step of the Diag iterations, from the statistics
+// of diagStats; the result matches mstep's at rounding level.
+func (e *em) mstepDiagFast() {
+	K, d := e.k, e.d
+	p := e.p
+	raw := make([]float64, K)
+	s1, s2 := e.mstepDiagSums(raw)
+	eps10 := 10 * 2.220446049250313e-16
+	c := e.dd.c
+	for l := 0; l < K; l++ {
+		e.nk[l] = raw[l] + eps10
+		inv := 1 / e.nk[l]
+		ch, ll := l/8, l%8
+		for j := 0; j < d; j++ {
+			p.mean[l*d+j] = c[j] + s1[(ch*d+j)*8+ll]*inv
+		}
+	}
+	v := e.diagVariances(s1, s2)
+	reseed := e.reseedEmpty(raw)
+	e.finishDiag(v, reseed)
+	e.factorWithRidge()
+}
