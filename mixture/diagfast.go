@@ -23,7 +23,7 @@ const diagCancel = 1e4
 // by restarts.
 type diagData struct {
 	c       []float64 // column means, d
-	xs, xs2 []float64 // pad4(n) rows of d: x - c and (x - c)^2, padding rows zero
+	xs, xs2 []float64 // n+6 rows of d: x - c and (x - c)^2, padding rows zero
 }
 
 func newDiagData(x []float64, stride, n, d int) *diagData {
@@ -36,8 +36,7 @@ func newDiagData(x []float64, stride, n, d int) *diagData {
 	for j := range c {
 		c[j] /= float64(n)
 	}
-	n4 := pad4(n)
-	xs, xs2 := make([]float64, n4*d), make([]float64, n4*d)
+	xs, xs2 := make([]float64, (n+6)*d), make([]float64, (n+6)*d)
 	for i := 0; i < n; i++ {
 		row := x[i*stride : i*stride+d]
 		for j, v := range row {
@@ -71,7 +70,7 @@ func (e *em) initDiag(dd *diagData) {
 	}
 }
 
-// prepDiag lays out the current parameters for ediag4: per chunk and
+// prepDiag lays out the current parameters for ediag6: per chunk and
 // feature the precisions P and -2 P mu' of its eight components, and per
 // component the constant c0 + log det - sum_j P mu'^2 / 2.
 func (e *em) prepDiag() {
@@ -96,16 +95,16 @@ func (e *em) prepDiag() {
 	}
 }
 
-// logDensityDiag writes the log densities of rows r0..r1 (r0 a multiple of
-// 4) into out (rows of k).
+// logDensityDiag writes the log densities of rows r0..r1 into out (rows
+// of k), six rows at a time (the padding rows of diagData cover the last).
 func (e *em) logDensityDiag(r0, r1 int, out []float64) {
 	K, d := e.k, e.d
 	xs, xs2 := e.dd.xs, e.dd.xs2
-	var acc [32]float64
-	for i := r0; i < r1; i += 4 {
-		nr := min(4, r1-i)
+	var acc [48]float64
+	for i := r0; i < r1; i += 6 {
+		nr := min(6, r1-i)
 		for ch := 0; ch*8 < K; ch++ {
-			ediag4(xs[i*d:(i+4)*d], xs2[i*d:(i+4)*d], d, e.pt[ch*d*8:(ch+1)*d*8], e.bt[ch*d*8:(ch+1)*d*8], &acc)
+			ediag6(xs[i*d:(i+6)*d], xs2[i*d:(i+6)*d], d, e.pt[ch*d*8:(ch+1)*d*8], e.bt[ch*d*8:(ch+1)*d*8], &acc)
 			nl := min(8, K-ch*8)
 			for t := 0; t < nr; t++ {
 				o := out[(i+t-r0)*K+ch*8 : (i+t-r0)*K+ch*8+nl]

@@ -9,7 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// TestDiagKernels checks ediag4 and mdiag8 (assembly where available)
+// TestDiagKernels checks ediag6 and mdiag8 (assembly where available)
 // against the Go loops and a direct sum.
 func TestDiagKernels(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
@@ -22,18 +22,18 @@ func TestDiagKernels(t *testing.T) {
 	}
 	close := func(a, b float64) bool { return math.Abs(a-b) <= 1e-12*(1+math.Abs(a)+math.Abs(b)) }
 	for d := 1; d <= 23; d++ {
-		xs, xs2, pt, bt := vec(4*d), vec(4*d), vec(8*d), vec(8*d)
-		var q, g [32]float64
-		ediag4(xs, xs2, d, pt, bt, &q)
-		ediag4Go(xs, xs2, d, pt, bt, &g)
-		for t4 := 0; t4 < 4; t4++ {
+		xs, xs2, pt, bt := vec(6*d), vec(6*d), vec(8*d), vec(8*d)
+		var q, g [48]float64
+		ediag6(xs, xs2, d, pt, bt, &q)
+		ediag6Go(xs, xs2, d, pt, bt, &g)
+		for t4 := 0; t4 < 6; t4++ {
 			for l := 0; l < 8; l++ {
 				want := 0.0
 				for j := 0; j < d; j++ {
 					want += pt[j*8+l]*xs2[t4*d+j] + bt[j*8+l]*xs[t4*d+j]
 				}
 				if i := t4*8 + l; !close(q[i], want) || !close(g[i], want) {
-					t.Fatalf("ediag4 d=%d row %d comp %d: %v, Go %v, want %v", d, t4, l, q[i], g[i], want)
+					t.Fatalf("ediag6 d=%d row %d comp %d: %v, Go %v, want %v", d, t4, l, q[i], g[i], want)
 				}
 			}
 		}

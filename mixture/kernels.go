@@ -204,13 +204,13 @@ func lanesWsqGo(acc, xt, rt, mu []float64, d, ng int) {
 	}
 }
 
-// ediag4Go sets out[t*8+l] = sum_j pt[j*8+l]*xs2[t*d+j] + bt[j*8+l]*xs[t*d+j]
-// for 4 rows t and 8 components l.
-func ediag4Go(xs, xs2 []float64, d int, pt, bt []float64, out *[32]float64) {
-	var acc [32]float64
+// ediag6Go sets out[t*8+l] = sum_j pt[j*8+l]*xs2[t*d+j] + bt[j*8+l]*xs[t*d+j]
+// for 6 rows t and 8 components l.
+func ediag6Go(xs, xs2 []float64, d int, pt, bt []float64, out *[48]float64) {
+	var acc [48]float64
 	for j := 0; j < d; j++ {
 		p, b := pt[j*8:j*8+8], bt[j*8:j*8+8]
-		for t := 0; t < 4; t++ {
+		for t := 0; t < 6; t++ {
 			x, x2 := xs[t*d+j], xs2[t*d+j]
 			a := acc[t*8 : t*8+8]
 			for l := range a {

@@ -192,20 +192,20 @@ func lanesWsq(acc, xt, rt, mu []float64, d, ng int) {
 }
 
 //go:noescape
-func ediag4AVX(xs, xs2 *float64, d int, pt, bt *float64, out *[32]float64)
+func ediag6AVX(xs, xs2 *float64, d int, pt, bt *float64, out *[48]float64)
 
 //go:noescape
 func mdiag8AVX(xs, xs2 *float64, d, rows int, r, s1, s2 *float64)
 
-// ediag4 sets out[t*8+l] = sum_j pt[j*8+l]*xs2[t*d+j] + bt[j*8+l]*xs[t*d+j]
-// for 4 rows t and 8 components l.
-func ediag4(xs, xs2 []float64, d int, pt, bt []float64, out *[32]float64) {
+// ediag6 sets out[t*8+l] = sum_j pt[j*8+l]*xs2[t*d+j] + bt[j*8+l]*xs[t*d+j]
+// for 6 rows t and 8 components l.
+func ediag6(xs, xs2 []float64, d int, pt, bt []float64, out *[48]float64) {
 	if !useAVX || d == 0 {
-		ediag4Go(xs, xs2, d, pt, bt, out)
+		ediag6Go(xs, xs2, d, pt, bt, out)
 		return
 	}
-	_, _, _, _ = xs[4*d-1], xs2[4*d-1], pt[8*d-1], bt[8*d-1]
-	ediag4AVX(&xs[0], &xs2[0], d, &pt[0], &bt[0], out)
+	_, _, _, _ = xs[6*d-1], xs2[6*d-1], pt[8*d-1], bt[8*d-1]
+	ediag6AVX(&xs[0], &xs2[0], d, &pt[0], &bt[0], out)
 }
 
 // mdiag8 adds sum_i r[i*8+l]*xs[i*d+j] to s1[j*8+l] and
