@@ -13,7 +13,8 @@ package mixture
 // cancellation in both formulas at the scale of the data's spread, not of
 // its offset; variances where the cancellation could still cost more than
 // about 1e-12 relative are recomputed about the new mean (diagExactVar).
-// The final score of a restart uses the exact per-component path.
+// The final score of a restart uses the exact per-component path, as
+// Model.Score does.
 
 // diagCancel bounds mean'^2 / (var + reg) for the one-pass variance: beyond
 // it the variance is recomputed by a centred pass.
@@ -65,7 +66,7 @@ func (e *em) initDiag(dd *diagData) {
 	if K != 8 {
 		e.rp = make([][]float64, e.workers)
 		for w := range e.rp {
-			e.rp[w] = make([]float64, blockRows*8)
+			e.rp[w] = make([]float64, diagChunk*8)
 		}
 	}
 }
@@ -116,24 +117,66 @@ func (e *em) logDensityDiag(r0, r1 int, out []float64) {
 	}
 }
 
-// diagStats computes block b's sums of responsibilities and the sums S1,
-// S2 of responsibility-weighted shifted rows and squares.
-func (e *em) diagStats(w, b int) {
+// diagChunk is the number of rows whose densities, responsibilities and
+// statistics are computed together (a multiple of 6 for ediag6): their
+// shifted rows and squares stay in the core's cache between the steps.
+const diagChunk = 96
+
+// estepDiagBlock is the fast E-step of block b with the statistics of the
+// next M-step, row chunk by row chunk; it returns the block's summed
+// log-likelihood (in row order, as respBlock sums).
+func (e *em) estepDiagBlock(w, b int) float64 {
 	K, d := e.k, e.d
 	nch := diagChunks(K)
 	r0, r1 := b*blockRows, min((b+1)*blockRows, e.n)
-	rows := r1 - r0
 	nk := e.bNk[b*K : (b+1)*K]
+	s1 := e.bS1[b*nch*d*8 : (b+1)*nch*d*8]
+	s2 := e.bS2[b*nch*d*8 : (b+1)*nch*d*8]
 	clear(nk)
+	clear(s1)
+	clear(s2)
+	for c0 := r0; c0 < r1; c0 += diagChunk {
+		c1 := min(c0+diagChunk, r1)
+		a := e.resp[c0*K : c1*K]
+		e.logDensityDiag(c0, c1, a)
+		respBlock(a, K, e.p.logw, e.ll[c0:c1])
+		e.diagStats(w, c0, c1, nk, s1, s2)
+	}
+	sum := 0.0
+	for _, v := range e.ll[r0:r1] {
+		sum += v
+	}
+	return sum
+}
+
+// diagBlockStats computes block b's statistics from the current
+// responsibilities (the M-step that follows the initialisation).
+func (e *em) diagBlockStats(w, b int) {
+	K, d := e.k, e.d
+	nch := diagChunks(K)
+	r0, r1 := b*blockRows, min((b+1)*blockRows, e.n)
+	nk := e.bNk[b*K : (b+1)*K]
+	s1 := e.bS1[b*nch*d*8 : (b+1)*nch*d*8]
+	s2 := e.bS2[b*nch*d*8 : (b+1)*nch*d*8]
+	clear(nk)
+	clear(s1)
+	clear(s2)
+	for c0 := r0; c0 < r1; c0 += diagChunk {
+		e.diagStats(w, c0, min(c0+diagChunk, r1), nk, s1, s2)
+	}
+}
+
+// diagStats adds the responsibilities of rows r0..r1 to nk and their
+// weighted shifted rows and squares to s1 and s2 (chunk, feature, lane).
+func (e *em) diagStats(w, r0, r1 int, nk, s1, s2 []float64) {
+	K, d := e.k, e.d
+	nch := diagChunks(K)
+	rows := r1 - r0
 	for i := r0; i < r1; i++ {
 		for l, r := range e.resp[i*K : (i+1)*K] {
 			nk[l] += r
 		}
 	}
-	s1 := e.bS1[b*nch*d*8 : (b+1)*nch*d*8]
-	s2 := e.bS2[b*nch*d*8 : (b+1)*nch*d*8]
-	clear(s1)
-	clear(s2)
 	xs, xs2 := e.dd.xs[r0*d:r1*d], e.dd.xs2[r0*d:r1*d]
 	for ch := 0; ch < nch; ch++ {
 		var r []float64

@@ -131,7 +131,12 @@ func Fit(ctx context.Context, x *mat.Dense, s *Settings) (*Model, *FitResult, er
 	if cfg.typ == Diag {
 		cfg.diag = sync.OnceValue(func() *diagData { return newDiagData(data, stride, n, d) })
 	}
-	xt := transposeAll(data, stride, n, d)
+	// The Diag iterations read their own layout (diagData); the other
+	// types read x in 8-row groups.
+	var xt []float64
+	if cfg.typ != Diag {
+		xt = transposeAll(data, stride, n, d)
+	}
 
 	// Restarts run in parallel when there are enough of them to keep the
 	// workers busy; otherwise each restart spreads its row blocks over the
@@ -331,7 +336,12 @@ func (e *em) run(ctx context.Context, restart int) (*params, Restart, error) {
 		}
 	}
 	clear(e.ll)
-	parallel(e.workers, numBlocks(e.n), func(w, b int) { e.partials(w, b) })
+	if e.dd != nil {
+		parallel(e.workers, numBlocks(e.n), func(w, b int) { e.diagBlockStats(w, b) })
+		e.fast = true
+	} else {
+		parallel(e.workers, numBlocks(e.n), func(w, b int) { e.partials(w, b) })
+	}
 	e.mstep()
 
 	lb := math.Inf(-1)
@@ -377,19 +387,16 @@ func (e *em) estep(stats bool) float64 {
 		e.prepDiag()
 	}
 	parallel(e.workers, numBlocks(e.n), func(w, b int) {
+		if fast {
+			e.bLL[b] = e.estepDiagBlock(w, b)
+			return
+		}
 		r0, r1 := b*blockRows, min((b+1)*blockRows, e.n)
 		a := e.resp[r0*K : r1*K]
-		if fast {
-			e.logDensityDiag(r0, r1, a)
-		} else {
-			e.p.logDensityBlock(e.x, e.stride, r0, r1, a, e.scratch[w], e.xt)
-		}
+		e.p.logDensityBlock(e.x, e.stride, r0, r1, a, e.scratch[w], e.xt)
 		sum := respBlock(a, K, e.p.logw, e.ll[r0:r1])
 		e.bLL[b] = sum
-		switch {
-		case fast:
-			e.diagStats(w, b)
-		case stats:
+		if stats {
 			e.partials(w, b)
 		}
 	})
