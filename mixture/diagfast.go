@@ -1,5 +1,7 @@
 package mixture
 
+import "math"
+
 // The EM iterations of the Diag covariance type run on the data shifted by
 // its column means, x' = x - c, with x'^2 stored beside it, so that both
 // steps become products with the components in vector lanes (eight at a
@@ -12,9 +14,27 @@ package mixture
 // Each loaded x'_ij serves all eight components. Centring on c keeps the
 // cancellation in both formulas at the scale of the data's spread, not of
 // its offset; variances where the cancellation could still cost more than
-// about 1e-12 relative are recomputed about the new mean (diagExactVar).
-// The final score of a restart uses the exact per-component path, as
+// about 1e-12 relative are recomputed about the new mean (diagExactVars),
+// and an iteration whose expansion could err by more than diagMaxErr
+// computes its densities per component (expansionError). The final score of a restart uses the exact per-component path, as
 // Model.Score does.
+
+// diagMinFeatures is the number of features from which the Diag
+// iterations take this path: with fewer, the per-row costs (responsibilities,
+// calls) dominate and the per-component kernels are as fast.
+const diagMinFeatures = 32
+
+// useDiagFast reports whether a fit of type typ on d features takes it.
+func useDiagFast(typ CovarianceType, d int) bool { return typ == Diag && d >= diagMinFeatures }
+
+// diagMaxErr bounds the rounding error of the expanded squared distances
+// (absolute, in log densities, so relative in responsibilities), at the
+// tolerance of the golden tests: an iteration whose parameters could
+// exceed it computes the densities per component instead. (Features nearly
+// constant within a component but far from the data mean make the
+// expansion cancel; the bound, from the largest |x'_j| of each feature, is
+// pessimistic by orders of magnitude.)
+const diagMaxErr = 1e-9
 
 // diagCancel bounds mean'^2 / (var + reg) for the one-pass variance: beyond
 // it the variance is recomputed by a centred pass.
@@ -24,6 +44,7 @@ const diagCancel = 1e4
 // by restarts.
 type diagData struct {
 	c       []float64 // column means, d
+	xmax    []float64 // per feature, max_i |x_ij - c_j|
 	xs, xs2 []float64 // n+6 rows of d: x - c and (x - c)^2, padding rows zero
 }
 
@@ -38,15 +59,17 @@ func newDiagData(x []float64, stride, n, d int) *diagData {
 		c[j] /= float64(n)
 	}
 	xs, xs2 := make([]float64, (n+6)*d), make([]float64, (n+6)*d)
+	xmax := make([]float64, d)
 	for i := 0; i < n; i++ {
 		row := x[i*stride : i*stride+d]
 		for j, v := range row {
 			z := v - c[j]
 			xs[i*d+j] = z
 			xs2[i*d+j] = z * z
+			xmax[j] = max(xmax[j], math.Abs(z))
 		}
 	}
-	return &diagData{c: c, xs: xs, xs2: xs2}
+	return &diagData{c: c, xmax: xmax, xs: xs, xs2: xs2}
 }
 
 // diagChunks is the number of 8-component chunks of k components.
@@ -94,6 +117,25 @@ func (e *em) prepDiag() {
 		}
 		e.cst[l] = c0 + p.logdet[l] - 0.5*s
 	}
+	e.exactDens = e.expansionError() > diagMaxErr
+}
+
+// expansionError bounds the rounding error of the expanded squared
+// distances under the current parameters: per component, a few units of
+// roundoff of the largest terms, 2 eps sum_j P_j (max|x'_j| + |mu'_j|)^2.
+func (e *em) expansionError() float64 {
+	K, d := e.k, e.d
+	p, dd := e.p, e.dd
+	worst := 0.0
+	for l := 0; l < K; l++ {
+		s := 0.0
+		for j := 0; j < d; j++ {
+			t := dd.xmax[j] + math.Abs(p.mean[l*d+j]-dd.c[j])
+			s += t * t / p.cov[l*d+j]
+		}
+		worst = max(worst, 2*2.220446049250313e-16*s)
+	}
+	return worst
 }
 
 // logDensityDiag writes the log densities of rows r0..r1 into out (rows
@@ -138,7 +180,11 @@ func (e *em) estepDiagBlock(w, b int) float64 {
 	for c0 := r0; c0 < r1; c0 += diagChunk {
 		c1 := min(c0+diagChunk, r1)
 		a := e.resp[c0*K : c1*K]
-		e.logDensityDiag(c0, c1, a)
+		if e.exactDens {
+			e.p.logDensityBlock(e.x, e.stride, c0, c1, a, e.scratch[w], nil)
+		} else {
+			e.logDensityDiag(c0, c1, a)
+		}
 		respBlock(a, K, e.p.logw, e.ll[c0:c1])
 		e.diagStats(w, c0, c1, nk, s1, s2)
 	}
@@ -215,11 +261,13 @@ func (e *em) mstepDiagSums(raw []float64) (s1, s2 []float64) {
 }
 
 // diagVariances returns the variances (k*d, without the ridge) from the
-// one-pass sums, recomputing about the means any where the cancellation
-// in S2/nk - m^2 could exceed rounding level.
+// one-pass sums, recomputing about the means those where the cancellation
+// in S2/nk - m^2 could exceed rounding level (diagExactVars).
 func (e *em) diagVariances(s1, s2 []float64) []float64 {
 	K, d := e.k, e.d
 	v := make([]float64, K*d)
+	var pairs []int
+	var ms []float64
 	for l := 0; l < K; l++ {
 		ch, ll := l/8, l%8
 		inv := 1 / e.nk[l]
@@ -227,28 +275,48 @@ func (e *em) diagVariances(s1, s2 []float64) []float64 {
 			m := s1[(ch*d+j)*8+ll] * inv
 			x := max(s2[(ch*d+j)*8+ll]*inv-m*m, 0)
 			if m*m > diagCancel*(x+e.cfg.reg) {
-				x = e.diagExactVar(l, j, m)
+				pairs = append(pairs, l*d+j)
+				ms = append(ms, m)
 			}
 			v[l*d+j] = x
 		}
 	}
+	if len(pairs) > 0 {
+		e.diagExactVars(pairs, ms, v)
+		e.exactVars += len(pairs)
+	}
 	return v
 }
 
-// diagExactVar returns sum_i r_il (x'_ij - m)^2 / nk_l, in row order.
-func (e *em) diagExactVar(l, j int, m float64) float64 {
-	K, d := e.k, e.d
-	xs := e.dd.xs
-	s := 0.0
-	for i := 0; i < e.n; i++ {
-		r := e.resp[i*K+l]
-		if r == 0 {
-			continue
-		}
-		z := xs[i*d+j] - m
-		s += r * (z * z)
+// diagExactVars sets v[l*d+j] = sum_i r_il (x'_ij - m)^2 / nk_l for the
+// listed pairs l*d+j with shifted means ms, in one pass over the rows:
+// per block in row order, then over blocks in order.
+func (e *em) diagExactVars(pairs []int, ms, v []float64) {
+	K, d, np := e.k, e.d, len(pairs)
+	nb := numBlocks(e.n)
+	part := make([]float64, nb*np)
+	pl, pj := make([]int, np), make([]int, np)
+	for p, lj := range pairs {
+		pl[p], pj[p] = lj/d, lj%d
 	}
-	return s / e.nk[l]
+	xs := e.dd.xs
+	parallel(e.workers, nb, func(_, b int) {
+		ps := part[b*np : (b+1)*np]
+		for i := b * blockRows; i < min((b+1)*blockRows, e.n); i++ {
+			row, rr := xs[i*d:(i+1)*d], e.resp[i*K:(i+1)*K]
+			for p, m := range ms {
+				z := row[pj[p]] - m
+				ps[p] += rr[pl[p]] * (z * z)
+			}
+		}
+	})
+	for p, lj := range pairs {
+		s := 0.0
+		for b := 0; b < nb; b++ {
+			s += part[b*np+p]
+		}
+		v[lj] = s / e.nk[lj/d]
+	}
 }
 
 // mstepDiagFast is the M-step of the Diag iterations, from the statistics

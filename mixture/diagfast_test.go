@@ -1,7 +1,9 @@
 package mixture
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -63,10 +65,18 @@ func TestDiagKernels(t *testing.T) {
 
 // TestDiagFastMatchesExact compares one fast Diag EM iteration (centred
 // expansion, one-pass variances) with the exact per-component path, on
-// data far from the origin and with a constant feature, where the
-// expansion cancels most.
+// data far from the origin and with a constant feature; with indicator,
+// one feature is also a 0/1000 indicator nearly constant within
+// components, where the one-pass variances and the expansion cancel, so
+// the variances are recomputed and the densities taken per component.
 func TestDiagFastMatchesExact(t *testing.T) {
-	base := synthetic(1100, 19, 5, 11)
+	for _, indicator := range []bool{false, true} {
+		t.Run(map[bool]string{false: "plain", true: "indicator"}[indicator], func(t *testing.T) { diagFastMatchesExact(t, indicator) })
+	}
+}
+
+func diagFastMatchesExact(t *testing.T, indicator bool) {
+	base := synthetic(1100, 37, 5, 11)
 	n, d := base.Dims()
 	x := mat.NewDense(n, d, nil)
 	for i := 0; i < n; i++ {
@@ -78,8 +88,18 @@ func TestDiagFastMatchesExact(t *testing.T) {
 			case 1:
 				v = -3e3 + 0.01*v
 			}
-			if j == 4 {
+			switch j {
+			case 4:
 				v = 7.25
+			case 5:
+				if !indicator {
+					break
+				}
+				if base.At(i, 0) > 0 {
+					v = 1000
+				} else {
+					v = 0
+				}
 			}
 			x.Set(i, j, v)
 		}
@@ -111,6 +131,9 @@ func TestDiagFastMatchesExact(t *testing.T) {
 		if !e.fast {
 			t.Fatal("the Diag E-step did not take the fast path")
 		}
+		if e.exactDens != indicator {
+			t.Errorf("k=%d: densities per component %v, want %v (expansion error bound %.2g)", k, e.exactDens, indicator, e.expansionError())
+		}
 		if !relClose(llFast, llExact, 1e-12) {
 			t.Errorf("k=%d: mean log-likelihood %v, exact %v", k, llFast, llExact)
 		}
@@ -119,7 +142,11 @@ func TestDiagFastMatchesExact(t *testing.T) {
 				t.Fatalf("k=%d: responsibility %d: %v, exact %v", k, i, v, respExact[i])
 			}
 		}
+		e.exactVars = 0
 		e.mstep()
+		if indicator && e.exactVars == 0 {
+			t.Errorf("k=%d: no variance was recomputed about its mean", k)
+		}
 		worstResp, worstVar := 0.0, 0.0
 		for i, v := range e.resp {
 			worstResp = math.Max(worstResp, math.Abs(v-respExact[i]))
@@ -140,7 +167,28 @@ func TestDiagFastMatchesExact(t *testing.T) {
 				}
 			}
 		}
-		t.Logf("k=%d: mean log-likelihood %.17g (exact %.17g), worst responsibility difference %.2g, worst relative variance difference %.2g",
-			k, llFast, llExact, worstResp, worstVar)
+		t.Logf("k=%d: mean log-likelihood %.17g (exact %.17g), worst responsibility difference %.2g, worst relative variance difference %.2g, %d variances recomputed",
+			k, llFast, llExact, worstResp, worstVar, e.exactVars)
+	}
+}
+
+// TestDiagFastDeterministic checks that the fast Diag path gives the same
+// model whatever the number of workers, with one and two component chunks.
+func TestDiagFastDeterministic(t *testing.T) {
+	x := synthetic(1300, diagMinFeatures+3, 4, 6)
+	for _, k := range []int{4, 11} {
+		var first []byte
+		for _, w := range []int{1, 2, 3} {
+			m, _, err := Fit(context.Background(), x, &Settings{Components: k, Covariance: Diag, NInit: 2, Seed: 3, Workers: w})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(m)
+			if first == nil {
+				first = b
+			} else if !bytes.Equal(first, b) {
+				t.Errorf("k=%d: model with %d workers differs from 1 worker", k, w)
+			}
+		}
 	}
 }

@@ -128,13 +128,13 @@ func Fit(ctx context.Context, x *mat.Dense, s *Settings) (*Model, *FitResult, er
 	}
 	// The data covariance is needed only to re-seed components, rarely.
 	glob := sync.OnceValue(func() []float64 { return globalCovariance(data, stride, n, d, cfg) })
-	if cfg.typ == Diag {
+	if useDiagFast(cfg.typ, d) {
 		cfg.diag = sync.OnceValue(func() *diagData { return newDiagData(data, stride, n, d) })
 	}
-	// The Diag iterations read their own layout (diagData); the other
-	// types read x in 8-row groups.
+	// The Diag iterations on wide data read their own layout (diagData);
+	// the others read x in 8-row groups.
 	var xt []float64
-	if cfg.typ != Diag {
+	if !useDiagFast(cfg.typ, d) {
 		xt = transposeAll(data, stride, n, d)
 	}
 
@@ -283,12 +283,14 @@ type em struct {
 	// Diag iterations (diagfast.go): the prepared data, the parameters in
 	// component lanes, per-block sums, and whether the last E-step left
 	// its statistics there for the M-step.
-	dd       *diagData
-	pt, bt   []float64
-	cst      []float64
-	bS1, bS2 []float64
-	rp       [][]float64 // per worker, blockRows*8 responsibilities when k != 8
-	fast     bool
+	dd        *diagData
+	pt, bt    []float64
+	cst       []float64
+	bS1, bS2  []float64
+	rp        [][]float64 // per worker, diagChunk*8 responsibilities when k != 8
+	fast      bool
+	exactDens bool // this iteration's densities per component (expansionError)
+	exactVars int  // variances recomputed by diagExactVars (for tests)
 }
 
 func newEM(x []float64, stride, n, d int, cfg *resolved, workers int, glob func() []float64, xt []float64) *em {
@@ -309,7 +311,7 @@ func newEM(x []float64, stride, n, d int, cfg *resolved, workers int, glob func(
 	if cfg.typ == Full || cfg.typ == Tied {
 		e.nz = make([][]int32, k)
 	}
-	if cfg.typ == Diag {
+	if useDiagFast(cfg.typ, d) {
 		if cfg.diag != nil {
 			e.initDiag(cfg.diag())
 		} else {
