@@ -16,7 +16,7 @@ import "math"
 // its offset; variances where the cancellation could still cost more than
 // about 1e-12 relative are recomputed about the new mean (diagExactVars),
 // and an iteration whose expansion could err by more than diagMaxErr
-// computes its densities per component (expansionError). The final score of a restart uses the exact per-component path, as
+// takes the exact path (expansionError). The final score of a restart uses the exact per-component path, as
 // Model.Score does.
 
 // diagMinFeatures is the number of features from which the Diag
@@ -30,7 +30,8 @@ func useDiagFast(typ CovarianceType, d int) bool { return typ == Diag && d >= di
 // diagMaxErr bounds the rounding error of the expanded squared distances
 // (absolute, in log densities, so relative in responsibilities), at the
 // tolerance of the golden tests: an iteration whose parameters could
-// exceed it computes the densities per component instead. (Features nearly
+// exceed it takes the exact path (per-component densities, two-pass
+// M-step) instead. (Features nearly
 // constant within a component but far from the data mean make the
 // expansion cancel; the bound, from the largest |x'_j| of each feature, is
 // pessimistic by orders of magnitude.)
@@ -180,11 +181,7 @@ func (e *em) estepDiagBlock(w, b int) float64 {
 	for c0 := r0; c0 < r1; c0 += diagChunk {
 		c1 := min(c0+diagChunk, r1)
 		a := e.resp[c0*K : c1*K]
-		if e.exactDens {
-			e.p.logDensityBlock(e.x, e.stride, c0, c1, a, e.scratch[w], nil)
-		} else {
-			e.logDensityDiag(c0, c1, a)
-		}
+		e.logDensityDiag(c0, c1, a)
 		respBlock(a, K, e.p.logw, e.ll[c0:c1])
 		e.diagStats(w, c0, c1, nk, s1, s2)
 	}

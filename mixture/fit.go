@@ -136,6 +136,10 @@ func Fit(ctx context.Context, x *mat.Dense, s *Settings) (*Model, *FitResult, er
 	var xt []float64
 	if !useDiagFast(cfg.typ, d) {
 		xt = transposeAll(data, stride, n, d)
+	} else {
+		// Only the final scores and iterations whose expansion is too
+		// inexact need it.
+		cfg.xt = sync.OnceValue(func() []float64 { return transposeAll(data, stride, n, d) })
 	}
 
 	// Restarts run in parallel when there are enough of them to keep the
@@ -289,7 +293,7 @@ type em struct {
 	bS1, bS2  []float64
 	rp        [][]float64 // per worker, diagChunk*8 responsibilities when k != 8
 	fast      bool
-	exactDens bool // this iteration's densities per component (expansionError)
+	exactDens bool // the last prepDiag found the expansion too inexact (expansionError)
 	exactVars int  // variances recomputed by diagExactVars (for tests)
 }
 
@@ -387,6 +391,11 @@ func (e *em) estep(stats bool) float64 {
 	fast := stats && e.dd != nil
 	if fast {
 		e.prepDiag()
+		// Too inexact an expansion: this iteration takes the exact path.
+		fast = !e.exactDens
+	}
+	if !fast && e.xt == nil && e.cfg.xt != nil {
+		e.xt = e.cfg.xt()
 	}
 	parallel(e.workers, numBlocks(e.n), func(w, b int) {
 		if fast {
