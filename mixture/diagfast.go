@@ -15,9 +15,10 @@ import "math"
 // cancellation in both formulas at the scale of the data's spread, not of
 // its offset; variances where the cancellation could still cost more than
 // about 1e-12 relative are recomputed about the new mean (diagExactVars),
-// and an iteration whose expansion could err by more than diagMaxErr
-// takes the exact path (expansionError). The final score of a restart uses the exact per-component path, as
-// Model.Score does.
+// and the (component, feature) pairs whose expansion could err most are
+// computed exactly, or, when there are too many, the iteration takes the
+// exact path (prepDiag). The final score of a restart uses the exact
+// per-component path, as Model.Score does.
 
 // diagMinFeatures is the number of features from which the Diag
 // iterations take this path: with fewer, the per-row costs (responsibilities,
@@ -29,9 +30,7 @@ func useDiagFast(typ CovarianceType, d int) bool { return typ == Diag && d >= di
 
 // diagMaxErr bounds the rounding error of the expanded squared distances
 // (absolute, in log densities, so relative in responsibilities), at the
-// tolerance of the golden tests: an iteration whose parameters could
-// exceed it takes the exact path (per-component densities, two-pass
-// M-step) instead. (Features nearly
+// tolerance of the golden tests (see prepDiag). (Features nearly
 // constant within a component but far from the data mean make the
 // expansion cancel; the bound, from the largest |x'_j| of each feature, is
 // pessimistic by orders of magnitude.)
@@ -95,21 +94,65 @@ func (e *em) initDiag(dd *diagData) {
 	}
 }
 
+// illPair is a (component, feature) pair whose squared distance is
+// computed exactly beside the expansion: precision P, shifted mean m.
+type illPair struct {
+	l, j int
+	P, m float64
+}
+
 // prepDiag lays out the current parameters for ediag6: per chunk and
 // feature the precisions P and -2 P mu' of its eight components, and per
-// component the constant c0 + log det - sum_j P mu'^2 / 2.
+// component the constant c0 + log det - sum_j P mu'^2 / 2. The rounding
+// error of the expansion is bounded per component by 2 eps sum_j P_j
+// (max|x'_j| + |mu'_j|)^2; the pairs with the largest terms are taken out
+// of the expansion and computed exactly (e.ill) until the rest is within
+// diagMaxErr. If that would take more than max(8, kd/16) pairs, exactDens
+// is set and the iteration takes the exact path.
 func (e *em) prepDiag() {
 	K, d := e.k, e.d
-	p, c := e.p, e.dd.c
+	p, dd := e.p, e.dd
+	c := dd.c
 	c0 := -0.5 * float64(d) * ln2pi
 	clear(e.pt)
 	clear(e.bt)
 	clear(e.cst)
+	e.ill = e.ill[:0]
+	e.exactDens = false
+	budget := max(8, K*d/16)
+	terms := make([]float64, d)
 	for l := 0; l < K; l++ {
+		tot := 0.0
+		for j := 0; j < d; j++ {
+			t := dd.xmax[j] + math.Abs(p.mean[l*d+j]-c[j])
+			terms[j] = 2 * 2.220446049250313e-16 * t * t / p.cov[l*d+j]
+			tot += terms[j]
+		}
+		for tot > diagMaxErr && !e.exactDens {
+			if len(e.ill) >= budget {
+				e.exactDens = true
+				break
+			}
+			jm := 0
+			for j, t := range terms {
+				if t > terms[jm] {
+					jm = j
+				}
+			}
+			e.ill = append(e.ill, illPair{l: l, j: jm, P: 1 / p.cov[l*d+jm], m: p.mean[l*d+jm] - c[jm]})
+			terms[jm] = -1 // taken out
+			tot = 0
+			for _, t := range terms {
+				tot += max(t, 0)
+			}
+		}
 		ch, ll := l/8, l%8
 		pt, bt := e.pt[ch*d*8:(ch+1)*d*8], e.bt[ch*d*8:(ch+1)*d*8]
 		s := 0.0
 		for j := 0; j < d; j++ {
+			if terms[j] < 0 {
+				continue
+			}
 			P := 1 / p.cov[l*d+j]
 			m := p.mean[l*d+j] - c[j]
 			pt[j*8+ll] = P
@@ -118,7 +161,6 @@ func (e *em) prepDiag() {
 		}
 		e.cst[l] = c0 + p.logdet[l] - 0.5*s
 	}
-	e.exactDens = e.expansionError() > diagMaxErr
 }
 
 // expansionError bounds the rounding error of the expanded squared
@@ -156,6 +198,16 @@ func (e *em) logDensityDiag(r0, r1 int, out []float64) {
 					o[ll] = e.cst[ch*8+ll] - 0.5*acc[t*8+ll]
 				}
 			}
+		}
+	}
+	if len(e.ill) == 0 {
+		return
+	}
+	for i := r0; i < r1; i++ {
+		row, o := xs[i*d:(i+1)*d], out[(i-r0)*K:(i-r0+1)*K]
+		for _, q := range e.ill {
+			z := row[q.j] - q.m
+			o[q.l] -= 0.5 * q.P * (z * z)
 		}
 	}
 }

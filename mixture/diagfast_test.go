@@ -67,17 +67,21 @@ func TestDiagKernels(t *testing.T) {
 // TestDiagFastMatchesExact compares one fast Diag EM iteration (centred
 // expansion, one-pass variances) with the exact per-component path, on
 // data far from the origin and with a constant feature. With an indicator
-// scale, one feature is also a 0/scale indicator nearly constant within
-// components: at scale 1 its one-pass variances cancel and are recomputed
-// about the means; at scale 1000 the expansion would cancel too, and the
-// iteration must take the exact path.
+// scale, feature 5 (many: every third feature) is a 0/scale indicator
+// nearly constant within components: at scale 1 its one-pass variances
+// cancel and are recomputed about the means; at scale 1000 the expansion
+// would cancel too, so its pairs are computed exactly beside it, and with
+// many such features the iteration takes the exact path.
 func TestDiagFastMatchesExact(t *testing.T) {
-	for _, scale := range []float64{0, 1, 1000} {
-		t.Run(fmt.Sprint("indicator", scale), func(t *testing.T) { diagFastMatchesExact(t, scale) })
+	for _, c := range []struct {
+		scale float64
+		many  bool
+	}{{0, false}, {1, false}, {1000, false}, {1000, true}} {
+		t.Run(fmt.Sprint("indicator", c.scale, c.many), func(t *testing.T) { diagFastMatchesExact(t, c.scale, c.many) })
 	}
 }
 
-func diagFastMatchesExact(t *testing.T, scale float64) {
+func diagFastMatchesExact(t *testing.T, scale float64, many bool) {
 	base := synthetic(1100, 37, 5, 11)
 	n, d := base.Dims()
 	x := mat.NewDense(n, d, nil)
@@ -90,10 +94,10 @@ func diagFastMatchesExact(t *testing.T, scale float64) {
 			case 1:
 				v = -3e3 + 0.01*v
 			}
-			switch j {
-			case 4:
+			switch {
+			case j == 4:
 				v = 7.25
-			case 5:
+			case j == 5 || many && j%3 == 2:
 				if scale == 0 {
 					break
 				}
@@ -131,9 +135,13 @@ func diagFastMatchesExact(t *testing.T, scale float64) {
 
 		e.p = p0.clone()
 		llFast := e.estep(true)
-		if e.fast == (scale == 1000) {
-			t.Fatalf("k=%d: fast path %v (expansion error bound %.2g)", k, e.fast, e.expansionError())
+		if e.fast == many {
+			t.Fatalf("k=%d: fast path %v (expansion error bound %.2g, %d pairs computed exactly)", k, e.fast, e.expansionError(), len(e.ill))
 		}
+		if e.fast && (len(e.ill) > 0) != (scale == 1000) {
+			t.Errorf("k=%d: %d pairs computed exactly beside the expansion", k, len(e.ill))
+		}
+		ill := len(e.ill)
 		// The expansion's error is bounded by diagMaxErr per log density.
 		if math.Abs(llFast-llExact) > diagMaxErr {
 			t.Errorf("k=%d: mean log-likelihood %v, exact %v", k, llFast, llExact)
@@ -166,8 +174,8 @@ func diagFastMatchesExact(t *testing.T, scale float64) {
 				}
 			}
 		}
-		t.Logf("k=%d: mean log-likelihood %.17g (exact %.17g), worst responsibility difference %.2g, worst relative variance difference %.2g, %d variances recomputed",
-			k, llFast, llExact, worstResp, worstVar, e.exactVars)
+		t.Logf("k=%d: mean log-likelihood %.17g (exact %.17g), worst responsibility difference %.2g, worst relative variance difference %.2g, %d variances recomputed, %d densities exact",
+			k, llFast, llExact, worstResp, worstVar, e.exactVars, ill)
 	}
 	if scale == 1 && recomputed == 0 {
 		t.Error("no variance was recomputed about its mean")

@@ -293,8 +293,9 @@ type em struct {
 	bS1, bS2  []float64
 	rp        [][]float64 // per worker, diagChunk*8 responsibilities when k != 8
 	fast      bool
-	exactDens bool // the last prepDiag found the expansion too inexact (expansionError)
-	exactVars int  // variances recomputed by diagExactVars (for tests)
+	exactDens bool      // the last prepDiag found the expansion too inexact
+	ill       []illPair // pairs computed exactly beside the expansion
+	exactVars int       // variances recomputed by diagExactVars (for tests)
 }
 
 func newEM(x []float64, stride, n, d int, cfg *resolved, workers int, glob func() []float64, xt []float64) *em {
