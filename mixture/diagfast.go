@@ -2,8 +2,8 @@ package mixture
 
 import "math"
 
-// The EM iterations of the Diag covariance type run on the data shifted by
-// its column means, x' = x - c, with x'^2 stored beside it, so that both
+// The EM iterations of the Diag covariance type on diagMinFeatures or more
+// features run on the data shifted by its column means, x' = x - c, with x'^2 stored beside it, so that both
 // steps become products with the components in vector lanes (eight at a
 // time):
 //
@@ -161,24 +161,6 @@ func (e *em) prepDiag() {
 		}
 		e.cst[l] = c0 + p.logdet[l] - 0.5*s
 	}
-}
-
-// expansionError bounds the rounding error of the expanded squared
-// distances under the current parameters: per component, a few units of
-// roundoff of the largest terms, 2 eps sum_j P_j (max|x'_j| + |mu'_j|)^2.
-func (e *em) expansionError() float64 {
-	K, d := e.k, e.d
-	p, dd := e.p, e.dd
-	worst := 0.0
-	for l := 0; l < K; l++ {
-		s := 0.0
-		for j := 0; j < d; j++ {
-			t := dd.xmax[j] + math.Abs(p.mean[l*d+j]-dd.c[j])
-			s += t * t / p.cov[l*d+j]
-		}
-		worst = max(worst, 2*2.220446049250313e-16*s)
-	}
-	return worst
 }
 
 // logDensityDiag writes the log densities of rows r0..r1 into out (rows

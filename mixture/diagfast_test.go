@@ -202,3 +202,21 @@ func TestDiagFastDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// expansionError is the bound prepDiag applies, over all pairs: the rounding error of the expanded squared
+// distances under the current parameters: per component, a few units of
+// roundoff of the largest terms, 2 eps sum_j P_j (max|x'_j| + |mu'_j|)^2.
+func (e *em) expansionError() float64 {
+	K, d := e.k, e.d
+	p, dd := e.p, e.dd
+	worst := 0.0
+	for l := 0; l < K; l++ {
+		s := 0.0
+		for j := 0; j < d; j++ {
+			t := dd.xmax[j] + math.Abs(p.mean[l*d+j]-dd.c[j])
+			s += t * t / p.cov[l*d+j]
+		}
+		worst = max(worst, 2*2.220446049250313e-16*s)
+	}
+	return worst
+}

@@ -11,11 +11,14 @@
 // inverse Cholesky factor of each covariance, and mixture log-likelihoods
 // and responsibilities with log-sum-exp, so nothing overflows. Full, tied
 // and spherical covariances are accumulated about the new means (two
-// passes), not as E[xx'] - mu mu'. Diagonal EM iterations work on the data
-// centred on its column means, with one pass for the means and variances
-// and the squared distances expanded into sums over x^2 and x, as
-// scikit-learn does; where that could cancel beyond about 1e-12 relative a
-// variance is recomputed about its mean, and the final scores use the
+// passes), not as E[xx'] - mu mu'. Diagonal EM iterations on 32 features
+// or more work on the data centred on its column means, with one pass for
+// the means and variances and the squared distances expanded into sums
+// over x^2 and x, as scikit-learn does: a variance where that could cancel
+// beyond about 1e-12 relative is recomputed about its mean, a (component,
+// feature) term of the densities that could err by more than the golden
+// tolerance (1e-9 in total) is computed directly, and an iteration with
+// too many such terms takes the exact path. Final scores always use the
 // exact per-component densities.
 //
 // Fitting seeds each restart with k-means++ refined by Lloyd's k-means (as
