@@ -203,9 +203,9 @@ func TestDiagFastDeterministic(t *testing.T) {
 	}
 }
 
-// expansionError is the bound prepDiag applies, over all pairs: the rounding error of the expanded squared
-// distances under the current parameters: per component, a few units of
-// roundoff of the largest terms, 2 eps sum_j P_j (max|x'_j| + |mu'_j|)^2.
+// expansionError is the largest per-component bound prepDiag applies to
+// the rounding error of the expanded squared distances, before taking any
+// pair out: 2 eps sum_j P_j (max|x'_j| + |mu'_j|)^2.
 func (e *em) expansionError() float64 {
 	K, d := e.k, e.d
 	p, dd := e.p, e.dd
