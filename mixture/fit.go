@@ -137,8 +137,7 @@ func Fit(ctx context.Context, x *mat.Dense, s *Settings) (*Model, *FitResult, er
 	if !useDiagFast(cfg.typ, d) {
 		xt = transposeAll(data, stride, n, d)
 	} else {
-		// Only the final scores and iterations whose expansion is too
-		// inexact need it.
+		// Only iterations whose expansion is too inexact need it.
 		cfg.xt = sync.OnceValue(func() []float64 { return transposeAll(data, stride, n, d) })
 	}
 
@@ -395,7 +394,9 @@ func (e *em) estep(stats bool) float64 {
 		// Too inexact an expansion: this iteration takes the exact path.
 		fast = !e.exactDens
 	}
-	if !fast && e.xt == nil && e.cfg.xt != nil {
+	// Exact iterations read the 8-row groups, made on first need; the
+	// final score transposes as it goes.
+	if !fast && stats && e.xt == nil && e.cfg.xt != nil {
 		e.xt = e.cfg.xt()
 	}
 	parallel(e.workers, numBlocks(e.n), func(w, b int) {
