@@ -9,8 +9,17 @@
 // GaussianMixture, so numbers compare; Auto picks full up to 32 features
 // and diagonal beyond. All densities are computed in log space from the
 // inverse Cholesky factor of each covariance, and mixture log-likelihoods
-// and responsibilities with log-sum-exp, so nothing overflows. Covariances
-// are accumulated about the new means (two passes), not as E[xx'] - mu mu'.
+// and responsibilities with log-sum-exp, so nothing overflows. Full, tied
+// and spherical covariances are accumulated about the new means (two
+// passes), not as E[xx'] - mu mu'. Diagonal EM iterations on 32 features
+// or more work on the data centred on its column means, with one pass for
+// the means and variances and the squared distances expanded into sums
+// over x^2 and x, as scikit-learn does: a variance where that could cancel
+// beyond about 1e-12 relative is recomputed about its mean, a (component,
+// feature) term of the densities that could err by more than the golden
+// tolerance (1e-9 in total) is computed directly, and an iteration with
+// too many such terms takes the exact path. Final scores always use the
+// exact per-component densities.
 //
 // Fitting seeds each restart with k-means++ refined by Lloyd's k-means (as
 // scikit-learn's default init), runs EM until the mean log-likelihood
@@ -23,7 +32,9 @@
 // Speed: rows are processed eight at a time, one per vector lane, by
 // AVX2/FMA assembly kernels on amd64 (pure Go elsewhere, or with the
 // purego build tag): triangular Mahalanobis products for the E-step, packed
-// 4x8 rank-k updates for full covariances, and a vectorised exp.
+// 4x8 rank-k updates for full covariances, and a vectorised exp. Diagonal
+// iterations hold eight components per vector pair instead, so that each
+// loaded value serves all of them (ediag6, mdiag8).
 //
 // Determinism: work is split into fixed blocks of rows whose partial sums
 // are reduced in block order, and restart r draws from rng.Derive(Seed, r),

@@ -128,7 +128,18 @@ func Fit(ctx context.Context, x *mat.Dense, s *Settings) (*Model, *FitResult, er
 	}
 	// The data covariance is needed only to re-seed components, rarely.
 	glob := sync.OnceValue(func() []float64 { return globalCovariance(data, stride, n, d, cfg) })
-	xt := transposeAll(data, stride, n, d)
+	if useDiagFast(cfg.typ, d) {
+		cfg.diag = sync.OnceValue(func() *diagData { return newDiagData(data, stride, n, d) })
+	}
+	// The Diag iterations on wide data read their own layout (diagData);
+	// the others read x in 8-row groups.
+	var xt []float64
+	if !useDiagFast(cfg.typ, d) {
+		xt = transposeAll(data, stride, n, d)
+	} else {
+		// Only iterations whose expansion is too inexact need it.
+		cfg.xt = sync.OnceValue(func() []float64 { return transposeAll(data, stride, n, d) })
+	}
 
 	// Restarts run in parallel when there are enough of them to keep the
 	// workers busy; otherwise each restart spreads its row blocks over the
@@ -271,6 +282,19 @@ type em struct {
 	reseeded, ridged int
 	reseedBudget     int
 	reseedThisMStep  bool
+
+	// Diag iterations (diagfast.go): the prepared data, the parameters in
+	// component lanes, per-block sums, and whether the last E-step left
+	// its statistics there for the M-step.
+	dd        *diagData
+	pt, bt    []float64
+	cst       []float64
+	bS1, bS2  []float64
+	rp        [][]float64 // per worker, diagChunk*8 responsibilities when k != 8
+	fast      bool
+	exactDens bool      // the last prepDiag found the expansion too inexact
+	ill       []illPair // pairs computed exactly beside the expansion
+	exactVars int       // variances recomputed by diagExactVars (for tests)
 }
 
 func newEM(x []float64, stride, n, d int, cfg *resolved, workers int, glob func() []float64, xt []float64) *em {
@@ -290,6 +314,13 @@ func newEM(x []float64, stride, n, d int, cfg *resolved, workers int, glob func(
 	}
 	if cfg.typ == Full || cfg.typ == Tied {
 		e.nz = make([][]int32, k)
+	}
+	if useDiagFast(cfg.typ, d) {
+		if cfg.diag != nil {
+			e.initDiag(cfg.diag())
+		} else {
+			e.initDiag(newDiagData(x, stride, n, d))
+		}
 	}
 	return e
 }
@@ -311,7 +342,12 @@ func (e *em) run(ctx context.Context, restart int) (*params, Restart, error) {
 		}
 	}
 	clear(e.ll)
-	parallel(e.workers, numBlocks(e.n), func(w, b int) { e.partials(w, b) })
+	if e.dd != nil {
+		parallel(e.workers, numBlocks(e.n), func(w, b int) { e.diagBlockStats(w, b) })
+		e.fast = true
+	} else {
+		parallel(e.workers, numBlocks(e.n), func(w, b int) { e.partials(w, b) })
+	}
 	e.mstep()
 
 	lb := math.Inf(-1)
@@ -350,7 +386,24 @@ func (e *em) run(ctx context.Context, restart int) (*params, Restart, error) {
 // of the next M-step, and returns the mean log-likelihood.
 func (e *em) estep(stats bool) float64 {
 	K := e.k
+	// The Diag iterations take the fast path; the final score (stats
+	// false) the exact one, as Model.Score.
+	fast := stats && e.dd != nil
+	if fast {
+		e.prepDiag()
+		// Too inexact an expansion: this iteration takes the exact path.
+		fast = !e.exactDens
+	}
+	// Exact iterations read the 8-row groups, made on first need; the
+	// final score transposes as it goes.
+	if !fast && stats && e.xt == nil && e.cfg.xt != nil {
+		e.xt = e.cfg.xt()
+	}
 	parallel(e.workers, numBlocks(e.n), func(w, b int) {
+		if fast {
+			e.bLL[b] = e.estepDiagBlock(w, b)
+			return
+		}
 		r0, r1 := b*blockRows, min((b+1)*blockRows, e.n)
 		a := e.resp[r0*K : r1*K]
 		e.p.logDensityBlock(e.x, e.stride, r0, r1, a, e.scratch[w], e.xt)
@@ -360,6 +413,7 @@ func (e *em) estep(stats bool) float64 {
 			e.partials(w, b)
 		}
 	})
+	e.fast = fast
 	// Summed per block, then over blocks in order, exactly as Model.Score.
 	s := 0.0
 	for _, v := range e.bLL {
@@ -421,6 +475,10 @@ func reduceLanes(dst, lanes []float64) {
 // component's total responsibility), with covariances accumulated about
 // the new means for accuracy.
 func (e *em) mstep() {
+	if e.fast {
+		e.mstepDiagFast()
+		return
+	}
 	K, d, nb := e.k, e.d, numBlocks(e.n)
 	p := e.p
 	raw := make([]float64, K)
@@ -443,6 +501,25 @@ func (e *em) mstep() {
 			p.mean[l*d+j] *= inv
 		}
 	}
+	reseed := e.reseedEmpty(raw)
+
+	switch p.typ {
+	case Full:
+		e.covFull(reseed)
+	case Tied:
+		e.covTied()
+	case Diag, Spherical:
+		e.covDiag(reseed)
+	}
+	e.factorWithRidge()
+}
+
+// reseedEmpty moves components that lost all their points (raw total
+// responsibility below emptyResp) to the worst-fitted rows, then sets the
+// weights from e.nk; it reports which components moved.
+func (e *em) reseedEmpty(raw []float64) []bool {
+	K, d := e.k, e.d
+	p := e.p
 	// Components that lost all their points restart at the worst-fitted rows.
 	e.reseedThisMStep = false
 	reseed := make([]bool, K)
@@ -476,15 +553,7 @@ func (e *em) mstep() {
 	}
 	p.setWeights(w)
 
-	switch p.typ {
-	case Full:
-		e.covFull(reseed)
-	case Tied:
-		e.covTied()
-	case Diag, Spherical:
-		e.covDiag(reseed)
-	}
-	e.factorWithRidge()
+	return reseed
 }
 
 func containsInt(s []int, v int) bool {
@@ -692,8 +761,20 @@ func (e *em) covDiag(reseed []bool) {
 	for l := 0; l < K; l++ {
 		inv := 1 / e.nk[l]
 		for j := 0; j < d; j++ {
-			v[l*d+j] = v[l*d+j]*inv + e.cfg.reg
+			v[l*d+j] *= inv
 		}
+	}
+	e.finishDiag(v, reseed)
+}
+
+// finishDiag adds the ridge to the variances v (k*d), replaces those of
+// re-seeded components by the data's, and stores them (Spherical: their
+// mean per component).
+func (e *em) finishDiag(v []float64, reseed []bool) {
+	K, d := e.k, e.d
+	p := e.p
+	for t := range v {
+		v[t] += e.cfg.reg
 	}
 	if p.typ == Diag {
 		for l := 0; l < K; l++ {

@@ -203,3 +203,37 @@ func lanesWsqGo(acc, xt, rt, mu []float64, d, ng int) {
 		}
 	}
 }
+
+// ediag6Go sets out[t*8+l] = sum_j pt[j*8+l]*xs2[t*d+j] + bt[j*8+l]*xs[t*d+j]
+// for 6 rows t and 8 components l.
+func ediag6Go(xs, xs2 []float64, d int, pt, bt []float64, out *[48]float64) {
+	var acc [48]float64
+	for j := 0; j < d; j++ {
+		p, b := pt[j*8:j*8+8], bt[j*8:j*8+8]
+		for t := 0; t < 6; t++ {
+			x, x2 := xs[t*d+j], xs2[t*d+j]
+			a := acc[t*8 : t*8+8]
+			for l := range a {
+				a[l] += p[l]*x2 + b[l]*x
+			}
+		}
+	}
+	*out = acc
+}
+
+// mdiag8Go adds sum_i r[i*8+l]*xs[i*d+j] to s1[j*8+l] and
+// sum_i r[i*8+l]*xs2[i*d+j] to s2[j*8+l], for rows i, features j and
+// 8 components l.
+func mdiag8Go(xs, xs2 []float64, d, rows int, r, s1, s2 []float64) {
+	for i := 0; i < rows; i++ {
+		ri := r[i*8 : i*8+8]
+		x, x2 := xs[i*d:i*d+d], xs2[i*d:i*d+d]
+		for j := range x {
+			a, b := s1[j*8:j*8+8], s2[j*8:j*8+8]
+			for l, v := range ri {
+				a[l] += v * x[j]
+				b[l] += v * x2[j]
+			}
+		}
+	}
+}

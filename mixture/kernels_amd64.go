@@ -190,3 +190,31 @@ func lanesWsq(acc, xt, rt, mu []float64, d, ng int) {
 	_, _, _, _ = acc[8*d-1], xt[ng*8*d-1], rt[ng*8-1], mu[d-1]
 	lanesWsqAVX(&acc[0], &xt[0], &rt[0], &mu[0], d, ng)
 }
+
+//go:noescape
+func ediag6AVX(xs, xs2 *float64, d int, pt, bt *float64, out *[48]float64)
+
+//go:noescape
+func mdiag8AVX(xs, xs2 *float64, d, rows int, r, s1, s2 *float64)
+
+// ediag6 sets out[t*8+l] = sum_j pt[j*8+l]*xs2[t*d+j] + bt[j*8+l]*xs[t*d+j]
+// for 6 rows t and 8 components l.
+func ediag6(xs, xs2 []float64, d int, pt, bt []float64, out *[48]float64) {
+	if !useAVX || d == 0 {
+		ediag6Go(xs, xs2, d, pt, bt, out)
+		return
+	}
+	_, _, _, _ = xs[6*d-1], xs2[6*d-1], pt[8*d-1], bt[8*d-1]
+	ediag6AVX(&xs[0], &xs2[0], d, &pt[0], &bt[0], out)
+}
+
+// mdiag8 adds sum_i r[i*8+l]*xs[i*d+j] to s1[j*8+l] and
+// sum_i r[i*8+l]*xs2[i*d+j] to s2[j*8+l].
+func mdiag8(xs, xs2 []float64, d, rows int, r, s1, s2 []float64) {
+	if !useAVX || d == 0 || rows == 0 {
+		mdiag8Go(xs, xs2, d, rows, r, s1, s2)
+		return
+	}
+	_, _, _, _, _ = xs[rows*d-1], xs2[rows*d-1], r[rows*8-1], s1[8*d-1], s2[8*d-1]
+	mdiag8AVX(&xs[0], &xs2[0], d, rows, &r[0], &s1[0], &s2[0])
+}

@@ -28,3 +28,11 @@ func dot(x, y []float64) float64 { return dotGo(x, y) }
 
 func lanesAxpy(acc, xt, rt []float64, d, ng int)    { lanesAxpyGo(acc, xt, rt, d, ng) }
 func lanesWsq(acc, xt, rt, mu []float64, d, ng int) { lanesWsqGo(acc, xt, rt, mu, d, ng) }
+
+func ediag6(xs, xs2 []float64, d int, pt, bt []float64, out *[48]float64) {
+	ediag6Go(xs, xs2, d, pt, bt, out)
+}
+
+func mdiag8(xs, xs2 []float64, d, rows int, r, s1, s2 []float64) {
+	mdiag8Go(xs, xs2, d, rows, r, s1, s2)
+}

@@ -169,4 +169,10 @@ type resolved struct {
 	seed                               uint64
 	progress                           func(Progress)
 	logger                             *slog.Logger
+	// diag prepares the data for the Diag iterations once per fit (nil:
+	// each restart prepares its own).
+	diag func() *diagData
+	// xt returns the data in 8-row groups (transposeAll), made on first
+	// use, when the fit does not make it up front.
+	xt func() []float64
 }

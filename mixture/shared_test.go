@@ -34,7 +34,8 @@ func TestSharedDatasets(t *testing.T) {
 				t.Errorf("%s L=%d did not converge in %d iterations", name, c.Components, c.Iterations)
 			}
 			for r, rr := range res.Restarts {
-				if rr.MeanLogLik > res.MeanLogLik {
+				// Fit keeps the earliest restart within 1e-12 relative of the best.
+				if rr.MeanLogLik > res.MeanLogLik+1e-12*math.Abs(res.MeanLogLik) {
 					t.Errorf("%s L=%d: restart %d (%v) beats the kept one (%v)", name, c.Components, r, rr.MeanLogLik, res.MeanLogLik)
 				}
 			}
