@@ -3,6 +3,7 @@ package aer
 import (
 	"fmt"
 	"log/slog"
+	"math"
 	"strconv"
 	"strings"
 
@@ -281,13 +282,32 @@ func (c *Config) Set(key, value string) error {
 	bad := func(want string) error {
 		return fmt.Errorf("aer: parameter %s=%q: want %s", key, value, want)
 	}
-	parseBool := func() (bool, error) {
+	// Typed setters: each parses value into dst or says what it wanted.
+	setInt := func(dst *int, min int, want string) error {
+		n, err := strconv.Atoi(value)
+		if err != nil || n < min {
+			return bad(want)
+		}
+		*dst = n
+		return nil
+	}
+	setFloat := func(dst *float64, min float64, want string) error {
+		v, err := strconv.ParseFloat(value, 64)
+		if err != nil || v < min {
+			return bad(want)
+		}
+		*dst = v
+		return nil
+	}
+	setBool := func(dst *bool, negate bool) error {
 		b, err := strconv.ParseBool(value)
 		if err != nil {
-			return false, bad("true or false")
+			return bad("true or false")
 		}
-		return b, nil
+		*dst = b != negate
+		return nil
 	}
+	noMin := math.Inf(-1)
 	switch key {
 	case "components":
 		pool, err := ParsePool(value)
@@ -298,25 +318,13 @@ func (c *Config) Set(key, value string) error {
 	case "covariance":
 		c.Covariance = value
 	case "n_init":
-		n, err := strconv.Atoi(value)
-		if err != nil || n < 1 {
-			return bad("a positive integer")
-		}
-		c.NInit = n
+		return setInt(&c.NInit, 1, "a positive integer")
 	case "rank":
 		c.Rank = value
 	case "local_random":
-		v, err := strconv.ParseFloat(value, 64)
-		if err != nil || v < 0 {
-			return bad("a non-negative number")
-		}
-		c.LocalRandom = v
+		return setFloat(&c.LocalRandom, 0, "a non-negative number")
 	case "tomek":
-		b, err := parseBool()
-		if err != nil {
-			return err
-		}
-		c.NoTomek = !b
+		return setBool(&c.NoTomek, true)
 	case "outputs":
 		c.Outputs = value
 	case "projection":
@@ -325,58 +333,32 @@ func (c *Config) Set(key, value string) error {
 		c.Init = value
 	case "weight_data":
 		c.WeightData = value
+	case "schedule":
+		if err := c.Static.Schedule.UnmarshalText([]byte(value)); err != nil {
+			return bad("backtracking, constant or invsqrt")
+		}
+	case "step_scale":
+		return setFloat(&c.Static.StepScale, noMin, "a number in (0, 1)")
 	case "max_iter":
-		n, err := strconv.Atoi(value)
-		if err != nil || n < 1 {
-			return bad("a positive integer")
-		}
-		c.Static.MaxIter = n
+		return setInt(&c.Static.MaxIter, 1, "a positive integer")
 	case "tol":
-		v, err := strconv.ParseFloat(value, 64)
-		if err != nil {
-			return bad("a number")
-		}
-		c.Static.Tol = v
+		return setFloat(&c.Static.Tol, noMin, "a number")
 	case "batch_size":
-		n, err := strconv.Atoi(value)
-		if err != nil || n < 0 {
-			return bad("a non-negative integer")
-		}
-		c.Static.BatchSize = n
+		return setInt(&c.Static.BatchSize, 0, "a non-negative integer")
 	case "likelihood":
 		c.Likelihood = value
 	case "mixture_weights":
-		b, err := parseBool()
-		if err != nil {
-			return err
-		}
-		c.MixtureWeights = b
+		return setBool(&c.MixtureWeights, false)
 	case "dynamic_ensemble":
-		b, err := parseBool()
-		if err != nil {
-			return err
-		}
-		c.DynamicEnsemble = b
+		return setBool(&c.DynamicEnsemble, false)
 	case "metric":
 		c.Metric = value
 	case "delta_step":
-		v, err := strconv.ParseFloat(value, 64)
-		if err != nil {
-			return bad("a number in (0, 0.5)")
-		}
-		c.DeltaStep = v
+		return setFloat(&c.DeltaStep, noMin, "a number in (0, 0.5)")
 	case "holdout":
-		v, err := strconv.ParseFloat(value, 64)
-		if err != nil {
-			return bad("a number in (0, 1)")
-		}
-		c.Holdout = v
+		return setFloat(&c.Holdout, noMin, "a number in (0, 1)")
 	case "standardize":
-		b, err := parseBool()
-		if err != nil {
-			return err
-		}
-		c.NoStandardize = !b
+		return setBool(&c.NoStandardize, true)
 	case "grid":
 		c.Grid, c.NoGrid = nil, false
 		switch value {

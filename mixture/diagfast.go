@@ -203,15 +203,8 @@ const diagChunk = 96
 // next M-step, row chunk by row chunk; it returns the block's summed
 // log-likelihood (in row order, as respBlock sums).
 func (e *em) estepDiagBlock(w, b int) float64 {
-	K, d := e.k, e.d
-	nch := diagChunks(K)
-	r0, r1 := b*blockRows, min((b+1)*blockRows, e.n)
-	nk := e.bNk[b*K : (b+1)*K]
-	s1 := e.bS1[b*nch*d*8 : (b+1)*nch*d*8]
-	s2 := e.bS2[b*nch*d*8 : (b+1)*nch*d*8]
-	clear(nk)
-	clear(s1)
-	clear(s2)
+	K := e.k
+	r0, r1, nk, s1, s2 := e.diagBlockBufs(b)
 	for c0 := r0; c0 < r1; c0 += diagChunk {
 		c1 := min(c0+diagChunk, r1)
 		a := e.resp[c0*K : c1*K]
@@ -226,18 +219,25 @@ func (e *em) estepDiagBlock(w, b int) float64 {
 	return sum
 }
 
-// diagBlockStats computes block b's statistics from the current
-// responsibilities (the M-step that follows the initialisation).
-func (e *em) diagBlockStats(w, b int) {
+// diagBlockBufs returns block b's row range and its statistics buffers,
+// cleared.
+func (e *em) diagBlockBufs(b int) (r0, r1 int, nk, s1, s2 []float64) {
 	K, d := e.k, e.d
 	nch := diagChunks(K)
-	r0, r1 := b*blockRows, min((b+1)*blockRows, e.n)
-	nk := e.bNk[b*K : (b+1)*K]
-	s1 := e.bS1[b*nch*d*8 : (b+1)*nch*d*8]
-	s2 := e.bS2[b*nch*d*8 : (b+1)*nch*d*8]
+	r0, r1 = b*blockRows, min((b+1)*blockRows, e.n)
+	nk = e.bNk[b*K : (b+1)*K]
+	s1 = e.bS1[b*nch*d*8 : (b+1)*nch*d*8]
+	s2 = e.bS2[b*nch*d*8 : (b+1)*nch*d*8]
 	clear(nk)
 	clear(s1)
 	clear(s2)
+	return r0, r1, nk, s1, s2
+}
+
+// diagBlockStats computes block b's statistics from the current
+// responsibilities (the M-step that follows the initialisation).
+func (e *em) diagBlockStats(w, b int) {
+	r0, r1, nk, s1, s2 := e.diagBlockBufs(b)
 	for c0 := r0; c0 < r1; c0 += diagChunk {
 		e.diagStats(w, c0, min(c0+diagChunk, r1), nk, s1, s2)
 	}

@@ -16,14 +16,8 @@ import (
 // against the Go loops and a direct sum.
 func TestDiagKernels(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	vec := func(n int) []float64 {
-		v := make([]float64, n)
-		for i := range v {
-			v[i] = r.NormFloat64()
-		}
-		return v
-	}
-	close := func(a, b float64) bool { return math.Abs(a-b) <= 1e-12*(1+math.Abs(a)+math.Abs(b)) }
+	vec := func(n int) []float64 { return normalVec(r, n) }
+	close := nearRel
 	for d := 1; d <= 23; d++ {
 		xs, xs2, pt, bt := vec(6*d), vec(6*d), vec(8*d), vec(8*d)
 		var q, g [48]float64

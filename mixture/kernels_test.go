@@ -10,14 +10,8 @@ import (
 // against the Go loops for every length up to 70.
 func TestKernels(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	vec := func(n int) []float64 {
-		v := make([]float64, n)
-		for i := range v {
-			v[i] = r.NormFloat64()
-		}
-		return v
-	}
-	close := func(a, b float64) bool { return math.Abs(a-b) <= 1e-12*(1+math.Abs(a)+math.Abs(b)) }
+	vec := func(n int) []float64 { return normalVec(r, n) }
+	close := nearRel
 	for n := 0; n <= 70; n++ {
 		w, z0, z1, z2, z3 := vec(n), vec(n), vec(n), vec(n), vec(n)
 		g := [4]float64{}
@@ -163,3 +157,16 @@ func TestExpInPlace(t *testing.T) {
 	}
 	t.Logf("worst relative error %.2g", worst)
 }
+
+// normalVec returns n standard normal draws from r.
+func normalVec(r *rand.Rand, n int) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = r.NormFloat64()
+	}
+	return v
+}
+
+// nearRel reports a and b equal to 1e-12 relative (kernel results differ
+// from the Go loops only by summation order).
+func nearRel(a, b float64) bool { return math.Abs(a-b) <= 1e-12*(1+math.Abs(a)+math.Abs(b)) }
