@@ -2,6 +2,7 @@ package logreg
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math"
@@ -109,33 +110,25 @@ func Fit(ctx context.Context, train *learn.Data, s *Settings, env learn.Env) (*M
 			solver = SolverLBFGS
 		}
 	}
-	problem := optimize.Problem{Func: obj.Func, Grad: obj.Grad}
-	var method optimize.Method
+	var (
+		theta []float64
+		steps int
+	)
 	if solver == SolverNewton {
-		problem.Hess = obj.Hess
-		method = &optimize.Newton{GradStopThreshold: st.Tol, Linesearcher: &wolfe{}}
+		res := obj.newton(st.Tol, st.MaxIter, env.Log())
+		theta, steps = res.theta, res.steps
+		if res.lineSearch {
+			err = errors.New("no step from a fresh Hessian decreases the objective")
+		}
+		if cerr := obj.Err(); cerr != nil {
+			return nil, cerr
+		}
 	} else {
-		method = &optimize.LBFGS{GradStopThreshold: st.Tol, Linesearcher: &wolfe{}}
+		theta, steps, err = obj.lbfgs(st.Tol, st.MaxIter, env.Log())
+		if theta == nil {
+			return nil, fmt.Errorf("logreg: %s solver: %w", solver, err)
+		}
 	}
-	rec := &recorder{obj: obj, log: env.Log()}
-	// gonum counts the starting point as a major iteration: max_iter
-	// steps are max_iter+1 of them. Its default converger would stop
-	// L-BFGS once the objective gained less than 1e-10 in 100 steps, far
-	// from a gradient of 1e-10; the gradient, max_iter or a failed line
-	// search end the run instead.
-	res, err := optimize.Minimize(problem, make([]float64, obj.dim), &optimize.Settings{
-		GradientThreshold: st.Tol,
-		MajorIterations:   st.MaxIter + 1,
-		Converger:         optimize.NeverTerminate{},
-		Recorder:          rec,
-	}, method)
-	if cerr := obj.Err(); cerr != nil {
-		return nil, cerr
-	}
-	if res == nil {
-		return nil, fmt.Errorf("logreg: %s solver: %w", solver, err)
-	}
-	theta, steps := res.X, max(0, res.MajorIterations-1)
 	if !finite(theta) {
 		return nil, fmt.Errorf("logreg: %s solver: a coefficient is not finite (%v)", solver, err)
 	}
@@ -150,7 +143,7 @@ func Fit(ctx context.Context, train *learn.Data, s *Settings, env learn.Env) (*M
 		// As scikit-learn, keep the last (and best) point and warn, in
 		// the log and in the summary's converged.
 		env.Log().Warn("logreg: the solver stopped before the gradient reached tol",
-			"solver", solver, "status", res.Status.String(), "error", err, "iterations", steps, "gradient", gnorm, "tol", st.Tol)
+			"solver", solver, "error", err, "iterations", steps, "gradient", gnorm, "tol", st.Tol)
 	}
 
 	md := &Model{Coef: append([]float64(nil), theta[:p]...), FitIntercept: !st.NoIntercept}
@@ -162,6 +155,34 @@ func Fit(ctx context.Context, train *learn.Data, s *Settings, env learn.Env) (*M
 		Solver: solver, Iterations: steps, Converged: converged, Gradient: gnorm,
 	}
 	return md, nil
+}
+
+// lbfgs minimises the objective from zero by gonum's L-BFGS. It returns
+// a nil theta if the run ended with no point (ctx done, or gonum's error).
+func (o *objective) lbfgs(tol float64, maxIter int, log *slog.Logger) ([]float64, int, error) {
+	problem := optimize.Problem{Func: o.Func, Grad: o.Grad}
+	method := &optimize.LBFGS{GradStopThreshold: tol, Linesearcher: &wolfe{}}
+	// gonum counts the starting point as a major iteration: max_iter
+	// steps are max_iter+1 of them. Its default converger would stop
+	// L-BFGS once the objective gained less than 1e-10 in 100 steps, far
+	// from a gradient of 1e-10; the gradient, max_iter or a failed line
+	// search end the run instead.
+	res, err := optimize.Minimize(problem, make([]float64, o.dim), &optimize.Settings{
+		GradientThreshold: tol,
+		MajorIterations:   maxIter + 1,
+		Converger:         optimize.NeverTerminate{},
+		Recorder:          &recorder{obj: o, log: log},
+	}, method)
+	if cerr := o.Err(); cerr != nil {
+		return nil, 0, cerr
+	}
+	if res == nil {
+		return nil, 0, err
+	}
+	if err == nil && res.Status != optimize.GradientThreshold {
+		err = errors.New(res.Status.String())
+	}
+	return res.X, max(0, res.MajorIterations-1), err
 }
 
 // recorder stops the optimiser when the context is done and logs each

@@ -22,6 +22,8 @@ const (
 	// time: a chunk of every feature column stays in cache while one
 	// group of Hessian rows uses it.
 	hessChunk = 256
+	// mulChunk is the fewest rows whose margins one task computes.
+	mulChunk = 256
 )
 
 // objective is the fitting problem, scaled by 1/(C S) where S = sum_i s_i:
@@ -170,18 +172,38 @@ func (o *objective) at(theta []float64) {
 	}
 	copy(o.theta, theta)
 	o.cached = false
+	o.mul(o.z, theta)
+	o.terms()
+}
+
+// mul writes X~ v (the margins of the coefficients v) into dst, n values,
+// in row chunks over the workers. Each value sums over the columns in
+// order, so the chunks do not change it.
+func (o *objective) mul(dst, v []float64) {
+	chunk := max(mulChunk, roundUp((o.n+o.workers-1)/o.workers, mulChunk))
+	parallel(o.workers, (o.n+chunk-1)/chunk, func(b int) {
+		if o.stopped() {
+			return
+		}
+		r0, r1 := b*chunk, min(o.n, (b+1)*chunk)
+		z := dst[r0:r1]
+		clear(z)
+		for j, t := range v {
+			if t != 0 {
+				floats.AddScaled(z, t, o.col(j)[r0:r1])
+			}
+		}
+	})
+}
+
+// terms computes the loss at the margins z and coefficients o.theta, and
+// the loss's first and second derivatives by the margins.
+func (o *objective) terms() {
 	parallel(o.workers, len(o.blocks), func(b int) {
 		if o.stopped() {
 			return
 		}
 		r0, r1 := b*zBlock, min(o.n, (b+1)*zBlock)
-		z := o.z[r0:r1]
-		clear(z)
-		for j, t := range theta {
-			if t != 0 {
-				floats.AddScaled(z, t, o.col(j)[r0:r1])
-			}
-		}
 		sum := 0.0
 		for i := r0; i < r1; i++ {
 			zi, yi, ai := o.z[i], o.y[i], o.a[i]
@@ -203,16 +225,54 @@ func (o *objective) at(theta []float64) {
 		}
 		o.blocks[b] = sum
 	})
+	o.loss = o.sumBlocks() + o.penalty(o.theta, 0, nil)
+	o.cached = !o.stopped()
+}
+
+// lossAlong returns the objective at theta + alpha dir, given u = X~ dir
+// and the margins z at theta; it changes nothing.
+func (o *objective) lossAlong(theta, dir, u []float64, alpha float64) float64 {
+	parallel(o.workers, len(o.blocks), func(b int) {
+		r0, r1 := b*zBlock, min(o.n, (b+1)*zBlock)
+		sum := 0.0
+		for i := r0; i < r1; i++ {
+			sum += o.a[i] * logLoss(o.z[i]+alpha*u[i], o.y[i])
+		}
+		o.blocks[b] = sum
+	})
+	return o.sumBlocks() + o.penalty(theta, alpha, dir)
+}
+
+// sumBlocks adds the per-block loss sums in block order.
+func (o *objective) sumBlocks() float64 {
 	loss := 0.0
 	for _, v := range o.blocks {
 		loss += v
 	}
+	return loss
+}
+
+// penalty is lambda/2 ||w + alpha dw||^2 over the penalised coefficients
+// (dir may be nil when alpha is 0).
+func (o *objective) penalty(theta []float64, alpha float64, dir []float64) float64 {
 	pen := 0.0
-	for _, w := range theta[:o.p] {
+	for j, w := range theta[:o.p] {
+		if alpha != 0 {
+			w += alpha * dir[j]
+		}
 		pen += w * w
 	}
-	o.loss = loss + o.lambda/2*pen
-	o.cached = !o.stopped()
+	return o.lambda / 2 * pen
+}
+
+// logLoss is log(1+exp(-m)) for the margin m = z(2y-1), computed as in
+// terms.
+func logLoss(z, y float64) float64 {
+	l := math.Log1p(math.Exp(-math.Abs(z)))
+	if m := z * (2*y - 1); m < 0 {
+		l -= m
+	}
+	return l
 }
 
 // Func is the objective at theta.
