@@ -24,6 +24,9 @@ const (
 	hessChunk = 256
 	// mulChunk is the fewest rows whose margins one task computes.
 	mulChunk = 256
+	// parallelMin is the fewest values (rows x coefficients) for which
+	// the passes over the data run on several workers.
+	parallelMin = 1 << 17
 )
 
 // objective is the fitting problem, scaled by 1/(C S) where S = sum_i s_i:
@@ -78,6 +81,12 @@ func newObjective(ctx context.Context, x *mat.Dense, y []int, s []float64, c flo
 		dim++
 	}
 	ld := roundUp(n, 4)
+	if n*dim < parallelMin {
+		// A pass over the data takes microseconds: waking a second
+		// goroutine for it costs more than it saves, and much more when
+		// another process holds the other core.
+		workers = 1
+	}
 	o := &objective{ctx: ctx, workers: max(workers, 1), n: n, p: p, dim: dim,
 		xt: make([]float64, roundUp(dim, kernelCols)*ld), ld: ld, y: make([]float64, n), a: make([]float64, n),
 		theta: make([]float64, dim), z: make([]float64, n), r: make([]float64, n), d: make([]float64, ld),
