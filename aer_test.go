@@ -72,7 +72,8 @@ func TestFitPredictRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	L := m.Mixture.K()
-	if L != rep.Mixture.Components || len(m.Members) != 2*L || len(rep.Subsets) != 2*L {
+	// The default preset adds a member trained on all rows to the 2L.
+	if L != rep.Mixture.Components || len(m.Members) != 2*L+1 || len(rep.Subsets) != 2*L {
 		t.Fatalf("L = %d, %d members, %d subsets", L, len(m.Members), len(rep.Subsets))
 	}
 	sum := 0.0
@@ -136,10 +137,11 @@ func TestFitPredictRoundTrip(t *testing.T) {
 		for _, v := range e.Contribution {
 			c += v
 		}
-		if math.Abs(c-e.Score) > 1e-9 {
+		// Logit space (the default preset): they sum to the score's logit.
+		if math.Abs(c-math.Log(e.Score/(1-e.Score))) > 1e-9 {
 			t.Errorf("contributions sum to %v, score %v", c, e.Score)
 		}
-		if len(e.Members) != 2*L || e.Members[1] != "local 0" {
+		if len(e.Members) != 2*L+1 || e.Members[1] != "local 0" || e.Members[2*L] != "all rows" {
 			t.Errorf("member names %v", e.Members)
 		}
 	}
@@ -169,9 +171,10 @@ func TestHoldoutAndVariants(t *testing.T) {
 	for _, params := range []string{
 		"likelihood=log&projection=minmax&outputs=binary",
 		"likelihood=tempered&weight_data=valid",
-		"dynamic_ensemble=true&grid=",
+		"dynamic_ensemble=true&grid=&pool=false",
 		"rank=responsibility&tomek=false&init=uniform&projection=simplex",
-		"grid=max_depth:2,n_estimators:10;max_depth:3,n_estimators:20",
+		"grid=max_depth:2,n_estimators:10;max_depth:3,n_estimators:20&pool=false",
+		"preset=paper&likelihood=tempered&space=logit",
 	} {
 		c := smallConfig()
 		for _, kv := range strings.Split(params, "&") {

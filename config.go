@@ -3,6 +3,7 @@ package aer
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -13,16 +14,52 @@ import (
 	"github.com/aer-go/aer/mixture"
 )
 
-// Config sets up an AER fit. The zero value is the configuration NOTES.md
-// recommends: L in 2..8 by BIC with 5 restarts, automatic covariance,
-// density ranking, Tomek cleaning, boosted-tree members chosen from a 2x2
-// grid of learning rate and depth, probability outputs, static weights on
-// the union of the subsets by gradient descent with the paper's min-max
-// rescaling, exp likelihood weights, lambda and delta on 0.05 grids tuned
-// for balanced accuracy. Seed, workers, progress and logging are the
-// caller's run-time choices: they come with the learn.Env of Fit and are
-// not part of the configuration a model keeps.
+// Config sets up an AER fit. The zero value is the "plus" preset: L in 2..8
+// by BIC with 5 restarts, automatic covariance, density ranking, Tomek
+// cleaning, boosted-tree members over a 2x2 grid of learning rate and
+// depth all pooled into one ensemble, with one member per setting trained
+// on every row, combined in logit space, static weights by gradient
+// descent, tempered likelihood weights, and the temperature and lambda
+// chosen at the best validation threshold among the final threshold's
+// candidates (PresetPlus). Preset "paper" is the faithful method of
+// NOTES.md (PresetPaper). Each part of the preset can be switched on its
+// own; a part left at its zero value takes the preset's choice. Seed,
+// workers, progress and logging are the caller's run-time choices: they
+// come with the learn.Env of Fit and are not part of the configuration a
+// model keeps.
 type Config struct {
+	// Preset fills every part below left at its zero value: "plus"
+	// (default) or "paper". See PresetPlus and PresetPaper.
+	Preset string `json:"preset"`
+	// Pool keeps the members of every setting of the member grid in one
+	// ensemble, a component's likelihood weight split evenly over its
+	// members, instead of keeping the setting whose ensemble does best on
+	// validation (the paper's tuning). nil means the preset's choice.
+	Pool *bool `json:"pool,omitempty"`
+	// Global adds, per member setting, one member trained on all the
+	// training rows with the classes balanced by row weights (minority
+	// rows weighted #majority/#minority, XGBoost's scale_pos_weight for
+	// boosted trees). It takes part through its static weight only. nil
+	// means the preset's choice.
+	Global *bool `json:"global,omitempty"`
+	// Peers are registered methods (learn.New) each trained once with its
+	// own defaults on all the training rows and added to the ensemble as a
+	// member with a static weight only, e.g. "logreg" or "balanced-rf":
+	// where a simpler model is better, the static weights can lean on it.
+	// Nil adds none.
+	Peers []string `json:"peers,omitempty"`
+	// Space is where the members' outputs are combined: "probability"
+	// (the paper's w.f(x)) or "logit" (sigmoid(w.logit f(x))); empty means
+	// the preset's choice.
+	Space string `json:"space"`
+	// Thresholds are the threshold candidates of the validation tuning:
+	// "grid" (DeltaStep, 2 DeltaStep, ..., the paper) or "fine" (0.01,
+	// ..., 0.99 and the validation scores' quantiles 0.5%, ..., 99.5%,
+	// the decision layer's candidates); empty means the preset's choice.
+	// Lambda and the likelihood rule are chosen by the metric at their
+	// best threshold among the same candidates.
+	Thresholds string `json:"thresholds"`
+
 	// Components is the pool of mixture sizes L; nil means 2..8.
 	Components []int `json:"components"`
 	// Covariance is the mixture's covariance type: "full" (the paper),
@@ -68,7 +105,8 @@ type Config struct {
 	// (0/1 predictions at 0.5, the paper's text) for the static weights.
 	Outputs string `json:"outputs"`
 	// Projection maps each descent step back to the simplex: "minmax" (the
-	// paper's Eq. 14, default) or "simplex" (the Euclidean projection).
+	// paper's Eq. 14) or "simplex" (the Euclidean projection); empty means
+	// the preset's choice.
 	// Min-max rescaling is not a projection (it zeroes the smallest weight
 	// at every step), yet measured on the paper's 8 datasets (seeds 0-4,
 	// members on the union of the subsets) it gives sparser weights and a
@@ -79,8 +117,9 @@ type Config struct {
 	// "uniform".
 	Init string `json:"init"`
 	// WeightData is the data the static weights are fitted on: "union"
-	// (the union of the 2L subsets, the paper; default) or "valid" (the
-	// validation rows, on which the members are not over-confident).
+	// (the union of the 2L subsets, the paper) or "valid" (the validation
+	// rows, on which the members are not over-confident); empty means the
+	// preset's choice.
 	WeightData string `json:"weight_data"`
 	// Schedule is the step-size rule of the descent: "backtracking"
 	// (default), "constant" (the paper's c/||g||) or "invsqrt".
@@ -96,9 +135,11 @@ type Config struct {
 	// is full-batch.
 	BatchSize int `json:"batch_size,omitempty"`
 
-	// Likelihood is the dynamic weight rule: "exp" (default), "log" (the
-	// paper's literal ratio, with a per-row fallback to exp), "tempered"
-	// (softmax(log N / T), T tuned on validation) or "uniform".
+	// Likelihood is the dynamic weight rule: "exp", "log" (the paper's
+	// literal ratio, with a per-row fallback to exp), "tempered"
+	// (softmax(log N / T), T tuned on validation jointly with lambda among
+	// TemperedGrid(d) and uniform weights) or "uniform"; empty means the
+	// preset's choice.
 	Likelihood string `json:"likelihood"`
 	// MixtureWeights adds log pi_l to the component log-densities of the
 	// dynamic weights.
@@ -136,6 +177,60 @@ func DefaultGrid() [][]string {
 	return g
 }
 
+// Preset names.
+const (
+	// PresetPlus is the default ("AER+", beyond the paper): the members of
+	// every grid setting pooled into one ensemble, a member per setting
+	// trained on all rows with balanced class weights, logit-space
+	// combination, tempered likelihood weights with the temperature tuned
+	// jointly with lambda, and that choice made at the best threshold
+	// among the final threshold's candidates. Each part rests on a reason
+	// that holds beyond the data it was measured on: a grid setting picked
+	// on a few validation minority rows is noisy, averaging them is not;
+	// the local experts see few rows, a member that sees them all covers
+	// what they miss; a confident member should outvote unsure ones, which
+	// averaging probabilities prevents; log-densities grow with the number
+	// of features, so the likelihood weights' sharpness must be tuned, on a
+	// scale proportional to it; and a (T, lambda) judged on a coarse
+	// threshold grid is judged at a threshold the model will not use.
+	PresetPlus = "plus"
+	// PresetPaper is the method of the paper as NOTES.md reads it: one grid
+	// setting chosen on validation, probability-space combination of 2L
+	// members, exp likelihood weights, static weights on the union of the
+	// subsets with the paper's min-max rescaling, lambda and delta on 0.05
+	// grids.
+	PresetPaper = "paper"
+)
+
+// preset holds the choices a preset makes for the parts a Config leaves
+// unset.
+type preset struct {
+	pool, global                                          bool
+	space, thresholds, weightData, projection, likelihood string
+}
+
+var presets = map[string]preset{
+	PresetPlus: {pool: true, global: true, space: "logit", thresholds: "fine",
+		weightData: "union", projection: "minmax", likelihood: "tempered"},
+	PresetPaper: {space: "probability", thresholds: "grid",
+		weightData: "union", projection: "minmax", likelihood: "exp"},
+}
+
+// TemperedGrid returns the temperatures the tempered likelihood rule
+// chooses among for d features: 1 (the exp rule) and 0.03 d, 0.1 d, 0.3 d
+// and d, sorted, without repeats. A log-density is a sum over the
+// features, so its spread, and the temperature that tempers it, grows
+// with d. Uniform weights (T -> infinity) are a candidate too.
+func TemperedGrid(d int) []float64 {
+	fd := float64(max(d, 1))
+	ts := []float64{1}
+	for _, f := range []float64{0.03, 0.1, 0.3, 1} {
+		ts = append(ts, math.Round(f*fd*1e9)/1e9)
+	}
+	slices.Sort(ts)
+	return slices.Compact(ts)
+}
+
 // resolvedConfig holds the parsed options of a Config.
 type resolvedConfig struct {
 	Config
@@ -146,6 +241,7 @@ type resolvedConfig struct {
 	projection ensemble.Projection
 	init       ensemble.InitRule
 	schedule   ensemble.Schedule
+	space      ensemble.Space
 	// learners are the member methods of the grid points, configured.
 	learners []learn.Method
 	// points names the settings of each grid point.
@@ -160,6 +256,9 @@ var (
 	initNames       = []string{"info", "uniform"}
 	weightDataNames = []string{"union", "valid"}
 	likelihoodNames = []string{"exp", "log", "tempered", "uniform"}
+	presetNames     = []string{PresetPlus, PresetPaper}
+	spaceNames      = []string{"probability", "logit"}
+	thresholdNames  = []string{"grid", "fine"}
 	covNames        = []string{"auto", "full", "diag", "tied", "spherical"}
 	scheduleNames   = []string{"backtracking", "constant", "invsqrt"}
 )
@@ -182,6 +281,27 @@ func (c *Config) resolve() (*resolvedConfig, error) {
 	if c != nil {
 		r.Config = *c
 	}
+	if err := enumDefault("preset", &r.Preset, presetNames); err != nil {
+		return nil, err
+	}
+	ps := presets[r.Preset]
+	if r.Pool == nil {
+		r.Pool = &ps.pool
+	}
+	if r.Global == nil {
+		r.Global = &ps.global
+	}
+	for _, e := range []struct {
+		v   *string
+		def string
+	}{
+		{&r.Space, ps.space}, {&r.Thresholds, ps.thresholds}, {&r.WeightData, ps.weightData},
+		{&r.Projection, ps.projection}, {&r.Likelihood, ps.likelihood},
+	} {
+		if *e.v == "" {
+			*e.v = e.def
+		}
+	}
 	if r.Components == nil {
 		r.Components = []int{2, 3, 4, 5, 6, 7, 8}
 	}
@@ -201,7 +321,7 @@ func (c *Config) resolve() (*resolvedConfig, error) {
 		{"covariance", &r.Covariance, covNames}, {"rank", &r.Rank, rankNames}, {"outputs", &r.Outputs, outputsNames},
 		{"projection", &r.Projection, projectionNames}, {"init", &r.Init, initNames},
 		{"weight_data", &r.WeightData, weightDataNames}, {"likelihood", &r.Likelihood, likelihoodNames},
-		{"schedule", &r.Schedule, scheduleNames},
+		{"schedule", &r.Schedule, scheduleNames}, {"space", &r.Space, spaceNames}, {"thresholds", &r.Thresholds, thresholdNames},
 	} {
 		if err := enumDefault(e.key, e.v, e.names); err != nil {
 			return nil, err
@@ -227,6 +347,9 @@ func (c *Config) resolve() (*resolvedConfig, error) {
 	r.projection = map[string]ensemble.Projection{"minmax": ensemble.MinMax, "simplex": ensemble.Euclidean}[r.Projection]
 	r.init = map[string]ensemble.InitRule{"info": ensemble.InitInfo, "uniform": ensemble.InitUniform}[r.Init]
 	r.rule = map[string]ensemble.Rule{"exp": ensemble.Exp, "log": ensemble.Log, "tempered": ensemble.Tempered, "uniform": ensemble.Uniform}[r.Likelihood]
+	if err := r.space.UnmarshalText([]byte(r.Space)); err != nil {
+		return nil, fmt.Errorf("aer: %w", err)
+	}
 	if err := r.schedule.UnmarshalText([]byte(r.Schedule)); err != nil {
 		return nil, fmt.Errorf("aer: %w", err)
 	}
@@ -330,6 +453,32 @@ func newMember(name string) (learn.Method, error) {
 // params declares AER's own parameters; keys not among them are the
 // members' (see Config.Set).
 var params = learn.ParamTable[Config]{
+	learn.Enum("preset", "defaults of the parts below left unset: plus (beyond the paper) or paper (the faithful method)", presetNames, func(c *Config) *string { return &c.Preset }),
+	triBool("pool", "pool every member setting's members into one ensemble (false: keep the best setting on validation, the paper)", func(c *Config) **bool { return &c.Pool }),
+	triBool("global", "add per member setting one member trained on all rows with balanced class weights (static weight only)", func(c *Config) **bool { return &c.Global }),
+	{Key: "peers", Help: "registered methods trained on all rows and added as static-weight members, e.g. logreg,balanced-rf (none: no peers)",
+		Get: func(c *Config) string {
+			if len(c.Peers) == 0 {
+				return "none"
+			}
+			return strings.Join(c.Peers, ",")
+		},
+		Set: func(c *Config, v string) error {
+			c.Peers = nil
+			if v = strings.TrimSpace(v); v == "" || v == "none" {
+				return nil
+			}
+			for _, name := range strings.Split(v, ",") {
+				name = strings.TrimSpace(name)
+				if _, err := newMember(name); err != nil {
+					return err
+				}
+				c.Peers = append(c.Peers, name)
+			}
+			return nil
+		}},
+	learn.Enum("space", "combine the members' probabilities (the paper) or their logits", spaceNames, func(c *Config) *string { return &c.Space }),
+	learn.Enum("thresholds", "threshold candidates of the tuning: the delta_step grid (the paper) or fine (0.01 grid and validation quantiles)", thresholdNames, func(c *Config) *string { return &c.Thresholds }),
 	{Key: "components", Help: "pool of mixture sizes L, BIC picks one: 3, 2-8 or 2,4,6",
 		Get: func(c *Config) string { return formatPool(c.Components) },
 		Set: func(c *Config, v string) error {
@@ -394,6 +543,26 @@ var params = learn.ParamTable[Config]{
 	learn.Enum("metric", "what lambda and delta maximise on validation", metricNames(), func(c *Config) *string { return &c.Metric }),
 	learn.OpenFloat("holdout", "share of training rows held out for tuning without validation data", 0, 1, func(c *Config) *float64 { return &c.Holdout }),
 	learn.Bool("standardize", "standardise features inside the model", true, func(c *Config) *bool { return &c.NoStandardize }),
+}
+
+// triBool declares a boolean parameter whose unset (nil) value takes the
+// preset's choice.
+func triBool(key, help string, field func(*Config) **bool) learn.ParamSpec[Config] {
+	return learn.ParamSpec[Config]{Key: key, Help: help,
+		Get: func(c *Config) string {
+			if p := *field(c); p != nil {
+				return strconv.FormatBool(*p)
+			}
+			return ""
+		},
+		Set: func(c *Config, v string) error {
+			b, err := strconv.ParseBool(strings.TrimSpace(v))
+			if err != nil {
+				return fmt.Errorf("want true or false, not %q", v)
+			}
+			*field(c) = &b
+			return nil
+		}}
 }
 
 func metricNames() []string {

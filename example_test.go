@@ -28,9 +28,11 @@ func Example() {
 	}
 	scores, _, _ := model.Score(test.X, 0)
 	r := metrics.Evaluate(test.Y, scores, model.Threshold(), nil)
-	fmt.Printf("L = %d components, %d members\n", report.Mixture.Components, len(model.Members))
+	// The default preset pools the members of its 4 member settings: per
+	// setting, 2L subset members and one trained on all rows.
+	fmt.Printf("preset %s: L = %d components, %d members\n", report.Config.Preset, report.Mixture.Components, len(model.Members))
 	fmt.Printf("test ROC-AUC above 0.9: %v\n", r.ROCAUC > 0.9)
 	// Output:
-	// L = 2 components, 4 members
+	// preset plus: L = 2 components, 20 members
 	// test ROC-AUC above 0.9: true
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -26,6 +28,7 @@ const (
 	streamSubsets
 	streamMembers // + grid point * 1000 + member index
 	streamStatic
+	streamPeers // + peer index
 )
 
 // Report describes a fit, stage by stage; it encodes to JSON.
@@ -231,26 +234,71 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 		return nil, nil, fmt.Errorf("aer: validation log-densities: %w", err)
 	}
 
-	// 3-4. Members, static weights and tuning, per member setting.
+	// 3-4. Members, static weights and tuning: per member setting, or
+	// once over the pooled members of every setting.
 	learners := c.learners
 	member := &learn.Data{X: xt, Y: y, W: w}
+	var balanced *learn.Data
+	if *c.Global {
+		balanced = &learn.Data{X: xt, Y: y, W: balancedWeights(y, w)}
+	}
 	type fitted struct {
 		members []Member
+		owner   []int
 		static  *ensemble.StaticResult
 		tune    *ensemble.TuneResult
 	}
-	best := -1
-	var bestFit fitted
+	sets := make([]fitted, len(learners))
+	t0 = time.Now()
 	for g, learner := range learners {
-		t0 = time.Now()
-		members, err := trainMembers(ctx, member, subsets, learner, rng.DeriveSeed(env.Seed, streamMembers+uint64(g)*1000), workers, env.Logger, func(done int) {
-			progress("members", g*len(subsets)+done, len(learners)*len(subsets))
+		var label string
+		if len(learners) > 1 && *c.Pool {
+			label = " [" + strings.Join(c.points[g], ",") + "]"
+		}
+		members, owner, err := trainMembers(ctx, member, balanced, subsets, learner, label, rng.DeriveSeed(env.Seed, streamMembers+uint64(g)*1000), workers, env.Logger, func(done, total int) {
+			progress("members", g*total+done, len(learners)*total)
 		})
 		if err != nil {
 			return nil, nil, err
 		}
-		rep.Seconds.Members += time.Since(t0).Seconds()
-
+		if !*c.Pool && !*c.Global {
+			owner = nil // the default layout of 2L members
+		}
+		sets[g] = fitted{members: members, owner: owner}
+	}
+	if len(c.Peers) > 0 {
+		peers, err := trainPeers(ctx, member, c.Peers, rng.DeriveSeed(env.Seed, streamPeers), workers, env.Logger)
+		if err != nil {
+			return nil, nil, err
+		}
+		for g := range sets {
+			if sets[g].owner == nil {
+				sets[g].owner = make([]int, len(sets[g].members))
+				for k := range sets[g].owner {
+					sets[g].owner[k] = k / 2
+				}
+			}
+			sets[g].members = append(slices.Clone(sets[g].members), peers...)
+			for range peers {
+				sets[g].owner = append(sets[g].owner, -1)
+			}
+		}
+	}
+	rep.Seconds.Members += time.Since(t0).Seconds()
+	points := c.points
+	if *c.Pool && len(sets) > 1 {
+		var pooled fitted
+		for _, f := range sets {
+			pooled.members = append(pooled.members, f.members...)
+			pooled.owner = append(pooled.owner, f.owner...)
+		}
+		sets = []fitted{pooled}
+		points = [][]string{{"pool"}}
+	}
+	best := -1
+	var bestFit fitted
+	for g, f := range sets {
+		members := f.members
 		t0 = time.Now()
 		leaves := make([]int, len(members))
 		for k, mb := range members {
@@ -266,7 +314,7 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 		static := &ensemble.StaticResult{Weights: uniform(len(members)), Init: "uniform"}
 		if !c.DynamicEnsemble {
 			s := ensemble.StaticSettings{
-				Outputs: c.outputs, Projection: c.projection, Init: c.init, Leaves: leaves,
+				Outputs: c.outputs, Space: c.space, Projection: c.projection, Init: c.init, Leaves: leaves,
 				Schedule: c.schedule, StepScale: c.StepScale, Tol: c.Tol, MaxIter: c.MaxIter, BatchSize: c.BatchSize,
 				Seed: rng.DeriveSeed(env.Seed, streamStatic),
 			}
@@ -275,7 +323,7 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 				return nil, nil, fmt.Errorf("aer: static weights: %w", err)
 			}
 		}
-		progress("weights", g+1, len(learners))
+		progress("weights", g+1, len(sets))
 		rep.Seconds.Weights += time.Since(t0).Seconds()
 
 		t0 = time.Now()
@@ -288,8 +336,14 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 			Metric: func(tp, fp, tn, fn int) float64 {
 				return metric.Of(metrics.Confusion{TP: float64(tp), FP: float64(fp), TN: float64(tn), FN: float64(fn)})
 			},
-			Candidates: c.candidates(m.Mixture),
+			Candidates: c.candidates(m.Mixture, colsOf(x)),
+			Owner:      f.owner,
+			Space:      c.space,
 			Deltas:     deltaGrid(c.DeltaStep),
+			Workers:    workers,
+		}
+		if c.Thresholds == "fine" {
+			ts.Deltas, ts.DeltaQuantiles = ensemble.DeltaGrid(), 200
 		}
 		if c.DynamicEnsemble {
 			ts.Lambdas = ensemble.DynamicEnsembleLambdas()
@@ -298,10 +352,10 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 		if err != nil {
 			return nil, nil, fmt.Errorf("aer: tuning lambda and delta: %w", err)
 		}
-		progress("tune", g+1, len(learners))
+		progress("tune", g+1, len(sets))
 		rep.Seconds.Tune += time.Since(t0).Seconds()
 
-		point := GridPoint{Params: c.points[g], ValidMetric: tune.Metric, Lambda: tune.Combiner.Lambda, Delta: tune.Combiner.Delta, MemberLeaves: leaves}
+		point := GridPoint{Params: points[g], ValidMetric: tune.Metric, Lambda: tune.Combiner.Lambda, Delta: tune.Combiner.Delta, MemberLeaves: leaves}
 		if point.Params == nil {
 			point.Params = []string{}
 		}
@@ -309,7 +363,7 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 		// Strictly better only: the first (simplest listed) setting wins ties.
 		if best < 0 || tune.Metric > rep.Grid[best].ValidMetric {
 			best = g
-			bestFit = fitted{members, static, tune}
+			bestFit = fitted{members, f.owner, static, tune}
 		}
 	}
 	rep.Chosen = best
@@ -331,7 +385,7 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 }
 
 // candidates returns the dynamic rules Tune chooses among.
-func (c *resolvedConfig) candidates(mx *mixture.Model) []ensemble.DynamicSettings {
+func (c *resolvedConfig) candidates(mx *mixture.Model, d int) []ensemble.DynamicSettings {
 	var logPi []float64
 	if c.MixtureWeights {
 		logPi = make([]float64, len(mx.Weights))
@@ -340,31 +394,96 @@ func (c *resolvedConfig) candidates(mx *mixture.Model) []ensemble.DynamicSetting
 		}
 	}
 	if c.rule == ensemble.Tempered {
-		return ensemble.TemperedCandidates(ensemble.DefaultTemperatures(), logPi, true)
+		return ensemble.TemperedCandidates(TemperedGrid(d), logPi, true)
 	}
 	return []ensemble.DynamicSettings{{Rule: c.rule, LogPi: logPi}}
 }
 
-// trainMembers fits one member per subset with learner, workers at a
-// time, each on one goroutine with its own seed stream, so the models do
-// not depend on scheduling.
-func trainMembers(ctx context.Context, data *learn.Data, subsets []resample.Subset, learner learn.Method, seed uint64, workers int, logger *slog.Logger, done func(int)) ([]Member, error) {
-	members := make([]Member, len(subsets))
-	_, err := learn.ForEach(ctx, workers, len(subsets), func() func(context.Context, int) error {
+// trainMembers fits one member per subset with learner and, when
+// balanced is not nil, one more on all its rows (the global member), workers
+// at a time, each on one goroutine with its own seed stream, so the models
+// do not depend on scheduling. It returns the members and the component
+// each belongs to (-1 for the global member); label is appended to their
+// names.
+func trainMembers(ctx context.Context, data, balanced *learn.Data, subsets []resample.Subset, learner learn.Method, label string, seed uint64, workers int, logger *slog.Logger, done func(done, total int)) ([]Member, []int, error) {
+	n := len(subsets)
+	if balanced != nil {
+		n++
+	}
+	members := make([]Member, n)
+	owner := make([]int, n)
+	_, err := learn.ForEach(ctx, workers, n, func() func(context.Context, int) error {
 		return func(ctx context.Context, k int) error {
 			env := learn.Env{Seed: rng.DeriveSeed(seed, uint64(k)), Workers: 1, Logger: logger}
-			mb, err := learner.Fit(ctx, data.Subset(subsets[k].Rows), nil, env)
-			if err != nil {
-				return fmt.Errorf("aer: member %d (%s subset of component %d): %w", k, subsets[k].Kind, subsets[k].Component, err)
+			d, name := balanced, "all rows"+label
+			if k < len(subsets) {
+				d = data.Subset(subsets[k].Rows)
+				name = fmt.Sprintf("%s %d%s", subsets[k].Kind, subsets[k].Component, label)
 			}
-			members[k] = Member{Method: learner.Name(), Model: mb}
+			mb, err := learner.Fit(ctx, d, nil, env)
+			if err != nil {
+				return fmt.Errorf("aer: member %d (%s): %w", k, name, err)
+			}
+			members[k] = Member{Method: learner.Name(), Model: mb, Name: name}
+			owner[k] = -1
+			if k < len(subsets) {
+				owner[k] = subsets[k].Component
+			}
 			return nil
 		}
-	}, func(finished, _ int) { done(finished) })
+	}, func(finished, _ int) { done(finished, n) })
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return members, nil
+	return members, owner, nil
+}
+
+// trainPeers fits each named method once on all of data, with its own
+// defaults, workers at a time.
+func trainPeers(ctx context.Context, data *learn.Data, names []string, seed uint64, workers int, logger *slog.Logger) ([]Member, error) {
+	peers := make([]Member, len(names))
+	_, err := learn.ForEach(ctx, workers, len(names), func() func(context.Context, int) error {
+		return func(ctx context.Context, k int) error {
+			method, err := newMember(names[k])
+			if err != nil {
+				return err
+			}
+			env := learn.Env{Seed: rng.DeriveSeed(seed, uint64(k)), Workers: 1, Logger: logger}
+			mb, err := method.Fit(ctx, data, nil, env)
+			if err != nil {
+				return fmt.Errorf("aer: peer %s: %w", names[k], err)
+			}
+			peers[k] = Member{Method: method.Name(), Model: mb, Name: "all rows (" + names[k] + ")"}
+			return nil
+		}
+	}, nil)
+	return peers, err
+}
+
+// balancedWeights returns the row weights w (nil: all 1) with the minority
+// rows' multiplied by the weighted count of majority rows over that of
+// minority rows, so that both classes weigh the same.
+func balancedWeights(y []int, w []float64) []float64 {
+	var sum [2]float64
+	for i, v := range y {
+		wi := 1.0
+		if w != nil {
+			wi = w[i]
+		}
+		sum[v] += wi
+	}
+	ratio := sum[0] / sum[1]
+	out := make([]float64, len(y))
+	for i, v := range y {
+		out[i] = 1
+		if w != nil {
+			out[i] = w[i]
+		}
+		if v == 1 {
+			out[i] *= ratio
+		}
+	}
+	return out
 }
 
 // memberOutputs returns the rows x members matrix of member probabilities,

@@ -30,7 +30,7 @@ func NewMethod() learn.Method { return &Method{name: MethodName} }
 // NewDynamicEnsemble returns the paper's Dynamic Ensemble baseline: AER's
 // members with likelihood weights only (lambda fixed at 1).
 func NewDynamicEnsemble() learn.Method {
-	return &Method{name: DynamicEnsembleName, cfg: Config{DynamicEnsemble: true}, locked: true}
+	return &Method{name: DynamicEnsembleName, cfg: Config{DynamicEnsemble: true, Preset: PresetPaper}, locked: true}
 }
 
 // Name returns the registered name.

@@ -43,6 +43,9 @@ type Model struct {
 type Member struct {
 	Method string
 	Model  learn.Model
+	// Name says what the member was trained on ("global 2", "local 2",
+	// "all rows", with the member setting when several are pooled).
+	Name string
 }
 
 // NumFeatures returns the number of input features.
@@ -177,12 +180,15 @@ func (m *Model) Breakdown(row []float64) (*Explanation, error) {
 		return nil, fmt.Errorf("aer: %w", err)
 	}
 	names := make([]string, len(m.Members))
-	for k := range names {
-		kind := "global"
-		if k%2 == 1 {
-			kind = "local"
+	for k, mb := range m.Members {
+		names[k] = mb.Name
+		if names[k] == "" { // the default layout of 2L members
+			kind := "global"
+			if k%2 == 1 {
+				kind = "local"
+			}
+			names[k] = fmt.Sprintf("%s %d", kind, k/2)
 		}
-		names[k] = fmt.Sprintf("%s %d", kind, k/2)
 	}
 	return &Explanation{Members: names, Explanation: e}, nil
 }
@@ -223,6 +229,7 @@ type encoded struct {
 
 type encodedMember struct {
 	Method  string `json:"method"`
+	Name    string `json:"name,omitempty"`
 	Payload []byte `json:"payload"`
 }
 
@@ -236,7 +243,7 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("aer: member %d: %w", k, err)
 		}
-		e.Members = append(e.Members, encodedMember{Method: mb.Method, Payload: b})
+		e.Members = append(e.Members, encodedMember{Method: mb.Method, Name: mb.Name, Payload: b})
 	}
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(&e); err != nil {
@@ -274,13 +281,20 @@ func Load(b []byte) (*Model, error) {
 		if mb.NumFeatures() != len(e.Means) {
 			return nil, fmt.Errorf("aer: member %d has %d features, the model %d", k, mb.NumFeatures(), len(e.Means))
 		}
-		nm.Members = append(nm.Members, Member{Method: em.Method, Model: mb})
+		nm.Members = append(nm.Members, Member{Method: em.Method, Model: mb, Name: em.Name})
 	}
 	if nm.Mixture.Dim() != len(nm.Means) {
 		return nil, fmt.Errorf("aer: mixture has %d features, the model %d", nm.Mixture.Dim(), len(nm.Means))
 	}
-	if len(nm.Members) != 2*nm.Mixture.K() || len(nm.Combiner.Static) != len(nm.Members) {
-		return nil, fmt.Errorf("aer: %d members and %d static weights for %d components", len(nm.Members), len(nm.Combiner.Static), nm.Mixture.K())
+	if len(nm.Combiner.Static) != len(nm.Members) {
+		return nil, fmt.Errorf("aer: %d members and %d static weights", len(nm.Members), len(nm.Combiner.Static))
+	}
+	if err := nm.Combiner.CheckLayout(len(nm.Members), nm.Mixture.K()); err != nil {
+		return nil, fmt.Errorf("aer: %w", err)
+	}
+	if nm.Config.Preset == "" {
+		// Written before presets existed: the paper's method.
+		nm.Config.Preset = PresetPaper
 	}
 	if nm.Scaler != nil && (len(nm.Scaler.Mean) != len(nm.Means) || len(nm.Scaler.Scale) != len(nm.Means)) {
 		return nil, errors.New("aer: scaler does not match the number of features")

@@ -56,6 +56,17 @@ func (c *Combiner) check(f, logDens *mat.Dense) (DynamicSettings, layout, error)
 	return s, ly, err
 }
 
+// CheckLayout reports what is wrong, if anything, with c for members
+// members over L mixture components: the layout (Owner), the static
+// weights, lambda, delta, the space and the dynamic rule.
+func (c *Combiner) CheckLayout(members, L int) error {
+	if _, err := newLayout(c.Owner, members, L); err != nil {
+		return err
+	}
+	_, err := c.checkRest(members, L)
+	return err
+}
+
 func (c *Combiner) checkRest(m, L int) (DynamicSettings, error) {
 	if err := checkSimplex(c.Static, m); err != nil {
 		return c.Dynamic, err

@@ -1,0 +1,213 @@
+package aer
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/aer-go/aer/ensemble"
+	"github.com/aer-go/aer/learn"
+)
+
+// plusConfig is the default preset on a small pool and a 2-point member
+// grid, so that the test runs in a second.
+func plusConfig() *Config {
+	return &Config{Components: []int{2, 3}, NInit: 2, MemberParams: []string{"n_estimators=20"},
+		Grid: [][]string{{"max_depth=2"}, {"max_depth=3"}}}
+}
+
+func TestPresetPlusStructure(t *testing.T) {
+	tr, va, te := task(t, 1200, 11)
+	m, rep, err := Fit(context.Background(), ld(tr), ld(va), plusConfig(), learn.Env{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := rep.Config
+	if c.Preset != PresetPlus || !*c.Pool || !*c.Global || c.Space != "logit" || c.Thresholds != "fine" || c.Likelihood != "tempered" {
+		t.Fatalf("resolved config %+v is not the plus preset", c)
+	}
+	// Two settings, each with 2L subset members and one global member,
+	// pooled into one ensemble.
+	L := rep.Mixture.Components
+	if len(m.Members) != 2*(2*L+1) || len(rep.Grid) != 1 || rep.Grid[0].Params[0] != "pool" {
+		t.Fatalf("%d members for L = %d, grid report %+v", len(m.Members), L, rep.Grid)
+	}
+	owners := map[int]int{}
+	for k, o := range m.Combiner.Owner {
+		owners[o]++
+		if o == -1 && !strings.HasPrefix(m.Members[k].Name, "all rows [") {
+			t.Errorf("member %d owns no component but is named %q", k, m.Members[k].Name)
+		}
+	}
+	if owners[-1] != 2 {
+		t.Errorf("%d global members, want one per setting", owners[-1])
+	}
+	for l := range L {
+		if owners[l] != 4 {
+			t.Errorf("component %d has %d members, want 2 per setting", l, owners[l])
+		}
+	}
+	if m.Combiner.Space != ensemble.LogitSpace || m.Combiner.Dynamic.Rule != ensemble.Tempered && m.Combiner.Dynamic.Rule != ensemble.Uniform {
+		t.Errorf("combiner %+v: want logit space and a tempered (or uniform) rule", m.Combiner)
+	}
+	// The threshold comes from the fine candidates, not the 0.05 grid.
+	if d := m.Combiner.Delta; d <= 0 || d >= 1 {
+		t.Errorf("delta %v", d)
+	}
+
+	// In logit space the contributions sum to the score's logit.
+	e, err := m.Breakdown(rowOf(te.X, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := 0.0
+	for _, v := range e.Contribution {
+		sum += v
+	}
+	if got := 1 / (1 + math.Exp(-sum)); math.Abs(got-e.Score) > 1e-12 {
+		t.Errorf("sigmoid(sum of contributions) = %v, score %v", got, e.Score)
+	}
+	p, _, err := m.Score(te.X, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := roundTrip(t, m, te.X, p)
+	for k := range m.Members {
+		if back.Members[k].Name != m.Members[k].Name {
+			t.Errorf("member %d: name %q after loading, %q before", k, back.Members[k].Name, m.Members[k].Name)
+		}
+	}
+}
+
+// A preset only fills the parts left unset: plus with every part set to
+// the paper's choice is the paper preset, bit for bit.
+func TestPresetFillsPartsOnly(t *testing.T) {
+	tr, va, te := task(t, 1000, 12)
+	f, tt := false, true
+	paperParts := plusConfig()
+	paperParts.Pool, paperParts.Global = &f, &f
+	paperParts.Space, paperParts.Thresholds, paperParts.Likelihood = "probability", "grid", "exp"
+	paperParts.Projection, paperParts.WeightData = "minmax", "union"
+	paper := plusConfig()
+	paper.Preset = PresetPaper
+	plusParts := plusConfig()
+	plusParts.Preset = PresetPaper
+	plusParts.Pool, plusParts.Global = &tt, &tt
+	plusParts.Space, plusParts.Thresholds, plusParts.Likelihood = "logit", "fine", "tempered"
+	scores := func(c *Config) []float64 {
+		m, _, err := Fit(context.Background(), ld(tr), ld(va), c, learn.Env{Seed: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, _, err := m.Score(te.X, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	same := func(what string, a, b []float64) {
+		t.Helper()
+		for i := range a {
+			if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+				t.Fatalf("%s: row %d scores %v and %v", what, i, a[i], b[i])
+			}
+		}
+	}
+	same("paper preset vs plus with the paper's parts", scores(paper), scores(paperParts))
+	same("plus preset vs paper with the plus parts", scores(plusConfig()), scores(plusParts))
+}
+
+// Each part switched alone changes the model (else its switch is dead).
+func TestPresetPartsSwitch(t *testing.T) {
+	tr, va, te := task(t, 1000, 13)
+	base := func() []float64 {
+		m, _, err := Fit(context.Background(), ld(tr), ld(va), plusConfig(), learn.Env{Seed: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, _, err := m.Score(te.X, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}()
+	for _, kv := range []string{"pool=false", "global=false", "space=probability", "likelihood=exp", "weight_data=valid"} {
+		c := plusConfig()
+		k, v, _ := strings.Cut(kv, "=")
+		if err := c.Set(k, v); err != nil {
+			t.Fatal(err)
+		}
+		m, rep, err := Fit(context.Background(), ld(tr), ld(va), c, learn.Env{Seed: 5})
+		if err != nil {
+			t.Fatalf("%s: %v", kv, err)
+		}
+		p, _, err := m.Score(te.X, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		differ := false
+		for i := range p {
+			differ = differ || p[i] != base[i]
+		}
+		if !differ {
+			t.Errorf("%s: the scores equal the default's", kv)
+		}
+		switch kv {
+		case "pool=false":
+			if len(rep.Grid) != 2 || len(m.Members) != 2*rep.Mixture.Components+1 {
+				t.Errorf("pool=false: %d grid points, %d members", len(rep.Grid), len(m.Members))
+			}
+		case "global=false":
+			if len(m.Members) != 2*2*rep.Mixture.Components {
+				t.Errorf("global=false: %d members", len(m.Members))
+			}
+		}
+	}
+}
+
+// Model files written before presets existed hold the paper's method.
+func TestLoadBeforePresets(t *testing.T) {
+	tr, va, _ := task(t, 800, 14)
+	c := smallConfig()
+	c.Preset = PresetPaper
+	m, _, err := Fit(context.Background(), ld(tr), ld(va), c, learn.Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	cfg := doc["config"].(map[string]any)
+	for _, k := range []string{"preset", "pool", "global", "space", "thresholds"} {
+		if _, ok := cfg[k]; !ok {
+			t.Fatalf("saved config lacks %q: %v", k, cfg)
+		}
+		delete(cfg, k)
+	}
+	old, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Load(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Config.Preset != PresetPaper {
+		t.Errorf("old model file loads with preset %q", back.Config.Preset)
+	}
+	if bytes.Contains(old, []byte(`"preset"`)) {
+		t.Fatal("test did not strip the preset")
+	}
+}
+
+func rowOf(x interface{ RawRowView(int) []float64 }, i int) []float64 {
+	return append([]float64(nil), x.RawRowView(i)...)
+}
