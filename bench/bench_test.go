@@ -128,6 +128,19 @@ func TestRunWritesEverything(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, f := range []string{"alpha_roc", "alpha_pr", "alpha_reliability", "beta_roc", "beta_pr", "beta_reliability", "critical_difference"} {
+		for _, ext := range []string{".svg", ".png"} {
+			if st, err := os.Stat(filepath.Join(out, bench.FiguresDir, f+ext)); err != nil || st.Size() < 1000 {
+				t.Errorf("figure %s%s: %v", f, ext, err)
+			}
+		}
+		if !strings.Contains(string(md), "figures/"+f+".png") {
+			t.Errorf("report.md does not show %s", f)
+		}
+	}
+	if bytes.Count(html, []byte("<svg")) != 7 {
+		t.Errorf("report.html inlines %d figures, want 7", bytes.Count(html, []byte("<svg")))
+	}
 	if !bytes.Contains(html, []byte("<table>")) || bytes.Contains(html, []byte(`src="http`)) || bytes.Contains(html, []byte(`href="http`)) {
 		t.Error("report.html: no table, or it fetches from the network")
 	}

@@ -44,11 +44,11 @@ func ExampleRun() {
 			fmt.Println(err)
 			return
 		}
-		fmt.Printf("%d runs: %d ran, %d skipped; %v\n", sum.Runs, sum.Ran, sum.Skipped, sum.Files)
+		fmt.Printf("%d runs: %d ran, %d skipped; %v ...\n", sum.Runs, sum.Ran, sum.Skipped, sum.Files[:5])
 	}
 	// Output:
-	// 6 runs: 6 ran, 0 skipped; [runs.csv tests.csv report.md report.html]
-	// 6 runs: 0 ran, 6 skipped; [runs.csv tests.csv report.md report.html]
+	// 6 runs: 6 ran, 0 skipped; [runs.csv tests.csv report.md report.html figures/task_roc.svg] ...
+	// 6 runs: 0 ran, 6 skipped; [runs.csv tests.csv report.md report.html figures/task_roc.svg] ...
 }
 
 func ExampleParseSpec() {
