@@ -275,6 +275,31 @@ func TestRunInterrupted(t *testing.T) {
 	}
 }
 
+// TestRunGridPaper tunes the tree over its paper grid: the chosen values
+// are in the params column, and the grid is a setting of its own.
+func TestRunGridPaper(t *testing.T) {
+	out := t.TempDir()
+	cfg := tinyBench(t, out)
+	cfg.Datasets, cfg.Seeds, cfg.Methods = cfg.Datasets[:1], []uint64{0}, cfg.Methods[2:]
+	if _, err := bench.Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Grid = bench.GridPaper
+	sum, err := bench.Run(context.Background(), cfg)
+	if err != nil || sum.Ran != 1 {
+		t.Fatalf("with the grid: %+v, %v", sum, err)
+	}
+	runs := readCSV(t, filepath.Join(out, bench.RunsFile))
+	params := runs[1][slices.Index(runs[0], "params")]
+	if !strings.HasPrefix(params, "max_depth=4 ") || !strings.Contains(params, "criterion=") || !strings.Contains(params, "class_weight=") {
+		t.Errorf("params %q: want the spec's and the chosen grid values", params)
+	}
+	md, _ := os.ReadFile(filepath.Join(out, bench.ReportMD))
+	if !strings.Contains(string(md), "criterion in {gini, entropy}") {
+		t.Error("report.md does not name the grid searched")
+	}
+}
+
 func TestParseSeeds(t *testing.T) {
 	for _, c := range []struct {
 		in   string

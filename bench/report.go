@@ -350,6 +350,22 @@ func (rp *report) document() *doc {
 	dc.p(fmt.Sprintf("Datasets: %s. Seeds: %s. Methods: %d. Split: %s. Features standardised with the training rows' means and deviations. Hyper-parameters: %s.",
 		strings.Join(names, ", "), strings.Join(seeds, ", "), len(cfg.Methods), split, grid))
 	dc.p("Every method's decision threshold is tuned on the validation rows for balanced accuracy (candidates 0.01, ..., 0.99 and the validation scores' quantiles; of tied best thresholds, the middle one); the metrics below are the test rows' at that threshold. \"BA at default threshold\" uses 0.5, or the threshold a method tunes itself (aer, dynens, gbdt-tuned). Each cell is the mean ± standard deviation (n-1) over seeds. Fowlkes-Mallows is sqrt(precision x recall), which the paper calls \"G-mean\"; TP-FP ratio is TPR/FPR, infinite when a run has no false positive (such runs are left out of the mean and counted).")
+	mt := &table{head: []string{"method", "parameters", "grid searched", "Python anchor of the same settings"}}
+	for _, s := range cfg.Methods {
+		g := "none (defaults)"
+		if cfg.Grid == GridPaper {
+			g = "none: no paper grid, defaults"
+			if axes := (&job{spec: s}).axes(cfg.Grid); axes != nil {
+				var parts []string
+				for _, a := range axes {
+					parts = append(parts, a.Key+" in {"+strings.Join(a.Values, ", ")+"}")
+				}
+				g = strings.Join(parts, " x ")
+			}
+		}
+		mt.rows = append(mt.rows, []string{s.String(), s.paramText(), g, anchorOf(s)})
+	}
+	dc.table(mt)
 	ref := rp.ref.String()
 	dc.p(fmt.Sprintf("Tests per dataset compare %s with every other method on the test predictions of all seeds concatenated (each seed's test rows are different rows, so concatenation pools them honestly): McNemar's test on per-row correctness at the tuned thresholds (chi-square with continuity correction, and the exact binomial p for few discordant rows), and the Wilcoxon signed-rank test on d = |label - score| of %s minus that of the other (negative: %s better; zero differences dropped, exact distribution up to 50 rows, else the normal approximation). These are aer compare's tests with its defaults: `aer compare` on the concatenated files gives the same statistics; tests.csv holds them at full precision.", ref, ref, ref))
 
