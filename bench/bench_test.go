@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"github.com/aer-go/aer/bench"
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/internal/atomicfile"
+	"github.com/aer-go/aer/learn"
 	_ "github.com/aer-go/aer/methods"
 	"github.com/aer-go/aer/synth"
 )
@@ -297,6 +299,55 @@ func TestRunGridPaper(t *testing.T) {
 	md, _ := os.ReadFile(filepath.Join(out, bench.ReportMD))
 	if !strings.Contains(string(md), "criterion in {gini, entropy}") {
 		t.Error("report.md does not name the grid searched")
+	}
+}
+
+// failing is a method that fails to fit at seed 1.
+type failing struct{}
+
+func (failing) Name() string { return "bench-test-failing" }
+func (failing) Set(key, value string) error {
+	return fmt.Errorf("%w: no parameter %q", learn.ErrParam, key)
+}
+func (failing) Params() []learn.Param            { return nil }
+func (failing) Load([]byte) (learn.Model, error) { return nil, errors.New("no models") }
+func (failing) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Model, error) {
+	if env.Seed == 1 {
+		return nil, errors.New("no luck at seed 1")
+	}
+	m, _ := learn.New("logreg")
+	return m.Fit(ctx, train, valid, env)
+}
+
+func init() { learn.Register(func() learn.Method { return failing{} }) }
+
+// TestRunFailure records a method's failure as an error row, reports it,
+// keeps the other runs, and tries it again on the next bench.
+func TestRunFailure(t *testing.T) {
+	out := t.TempDir()
+	cfg := tinyBench(t, out)
+	cfg.Methods = append(cfg.Methods[:1], bench.Spec{Name: "bench-test-failing"})
+	sum, err := bench.Run(context.Background(), cfg)
+	if err != nil || sum.Ran != 8 || sum.Failed != 2 {
+		t.Fatalf("%+v, %v", sum, err)
+	}
+	runs := readCSV(t, filepath.Join(out, bench.RunsFile))
+	status, msg, ba := slices.Index(runs[0], "status"), slices.Index(runs[0], "error"), slices.Index(runs[0], "balanced_accuracy")
+	n := 0
+	for _, r := range runs[1:] {
+		if r[status] == "error" {
+			n++
+			if !strings.Contains(r[msg], "no luck at seed 1") || r[ba] != "NaN" {
+				t.Errorf("error row %v", r)
+			}
+		}
+	}
+	md, _ := os.ReadFile(filepath.Join(out, bench.ReportMD))
+	if n != 2 || !strings.Contains(string(md), "## Failed runs") || !strings.Contains(string(md), "bench-test-failing (1/2 seeds)") {
+		t.Errorf("%d error rows; report:\n%s", n, md)
+	}
+	if sum, err = bench.Run(context.Background(), cfg); err != nil || sum.Ran != 2 || sum.Skipped != 6 {
+		t.Errorf("second bench: %+v, %v", sum, err)
 	}
 }
 

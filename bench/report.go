@@ -55,6 +55,7 @@ type pairTest struct {
 type report struct {
 	cfg      Config
 	ds       []*data
+	rows     map[runKey]Row
 	ref      Spec
 	cells    map[string][]*cell // by dataset, in spec order
 	tests    map[string][]*pairTest
@@ -84,7 +85,7 @@ func (rp *report) reference() Spec {
 
 // buildReport gathers the runs of cfg from rows and computes the tests.
 func buildReport(cfg Config, ds []*data, rows map[runKey]Row) (*report, error) {
-	rp := &report{cfg: cfg, ds: ds, cells: map[string][]*cell{}, tests: map[string][]*pairTest{}, figures: map[string][]figure{}}
+	rp := &report{cfg: cfg, ds: ds, rows: rows, cells: map[string][]*cell{}, tests: map[string][]*pairTest{}, figures: map[string][]figure{}}
 	rp.ref = rp.reference()
 	var err error
 	if rp.anchors, err = readAnchors(cfg.Anchors); err != nil {
@@ -245,6 +246,28 @@ func (rp *report) ranks() {
 	} else {
 		rp.rankNote += "Nemenyi: " + err.Error()
 	}
+}
+
+// anchorMean is the anchors' balanced accuracy of method a averaged over
+// the ranked datasets (each the mean over the bench's seeds), "" when a
+// run is missing.
+func (rp *report) anchorMean(a string) string {
+	if a == "" {
+		return ""
+	}
+	var v []float64
+	for _, d := range rp.rankSets {
+		var ba []float64
+		for _, s := range rp.cfg.Seeds {
+			r, ok := rp.anchors[d][a][s]
+			if !ok {
+				return ""
+			}
+			ba = append(ba, r.ba)
+		}
+		v = append(v, mean(ba))
+	}
+	return fmt.Sprintf("%.4f", mean(v))
 }
 
 func mean(v []float64) float64 {
@@ -431,6 +454,21 @@ func (rp *report) document() *doc {
 		}
 	}
 
+	var failed []string
+	for _, d := range rp.ds {
+		for _, c := range rp.cells[d.name] {
+			for _, seed := range cfg.Seeds {
+				if r, ok := rp.rows[runKey{d.name, c.spec.String(), seed}]; ok && r.Status != "ok" {
+					failed = append(failed, fmt.Sprintf("%s %s seed %d: %s", d.name, r.Method, seed, r.Error))
+				}
+			}
+		}
+	}
+	if len(failed) > 0 {
+		dc.h(2, "Failed runs")
+		dc.p(strings.Join(failed, "; ") + ".")
+	}
+
 	dc.h(2, "Across datasets")
 	if rp.rankNote != "" {
 		dc.p(rp.rankNote)
@@ -443,14 +481,26 @@ func (rp *report) document() *doc {
 		}
 		sort.SliceStable(order, func(a, b int) bool { return fr.MeanRanks[order[a]] < fr.MeanRanks[order[b]] })
 		t := &table{head: []string{"method", "mean rank", "mean balanced accuracy"}}
+		withAnchors := rp.anchors != nil
+		if withAnchors {
+			t.head = append(t.head, "Python anchor", "anchor mean balanced accuracy")
+		}
 		for _, j := range order {
 			var v []float64
 			for _, d := range rp.rankSets {
 				v = append(v, mean(rp.cells[d][j].values(func(r *Row) float64 { return r.BalancedAccuracy })))
 			}
-			t.rows = append(t.rows, []string{cfg.Methods[j].String(), fmt.Sprintf("%.3f", fr.MeanRanks[j]), fmt.Sprintf("%.4f", mean(v))})
+			r := []string{cfg.Methods[j].String(), fmt.Sprintf("%.3f", fr.MeanRanks[j]), fmt.Sprintf("%.4f", mean(v))}
+			if withAnchors {
+				a := anchorOf(cfg.Methods[j])
+				r = append(r, a, rp.anchorMean(a))
+			}
+			t.rows = append(t.rows, r)
 		}
 		dc.table(t)
+		if withAnchors {
+			dc.p("Anchor mean balanced accuracy: the Python run of the same settings, averaged over the same datasets and seeds (blank when it lacks one of them).")
+		}
 		idf := "+Inf (identical rankings on every dataset)"
 		if !math.IsInf(fr.ImanDavenport, 0) {
 			idf = fmt.Sprintf("%.4f", fr.ImanDavenport)

@@ -143,7 +143,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	sum, err := bench.Run(ctx, bench.Config{
 		Datasets: files, Seeds: seedList, Methods: specs, Grid: *grid, Protocol: *protocol,
 		Jobs: *jobs, Threads: *threads, Out: *out, Anchors: *anchors, Reference: *reference,
-		Progress: pr.event, Logger: noteLogger(stderr, "bench"),
+		Progress: pr.event, // its lines carry the errors of failed runs too
 	})
 	pr.done()
 	if err != nil {
