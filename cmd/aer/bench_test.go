@@ -124,6 +124,7 @@ func TestBenchUsage(t *testing.T) {
 	if code != 0 {
 		t.Fatal(code)
 	}
+	golden(t, "bench/help.golden", out)
 	for _, flag := range []string{"-datasets", "-seeds", "-methods", "-grid", "-out", "-jobs", "-threads", "-protocol", "-anchors", "-reference", "-json"} {
 		if !strings.Contains(out, flag) {
 			t.Errorf("aer help bench does not document %s", flag)
