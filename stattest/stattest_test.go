@@ -1,6 +1,7 @@
 package stattest
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -376,5 +377,32 @@ func TestSignedRankPMFBruteForce(t *testing.T) {
 	}
 	if p := exactSignedRankP(10, 8, TwoSided); math.Abs(p-50.0/1024) > 1e-15 {
 		t.Errorf("two-sided p = %v, want 50/1024", p)
+	}
+}
+
+func TestComparePaired(t *testing.T) {
+	ca := []bool{true, true, false, true, false, true}
+	cb := []bool{false, true, false, false, true, true}
+	qa := []float64{0.1, 0.2, 0.9, 0.3, 0.6, 0.2}
+	qb := []float64{0.7, 0.2, 0.8, 0.6, 0.4, 0.5}
+	p, err := ComparePaired(ca, cb, qa, qb, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.McNemar.B != 2 || p.McNemar.C != 1 || p.ALower != 3 || p.BLower != 2 || p.Equal != 1 {
+		t.Errorf("counts: %+v", p)
+	}
+	w, _ := Wilcoxon(qa, qb, nil)
+	if p.Wilcoxon.Statistic != w.Statistic || p.Wilcoxon.P != w.P {
+		t.Errorf("Wilcoxon %+v, want %+v", p.Wilcoxon, w)
+	}
+	if _, err := ComparePaired(ca, cb, qa, qa, nil); !errors.Is(err, ErrNoDifference) {
+		t.Errorf("equal quantities: %v, want ErrNoDifference", err)
+	}
+	if p, err := ComparePaired(ca, cb, qa, qa, &WilcoxonOptions{ZeroMethod: ZSplit}); err != nil || p.Wilcoxon.P != 1 {
+		t.Errorf("zsplit on equal quantities: %v, %v", p, err)
+	}
+	if _, err := ComparePaired(ca, cb[:3], qa, qb, nil); err == nil {
+		t.Error("lengths differ: no error")
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -231,40 +232,23 @@ func comparePair(pathA, pathB string, f *compareFlags, stdout io.Writer) error {
 			rep.Negatives++
 		}
 	}
-	tab, err := stattest.NewMcNemarTable(sa.correct, sb.correct)
-	if err != nil {
-		return fmt.Errorf("compare: %w", err)
-	}
-	if rep.McNemar, err = stattest.McNemar(tab); err != nil {
-		return fmt.Errorf("compare: %w", err)
-	}
-
 	zm, _ := stattest.ParseZeroMethod(f.zeroMethod)
 	mode, _ := stattest.ParseMode(f.mode)
-	w := &rep.Wilcoxon
-	w.Quantity = f.quantity
-	w.Difference = q.Formula + " of A minus that of B (negative: A better)"
-	sum := 0.0
-	for i := range sa.q {
-		d := sa.q[i] - sb.q[i]
-		sum += d
-		switch {
-		case d < 0:
-			w.ALower++
-		case d > 0:
-			w.BLower++
-		default:
-			w.Equal++
-		}
-	}
-	w.MeanDifference = sum / float64(len(sa.q))
-	if w.Equal == len(sa.q) && zm != stattest.ZSplit {
+	pr, err := stattest.ComparePaired(sa.correct, sb.correct, sa.q, sb.q, &stattest.WilcoxonOptions{ZeroMethod: zm, Mode: mode})
+	if errors.Is(err, stattest.ErrNoDifference) {
 		return fmt.Errorf("compare: %s and %s give the same %s on every row: the Wilcoxon test has nothing to rank (--zero-method zsplit reports p = 1)",
 			nameA, nameB, f.quantity)
 	}
-	w.WilcoxonResult, err = stattest.Wilcoxon(sa.q, sb.q, &stattest.WilcoxonOptions{ZeroMethod: zm, Mode: mode})
 	if err != nil {
 		return fmt.Errorf("compare: %w", err)
+	}
+	rep.McNemar = pr.McNemar
+	rep.Wilcoxon = wilcoxonReport{
+		Quantity:       f.quantity,
+		Difference:     q.Formula + " of A minus that of B (negative: A better)",
+		WilcoxonResult: pr.Wilcoxon,
+		MeanDifference: pr.MeanDifference,
+		ALower:         pr.ALower, BLower: pr.BLower, Equal: pr.Equal,
 	}
 
 	if f.json {

@@ -1,0 +1,454 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/internal/atomicfile"
+	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/search"
+)
+
+// Split protocols.
+const (
+	// ProtocolSklearn is the Python anchors' split: scikit-learn's
+	// stratified train_test_split(test_size=0.4, random_state=seed), then
+	// the 40% halved the same way: train/valid/test 3:1:1, row for row.
+	ProtocolSklearn = "sklearn"
+	// ProtocolSplitColumn takes the dataset's own split column (train,
+	// valid, test); the seed then changes only the methods' randomness.
+	ProtocolSplitColumn = "split-column"
+)
+
+// GridPaper asks for each method's grid from the paper's appendix.
+const GridPaper = "paper"
+
+// Config describes a bench. The zero value of each field means its
+// default, as its comment says; Datasets, Seeds and Out are required.
+type Config struct {
+	// Datasets are labelled CSV files (label column "label", else the
+	// last column; the rarer class is the positive one).
+	Datasets []string
+	Seeds    []uint64
+	// Methods are the specs to run; nil means DefaultSpecs.
+	Methods []Spec
+	// Grid is "" (each method's defaults) or GridPaper.
+	Grid string
+	// Protocol is ProtocolSklearn (the default, "") or ProtocolSplitColumn.
+	Protocol string
+	// Jobs is the number of runs fitted at once; 0 means 1. With more than
+	// one, each fit gets one worker; results do not depend on Jobs.
+	Jobs int
+	// Threads bounds each fit's workers when Jobs is 1; 0 means every core.
+	Threads int
+	// Out is the output directory: runs.csv, preds/, report.md, report.html.
+	Out string
+	// Anchors is a directory holding the Python anchors' runs.csv, whose
+	// numbers the report shows beside ours; "" for none.
+	Anchors string
+	// Reference is the spec the report tests against every other; ""
+	// means the first spec named aer, else the first spec.
+	Reference string
+	// Progress, when not nil, is called after each run, finished or
+	// skipped, one call at a time.
+	Progress func(Event)
+	// Logger receives notes (runs that failed); nil discards them.
+	Logger *slog.Logger
+}
+
+// Event reports one run done: Done of Total runs are done (skipped ones
+// included).
+type Event struct {
+	Row         *Row
+	Skipped     bool
+	Done, Total int
+}
+
+// Summary is what a bench did.
+type Summary struct {
+	Out     string `json:"out"`
+	Runs    int    `json:"runs"`
+	Ran     int    `json:"ran"`
+	Skipped int    `json:"skipped"`
+	Failed  int    `json:"failed"`
+	// Files are the report's files, relative to Out.
+	Files []string `json:"files"`
+}
+
+// Paths of a bench's output, relative to Config.Out.
+const (
+	RunsFile   = "runs.csv"
+	TestsFile  = "tests.csv"
+	ReportMD   = "report.md"
+	ReportHTML = "report.html"
+	PredsDir   = "preds"
+)
+
+// PredsPath returns the file of a run's test predictions under out:
+// preds/<dataset>/<method spec>/<seed>.csv, in aer predict's format.
+func PredsPath(out, dataset string, spec Spec, seed uint64) string {
+	return filepath.Join(out, PredsDir, dataset, spec.dir(), strconv.FormatUint(seed, 10)+".csv")
+}
+
+// ExpandDatasets returns the CSV files of paths: every *.csv of a directory
+// (in name order), a file as it is.
+func ExpandDatasets(paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			out = append(out, p)
+			continue
+		}
+		m, err := filepath.Glob(filepath.Join(p, "*.csv"))
+		if err != nil {
+			return nil, err
+		}
+		if len(m) == 0 {
+			return nil, fmt.Errorf("%s: no *.csv files", p)
+		}
+		sort.Strings(m)
+		out = append(out, m...)
+	}
+	return out, nil
+}
+
+// ParseSeeds reads seeds written "0-4", "1,3,7" or a mix ("0-2,9").
+func ParseSeeds(s string) ([]uint64, error) {
+	var out []uint64
+	seen := map[uint64]bool{}
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.ParseUint(strings.TrimSpace(lo), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("seeds %q: %q is not a seed or a range a-b", s, part)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.ParseUint(strings.TrimSpace(hi), 10, 64); err != nil || b < a {
+				return nil, fmt.Errorf("seeds %q: %q is not a range a-b with a <= b", s, part)
+			}
+			if b-a >= 1<<20 {
+				return nil, fmt.Errorf("seeds %q: range %q is too long", s, part)
+			}
+		}
+		for v := a; ; v++ {
+			if !seen[v] {
+				seen[v] = true
+				out = append(out, v)
+			}
+			if v == b {
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// data is one dataset of a bench.
+type data struct {
+	name, path string
+	sha        string // of the file's bytes
+	d          *dataset.Dataset
+}
+
+func loadData(path string) (*data, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	d, err := dataset.Read(bytes.NewReader(b), path, dataset.Options{})
+	if err != nil {
+		return nil, err
+	}
+	d.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	sum := sha256.Sum256(b)
+	return &data{name: d.Name, path: path, sha: hex.EncodeToString(sum[:]), d: d}, nil
+}
+
+// job is one run to do.
+type job struct {
+	data  *data
+	spec  Spec
+	seed  uint64
+	hash  string
+	split *split
+}
+
+// axes returns the grid of the job's method, nil for none.
+func (j *job) axes(grid string) []search.Axis {
+	if grid != GridPaper {
+		return nil
+	}
+	m, err := j.spec.New()
+	if err != nil {
+		return nil
+	}
+	g, ok := m.(learn.Gridder)
+	if !ok {
+		return nil
+	}
+	var axes []search.Axis
+	for _, s := range g.PaperGrid() {
+		a, err := search.ParseAxis(s)
+		if err != nil {
+			return nil
+		}
+		axes = append(axes, a)
+	}
+	return axes
+}
+
+// settingsHash identifies everything a run's result depends on but its
+// seed: the data file's content, the spec and every parameter the method
+// resolves from it (so a changed default is a new run), the grid, the
+// protocol, the standardisation and the threshold objective.
+func settingsHash(d *data, spec Spec, grid, protocol string, axes []search.Axis) (string, error) {
+	m, err := spec.New()
+	if err != nil {
+		return "", err
+	}
+	var g []string
+	for _, a := range axes {
+		g = append(g, a.Key+"="+strings.Join(a.Values, "|"))
+	}
+	b, err := json.Marshal(struct {
+		Format      string        `json:"format"`
+		Data        string        `json:"data_sha256"`
+		Spec        string        `json:"spec"`
+		Params      []learn.Param `json:"params"`
+		Grid        []string      `json:"grid"`
+		Protocol    string        `json:"protocol"`
+		Standardise string        `json:"standardise"`
+		Objective   string        `json:"threshold_objective"`
+	}{"aer-bench/1", d.sha, spec.String(), m.Params(), g, protocol, "fit on train", "balanced_accuracy"})
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8]), nil
+}
+
+type runKey struct {
+	dataset, method string
+	seed            uint64
+}
+
+func keyOf(r *Row) runKey { return runKey{r.Dataset, r.Method, r.Seed} }
+
+// check validates c and fills in its defaults.
+func (c *Config) check() error {
+	if len(c.Datasets) == 0 {
+		return errors.New("no datasets")
+	}
+	if len(c.Seeds) == 0 {
+		return errors.New("no seeds")
+	}
+	if c.Out == "" {
+		return errors.New("no output directory")
+	}
+	if c.Methods == nil {
+		c.Methods = DefaultSpecs()
+	}
+	if len(c.Methods) == 0 {
+		return errors.New("no methods")
+	}
+	dirs := map[string]string{}
+	for _, s := range c.Methods {
+		if prev, dup := dirs[s.dir()]; dup {
+			return fmt.Errorf("methods %q and %q would share the predictions folder %s", prev, s.String(), s.dir())
+		}
+		dirs[s.dir()] = s.String()
+	}
+	switch c.Protocol {
+	case "":
+		c.Protocol = ProtocolSklearn
+	case ProtocolSklearn, ProtocolSplitColumn:
+	default:
+		return fmt.Errorf("protocol %q: want %s or %s", c.Protocol, ProtocolSklearn, ProtocolSplitColumn)
+	}
+	if c.Grid != "" && c.Grid != GridPaper {
+		return fmt.Errorf("grid %q: want %q or none", c.Grid, GridPaper)
+	}
+	if c.Jobs < 0 || c.Threads < 0 {
+		return fmt.Errorf("jobs %d, threads %d: want at least 0", c.Jobs, c.Threads)
+	}
+	if c.Jobs == 0 {
+		c.Jobs = 1
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return nil
+}
+
+// Run runs every method spec on every dataset and seed, skipping runs
+// already in Out/runs.csv with the same settings and a predictions file,
+// then writes the report. Each finished run is saved at once (runs.csv is
+// rewritten atomically), so when ctx is cancelled Run stops with ctx's
+// error and the finished runs are kept; the report is then not written.
+func Run(ctx context.Context, cfg Config) (*Summary, error) {
+	if err := cfg.check(); err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	var ds []*data
+	names := map[string]string{}
+	for _, p := range cfg.Datasets {
+		d, err := loadData(p)
+		if err != nil {
+			return nil, fmt.Errorf("bench: %w", err)
+		}
+		if prev, dup := names[d.name]; dup {
+			return nil, fmt.Errorf("bench: %s and %s have the same name %s", prev, p, d.name)
+		}
+		names[d.name] = p
+		ds = append(ds, d)
+	}
+	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	runsPath := filepath.Join(cfg.Out, RunsFile)
+	old, err := loadRuns(runsPath)
+	if err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	rows := map[runKey]Row{}
+	for _, r := range old {
+		rows[keyOf(&r)] = r
+	}
+
+	sum := &Summary{Out: cfg.Out}
+	var todo []*job
+	var skipped []Row
+	for _, d := range ds {
+		for _, spec := range cfg.Methods {
+			probe := &job{data: d, spec: spec}
+			hash, err := settingsHash(d, spec, cfg.Grid, cfg.Protocol, probe.axes(cfg.Grid))
+			if err != nil {
+				return nil, fmt.Errorf("bench: %s: %w", spec, err)
+			}
+			for _, seed := range cfg.Seeds {
+				sum.Runs++
+				j := &job{data: d, spec: spec, seed: seed, hash: hash}
+				if r, ok := rows[runKey{d.name, spec.String(), seed}]; ok && r.SettingsHash == hash && r.Status == "ok" {
+					if _, err := os.Stat(PredsPath(cfg.Out, d.name, spec, seed)); err == nil {
+						skipped = append(skipped, r)
+						continue
+					}
+				}
+				todo = append(todo, j)
+			}
+		}
+	}
+	// Splits are shared by the runs of a dataset and seed.
+	splits := map[string]*split{}
+	for _, j := range todo {
+		k := j.data.name + "\x00" + strconv.FormatUint(j.seed, 10)
+		if splits[k] == nil {
+			sp, err := splitData(j.data.d, cfg.Protocol, j.seed)
+			if err != nil {
+				return nil, fmt.Errorf("bench: %s: seed %d: %w", j.data.path, j.seed, err)
+			}
+			splits[k] = sp
+		}
+		j.split = splits[k]
+	}
+
+	var mu sync.Mutex
+	done := 0
+	for i := range skipped {
+		done++
+		sum.Skipped++
+		if cfg.Progress != nil {
+			cfg.Progress(Event{Row: &skipped[i], Skipped: true, Done: done, Total: sum.Runs})
+		}
+	}
+	workers := cfg.Threads
+	if cfg.Jobs > 1 {
+		workers = 1
+	}
+	save := func(o *outcome, j *job) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if o.preds != nil {
+			p := PredsPath(cfg.Out, j.data.name, j.spec, j.seed)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return err
+			}
+			if err := atomicfile.Write(p, func(w io.Writer) error { return dataset.WritePredictions(w, o.preds) }); err != nil {
+				return err
+			}
+		}
+		rows[keyOf(&o.row)] = o.row
+		if err := atomicfile.Write(runsPath, func(w io.Writer) error { return WriteRuns(w, sortedRows(rows)) }); err != nil {
+			return err
+		}
+		done++
+		sum.Ran++
+		if o.row.Status != "ok" {
+			sum.Failed++
+			cfg.Logger.Warn(fmt.Sprintf("%s %s seed %d failed: %s", o.row.Dataset, o.row.Method, o.row.Seed, o.row.Error))
+		}
+		if cfg.Progress != nil {
+			r := o.row
+			cfg.Progress(Event{Row: &r, Done: done, Total: sum.Runs})
+		}
+		return nil
+	}
+	_, err = learn.ForEach(ctx, cfg.Jobs, len(todo), func() func(context.Context, int) error {
+		return func(ctx context.Context, k int) error {
+			o, err := fitAndScore(ctx, todo[k], cfg.Grid, workers)
+			if err != nil {
+				return err
+			}
+			return save(o, todo[k])
+		}
+	}, nil)
+	if err != nil {
+		return sum, fmt.Errorf("bench: %w", err)
+	}
+	files, err := writeReport(cfg, ds, rows)
+	if err != nil {
+		return sum, fmt.Errorf("bench: report: %w", err)
+	}
+	sum.Files = append([]string{RunsFile}, files...)
+	return sum, nil
+}
+
+// sortedRows returns the rows by dataset, method and seed, so runs.csv does
+// not depend on the order runs finished in.
+func sortedRows(m map[runKey]Row) []Row {
+	out := make([]Row, 0, len(m))
+	for _, r := range m {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(a, b int) bool {
+		x, y := &out[a], &out[b]
+		if x.Dataset != y.Dataset {
+			return x.Dataset < y.Dataset
+		}
+		if x.Method != y.Method {
+			return x.Method < y.Method
+		}
+		return x.Seed < y.Seed
+	})
+	return out
+}

@@ -1,0 +1,25 @@
+// Package bench provides aer's benchmark harness: the paper's experiment
+// (NOTES.md sections 6-7) on any folder of datasets, for any methods of the
+// registry.
+//
+// Run fits every method spec (a registered method and parameters set on it,
+// "aer:preset=paper") on every dataset and seed: a stratified 3:1:1 split
+// per seed (the Python anchors' split, row for row, or the dataset's own
+// split column), features standardised with the training rows' means and
+// deviations, the decision threshold tuned on the validation rows for
+// balanced accuracy, optionally each method's paper grid. It writes
+//
+//	runs.csv                          one row per dataset, method and seed: every metric, timings, peak heap
+//	preds/<dataset>/<method>/<seed>.csv  the test predictions (label,score,pred as aer predict writes them)
+//	tests.csv                         McNemar and Wilcoxon tests of the reference method against each other
+//	report.md, report.html            per-dataset tables, tests, mean ranks, Friedman and Nemenyi
+//
+// A bench is resumable: a run already in runs.csv with the same settings
+// hash (data file content, spec and resolved parameters, grid, protocol)
+// and a predictions file is not run again; a changed setting is a new run.
+// Runs may go in parallel (Config.Jobs) with results identical to a serial
+// bench, since every random choice of a run flows from its seed.
+//
+// The package reaches methods only through the learn registry; import
+// github.com/aer-go/aer/methods (or register methods otherwise) first.
+package bench

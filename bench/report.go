@@ -1,0 +1,584 @@
+package bench
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/internal/atomicfile"
+	"github.com/aer-go/aer/metrics"
+	"github.com/aer-go/aer/stattest"
+)
+
+// rowLoss is the per-row quantity the Wilcoxon test compares: aer
+// compare's default, |label - score|.
+const rowLoss = "abs-error"
+
+// nemenyiAlpha is the significance level of the critical difference.
+const nemenyiAlpha = 0.05
+
+// cell is one dataset and spec of the report: its runs in seed order.
+type cell struct {
+	spec Spec
+	rows []*Row // ok runs
+	runs int    // runs asked for
+}
+
+func (c *cell) values(f func(*Row) float64) []float64 {
+	v := make([]float64, len(c.rows))
+	for i, r := range c.rows {
+		v[i] = f(r)
+	}
+	return v
+}
+
+// pairTest is the comparison of the reference with one other spec on one
+// dataset, predictions of all seeds concatenated.
+type pairTest struct {
+	dataset string
+	a, b    Spec
+	rows    int
+	seeds   int
+	p       *stattest.Paired
+	err     error
+}
+
+// report is everything the report says, computed once and written as
+// Markdown and HTML.
+type report struct {
+	cfg      Config
+	ds       []*data
+	rows     map[runKey]Row
+	ref      Spec
+	cells    map[string][]*cell // by dataset, in spec order
+	tests    map[string][]*pairTest
+	anchors  anchorRuns
+	friedman *stattest.FriedmanResult
+	nemenyi  *stattest.Nemenyi
+	rankSets []string // datasets in the ranks
+	rankNote string
+	figures  map[string][]figure // by dataset; "" for across datasets
+}
+
+func (rp *report) reference() Spec {
+	if rp.cfg.Reference != "" {
+		for _, s := range rp.cfg.Methods {
+			if s.String() == rp.cfg.Reference {
+				return s
+			}
+		}
+	}
+	for _, s := range rp.cfg.Methods {
+		if s.Name == "aer" {
+			return s
+		}
+	}
+	return rp.cfg.Methods[0]
+}
+
+// buildReport gathers the runs of cfg from rows and computes the tests.
+func buildReport(cfg Config, ds []*data, rows map[runKey]Row) (*report, error) {
+	rp := &report{cfg: cfg, ds: ds, rows: rows, cells: map[string][]*cell{}, tests: map[string][]*pairTest{}, figures: map[string][]figure{}}
+	rp.ref = rp.reference()
+	var err error
+	if rp.anchors, err = readAnchors(cfg.Anchors); err != nil {
+		return nil, err
+	}
+	for _, d := range ds {
+		for _, s := range cfg.Methods {
+			c := &cell{spec: s, runs: len(cfg.Seeds)}
+			for _, seed := range cfg.Seeds {
+				if r, ok := rows[runKey{d.name, s.String(), seed}]; ok && r.Status == "ok" {
+					c.rows = append(c.rows, &r)
+				}
+			}
+			rp.cells[d.name] = append(rp.cells[d.name], c)
+		}
+		if err := rp.pairTests(d.name); err != nil {
+			return nil, err
+		}
+	}
+	rp.ranks()
+	return rp, nil
+}
+
+// pooledPreds concatenates the test predictions of spec's runs on dataset
+// over seeds, in seed order.
+func pooledPreds(out, name string, spec Spec, seeds []uint64) (*dataset.Predictions, error) {
+	all := &dataset.Predictions{}
+	for _, seed := range seeds {
+		p, err := dataset.LoadPredictions(PredsPath(out, name, spec, seed))
+		if err != nil {
+			return nil, err
+		}
+		all.Label = append(all.Label, p.Label...)
+		all.Score = append(all.Score, p.Score...)
+		all.Pred = append(all.Pred, p.Pred...)
+	}
+	return all, nil
+}
+
+// okSeeds returns the seeds at which every given cell has an ok run.
+func okSeeds(seeds []uint64, cells ...*cell) []uint64 {
+	var out []uint64
+	for _, s := range seeds {
+		all := true
+		for _, c := range cells {
+			found := false
+			for _, r := range c.rows {
+				found = found || r.Seed == s
+			}
+			all = all && found
+		}
+		if all {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// pairTests compares the reference with every other spec on dataset d by
+// the functions aer compare uses, with its defaults: McNemar's test on the
+// pred column's correctness, Wilcoxon on |label - score| (zero method
+// wilcox, mode auto).
+func (rp *report) pairTests(d string) error {
+	var refCell *cell
+	for _, c := range rp.cells[d] {
+		if c.spec.String() == rp.ref.String() {
+			refCell = c
+		}
+	}
+	q, err := metrics.ParseRowLoss(rowLoss)
+	if err != nil {
+		return err
+	}
+	for _, c := range rp.cells[d] {
+		if c == refCell {
+			continue
+		}
+		t := &pairTest{dataset: d, a: rp.ref, b: c.spec}
+		rp.tests[d] = append(rp.tests[d], t)
+		seeds := okSeeds(rp.cfg.Seeds, refCell, c)
+		t.seeds = len(seeds)
+		if len(seeds) == 0 {
+			t.err = errors.New("no seed where both ran")
+			continue
+		}
+		pa, err := pooledPreds(rp.cfg.Out, d, rp.ref, seeds)
+		if err != nil {
+			return err
+		}
+		pb, err := pooledPreds(rp.cfg.Out, d, c.spec, seeds)
+		if err != nil {
+			return err
+		}
+		t.rows = len(pa.Label)
+		ca, qa, err := correctAndLoss(pa, q)
+		if err != nil {
+			return err
+		}
+		cb, qb, err := correctAndLoss(pb, q)
+		if err != nil {
+			return err
+		}
+		t.p, t.err = stattest.ComparePaired(ca, cb, qa, qb, nil)
+	}
+	return nil
+}
+
+func correctAndLoss(p *dataset.Predictions, q metrics.RowLoss) ([]bool, []float64, error) {
+	c := make([]bool, len(p.Label))
+	l := make([]float64, len(p.Label))
+	for i, y := range p.Label {
+		c[i] = p.Pred[i] == y
+		v, err := q.Of(y, p.Score[i])
+		if err != nil {
+			return nil, nil, fmt.Errorf("row %d: %w", i+1, err)
+		}
+		l[i] = v
+	}
+	return c, l, nil
+}
+
+// ranks runs Friedman's test on the mean balanced accuracy (tuned
+// threshold) of every spec per dataset, over the datasets where every spec
+// has all its runs.
+func (rp *report) ranks() {
+	var scores [][]float64
+	var left []string
+	for _, d := range rp.ds {
+		row := make([]float64, 0, len(rp.cfg.Methods))
+		for _, c := range rp.cells[d.name] {
+			if len(c.rows) != c.runs {
+				break
+			}
+			row = append(row, mean(c.values(func(r *Row) float64 { return r.BalancedAccuracy })))
+		}
+		if len(row) != len(rp.cfg.Methods) {
+			left = append(left, d.name)
+			continue
+		}
+		scores = append(scores, row)
+		rp.rankSets = append(rp.rankSets, d.name)
+	}
+	if len(left) > 0 {
+		rp.rankNote = "Left out (a method failed on some seed): " + strings.Join(left, ", ") + ". "
+	}
+	if len(scores) < 2 || len(rp.cfg.Methods) < 2 {
+		rp.rankNote += "Friedman's test needs at least 2 complete datasets and 2 methods."
+		return
+	}
+	fr, err := stattest.Friedman(scores, true)
+	if err != nil {
+		rp.rankNote += "Friedman's test: " + err.Error()
+		return
+	}
+	rp.friedman = fr
+	if nm, err := stattest.NewNemenyi(fr.MeanRanks, fr.N, nemenyiAlpha); err == nil {
+		rp.nemenyi = nm
+	} else {
+		rp.rankNote += "Nemenyi: " + err.Error()
+	}
+}
+
+// anchorMean is the anchors' balanced accuracy of method a averaged over
+// the ranked datasets (each the mean over the bench's seeds), "" when a
+// run is missing.
+func (rp *report) anchorMean(a string) string {
+	if a == "" {
+		return ""
+	}
+	var v []float64
+	for _, d := range rp.rankSets {
+		var ba []float64
+		for _, s := range rp.cfg.Seeds {
+			r, ok := rp.anchors[d][a][s]
+			if !ok {
+				return ""
+			}
+			ba = append(ba, r.ba)
+		}
+		v = append(v, mean(ba))
+	}
+	return fmt.Sprintf("%.4f", mean(v))
+}
+
+func mean(v []float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	s := 0.0
+	for _, x := range v {
+		s += x
+	}
+	return s / float64(len(v))
+}
+
+// std is the sample standard deviation (n-1); 0 for one value.
+func std(v []float64) float64 {
+	if len(v) < 2 {
+		return 0
+	}
+	m, s := mean(v), 0.0
+	for _, x := range v {
+		s += (x - m) * (x - m)
+	}
+	return math.Sqrt(s / float64(len(v)-1))
+}
+
+// meanStd formats the mean and spread of v; infinite values (a TP-FP
+// ratio with no false positive) are left out and counted.
+func meanStd(v []float64) string {
+	var fin []float64
+	inf, nans := 0, 0
+	for _, x := range v {
+		switch {
+		case math.IsInf(x, 0):
+			inf++
+		case math.IsNaN(x):
+			nans++
+		default:
+			fin = append(fin, x)
+		}
+	}
+	if len(fin) == 0 {
+		switch {
+		case inf > 0:
+			return "inf"
+		default:
+			return "n/a"
+		}
+	}
+	s := fmt.Sprintf("%.4f ± %.4f", mean(fin), std(fin))
+	if inf > 0 {
+		s += fmt.Sprintf(" (+%d inf)", inf)
+	}
+	if nans > 0 {
+		s += fmt.Sprintf(" (%d n/a)", nans)
+	}
+	return s
+}
+
+func fmtP(p float64) string {
+	if p != 0 && p < 1e-4 {
+		return strconv.FormatFloat(p, 'e', 2, 64)
+	}
+	return strconv.FormatFloat(p, 'f', 4, 64)
+}
+
+// metricCols are the per-dataset table's metrics, in the paper's layout.
+var metricCols = []struct {
+	head string
+	f    func(*Row) float64
+}{
+	{"balanced accuracy", func(r *Row) float64 { return r.BalancedAccuracy }},
+	{"minority recall", func(r *Row) float64 { return r.MinorityRecall }},
+	{"majority recall", func(r *Row) float64 { return r.MajorityRecall }},
+	{"F1", func(r *Row) float64 { return r.F1 }},
+	{"Fowlkes-Mallows (paper's G-mean)", func(r *Row) float64 { return r.FowlkesMallows }},
+	{"TP-FP ratio", func(r *Row) float64 { return r.TPFPRatio }},
+	{"ROC-AUC", func(r *Row) float64 { return r.ROCAUC }},
+	{"BA at default threshold", func(r *Row) float64 { return r.DefaultBA }},
+	{"fit s", func(r *Row) float64 { return r.FitSeconds }},
+}
+
+// document lays the report out as blocks, for both renderings.
+func (rp *report) document() *doc {
+	cfg := rp.cfg
+	var dc doc
+	dc.h(1, "aer bench")
+	names := make([]string, len(rp.ds))
+	for i, d := range rp.ds {
+		names[i] = d.name
+	}
+	seeds := make([]string, len(cfg.Seeds))
+	for i, s := range cfg.Seeds {
+		seeds[i] = strconv.FormatUint(s, 10)
+	}
+	grid := "each method's defaults (no grid search)"
+	if cfg.Grid == GridPaper {
+		grid = "the paper's appendix grid of each method that has one (learn.Gridder), chosen on the validation rows at each point's best threshold; methods without a paper grid run at their defaults"
+	}
+	split := "stratified train/validation/test 3:1:1 per seed, the Python anchors' split row for row (scikit-learn's train_test_split(test_size=0.4, random_state=seed), then the 40% halved the same way)"
+	if cfg.Protocol == ProtocolSplitColumn {
+		split = "each dataset's own split column (train, valid, test); the seed changes only the methods' randomness"
+	}
+	dc.p(fmt.Sprintf("Datasets: %s. Seeds: %s. Methods: %d. Split: %s. Features standardised with the training rows' means and deviations. Hyper-parameters: %s.",
+		strings.Join(names, ", "), strings.Join(seeds, ", "), len(cfg.Methods), split, grid))
+	dc.p("Every method's decision threshold is tuned on the validation rows for balanced accuracy (candidates 0.01, ..., 0.99 and the validation scores' quantiles; of tied best thresholds, the middle one); the metrics below are the test rows' at that threshold. \"BA at default threshold\" uses 0.5, or the threshold a method tunes itself (aer, dynens, gbdt-tuned). Each cell is the mean ± standard deviation (n-1) over seeds. Fowlkes-Mallows is sqrt(precision x recall), which the paper calls \"G-mean\"; TP-FP ratio is TPR/FPR, infinite when a run has no false positive (such runs are left out of the mean and counted).")
+	mt := &table{head: []string{"method", "parameters", "grid searched", "Python anchor of the same settings"}}
+	for _, s := range cfg.Methods {
+		g := "none (defaults)"
+		if cfg.Grid == GridPaper {
+			g = "none: no paper grid, defaults"
+			if axes := (&job{spec: s}).axes(cfg.Grid); axes != nil {
+				var parts []string
+				for _, a := range axes {
+					parts = append(parts, a.Key+" in {"+strings.Join(a.Values, ", ")+"}")
+				}
+				g = strings.Join(parts, " x ")
+			}
+		}
+		mt.rows = append(mt.rows, []string{s.String(), s.paramText(), g, anchorOf(s)})
+	}
+	dc.table(mt)
+	ref := rp.ref.String()
+	dc.p(fmt.Sprintf("Tests per dataset compare %s with every other method on the test predictions of all seeds concatenated (each seed's test rows are different rows, so concatenation pools them honestly): McNemar's test on per-row correctness at the tuned thresholds (chi-square with continuity correction, and the exact binomial p for few discordant rows), and the Wilcoxon signed-rank test on d = |label - score| of %s minus that of the other (negative: %s better; zero differences dropped, exact distribution up to 50 rows, else the normal approximation). These are aer compare's tests with its defaults: `aer compare` on the concatenated files gives the same statistics; tests.csv holds them at full precision.", ref, ref, ref))
+
+	for _, d := range rp.ds {
+		neg, pos := d.d.ClassCounts()
+		dc.h(2, fmt.Sprintf("%s", d.name))
+		dc.p(fmt.Sprintf("%d rows (%d minority, %d majority), %d features; file %s.", neg+pos, pos, neg, d.d.Cols(), filepath.Base(d.path)))
+		head := []string{"method"}
+		for _, m := range metricCols {
+			head = append(head, m.head)
+		}
+		anch := rp.anchors[d.name]
+		if anch != nil {
+			head = append(head, "Python anchor", "anchor BA", "anchor ROC-AUC")
+		}
+		t := &table{head: head}
+		for _, c := range rp.cells[d.name] {
+			name := c.spec.String()
+			if len(c.rows) < c.runs {
+				name += fmt.Sprintf(" (%d/%d seeds)", len(c.rows), c.runs)
+			}
+			r := []string{name}
+			for _, m := range metricCols {
+				r = append(r, meanStd(c.values(m.f)))
+			}
+			if anch != nil {
+				a := anchorOf(c.spec)
+				var ba, auc []float64
+				for _, s := range cfg.Seeds {
+					if v, ok := anch[a][s]; ok {
+						ba, auc = append(ba, v.ba), append(auc, v.auc)
+					}
+				}
+				if a == "" || len(ba) == 0 {
+					r = append(r, "", "", "")
+				} else {
+					r = append(r, a, meanStd(ba), meanStd(auc))
+				}
+			}
+			t.rows = append(t.rows, r)
+		}
+		dc.table(t)
+		if anch != nil {
+			dc.p("Anchors: the Python stack's runs of the same settings on the same splits (../shared/anchors/runs.csv), mean ± std over the same seeds.")
+		}
+		if tests := rp.tests[d.name]; len(tests) > 0 {
+			dc.h(3, fmt.Sprintf("%s: %s against each method", d.name, ref))
+			tt := &table{head: []string{"method", "seeds", "rows", "only " + ref + " right", "only other right", "McNemar chi2", "p (chi2)", "p (exact)", "Wilcoxon W", "z", "p", "mean d"}}
+			for _, t := range tests {
+				if t.err != nil {
+					tt.rows = append(tt.rows, []string{t.b.String(), strconv.Itoa(t.seeds), strconv.Itoa(t.rows), "", "", "", "", "", "", "", "", t.err.Error()})
+					continue
+				}
+				m, w := t.p.McNemar, t.p.Wilcoxon
+				tt.rows = append(tt.rows, []string{t.b.String(), strconv.Itoa(t.seeds), strconv.Itoa(t.rows),
+					strconv.Itoa(m.B), strconv.Itoa(m.C), fmt.Sprintf("%.4f", m.ChiSquare), fmtP(m.ChiSquareP), fmtP(m.ExactP),
+					fmt.Sprintf("%g", w.Statistic), fmt.Sprintf("%.4f", w.Z), fmtP(w.P), fmt.Sprintf("%+.4f", t.p.MeanDifference)})
+			}
+			dc.table(tt)
+		}
+		for _, f := range rp.figures[d.name] {
+			dc.figure(f)
+		}
+	}
+
+	var failed []string
+	for _, d := range rp.ds {
+		for _, c := range rp.cells[d.name] {
+			for _, seed := range cfg.Seeds {
+				if r, ok := rp.rows[runKey{d.name, c.spec.String(), seed}]; ok && r.Status != "ok" {
+					failed = append(failed, fmt.Sprintf("%s %s seed %d: %s", d.name, r.Method, seed, r.Error))
+				}
+			}
+		}
+	}
+	if len(failed) > 0 {
+		dc.h(2, "Failed runs")
+		dc.p(strings.Join(failed, "; ") + ".")
+	}
+
+	dc.h(2, "Across datasets")
+	if rp.rankNote != "" {
+		dc.p(rp.rankNote)
+	}
+	if fr := rp.friedman; fr != nil {
+		dc.p(fmt.Sprintf("Mean ranks of the mean test balanced accuracy (tuned threshold) over %d datasets (%s); rank 1 is the best, ties share the average rank.", fr.N, strings.Join(rp.rankSets, ", ")))
+		order := make([]int, fr.K)
+		for i := range order {
+			order[i] = i
+		}
+		sort.SliceStable(order, func(a, b int) bool { return fr.MeanRanks[order[a]] < fr.MeanRanks[order[b]] })
+		t := &table{head: []string{"method", "mean rank", "mean balanced accuracy"}}
+		withAnchors := rp.anchors != nil
+		if withAnchors {
+			t.head = append(t.head, "Python anchor", "anchor mean balanced accuracy")
+		}
+		for _, j := range order {
+			var v []float64
+			for _, d := range rp.rankSets {
+				v = append(v, mean(rp.cells[d][j].values(func(r *Row) float64 { return r.BalancedAccuracy })))
+			}
+			r := []string{cfg.Methods[j].String(), fmt.Sprintf("%.3f", fr.MeanRanks[j]), fmt.Sprintf("%.4f", mean(v))}
+			if withAnchors {
+				a := anchorOf(cfg.Methods[j])
+				r = append(r, a, rp.anchorMean(a))
+			}
+			t.rows = append(t.rows, r)
+		}
+		dc.table(t)
+		if withAnchors {
+			dc.p("Anchor mean balanced accuracy: the Python run of the same settings, averaged over the same datasets and seeds (blank when it lacks one of them).")
+		}
+		idf := "+Inf (identical rankings on every dataset)"
+		if !math.IsInf(fr.ImanDavenport, 0) {
+			idf = fmt.Sprintf("%.4f", fr.ImanDavenport)
+		}
+		dc.p(fmt.Sprintf("Friedman's test: chi2 = %.4f, df = %d, p = %s. Iman-Davenport: F = %s, df = (%g, %g), p = %s.",
+			fr.ChiSquare, fr.K-1, fmtP(fr.P), idf, fr.DF1, fr.DF2, fmtP(fr.ImanDavenportP)))
+		if nm := rp.nemenyi; nm != nil {
+			var sig []string
+			for _, p := range nm.Pairs {
+				if p.Significant {
+					a, b := cfg.Methods[p.I].String(), cfg.Methods[p.J].String()
+					if p.RankDiff > 0 {
+						a, b = b, a
+					}
+					sig = append(sig, fmt.Sprintf("%s better than %s (%.3f)", a, b, math.Abs(p.RankDiff)))
+				}
+			}
+			s := "no pair of methods differs by more than CD"
+			if len(sig) > 0 {
+				s = "pairs differing by more than CD: " + strings.Join(sig, "; ")
+			}
+			dc.p(fmt.Sprintf("Nemenyi post-hoc test (Demsar 2006), alpha %g: q = %.4f, critical difference CD = %.4f; %s.", nm.Alpha, nm.Q, nm.CD, s))
+		}
+	}
+	for _, f := range rp.figures[""] {
+		dc.figure(f)
+	}
+	return &dc
+}
+
+// writeTests writes every pair test at full precision, for programs and
+// for checking against aer compare.
+func (rp *report) writeTests(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"dataset", "a", "b", "seeds", "rows", "mcnemar_b", "mcnemar_c", "mcnemar_chi2", "mcnemar_chi2_p", "mcnemar_exact_p",
+		"wilcoxon_quantity", "wilcoxon_statistic", "wilcoxon_w_plus", "wilcoxon_w_minus", "wilcoxon_z", "wilcoxon_p", "mean_difference", "error"})
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	for _, d := range rp.ds {
+		for _, t := range rp.tests[d.name] {
+			rec := []string{d.name, t.a.String(), t.b.String(), strconv.Itoa(t.seeds), strconv.Itoa(t.rows)}
+			if t.err != nil {
+				rec = append(rec, "", "", "", "", "", rowLoss, "", "", "", "", "", "", t.err.Error())
+			} else {
+				m, wx := t.p.McNemar, t.p.Wilcoxon
+				rec = append(rec, strconv.Itoa(m.B), strconv.Itoa(m.C), g(m.ChiSquare), g(m.ChiSquareP), g(m.ExactP),
+					rowLoss, g(wx.Statistic), g(wx.WPlus), g(wx.WMinus), g(wx.Z), g(wx.P), g(t.p.MeanDifference), "")
+			}
+			cw.Write(rec)
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// writeReport writes the report files of a finished bench and returns
+// their names relative to cfg.Out.
+func writeReport(cfg Config, ds []*data, rows map[runKey]Row) ([]string, error) {
+	rp, err := buildReport(cfg, ds, rows)
+	if err != nil {
+		return nil, err
+	}
+	figs, err := rp.writeFigures()
+	if err != nil {
+		return nil, err
+	}
+	dc := rp.document()
+	files := []string{TestsFile, ReportMD, ReportHTML}
+	for _, f := range []struct {
+		name  string
+		write func(io.Writer) error
+	}{
+		{TestsFile, rp.writeTests},
+		{ReportMD, dc.markdown},
+		{ReportHTML, func(w io.Writer) error { return dc.html(w, cfg.Out) }},
+	} {
+		if err := atomicfile.Write(filepath.Join(cfg.Out, f.name), f.write); err != nil {
+			return nil, err
+		}
+	}
+	return append(files, figs...), nil
+}

@@ -1,0 +1,211 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime/metrics"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/decision"
+	"github.com/aer-go/aer/learn"
+	aermetrics "github.com/aer-go/aer/metrics"
+	"github.com/aer-go/aer/search"
+)
+
+// split is one seed's train, validation and test rows of a dataset,
+// standardised with the training rows' means and deviations.
+type split struct {
+	train, valid, test *learn.Data
+}
+
+// splitData splits d for one seed by the protocol and standardises it as
+// the anchors did: a scaler fitted on the training rows applied to all
+// three parts (methods that standardise again find means 0 and
+// deviations 1, a near no-op).
+func splitData(d *dataset.Dataset, protocol string, seed uint64) (*split, error) {
+	var tr, va, te []int
+	var err error
+	switch protocol {
+	case ProtocolSklearn:
+		if seed > math.MaxUint32 {
+			return nil, fmt.Errorf("seed %d is above numpy's limit 2^32-1 (protocol sklearn)", seed)
+		}
+		tr, va, te, err = dataset.AnchorSplit(d.Y, uint32(seed))
+	case ProtocolSplitColumn:
+		tr, va, te, err = d.SplitIndices()
+	default:
+		err = fmt.Errorf("unknown protocol %q", protocol)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range []struct {
+		name string
+		rows []int
+	}{{"train", tr}, {"valid", va}, {"test", te}} {
+		if len(p.rows) == 0 {
+			return nil, fmt.Errorf("no %s rows", p.name)
+		}
+	}
+	part := func(rows []int) *learn.Data {
+		s := d.Subset(rows)
+		return &learn.Data{X: s.X, Y: s.Y, Features: s.Features}
+	}
+	sp := &split{part(tr), part(va), part(te)}
+	sc := dataset.FitScaler(sp.train.X)
+	for _, p := range []*learn.Data{sp.train, sp.valid, sp.test} {
+		sc.Transform(p.X)
+	}
+	return sp, nil
+}
+
+// outcome is a finished run: its row and its test predictions.
+type outcome struct {
+	row   Row
+	preds *dataset.Predictions
+}
+
+// fitAndScore fits one spec on one split and scores it; the returned error
+// is only ctx's (a method's failure is an error row).
+func fitAndScore(ctx context.Context, j *job, grid string, workers int) (*outcome, error) {
+	row := Row{
+		Dataset: j.data.name, Method: j.spec.String(), Params: j.spec.paramText(), Seed: j.seed,
+		Status: "ok", SettingsHash: j.hash,
+		NTrain: j.split.train.Rows(), NValid: j.split.valid.Rows(), NTest: j.split.test.Rows(), NFeatures: j.split.train.Cols(),
+	}
+	fail := func(err error) (*outcome, error) {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return nil, err
+		}
+		r := row
+		r.Status, r.Error = "error", err.Error()
+		for _, c := range columns {
+			if c.float && c.name != "fit_seconds" {
+				c.set(&r, "NaN") // not measured
+			}
+		}
+		return &outcome{row: r}, nil
+	}
+	env := learn.Env{Seed: j.seed, Workers: workers}
+	obj := decision.MetricObjective(aermetrics.BalancedAccuracy)
+	sp := j.split
+
+	var model learn.Model
+	var chosen []string
+	mem := startHeapSampler()
+	start := time.Now()
+	var err error
+	if axes := j.axes(grid); axes != nil {
+		var found *search.Outcome
+		found, err = search.Run(ctx, j.spec.New, axes, sp.train, sp.valid, obj, env)
+		if err == nil {
+			model, chosen = found.Model, found.Points[found.Chosen].Params
+		}
+	} else {
+		var m learn.Method
+		if m, err = j.spec.New(); err == nil {
+			model, err = m.Fit(ctx, sp.train, sp.valid, env)
+		}
+	}
+	row.FitSeconds = time.Since(start).Seconds()
+	row.HeapPeakBytes = mem.stop()
+	if err != nil {
+		return fail(fmt.Errorf("fit: %w", err))
+	}
+	if len(chosen) > 0 {
+		row.Params = strings.TrimSpace(row.Params + " " + strings.Join(chosen, " "))
+	}
+
+	vscore, err := learn.Predict(ctx, model, sp.valid.X, workers)
+	if err != nil {
+		return fail(fmt.Errorf("scoring the validation rows: %w", err))
+	}
+	layer, err := decision.FitLayer(sp.valid.Y, vscore, nil, obj, "")
+	if err != nil {
+		return fail(fmt.Errorf("decision threshold on the validation rows: %w", err))
+	}
+	start = time.Now()
+	score, err := learn.Predict(ctx, model, sp.test.X, workers)
+	row.PredictSeconds = time.Since(start).Seconds()
+	if err != nil {
+		return fail(fmt.Errorf("scoring the test rows: %w", err))
+	}
+
+	y := sp.test.Y
+	rep := aermetrics.Evaluate(y, score, layer.Threshold, nil)
+	row.Threshold, row.ValidBA = layer.Threshold, layer.Value
+	row.BalancedAccuracy, row.MinorityRecall, row.MajorityRecall = rep.BalancedAccuracy, rep.MinorityRecall, rep.MajorityRecall
+	row.Precision, row.F1, row.FowlkesMallows, row.GMean = rep.MinorityPrecision, rep.F1, rep.FowlkesMallows, rep.GMean
+	row.TPFPRatio, row.MCC, row.ROCAUC, row.AveragePrecision = rep.TPFPRatio, rep.MCC, rep.ROCAUC, rep.AveragePrecision
+	c := rep.Confusion
+	row.TP, row.FP, row.TN, row.FN = int(c.TP), int(c.FP), int(c.TN), int(c.FN)
+	row.Brier, row.LogLoss = nan, nan
+	if cal, ok := aermetrics.EvaluateCalibration(y, score, nil, 10); ok {
+		row.Brier, row.LogLoss = cal.Brier, cal.LogLoss
+	}
+	row.DefaultThreshold = learn.ThresholdOf(model)
+	row.DefaultBA = aermetrics.FromScores(y, score, row.DefaultThreshold, nil).BalancedAccuracy()
+
+	p := &dataset.Predictions{Label: y, Score: score, Pred: make([]int, len(score))}
+	for i, s := range score {
+		if s >= layer.Threshold {
+			p.Pred[i] = 1
+		}
+	}
+	return &outcome{row: row, preds: p}, nil
+}
+
+// heapObjects is the runtime/metrics name of the bytes of heap objects:
+// live ones and dead ones the garbage collector has not yet freed.
+const heapObjects = "/memory/classes/heap/objects:bytes"
+
+// heapSampler records the peak of the heap held by objects while a fit
+// runs, sampled every 5 ms, above its level when the fit started.
+type heapSampler struct {
+	done chan struct{}
+	wg   sync.WaitGroup
+	base uint64
+	peak uint64
+}
+
+func heapNow() uint64 {
+	s := []metrics.Sample{{Name: heapObjects}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
+}
+
+func startHeapSampler() *heapSampler {
+	h := &heapSampler{done: make(chan struct{}), base: heapNow()}
+	h.peak = h.base
+	h.wg.Add(1)
+	go func() {
+		defer h.wg.Done()
+		t := time.NewTicker(5 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-h.done:
+				return
+			case <-t.C:
+				h.peak = max(h.peak, heapNow())
+			}
+		}
+	}()
+	return h
+}
+
+// stop ends the sampling and returns the peak above the starting level.
+func (h *heapSampler) stop() uint64 {
+	close(h.done)
+	h.wg.Wait()
+	h.peak = max(h.peak, heapNow())
+	return h.peak - h.base
+}

@@ -1,0 +1,217 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/aer-go/aer/bench"
+)
+
+func init() {
+	register(&command{
+		name:    "bench",
+		summary: "run the paper's experiment: methods x datasets x seeds, tables, tests and figures",
+		usage: `Usage: aer bench --datasets DIR --seeds 0-4 [--methods LIST] [--grid paper] --out OUT [--jobs N] [--protocol sklearn|split-column] [--anchors DIR] [--json]
+
+Fits every method on every dataset and seed and writes, under OUT:
+  runs.csv      one row per dataset, method and seed: the tuned threshold,
+                every test metric at it (balanced accuracy, minority and
+                majority recall, minority precision, F1, Fowlkes-Mallows
+                (the paper's "G-mean"), G-mean sqrt(TPR*TNR), TP-FP ratio
+                TPR/FPR, MCC, confusion counts, ROC-AUC, average precision,
+                Brier score, log-loss), the validation balanced accuracy,
+                the balanced accuracy at the default threshold (0.5, or the
+                method's own tuned one), fit and predict seconds,
+                heap_peak_bytes (the peak of Go's heap objects during the
+                fit above its level before, sampled every 5 ms; with
+                --jobs > 1 it includes the fits running alongside) and a
+                settings hash;
+  preds/DATASET/METHOD/SEED.csv  the test predictions (label,score,pred,
+                as aer predict writes them: aer compare and aer eval read
+                them);
+  tests.csv     McNemar's and Wilcoxon's tests of the reference method
+                against every other, per dataset, at full precision;
+  report.md, report.html  per-dataset tables in the paper's layout (mean ±
+                standard deviation over seeds), the tests, mean ranks,
+                Friedman's test and the Nemenyi critical difference, and the
+                Python anchors' numbers beside ours when the datasets are the
+                shared ones. report.html is self-contained.
+
+--datasets takes a directory (every *.csv in it) or a CSV file, and may be
+repeated. The label is the column named label, else the last column; the
+rarer class is the positive (minority) one.
+
+Each seed splits a dataset 3:1:1 into train, validation and test rows
+(--protocol sklearn: the Python anchors' stratified split, row for row;
+split-column: the file's own split column). Features are standardised with
+the training rows' means and deviations. Each method's decision threshold is
+tuned on the validation rows for balanced accuracy, as aer fit does.
+
+--methods is a comma-separated list of method specs NAME or
+NAME:key=value:key=value (aer:preset=paper); values cannot hold commas or
+colons. The default is every registered method at its defaults, and
+aer:preset=paper when the aer method has that preset. --grid paper tunes
+each method with a paper grid over it (aer help fit lists them).
+
+The bench resumes: a run already in OUT/runs.csv with the same settings
+hash (the data file's content, the method spec and every parameter it
+resolves to, the grid and the protocol) and a predictions file is skipped;
+a changed setting is run again. Each finished run is saved at once, so
+Ctrl-C keeps the finished runs (the report is then not written). --jobs N
+fits N runs at once, each on one worker, with results identical to --jobs 1.
+
+A progress bar with the time left is drawn on a terminal; otherwise one line
+per finished run goes to stderr. --json prints a summary on stdout.`,
+		run: runBench,
+	})
+}
+
+func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	c := commands["bench"]
+	fs := newFlagSet(c, stderr)
+	var datasets stringsFlag
+	fs.Var(&datasets, "datasets", "`DIR` of CSV datasets, or one CSV file (repeatable; required)")
+	seeds := fs.String("seeds", "0-4", "`seeds`: a range 0-4, a list 1,3,7 or both")
+	methods := fs.String("methods", "", "comma-separated method `specs` NAME or NAME:key=value (default: every registered method)")
+	grid := fs.String("grid", "", "`paper` to tune each method over its paper grid (default: no grid search)")
+	out := fs.String("out", "", "output `DIR` (required)")
+	jobs := fs.Int("jobs", 1, "`N` runs fitted at once (each on one worker when N > 1)")
+	threads := fs.Int("threads", 0, "worker goroutines of each fit when --jobs is 1 (0: all cores)")
+	protocol := fs.String("protocol", bench.ProtocolSklearn, "split `rule`: sklearn (the anchors' 3:1:1 split) or split-column")
+	anchors := fs.String("anchors", "", "`DIR` holding the Python anchors' runs.csv (default: ../anchors beside the datasets directory, when present)")
+	reference := fs.String("reference", "", "method `spec` the tests compare with every other (default: aer if benchmarked, else the first)")
+	asJSON := fs.Bool("json", false, "print one JSON summary on stdout")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(rest) > 0:
+		return usageErrorf("bench: unexpected argument %q", rest[0])
+	case len(datasets) == 0:
+		return usageErrorf("bench: --datasets is required")
+	case *out == "":
+		return usageErrorf("bench: --out is required")
+	case *jobs < 1:
+		return usageErrorf("bench: --jobs must be at least 1, not %d", *jobs)
+	case *threads < 0:
+		return usageErrorf("bench: --threads must be at least 0, not %d", *threads)
+	case *grid != "" && *grid != bench.GridPaper:
+		return usageErrorf("bench: --grid %q: want paper", *grid)
+	case *protocol != bench.ProtocolSklearn && *protocol != bench.ProtocolSplitColumn:
+		return usageErrorf("bench: --protocol %q: want sklearn or split-column", *protocol)
+	}
+	seedList, err := bench.ParseSeeds(*seeds)
+	if err != nil {
+		return usageErrorf("bench: --seeds: %v", err)
+	}
+	specs, err := bench.ParseSpecs(*methods)
+	if err != nil {
+		return usageErrorf("bench: --methods: %v", err)
+	}
+	if *reference != "" {
+		found := false
+		for _, s := range specs {
+			found = found || s.String() == *reference
+		}
+		if !found {
+			return usageErrorf("bench: --reference %q is not one of the methods", *reference)
+		}
+	}
+	files, err := bench.ExpandDatasets(datasets)
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	if *anchors == "" {
+		if st, err := os.Stat(datasets[0]); err == nil {
+			dir := datasets[0]
+			if !st.IsDir() {
+				dir = filepath.Dir(dir)
+			}
+			*anchors = bench.DefaultAnchors(dir)
+		}
+	}
+	pr := newBenchProgress(stderr)
+	sum, err := bench.Run(ctx, bench.Config{
+		Datasets: files, Seeds: seedList, Methods: specs, Grid: *grid, Protocol: *protocol,
+		Jobs: *jobs, Threads: *threads, Out: *out, Anchors: *anchors, Reference: *reference,
+		Progress: pr.event, // its lines carry the errors of failed runs too
+	})
+	pr.done()
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(stdout, sum)
+	}
+	fmt.Fprintf(stdout, "%d runs: %d ran (%d failed), %d already done\n", sum.Runs, sum.Ran, sum.Failed, sum.Skipped)
+	for _, f := range sum.Files {
+		fmt.Fprintf(stdout, "  %s\n", filepath.Join(sum.Out, f))
+	}
+	return nil
+}
+
+// benchProgress shows a bench's progress: a bar with the time left on a
+// terminal, else one line per finished run.
+type benchProgress struct {
+	mu  sync.Mutex
+	w   io.Writer
+	bar *progressbar.ProgressBar
+}
+
+func newBenchProgress(w io.Writer) *benchProgress {
+	p := &benchProgress{w: w}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		p.bar = progressbar.NewOptions(-1,
+			progressbar.OptionSetWriter(f),
+			progressbar.OptionSetDescription("bench"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionShowElapsedTimeOnFinish(),
+			progressbar.OptionThrottle(100_000_000),
+		)
+	}
+	return p
+}
+
+func (p *benchProgress) event(e bench.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r := e.Row
+	if p.bar != nil {
+		p.bar.ChangeMax(e.Total)
+		p.bar.Describe(fmt.Sprintf("bench %s %s seed %d", r.Dataset, r.Method, r.Seed))
+		p.bar.Set(e.Done)
+		return
+	}
+	var what string
+	switch {
+	case e.Skipped:
+		what = "already done"
+	case r.Status != "ok":
+		what = "failed: " + oneLine(r.Error)
+	default:
+		what = fmt.Sprintf("balanced accuracy %.4f (threshold %.3g), fit %.2f s", r.BalancedAccuracy, r.Threshold, r.FitSeconds)
+	}
+	fmt.Fprintf(p.w, "bench: [%d/%d] %s %s seed %d: %s\n", e.Done, e.Total, r.Dataset, r.Method, r.Seed, what)
+}
+
+func (p *benchProgress) done() {
+	if p.bar != nil {
+		p.bar.Finish()
+		fmt.Fprintln(p.w)
+	}
+}
+
+func oneLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
