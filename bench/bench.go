@@ -396,6 +396,9 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 			if err := atomicfile.Write(p, func(w io.Writer) error { return dataset.WritePredictions(w, o.preds) }); err != nil {
 				return err
 			}
+			if err := saveTuning(SummaryPath(cfg.Out, j.data.name, j.spec, j.seed), o.tuning); err != nil {
+				return err
+			}
 		}
 		rows[keyOf(&o.row)] = o.row
 		if err := atomicfile.Write(runsPath, func(w io.Writer) error { return WriteRuns(w, sortedRows(rows)) }); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -382,4 +383,75 @@ func TestParseSpec(t *testing.T) {
 	if len(specs) < 10 || specs[0].String() != "aer" {
 		t.Errorf("default specs %v", specs)
 	}
+}
+
+// TestRunAERFigures checks the paper's AER figures: drawn from the fit
+// summaries kept per run, for aer and not for a method without them, and
+// drawn again from those files when a resumed bench fits nothing.
+func TestRunAERFigures(t *testing.T) {
+	out := t.TempDir()
+	cfg := tinyBench(t, out)
+	specs, err := bench.ParseSpecs("aer,logreg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Datasets, cfg.Methods = cfg.Datasets[:1], specs
+	if _, err := bench.Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	for _, seed := range cfg.Seeds {
+		b, err := os.ReadFile(bench.SummaryPath(out, "alpha", specs[0], seed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s struct {
+			Members  []string         `json:"members"`
+			Static   []float64        `json:"static"`
+			ByLambda []map[string]any `json:"by_lambda"`
+			ByDelta  []map[string]any `json:"by_delta"`
+		}
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Static) == 0 || len(s.Members) != len(s.Static) || !strings.HasPrefix(s.Members[0], "global 0") || len(s.ByLambda) < 2 || len(s.ByDelta) < 2 {
+			t.Errorf("seed %d: summary %s", seed, b)
+		}
+		if _, err := os.Stat(bench.SummaryPath(out, "alpha", specs[1], seed)); err == nil {
+			t.Errorf("seed %d: logreg has a summary file", seed)
+		}
+	}
+	figs := []string{"alpha_aer_weights", "alpha_aer_lambda", "alpha_aer_delta", "alpha_aer_f1_fm"}
+	check := func() {
+		t.Helper()
+		md, err := os.ReadFile(filepath.Join(out, bench.ReportMD))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range figs {
+			for _, ext := range []string{".svg", ".png"} {
+				if st, err := os.Stat(filepath.Join(out, bench.FiguresDir, f+ext)); err != nil || st.Size() < 1000 {
+					t.Errorf("figure %s%s: %v", f, ext, err)
+				}
+			}
+			if !strings.Contains(string(md), "figures/"+f+".png") {
+				t.Errorf("report.md does not show %s", f)
+			}
+		}
+		if strings.Contains(string(md), "alpha_logreg_weights") || !strings.Contains(string(md), "seeds 0, 1") || !strings.Contains(string(md), "Validation curves") {
+			t.Error("report.md: wrong AER figures or captions")
+		}
+		html, _ := os.ReadFile(filepath.Join(out, bench.ReportHTML))
+		if n := bytes.Count(html, []byte("<svg")); n != 3+len(figs) {
+			t.Errorf("report.html inlines %d figures, want %d", n, 3+len(figs))
+		}
+	}
+	check()
+	if err := os.RemoveAll(filepath.Join(out, bench.FiguresDir)); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := bench.Run(context.Background(), cfg)
+	if err != nil || sum.Ran != 0 {
+		t.Fatalf("resumed: %+v, %v", sum, err)
+	}
+	check()
 }

@@ -12,13 +12,21 @@
 //	runs.csv                          one row per dataset, method and seed: every metric, timings, peak heap
 //	preds/<dataset>/<method>/<seed>.csv  the test predictions (label,score,pred as aer predict writes them)
 //	tests.csv                         McNemar and Wilcoxon tests of the reference method against each other
+//	summaries/<dataset>/<method>/<seed>.json  what the AER figures need of a fit's summary
 //	report.md, report.html            per-dataset tables, tests, mean ranks, Friedman and Nemenyi
+//	figures/*.svg, *.png              ROC, precision-recall, reliability, critical difference; for
+//	                                  AER, its weight strip and tuning curves (lambda, delta)
 //
 // A bench is resumable: a run already in runs.csv with the same settings
 // hash (data file content, spec and resolved parameters, grid, protocol)
 // and a predictions file is not run again; a changed setting is a new run.
 // Runs may go in parallel (Config.Jobs) with results identical to a serial
 // bench, since every random choice of a run flows from its seed.
+//
+// The AER figures (NOTES.md section 7) come from the fitted model's
+// learn.Summarizer summary, read through its JSON form: any method whose
+// summary has a combiner's static weights or a tune's by_lambda and
+// by_delta curves gets them; bench knows no method by name.
 //
 // The package reaches methods only through the learn registry; import
 // github.com/aer-go/aer/methods (or register methods otherwise) first.

@@ -81,23 +81,36 @@ const (
 	plotHeight = 4.5 * vg.Inch
 )
 
-// renderWithLegend draws p and, right of it, a legend of the named line
-// styles, on a canvas wide enough for the longest name.
-func renderWithLegend(p *plot.Plot, names []string) (*rendered, error) {
+// legend is a legend of the named line styles, for the right of a plot.
+func legend(names []string) plot.Legend {
 	l := plot.NewLegend()
 	l.Top, l.Left = true, true
 	l.TextStyle.Font.Size = vg.Points(9)
 	l.ThumbnailWidth = vg.Points(20)
 	l.Padding = vg.Points(5)
 	l.YOffs = -vg.Points(12)
-	wide := vg.Length(0)
 	for i, n := range names {
 		l.Add(n, &plotter.Line{LineStyle: lineStyle(i)})
+	}
+	return l
+}
+
+// legendWidth is the room legend l of names needs.
+func legendWidth(l plot.Legend, names []string) vg.Length {
+	wide := vg.Length(0)
+	for _, n := range names {
 		wide = max(wide, l.TextStyle.Width(n))
 	}
-	legend := wide + l.ThumbnailWidth + vg.Points(24)
-	return render(plotWidth+legend, plotHeight, func(c draw.Canvas) {
-		p.Draw(draw.Crop(c, 0, -legend, 0, 0))
+	return wide + l.ThumbnailWidth + vg.Points(24)
+}
+
+// renderWithLegend draws p and, right of it, a legend of the named line
+// styles, on a canvas wide enough for the longest name.
+func renderWithLegend(p *plot.Plot, names []string) (*rendered, error) {
+	l := legend(names)
+	lw := legendWidth(l, names)
+	return render(plotWidth+lw, plotHeight, func(c draw.Canvas) {
+		p.Draw(draw.Crop(c, 0, -lw, 0, 0))
 		l.Draw(draw.Crop(c, plotWidth+vg.Points(6), 0, 0, 0))
 	})
 }
@@ -326,7 +339,9 @@ func writeFigure(out, name, caption string, r *rendered) (figure, error) {
 // writeFigures draws the report's figures under the output directory and
 // returns their paths relative to it: per dataset the ROC, precision-recall
 // and reliability curves of every method (test predictions of all its
-// seeds pooled), and across datasets the critical-difference diagram.
+// seeds pooled) and the paper's figures of each method whose fit summary
+// has them (AER's weights and tuning curves), and across datasets the
+// critical-difference diagram.
 func (rp *report) writeFigures() ([]string, error) {
 	if err := os.MkdirAll(filepath.Join(rp.cfg.Out, FiguresDir), 0o755); err != nil {
 		return nil, err
@@ -375,6 +390,11 @@ func (rp *report) writeFigures() ([]string, error) {
 		r, err = reliabilityFigure(d.name+": reliability ("+pooled+")", cs)
 		if err := add(d.name, d.name+"_reliability", d.name+": reliability diagram, ten equal-width score bins, "+pooled+"; the diagonal is perfect calibration.", r, err); err != nil {
 			return nil, err
+		}
+		for _, c := range rp.cells[d.name] {
+			if err := rp.tuningFigures(d.name, c, add); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if fr, nm := rp.friedman, rp.nemenyi; fr != nil && nm != nil {

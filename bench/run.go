@@ -64,10 +64,12 @@ func splitData(d *dataset.Dataset, protocol string, seed uint64) (*split, error)
 	return sp, nil
 }
 
-// outcome is a finished run: its row and its test predictions.
+// outcome is a finished run: its row, its test predictions and what the
+// AER figures need of its fit summary (nil when it has none).
 type outcome struct {
-	row   Row
-	preds *dataset.Predictions
+	row    Row
+	preds  *dataset.Predictions
+	tuning *tuning
 }
 
 // fitAndScore fits one spec on one split and scores it; the returned error
@@ -157,7 +159,7 @@ func fitAndScore(ctx context.Context, j *job, grid string, workers int) (*outcom
 			p.Pred[i] = 1
 		}
 	}
-	return &outcome{row: row, preds: p}, nil
+	return &outcome{row: row, preds: p, tuning: tuningOf(model, firstRow(sp.valid.X))}, nil
 }
 
 // heapObjects is the runtime/metrics name of the bytes of heap objects:
