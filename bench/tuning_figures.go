@@ -186,7 +186,9 @@ func weightStripFigure(title string, runs []seedTuning) (*rendered, error) {
 	if dataW/vg.Length(len(members)) >= vg.Points(24) {
 		p.Add(cellLabels{g: g, hi: hi})
 	}
-	cellH := vg.Points(20)
+	// Rows at least 20 points high, together at least the colour bar's
+	// 110 points.
+	cellH := max(vg.Points(20), vg.Points(110)/vg.Length(len(runs)))
 	longest := vg.Length(0)
 	for _, n := range members {
 		longest = max(longest, p.X.Tick.Label.Width(n))
