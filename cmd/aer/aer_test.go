@@ -175,7 +175,8 @@ func trimFloat(v float64) string {
 }
 
 func TestDemo(t *testing.T) {
-	out, errOut, code := aer(t, "demo", "--samples", "2400", "--json")
+	dir := t.TempDir()
+	out, errOut, code := aer(t, "demo", "--samples", "2400", "--out", dir, "--json")
 	if code != 0 {
 		t.Fatal(errOut)
 	}
@@ -183,14 +184,38 @@ func TestDemo(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &d); err != nil {
 		t.Fatal(err)
 	}
-	if d.Rows != [3]int{1440, 480, 480} || d.Positive[0]+d.Positive[1]+d.Positive[2] != 30 || len(d.Results) != 4 {
+	if d.Rows != 2400 || d.Positives != 30 || d.Features != 20 || len(d.Seeds) != 2 || d.Out != dir || len(d.Results) != 4 ||
+		d.Bench == nil || d.Bench.Ran != 8 || d.Bench.Failed != 0 {
 		t.Fatalf("demo: %+v", d)
 	}
-	last := d.Results[3]
-	if last.Method != "aer" || last.Threshold != d.AER.Delta || d.AER.Components < 2 || math.IsNaN(last.Test.ROCAUC) {
-		t.Errorf("demo aer row: %+v", last)
+	for i, m := range []string{"aer", "gbdt", "gbdt-tuned", "logreg"} {
+		r := d.Results[i]
+		ba := r.Metrics["balanced_accuracy"]
+		if r.Method != m || r.Runs != 2 || ba.Mean <= 0.4 || ba.Mean > 1 || ba.Std < 0 || len(r.Metrics) != len(demoMetrics) {
+			t.Errorf("demo result %d: %+v", i, r)
+		}
+	}
+	// The bench's report, with AER's figures, is where the demo says.
+	for _, f := range []string{d.Report, filepath.Join(dir, "report.html"), filepath.Join(dir, "figures", "demo_aer_weights.png"), filepath.Join(dir, "figures", "demo_aer_lambda.svg")} {
+		if _, err := os.Stat(f); err != nil {
+			t.Error(err)
+		}
+	}
+	// Again in the same directory: every run is reused; the table is the same.
+	out, errOut, code = aer(t, "demo", "--samples", "2400", "--out", dir)
+	if code != 0 || !strings.Contains(out, "balanced accuracy") || !strings.Contains(out, "Report (tables, tests, figures): "+d.Report) ||
+		strings.Count(errOut, "already done") != 8 {
+		t.Errorf("second demo: exit %d\n%s\n%s", code, out, errOut)
 	}
 	if _, _, code := aer(t, "demo", "--samples", "10"); code != 2 {
 		t.Errorf("tiny demo: exit %d", code)
 	}
+	if _, _, code := aer(t, "demo", "--methods", "nosuch"); code != 2 {
+		t.Errorf("unknown method: exit %d", code)
+	}
+	help, _, code := aer(t, "help", "demo")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	golden(t, "demo/help.golden", help)
 }

@@ -39,11 +39,22 @@ Fits every method on every dataset and seed and writes, under OUT:
                 them);
   tests.csv     McNemar's and Wilcoxon's tests of the reference method
                 against every other, per dataset, at full precision;
+  summaries/DATASET/METHOD/SEED.json  for methods whose fit summary has
+                them (aer): the static weights, member names and validation
+                tuning curves, so a resumed bench redraws the figures;
   report.md, report.html  per-dataset tables in the paper's layout (mean ±
                 standard deviation over seeds), the tests, mean ranks,
                 Friedman's test and the Nemenyi critical difference, and the
                 Python anchors' numbers beside ours when the datasets are the
-                shared ones. report.html is self-contained.
+                shared ones. report.html is self-contained (figures inline);
+                report.md links the figures;
+  figures/      each figure as SVG and PNG: per dataset the ROC,
+                precision-recall and reliability curves (test predictions of
+                all seeds pooled) and, for each AER spec, the paper's figures:
+                the learned static weight of each member (a heat strip, one
+                row per seed), the validation metric against lambda and
+                against delta, and validation F1 and Fowlkes-Mallows against
+                delta; across datasets the critical-difference diagram.
 
 --datasets takes a directory (every *.csv in it) or a CSV file, and may be
 repeated. The label is the column named label, else the last column; the

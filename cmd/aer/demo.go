@@ -2,68 +2,128 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"time"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 
+	"github.com/aer-go/aer/bench"
 	"github.com/aer-go/aer/dataset"
-	"github.com/aer-go/aer/internal/rng"
-	"github.com/aer-go/aer/learn"
-	"github.com/aer-go/aer/metrics"
 	"github.com/aer-go/aer/synth"
 )
+
+// demoMethods are the demo's default method specs: AER against boosted
+// trees (the paper's strongest baselines, plain and with scale_pos_weight
+// and a tuned threshold) and logistic regression; all fit in seconds.
+const demoMethods = "aer,gbdt,gbdt-tuned,logreg"
 
 func init() {
 	register(&command{
 		name:    "demo",
-		summary: "generate the paper's synthetic task, fit AER and boosted trees, compare them",
-		usage: `usage: aer demo [--seed 0] [--samples 8000] [--threads 0] [--json]
+		summary: "a small bench on the paper's synthetic task: AER against boosted trees and logistic regression",
+		usage: `usage: aer demo [--seed 0] [--samples 8000] [--seeds 0-1] [--methods LIST] [--out DIR] [--jobs 2] [--threads 0] [--json]
 
-With no files: generates the paper's synthetic task (8000 rows, 1:79
-imbalance, 10 clusters per class, 20 features of which 10 informative),
-splits it 3:1:1 (stratified), fits AER and plain boosted trees on the
-training part, tunes thresholds on the validation part, and prints their
-test metrics side by side. Boosted trees appear at the default threshold
-0.5 and at a threshold tuned on validation for balanced accuracy, with and
-without scale_pos_weight = #negative/#positive; AER tunes lambda and delta
-on validation for balanced accuracy.`,
+A first look at aer in seconds: generates the paper's synthetic task (8000
+rows, 1:79 imbalance, 10 clusters per class, 20 features of which 10
+informative; --seed draws it) into a temporary file and runs aer bench on it
+with a few fast methods (default ` + demoMethods + `) and two seeds:
+each seed splits the task 3:1:1 (stratified), every method fits on the
+training rows and has its decision threshold tuned on the validation rows
+for balanced accuracy (AER also tunes lambda and delta there). It prints
+the test metrics of each method, mean ± standard deviation over the seeds,
+and where the bench's report is: report.md and report.html with the tables,
+tests, ROC, precision-recall and reliability curves, and AER's static
+weights and tuning curves (aer help bench).
+
+--out keeps the bench in DIR (default: a new temporary directory, kept);
+running the demo again with the same --out and settings reuses its runs.
+--methods and --seeds are those of aer bench; --jobs runs fits at once.`,
 		run: runDemo,
 	})
 }
 
-// demoRow is one method's test result.
-type demoRow struct {
-	Method     string         `json:"method"`
-	Threshold  float64        `json:"threshold"`
-	FitSeconds float64        `json:"fit_seconds"`
-	Test       metrics.Report `json:"test"`
+// demoMetrics are the columns of runs.csv the demo prints, in order.
+var demoMetrics = []struct {
+	key, label string
+	get        func(*bench.Row) float64
+}{
+	{"balanced_accuracy", "balanced accuracy", func(r *bench.Row) float64 { return r.BalancedAccuracy }},
+	{"minority_recall", "minority recall", func(r *bench.Row) float64 { return r.MinorityRecall }},
+	{"majority_recall", "majority recall", func(r *bench.Row) float64 { return r.MajorityRecall }},
+	{"minority_precision", "minority precision", func(r *bench.Row) float64 { return r.Precision }},
+	{"f1", "F1", func(r *bench.Row) float64 { return r.F1 }},
+	{"fowlkes_mallows", "Fowlkes-Mallows", func(r *bench.Row) float64 { return r.FowlkesMallows }},
+	{"gmean", "G-mean sqrt(TPR*TNR)", func(r *bench.Row) float64 { return r.GMean }},
+	{"roc_auc", "ROC-AUC", func(r *bench.Row) float64 { return r.ROCAUC }},
+	{"threshold", "threshold", func(r *bench.Row) float64 { return r.Threshold }},
+	{"fit_seconds", "fit seconds", func(r *bench.Row) float64 { return r.FitSeconds }},
+}
+
+// meanStd is a mean and sample standard deviation over seeds.
+type meanStd struct {
+	Mean float64 `json:"mean"`
+	Std  float64 `json:"std"`
+}
+
+// demoResult is one method's test results over the seeds.
+type demoResult struct {
+	Method  string             `json:"method"`
+	Runs    int                `json:"runs"` // ok runs
+	Metrics map[string]meanStd `json:"metrics"`
 }
 
 type demoOutput struct {
-	Seed     uint64    `json:"seed"`
-	Rows     [3]int    `json:"rows"`      // train, valid, test
-	Positive [3]int    `json:"positives"` // per part
-	Results  []demoRow `json:"results"`
-	AER      demoAER   `json:"aer"`
+	Seed      uint64         `json:"seed"` // of the data
+	Rows      int            `json:"rows"`
+	Positives int            `json:"positives"`
+	Features  int            `json:"features"`
+	Seeds     []uint64       `json:"seeds"` // of the bench
+	Out       string         `json:"out"`
+	Report    string         `json:"report"`
+	Bench     *bench.Summary `json:"bench"`
+	Results   []demoResult   `json:"results"`
 }
 
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	c := commands["demo"]
 	fs := newFlagSet(c, stderr)
-	seed := fs.Uint64("seed", 0, "random seed (data, split and models)")
+	seed := fs.Uint64("seed", 0, "random seed of the synthetic task")
 	samples := fs.Int("samples", 8000, "rows of the synthetic task")
-	threads := fs.Int("threads", 0, "worker goroutines (0: all cores)")
+	seeds := fs.String("seeds", "0-1", "bench `seeds` (splits and models): a range 0-4, a list 1,3,7 or both")
+	methods := fs.String("methods", demoMethods, "comma-separated method `specs` NAME or NAME:key=value")
+	out := fs.String("out", "", "bench output `DIR` (default: a new temporary directory)")
+	jobs := fs.Int("jobs", 2, "`N` runs fitted at once")
+	threads := fs.Int("threads", 0, "worker goroutines of each fit when --jobs is 1 (0: all cores)")
 	asJSON := fs.Bool("json", false, "print one JSON document")
-	if _, err := parseFlags(fs, args); err != nil {
+	rest, err := parseFlags(fs, args)
+	if err != nil {
 		return err
 	}
-	if *samples < 400 {
+	switch {
+	case len(rest) > 0:
+		return usageErrorf("demo: unexpected argument %q", rest[0])
+	case *samples < 400:
 		return usageErrorf("demo: --samples must be at least 400, got %d", *samples)
-	}
-	if *threads < 0 {
+	case *jobs < 1:
+		return usageErrorf("demo: --jobs must be at least 1, not %d", *jobs)
+	case *threads < 0:
 		return usageErrorf("demo: --threads must be at least 0, not %d", *threads)
 	}
+	seedList, err := bench.ParseSeeds(*seeds)
+	if err != nil {
+		return usageErrorf("demo: --seeds: %v", err)
+	}
+	specs, err := bench.ParseSpecs(*methods)
+	if err != nil {
+		return usageErrorf("demo: --methods: %v", err)
+	}
+	if len(specs) == 0 {
+		return usageErrorf("demo: --methods: no method")
+	}
+
 	g, err := synth.Generate(&synth.Settings{
 		Samples: *samples, Ratio: 79, Clusters: 10, Features: 20, Informative: 10, FlipY: synth.None,
 	}, *seed)
@@ -71,133 +131,138 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("demo: %w", err)
 	}
 	d := g.Dataset("demo")
-	parts, err := dataset.StratifiedSplit(d.Y, []float64{3, 1, 1}, rng.DeriveSeed(*seed, 1))
+	tmp, err := os.MkdirTemp("", "aer-demo-data-")
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	tr, va, te := d.Subset(parts[0]), d.Subset(parts[1]), d.Subset(parts[2])
-	var out demoOutput
-	out.Seed = *seed
-	for k, p := range []*dataset.Dataset{tr, va, te} {
-		_, pos := p.ClassCounts()
-		out.Rows[k], out.Positive[k] = p.Rows(), pos
+	defer os.RemoveAll(tmp)
+	data := filepath.Join(tmp, "demo.csv")
+	if err := writeFileAtomic(data, func(w io.Writer) error { return dataset.WriteCSV(w, d) }); err != nil {
+		return fmt.Errorf("demo: %w", err)
 	}
-	fmt.Fprintf(stderr, "demo: %d rows (train %d, valid %d, test %d; %d/%d/%d positive)\n",
-		d.Rows(), out.Rows[0], out.Rows[1], out.Rows[2], out.Positive[0], out.Positive[1], out.Positive[2])
+	if *out == "" {
+		if *out, err = os.MkdirTemp("", "aer-demo-"); err != nil {
+			return fmt.Errorf("demo: %w", err)
+		}
+	}
+	_, pos := d.ClassCounts()
+	res := demoOutput{Seed: *seed, Rows: d.Rows(), Positives: pos, Features: d.Cols(), Seeds: seedList, Out: *out, Report: filepath.Join(*out, bench.ReportMD)}
+	names := make([]string, len(specs))
+	for i, s := range specs {
+		names[i] = s.String()
+	}
+	fmt.Fprintf(stderr, "demo: the paper's synthetic task, %d rows (%d minority), %d features; seeds %s; methods %s\n",
+		res.Rows, pos, res.Features, joinSeeds(seedList), strings.Join(names, ", "))
 
-	// Every method through the registry: boosted trees at 0.5, boosted
-	// trees with a tuned threshold, plain and with scale_pos_weight, and
-	// AER. Each fits on the training part and tunes on the validation part.
-	env := learn.Env{Seed: *seed, Workers: *threads}
-	for _, r := range []struct {
-		label, method string
-		params        []param
-	}{
-		{"gbdt @0.5", "gbdt", nil},
-		{"gbdt tuned", "gbdt-tuned", []param{{"scale_pos_weight", "1"}}},
-		{"gbdt spw tuned", "gbdt-tuned", nil},
-		{"aer", "aer", nil},
-	} {
-		m, err := newMethod("demo", r.method, r.params)
-		if err != nil {
-			return err
-		}
-		bar := newProgress(stderr, "demo "+r.label)
-		env.Progress = bar.update
-		start := time.Now()
-		model, err := m.Fit(ctx, learnData(tr), learnData(va), env)
-		bar.done()
-		if err != nil {
-			return fmt.Errorf("demo: %s: %w", r.label, err)
-		}
-		secs := time.Since(start).Seconds()
-		pt, err := learn.Predict(ctx, model, te.X, *threads)
-		if err != nil {
-			return fmt.Errorf("demo: %s: %w", r.label, err)
-		}
-		t := learn.ThresholdOf(model)
-		out.Results = append(out.Results, demoRow{Method: r.label, Threshold: t, FitSeconds: secs, Test: metrics.Evaluate(te.Y, pt, t, nil)})
-		if r.method == "aer" {
-			if err := aerSummary(model, &out.AER); err != nil {
-				return fmt.Errorf("demo: %w", err)
-			}
-		}
+	pr := newBenchProgress(stderr)
+	res.Bench, err = bench.Run(ctx, bench.Config{
+		Datasets: []string{data}, Seeds: seedList, Methods: specs, Jobs: *jobs, Threads: *threads, Out: *out,
+		Progress: pr.event,
+	})
+	pr.done()
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	if res.Results, err = demoResults(*out, specs, seedList); err != nil {
+		return fmt.Errorf("demo: %w", err)
 	}
 
 	if *asJSON {
-		return writeJSON(stdout, out)
+		return writeJSON(stdout, res)
 	}
-	fmt.Fprintf(stdout, "Test metrics (positive = minority; %d test rows, %d positive)\n\n", out.Rows[2], out.Positive[2])
-	fmt.Fprintf(stdout, "%-24s", "metric")
-	for _, r := range out.Results {
-		fmt.Fprintf(stdout, "%16s", r.Method)
+	fmt.Fprintf(stdout, "Test metrics on the synthetic task (positive = minority), mean ± std over seeds %s;\nthresholds tuned on the validation rows for balanced accuracy\n\n", joinSeeds(seedList))
+	fmt.Fprintf(stdout, "%-22s", "metric")
+	for _, r := range res.Results {
+		fmt.Fprintf(stdout, "%18s", r.Method)
 	}
 	fmt.Fprintln(stdout)
-	for _, mt := range []struct {
-		name string
-		v    func(r *metrics.Report) float64
-	}{
-		{"balanced accuracy", func(r *metrics.Report) float64 { return r.BalancedAccuracy }},
-		{"minority recall", func(r *metrics.Report) float64 { return r.MinorityRecall }},
-		{"majority recall", func(r *metrics.Report) float64 { return r.MajorityRecall }},
-		{"minority precision", func(r *metrics.Report) float64 { return r.MinorityPrecision }},
-		{"F1", func(r *metrics.Report) float64 { return r.F1 }},
-		{"G-mean sqrt(TPR*TNR)", func(r *metrics.Report) float64 { return r.GMean }},
-		{"Fowlkes-Mallows", func(r *metrics.Report) float64 { return r.FowlkesMallows }},
-		{"MCC", func(r *metrics.Report) float64 { return r.MCC }},
-		{"ROC-AUC", func(r *metrics.Report) float64 { return r.ROCAUC }},
-		{"average precision", func(r *metrics.Report) float64 { return r.AveragePrecision }},
-	} {
-		fmt.Fprintf(stdout, "%-24s", mt.name)
-		for k := range out.Results {
-			fmt.Fprintf(stdout, "%16.3f", mt.v(&out.Results[k].Test))
+	for _, m := range demoMetrics {
+		fmt.Fprintf(stdout, "%-22s", m.label)
+		for _, r := range res.Results {
+			cell := "n/a"
+			if r.Runs == 0 {
+				cell = "failed"
+			}
+			if v, ok := r.Metrics[m.key]; ok {
+				cell = fmt.Sprintf("%.3f ± %.3f", v.Mean, v.Std)
+				if m.key == "fit_seconds" {
+					cell = fmt.Sprintf("%.2f ± %.2f", v.Mean, v.Std)
+				}
+			}
+			fmt.Fprintf(stdout, "%18s", cell)
 		}
 		fmt.Fprintln(stdout)
 	}
-	fmt.Fprintf(stdout, "%-24s", "threshold")
-	for _, r := range out.Results {
-		fmt.Fprintf(stdout, "%16.3f", r.Threshold)
-	}
-	fmt.Fprintln(stdout)
-	fmt.Fprintf(stdout, "%-24s", "fit seconds")
-	for _, r := range out.Results {
-		fmt.Fprintf(stdout, "%16.2f", r.FitSeconds)
-	}
-	fmt.Fprintf(stdout, "\n\nAER: L = %d components (BIC), lambda = %.2f, delta = %.2f (tuned on validation)\n",
-		out.AER.Components, out.AER.Lambda, out.AER.Delta)
+	fmt.Fprintf(stdout, "\nFowlkes-Mallows is sqrt(precision x recall), the paper's \"G-mean\".\n")
+	fmt.Fprintf(stdout, "Report (tables, tests, figures): %s\n", res.Report)
 	return nil
 }
 
-// demoAER is what the demo reports of the AER fit.
-type demoAER struct {
-	Components int     `json:"components"`
-	Lambda     float64 `json:"lambda"`
-	Delta      float64 `json:"delta"`
-}
-
-// aerSummary reads the chosen L, lambda and delta from an AER model's fit
-// summary, through its JSON form (the contract of aer fit --json).
-func aerSummary(model learn.Model, dst *demoAER) error {
-	s, ok := model.(learn.Summarizer)
-	if !ok {
-		return fmt.Errorf("the aer model has no summary")
-	}
-	b, err := json.Marshal(s.Summary())
+// demoResults reads the bench's runs.csv and summarises the dataset demo's
+// ok runs of each spec over seeds.
+func demoResults(out string, specs []bench.Spec, seeds []uint64) ([]demoResult, error) {
+	f, err := os.Open(filepath.Join(out, bench.RunsFile))
 	if err != nil {
-		return err
+		return nil, err
 	}
-	var rep struct {
-		Mixture struct {
-			Components int `json:"components"`
-		} `json:"mixture"`
-		Combiner struct {
-			Lambda float64 `json:"lambda"`
-			Delta  float64 `json:"delta"`
-		} `json:"combiner"`
+	defer f.Close()
+	rows, err := bench.ReadRuns(f, f.Name())
+	if err != nil {
+		return nil, err
 	}
-	if err := json.Unmarshal(b, &rep); err != nil {
-		return err
+	want := map[uint64]bool{}
+	for _, s := range seeds {
+		want[s] = true
 	}
-	*dst = demoAER{rep.Mixture.Components, rep.Combiner.Lambda, rep.Combiner.Delta}
-	return nil
+	var res []demoResult
+	for _, s := range specs {
+		r := demoResult{Method: s.String(), Metrics: map[string]meanStd{}}
+		var ok []*bench.Row
+		for i := range rows {
+			if x := &rows[i]; x.Dataset == "demo" && x.Method == r.Method && want[x.Seed] && x.Status == "ok" {
+				ok = append(ok, x)
+			}
+		}
+		r.Runs = len(ok)
+		if len(ok) > 0 {
+			for _, m := range demoMetrics {
+				var v []float64
+				for _, x := range ok {
+					if y := m.get(x); !math.IsNaN(y) && !math.IsInf(y, 0) {
+						v = append(v, y)
+					}
+				}
+				if len(v) > 0 { // else not measured: left out
+					r.Metrics[m.key] = summarise(v)
+				}
+			}
+		}
+		res = append(res, r)
+	}
+	return res, nil
+}
+
+// summarise returns the mean and sample standard deviation (n-1; 0 for
+// one value) of v.
+func summarise(v []float64) meanStd {
+	var m meanStd
+	for _, x := range v {
+		m.Mean += x
+	}
+	m.Mean /= float64(len(v))
+	if len(v) > 1 {
+		for _, x := range v {
+			m.Std += (x - m.Mean) * (x - m.Mean)
+		}
+		m.Std = math.Sqrt(m.Std / float64(len(v)-1))
+	}
+	return m
+}
+
+func joinSeeds(s []uint64) string {
+	out := make([]string, len(s))
+	for i, v := range s {
+		out[i] = strconv.FormatUint(v, 10)
+	}
+	return strings.Join(out, ", ")
 }
