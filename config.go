@@ -610,12 +610,16 @@ func (c *Config) Set(key, value string) error {
 
 // List describes every parameter, AER's and then its members' (with the
 // first grid point's settings), with values and defaults resolved.
-func (c *Config) List() []learn.Param {
+func (c *Config) List() []learn.Param { return c.listAgainst(&Config{}) }
+
+// listAgainst is List with the defaults of base (the Dynamic Ensemble's
+// differ from AER's).
+func (c *Config) listAgainst(base *Config) []learn.Param {
 	cur, err := c.resolve()
 	if err != nil {
 		cur = &resolvedConfig{Config: *c}
 	}
-	def, _ := (&Config{}).resolve()
+	def, _ := base.resolve()
 	out := params.List(&cur.Config, &def.Config)
 	if len(c.Learners) > 0 {
 		return out

@@ -30,10 +30,14 @@ func NewMethod() learn.Method { return &Method{name: MethodName} }
 // NewDynamicEnsemble returns the paper's Dynamic Ensemble baseline: AER's
 // members with likelihood weights only (lambda fixed at 1).
 func NewDynamicEnsemble() learn.Method {
-	return &Method{name: DynamicEnsembleName, cfg: Config{DynamicEnsemble: true, Preset: PresetPaper}, locked: true}
+	return &Method{name: DynamicEnsembleName, cfg: *dynamicEnsembleConfig(), locked: true}
 }
 
 // Name returns the registered name.
+// dynamicEnsembleConfig is the Dynamic Ensemble's default configuration:
+// the paper's method with lambda fixed at 1.
+func dynamicEnsembleConfig() *Config { return &Config{DynamicEnsemble: true, Preset: PresetPaper} }
+
 func (m *Method) Name() string { return m.name }
 
 // Describe returns a one-line description.
@@ -64,15 +68,10 @@ func (m *Method) Set(key, value string) error {
 // Params lists AER's parameters and its members'. The Dynamic
 // Ensemble's default, and only value, of dynamic_ensemble is true.
 func (m *Method) Params() []learn.Param {
-	ps := m.cfg.List()
 	if m.locked {
-		for i := range ps {
-			if ps[i].Key == "dynamic_ensemble" {
-				ps[i].Default = "true"
-			}
-		}
+		return m.cfg.listAgainst(dynamicEnsembleConfig())
 	}
-	return ps
+	return m.cfg.List()
 }
 
 // Fit trains an AER model (see Fit).

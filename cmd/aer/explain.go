@@ -20,8 +20,11 @@ For each row, the breakdown of its score that the model's method offers.
 For aer and dynens: the component log-densities log N(x | mu_l, Sigma_l)
 and the likelihood weights l* they give, the static weights w, the mixed
 weights w* = lambda l* + (1 - lambda) w, each member's output and
-contribution w*_j f_j(x), the score (their sum) and the prediction at
-delta. --rows picks data rows (1-based, after the header); the default is
+contribution, the score and the prediction at delta. In probability space
+(preset paper) a contribution is w*_j f_j(x) and they sum to the score; in
+logit space (the default preset plus) it is w*_j logit f_j(x) and they sum
+to the score's logit. Members trained on all rows (the plus preset's
+"all rows" and any peers) have no component and no likelihood weight. --rows picks data rows (1-based, after the header); the default is
 every row. A method without explanations is an error that says so.`,
 		run: runExplain,
 	})
