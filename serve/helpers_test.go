@@ -3,8 +3,8 @@ package serve
 import (
 	"fmt"
 	"io"
-	"math"
 	"log/slog"
+	"math"
 	"net"
 	"testing"
 

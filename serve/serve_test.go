@@ -60,8 +60,8 @@ func fitFile(t testing.TB, dir, name, method string, params ...string) string {
 
 // fixture is one model file per test binary: fitting is the slow part.
 var fixture struct {
-	once                 sync.Once
-	dir                  string
+	once         sync.Once
+	dir          string
 	logreg, tree string
 }
 
