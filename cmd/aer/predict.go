@@ -89,6 +89,9 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	case *threads < 0:
 		return usageErrorf("predict: --threads must be at least 0, not %d", *threads)
 	}
+	if err := refuseOverwrite("predict", "--out", *out, input{"--model", *modelPath}, input{"--data", *dataPath}); err != nil {
+		return err
+	}
 	saved, err := savedmodel.Load(*modelPath)
 	if err != nil {
 		return fmt.Errorf("predict: %w", err)
