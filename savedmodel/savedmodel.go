@@ -69,10 +69,22 @@ func Load(path string) (*Model, error) {
 // Read reads a model file from r; name (usually the file's path) prefixes
 // error messages.
 func Read(r io.Reader, name string) (*Model, error) {
-	data, err := io.ReadAll(r)
+	// Check the magic bytes before reading the rest, so that a data file
+	// or a device given as a model is refused at once, not read whole.
+	head := make([]byte, len(modelfile.Magic))
+	n, err := io.ReadFull(r, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if n < len(head) || string(head) != modelfile.Magic {
+		_, _, derr := modelfile.Decode(bytes.NewReader(head[:n]))
+		return nil, fmt.Errorf("%s: %w", name, derr)
+	}
+	rest, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	data := append(head, rest...)
 	h, payload, err := modelfile.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)

@@ -100,6 +100,13 @@ func TestLoadErrors(t *testing.T) {
 	if _, err := savedmodel.Read(strings.NewReader("x,y\n1,2\n"), "data.csv"); !errors.Is(err, modelfile.ErrNotModel) {
 		t.Errorf("CSV: %v", err)
 	}
+	// An endless stream that is not a model is refused at its first bytes.
+	if _, err := savedmodel.Read(zeros{}, "/dev/zero"); !errors.Is(err, modelfile.ErrNotModel) {
+		t.Errorf("endless zeros: %v", err)
+	}
+	if _, err := savedmodel.Read(strings.NewReader("AERM"), "short"); !errors.Is(err, modelfile.ErrTruncated) {
+		t.Errorf("4 bytes of the magic: %v", err)
+	}
 	if _, err := savedmodel.Load(filepath.Join(dir, "absent.aer")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("absent: %v", err)
 	}
@@ -127,4 +134,12 @@ func TestLoadErrors(t *testing.T) {
 	if _, err := savedmodel.Read(&buf, "x.aer"); err == nil || !strings.Contains(err.Error(), "decision layer") {
 		t.Errorf("bad layer: %v", err)
 	}
+}
+
+// zeros is an endless reader of zero bytes, as /dev/zero.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
 }
