@@ -119,6 +119,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *sweepOut != "" {
 		*sweep = true
 	}
+	if err := refuseOverwrite("eval", "--sweep-out", *sweepOut, input{"--data", *data}); err != nil {
+		return err
+	}
 
 	p, err := dataset.LoadPredictions(*data)
 	if err != nil {

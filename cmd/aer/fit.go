@@ -165,6 +165,9 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *out == "" {
 		return usageErrorf("fit: --out is required")
 	}
+	if err := refuseOverwrite("fit", "--out", *out, input{"--train", *trainPath}, input{"--valid", *validPath}); err != nil {
+		return err
+	}
 	if *threads < 0 {
 		return usageErrorf("fit: --threads must be at least 0, not %d", *threads)
 	}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,10 +8,10 @@ import (
 	"text/tabwriter"
 
 	"github.com/aer-go/aer/dataset"
-	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/learn"
 	_ "github.com/aer-go/aer/methods" // every method, by name
 	"github.com/aer-go/aer/modelfile"
+	"github.com/aer-go/aer/savedmodel"
 )
 
 // param is one --param key=value.
@@ -37,41 +35,11 @@ func newMethod(cmd, name string, params []param) (learn.Method, error) {
 // loadModel reads a model file and decodes its model through the method
 // registry, behind its decision layer when it has one.
 func loadModel(path string) (*modelfile.Header, learn.Model, error) {
-	h, m, _, err := loadModelLayer(path)
-	return h, m, err
-}
-
-// loadModelLayer is loadModel that also returns the decision layer (nil
-// without one).
-func loadModelLayer(path string) (*modelfile.Header, learn.Model, *decision.Layer, error) {
-	h, payload, err := modelfile.Load(path)
+	m, err := savedmodel.Load(path)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	m, err := learn.New(h.Method)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%s: %w", path, err)
-	}
-	model, err := m.Load(payload)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if model.NumFeatures() != len(h.Schema.Features) {
-		return nil, nil, nil, fmt.Errorf("%s: the %s model has %d features, its header names %d", path, h.Method, model.NumFeatures(), len(h.Schema.Features))
-	}
-	if len(h.Decision) > 0 {
-		var l decision.Layer
-		dec := json.NewDecoder(bytes.NewReader(h.Decision))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&l); err != nil {
-			return nil, nil, nil, fmt.Errorf("%s: decision layer: %w", path, err)
-		}
-		if err := l.Check(); err != nil {
-			return nil, nil, nil, fmt.Errorf("%s: %w", path, err)
-		}
-		return h, decision.Attach(model, &l), &l, nil
-	}
-	return h, model, nil, nil
+	return m.Header, m.Model, nil
 }
 
 // loadFor reads data to score with a model: its feature columns in model

@@ -122,6 +122,9 @@ func runMixture(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	default:
 		return usageErrorf("mixture: --class %q: want majority, minority or all", *class)
 	}
+	if err := refuseOverwrite("mixture", "--save", *save, input{"--data", *data}); err != nil {
+		return err
+	}
 	d, err := loadMixtureData(*data, *class, df)
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/savedmodel"
 )
 
 func init() {
@@ -88,10 +89,14 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	case *threads < 0:
 		return usageErrorf("predict: --threads must be at least 0, not %d", *threads)
 	}
-	h, model, layer, err := loadModelLayer(*modelPath)
+	if err := refuseOverwrite("predict", "--out", *out, input{"--model", *modelPath}, input{"--data", *dataPath}); err != nil {
+		return err
+	}
+	saved, err := savedmodel.Load(*modelPath)
 	if err != nil {
 		return fmt.Errorf("predict: %w", err)
 	}
+	h, model, layer := saved.Header, saved.Model, saved.Layer
 	d, err := loadFor(*dataPath, h, *modelPath)
 	if err != nil {
 		return fmt.Errorf("predict: %w", err)
@@ -102,16 +107,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	from := "flag"
 	if !thresholdSet {
-		*threshold = learn.ThresholdOf(model)
-		_, tuned := model.(learn.Thresholder)
-		switch {
-		case layer != nil:
-			from = "decision-layer"
-		case tuned:
-			from = "method"
-		default:
-			from = "default"
-		}
+		*threshold, from = saved.Threshold()
 	}
 	calibrated := layer != nil && layer.Calibration != nil
 	preds := &dataset.Predictions{Label: d.Y, Score: score, Pred: make([]int, len(score))}

@@ -86,6 +86,9 @@ func runResample(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	case *threads < 0:
 		return usageErrorf("resample: --threads must be at least 0, not %d", *threads)
 	}
+	if err := refuseOverwrite("resample", "--out", *out, input{"--data", *data}); err != nil {
+		return err
+	}
 	s, err := resample.New(*name)
 	if err != nil {
 		return usageErrorf("%v", err)

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/aer-go/aer/serve"
+)
+
+func init() {
+	register(&command{
+		name:    "serve",
+		summary: "serve saved models over HTTP (JSON or CSV rows in, scores and labels out)",
+		usage: `Usage: aer serve --model model.aer [--model name=other.aer ...] [--addr 127.0.0.1:8080]
+       [--max-rows N] [--max-body BYTES] [--max-concurrent N] [--timeout D]
+
+Loads the model files written by aer fit and answers HTTP requests:
+
+  POST /v1/predict                 score rows with the model (one model served)
+  POST /v1/models/NAME/predict     score rows with model NAME
+  GET  /v1/models                  every model: features, method, parameters,
+                                   threshold, checksum
+  GET  /v1/models/NAME             one model
+  POST /v1/models/NAME/reload      reload NAME from its file
+  GET  /healthz, GET /readyz       liveness, readiness
+  GET  /metrics                    Prometheus metrics
+
+A model is named after its file (ecoli.aer is "ecoli") unless given as
+name=path. A predict body is JSON, {"rows": [[...], ...]} (values in the
+model's feature order) or {"rows": [{"feature": value, ...}]}, with
+"explain": true for the method's per-row explanation; or CSV
+(Content-Type: text/csv) with a header row of feature names. null (JSON),
+or an empty cell, ?, NA or NaN (CSV), is a missing value. Each row gets
+its score and its predicted label, in the training data's label values, at
+the model's threshold (chosen by aer fit on validation rows, else the
+method's own, else 0.5), as aer predict does. Errors are JSON,
+{"error": "...", "row": N, "field": "..."}, with status 400, 404, 405, 413,
+415 or 503 (beyond --max-concurrent, with Retry-After).
+
+SIGHUP reloads every model; a file that cannot be loaded leaves the old
+model serving and logs why. SIGTERM or Ctrl-C stops accepting requests and
+lets those in flight finish. Logs go to stderr; --log-level debug logs one
+line per request.`,
+		run: runServe,
+	})
+}
+
+// modelFlags collects repeated --model values.
+type modelFlags []serve.Spec
+
+func (m *modelFlags) String() string { return "" }
+
+func (m *modelFlags) Set(v string) error {
+	s, err := serve.ParseSpec(v)
+	if err != nil {
+		return err
+	}
+	*m = append(*m, s)
+	return nil
+}
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	c := commands["serve"]
+	fs := newFlagSet(c, stderr)
+	var models modelFlags
+	fs.Var(&models, "model", "model `file` written by aer fit, or name=file (repeatable; required)")
+	addr := fs.String("addr", "127.0.0.1:8080", "listen on `host:port` (port 0: any free port, logged)")
+	maxRows := fs.Int("max-rows", serve.DefaultMaxRows, "most rows in one request (413 beyond)")
+	maxBody := fs.Int64("max-body", serve.DefaultMaxBody, "largest request body in `bytes` (413 beyond)")
+	maxConc := fs.Int("max-concurrent", serve.DefaultMaxConcurrent, "most /v1 requests answered at once (503 with Retry-After beyond)")
+	timeout := fs.Duration("timeout", serve.DefaultReadTimeout, "read and write timeout of a request, e.g. 10s")
+	idle := fs.Duration("idle-timeout", serve.DefaultIdleTimeout, "close keep-alive connections idle this long")
+	grace := fs.Duration("shutdown-timeout", serve.DefaultShutdownTimeout, "on SIGTERM or Ctrl-C, wait this long for requests in flight")
+	level := fs.String("log-level", "info", "log `level`: debug (one line per request), info, warn or error")
+	logJSON := fs.Bool("log-json", false, "log JSON lines instead of key=value text")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	var lvl slog.Level
+	switch {
+	case len(rest) > 0:
+		return usageErrorf("serve: unexpected argument %q", rest[0])
+	case len(models) == 0:
+		return usageErrorf("serve: --model is required")
+	case *maxRows < 1:
+		return usageErrorf("serve: --max-rows must be at least 1, not %d", *maxRows)
+	case *maxBody < 1:
+		return usageErrorf("serve: --max-body must be at least 1, not %d", *maxBody)
+	case *maxConc < 1:
+		return usageErrorf("serve: --max-concurrent must be at least 1, not %d", *maxConc)
+	case *timeout <= 0 || *idle <= 0 || *grace <= 0:
+		return usageErrorf("serve: --timeout, --idle-timeout and --shutdown-timeout must be positive durations")
+	case lvl.UnmarshalText([]byte(*level)) != nil:
+		return usageErrorf("serve: --log-level %q: want debug, info, warn or error", *level)
+	}
+	hopts := &slog.HandlerOptions{Level: lvl}
+	var h slog.Handler = slog.NewTextHandler(stderr, hopts)
+	if *logJSON {
+		h = slog.NewJSONHandler(stderr, hopts)
+	}
+	logger := slog.New(h)
+	s, err := serve.New(models, &serve.Options{
+		MaxRows: *maxRows, MaxBody: *maxBody, MaxConcurrent: *maxConc,
+		ReadTimeout: *timeout, WriteTimeout: *timeout, IdleTimeout: *idle, ShutdownTimeout: *grace,
+		Logger: logger,
+	})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			select {
+			case <-hup:
+				s.ReloadAll() // logs each failure; the old models keep serving
+			case <-done:
+				return
+			}
+		}
+	}()
+	if err := s.Serve(ctx, ln); err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,145 @@
+package savedmodel_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aer-go/aer/decision"
+	"github.com/aer-go/aer/learn"
+	_ "github.com/aer-go/aer/methods" // the registry, for tests only
+	"github.com/aer-go/aer/modelfile"
+	"github.com/aer-go/aer/savedmodel"
+	"github.com/aer-go/aer/synth"
+)
+
+// save fits method on synthetic data and saves it at path, behind layer
+// when not nil.
+func save(path, method string, layer *decision.Layer) error {
+	d, err := synth.Generate(&synth.Settings{Samples: 300, Features: 4, Ratio: 3}, 1)
+	if err != nil {
+		return err
+	}
+	m, err := learn.New(method)
+	if err != nil {
+		return err
+	}
+	model, err := m.Fit(context.Background(), &learn.Data{X: d.X, Y: d.Y, Features: d.Features}, nil, learn.Env{Workers: 1})
+	if err != nil {
+		return err
+	}
+	payload, err := model.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	h := &modelfile.Header{Method: method, Schema: modelfile.Schema{Features: d.Features, Label: "label", Classes: [2]string{"no", "yes"}}}
+	if layer != nil {
+		if h.Decision, err = json.Marshal(layer); err != nil {
+			return err
+		}
+	}
+	return modelfile.Save(path, h, payload)
+}
+
+func Example() {
+	dir, _ := os.MkdirTemp("", "savedmodel")
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "m.aer")
+	if err := save(path, "logreg", nil); err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	m, err := savedmodel.Load(path)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	t, from := m.Threshold()
+	fmt.Println(m.Header.Method, m.Header.Schema.Features, m.Header.Schema.Classes, t, from, len(m.Checksum))
+	// Output:
+	// logreg [x0 x1 x2 x3] [no yes] 0.5 default 64
+}
+
+func TestThresholdFrom(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.aer")
+	if err := save(path, "logreg", &decision.Layer{Threshold: 0.3, Objective: "f1"}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := savedmodel.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if th, from := m.Threshold(); th != 0.3 || from != savedmodel.FromDecisionLayer || m.Layer == nil {
+		t.Errorf("threshold %v from %q, layer %v; want 0.3 from the decision layer", th, from, m.Layer)
+	}
+	b, _ := os.ReadFile(path)
+	if got := fmt.Sprintf("%x", b[len(b)-32:]); got != m.Checksum {
+		t.Errorf("checksum %s, the file ends with %s", m.Checksum, got)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.aer")
+	if err := save(path, "logreg", nil); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+
+	if _, err := savedmodel.Read(bytes.NewReader(b[:len(b)/2]), "half.aer"); !errors.Is(err, modelfile.ErrTruncated) || !strings.HasPrefix(err.Error(), "half.aer: ") {
+		t.Errorf("truncated: %v", err)
+	}
+	if _, err := savedmodel.Read(strings.NewReader("x,y\n1,2\n"), "data.csv"); !errors.Is(err, modelfile.ErrNotModel) {
+		t.Errorf("CSV: %v", err)
+	}
+	// An endless stream that is not a model is refused at its first bytes.
+	if _, err := savedmodel.Read(zeros{}, "/dev/zero"); !errors.Is(err, modelfile.ErrNotModel) {
+		t.Errorf("endless zeros: %v", err)
+	}
+	if _, err := savedmodel.Read(strings.NewReader("AERM"), "short"); !errors.Is(err, modelfile.ErrTruncated) {
+		t.Errorf("4 bytes of the magic: %v", err)
+	}
+	if _, err := savedmodel.Load(filepath.Join(dir, "absent.aer")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("absent: %v", err)
+	}
+	// A header naming a method nobody registered.
+	h, payload, _ := modelfile.Decode(bytes.NewReader(b))
+	h.Method = "no-such-method"
+	var buf bytes.Buffer
+	modelfile.Encode(&buf, h, payload)
+	if _, err := savedmodel.Read(&buf, "x.aer"); !errors.Is(err, learn.ErrUnknownMethod) {
+		t.Errorf("unknown method: %v", err)
+	}
+	// A header naming more features than the model has.
+	h.Method = "logreg"
+	h.Schema.Features = append(h.Schema.Features, "extra")
+	buf.Reset()
+	modelfile.Encode(&buf, h, payload)
+	if _, err := savedmodel.Read(&buf, "x.aer"); err == nil || !strings.Contains(err.Error(), "has 4 features, its header names 5") {
+		t.Errorf("feature count: %v", err)
+	}
+	// A decision layer that cannot be applied.
+	h.Schema.Features = h.Schema.Features[:4]
+	h.Decision = json.RawMessage(`{"threshold": 0.5, "objective": "f1", "valid_value": 0, "bogus": 1}`)
+	buf.Reset()
+	modelfile.Encode(&buf, h, payload)
+	if _, err := savedmodel.Read(&buf, "x.aer"); err == nil || !strings.Contains(err.Error(), "decision layer") {
+		t.Errorf("bad layer: %v", err)
+	}
+}
+
+// zeros is an endless reader of zero bytes, as /dev/zero.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}

@@ -1,0 +1,41 @@
+// Package serve provides an HTTP server for saved aer models: an
+// http.Handler that scores rows sent as JSON or CSV with models loaded
+// through the method registry (package savedmodel), describes the models,
+// reloads them without a restart, and reports health and Prometheus
+// metrics.
+//
+// Routes:
+//
+//	POST /v1/predict                 score with the model (one model served)
+//	POST /v1/models/{name}/predict   score with model name
+//	GET  /v1/models                  every model's schema, method, parameters, threshold, checksum
+//	GET  /v1/models/{name}           one model's
+//	POST /v1/models/{name}/reload    reload model name from its file
+//	GET  /healthz                    200 while the process runs
+//	GET  /readyz                     200 when serving, 503 once shutting down
+//	GET  /metrics                    Prometheus text format
+//
+// A predict request is JSON, {"rows": [[1.5, 2, null], ...]} with values
+// in the model's feature order, or {"rows": [{"x1": 1.5, ...}, ...]}
+// keyed by feature name, with "explain": true for the method's per-row
+// explanation; or CSV (Content-Type: text/csv) with a header row of
+// feature names. null (JSON) or an empty cell, "?", "NA", "N/A" or
+// "NaN" (CSV) is a missing value; the training data's label and weight
+// columns may be sent and are ignored. The answer gives each row's
+// score, its predicted label in the training data's label values at the
+// model's threshold (the decision layer's, else the method's own, else
+// 0.5), and the threshold.
+//
+// A request that cannot be scored gets a JSON error,
+// {"error": "...", "row": 3, "field": "x1"}, with status 400 (malformed
+// JSON or CSV, a wrong number of values, an unknown or missing feature, a
+// value that is not a finite number, a row the model cannot score), 404
+// (unknown model or route), 405 (wrong method), 413 (body or batch over
+// the limits), 415 (neither JSON nor CSV) or 503 (over the concurrency
+// limit, with Retry-After). See Error.
+//
+// Reloading (Server.Reload, ReloadAll on SIGHUP, or the reload route)
+// loads the new file first and swaps it in atomically: a request scores
+// with one model from start to end, and a file that cannot be loaded
+// leaves the old model serving, logs why and counts a failed reload.
+package serve

@@ -1,0 +1,77 @@
+package serve_test
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/aer-go/aer/learn"
+	_ "github.com/aer-go/aer/methods" // every method, by name
+	"github.com/aer-go/aer/modelfile"
+	"github.com/aer-go/aer/serve"
+	"github.com/aer-go/aer/synth"
+)
+
+// saveModel fits logistic regression on synthetic data and saves it as
+// aer fit would.
+func saveModel(path string) error {
+	d, err := synth.Generate(&synth.Settings{Samples: 200, Features: 3, Informative: 2, Redundant: synth.None, Ratio: 3}, 1)
+	if err != nil {
+		return err
+	}
+	m, _ := learn.New("logreg")
+	model, err := m.Fit(context.Background(), &learn.Data{X: d.X, Y: d.Y, Features: d.Features}, nil, learn.Env{})
+	if err != nil {
+		return err
+	}
+	payload, err := model.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	return modelfile.Save(path, &modelfile.Header{Method: "logreg",
+		Schema: modelfile.Schema{Features: d.Features, Label: "class", Classes: [2]string{"ok", "fraud"}}}, payload)
+}
+
+func Example() {
+	dir, _ := os.MkdirTemp("", "serve")
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "fraud.aer")
+	if err := saveModel(path); err != nil {
+		fmt.Println(err)
+		return
+	}
+	spec, _ := serve.ParseSpec(path) // named "fraud" after the file
+	s, err := serve.New([]serve.Spec{spec}, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	// Rows by feature name; null is a missing value.
+	body := `{"rows": [{"x0": 0.1, "x1": -0.3, "x2": null}]}`
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, httptest.NewRequest("POST", "/v1/models/fraud/predict", strings.NewReader(body)))
+	fmt.Println(w.Code, strings.Contains(w.Body.String(), `"threshold":0.5,"threshold_from":"default"`))
+
+	// A mistake is a JSON error naming the row and the field.
+	body = `{"rows": [[0.1, -0.3, 2], [0.1, "high", 2]]}`
+	w = httptest.NewRecorder()
+	s.ServeHTTP(w, httptest.NewRequest("POST", "/v1/predict", strings.NewReader(body)))
+	fmt.Print(w.Code, " ", w.Body.String())
+	// Output:
+	// 200 true
+	// 400 {"error":"row 2, field \"x1\": \"high\" is not a number (send a JSON number, or null for a missing value)","row":2,"field":"x1"}
+}
+
+func ExampleParseSpec() {
+	for _, arg := range []string{"models/ecoli.aer", "v2=models/ecoli-new.aer"} {
+		s, err := serve.ParseSpec(arg)
+		fmt.Printf("%+v %v\n", s, err)
+	}
+	// Output:
+	// {Name:ecoli Path:models/ecoli.aer} <nil>
+	// {Name:v2 Path:models/ecoli-new.aer} <nil>
+}

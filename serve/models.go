@@ -1,0 +1,129 @@
+package serve
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/savedmodel"
+)
+
+// Spec names a model file to serve.
+type Spec struct {
+	// Name is the model's name in URLs (/v1/models/{name}/predict).
+	Name string
+	// Path is the model file written by aer fit.
+	Path string
+}
+
+var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// ParseSpec reads a --model argument: "name=path", or a path whose file
+// name without its extension is the name ("models/ecoli.aer" is
+// "ecoli").
+func ParseSpec(arg string) (Spec, error) {
+	if name, path, ok := strings.Cut(arg, "="); ok && !strings.ContainsAny(name, `/\`) {
+		if !validName.MatchString(name) {
+			return Spec{}, fmt.Errorf("model name %s: use letters, digits, '.', '_' and '-', starting with a letter or digit", quote(name))
+		}
+		if path == "" {
+			return Spec{}, fmt.Errorf("model %s: no file after '='", quote(name))
+		}
+		return Spec{Name: name, Path: path}, nil
+	}
+	if arg == "" {
+		return Spec{}, fmt.Errorf("empty model path")
+	}
+	base := filepath.Base(arg)
+	name := strings.TrimSuffix(base, filepath.Ext(base))
+	if !validName.MatchString(name) {
+		return Spec{}, fmt.Errorf("model file %s: its name %s cannot be used in a URL; give one as name=%s", quote(arg), quote(name), arg)
+	}
+	return Spec{Name: name, Path: arg}, nil
+}
+
+// loaded is one model as it is served: swapped whole on reload.
+type loaded struct {
+	saved     *savedmodel.Model
+	threshold float64
+	from      string
+	loadedAt  time.Time
+}
+
+func load(path string) (*loaded, error) {
+	m, err := savedmodel.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	t, from := m.Threshold()
+	return &loaded{saved: m, threshold: t, from: from, loadedAt: time.Now().UTC()}, nil
+}
+
+// slot holds a served model; reloads replace its value atomically, so a
+// request scores with one model from start to end.
+type slot struct {
+	spec Spec
+	cur  atomic.Pointer[loaded]
+}
+
+// ModelInfo describes a served model (GET /v1/models/{name}).
+type ModelInfo struct {
+	Name string `json:"name"`
+	// File is the model file's base name.
+	File   string `json:"file"`
+	Method string `json:"method"`
+	// Features are the feature names in model order (the order of array
+	// rows).
+	Features []string  `json:"features"`
+	Label    string    `json:"label"`
+	Classes  [2]string `json:"classes"`
+	Weight   string    `json:"weight,omitempty"`
+	// Params are the method parameters the model was fitted with, and
+	// Seed its seed, when the file records them.
+	Params map[string]string `json:"params,omitempty"`
+	Seed   *uint64           `json:"seed,omitempty"`
+	// Config is the fit configuration as the file stores it.
+	Config json.RawMessage `json:"config,omitempty"`
+	// Decision is the decision layer fitted on validation rows, if any.
+	Decision json.RawMessage `json:"decision,omitempty"`
+	Producer string          `json:"producer,omitempty"`
+	// Threshold is the score at which a row is predicted positive, and
+	// ThresholdFrom where it comes from: "decision-layer", "method" or
+	// "default".
+	Threshold     float64 `json:"threshold"`
+	ThresholdFrom string  `json:"threshold_from"`
+	Calibrated    bool    `json:"calibrated"`
+	Explains      bool    `json:"explains"`
+	// Checksum is the SHA-256 checksum stored in (and verified against)
+	// the file.
+	Checksum string    `json:"checksum"`
+	LoadedAt time.Time `json:"loaded_at"`
+}
+
+func (s *slot) info() ModelInfo {
+	m := s.cur.Load()
+	h := m.saved.Header
+	_, explains := m.saved.Model.(learn.Explainer)
+	info := ModelInfo{
+		Name: s.spec.Name, File: filepath.Base(s.spec.Path), Method: h.Method,
+		Features: h.Schema.Features, Label: h.Schema.Label, Classes: h.Schema.Classes, Weight: h.Schema.Weight,
+		Config: h.Config, Decision: h.Decision, Producer: h.Producer,
+		Threshold: m.threshold, ThresholdFrom: m.from, Calibrated: m.saved.Layer != nil && m.saved.Layer.Calibration != nil,
+		Explains: explains, Checksum: m.saved.Checksum, LoadedAt: m.loadedAt,
+	}
+	// aer fit writes {"seed": ..., "params": {...}}; other producers may
+	// write something else, which stays in Config.
+	var cfg struct {
+		Seed   *uint64           `json:"seed"`
+		Params map[string]string `json:"params"`
+	}
+	if json.Unmarshal(h.Config, &cfg) == nil {
+		info.Seed, info.Params = cfg.Seed, cfg.Params
+	}
+	return info
+}

@@ -1,0 +1,477 @@
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/aer-go/aer/learn"
+)
+
+// Defaults of Options.
+const (
+	DefaultMaxRows         = 10000
+	DefaultMaxBody         = 16 << 20
+	DefaultMaxConcurrent   = 64
+	DefaultReadTimeout     = 30 * time.Second
+	DefaultWriteTimeout    = 30 * time.Second
+	DefaultIdleTimeout     = 120 * time.Second
+	DefaultShutdownTimeout = 30 * time.Second
+)
+
+// Options configure a Server. The zero value of each field means its
+// default; a nil *Options means all defaults.
+type Options struct {
+	// MaxRows bounds the rows of one request (413 beyond); 0 means
+	// DefaultMaxRows.
+	MaxRows int
+	// MaxBody bounds the request body in bytes (413 beyond); 0 means
+	// DefaultMaxBody.
+	MaxBody int64
+	// MaxConcurrent bounds the /v1 requests answered at once; beyond it
+	// the server answers 503 with Retry-After. 0 means
+	// DefaultMaxConcurrent.
+	MaxConcurrent int
+	// ReadTimeout, WriteTimeout and IdleTimeout are the http.Server's
+	// (Serve); 0 means DefaultReadTimeout, DefaultWriteTimeout and
+	// DefaultIdleTimeout.
+	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	// ShutdownTimeout bounds how long Serve waits for requests in flight
+	// when its context ends; 0 means DefaultShutdownTimeout.
+	ShutdownTimeout time.Duration
+	// Logger receives one debug record per request, reloads and
+	// shutdown; nil discards them.
+	Logger *slog.Logger
+}
+
+func (o *Options) withDefaults() Options {
+	var r Options
+	if o != nil {
+		r = *o
+	}
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	defDur := func(v *time.Duration, d time.Duration) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&r.MaxRows, DefaultMaxRows)
+	def(&r.MaxConcurrent, DefaultMaxConcurrent)
+	if r.MaxBody <= 0 {
+		r.MaxBody = DefaultMaxBody
+	}
+	defDur(&r.ReadTimeout, DefaultReadTimeout)
+	defDur(&r.WriteTimeout, DefaultWriteTimeout)
+	defDur(&r.IdleTimeout, DefaultIdleTimeout)
+	defDur(&r.ShutdownTimeout, DefaultShutdownTimeout)
+	if r.Logger == nil {
+		r.Logger = slog.New(slog.DiscardHandler)
+	}
+	return r
+}
+
+// Server answers HTTP requests to score rows with saved models, describe
+// them, reload them, and report health and metrics. It is an
+// http.Handler; Serve runs it on a listener.
+type Server struct {
+	opt     Options
+	models  map[string]*slot
+	names   []string // sorted
+	mux     *http.ServeMux
+	metrics *metrics
+	sem     chan struct{}
+	closing atomic.Bool
+	log     *slog.Logger
+}
+
+// New loads the model files of specs and returns a server for them. A
+// file that cannot be loaded is an error naming it; so are two models of
+// one name.
+func New(specs []Spec, opt *Options) (*Server, error) {
+	if len(specs) == 0 {
+		return nil, errors.New("serve: no model to serve")
+	}
+	o := opt.withDefaults()
+	s := &Server{opt: o, models: make(map[string]*slot, len(specs)), metrics: newMetrics(),
+		sem: make(chan struct{}, o.MaxConcurrent), log: o.Logger}
+	for _, sp := range specs {
+		if _, dup := s.models[sp.Name]; dup {
+			return nil, fmt.Errorf("serve: two models are named %s (name them with name=path)", quote(sp.Name))
+		}
+		m, err := load(sp.Path)
+		if err != nil {
+			return nil, fmt.Errorf("serve: model %s: %w", quote(sp.Name), err)
+		}
+		sl := &slot{spec: sp}
+		sl.cur.Store(m)
+		s.models[sp.Name] = sl
+		s.names = append(s.names, sp.Name)
+		s.log.Info("model loaded", "model", sp.Name, "file", sp.Path, "method", m.saved.Header.Method, "threshold", m.threshold, "checksum", m.saved.Checksum)
+	}
+	sort.Strings(s.names)
+	s.routes()
+	return s, nil
+}
+
+// handler answers one route; it returns the rows it scored (for logs)
+// and an error to send, or writes the answer itself and returns nil.
+type handler func(w http.ResponseWriter, r *http.Request, rec *record) *Error
+
+// record is what a request's log line and metrics need to know.
+type record struct {
+	status int
+	model  string
+	rows   int
+}
+
+type route struct {
+	pattern string
+	limited bool // counts against MaxConcurrent
+	methods map[string]handler
+}
+
+func (s *Server) routes() {
+	s.mux = http.NewServeMux()
+	for _, rt := range []route{
+		{"/v1/predict", true, map[string]handler{http.MethodPost: s.predictDefault}},
+		{"/v1/models", true, map[string]handler{http.MethodGet: s.listModels}},
+		{"/v1/models/{name}", true, map[string]handler{http.MethodGet: s.modelInfo}},
+		{"/v1/models/{name}/predict", true, map[string]handler{http.MethodPost: s.predictNamed}},
+		{"/v1/models/{name}/reload", true, map[string]handler{http.MethodPost: s.reload}},
+		{"/healthz", false, map[string]handler{http.MethodGet: s.healthz}},
+		{"/readyz", false, map[string]handler{http.MethodGet: s.readyz}},
+		{"/metrics", false, map[string]handler{http.MethodGet: s.serveMetrics}},
+		{"/", false, nil},
+	} {
+		s.mux.Handle(rt.pattern, s.wrap(rt))
+	}
+}
+
+// ServeHTTP answers one request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// statusWriter records the status written.
+type statusWriter struct {
+	http.ResponseWriter
+	rec *record
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.rec.status == 0 {
+		w.rec.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.rec.status == 0 {
+		w.rec.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// wrap dispatches on the method and adds what every route shares: the
+// concurrency limit, metrics, the log line and JSON errors.
+func (s *Server) wrap(rt route) http.Handler {
+	label := rt.pattern
+	if rt.methods == nil {
+		label = "other"
+	}
+	var allowed []string
+	for m := range rt.methods {
+		allowed = append(allowed, m)
+	}
+	sort.Strings(allowed)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &record{}
+		sw := &statusWriter{ResponseWriter: w, rec: rec}
+		s.metrics.inFlight.Inc()
+		err := s.dispatch(sw, r, rt, allowed, rec)
+		if err != nil {
+			s.writeError(sw, err)
+		}
+		s.metrics.inFlight.Dec()
+		d := time.Since(start)
+		s.metrics.requests.WithLabelValues(label, strconv.Itoa(rec.status)).Inc()
+		s.metrics.latency.WithLabelValues(label).Observe(d.Seconds())
+		if s.log.Enabled(r.Context(), slog.LevelDebug) {
+			attrs := []slog.Attr{slog.String("method", r.Method), slog.String("path", r.URL.Path),
+				slog.String("route", label), slog.Int("status", rec.status), slog.Duration("duration", d)}
+			if rec.model != "" {
+				attrs = append(attrs, slog.String("model", rec.model), slog.Int("rows", rec.rows))
+			}
+			if err != nil {
+				attrs = append(attrs, slog.String("error", err.Msg))
+			}
+			s.log.LogAttrs(r.Context(), slog.LevelDebug, "request", attrs...)
+		}
+	})
+}
+
+func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, rt route, allowed []string, rec *record) *Error {
+	if rt.methods == nil {
+		return errorf(http.StatusNotFound, kindNotFound, 0, "", "no such route: %s %s (see GET /v1/models)", r.Method, quote(r.URL.Path))
+	}
+	h, ok := rt.methods[r.Method]
+	if !ok && r.Method == http.MethodHead {
+		h, ok = rt.methods[http.MethodGet]
+	}
+	if !ok {
+		w.Header().Set("Allow", strings.Join(allowed, ", "))
+		return errorf(http.StatusMethodNotAllowed, kindMethod, 0, "", "method %s is not allowed on %s (allowed: %s)", r.Method, rt.pattern, strings.Join(allowed, ", "))
+	}
+	if rt.limited {
+		select {
+		case s.sem <- struct{}{}:
+			defer func() { <-s.sem }()
+		default:
+			w.Header().Set("Retry-After", "1")
+			return errorf(http.StatusServiceUnavailable, kindOverloaded, 0, "", "the server is answering %d requests, its limit; retry shortly", cap(s.sem))
+		}
+	}
+	return h(w, r, rec)
+}
+
+func (s *Server) writeError(w http.ResponseWriter, e *Error) {
+	s.metrics.errors.WithLabelValues(e.Kind).Inc()
+	if e.Status >= 500 && e.Status != http.StatusServiceUnavailable {
+		s.log.Error("request failed", "error", e.Msg)
+	}
+	writeJSON(w, e.Status, e)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status = http.StatusInternalServerError
+		b = []byte(`{"error":"encoding the answer failed"}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	w.Write(append(b, '\n'))
+}
+
+// slotOf finds the model of a request.
+func (s *Server) slotOf(name string) (*slot, *Error) {
+	sl, ok := s.models[name]
+	if !ok {
+		return nil, errorf(http.StatusNotFound, kindUnknownModel, 0, "", "unknown model %s (serving %s)", quote(name), quoteList(s.names))
+	}
+	return sl, nil
+}
+
+func (s *Server) predictDefault(w http.ResponseWriter, r *http.Request, rec *record) *Error {
+	if len(s.names) > 1 {
+		return errorf(http.StatusBadRequest, kindModelRequired, 0, "", "%d models are served (%s): POST /v1/models/{name}/predict", len(s.names), quoteList(s.names))
+	}
+	return s.predict(w, r, s.models[s.names[0]], rec)
+}
+
+func (s *Server) predictNamed(w http.ResponseWriter, r *http.Request, rec *record) *Error {
+	sl, err := s.slotOf(r.PathValue("name"))
+	if err != nil {
+		return err
+	}
+	return s.predict(w, r, sl, rec)
+}
+
+// Prediction is the answer for one row.
+type Prediction struct {
+	// Score is the model's probability of the positive class (calibrated
+	// when the model has a calibration).
+	Score float64 `json:"score"`
+	// Label is the predicted class, in the label values of the training
+	// data: the positive one when Score >= the threshold.
+	Label string `json:"label"`
+	// Positive says whether Label is the positive class.
+	Positive bool `json:"positive"`
+	// Explanation is the method's breakdown of the score, when asked for.
+	Explanation learn.Explanation `json:"explanation,omitempty"`
+}
+
+// PredictResponse is the answer to a predict request.
+type PredictResponse struct {
+	Model         string       `json:"model"`
+	Method        string       `json:"method"`
+	Threshold     float64      `json:"threshold"`
+	ThresholdFrom string       `json:"threshold_from"`
+	Rows          []Prediction `json:"rows"`
+}
+
+func (s *Server) predict(w http.ResponseWriter, r *http.Request, sl *slot, rec *record) *Error {
+	m := sl.cur.Load() // one model for the whole request, whatever reloads do
+	rec.model = sl.spec.Name
+	body := http.MaxBytesReader(w, r.Body, s.opt.MaxBody)
+	req, err := decodeRows(body, r.Header.Get("Content-Type"), &m.saved.Header.Schema, s.opt.MaxRows, s.opt.MaxBody)
+	if err != nil {
+		e, ok := err.(*Error)
+		if !ok {
+			e = &Error{Status: http.StatusBadRequest, Kind: kindBodyRead, Msg: err.Error(), Err: err}
+		}
+		return e
+	}
+	var ex learn.Explainer
+	if req.explain {
+		var ok bool
+		if ex, ok = m.saved.Model.(learn.Explainer); !ok {
+			return errorf(http.StatusBadRequest, kindNoExplanation, 0, "", "model %s (%s) offers no per-row explanation; send \"explain\": false", quote(sl.spec.Name), m.saved.Header.Method)
+		}
+	}
+	n, _ := req.x.Dims()
+	rec.rows = n
+	score, perr := learn.Predict(r.Context(), m.saved.Model, req.x, 1)
+	if perr != nil {
+		return s.scoreError(r.Context(), m, req.x, perr)
+	}
+	out := PredictResponse{Model: sl.spec.Name, Method: m.saved.Header.Method, Threshold: m.threshold, ThresholdFrom: m.from, Rows: make([]Prediction, n)}
+	for i, p := range score {
+		pos := p >= m.threshold
+		c := 0
+		if pos {
+			c = 1
+		}
+		out.Rows[i] = Prediction{Score: p, Label: m.saved.Header.Schema.Classes[c], Positive: pos}
+		if ex != nil {
+			e, err := ex.Explain(req.x.RawRowView(i))
+			if err != nil {
+				return rowErrorf(kindNotScorable, i+1, "", "no explanation: %v", err)
+			}
+			out.Rows[i].Explanation = e
+		}
+	}
+	s.metrics.rows.WithLabelValues(sl.spec.Name).Add(float64(n))
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// scoreError explains why scoring failed: a row the model cannot score
+// (a missing value a method without imputation meets, a NaN score) is
+// the request's fault and named; anything else is the server's.
+func (s *Server) scoreError(ctx context.Context, m *loaded, x *mat.Dense, err error) *Error {
+	if ctx.Err() != nil {
+		return &Error{Status: http.StatusServiceUnavailable, Kind: kindShuttingDown, Err: err, Msg: "the request was cancelled"}
+	}
+	// Score row by row to find the first bad one: only on this error
+	// path, and the batch is bounded.
+	n, c := x.Dims()
+	dst := make([]float64, 1)
+	for i := range n {
+		p, rerr := m.saved.Model.PredictProba(x.Slice(i, i+1, 0, c).(*mat.Dense), dst)
+		switch {
+		case rerr != nil && errors.Is(rerr, learn.ErrData):
+			return rowErrorf(kindNotScorable, i+1, "", "the %s model cannot score this row (a missing value it cannot handle?): %v", m.saved.Header.Method, rerr)
+		case rerr != nil:
+			break
+		case len(p) == 1 && math.IsNaN(p[0]):
+			return rowErrorf(kindNotScorable, i+1, "", "the %s model gives a NaN score for this row (a missing value it cannot handle?)", m.saved.Header.Method)
+		}
+	}
+	return &Error{Status: http.StatusInternalServerError, Kind: kindInternal, Err: err, Msg: fmt.Sprintf("scoring failed: %v", err)}
+}
+
+func (s *Server) listModels(w http.ResponseWriter, r *http.Request, rec *record) *Error {
+	infos := make([]ModelInfo, len(s.names))
+	for i, n := range s.names {
+		infos[i] = s.models[n].info()
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"models": infos})
+	return nil
+}
+
+func (s *Server) modelInfo(w http.ResponseWriter, r *http.Request, rec *record) *Error {
+	sl, err := s.slotOf(r.PathValue("name"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, sl.info())
+	return nil
+}
+
+func (s *Server) reload(w http.ResponseWriter, r *http.Request, rec *record) *Error {
+	sl, e := s.slotOf(r.PathValue("name"))
+	if e != nil {
+		return e
+	}
+	if r.Body != nil {
+		io.Copy(io.Discard, http.MaxBytesReader(w, r.Body, 1<<10))
+	}
+	if err := s.reloadSlot(sl); err != nil {
+		return &Error{Status: http.StatusInternalServerError, Kind: kindReload, Err: err,
+			Msg: fmt.Sprintf("reloading model %s failed; the old model keeps serving: %v", quote(sl.spec.Name), err)}
+	}
+	writeJSON(w, http.StatusOK, sl.info())
+	return nil
+}
+
+// Reload reloads model name from its file. When the file cannot be
+// loaded the model in service stays, and the error says why.
+func (s *Server) Reload(name string) error {
+	sl, ok := s.models[name]
+	if !ok {
+		return fmt.Errorf("serve: unknown model %s", quote(name))
+	}
+	return s.reloadSlot(sl)
+}
+
+// ReloadAll reloads every model (on SIGHUP); a model whose file cannot
+// be loaded keeps serving its old version. The error joins the failures.
+func (s *Server) ReloadAll() error {
+	var errs []error
+	for _, n := range s.names {
+		errs = append(errs, s.reloadSlot(s.models[n]))
+	}
+	return errors.Join(errs...)
+}
+
+func (s *Server) reloadSlot(sl *slot) error {
+	m, err := load(sl.spec.Path)
+	if err != nil {
+		s.metrics.reloads.WithLabelValues(sl.spec.Name, "failed").Inc()
+		s.log.Error("model reload failed; the old model keeps serving", "model", sl.spec.Name, "file", sl.spec.Path, "error", err)
+		return fmt.Errorf("serve: model %s: %w", quote(sl.spec.Name), err)
+	}
+	old := sl.cur.Swap(m)
+	s.metrics.reloads.WithLabelValues(sl.spec.Name, "ok").Inc()
+	s.log.Info("model reloaded", "model", sl.spec.Name, "file", sl.spec.Path, "method", m.saved.Header.Method,
+		"checksum", m.saved.Checksum, "changed", old.saved.Checksum != m.saved.Checksum)
+	return nil
+}
+
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request, rec *record) *Error {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	return nil
+}
+
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request, rec *record) *Error {
+	if s.closing.Load() {
+		return errorf(http.StatusServiceUnavailable, kindShuttingDown, 0, "", "shutting down")
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"status": "ready", "models": s.names})
+	return nil
+}
+
+func (s *Server) serveMetrics(w http.ResponseWriter, r *http.Request, rec *record) *Error {
+	promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}).ServeHTTP(w, r)
+	return nil
+}
