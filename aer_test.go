@@ -73,7 +73,7 @@ func TestFitPredictRoundTrip(t *testing.T) {
 	}
 	L := m.Mixture.K()
 	// The default preset adds a member trained on all rows to the 2L.
-	if L != rep.Mixture.Components || len(m.Members) != 2*L+1 || len(rep.Subsets) != 2*L {
+	if L != rep.Mixture.Components || len(m.Members) != 2*L+2 || len(rep.Subsets) != 2*L {
 		t.Fatalf("L = %d, %d members, %d subsets", L, len(m.Members), len(rep.Subsets))
 	}
 	sum := 0.0
@@ -141,7 +141,7 @@ func TestFitPredictRoundTrip(t *testing.T) {
 		if math.Abs(c-math.Log(e.Score/(1-e.Score))) > 1e-9 {
 			t.Errorf("contributions sum to %v, score %v", c, e.Score)
 		}
-		if len(e.Members) != 2*L+1 || e.Members[1] != "local 0" || e.Members[2*L] != "all rows" {
+		if len(e.Members) != 2*L+2 || e.Members[1] != "local 0" || e.Members[2*L] != "all rows" || e.Members[2*L+1] != "all rows (logreg)" {
 			t.Errorf("member names %v", e.Members)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/aer-go/aer/boost"
 	"github.com/aer-go/aer/ensemble"
 	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/logreg"
 	"github.com/aer-go/aer/metrics"
 	"github.com/aer-go/aer/mixture"
 )
@@ -46,8 +47,9 @@ type Config struct {
 	// own defaults on all the training rows and added to the ensemble as a
 	// member with a static weight only, e.g. "logreg" or "balanced-rf":
 	// where a simpler model is better, the static weights can lean on it.
-	// Nil adds none.
-	Peers []string `json:"peers,omitempty"`
+	// Nil means the preset's choice (plus: logreg; paper: none), empty
+	// none.
+	Peers []string `json:"peers"`
 	// Space is where the members' outputs are combined: "probability"
 	// (the paper's w.f(x)) or "logit" (sigmoid(w.logit f(x))); empty means
 	// the preset's choice.
@@ -181,18 +183,24 @@ func DefaultGrid() [][]string {
 const (
 	// PresetPlus is the default ("AER+", beyond the paper): the members of
 	// every grid setting pooled into one ensemble, a member per setting
-	// trained on all rows with balanced class weights, logit-space
-	// combination, tempered likelihood weights with the temperature tuned
-	// jointly with lambda, and that choice made at the best threshold
-	// among the final threshold's candidates. Each part rests on a reason
-	// that holds beyond the data it was measured on: a grid setting picked
-	// on a few validation minority rows is noisy, averaging them is not;
-	// the local experts see few rows, a member that sees them all covers
-	// what they miss; a confident member should outvote unsure ones, which
-	// averaging probabilities prevents; log-densities grow with the number
-	// of features, so the likelihood weights' sharpness must be tuned, on a
-	// scale proportional to it; and a (T, lambda) judged on a coarse
-	// threshold grid is judged at a threshold the model will not use.
+	// trained on all rows with balanced class weights, a logistic
+	// regression on all rows as a peer member, logit-space combination,
+	// static weights fitted on the validation rows, tempered likelihood
+	// weights with the temperature tuned jointly with lambda, and that
+	// choice made at the best threshold among the final threshold's
+	// candidates. Each part rests on a reason that holds beyond the data
+	// it was measured on: a grid setting picked on a few validation
+	// minority rows is noisy, averaging them is not; the local experts see
+	// few rows, a member that sees them all covers what they miss; trees
+	// approximate smooth, additive structure poorly from few minority rows,
+	// a linear model captures it at little cost; members trained on all
+	// rows are over-confident on them, so their static weights are fitted
+	// where no member has seen the rows; a confident member should outvote
+	// unsure ones, which averaging probabilities prevents; log-densities
+	// grow with the number of features, so the likelihood weights'
+	// sharpness must be tuned, on a scale proportional to it; and a
+	// (T, lambda) judged on a coarse threshold grid is judged at a
+	// threshold the model will not use.
 	PresetPlus = "plus"
 	// PresetPaper is the method of the paper as NOTES.md reads it: one grid
 	// setting chosen on validation, probability-space combination of 2L
@@ -207,11 +215,12 @@ const (
 type preset struct {
 	pool, global                                          bool
 	space, thresholds, weightData, projection, likelihood string
+	peers                                                 []string
 }
 
 var presets = map[string]preset{
 	PresetPlus: {pool: true, global: true, space: "logit", thresholds: "fine",
-		weightData: "union", projection: "minmax", likelihood: "tempered"},
+		weightData: "valid", projection: "minmax", likelihood: "tempered", peers: []string{"logreg"}},
 	PresetPaper: {space: "probability", thresholds: "grid",
 		weightData: "union", projection: "minmax", likelihood: "exp"},
 }
@@ -290,6 +299,12 @@ func (c *Config) resolve() (*resolvedConfig, error) {
 	}
 	if r.Global == nil {
 		r.Global = &ps.global
+	}
+	if r.Peers == nil {
+		r.Peers = slices.Clone(ps.peers)
+		if r.Peers == nil {
+			r.Peers = []string{}
+		}
 	}
 	for _, e := range []struct {
 		v   *string
@@ -440,14 +455,21 @@ func (r *resolvedConfig) resolveMembers() error {
 // and boosted trees, AER's default member, even when nothing registered
 // them.
 func newMember(name string) (learn.Method, error) {
-	if learn.Registered(name) || name != boost.MethodName {
-		m, err := learn.New(name)
-		if err != nil {
-			return nil, fmt.Errorf("aer: member: %w", err)
+	if !learn.Registered(name) {
+		// The members and peers the presets use are there even when the
+		// caller registered no methods.
+		switch name {
+		case boost.MethodName:
+			return boost.NewMethod(), nil
+		case logreg.MethodName:
+			return logreg.NewStandardized(), nil
 		}
-		return m, nil
 	}
-	return boost.NewMethod(), nil
+	m, err := learn.New(name)
+	if err != nil {
+		return nil, fmt.Errorf("aer: member: %w", err)
+	}
+	return m, nil
 }
 
 // params declares AER's own parameters; keys not among them are the
@@ -464,7 +486,7 @@ var params = learn.ParamTable[Config]{
 			return strings.Join(c.Peers, ",")
 		},
 		Set: func(c *Config, v string) error {
-			c.Peers = nil
+			c.Peers = []string{}
 			if v = strings.TrimSpace(v); v == "" || v == "none" {
 				return nil
 			}

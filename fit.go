@@ -266,7 +266,19 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 		}
 		sets[g] = fitted{members: members, owner: owner}
 	}
+	rep.Seconds.Members += time.Since(t0).Seconds()
+	points := c.points
+	if *c.Pool && len(sets) > 1 {
+		var pooled fitted
+		for _, f := range sets {
+			pooled.members = append(pooled.members, f.members...)
+			pooled.owner = append(pooled.owner, f.owner...)
+		}
+		sets = []fitted{pooled}
+		points = [][]string{{"pool"}}
+	}
 	if len(c.Peers) > 0 {
+		t0 = time.Now()
 		peers, err := trainPeers(ctx, member, c.Peers, rng.DeriveSeed(env.Seed, streamPeers), workers, env.Logger)
 		if err != nil {
 			return nil, nil, err
@@ -283,17 +295,7 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 				sets[g].owner = append(sets[g].owner, -1)
 			}
 		}
-	}
-	rep.Seconds.Members += time.Since(t0).Seconds()
-	points := c.points
-	if *c.Pool && len(sets) > 1 {
-		var pooled fitted
-		for _, f := range sets {
-			pooled.members = append(pooled.members, f.members...)
-			pooled.owner = append(pooled.owner, f.owner...)
-		}
-		sets = []fitted{pooled}
-		points = [][]string{{"pool"}}
+		rep.Seconds.Members += time.Since(t0).Seconds()
 	}
 	best := -1
 	var bestFit fitted

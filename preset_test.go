@@ -26,24 +26,25 @@ func TestPresetPlusStructure(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := rep.Config
-	if c.Preset != PresetPlus || !*c.Pool || !*c.Global || c.Space != "logit" || c.Thresholds != "fine" || c.Likelihood != "tempered" {
+	if c.Preset != PresetPlus || !*c.Pool || !*c.Global || c.Space != "logit" || c.Thresholds != "fine" || c.Likelihood != "tempered" ||
+		c.WeightData != "valid" || len(c.Peers) != 1 || c.Peers[0] != "logreg" {
 		t.Fatalf("resolved config %+v is not the plus preset", c)
 	}
 	// Two settings, each with 2L subset members and one global member,
-	// pooled into one ensemble.
+	// pooled into one ensemble, and the logistic regression peer.
 	L := rep.Mixture.Components
-	if len(m.Members) != 2*(2*L+1) || len(rep.Grid) != 1 || rep.Grid[0].Params[0] != "pool" {
+	if len(m.Members) != 2*(2*L+1)+1 || len(rep.Grid) != 1 || rep.Grid[0].Params[0] != "pool" {
 		t.Fatalf("%d members for L = %d, grid report %+v", len(m.Members), L, rep.Grid)
 	}
 	owners := map[int]int{}
 	for k, o := range m.Combiner.Owner {
 		owners[o]++
-		if o == -1 && !strings.HasPrefix(m.Members[k].Name, "all rows [") {
+		if o == -1 && !strings.HasPrefix(m.Members[k].Name, "all rows [") && m.Members[k].Name != "all rows (logreg)" {
 			t.Errorf("member %d owns no component but is named %q", k, m.Members[k].Name)
 		}
 	}
-	if owners[-1] != 2 {
-		t.Errorf("%d global members, want one per setting", owners[-1])
+	if owners[-1] != 3 || m.Members[len(m.Members)-1].Method != "logreg" {
+		t.Errorf("%d members without a component, want one per setting and the peer (last member %s)", owners[-1], m.Members[len(m.Members)-1].Method)
 	}
 	for l := range L {
 		if owners[l] != 4 {
@@ -90,13 +91,14 @@ func TestPresetFillsPartsOnly(t *testing.T) {
 	paperParts := plusConfig()
 	paperParts.Pool, paperParts.Global = &f, &f
 	paperParts.Space, paperParts.Thresholds, paperParts.Likelihood = "probability", "grid", "exp"
-	paperParts.Projection, paperParts.WeightData = "minmax", "union"
+	paperParts.Projection, paperParts.WeightData, paperParts.Peers = "minmax", "union", []string{}
 	paper := plusConfig()
 	paper.Preset = PresetPaper
 	plusParts := plusConfig()
 	plusParts.Preset = PresetPaper
 	plusParts.Pool, plusParts.Global = &tt, &tt
 	plusParts.Space, plusParts.Thresholds, plusParts.Likelihood = "logit", "fine", "tempered"
+	plusParts.WeightData, plusParts.Peers = "valid", []string{"logreg"}
 	scores := func(c *Config) []float64 {
 		m, _, err := Fit(context.Background(), ld(tr), ld(va), c, learn.Env{Seed: 5})
 		if err != nil {
@@ -134,7 +136,7 @@ func TestPresetPartsSwitch(t *testing.T) {
 		}
 		return p
 	}()
-	for _, kv := range []string{"pool=false", "global=false", "space=probability", "likelihood=exp", "weight_data=valid"} {
+	for _, kv := range []string{"pool=false", "global=false", "space=probability", "likelihood=exp", "weight_data=union", "peers=none"} {
 		c := plusConfig()
 		k, v, _ := strings.Cut(kv, "=")
 		if err := c.Set(k, v); err != nil {
@@ -157,11 +159,15 @@ func TestPresetPartsSwitch(t *testing.T) {
 		}
 		switch kv {
 		case "pool=false":
-			if len(rep.Grid) != 2 || len(m.Members) != 2*rep.Mixture.Components+1 {
+			if len(rep.Grid) != 2 || len(m.Members) != 2*rep.Mixture.Components+2 {
 				t.Errorf("pool=false: %d grid points, %d members", len(rep.Grid), len(m.Members))
 			}
+		case "peers=none":
+			if len(m.Members) != 2*(2*rep.Mixture.Components+1) {
+				t.Errorf("peers=none: %d members", len(m.Members))
+			}
 		case "global=false":
-			if len(m.Members) != 2*2*rep.Mixture.Components {
+			if len(m.Members) != 2*2*rep.Mixture.Components+1 {
 				t.Errorf("global=false: %d members", len(m.Members))
 			}
 		}
@@ -186,7 +192,7 @@ func TestLoadBeforePresets(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := doc["config"].(map[string]any)
-	for _, k := range []string{"preset", "pool", "global", "space", "thresholds"} {
+	for _, k := range []string{"preset", "pool", "global", "space", "thresholds", "peers"} {
 		if _, ok := cfg[k]; !ok {
 			t.Fatalf("saved config lacks %q: %v", k, cfg)
 		}
