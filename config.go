@@ -61,6 +61,12 @@ type Config struct {
 	// Lambda and the likelihood rule are chosen by the metric at their
 	// best threshold among the same candidates.
 	Thresholds string `json:"thresholds"`
+	// Select is what chooses the likelihood rule and lambda on the
+	// validation rows: "threshold" (the metric at its best threshold, the
+	// paper) or "auc" (the validation ROC-AUC, which averages over every
+	// threshold; the threshold is then the metric's best); empty means the
+	// preset's choice.
+	Select string `json:"select"`
 
 	// Components is the pool of mixture sizes L; nil means 2..8.
 	Components []int `json:"components"`
@@ -215,14 +221,15 @@ const (
 type preset struct {
 	pool, global                                          bool
 	space, thresholds, weightData, projection, likelihood string
+	selection                                             string
 	peers                                                 []string
 }
 
 var presets = map[string]preset{
 	PresetPlus: {pool: true, global: true, space: "logit", thresholds: "fine",
-		weightData: "valid", projection: "minmax", likelihood: "tempered", peers: []string{"logreg"}},
+		weightData: "valid", projection: "minmax", likelihood: "tempered", selection: "threshold", peers: []string{"logreg"}},
 	PresetPaper: {space: "probability", thresholds: "grid",
-		weightData: "union", projection: "minmax", likelihood: "exp"},
+		weightData: "union", projection: "minmax", likelihood: "exp", selection: "threshold"},
 }
 
 // TemperedGrid returns the temperatures the tempered likelihood rule
@@ -251,6 +258,7 @@ type resolvedConfig struct {
 	init       ensemble.InitRule
 	schedule   ensemble.Schedule
 	space      ensemble.Space
+	selection  ensemble.Select
 	// learners are the member methods of the grid points, configured.
 	learners []learn.Method
 	// points names the settings of each grid point.
@@ -268,6 +276,7 @@ var (
 	presetNames     = []string{PresetPlus, PresetPaper}
 	spaceNames      = []string{"probability", "logit"}
 	thresholdNames  = []string{"grid", "fine"}
+	selectNames     = []string{"threshold", "auc"}
 	covNames        = []string{"auto", "full", "diag", "tied", "spherical"}
 	scheduleNames   = []string{"backtracking", "constant", "invsqrt"}
 )
@@ -311,7 +320,7 @@ func (c *Config) resolve() (*resolvedConfig, error) {
 		def string
 	}{
 		{&r.Space, ps.space}, {&r.Thresholds, ps.thresholds}, {&r.WeightData, ps.weightData},
-		{&r.Projection, ps.projection}, {&r.Likelihood, ps.likelihood},
+		{&r.Projection, ps.projection}, {&r.Likelihood, ps.likelihood}, {&r.Select, ps.selection},
 	} {
 		if *e.v == "" {
 			*e.v = e.def
@@ -336,7 +345,7 @@ func (c *Config) resolve() (*resolvedConfig, error) {
 		{"covariance", &r.Covariance, covNames}, {"rank", &r.Rank, rankNames}, {"outputs", &r.Outputs, outputsNames},
 		{"projection", &r.Projection, projectionNames}, {"init", &r.Init, initNames},
 		{"weight_data", &r.WeightData, weightDataNames}, {"likelihood", &r.Likelihood, likelihoodNames},
-		{"schedule", &r.Schedule, scheduleNames}, {"space", &r.Space, spaceNames}, {"thresholds", &r.Thresholds, thresholdNames},
+		{"schedule", &r.Schedule, scheduleNames}, {"space", &r.Space, spaceNames}, {"thresholds", &r.Thresholds, thresholdNames}, {"select", &r.Select, selectNames},
 	} {
 		if err := enumDefault(e.key, e.v, e.names); err != nil {
 			return nil, err
@@ -362,6 +371,9 @@ func (c *Config) resolve() (*resolvedConfig, error) {
 	r.projection = map[string]ensemble.Projection{"minmax": ensemble.MinMax, "simplex": ensemble.Euclidean}[r.Projection]
 	r.init = map[string]ensemble.InitRule{"info": ensemble.InitInfo, "uniform": ensemble.InitUniform}[r.Init]
 	r.rule = map[string]ensemble.Rule{"exp": ensemble.Exp, "log": ensemble.Log, "tempered": ensemble.Tempered, "uniform": ensemble.Uniform}[r.Likelihood]
+	if err := r.selection.UnmarshalText([]byte(r.Select)); err != nil {
+		return nil, fmt.Errorf("aer: %w", err)
+	}
 	if err := r.space.UnmarshalText([]byte(r.Space)); err != nil {
 		return nil, fmt.Errorf("aer: %w", err)
 	}
@@ -500,6 +512,7 @@ var params = learn.ParamTable[Config]{
 			return nil
 		}},
 	learn.Enum("space", "combine the members' probabilities (the paper) or their logits", spaceNames, func(c *Config) *string { return &c.Space }),
+	learn.Enum("select", "what chooses the likelihood rule and lambda on validation: the metric at its best threshold (the paper) or ROC-AUC", selectNames, func(c *Config) *string { return &c.Select }),
 	learn.Enum("thresholds", "threshold candidates of the tuning: the delta_step grid (the paper) or fine (0.01 grid and validation quantiles)", thresholdNames, func(c *Config) *string { return &c.Thresholds }),
 	{Key: "components", Help: "pool of mixture sizes L, BIC picks one: 3, 2-8 or 2,4,6",
 		Get: func(c *Config) string { return formatPool(c.Components) },

@@ -341,6 +341,7 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 			Candidates: c.candidates(m.Mixture, colsOf(x)),
 			Owner:      f.owner,
 			Space:      c.space,
+			Select:     c.selection,
 			Deltas:     deltaGrid(c.DeltaStep),
 			Workers:    workers,
 		}

@@ -40,11 +40,44 @@ type TuneSettings struct {
 	// Metric must then be safe for concurrent use (a pure function of the
 	// four counts is).
 	Workers int
+	// Select is what chooses the dynamic rule and lambda: SelectThreshold
+	// (default) or SelectAUC. The threshold is chosen by Metric either way.
+	Select Select
 	// DeltaQuantiles > 1 adds, for each lambda, the quantiles at levels
 	// k/DeltaQuantiles (k = 1, ..., DeltaQuantiles-1; linear interpolation
 	// between order statistics, NumPy's default) of that lambda's
 	// validation scores to the threshold candidates.
 	DeltaQuantiles int
+}
+
+// Select is the statistic that chooses the dynamic rule and lambda on the
+// validation rows.
+type Select int
+
+const (
+	// SelectThreshold takes each (rule, lambda) at its best threshold:
+	// the metric there decides.
+	SelectThreshold Select = iota
+	// SelectAUC decides by the validation ROC-AUC of the scores (ties
+	// counted half), which averages over every threshold: with a few dozen
+	// validation minority rows, the maximum of a metric over hundreds of
+	// thresholds and (rule, lambda) pairs is mostly noise. The threshold is
+	// then the metric's best for the chosen pair.
+	SelectAUC
+)
+
+var selectNames = []string{"threshold", "auc"}
+
+func (s Select) String() string { return name(selectNames, int(s), "Select") }
+
+// MarshalText encodes s by name ("threshold", "auc").
+func (s Select) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText decodes a name written by MarshalText.
+func (s *Select) UnmarshalText(b []byte) error {
+	i, err := parse(selectNames, b, "select")
+	*s = Select(i)
+	return err
 }
 
 // LambdaGrid returns the paper's lambda grid 0, 0.05, ..., 1 (21 values).
@@ -119,6 +152,8 @@ type LambdaPoint struct {
 	Lambda float64 `json:"lambda"`
 	Metric float64 `json:"metric"`
 	Delta  float64 `json:"delta"`
+	// AUC is the validation ROC-AUC at this lambda (SelectAUC only).
+	AUC float64 `json:"auc,omitempty"`
 }
 
 // DeltaPoint is the metric at one threshold.
@@ -218,6 +253,32 @@ func sweep(curve []DeltaPoint, pairs []scored, deltas []float64, pos int, metric
 	}
 }
 
+// rocAUC is the ROC-AUC of scores sorted ascending (ties count half); NaN
+// without both labels.
+func rocAUC(pairs []scored, pos int) float64 {
+	neg := len(pairs) - pos
+	if pos == 0 || neg == 0 {
+		return math.NaN()
+	}
+	// Sum over positives of the negatives below them, tied ones half.
+	var below, sum float64
+	for i := 0; i < len(pairs); {
+		j := i
+		var p, n float64
+		for ; j < len(pairs) && pairs[j].s == pairs[i].s; j++ {
+			if pairs[j].y == 1 {
+				p++
+			} else {
+				n++
+			}
+		}
+		sum += p * (below + n/2)
+		below += n
+		i = j
+	}
+	return sum / (float64(pos) * float64(neg))
+}
+
 // quantile7 is the level-p quantile of ascending xs by linear
 // interpolation between order statistics (Hyndman-Fan type 7).
 func quantile7(xs []scored, p float64) float64 {
@@ -306,8 +367,10 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 		stat[i] = dot(static, p.row(i))
 	}
 
-	// curves[c][k] is the delta curve of candidate c at lambdas[k].
+	// curves[c][k] is the delta curve of candidate c at lambdas[k], and
+	// aucs[c][k] its ROC-AUC (SelectAUC).
 	curves := make([][][]DeltaPoint, len(cands))
+	aucs := make([][]float64, len(cands))
 	bestOf := func(curve []DeltaPoint) float64 {
 		b := math.Inf(-1)
 		for _, pt := range curve {
@@ -330,6 +393,7 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 		}
 		res.Candidates[ci] = CandidatePoint{Dynamic: cand, Diag: diag}
 		curves[ci] = make([][]DeltaPoint, len(lambdas))
+		aucs[ci] = make([]float64, len(lambdas))
 	}
 	// Every (rule, lambda) pair is an independent task writing its own
 	// slot, so the result does not depend on the number of workers.
@@ -355,6 +419,9 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 					pairs[i] = scored{mixScore(s.Space, lam, dyn[i], stat[i]), y[i]}
 				}
 				slices.SortFunc(pairs, byScore)
+				if s.Select == SelectAUC {
+					aucs[ci][k] = rocAUC(pairs, pos)
+				}
 				deltas := grid
 				if s.DeltaQuantiles > 1 {
 					deltas = slices.Clone(grid)
@@ -370,11 +437,21 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 		})
 	}
 	wg.Wait()
+	// selStat is the selection statistic of candidate c at lambdas[k].
+	selStat := func(c, k int) float64 { return bestOf(curves[c][k]) }
+	if s.Select == SelectAUC {
+		selStat = func(c, k int) float64 {
+			if v := aucs[c][k]; !math.IsNaN(v) {
+				return v
+			}
+			return math.Inf(-1)
+		}
+	}
 	best := math.Inf(-1)
 	for ci := range cands {
 		candBest := math.Inf(-1)
-		for _, curve := range curves[ci] {
-			candBest = math.Max(candBest, bestOf(curve))
+		for k := range curves[ci] {
+			candBest = math.Max(candBest, selStat(ci, k))
 		}
 		res.Candidates[ci].Metric = candBest
 		best = math.Max(best, candBest)
@@ -392,8 +469,8 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 	}
 	ci := middle(tc)
 	var tl []int
-	for k, curve := range curves[ci] {
-		if tied(bestOf(curve)) {
+	for k := range curves[ci] {
+		if tied(selStat(ci, k)) {
 			tl = append(tl, k)
 		}
 	}
@@ -407,6 +484,12 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 		}
 		return middle(td), td
 	}
+	if s.Select == SelectAUC {
+		best = bestOf(curves[ci][k])
+		if math.IsInf(best, -1) {
+			return nil, errors.New("ensemble: the metric is NaN or -Inf at every threshold of the chosen lambda")
+		}
+	}
 	curve := curves[ci][k]
 	j, td := pickDelta(curve, best)
 
@@ -419,6 +502,9 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 	for kk, c := range curves[ci] {
 		b := bestOf(c)
 		pt := LambdaPoint{Lambda: lambdas[kk], Metric: b, Delta: math.NaN()}
+		if s.Select == SelectAUC && !math.IsNaN(aucs[ci][kk]) {
+			pt.AUC = aucs[ci][kk]
+		}
 		if !math.IsInf(b, -1) {
 			jj, _ := pickDelta(c, b)
 			pt.Delta = c[jj].Delta

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -299,5 +300,68 @@ func TestTuneWorkersIdentical(t *testing.T) {
 		} else if string(b) != string(first) {
 			t.Fatalf("workers %d: result differs from 1 worker", w)
 		}
+	}
+}
+
+func TestRocAUC(t *testing.T) {
+	for _, c := range []struct {
+		s    []float64
+		y    []int
+		want float64
+	}{
+		{[]float64{0.1, 0.4, 0.35, 0.8}, []int{0, 0, 1, 1}, 0.75}, // scikit-learn's example
+		{[]float64{0.5, 0.5, 0.2, 0.9}, []int{0, 1, 0, 1}, 0.875}, // a tie counts half
+		{[]float64{0.3, 0.3}, []int{0, 1}, 0.5},
+	} {
+		pairs, pos := make([]scored, len(c.s)), 0
+		for i := range c.s {
+			pairs[i] = scored{c.s[i], c.y[i]}
+			pos += c.y[i]
+		}
+		slices.SortFunc(pairs, byScore)
+		if got := rocAUC(pairs, pos); math.Abs(got-c.want) > 1e-15 {
+			t.Errorf("%v %v: AUC %v, want %v", c.s, c.y, got, c.want)
+		}
+	}
+	if !math.IsNaN(rocAUC([]scored{{0.2, 0}}, 0)) {
+		t.Error("one class: want NaN")
+	}
+}
+
+// With SelectAUC, Tune keeps the (rule, lambda) of the best validation
+// ROC-AUC, and the threshold is the metric's best for it.
+func TestTuneSelectAUC(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	const n = 400
+	y := make([]int, n)
+	f := mat.NewDense(n, 2, nil)
+	for i := range n {
+		if i%8 == 0 {
+			y[i] = 1
+		}
+		// Member 0 ranks well, member 1 is noise.
+		f.Set(i, 0, min(0.99, max(0.01, 0.3+0.4*float64(y[i])+0.25*r.NormFloat64())))
+		f.Set(i, 1, r.Float64())
+	}
+	logDens := mat.NewDense(n, 1, nil)
+	s := &TuneSettings{Metric: balancedAccuracy, Select: SelectAUC, Owner: []int{0, 0}, Workers: 2}
+	res, err := Tune(f, y, logDens, []float64{1, 0}, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// lambda 0 scores by member 0 alone; larger lambdas mix in the noise.
+	if res.Combiner.Lambda != 0 {
+		t.Errorf("lambda %v, want 0 (the best ROC-AUC)", res.Combiner.Lambda)
+	}
+	for _, p := range res.ByLambda {
+		if p.AUC <= 0 || p.AUC > 1 {
+			t.Errorf("lambda %v: AUC %v", p.Lambda, p.AUC)
+		}
+		if p.Lambda == res.Combiner.Lambda && res.Metric != p.Metric {
+			t.Errorf("the threshold's metric %v is not the chosen lambda's best %v", res.Metric, p.Metric)
+		}
+	}
+	if res.ByLambda[0].AUC <= res.ByLambda[len(res.ByLambda)-1].AUC {
+		t.Errorf("AUC at lambda 0 %v not above lambda 1's %v", res.ByLambda[0].AUC, res.ByLambda[len(res.ByLambda)-1].AUC)
 	}
 }
