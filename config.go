@@ -192,8 +192,8 @@ const (
 	// trained on all rows with balanced class weights, a logistic
 	// regression on all rows as a peer member, logit-space combination,
 	// static weights fitted on the validation rows, tempered likelihood
-	// weights with the temperature tuned jointly with lambda, and that
-	// choice made at the best threshold among the final threshold's
+	// weights with the temperature chosen jointly with lambda by the
+	// validation ROC-AUC, and the threshold among the decision layer's
 	// candidates. Each part rests on a reason that holds beyond the data
 	// it was measured on: a grid setting picked on a few validation
 	// minority rows is noisy, averaging them is not; the local experts see
@@ -204,9 +204,11 @@ const (
 	// where no member has seen the rows; a confident member should outvote
 	// unsure ones, which averaging probabilities prevents; log-densities
 	// grow with the number of features, so the likelihood weights'
-	// sharpness must be tuned, on a scale proportional to it; and a
-	// (T, lambda) judged on a coarse threshold grid is judged at a
-	// threshold the model will not use.
+	// sharpness must be tuned, on a scale proportional to it; with a few
+	// dozen validation minority rows, the best of hundreds of
+	// (T, lambda, threshold) triples by balanced accuracy is mostly noise,
+	// while ROC-AUC averages over every threshold; and a threshold from a
+	// coarse grid is one the decision layer would not pick.
 	PresetPlus = "plus"
 	// PresetPaper is the method of the paper as NOTES.md reads it: one grid
 	// setting chosen on validation, probability-space combination of 2L
@@ -227,7 +229,7 @@ type preset struct {
 
 var presets = map[string]preset{
 	PresetPlus: {pool: true, global: true, space: "logit", thresholds: "fine",
-		weightData: "valid", projection: "minmax", likelihood: "tempered", selection: "threshold", peers: []string{"logreg"}},
+		weightData: "valid", projection: "minmax", likelihood: "tempered", selection: "auc", peers: []string{"logreg"}},
 	PresetPaper: {space: "probability", thresholds: "grid",
 		weightData: "union", projection: "minmax", likelihood: "exp", selection: "threshold"},
 }

@@ -27,7 +27,7 @@ func TestPresetPlusStructure(t *testing.T) {
 	}
 	c := rep.Config
 	if c.Preset != PresetPlus || !*c.Pool || !*c.Global || c.Space != "logit" || c.Thresholds != "fine" || c.Likelihood != "tempered" ||
-		c.WeightData != "valid" || len(c.Peers) != 1 || c.Peers[0] != "logreg" {
+		c.WeightData != "valid" || len(c.Peers) != 1 || c.Peers[0] != "logreg" || c.Select != "auc" {
 		t.Fatalf("resolved config %+v is not the plus preset", c)
 	}
 	// Two settings, each with 2L subset members and one global member,
@@ -92,13 +92,14 @@ func TestPresetFillsPartsOnly(t *testing.T) {
 	paperParts.Pool, paperParts.Global = &f, &f
 	paperParts.Space, paperParts.Thresholds, paperParts.Likelihood = "probability", "grid", "exp"
 	paperParts.Projection, paperParts.WeightData, paperParts.Peers = "minmax", "union", []string{}
+	paperParts.Select = "threshold"
 	paper := plusConfig()
 	paper.Preset = PresetPaper
 	plusParts := plusConfig()
 	plusParts.Preset = PresetPaper
 	plusParts.Pool, plusParts.Global = &tt, &tt
 	plusParts.Space, plusParts.Thresholds, plusParts.Likelihood = "logit", "fine", "tempered"
-	plusParts.WeightData, plusParts.Peers = "valid", []string{"logreg"}
+	plusParts.WeightData, plusParts.Peers, plusParts.Select = "valid", []string{"logreg"}, "auc"
 	scores := func(c *Config) []float64 {
 		m, _, err := Fit(context.Background(), ld(tr), ld(va), c, learn.Env{Seed: 5})
 		if err != nil {
@@ -136,7 +137,7 @@ func TestPresetPartsSwitch(t *testing.T) {
 		}
 		return p
 	}()
-	for _, kv := range []string{"pool=false", "global=false", "space=probability", "likelihood=exp", "weight_data=union", "peers=none"} {
+	for _, kv := range []string{"pool=false", "global=false", "space=probability", "likelihood=exp", "weight_data=union", "peers=none", "select=threshold"} {
 		c := plusConfig()
 		k, v, _ := strings.Cut(kv, "=")
 		if err := c.Set(k, v); err != nil {
