@@ -61,6 +61,14 @@ type Config struct {
 	// Lambda and the likelihood rule are chosen by the metric at their
 	// best threshold among the same candidates.
 	Thresholds string `json:"thresholds"`
+	// DeltaRule is how the threshold delta is chosen once the likelihood
+	// rule and lambda are: "tuned" (the candidate best for Metric on the
+	// validation rows, the paper) or "bayes" (a sigmoid calibration of the
+	// validation scores, and delta where the calibrated probability equals
+	// the training rows' positive share, the Bayes-optimal threshold for
+	// balanced accuracy; with another Metric, tuned); empty means the
+	// preset's choice.
+	DeltaRule string `json:"delta_rule"`
 	// Select is what chooses the likelihood rule and lambda on the
 	// validation rows: "threshold" (the metric at its best threshold, the
 	// paper) or "auc" (the validation ROC-AUC, which averages over every
@@ -223,15 +231,16 @@ const (
 type preset struct {
 	pool, global                                          bool
 	space, thresholds, weightData, projection, likelihood string
-	selection                                             string
+	selection, deltaRule                                  string
 	peers                                                 []string
 }
 
 var presets = map[string]preset{
 	PresetPlus: {pool: true, global: true, space: "logit", thresholds: "fine",
-		weightData: "valid", projection: "minmax", likelihood: "tempered", selection: "auc", peers: []string{"logreg"}},
+		weightData: "valid", projection: "minmax", likelihood: "tempered", selection: "auc", deltaRule: "bayes",
+		peers: []string{"logreg"}},
 	PresetPaper: {space: "probability", thresholds: "grid",
-		weightData: "union", projection: "minmax", likelihood: "exp", selection: "threshold"},
+		weightData: "union", projection: "minmax", likelihood: "exp", selection: "threshold", deltaRule: "tuned"},
 }
 
 // TemperedGrid returns the temperatures the tempered likelihood rule
@@ -279,6 +288,7 @@ var (
 	spaceNames      = []string{"probability", "logit"}
 	thresholdNames  = []string{"grid", "fine"}
 	selectNames     = []string{"threshold", "auc"}
+	deltaRuleNames  = []string{"tuned", "bayes"}
 	covNames        = []string{"auto", "full", "diag", "tied", "spherical"}
 	scheduleNames   = []string{"backtracking", "constant", "invsqrt"}
 )
@@ -322,7 +332,7 @@ func (c *Config) resolve() (*resolvedConfig, error) {
 		def string
 	}{
 		{&r.Space, ps.space}, {&r.Thresholds, ps.thresholds}, {&r.WeightData, ps.weightData},
-		{&r.Projection, ps.projection}, {&r.Likelihood, ps.likelihood}, {&r.Select, ps.selection},
+		{&r.Projection, ps.projection}, {&r.Likelihood, ps.likelihood}, {&r.Select, ps.selection}, {&r.DeltaRule, ps.deltaRule},
 	} {
 		if *e.v == "" {
 			*e.v = e.def
@@ -347,7 +357,7 @@ func (c *Config) resolve() (*resolvedConfig, error) {
 		{"covariance", &r.Covariance, covNames}, {"rank", &r.Rank, rankNames}, {"outputs", &r.Outputs, outputsNames},
 		{"projection", &r.Projection, projectionNames}, {"init", &r.Init, initNames},
 		{"weight_data", &r.WeightData, weightDataNames}, {"likelihood", &r.Likelihood, likelihoodNames},
-		{"schedule", &r.Schedule, scheduleNames}, {"space", &r.Space, spaceNames}, {"thresholds", &r.Thresholds, thresholdNames}, {"select", &r.Select, selectNames},
+		{"schedule", &r.Schedule, scheduleNames}, {"space", &r.Space, spaceNames}, {"thresholds", &r.Thresholds, thresholdNames}, {"select", &r.Select, selectNames}, {"delta_rule", &r.DeltaRule, deltaRuleNames},
 	} {
 		if err := enumDefault(e.key, e.v, e.names); err != nil {
 			return nil, err
@@ -515,6 +525,7 @@ var params = learn.ParamTable[Config]{
 		}},
 	learn.Enum("space", "combine the members' probabilities (the paper) or their logits", spaceNames, func(c *Config) *string { return &c.Space }),
 	learn.Enum("select", "what chooses the likelihood rule and lambda on validation: the metric at its best threshold (the paper) or ROC-AUC", selectNames, func(c *Config) *string { return &c.Select }),
+	learn.Enum("delta_rule", "the threshold: best for the metric among the candidates (the paper), or bayes: where a sigmoid calibration on validation reaches the training positive share (balanced accuracy's Bayes-optimal threshold)", deltaRuleNames, func(c *Config) *string { return &c.DeltaRule }),
 	learn.Enum("thresholds", "threshold candidates of the tuning: the delta_step grid (the paper) or fine (0.01 grid and validation quantiles)", thresholdNames, func(c *Config) *string { return &c.Thresholds }),
 	{Key: "components", Help: "pool of mixture sizes L, BIC picks one: 3, 2-8 or 2,4,6",
 		Get: func(c *Config) string { return formatPool(c.Components) },

@@ -2,6 +2,7 @@ package aer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math"
@@ -13,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/ensemble"
 	"github.com/aer-go/aer/internal/rng"
 	"github.com/aer-go/aer/learn"
@@ -62,8 +64,11 @@ type Report struct {
 	Static   *ensemble.StaticResult `json:"static"`
 	Tune     *ensemble.TuneResult   `json:"tune"`
 	Combiner ensemble.Combiner      `json:"combiner"`
+	// BayesDelta says delta is the Bayes threshold (Config.DeltaRule),
+	// not the tuned one the tuning report gives.
+	BayesDelta bool `json:"bayes_delta,omitempty"`
 	// Valid is every metric of the final model on the validation rows at
-	// the tuned threshold.
+	// the threshold.
 	Valid metrics.Report `json:"valid"`
 	// Seconds per stage and in total (excluding data loading).
 	Seconds Timings `json:"seconds"`
@@ -381,6 +386,15 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 	if err != nil {
 		return nil, nil, err
 	}
+	if c.DeltaRule == decision.RuleBayes {
+		if delta, ok, err := bayesDelta(yv, scores2, valid.W, c.metric, y, w); err != nil {
+			return nil, nil, err
+		} else if ok {
+			m.Combiner.Delta = delta
+			rep.Combiner.Delta = delta
+			rep.BayesDelta = true
+		}
+	}
 	rep.Valid = metrics.Evaluate(yv, scores2, m.Combiner.Delta, nil)
 	rep.Seconds.Total = time.Since(start).Seconds()
 	m.report = rep
@@ -400,6 +414,31 @@ func (c *resolvedConfig) candidates(mx *mixture.Model, d int) []ensemble.Dynamic
 		return ensemble.TemperedCandidates(TemperedGrid(d), logPi, true)
 	}
 	return []ensemble.DynamicSettings{{Rule: c.rule, LogPi: logPi}}
+}
+
+// bayesDelta returns the threshold on validation scores where their
+// sigmoid calibration reaches the training rows' (weighted) positive share,
+// and false when metric has no such threshold (not balanced accuracy) or
+// the calibration does not increase with the score.
+func bayesDelta(yv []int, score, wv []float64, metric metrics.Metric, y []int, w []float64) (float64, bool, error) {
+	o := decision.MetricObjective(metric)
+	var pos, all float64
+	for i, v := range y {
+		wi := 1.0
+		if w != nil {
+			wi = w[i]
+		}
+		all += wi
+		pos += wi * float64(v)
+	}
+	l, err := decision.FitBayesLayer(yv, score, wv, o, pos/all)
+	if errors.Is(err, decision.ErrNoBayes) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("aer: bayes threshold: %w", err)
+	}
+	return l.Threshold, l.Rule == decision.RuleBayes, nil
 }
 
 // trainMembers fits one member per subset with learner and, when

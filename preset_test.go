@@ -27,7 +27,7 @@ func TestPresetPlusStructure(t *testing.T) {
 	}
 	c := rep.Config
 	if c.Preset != PresetPlus || !*c.Pool || !*c.Global || c.Space != "logit" || c.Thresholds != "fine" || c.Likelihood != "tempered" ||
-		c.WeightData != "valid" || len(c.Peers) != 1 || c.Peers[0] != "logreg" || c.Select != "auc" {
+		c.WeightData != "valid" || len(c.Peers) != 1 || c.Peers[0] != "logreg" || c.Select != "auc" || c.DeltaRule != "bayes" || !rep.BayesDelta {
 		t.Fatalf("resolved config %+v is not the plus preset", c)
 	}
 	// Two settings, each with 2L subset members and one global member,
@@ -92,7 +92,7 @@ func TestPresetFillsPartsOnly(t *testing.T) {
 	paperParts.Pool, paperParts.Global = &f, &f
 	paperParts.Space, paperParts.Thresholds, paperParts.Likelihood = "probability", "grid", "exp"
 	paperParts.Projection, paperParts.WeightData, paperParts.Peers = "minmax", "union", []string{}
-	paperParts.Select = "threshold"
+	paperParts.Select, paperParts.DeltaRule = "threshold", "tuned"
 	paper := plusConfig()
 	paper.Preset = PresetPaper
 	plusParts := plusConfig()
@@ -100,6 +100,7 @@ func TestPresetFillsPartsOnly(t *testing.T) {
 	plusParts.Pool, plusParts.Global = &tt, &tt
 	plusParts.Space, plusParts.Thresholds, plusParts.Likelihood = "logit", "fine", "tempered"
 	plusParts.WeightData, plusParts.Peers, plusParts.Select = "valid", []string{"logreg"}, "auc"
+	plusParts.DeltaRule = "bayes"
 	scores := func(c *Config) []float64 {
 		m, _, err := Fit(context.Background(), ld(tr), ld(va), c, learn.Env{Seed: 5})
 		if err != nil {
@@ -109,7 +110,7 @@ func TestPresetFillsPartsOnly(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return p
+		return append(p, m.Threshold()) // the threshold too
 	}
 	same := func(what string, a, b []float64) {
 		t.Helper()

@@ -19,6 +19,9 @@ type Layer struct {
 	// its value on the validation rows at Threshold.
 	Objective string  `json:"objective"`
 	Value     float64 `json:"valid_value"`
+	// Rule is how the threshold was found: RuleTuned (empty in files
+	// written before rules existed) or RuleBayes.
+	Rule string `json:"rule,omitempty"`
 }
 
 // FitLayer fits a layer on validation labels y, the model's scores and
@@ -43,7 +46,7 @@ func FitLayer(y []int, score, w []float64, o Objective, calibrate string) (*Laye
 	if err != nil {
 		return nil, err
 	}
-	l.Threshold, l.Value = ch.Threshold, ch.Value
+	l.Threshold, l.Value, l.Rule = ch.Threshold, ch.Value, RuleTuned
 	return l, nil
 }
 
