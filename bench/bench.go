@@ -18,6 +18,7 @@ import (
 	"sync"
 
 	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/internal/atomicfile"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/search"
@@ -50,6 +51,11 @@ type Config struct {
 	Grid string
 	// Protocol is ProtocolSklearn (the default, "") or ProtocolSplitColumn.
 	Protocol string
+	// ThresholdRule is how every method's threshold is found on the
+	// validation rows: decision.RuleTuned (the default, "": the anchors'
+	// candidates) or decision.RuleBayes (a sigmoid calibration, and the
+	// threshold where it reaches the training rows' positive share).
+	ThresholdRule string
 	// Jobs is the number of runs fitted at once; 0 means 1. With more than
 	// one, each fit gets one worker; results do not depend on Jobs.
 	Jobs int
@@ -221,7 +227,7 @@ func (j *job) axes(grid string) []search.Axis {
 // seed: the data file's content, the spec and every parameter the method
 // resolves from it (so a changed default is a new run), the grid, the
 // protocol, the standardisation and the threshold objective.
-func settingsHash(d *data, spec Spec, grid, protocol string, axes []search.Axis) (string, error) {
+func settingsHash(d *data, spec Spec, grid, protocol, rule string, axes []search.Axis) (string, error) {
 	m, err := spec.New()
 	if err != nil {
 		return "", err
@@ -239,12 +245,21 @@ func settingsHash(d *data, spec Spec, grid, protocol string, axes []search.Axis)
 		Protocol    string        `json:"protocol"`
 		Standardise string        `json:"standardise"`
 		Objective   string        `json:"threshold_objective"`
-	}{"aer-bench/1", d.sha, spec.String(), m.Params(), g, protocol, "fit on train", "balanced_accuracy"})
+	}{"aer-bench/1", d.sha, spec.String(), m.Params(), g, protocol, "fit on train", objectiveName(rule)})
 	if err != nil {
 		return "", err
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8]), nil
+}
+
+// objectiveName is what the thresholds are chosen for, as the settings
+// hash records it (unchanged for the tuned rule, so earlier runs resume).
+func objectiveName(rule string) string {
+	if rule == decision.RuleBayes {
+		return "balanced_accuracy (bayes)"
+	}
+	return "balanced_accuracy"
 }
 
 type runKey struct {
@@ -277,6 +292,13 @@ func (c *Config) check() error {
 			return fmt.Errorf("methods %q and %q would share the predictions folder %s", prev, s.String(), s.dir())
 		}
 		dirs[s.dir()] = s.String()
+	}
+	switch c.ThresholdRule {
+	case "", decision.RuleTuned:
+		c.ThresholdRule = ""
+	case decision.RuleBayes:
+	default:
+		return fmt.Errorf("threshold rule %q: want %s or %s", c.ThresholdRule, decision.RuleTuned, decision.RuleBayes)
 	}
 	switch c.Protocol {
 	case "":
@@ -341,7 +363,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	for _, d := range ds {
 		for _, spec := range cfg.Methods {
 			probe := &job{data: d, spec: spec}
-			hash, err := settingsHash(d, spec, cfg.Grid, cfg.Protocol, probe.axes(cfg.Grid))
+			hash, err := settingsHash(d, spec, cfg.Grid, cfg.Protocol, cfg.ThresholdRule, probe.axes(cfg.Grid))
 			if err != nil {
 				return nil, fmt.Errorf("bench: %s: %w", spec, err)
 			}
@@ -418,7 +440,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	}
 	_, err = learn.ForEach(ctx, cfg.Jobs, len(todo), func() func(context.Context, int) error {
 		return func(ctx context.Context, k int) error {
-			o, err := fitAndScore(ctx, todo[k], cfg.Grid, workers)
+			o, err := fitAndScore(ctx, todo[k], cfg.Grid, cfg.ThresholdRule, workers)
 			if err != nil {
 				return err
 			}

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"github.com/aer-go/aer/decision"
 	"io"
 	"math"
 	"path/filepath"
@@ -372,7 +373,11 @@ func (rp *report) document() *doc {
 	}
 	dc.p(fmt.Sprintf("Datasets: %s. Seeds: %s. Methods: %d. Split: %s. Features standardised with the training rows' means and deviations. Hyper-parameters: %s.",
 		strings.Join(names, ", "), strings.Join(seeds, ", "), len(cfg.Methods), split, grid))
-	dc.p("Every method's decision threshold is tuned on the validation rows for balanced accuracy (candidates 0.01, ..., 0.99 and the validation scores' quantiles; of tied best thresholds, the middle one); the metrics below are the test rows' at that threshold. \"BA at default threshold\" uses 0.5, or the threshold a method tunes itself (aer, dynens, gbdt-tuned). Each cell is the mean ± standard deviation (n-1) over seeds. Fowlkes-Mallows is sqrt(precision x recall), which the paper calls \"G-mean\"; TP-FP ratio is TPR/FPR, infinite when a run has no false positive (such runs are left out of the mean and counted).")
+	rule := "Every method's decision threshold is tuned on the validation rows for balanced accuracy (candidates 0.01, ..., 0.99 and the validation scores' quantiles; of tied best thresholds, the middle one)"
+	if rp.cfg.ThresholdRule == decision.RuleBayes {
+		rule = "Every method's decision threshold is found on the validation rows by the Bayes rule for balanced accuracy: a sigmoid calibration (Platt) of the validation scores, and the threshold where the calibrated probability equals the training rows' positive share"
+	}
+	dc.p(rule + "; the metrics below are the test rows' at that threshold. \"BA at default threshold\" uses 0.5, or the threshold a method tunes itself (aer, dynens, gbdt-tuned). Each cell is the mean ± standard deviation (n-1) over seeds. Fowlkes-Mallows is sqrt(precision x recall), which the paper calls \"G-mean\"; TP-FP ratio is TPR/FPR, infinite when a run has no false positive (such runs are left out of the mean and counted).")
 	mt := &table{head: []string{"method", "parameters", "grid searched", "Python anchor of the same settings"}}
 	for _, s := range cfg.Methods {
 		g := "none (defaults)"
@@ -474,7 +479,7 @@ func (rp *report) document() *doc {
 		dc.p(rp.rankNote)
 	}
 	if fr := rp.friedman; fr != nil {
-		dc.p(fmt.Sprintf("Mean ranks of the mean test balanced accuracy (tuned threshold) over %d datasets (%s); rank 1 is the best, ties share the average rank.", fr.N, strings.Join(rp.rankSets, ", ")))
+		dc.p(fmt.Sprintf("Mean ranks of the mean test balanced accuracy (at the threshold found on validation) over %d datasets (%s); rank 1 is the best, ties share the average rank.", fr.N, strings.Join(rp.rankSets, ", ")))
 		order := make([]int, fr.K)
 		for i := range order {
 			order[i] = i

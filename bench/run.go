@@ -74,7 +74,7 @@ type outcome struct {
 
 // fitAndScore fits one spec on one split and scores it; the returned error
 // is only ctx's (a method's failure is an error row).
-func fitAndScore(ctx context.Context, j *job, grid string, workers int) (*outcome, error) {
+func fitAndScore(ctx context.Context, j *job, grid, rule string, workers int) (*outcome, error) {
 	row := Row{
 		Dataset: j.data.name, Method: j.spec.String(), Params: j.spec.paramText(), Seed: j.seed,
 		Status: "ok", SettingsHash: j.hash,
@@ -127,7 +127,12 @@ func fitAndScore(ctx context.Context, j *job, grid string, workers int) (*outcom
 	if err != nil {
 		return fail(fmt.Errorf("scoring the validation rows: %w", err))
 	}
-	layer, err := decision.FitLayer(sp.valid.Y, vscore, nil, obj, "")
+	var layer *decision.Layer
+	if rule == decision.RuleBayes {
+		layer, err = decision.FitBayesLayer(sp.valid.Y, vscore, nil, obj, positiveShare(sp.train.Y))
+	} else {
+		layer, err = decision.FitLayer(sp.valid.Y, vscore, nil, obj, "")
+	}
 	if err != nil {
 		return fail(fmt.Errorf("decision threshold on the validation rows: %w", err))
 	}
@@ -210,4 +215,13 @@ func (h *heapSampler) stop() uint64 {
 	h.wg.Wait()
 	h.peak = max(h.peak, heapNow())
 	return h.peak - h.base
+}
+
+// positiveShare is the share of labels equal to 1.
+func positiveShare(y []int) float64 {
+	n := 0
+	for _, v := range y {
+		n += v
+	}
+	return float64(n) / float64(len(y))
 }

@@ -96,6 +96,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	out := fs.String("out", "", "output `DIR` (required)")
 	jobs := fs.Int("jobs", 1, "`N` runs fitted at once (each on one worker when N > 1)")
 	threads := fs.Int("threads", 0, "worker goroutines of each fit when --jobs is 1 (0: all cores)")
+	rule := fs.String("threshold-rule", "tuned", "how every method's threshold is found on validation rows: `tuned` (the anchors' candidates) or bayes (a sigmoid calibration, at the training positive share)")
 	protocol := fs.String("protocol", bench.ProtocolSklearn, "split `rule`: sklearn (the anchors' 3:1:1 split) or split-column")
 	anchors := fs.String("anchors", "", "`DIR` holding the Python anchors' runs.csv (default: ../anchors beside the datasets directory, when present)")
 	reference := fs.String("reference", "", "method `spec` the tests compare with every other (default: aer if benchmarked, else the first)")
@@ -152,7 +153,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	pr := newBenchProgress(stderr)
 	sum, err := bench.Run(ctx, bench.Config{
-		Datasets: files, Seeds: seedList, Methods: specs, Grid: *grid, Protocol: *protocol,
+		Datasets: files, Seeds: seedList, Methods: specs, Grid: *grid, Protocol: *protocol, ThresholdRule: *rule,
 		Jobs: *jobs, Threads: *threads, Out: *out, Anchors: *anchors, Reference: *reference,
 		Progress: pr.event, // its lines carry the errors of failed runs too
 	})
