@@ -551,7 +551,7 @@ var params = learn.ParamTable[Config]{
 			c.Member = v
 			return nil
 		}},
-	{Key: "grid", Help: `member settings tried, best on validation kept: default, none, or "eta:0.1,max_depth:3;eta:0.3,max_depth:6"`,
+	{Key: "grid", Help: `member settings, pooled (pool=true) or tried with the best on validation kept: default, none, or "eta:0.1,max_depth:3;eta:0.3,max_depth:6"`,
 		Get: func(c *Config) string { return formatGrid(c.Grid, c.NoGrid) },
 		Set: func(c *Config, v string) error {
 			c.Grid, c.NoGrid = nil, false
