@@ -18,9 +18,14 @@
 //     w* = lambda l* + (1 - lambda) w; the score w*.f(x) is thresholded at
 //     delta, lambda and delta chosen on validation data by a metric.
 //
-// Every step that the paper leaves ambiguous is a Config option, with the
-// paper-literal reading beside the default (see NOTES.md of the project and
-// the Config documentation). Fit returns a Model and a Report of every
+// Config.Preset picks the defaults: PresetPaper is that method as NOTES.md
+// of the project reads it; PresetPlus, the default, goes beyond it (the
+// members of every grid setting pooled, a member on all rows per setting
+// and a logistic regression peer, logit-space combination, tempered
+// likelihood weights chosen with lambda by validation ROC-AUC, static
+// weights on validation rows and the Bayes threshold of a sigmoid
+// calibration). Each part, and every step the paper leaves ambiguous, is a
+// Config option of its own. Fit returns a Model and a Report of every
 // stage; a Model predicts, explains single rows and saves to bytes that load
 // back to bit-identical predictions.
 //
