@@ -537,17 +537,24 @@ func memberOutputs(members []Member, x *mat.Dense, workers int) (*mat.Dense, err
 	out := mat.NewDense(r, k, nil)
 	cols := make([][]float64, k)
 	errs := make([]error, k)
-	sem := make(chan struct{}, workers)
-	var wg sync.WaitGroup
-	for j, mb := range members {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func(j int, mb learn.Model) {
-			defer func() { <-sem; wg.Done() }()
-			cols[j], errs[j] = mb.PredictProba(x, nil)
-		}(j, mb.Model)
+	if workers <= 1 {
+		// One goroutine: no hand-offs (a served row is scored here).
+		for j, mb := range members {
+			cols[j], errs[j] = mb.Model.PredictProba(x, nil)
+		}
+	} else {
+		sem := make(chan struct{}, workers)
+		var wg sync.WaitGroup
+		for j, mb := range members {
+			wg.Add(1)
+			sem <- struct{}{}
+			go func(j int, mb learn.Model) {
+				defer func() { <-sem; wg.Done() }()
+				cols[j], errs[j] = mb.PredictProba(x, nil)
+			}(j, mb.Model)
+		}
+		wg.Wait()
 	}
-	wg.Wait()
 	for j, err := range errs {
 		if err != nil {
 			return nil, fmt.Errorf("aer: member %d: %w", j, err)
