@@ -245,7 +245,7 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 	member := &learn.Data{X: xt, Y: y, W: w}
 	var balanced *learn.Data
 	if *c.Global {
-		balanced = &learn.Data{X: xt, Y: y, W: balancedWeights(y, w)}
+		balanced = &learn.Data{X: xt, Y: y, W: balancedWeights(train)}
 	}
 	type fitted struct {
 		members []Member
@@ -387,7 +387,7 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 		return nil, nil, err
 	}
 	if c.DeltaRule == decision.RuleBayes {
-		if delta, ok, err := bayesDelta(yv, scores2, valid.W, c.metric, y, w); err != nil {
+		if delta, ok, err := bayesDelta(yv, scores2, valid.W, c.metric, train.PositiveShare()); err != nil {
 			return nil, nil, err
 		} else if ok {
 			m.Combiner.Delta = delta
@@ -417,21 +417,12 @@ func (c *resolvedConfig) candidates(mx *mixture.Model, d int) []ensemble.Dynamic
 }
 
 // bayesDelta returns the threshold on validation scores where their
-// sigmoid calibration reaches the training rows' (weighted) positive share,
+// sigmoid calibration reaches prior, the training rows' positive share,
 // and false when metric has no such threshold (not balanced accuracy) or
 // the calibration does not increase with the score.
-func bayesDelta(yv []int, score, wv []float64, metric metrics.Metric, y []int, w []float64) (float64, bool, error) {
+func bayesDelta(yv []int, score, wv []float64, metric metrics.Metric, prior float64) (float64, bool, error) {
 	o := decision.MetricObjective(metric)
-	var pos, all float64
-	for i, v := range y {
-		wi := 1.0
-		if w != nil {
-			wi = w[i]
-		}
-		all += wi
-		pos += wi * float64(v)
-	}
-	l, err := decision.FitBayesLayer(yv, score, wv, o, pos/all)
+	l, err := decision.FitBayesLayer(yv, score, wv, o, prior)
 	if errors.Is(err, decision.ErrNoBayes) {
 		return 0, false, nil
 	}
@@ -502,27 +493,16 @@ func trainPeers(ctx context.Context, data *learn.Data, names []string, seed uint
 	return peers, err
 }
 
-// balancedWeights returns the row weights w (nil: all 1) with the minority
-// rows' multiplied by the weighted count of majority rows over that of
-// minority rows, so that both classes weigh the same.
-func balancedWeights(y []int, w []float64) []float64 {
-	var sum [2]float64
-	for i, v := range y {
-		wi := 1.0
-		if w != nil {
-			wi = w[i]
-		}
-		sum[v] += wi
-	}
-	ratio := sum[0] / sum[1]
-	out := make([]float64, len(y))
-	for i, v := range y {
-		out[i] = 1
-		if w != nil {
-			out[i] = w[i]
-		}
+// balancedWeights returns the row weights of d (nil: all 1) with the
+// minority rows' multiplied by the weighted count of majority rows over
+// that of minority rows, so that both classes weigh the same.
+func balancedWeights(d *learn.Data) []float64 {
+	neg, pos := d.ClassWeights()
+	out := make([]float64, d.Rows())
+	for i, v := range d.Y {
+		out[i] = d.Weight(i)
 		if v == 1 {
-			out[i] *= ratio
+			out[i] *= neg / pos
 		}
 	}
 	return out

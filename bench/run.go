@@ -129,7 +129,7 @@ func fitAndScore(ctx context.Context, j *job, grid, rule string, workers int) (*
 	}
 	var layer *decision.Layer
 	if rule == decision.RuleBayes {
-		layer, err = decision.FitBayesLayer(sp.valid.Y, vscore, nil, obj, positiveShare(sp.train.Y))
+		layer, err = decision.FitBayesLayer(sp.valid.Y, vscore, nil, obj, sp.train.PositiveShare())
 	} else {
 		layer, err = decision.FitLayer(sp.valid.Y, vscore, nil, obj, "")
 	}
@@ -215,13 +215,4 @@ func (h *heapSampler) stop() uint64 {
 	h.wg.Wait()
 	h.peak = max(h.peak, heapNow())
 	return h.peak - h.base
-}
-
-// positiveShare is the share of labels equal to 1.
-func positiveShare(y []int) float64 {
-	n := 0
-	for _, v := range y {
-		n += v
-	}
-	return float64(n) / float64(len(y))
 }

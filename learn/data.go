@@ -64,6 +64,13 @@ func (d *Data) ClassWeights() (neg, pos float64) {
 	return neg, pos
 }
 
+// PositiveShare is the weighted share of rows labelled 1: the prior of
+// the positive class in the population d stands for.
+func (d *Data) PositiveShare() float64 {
+	neg, pos := d.ClassWeights()
+	return pos / (neg + pos)
+}
+
 // Check reports the first problem that makes d unusable: no rows or
 // features, labels that are not 0 or 1 or not one per row, weights of the
 // wrong length or not finite and non-negative, infinite feature values.

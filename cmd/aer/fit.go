@@ -276,7 +276,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return fmt.Errorf("fit: scoring the validation rows: %w", err)
 		}
 		if *rule == decision.RuleBayes {
-			layer, err = decision.FitBayesLayer(valid.Y, score, valid.W, obj, positiveShare(train.Y, train.W))
+			layer, err = decision.FitBayesLayer(valid.Y, score, valid.W, obj, learnData(train).PositiveShare())
 		} else {
 			layer, err = decision.FitLayer(valid.Y, score, valid.W, obj, *calibrate)
 		}
@@ -439,18 +439,4 @@ func gridAxes(m learn.Method, flags []string) ([]search.Axis, error) {
 		axes = append(axes, a)
 	}
 	return axes, nil
-}
-
-// positiveShare is the weighted share of rows labelled 1 (w nil: counts).
-func positiveShare(y []int, w []float64) float64 {
-	var pos, all float64
-	for i, v := range y {
-		wi := 1.0
-		if w != nil {
-			wi = w[i]
-		}
-		all += wi
-		pos += wi * float64(v)
-	}
-	return pos / all
 }
