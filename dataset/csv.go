@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bufio"
+	"compress/gzip"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -19,6 +20,12 @@ import (
 // labelled file with the label in a column named "label" (else the last
 // column) and the rarer class as the positive one.
 type Options struct {
+	// Delimiter is the field separator; 0 means the one the header line
+	// uses most of comma, semicolon and tab (comma when it has none).
+	Delimiter rune
+	// NA lists more cell values that mean "missing", besides the empty
+	// cell, ?, NA, NaN, N/A, null, <NA> and #N/A (case-insensitive).
+	NA []string
 	// Label names the label column. Empty means a column named "label" if
 	// there is one, else the last column (the last but the Weight column).
 	Label string
@@ -52,32 +59,97 @@ type Options struct {
 // splitColumn is the name of the optional column assigning rows to splits.
 const splitColumn = "split"
 
-// Load reads the CSV file at path. See Read.
+// Load reads the CSV file at path, gzip-compressed when it starts with
+// gzip's magic bytes (a .csv.gz file). See Read.
 func Load(path string, opt Options) (*Dataset, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	d, err := Read(bufio.NewReaderSize(f, 1<<16), filepath.Base(path), opt)
+	base := filepath.Base(path)
+	br := bufio.NewReaderSize(f, 1<<16)
+	var r io.Reader = br
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, &Error{File: base, Err: ErrUnsupported, Detail: "a gzip file that does not open: " + err.Error()}
+		}
+		defer zr.Close()
+		r = bufio.NewReaderSize(zr, 1<<16)
+	}
+	d, err := Read(r, base, opt)
 	if err != nil {
 		return nil, err
 	}
-	d.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	name := strings.TrimSuffix(base, ".gz")
+	d.Name = strings.TrimSuffix(name, filepath.Ext(name))
 	return d, nil
 }
 
-// isMissing reports whether a cell denotes a missing value.
-func isMissing(s string) bool {
+// sniff returns the delimiter of the header line at the start of br: the
+// most frequent of comma, semicolon and tab outside quotes, comma on a
+// tie or when there is none. It also refuses binary formats by their
+// magic bytes.
+func sniff(br *bufio.Reader, name string) (rune, error) {
+	head, _ := br.Peek(1 << 16)
+	for _, f := range []struct{ magic, what string }{
+		{"PAR1", "Parquet"}, {"PK\x03\x04", "zip (an Excel .xlsx or zipped file)"},
+		{"\xd0\xcf\x11\xe0", "an old Excel .xls"}, {"\x1f\x8b", "gzip (read it through a path ending in .gz)"},
+	} {
+		if strings.HasPrefix(string(head), f.magic) {
+			return 0, &Error{File: name, Err: ErrUnsupported, Detail: f.what + "; aer reads delimited text (CSV)"}
+		}
+	}
+	counts := map[rune]int{}
+	quoted := false
+	for _, c := range string(head) {
+		if c == '"' {
+			quoted = !quoted
+		}
+		if c == '\n' && !quoted {
+			break
+		}
+		if !quoted && (c == ',' || c == ';' || c == '\t') {
+			counts[c]++
+		}
+	}
+	best := ','
+	for _, c := range []rune{';', '\t'} {
+		if counts[c] > counts[best] {
+			best = c
+		}
+	}
+	return best, nil
+}
+
+// isMissing reports whether a cell denotes a missing value (extra: the
+// caller's further tokens).
+func isMissing(s string, extra []string) bool {
 	switch len(s) {
 	case 0:
 		return true
 	case 1:
-		return s == "?"
+		if s == "?" {
+			return true
+		}
 	case 2:
-		return strings.EqualFold(s, "NA")
+		if strings.EqualFold(s, "NA") {
+			return true
+		}
 	case 3:
-		return strings.EqualFold(s, "NaN") || strings.EqualFold(s, "N/A")
+		if strings.EqualFold(s, "NaN") || strings.EqualFold(s, "N/A") {
+			return true
+		}
+	case 4:
+		if strings.EqualFold(s, "null") || strings.EqualFold(s, "<NA>") || strings.EqualFold(s, "#N/A") {
+			return true
+		}
+	}
+	for _, t := range extra {
+		if strings.EqualFold(s, t) {
+			return true
+		}
 	}
 	return false
 }
@@ -89,7 +161,19 @@ func isMissing(s string) bool {
 // two classes, a single class, fewer than two positive rows, no feature
 // columns, no data rows.
 func Read(r io.Reader, name string, opt Options) (*Dataset, error) {
-	cr := csv.NewReader(r)
+	br, ok := r.(*bufio.Reader)
+	if !ok {
+		br = bufio.NewReaderSize(r, 1<<16)
+	}
+	comma, err := sniff(br, name)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Delimiter != 0 {
+		comma = opt.Delimiter
+	}
+	cr := csv.NewReader(br)
+	cr.Comma = comma
 	cr.ReuseRecord = true
 	cr.FieldsPerRecord = -1
 	fail := func(line int, col, val string, err error, detail string) error {
@@ -193,7 +277,7 @@ func Read(r io.Reader, name string, opt Options) (*Dataset, error) {
 		}
 		for k, j := range featCols {
 			s := strings.TrimSpace(rec[j])
-			if isMissing(s) {
+			if isMissing(s, opt.NA) {
 				data = append(data, math.NaN())
 				missing[k]++
 				continue
@@ -218,7 +302,7 @@ func Read(r io.Reader, name string, opt Options) (*Dataset, error) {
 		}
 		if labelCol >= 0 {
 			s := canonicalLabel(strings.TrimSpace(rec[labelCol]))
-			if isMissing(s) {
+			if isMissing(s, opt.NA) {
 				return nil, fail(line, header[labelCol], s, ErrMissingLabel, "")
 			}
 			labels = append(labels, s)

@@ -8,6 +8,7 @@ import (
 // Sentinel errors, matched with errors.Is on the *Error that wraps them.
 var (
 	ErrEmpty         = errors.New("empty file: no header row")
+	ErrUnsupported   = errors.New("unsupported format")
 	ErrNoRows        = errors.New("no data rows")
 	ErrRagged        = errors.New("wrong number of fields")
 	ErrNotNumber     = errors.New("not a number")

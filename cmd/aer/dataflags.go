@@ -2,21 +2,51 @@ package main
 
 import (
 	"flag"
+	"fmt"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/aer-go/aer/dataset"
 )
 
 // dataFlags are the flags every command reading a labelled CSV shares.
 type dataFlags struct {
-	label    string
-	positive string
+	label     string
+	positive  string
+	delimiter rune
+	na        []string
 }
 
 func (d *dataFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&d.label, "label", "", "label column (default: the column named label, else the last column)")
 	fs.StringVar(&d.positive, "positive", "", "label value of the positive (minority) class (default: the rarer class)")
+	fs.Func("delimiter", "field `separator`: , ; tab or one character (default: the one the header line uses most of , ; and tab)", func(v string) error {
+		r, err := parseDelimiter(v)
+		d.delimiter = r
+		return err
+	})
+	fs.Func("na", "one more cell `value` that means missing, besides empty, ?, NA, NaN, N/A, null, <NA> and #N/A (repeatable)", func(v string) error {
+		if v = strings.TrimSpace(v); v == "" {
+			return fmt.Errorf("empty token (an empty cell is missing already)")
+		}
+		d.na = append(d.na, v)
+		return nil
+	})
+}
+
+// parseDelimiter reads --delimiter: ",", ";", "tab" (or a tab), or any
+// one character but a quote or a line break.
+func parseDelimiter(v string) (rune, error) {
+	if strings.EqualFold(v, "tab") || v == `\t` {
+		return '\t', nil
+	}
+	r, n := utf8.DecodeRuneInString(v)
+	if n == 0 || n != len(v) || r == '"' || r == '\r' || r == '\n' || r == utf8.RuneError {
+		return 0, fmt.Errorf("%q: want one character such as , ; or tab", v)
+	}
+	return r, nil
 }
 
 func (d *dataFlags) options() dataset.Options {
-	return dataset.Options{Label: d.label, Positive: d.positive}
+	return dataset.Options{Label: d.label, Positive: d.positive, Delimiter: d.delimiter, NA: d.na}
 }
