@@ -87,10 +87,13 @@ func Load(path string, opt Options) (*Dataset, error) {
 	return d, nil
 }
 
-// sniff returns the delimiter of the header line at the start of br: the
-// most frequent of comma, semicolon and tab outside quotes, comma on a
-// tie or when there is none. It also refuses binary formats by their
-// magic bytes.
+// sniff returns the delimiter of the table at the start of br: of comma,
+// semicolon and tab, the one that splits the header line and the first
+// data line (blank lines skipped, quotes respected) into the same number
+// of fields, more than one, the most fields winning; comma when none
+// does. Checking two lines keeps a one-column file whose name holds a
+// semicolon one column. It also refuses binary formats by their magic
+// bytes.
 func sniff(br *bufio.Reader, name string) (rune, error) {
 	head, _ := br.Peek(1 << 16)
 	for _, f := range []struct{ magic, what string }{
@@ -101,23 +104,42 @@ func sniff(br *bufio.Reader, name string) (rune, error) {
 			return 0, &Error{File: name, Err: ErrUnsupported, Detail: f.what + "; aer reads delimited text (CSV)"}
 		}
 	}
-	counts := map[rune]int{}
-	quoted := false
+	// counts[k][c] is the number of c outside quotes on non-blank line k.
+	var counts [2]map[rune]int
+	line, quoted, blank := 0, false, true
+	counts[0] = map[rune]int{}
 	for _, c := range string(head) {
-		if c == '"' {
-			quoted = !quoted
+		switch {
+		case c == '"':
+			quoted, blank = !quoted, false
+		case (c == '\n' || c == '\r') && !quoted:
+			if !blank {
+				line++
+				if line == 2 {
+					break
+				}
+				counts[line] = map[rune]int{}
+				blank = true
+			}
+			continue
+		case !quoted && (c == ',' || c == ';' || c == '\t'):
+			counts[line][c]++
+			blank = false
+		default:
+			blank = false
 		}
-		if c == '\n' && !quoted {
+		if line == 2 {
 			break
 		}
-		if !quoted && (c == ',' || c == ';' || c == '\t') {
-			counts[c]++
-		}
 	}
-	best := ','
-	for _, c := range []rune{';', '\t'} {
-		if counts[c] > counts[best] {
-			best = c
+	best, most := ',', 0
+	for _, c := range []rune{',', ';', '\t'} {
+		n := counts[0][c]
+		if n == 0 || counts[1] != nil && !blank && counts[1][c] != n {
+			continue
+		}
+		if n > most {
+			best, most = c, n
 		}
 	}
 	return best, nil
