@@ -81,8 +81,10 @@ func runMixture(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	params := fs.Bool("params", false, "also print the chosen model's weights, means and covariances")
 	save := fs.String("save", "", "write the chosen model as JSON to this file")
 	asJSON := fs.Bool("json", false, "print one JSON document")
-	if _, err := parseFlags(fs, args); err != nil {
+	if rest, err := parseFlags(fs, args); err != nil {
 		return err
+	} else if len(rest) > 0 {
+		return usageErrorf("mixture: unexpected argument %q (flags after it would be ignored)", rest[0])
 	}
 	if *data == "" {
 		return usageErrorf("mixture: --data is required")

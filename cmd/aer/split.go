@@ -57,8 +57,10 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	seed := fs.Uint64("seed", 0, "random seed")
 	outDir := fs.String("out-dir", ".", "directory for the output files")
 	asJSON := fs.Bool("json", false, "print one JSON document describing the parts")
-	if _, err := parseFlags(fs, args); err != nil {
+	if rest, err := parseFlags(fs, args); err != nil {
 		return err
+	} else if len(rest) > 0 {
+		return usageErrorf("split: unexpected argument %q (flags after it would be ignored)", rest[0])
 	}
 	if *data == "" {
 		return usageErrorf("split: --data is required")
