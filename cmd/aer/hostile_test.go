@@ -157,8 +157,10 @@ func TestHostileInput(t *testing.T) {
 		{"split/columns", []string{"split", "--data", "{d}/wrongcols.csv", "--out-dir", "{d}"}, 1, []string{"wrongcols.csv", "wrong number of fields"}},
 		{"split/ratio-negative", []string{"split", "--data", "{d}/train.csv", "--ratio", "-1", "--out-dir", "{d}"}, 2, []string{"--ratio", `"-1"`}},
 		{"split/ratio-text", []string{"split", "--data", "{d}/train.csv", "--ratio", "1:x", "--out-dir", "{d}"}, 2, []string{"--ratio", `"1:x"`}},
-		{"split/ratio-overflow", []string{"split", "--data", "{d}/train.csv", "--ratio", "1e308:1e308:1", "--out-dir", "{d}"}, 1, []string{"too large"}},
-		{"split/folds", []string{"split", "--data", "{d}/train.csv", "--folds", "1", "--out-dir", "{d}"}, 1, []string{"k = 1"}},
+		{"split/ratio-overflow", []string{"split", "--data", "{d}/train.csv", "--ratio", "1e308:1e308:1", "--out-dir", "{d}"}, 2, []string{"--ratio", "too large"}},
+		{"split/folds", []string{"split", "--data", "{d}/train.csv", "--folds", "1", "--out-dir", "{d}"}, 2, []string{"--folds", "1"}},
+		{"split/folds-negative", []string{"split", "--data", "{d}/train.csv", "--folds", "-3", "--out-dir", "{d}"}, 2, []string{"--folds", "-3"}},
+		{"split/folds-too-many", []string{"split", "--data", "{d}/train.csv", "--folds", "1000", "--out-dir", "{d}"}, 1, []string{"train.csv", "1000"}},
 		{"split/protocol", []string{"split", "--data", "{d}/train.csv", "--protocol", "bogus", "--out-dir", "{d}"}, 2, []string{"--protocol", `"bogus"`}},
 		{"split/stray-argument", []string{"split", "--data", "{d}/train.csv", "extra", "--out-dir", "{d}"}, 2, []string{`"extra"`}},
 		// info
@@ -211,8 +213,8 @@ func TestHostileInput(t *testing.T) {
 			if msg == "" || strings.Contains(msg, "\n") {
 				t.Errorf("stderr is not one line:\n%s", stderr)
 			}
-			if !strings.HasPrefix(msg, "aer: ") {
-				t.Errorf("stderr does not start with \"aer: \": %s", msg)
+			if prefix := "aer: " + c.args[0] + ": "; !strings.HasPrefix(msg, prefix) {
+				t.Errorf("stderr does not start with %q: %s", prefix, msg)
 			}
 			for _, w := range c.want {
 				if !strings.Contains(msg, strings.ReplaceAll(w, "{d}", dir)) {

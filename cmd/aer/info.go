@@ -50,7 +50,7 @@ func runInfo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	d, err := dataset.Load(*data, df.options())
 	if err != nil {
-		return err
+		return fmt.Errorf("info: %w", err)
 	}
 	neg, pos := d.ClassCounts()
 	r := infoReport{

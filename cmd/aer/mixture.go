@@ -129,6 +129,9 @@ func runMixture(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	d, err := loadMixtureData(*data, *class, df)
 	if err != nil {
+		if !strings.HasPrefix(err.Error(), "mixture: ") {
+			err = fmt.Errorf("mixture: %w", err)
+		}
 		return err
 	}
 	var rows []int

@@ -65,6 +65,9 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *data == "" {
 		return usageErrorf("split: --data is required")
 	}
+	if *folds < 0 || *folds == 1 {
+		return usageErrorf("split: --folds must be at least 2, not %d", *folds)
+	}
 	var ratios []float64
 	if *folds == 0 {
 		for _, f := range strings.Split(*ratio, ":") {
@@ -76,6 +79,13 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		if len(ratios) < 2 || len(ratios) > 3 {
 			return usageErrorf("split: --ratio %q: want 2 or 3 parts", *ratio)
+		}
+		sum := 0.0
+		for _, v := range ratios {
+			sum += v
+		}
+		if math.IsInf(sum, 0) {
+			return usageErrorf("split: --ratio %q: numbers too large (their sum overflows)", *ratio)
 		}
 	} else if *column {
 		return usageErrorf("split: --column works with --ratio, not --folds")
@@ -97,7 +107,7 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	d, err := dataset.Load(*data, df.options())
 	if err != nil {
-		return err
+		return fmt.Errorf("split: %w", err)
 	}
 	base := filepath.Join(*outDir, d.Name)
 	type out struct {
@@ -108,7 +118,7 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *folds > 0 {
 		fl, err := dataset.StratifiedKFold(d.Y, *folds, *seed)
 		if err != nil {
-			return err
+			return fmt.Errorf("split: %s: %w", *data, err)
 		}
 		for k, test := range fl {
 			var train []int
@@ -123,13 +133,13 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	} else if *protocol == "sklearn" {
 		train, valid, test, err := dataset.AnchorSplit(d.Y, uint32(*seed))
 		if err != nil {
-			return err
+			return fmt.Errorf("split: %s: %w", *data, err)
 		}
 		outs = append(outs, out{"train", train}, out{"valid", valid}, out{"test", test})
 	} else {
 		parts, err := dataset.StratifiedSplit(d.Y, ratios, *seed)
 		if err != nil {
-			return err
+			return fmt.Errorf("split: %s: %w", *data, err)
 		}
 		names := []string{"train", "valid", "test"}
 		if len(parts) == 2 {
