@@ -133,6 +133,7 @@ func TestHostileInput(t *testing.T) {
 		{"mixture/header-only", []string{"mixture", "--data", "{d}/header.csv", "--save", "{out}"}, 1, []string{"header.csv", "no data rows"}},
 		{"mixture/non-numeric", []string{"mixture", "--data", "{d}/nonnum.csv", "--save", "{out}"}, 1, []string{"nonnum.csv", "not a number"}},
 		{"mixture/columns", []string{"mixture", "--data", "{d}/wrongcols.csv", "--save", "{out}"}, 1, []string{"wrongcols.csv", "wrong number of fields"}},
+		{"mixture/overflow", []string{"mixture", "--data", "{d}/overflow.csv", "--class", "all", "--save", "{out}"}, 1, []string{"mixture"}},
 		{"mixture/missing-values", []string{"mixture", "--data", "{d}/train.csv", "--save", "{out}"}, 1, []string{"train.csv", "missing value"}},
 		{"mixture/components-reversed", []string{"mixture", "--data", "{d}/clean.csv", "--components", "5-1", "--save", "{out}"}, 2, []string{"--components", `"5-1"`}},
 		{"mixture/components-huge", []string{"mixture", "--data", "{d}/clean.csv", "--components", "1-2000000000", "--save", "{out}"}, 2, []string{"--components"}},
