@@ -112,11 +112,14 @@ func runMixture(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	regCovar := *reg
 	if regCovar == 0 {
 		regCovar = -1 // the library's "no ridge"
-	} else if regCovar < 0 {
-		return usageErrorf("mixture: --reg-covar must not be negative")
+	} else if !(regCovar >= 0) || math.IsInf(regCovar, 0) {
+		return usageErrorf("mixture: --reg-covar must be a finite number, not negative, not %v", *reg)
 	}
-	if *tol < 0 {
-		return usageErrorf("mixture: --tol must not be negative")
+	if !(*tol >= 0) || math.IsInf(*tol, 0) {
+		return usageErrorf("mixture: --tol must be a finite number, not negative, not %v", *tol)
+	}
+	if *workers < 0 {
+		return usageErrorf("mixture: --workers must be 0 (all cores) or more, not %d", *workers)
 	}
 
 	switch *class {
