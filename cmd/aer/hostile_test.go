@@ -197,6 +197,21 @@ func TestHostileInput(t *testing.T) {
 		{"serve/missing-model", []string{"serve", "--model", "{d}/missing.aer"}, 1, []string{"missing.aer", "no such file"}},
 		{"serve/garbage-model", []string{"serve", "--model", "{d}/garbage.aer"}, 1, []string{"garbage.aer", "not an aer model file"}},
 	}
+	// --out naming an input of the same command (here the sentinel itself).
+	for _, c := range [][]string{
+		{"fit", "--train", "{out}", "--method", "tree", "--out", "{out}"},
+		{"predict", "--model", "{d}/tree.aer", "--data", "{out}", "--out", "{out}"},
+		{"resample", "--sampler", "rus", "--data", "{out}", "--out", "{out}"},
+		{"eval", "--data", "{out}", "--sweep-out", "{out}"},
+		{"mixture", "--data", "{out}", "--save", "{out}"},
+	} {
+		cases = append(cases, struct {
+			name string
+			args []string
+			code int
+			want []string
+		}{c[0] + "/out-is-input", c, 2, []string{"out.txt", "refusing to overwrite an input"}})
+	}
 	out := filepath.Join(dir, "out.txt")
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
