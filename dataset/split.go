@@ -24,6 +24,9 @@ func StratifiedSplit(y []int, ratios []float64, seed uint64) ([][]int, error) {
 		}
 		total += r
 	}
+	if math.IsInf(total, 0) {
+		return nil, fmt.Errorf("stratified split: ratios %v are too large (their sum overflows)", ratios)
+	}
 	parts := make([][]int, len(ratios))
 	src := rng.New(seed)
 	for class := 0; class <= 1; class++ {
@@ -53,7 +56,7 @@ func apportion(n int, ratios []float64, total float64) []int {
 	rem := make([]float64, len(ratios))
 	used := 0
 	for k, r := range ratios {
-		exact := float64(n) * r / total
+		exact := float64(n) * (r / total) // r/total first: n*r may overflow
 		counts[k] = int(math.Floor(exact))
 		rem[k] = exact - float64(counts[k])
 		used += counts[k]

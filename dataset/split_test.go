@@ -136,3 +136,22 @@ func TestImpute(t *testing.T) {
 		t.Errorf("impute filled %d: %v", n, mat.Formatted(x))
 	}
 }
+
+// Huge ratios: n*r overflowed to +Inf and apportioning rows never ended
+// (aer split --ratio 1e308:1:1 hung).
+func TestStratifiedSplitHugeRatios(t *testing.T) {
+	y := []int{0, 0, 0, 0, 0, 0, 1, 1, 1, 1}
+	parts, err := StratifiedSplit(y, []float64{1e308, 1, 1}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(parts[0]) + len(parts[1]) + len(parts[2]); n != len(y) {
+		t.Errorf("%d rows in the parts, want %d", n, len(y))
+	}
+	if len(parts[0]) != len(y) {
+		t.Errorf("first part has %d rows, want all %d", len(parts[0]), len(y))
+	}
+	if _, err := StratifiedSplit(y, []float64{1e308, 1e308, 1}, 1); err == nil {
+		t.Error("ratios whose sum overflows: no error")
+	}
+}

@@ -41,7 +41,9 @@ func kmeansPP(x []float64, stride, n, d, k int, rnd *rand.Rand) []int {
 			id, _ := slices.BinarySearch(cum, r)
 			ids[t] = min(id, n-1)
 		}
-		best, bestPot := -1, math.Inf(1)
+		// best starts at the first candidate: with squared distances that
+		// overflow to +Inf no candidate is below bestPot (and -1 panicked).
+		best, bestPot := 0, math.Inf(1)
 		for t, id := range ids {
 			c := x[id*stride : id*stride+d]
 			dt := cand[t*n : (t+1)*n]

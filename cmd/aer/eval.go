@@ -89,6 +89,10 @@ type evalBestPoint struct {
 	threshold, value float64 // for the text output; NaN when no best
 }
 
+// maxSweepGrid bounds --sweep-grid: a grid point costs a row of every
+// metric, and an absurd grid would end in an out-of-memory crash.
+const maxSweepGrid = 1_000_000
+
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	c := commands["eval"]
 	fs := newFlagSet(c, stderr)
@@ -113,8 +117,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if math.IsNaN(threshold) {
 		return usageErrorf("eval: --threshold must be a number, not NaN")
 	}
-	if *sweepGrid < 0 || *sweepGrid == 1 {
-		return usageErrorf("eval: --sweep-grid must be 0 or at least 2, not %d", *sweepGrid)
+	if *sweepGrid < 0 || *sweepGrid == 1 || *sweepGrid > maxSweepGrid {
+		return usageErrorf("eval: --sweep-grid must be 0 or between 2 and %d, not %d", maxSweepGrid, *sweepGrid)
 	}
 	if *sweepOut != "" {
 		*sweep = true

@@ -37,12 +37,23 @@ func newFlagSet(c *command, w io.Writer) *flag.FlagSet {
 // parseFlags parses args into fs and turns the flag package's outcomes into
 // aer's conventions: -h is a success, anything else wrong is a usage error.
 // Positional arguments are returned.
+//
+// A mistake gives one line on stderr (the error, naming the flag, and where
+// to find help), not the flag package's message followed by the whole help
+// text; -h still prints the help.
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
-	if err := fs.Parse(args); err != nil {
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	fs.SetOutput(out)
+	fs.Usage = usage
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			usage()
 			return nil, errHelpShown
 		}
-		return nil, &usageError{msg: fmt.Sprintf("%s: %v", fs.Name(), err)}
+		return nil, &usageError{msg: fmt.Sprintf("%s: %v (see aer help %s)", fs.Name(), err, fs.Name())}
 	}
 	return fs.Args(), nil
 }

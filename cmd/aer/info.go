@@ -40,15 +40,17 @@ func runInfo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	df.register(fs)
 	data := fs.String("data", "", "CSV file to describe (required)")
 	asJSON := fs.Bool("json", false, "print one JSON document")
-	if _, err := parseFlags(fs, args); err != nil {
+	if rest, err := parseFlags(fs, args); err != nil {
 		return err
+	} else if len(rest) > 0 {
+		return usageErrorf("info: unexpected argument %q (flags after it would be ignored)", rest[0])
 	}
 	if *data == "" {
 		return usageErrorf("info: --data is required")
 	}
 	d, err := dataset.Load(*data, df.options())
 	if err != nil {
-		return err
+		return fmt.Errorf("info: %w", err)
 	}
 	neg, pos := d.ClassCounts()
 	r := infoReport{

@@ -81,8 +81,10 @@ func runMixture(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	params := fs.Bool("params", false, "also print the chosen model's weights, means and covariances")
 	save := fs.String("save", "", "write the chosen model as JSON to this file")
 	asJSON := fs.Bool("json", false, "print one JSON document")
-	if _, err := parseFlags(fs, args); err != nil {
+	if rest, err := parseFlags(fs, args); err != nil {
 		return err
+	} else if len(rest) > 0 {
+		return usageErrorf("mixture: unexpected argument %q (flags after it would be ignored)", rest[0])
 	}
 	if *data == "" {
 		return usageErrorf("mixture: --data is required")
@@ -110,11 +112,14 @@ func runMixture(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	regCovar := *reg
 	if regCovar == 0 {
 		regCovar = -1 // the library's "no ridge"
-	} else if regCovar < 0 {
-		return usageErrorf("mixture: --reg-covar must not be negative")
+	} else if !(regCovar >= 0) || math.IsInf(regCovar, 0) {
+		return usageErrorf("mixture: --reg-covar must be a finite number, not negative, not %v", *reg)
 	}
-	if *tol < 0 {
-		return usageErrorf("mixture: --tol must not be negative")
+	if !(*tol >= 0) || math.IsInf(*tol, 0) {
+		return usageErrorf("mixture: --tol must be a finite number, not negative, not %v", *tol)
+	}
+	if *workers < 0 {
+		return usageErrorf("mixture: --workers must be 0 (all cores) or more, not %d", *workers)
 	}
 
 	switch *class {
@@ -127,6 +132,9 @@ func runMixture(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	d, err := loadMixtureData(*data, *class, df)
 	if err != nil {
+		if !strings.HasPrefix(err.Error(), "mixture: ") {
+			err = fmt.Errorf("mixture: %w", err)
+		}
 		return err
 	}
 	var rows []int

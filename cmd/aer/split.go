@@ -57,11 +57,16 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	seed := fs.Uint64("seed", 0, "random seed")
 	outDir := fs.String("out-dir", ".", "directory for the output files")
 	asJSON := fs.Bool("json", false, "print one JSON document describing the parts")
-	if _, err := parseFlags(fs, args); err != nil {
+	if rest, err := parseFlags(fs, args); err != nil {
 		return err
+	} else if len(rest) > 0 {
+		return usageErrorf("split: unexpected argument %q (flags after it would be ignored)", rest[0])
 	}
 	if *data == "" {
 		return usageErrorf("split: --data is required")
+	}
+	if *folds < 0 || *folds == 1 {
+		return usageErrorf("split: --folds must be at least 2, not %d", *folds)
 	}
 	var ratios []float64
 	if *folds == 0 {
@@ -74,6 +79,13 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		if len(ratios) < 2 || len(ratios) > 3 {
 			return usageErrorf("split: --ratio %q: want 2 or 3 parts", *ratio)
+		}
+		sum := 0.0
+		for _, v := range ratios {
+			sum += v
+		}
+		if math.IsInf(sum, 0) {
+			return usageErrorf("split: --ratio %q: numbers too large (their sum overflows)", *ratio)
 		}
 	} else if *column {
 		return usageErrorf("split: --column works with --ratio, not --folds")
@@ -95,7 +107,7 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	d, err := dataset.Load(*data, df.options())
 	if err != nil {
-		return err
+		return fmt.Errorf("split: %w", err)
 	}
 	base := filepath.Join(*outDir, d.Name)
 	type out struct {
@@ -106,7 +118,7 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *folds > 0 {
 		fl, err := dataset.StratifiedKFold(d.Y, *folds, *seed)
 		if err != nil {
-			return err
+			return fmt.Errorf("split: %s: %w", *data, err)
 		}
 		for k, test := range fl {
 			var train []int
@@ -121,13 +133,13 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	} else if *protocol == "sklearn" {
 		train, valid, test, err := dataset.AnchorSplit(d.Y, uint32(*seed))
 		if err != nil {
-			return err
+			return fmt.Errorf("split: %s: %w", *data, err)
 		}
 		outs = append(outs, out{"train", train}, out{"valid", valid}, out{"test", test})
 	} else {
 		parts, err := dataset.StratifiedSplit(d.Y, ratios, *seed)
 		if err != nil {
-			return err
+			return fmt.Errorf("split: %s: %w", *data, err)
 		}
 		names := []string{"train", "valid", "test"}
 		if len(parts) == 2 {
