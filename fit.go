@@ -144,6 +144,9 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 	dataset.Impute(xt, m.Means)
 	if !c.NoStandardize {
 		m.Scaler = dataset.FitScaler(xt)
+		if err := m.Scaler.Check(train.Features); err != nil {
+			return nil, nil, fmt.Errorf("aer: %w: training data: %v", learn.ErrData, err)
+		}
 		m.Scaler.Transform(xt)
 	}
 	xvt := m.prepare(valid.X)

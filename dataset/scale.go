@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -60,6 +61,30 @@ func FitScaler(x *mat.Dense) *Scaler {
 		s.Scale[j] = sd
 	}
 	return s
+}
+
+// Check reports the first column whose mean or standard deviation is not
+// finite: values near the float64 limit (1e308) overflow their sums, and
+// standardising by them would turn every value of the column into 0 or
+// NaN. features names the columns (nil: numbers).
+func (s *Scaler) Check(features []string) error {
+	for j := range s.Mean {
+		what := ""
+		switch {
+		case math.IsInf(s.Mean[j], 0) || math.IsNaN(s.Mean[j]):
+			what = "mean"
+		case math.IsInf(s.Scale[j], 0) || math.IsNaN(s.Scale[j]):
+			what = "standard deviation"
+		default:
+			continue
+		}
+		name := fmt.Sprintf("%d", j+1)
+		if j < len(features) {
+			name = fmt.Sprintf("%q", features[j])
+		}
+		return fmt.Errorf("feature %s: values too large to standardise (their %s overflows float64); rescale the column", name, what)
+	}
+	return nil
 }
 
 // Transform standardises x in place; missing values stay NaN.

@@ -63,6 +63,9 @@ func (s *standardized) Fit(ctx context.Context, train, valid *learn.Data, env le
 	xt := p.impute(train.X)
 	if !s.off {
 		p.Scaler = dataset.FitScaler(xt)
+		if err := p.Scaler.Check(train.Features); err != nil {
+			return nil, fmt.Errorf("%w: training data: %v", learn.ErrData, err)
+		}
 		p.Scaler.Transform(xt)
 	}
 	tr := *train

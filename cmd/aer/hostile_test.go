@@ -39,6 +39,8 @@ func hostileFixtures(t *testing.T, dir string) {
 		"fheader.csv":    "dataset,a,b\n",
 		"fnonnum.csv":    "dataset,a,b\nd1,x,2\nd2,1,2\n",
 		"garbage.aer":    string(garbage),
+		// Two cells near the float64 limit: their variance overflows.
+		"huge.csv": lines[0] + "1e308" + lines[1][strings.IndexByte(lines[1], ','):] + "-1e308" + lines[2][strings.IndexByte(lines[2], ','):] + strings.Join(lines[3:], ""),
 	}
 	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
@@ -75,6 +77,8 @@ func TestHostileInput(t *testing.T) {
 		{"fit/empty", []string{"fit", "--train", "{d}/empty.csv", "--method", "tree", "--out", "{out}"}, 1, []string{"empty.csv", "empty file"}},
 		{"fit/header-only", []string{"fit", "--train", "{d}/header.csv", "--method", "tree", "--out", "{out}"}, 1, []string{"header.csv", "no data rows"}},
 		{"fit/non-numeric", []string{"fit", "--train", "{d}/nonnum.csv", "--method", "tree", "--out", "{out}"}, 1, []string{"nonnum.csv", "line 2", `"abc"`, "not a number"}},
+		{"fit/huge-logreg", []string{"fit", "--train", "{d}/huge.csv", "--method", "logreg", "--out", "{out}"}, 1, []string{"too large to standardise"}},
+		{"fit/huge-aer", []string{"fit", "--train", "{d}/huge.csv", "--valid", "{d}/train.csv", "--method", "aer", "--out", "{out}"}, 1, []string{"too large to standardise"}},
 		{"fit/columns", []string{"fit", "--train", "{d}/wrongcols.csv", "--method", "tree", "--out", "{out}"}, 1, []string{"wrongcols.csv", "line 3", "wrong number of fields"}},
 		{"fit/unknown-flag", []string{"fit", "--train", "{d}/train.csv", "--bogus", "--out", "{out}"}, 2, []string{"-bogus", "not defined"}},
 		{"fit/bad-seed", []string{"fit", "--train", "{d}/train.csv", "--seed", "-1", "--out", "{out}"}, 2, []string{"-seed", `"-1"`}},
