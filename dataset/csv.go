@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -216,6 +217,9 @@ func Read(r io.Reader, name string, opt Options) (*Dataset, error) {
 	for j, h := range header {
 		h = strings.TrimSpace(h)
 		header[j] = h
+		if !utf8.ValidString(h) {
+			return nil, fail(1, "", strings.ToValidUTF8(h, "\ufffd"), ErrEncoding, fmt.Sprintf("field %d of the header; save the file as UTF-8", j+1))
+		}
 		if h == "" {
 			return nil, fail(1, "", "", ErrEmptyName, fmt.Sprintf("field %d of the header", j+1))
 		}
@@ -275,7 +279,10 @@ func Read(r io.Reader, name string, opt Options) (*Dataset, error) {
 	}
 
 	c := len(features)
-	data := make([]float64, 0, 1024*c)
+	// Room for 1024 rows, but never more than a few MB up front: a header
+	// of millions of columns must not allocate gigabytes before its first
+	// row.
+	data := make([]float64, 0, min(1024*c, 1<<19))
 	missing := make([]int, c)
 	var labels []string
 	var lines []int // file line of each row, for label errors

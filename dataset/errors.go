@@ -3,12 +3,14 @@ package dataset
 import (
 	"errors"
 	"fmt"
+	"unicode/utf8"
 )
 
 // Sentinel errors, matched with errors.Is on the *Error that wraps them.
 var (
 	ErrEmpty         = errors.New("empty file: no header row")
 	ErrUnsupported   = errors.New("unsupported format")
+	ErrEncoding      = errors.New("column name is not UTF-8 text")
 	ErrNoRows        = errors.New("no data rows")
 	ErrRagged        = errors.New("wrong number of fields")
 	ErrNotNumber     = errors.New("not a number")
@@ -40,6 +42,22 @@ type Error struct {
 	Detail string // extra explanation appended to the message
 }
 
+// clipAt is the longest cell or name an error message quotes whole.
+const clipAt = 80
+
+// clip shortens s for a message: its first clipAt bytes (whole UTF-8
+// characters) and how long it was.
+func clip(s string) string {
+	if len(s) <= clipAt {
+		return s
+	}
+	cut := clipAt
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s... (%d bytes)", s[:cut], len(s))
+}
+
 func (e *Error) Error() string {
 	msg := e.File
 	if msg == "" {
@@ -54,11 +72,11 @@ func (e *Error) Error() string {
 		} else {
 			msg += ":"
 		}
-		msg += fmt.Sprintf(" column %q", e.Column)
+		msg += fmt.Sprintf(" column %q", clip(e.Column))
 	}
 	msg += ": "
 	if e.Value != "" || errors.Is(e.Err, ErrNotNumber) {
-		msg += fmt.Sprintf("%q: ", e.Value)
+		msg += fmt.Sprintf("%q: ", clip(e.Value))
 	}
 	msg += e.Err.Error()
 	if e.Detail != "" {

@@ -3,6 +3,7 @@ package dataset
 import (
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -81,5 +82,29 @@ func TestLoadGzipAndUnsupported(t *testing.T) {
 		if !errors.Is(err, ErrUnsupported) || strings.Contains(err.Error(), "line") {
 			t.Errorf("%s: %v, want unsupported format", c.name, err)
 		}
+	}
+}
+
+func TestHostileHeaderAndCells(t *testing.T) {
+	// A Latin-1 column name is refused with its line, not read as garbage.
+	_, err := Read(strings.NewReader("caf\xe9,label\n1,0\n2,1\n3,1\n"), "latin1.csv", Options{})
+	if !errors.Is(err, ErrEncoding) || !strings.Contains(err.Error(), "UTF-8") {
+		t.Errorf("Latin-1 header: %v", err)
+	}
+	// A huge bad cell is quoted in part, with its length.
+	cell := strings.Repeat("x", 5<<20)
+	_, err = Read(strings.NewReader("a,label\n"+cell+",0\n2,1\n3,1\n"), "big.csv", Options{})
+	if !errors.Is(err, ErrNotNumber) || len(err.Error()) > 300 || !strings.Contains(err.Error(), "(5242880 bytes)") {
+		t.Errorf("5 MB cell: message of %d bytes: %.200s", len(err.Error()), err)
+	}
+	// A header of a million columns and no rows reads without allocating
+	// a billion floats first.
+	var wide strings.Builder
+	for j := range 1 << 20 {
+		fmt.Fprintf(&wide, "c%d,", j)
+	}
+	wide.WriteString("label\n")
+	if _, err := Read(strings.NewReader(wide.String()), "wide.csv", Options{}); !errors.Is(err, ErrNoRows) {
+		t.Errorf("wide header: %v", err)
 	}
 }
