@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/internal/atomicfile"
 )
 
 func init() {
@@ -167,21 +167,21 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			report = append(report, splitPart{File: path, Part: o.name, Rows: len(o.rows), Positive: countPos(d.Y, o.rows)})
 		}
 	} else {
-		// Each file is written atomically; if one fails, the ones this run
-		// already wrote are removed, so no partial set is left behind.
-		var written []string
+		// The parts are written as one: all to temporary files, renamed
+		// into place only when every one is complete, so a failure leaves
+		// no partial set and no earlier file removed.
+		var paths []string
+		var writes []func(io.Writer) error
 		for _, o := range outs {
 			sub := d.Subset(o.rows)
 			sub.Split = nil
 			path := base + "." + o.name + ".csv"
-			if err := writeFileAtomic(path, func(w io.Writer) error { return dataset.WriteCSV(w, sub) }); err != nil {
-				for _, p := range written {
-					os.Remove(p)
-				}
-				return err
-			}
-			written = append(written, path)
+			paths = append(paths, path)
+			writes = append(writes, func(w io.Writer) error { return dataset.WriteCSV(w, sub) })
 			report = append(report, splitPart{File: path, Part: o.name, Rows: len(o.rows), Positive: countPos(d.Y, o.rows)})
+		}
+		if err := atomicfile.WriteAll(paths, writes); err != nil {
+			return err
 		}
 	}
 	if *asJSON {

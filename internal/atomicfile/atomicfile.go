@@ -2,17 +2,27 @@ package atomicfile
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
 // Write creates path by calling write on a buffered temporary file in the
 // same directory and renaming it over path once write and the flush, sync
 // and close all succeeded. On any error the temporary file is removed and
 // path is left untouched. The path "-" writes to standard output instead.
-func Write(path string, write func(io.Writer) error) (err error) {
+//
+// The file gets the mode of the file it replaces, else 0666 less the
+// process's umask (as a shell redirection would); a symbolic link at path
+// is followed, so the file it points to is replaced and the link stays.
+// After the rename the directory is synced, so the new name survives a
+// crash.
+func Write(path string, write func(io.Writer) error) error {
 	if path == "-" {
 		bw := bufio.NewWriter(os.Stdout)
 		if err := write(bw); err != nil {
@@ -20,36 +30,114 @@ func Write(path string, write func(io.Writer) error) (err error) {
 		}
 		return bw.Flush()
 	}
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("create %s: %w", path, err)
+	return WriteAll([]string{path}, []func(io.Writer) error{write})
+}
+
+// WriteAll writes several files as one: every file is written to its
+// temporary first, and only when all of them are complete are they
+// renamed into place. If any write fails, every temporary is removed and
+// no path is touched.
+func WriteAll(paths []string, writes []func(io.Writer) error) (err error) {
+	if len(paths) != len(writes) {
+		return fmt.Errorf("atomicfile: %d paths for %d writers", len(paths), len(writes))
 	}
-	tmp := f.Name()
+	targets := make([]string, len(paths))
+	temps := make([]string, 0, len(paths))
+	defer func() {
+		if err != nil {
+			for _, t := range temps {
+				os.Remove(t)
+			}
+		}
+	}()
+	for i, path := range paths {
+		if targets[i], err = resolve(path); err != nil {
+			return err
+		}
+		tmp, err := writeTemp(targets[i], path, writes[i])
+		if tmp != "" {
+			temps = append(temps, tmp)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	for i, tmp := range temps {
+		if err = os.Rename(tmp, targets[i]); err != nil {
+			return fmt.Errorf("rename into %s: %w", paths[i], err)
+		}
+		syncDir(filepath.Dir(targets[i]))
+	}
+	return nil
+}
+
+// resolve follows a symbolic link at path to the file it names (which
+// may not exist yet).
+func resolve(path string) (string, error) {
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return path, nil
+	}
+	target, err := os.Readlink(path)
+	if err != nil {
+		return "", fmt.Errorf("reading the link %s: %w", path, err)
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(filepath.Dir(path), target)
+	}
+	return resolve(target)
+}
+
+// writeTemp writes a temporary file beside target and returns its name
+// (set once it exists, so the caller can remove it) and the first error.
+// name is the path as the user gave it, for messages.
+func writeTemp(target, name string, write func(io.Writer) error) (tmp string, err error) {
+	dir := filepath.Dir(target)
+	var f *os.File
+	for range 100 {
+		tmp = filepath.Join(dir, "."+filepath.Base(target)+".tmp"+strconv.FormatUint(rand.Uint64()%1e9, 10))
+		// 0666 less the umask, as the kernel applies it.
+		f, err = os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
+	if err != nil {
+		return "", fmt.Errorf("create %s: %w", name, err)
+	}
 	defer func() {
 		if err != nil {
 			f.Close()
-			os.Remove(tmp)
 		}
 	}()
 	bw := bufio.NewWriterSize(f, 1<<16)
 	if err = write(bw); err != nil {
-		return err
+		return tmp, err
 	}
 	if err = bw.Flush(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return tmp, fmt.Errorf("write %s: %w", name, err)
+	}
+	if fi, serr := os.Stat(target); serr == nil {
+		// Keep the mode of the file replaced (a private model stays
+		// private).
+		if err = f.Chmod(fi.Mode().Perm()); err != nil {
+			return tmp, fmt.Errorf("chmod %s: %w", name, err)
+		}
 	}
 	if err = f.Sync(); err != nil {
-		return fmt.Errorf("sync %s: %w", path, err)
+		return tmp, fmt.Errorf("sync %s: %w", name, err)
 	}
 	if err = f.Close(); err != nil {
-		return fmt.Errorf("close %s: %w", path, err)
+		return tmp, fmt.Errorf("close %s: %w", name, err)
 	}
-	if err = os.Chmod(tmp, 0o644); err != nil {
-		return fmt.Errorf("chmod %s: %w", path, err)
+	return tmp, nil
+}
+
+// syncDir flushes a directory's entries to disk where the system allows
+// it (errors are ignored: some systems cannot sync a directory).
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
 	}
-	if err = os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("rename into %s: %w", path, err)
-	}
-	return nil
 }

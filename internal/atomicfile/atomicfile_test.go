@@ -41,3 +41,69 @@ func TestWrite(t *testing.T) {
 		t.Error("write into a missing directory succeeded")
 	}
 }
+
+func TestModesAndLinks(t *testing.T) {
+	dir := t.TempDir()
+	w := func(s string) func(io.Writer) error {
+		return func(out io.Writer) error { _, err := io.WriteString(out, s); return err }
+	}
+	// A new file gets 0666 less the umask; an existing one keeps its mode.
+	private := filepath.Join(dir, "private.aer")
+	if err := os.WriteFile(private, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(private, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(private, w("new")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(private); fi.Mode().Perm() != 0o600 {
+		t.Errorf("replaced 0600 file has mode %v", fi.Mode().Perm())
+	}
+	// A symbolic link is followed: the target is replaced, the link stays.
+	target := filepath.Join(dir, "target.csv")
+	link := filepath.Join(dir, "link.csv")
+	if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("target.csv", link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if err := Write(link, w("new")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Lstat(link); fi.Mode()&os.ModeSymlink == 0 {
+		t.Error("the link was replaced by a file")
+	}
+	if b, _ := os.ReadFile(target); string(b) != "new" {
+		t.Errorf("target holds %q", b)
+	}
+}
+
+func TestWriteAll(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.csv"), filepath.Join(dir, "b.csv")
+	for _, p := range []string{a, b} {
+		if err := os.WriteFile(p, []byte("old"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	boom := errors.New("boom")
+	err := WriteAll([]string{a, b}, []func(io.Writer) error{
+		func(w io.Writer) error { _, err := io.WriteString(w, "new a"); return err },
+		func(io.Writer) error { return boom },
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("error %v", err)
+	}
+	// The second part failed: the first is not replaced, nothing is left.
+	for _, p := range []string{a, b} {
+		if got, _ := os.ReadFile(p); string(got) != "old" {
+			t.Errorf("%s: %q after a failed set", filepath.Base(p), got)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+		t.Errorf("%d entries left", len(ents))
+	}
+}
