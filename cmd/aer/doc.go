@@ -9,5 +9,6 @@
 //
 // Every command that draws random numbers takes --seed; --json prints one
 // JSON document on stdout while logs go to stderr. The exit status is 0 on
-// success, 1 on failure and 2 on a usage error.
+// success, 1 on failure, 2 on a usage error and 3 on an internal error (a
+// bug).
 package main

@@ -16,9 +16,23 @@ func main() {
 	// Ctrl-C or SIGTERM cancels the context: a fit stops within a second,
 	// writes nothing and exits non-zero; a second Ctrl-C kills at once.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := runContext(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	err := guarded(func() error { return runContext(ctx, os.Args[1:], os.Stdout, os.Stderr) })
 	stop()
 	os.Exit(exitCode(err, os.Stderr))
+}
+
+// errInternal marks a panic: a bug, reported with exit status 3 rather
+// than the runtime's 2, the status of a usage error.
+var errInternal = errors.New("internal error (a bug: please report it with the command line)")
+
+// guarded runs f and turns a panic in it into errInternal.
+func guarded(f func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: %v", errInternal, r)
+		}
+	}()
+	return f()
 }
 
 // exitCode reports err on stderr and maps it to the documented exit status.
@@ -31,8 +45,11 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "aer: %v\n", err)
 	var ue *usageError
-	if errors.As(err, &ue) {
+	switch {
+	case errors.As(err, &ue):
 		return 2
+	case errors.Is(err, errInternal):
+		return 3
 	}
 	return 1
 }

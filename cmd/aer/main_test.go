@@ -71,3 +71,19 @@ func TestHelpAndUsage(t *testing.T) {
 		t.Errorf("help of unknown command: %v", err)
 	}
 }
+
+// A panic is a bug: it exits 3 with one line, not the runtime's 2 (the
+// status of a usage error) and a stack trace.
+func TestPanicExitsThree(t *testing.T) {
+	err := guarded(func() error { panic("index out of range [-1]") })
+	var stderr bytes.Buffer
+	if code := exitCode(err, &stderr); code != 3 {
+		t.Errorf("exit %d, want 3", code)
+	}
+	if msg := stderr.String(); strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "internal error") || !strings.Contains(msg, "index out of range") {
+		t.Errorf("stderr %q", msg)
+	}
+	if err := guarded(func() error { return nil }); err != nil {
+		t.Errorf("no panic: %v", err)
+	}
+}
