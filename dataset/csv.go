@@ -24,6 +24,10 @@ type Options struct {
 	// Delimiter is the field separator; 0 means the one the header line
 	// uses most of comma, semicolon and tab (comma when it has none).
 	Delimiter rune
+	// Drop names columns that are neither features nor label: ids, free
+	// text, outcomes that would leak. A name the file lacks is skipped
+	// (Dataset.Dropped says which it had); the label cannot be dropped.
+	Drop []string
 	// NA lists more cell values that mean "missing", besides the empty
 	// cell, ?, NA, NaN, N/A, null, <NA> and #N/A (case-insensitive).
 	NA []string
@@ -266,10 +270,21 @@ func Read(r io.Reader, name string, opt Options) (*Dataset, error) {
 			return nil, fail(1, opt.Weight, "", ErrNoWeight, "header has "+quoteList(header))
 		}
 	}
-	var features []string
+	drop := make(map[string]bool, len(opt.Drop))
+	for _, name := range opt.Drop {
+		if j, ok := seen[name]; ok && j == labelCol {
+			return nil, fail(1, name, "", ErrDropLabel, "")
+		}
+		drop[name] = true
+	}
+	var features, dropped []string
 	var featCols []int
 	for j, h := range header {
-		if j != labelCol && j != splitCol && j != weightCol {
+		switch {
+		case j == labelCol || j == splitCol || j == weightCol:
+		case drop[h]:
+			dropped = append(dropped, h)
+		default:
 			features = append(features, h)
 			featCols = append(featCols, j)
 		}
@@ -360,6 +375,7 @@ func Read(r io.Reader, name string, opt Options) (*Dataset, error) {
 		Split:           split,
 		W:               weights,
 		MissingByColumn: missing,
+		Dropped:         dropped,
 	}
 	if weightCol >= 0 {
 		d.WeightColumn = header[weightCol]

@@ -19,7 +19,10 @@ type Dataset struct {
 	W []float64
 	// WeightColumn names the weight column; "" without weights.
 	WeightColumn string
-	Label        string // label column name ("" when unlabelled)
+	// Dropped names the Options.Drop columns the file had (and that are
+	// not features), in file order.
+	Dropped []string
+	Label   string // label column name ("" when unlabelled)
 	// Classes holds the label values as written in the file (numbers in
 	// canonical form): Classes[0] is the negative class, Classes[1] the
 	// positive one.
@@ -71,6 +74,7 @@ func (d *Dataset) Subset(idx []int) *Dataset {
 		Classes:  d.Classes,
 
 		WeightColumn: d.WeightColumn,
+		Dropped:      d.Dropped,
 	}
 	if d.W != nil {
 		s.W = make([]float64, len(idx))

@@ -11,6 +11,7 @@ var (
 	ErrEmpty         = errors.New("empty file: no header row")
 	ErrUnsupported   = errors.New("unsupported format")
 	ErrEncoding      = errors.New("column name is not UTF-8 text")
+	ErrDropLabel     = errors.New("the label column cannot be dropped")
 	ErrNoRows        = errors.New("no data rows")
 	ErrRagged        = errors.New("wrong number of fields")
 	ErrNotNumber     = errors.New("not a number")

@@ -108,3 +108,20 @@ func TestHostileHeaderAndCells(t *testing.T) {
 		t.Errorf("wide header: %v", err)
 	}
 }
+
+func TestDrop(t *testing.T) {
+	text := "id,a,outcome,label\nr1,1,0,0\nr2,2,1,1\nr3,3,1,1\nr4,4,0,0\n"
+	if _, err := Read(strings.NewReader(text), "f", Options{}); !errors.Is(err, ErrNotNumber) {
+		t.Fatalf("without --drop: %v, want the id column not a number", err)
+	}
+	d, err := Read(strings.NewReader(text), "f", Options{Drop: []string{"outcome", "id", "absent"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(d.Features, ",") != "a" || strings.Join(d.Dropped, ",") != "id,outcome" {
+		t.Errorf("features %v, dropped %v", d.Features, d.Dropped)
+	}
+	if _, err := Read(strings.NewReader(text), "f", Options{Drop: []string{"label"}}); !errors.Is(err, ErrDropLabel) {
+		t.Errorf("dropping the label: %v", err)
+	}
+}

@@ -63,6 +63,9 @@ type Schema struct {
 	// Weight names the row-weight column of the training data, if any;
 	// data to score may carry it, and it is not a feature.
 	Weight string `json:"weight,omitempty"`
+	// Drop names columns of the training data that were left out (aer
+	// fit --drop); data to score may carry them, and they are ignored.
+	Drop []string `json:"drop,omitempty"`
 }
 
 // Validate checks that the header is usable: a method and named,

@@ -9,6 +9,7 @@ import (
 	"math"
 	"mime"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -77,7 +78,7 @@ type rowDecoder struct {
 // the training data, which a request may carry and scoring ignores (as
 // aer predict does).
 func (d *rowDecoder) ignored(name string) bool {
-	return name == d.schema.Label || (d.schema.Weight != "" && name == d.schema.Weight)
+	return name == d.schema.Label || (d.schema.Weight != "" && name == d.schema.Weight) || slices.Contains(d.schema.Drop, name)
 }
 
 // newRow starts a row of missing values and returns it.

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -99,5 +101,42 @@ func TestSplit(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(empty); len(ents) != 0 {
 		t.Errorf("failed runs left files: %v", ents)
+	}
+}
+
+// fit --drop leaves columns out; the model remembers them, so predict
+// reads files that still have them.
+func TestFitDrop(t *testing.T) {
+	dir := t.TempDir()
+	train := filepath.Join(dir, "t.csv")
+	var b strings.Builder
+	b.WriteString("id,a,b,outcome,label\n")
+	for i := range 40 {
+		y := 0
+		if i%4 == 0 {
+			y = 1
+		}
+		fmt.Fprintf(&b, "row%d,%d,%d,%d,%d\n", i, i%7+3*y, i%5, y, y)
+	}
+	if err := os.WriteFile(train, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(dir, "m.aer")
+	if _, errOut, code := aer(t, "fit", "--train", train, "--method", "logreg", "--drop", "id,outcome", "--out", model); code != 0 {
+		t.Fatal(errOut)
+	}
+	h, _, err := loadModel(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(h.Schema.Drop, ",") != "id,outcome" || slices.Contains(h.Schema.Features, "outcome") {
+		t.Errorf("schema: features %v, drop %v", h.Schema.Features, h.Schema.Drop)
+	}
+	preds := filepath.Join(dir, "p.csv")
+	if _, errOut, code := aer(t, "predict", "--model", model, "--data", train, "--out", preds); code != 0 {
+		t.Fatalf("predict on a file with the dropped columns: %s", errOut)
+	}
+	if _, errOut, code := aer(t, "fit", "--train", train, "--method", "logreg", "--drop", "id,outcome,nope", "--out", filepath.Join(dir, "x.aer")); code != 2 || !strings.Contains(errOut, "--drop nope") {
+		t.Errorf("--drop of an absent column: exit %d, %s", code, errOut)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -15,6 +16,7 @@ type dataFlags struct {
 	positive  string
 	delimiter rune
 	na        []string
+	drop      []string
 }
 
 func (d *dataFlags) register(fs *flag.FlagSet) {
@@ -24,6 +26,14 @@ func (d *dataFlags) register(fs *flag.FlagSet) {
 		r, err := parseDelimiter(v)
 		d.delimiter = r
 		return err
+	})
+	fs.Func("drop", "`columns` (comma-separated) that are neither features nor label: ids, text, leaking outcomes (repeatable)", func(v string) error {
+		for _, c := range strings.Split(v, ",") {
+			if c = strings.TrimSpace(c); c != "" {
+				d.drop = append(d.drop, c)
+			}
+		}
+		return nil
 	})
 	fs.Func("na", "one more cell `value` that means missing, besides empty, ?, NA, NaN, N/A, null, <NA> and #N/A (repeatable)", func(v string) error {
 		if v = strings.TrimSpace(v); v == "" {
@@ -48,5 +58,15 @@ func parseDelimiter(v string) (rune, error) {
 }
 
 func (d *dataFlags) options() dataset.Options {
-	return dataset.Options{Label: d.label, Positive: d.positive, Delimiter: d.delimiter, NA: d.na}
+	return dataset.Options{Label: d.label, Positive: d.positive, Delimiter: d.delimiter, NA: d.na, Drop: d.drop}
+}
+
+// checkDropped reports the --drop columns the file d was read from lacks.
+func (d *dataFlags) checkDropped(ds *dataset.Dataset, path string) error {
+	for _, c := range d.drop {
+		if !slices.Contains(ds.Dropped, c) {
+			return fmt.Errorf("--drop %s: %s has no such column", c, path)
+		}
+	}
+	return nil
 }

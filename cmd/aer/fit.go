@@ -207,6 +207,9 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}
+	if err := df.checkDropped(train, *trainPath); err != nil {
+		return usageErrorf("fit: %v", err)
+	}
 	var valid *dataset.Dataset
 	if train.Split != nil {
 		tr, va, te, err := train.SplitIndices()
@@ -220,7 +223,8 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		train = train.Subset(tr)
 	}
 	if *validPath != "" {
-		v, err := dataset.Load(*validPath, dataset.Options{Label: train.Label, Classes: train.Classes, AllowOneClass: true, Weight: *weight})
+		v, err := dataset.Load(*validPath, dataset.Options{Label: train.Label, Classes: train.Classes, AllowOneClass: true, Weight: *weight,
+			Drop: opt.Drop, Delimiter: opt.Delimiter, NA: opt.NA})
 		if err != nil {
 			return fmt.Errorf("fit: %w", err)
 		}
@@ -299,7 +303,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	h := &modelfile.Header{
 		Method:   method.Name(),
-		Schema:   modelfile.Schema{Features: train.Features, Label: train.Label, Classes: train.Classes, Weight: train.WeightColumn},
+		Schema:   modelfile.Schema{Features: train.Features, Label: train.Label, Classes: train.Classes, Weight: train.WeightColumn, Drop: train.Dropped},
 		Config:   cfg,
 		Decision: layerJSON,
 		Producer: "aer " + version,

@@ -47,7 +47,7 @@ func loadModel(path string) (*modelfile.Header, learn.Model, error) {
 func loadFor(path string, h *modelfile.Header, modelPath string) (*dataset.Dataset, error) {
 	d, err := dataset.Load(path, dataset.Options{
 		Label: h.Schema.Label, Classes: h.Schema.Classes, LabelOptional: true, AllowOneClass: true,
-		Weight: h.Schema.Weight, WeightOptional: true,
+		Weight: h.Schema.Weight, WeightOptional: true, Drop: h.Schema.Drop,
 	})
 	if err != nil {
 		return nil, err
