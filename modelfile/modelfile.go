@@ -2,6 +2,7 @@ package modelfile
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
@@ -218,7 +219,13 @@ func Decode(r io.Reader) (*Header, []byte, error) {
 // Save writes a model file at path atomically: on failure nothing is left
 // behind.
 func Save(path string, h *Header, payload []byte) error {
-	if err := atomicfile.Write(path, func(w io.Writer) error { return Encode(w, h, payload) }); err != nil {
+	return SaveContext(context.Background(), path, h, payload)
+}
+
+// SaveContext is Save that gives up, leaving nothing behind, when ctx is
+// done before the file is complete.
+func SaveContext(ctx context.Context, path string, h *Header, payload []byte) error {
+	if err := atomicfile.WriteContext(ctx, path, func(w io.Writer) error { return Encode(w, h, payload) }); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"io"
@@ -71,7 +72,7 @@ func TestBenchTestsEqualCompare(t *testing.T) {
 			all.Label, all.Score, all.Pred = append(all.Label, p.Label...), append(all.Score, p.Score...), append(all.Pred, p.Pred...)
 		}
 		path := filepath.Join(t.TempDir(), method+".csv")
-		if err := writeFileAtomic(path, func(w io.Writer) error { return dataset.WritePredictions(w, all) }); err != nil {
+		if err := writeFileAtomic(context.Background(), path, func(w io.Writer) error { return dataset.WritePredictions(w, all) }); err != nil {
 			t.Fatal(err)
 		}
 		return path

@@ -137,7 +137,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	defer os.RemoveAll(tmp)
 	data := filepath.Join(tmp, "demo.csv")
-	if err := writeFileAtomic(data, func(w io.Writer) error { return dataset.WriteCSV(w, d) }); err != nil {
+	if err := writeFileAtomic(ctx, data, func(w io.Writer) error { return dataset.WriteCSV(w, d) }); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
 	if *out == "" {

@@ -141,6 +141,15 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("eval: %s: %w", *data, err)
 	}
 
+	if thresholdSet && (threshold < 0 || threshold > 1) && scoresInUnit(p.Score) {
+		// Every score is a probability: such a threshold predicts every
+		// row alike, which is a typo far more often than a wish.
+		all := "negative"
+		if threshold < 0 {
+			all = "positive"
+		}
+		return usageErrorf("eval: --threshold %s lies outside [0, 1], where every score of %s lies: every row would be predicted %s", evalFmtFloat(threshold), *data, all)
+	}
 	out := evalOutput{File: *data}
 	if p.Weight != nil {
 		out.Weighted, out.Rows = true, len(p.Label)
@@ -185,7 +194,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			out.Best = append(out.Best, b)
 		}
 		if *sweepOut != "" {
-			if err := writeFileAtomic(*sweepOut, s.WriteCSV); err != nil {
+			if err := writeFileAtomic(ctx, *sweepOut, s.WriteCSV); err != nil {
 				return fmt.Errorf("eval: writing the sweep: %w", err)
 			}
 			out.SweepOut = *sweepOut
@@ -414,4 +423,14 @@ func (e *evalErrWriter) Write(p []byte) (int, error) {
 		e.err = err
 	}
 	return n, err
+}
+
+// scoresInUnit tells whether every score lies in [0, 1].
+func scoresInUnit(score []float64) bool {
+	for _, v := range score {
+		if !(v >= 0 && v <= 1) {
+			return false
+		}
+	}
+	return true
 }

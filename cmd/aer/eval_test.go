@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -235,7 +236,7 @@ func TestEvalWeightsAreRepetitions(t *testing.T) {
 	tmp := t.TempDir()
 	eval := func(p *dataset.Predictions, name string) map[string]json.RawMessage {
 		path := filepath.Join(tmp, name)
-		if err := writeFileAtomic(path, func(w io.Writer) error { return dataset.WritePredictions(w, p) }); err != nil {
+		if err := writeFileAtomic(context.Background(), path, func(w io.Writer) error { return dataset.WritePredictions(w, p) }); err != nil {
 			t.Fatal(err)
 		}
 		var stdout bytes.Buffer

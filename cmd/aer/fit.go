@@ -311,7 +311,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := ctx.Err(); err != nil {
 		return err // interrupted after the fit: still write nothing
 	}
-	if err := modelfile.Save(*out, h, payload); err != nil {
+	if err := modelfile.SaveContext(ctx, *out, h, payload); err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -67,7 +68,8 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 // writeFileAtomic writes path through a temporary file renamed into place,
-// so a failing command leaves nothing partial behind.
-func writeFileAtomic(path string, write func(io.Writer) error) error {
-	return atomicfile.Write(path, write)
+// so a failing or interrupted (ctx done) command leaves nothing partial
+// behind.
+func writeFileAtomic(ctx context.Context, path string, write func(io.Writer) error) error {
+	return atomicfile.WriteContext(ctx, path, write)
 }

@@ -225,7 +225,7 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if err := bw.Flush(); err != nil {
 			return fmt.Errorf("gen: write standard output: %w", err)
 		}
-	} else if err := writeFileAtomic(*out, write); err != nil {
+	} else if err := writeFileAtomic(ctx, *out, write); err != nil {
 		return fmt.Errorf("gen: %w", err)
 	}
 

@@ -95,12 +95,14 @@ func TestHostileInput(t *testing.T) {
 		{"predict/non-numeric", []string{"predict", "--model", "{d}/tree.aer", "--data", "{d}/nonnum.csv", "--out", "{out}"}, 1, []string{"nonnum.csv", "line 2", "not a number"}},
 		{"predict/columns", []string{"predict", "--model", "{d}/tree.aer", "--data", "{d}/wrongcols.csv", "--out", "{out}"}, 1, []string{"wrongcols.csv", "line 3", "wrong number of fields"}},
 		{"predict/bad-threshold", []string{"predict", "--model", "{d}/tree.aer", "--data", "{d}/train.csv", "--threshold", "abc", "--out", "{out}"}, 2, []string{"-threshold", `"abc"`}},
+		{"predict/threshold-above-1", []string{"predict", "--model", "{d}/tree.aer", "--data", "{d}/train.csv", "--threshold", "2", "--out", "{out}"}, 2, []string{"--threshold 2", "outside [0, 1]"}},
 		{"predict/nan-threshold", []string{"predict", "--model", "{d}/tree.aer", "--data", "{d}/train.csv", "--threshold", "NaN", "--out", "{out}"}, 2, []string{"--threshold"}},
 		// eval
 		{"eval/missing", []string{"eval", "--data", "{d}/missing.csv", "--sweep-out", "{out}"}, 1, []string{"missing.csv", "no such file"}},
 		{"eval/empty", []string{"eval", "--data", "{d}/empty.csv", "--sweep-out", "{out}"}, 1, []string{"empty.csv", "empty file"}},
 		{"eval/header-only", []string{"eval", "--data", "{d}/pheader.csv", "--sweep-out", "{out}"}, 1, []string{"pheader.csv", "no data rows"}},
 		{"eval/non-numeric", []string{"eval", "--data", "{d}/pnonnum.csv", "--sweep-out", "{out}"}, 1, []string{"pnonnum.csv", "line 2", `"score"`, "not a number"}},
+		{"eval/threshold-above-1", []string{"eval", "--data", "{d}/preds.csv", "--threshold", "2", "--sweep-out", "{out}"}, 2, []string{"--threshold 2", "outside [0, 1]", "predicted negative"}},
 		{"eval/columns", []string{"eval", "--data", "{d}/pwrongcols.csv", "--sweep-out", "{out}"}, 1, []string{"pwrongcols.csv", "line 2", "wrong number of fields"}},
 		{"eval/model-as-data", []string{"eval", "--data", "{d}/garbage.aer", "--sweep-out", "{out}"}, 1, []string{"garbage.aer"}},
 		{"eval/negative-grid", []string{"eval", "--data", "{d}/preds.csv", "--sweep-grid", "-1", "--sweep-out", "{out}"}, 2, []string{"--sweep-grid", "-1"}},
@@ -195,6 +197,8 @@ func TestHostileInput(t *testing.T) {
 		{"bench/jobs", []string{"bench", "--datasets", "{d}", "--seeds", "0", "--jobs", "-1", "--out", "{d}/benchout"}, 2, []string{"--jobs", "-1"}},
 		{"bench/unknown-flag", []string{"bench", "--bogus"}, 2, []string{"-bogus", "not defined"}},
 		// serve (flag errors and models that do not load; no server starts)
+		{"serve/bad-addr", []string{"serve", "--model", "{d}/tree.aer", "--addr", "bogus::"}, 2, []string{"--addr", "bogus::", "too many colons"}},
+		{"serve/bad-port", []string{"serve", "--model", "{d}/tree.aer", "--addr", "127.0.0.1:99999"}, 2, []string{"--addr", "99999", "0 to 65535"}},
 		{"serve/unknown-flag", []string{"serve", "--bogus"}, 2, []string{"-bogus", "not defined"}},
 		{"serve/bad-duration", []string{"serve", "--model", "{d}/tree.aer", "--timeout", "abc"}, 2, []string{"-timeout", `"abc"`}},
 		{"serve/max-body", []string{"serve", "--model", "{d}/tree.aer", "--max-body", "-1"}, 2, []string{"--max-body", "-1"}},

@@ -16,6 +16,10 @@ func main() {
 	// Ctrl-C or SIGTERM cancels the context: a fit stops within a second,
 	// writes nothing and exits non-zero; a second Ctrl-C kills at once.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop() // the default action again: a second signal kills
+	}()
 	err := guarded(func() error { return runContext(ctx, os.Args[1:], os.Stdout, os.Stderr) })
 	stop()
 	os.Exit(exitCode(err, os.Stderr))
@@ -89,21 +93,51 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	name, rest := args[0], args[1:]
 	switch name {
 	case "help", "-h", "-help", "--help":
-		return runHelp(rest, stdout)
+		out := &stickyWriter{w: stdout}
+		err := runHelp(rest, out)
+		if out.err != nil && (err == nil || errors.Is(err, errHelpShown)) {
+			return fmt.Errorf("help: writing the output: %w", out.err)
+		}
+		return err
 	case "version", "--version":
-		fmt.Fprintln(stdout, "aer", version)
-		return nil
+		_, err := fmt.Fprintln(stdout, "aer", version)
+		return err
 	}
 	c, ok := commands[name]
 	if !ok {
 		printOverview(stderr)
 		return usageErrorf("unknown command %q", name)
 	}
-	err := c.run(ctx, rest, stdout, stderr)
+	out := &stickyWriter{w: stdout}
+	err := c.run(ctx, rest, out, stderr)
 	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 		return fmt.Errorf("%s: interrupted", name)
 	}
+	if out.err != nil && (err == nil || errors.Is(err, errHelpShown)) {
+		// Output lost (a full disk, a closed pipe): the command failed.
+		return fmt.Errorf("%s: writing the output: %w", name, out.err)
+	}
 	return err
+}
+
+// stickyWriter passes writes to w until one fails, then fails every
+// later write with that error and keeps it, so a command whose text
+// output was lost (stdout on a full disk) cannot exit 0.
+type stickyWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stickyWriter) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	s.err = err
+	return n, err
 }
 
 const version = "0.1.0-dev"

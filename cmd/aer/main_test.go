@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/aer-go/aer/internal/sharedtest"
@@ -85,5 +86,44 @@ func TestPanicExitsThree(t *testing.T) {
 	}
 	if err := guarded(func() error { return nil }); err != nil {
 		t.Errorf("no panic: %v", err)
+	}
+}
+
+// runAsAerEnv, set to 1 in the environment, makes the test binary run
+// as aer itself (TestMain calls main), so tests can signal a real
+// process.
+const runAsAerEnv = "AER_TEST_RUN_AS_AER"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(runAsAerEnv) == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// failWriter fails every write, like stdout on a full disk.
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
+
+// TestLostOutputFails: a command or help text whose stdout cannot be
+// written exits 1 naming the write error, never 0.
+func TestLostOutputFails(t *testing.T) {
+	for _, args := range [][]string{
+		{"info", "--data", filepath.Join("testdata", "fit", "train.csv")},
+		{"help", "fit"},
+		{"help", "fit", "--method", "gbdt"},
+		{"gen", "--samples", "50", "--features", "4", "--informative", "2", "--redundant", "0", "--out", "-"},
+		{"version"},
+	} {
+		var errw bytes.Buffer
+		err := run(args, failWriter{}, &errw)
+		if code := exitCode(err, &errw); code != 1 {
+			t.Errorf("%v: exit %d, want 1", args, code)
+		}
+		if got := errw.String(); !strings.Contains(got, "no space left on device") || strings.Count(got, "\n") != 1 {
+			t.Errorf("%v: stderr %q, want one line naming the write error", args, got)
+		}
 	}
 }

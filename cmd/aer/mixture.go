@@ -186,7 +186,7 @@ func runMixture(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		rep.Params = shapeParams(sel.Model)
 	}
 	if *save != "" {
-		if err := writeFileAtomic(*save, func(w io.Writer) error { return writeJSON(w, sel.Model) }); err != nil {
+		if err := writeFileAtomic(ctx, *save, func(w io.Writer) error { return writeJSON(w, sel.Model) }); err != nil {
 			return err
 		}
 	}

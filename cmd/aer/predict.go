@@ -86,6 +86,8 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usageErrorf("predict: --json needs --out (stdout carries the JSON summary)")
 	case math.IsNaN(*threshold):
 		return usageErrorf("predict: --threshold must be a number")
+	case *threshold < 0 || *threshold > 1:
+		return usageErrorf("predict: --threshold %v lies outside [0, 1]: scores are probabilities, so every row would be predicted alike", *threshold)
 	case *threads < 0:
 		return usageErrorf("predict: --threads must be at least 0, not %d", *threads)
 	}
@@ -123,7 +125,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if err := write(stdout); err != nil {
 			return fmt.Errorf("predict: %w", err)
 		}
-	} else if err := writeFileAtomic(*out, write); err != nil {
+	} else if err := writeFileAtomic(ctx, *out, write); err != nil {
 		return fmt.Errorf("predict: %s: %w", *out, err)
 	}
 	if *asJSON {

@@ -120,7 +120,7 @@ func runResample(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		Name: d.Name, Features: d.Features, X: rs.X, Y: rs.Y, W: rs.W,
 		WeightColumn: d.WeightColumn, Label: d.Label, Classes: d.Classes,
 	}
-	if err := writeFileAtomic(*out, func(w io.Writer) error { return dataset.WriteCSV(w, res) }); err != nil {
+	if err := writeFileAtomic(ctx, *out, func(w io.Writer) error { return dataset.WriteCSV(w, res) }); err != nil {
 		return fmt.Errorf("resample: %w", err)
 	}
 

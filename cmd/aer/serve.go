@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -100,6 +101,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case lvl.UnmarshalText([]byte(*level)) != nil:
 		return usageErrorf("serve: --log-level %q: want debug, info, warn or error", *level)
 	}
+	if err := checkAddr(*addr); err != nil {
+		return usageErrorf("serve: --addr %q: %v", *addr, err)
+	}
 	hopts := &slog.HandlerOptions{Level: lvl}
 	var h slog.Handler = slog.NewTextHandler(stderr, hopts)
 	if *logJSON {
@@ -135,6 +139,24 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}()
 	if err := s.Serve(ctx, ln); err != nil {
 		return fmt.Errorf("serve: %w", err)
+	}
+	return nil
+}
+
+// checkAddr checks the form host:port of a listen address: a host
+// without colons unless bracketed, and a port number from 0 to 65535 or
+// a service name.
+func checkAddr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		var ae *net.AddrError
+		if errors.As(err, &ae) {
+			return errors.New(ae.Err + "; want host:port, e.g. 127.0.0.1:8080 or [::1]:8080")
+		}
+		return err
+	}
+	if _, err := net.LookupPort("tcp", port); err != nil || port == "" {
+		return fmt.Errorf("port %q is neither a number from 0 to 65535 nor a service name", port)
 	}
 	return nil
 }

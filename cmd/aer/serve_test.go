@@ -194,7 +194,8 @@ func TestServeUsage(t *testing.T) {
 		{[]string{"--model", filepath.Join(dir, "absent.aer")}, 1, "absent.aer: no such file"},
 		{[]string{"--model", "testdata/fit/train.csv"}, 1, "not an aer model file"},
 		{[]string{"--model", model, "--model", model}, 1, `two models are named "m"`},
-		{[]string{"--model", model, "--addr", "256.0.0.1:99999"}, 1, "serve: listen tcp"},
+		{[]string{"--model", model, "--addr", "256.0.0.1:99999"}, 2, "0 to 65535"},
+		{[]string{"--model", model, "--addr", "192.0.2.1:0"}, 1, "serve: listen tcp"}, // TEST-NET-1: not an address of this machine
 	} {
 		_, stderr, code := aer(t, append([]string{"serve"}, tc.args...)...)
 		if code != tc.code || !strings.Contains(stderr, tc.msg) {

@@ -160,7 +160,7 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		whole := d.Subset(allRows(d.Rows()))
 		whole.Split = split
 		path := base + ".split.csv"
-		if err := writeFileAtomic(path, func(w io.Writer) error { return dataset.WriteCSV(w, whole) }); err != nil {
+		if err := writeFileAtomic(ctx, path, func(w io.Writer) error { return dataset.WriteCSV(w, whole) }); err != nil {
 			return err
 		}
 		for _, o := range outs {
@@ -180,7 +180,7 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			writes = append(writes, func(w io.Writer) error { return dataset.WriteCSV(w, sub) })
 			report = append(report, splitPart{File: path, Part: o.name, Rows: len(o.rows), Positive: countPos(d.Y, o.rows)})
 		}
-		if err := atomicfile.WriteAll(paths, writes); err != nil {
+		if err := atomicfile.WriteAllContext(ctx, paths, writes); err != nil {
 			return err
 		}
 	}

@@ -2,6 +2,7 @@ package atomicfile
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -23,21 +24,50 @@ import (
 // After the rename the directory is synced, so the new name survives a
 // crash.
 func Write(path string, write func(io.Writer) error) error {
+	return WriteContext(context.Background(), path, write)
+}
+
+// WriteContext is Write that stops when ctx is done (Ctrl-C): the write
+// fails with ctx's error at its next buffer flush, the temporary file is
+// removed and path is left untouched. Once the file is complete, a
+// cancellation no longer stops the rename.
+func WriteContext(ctx context.Context, path string, write func(io.Writer) error) error {
 	if path == "-" {
-		bw := bufio.NewWriter(os.Stdout)
+		bw := bufio.NewWriter(ctxWriter{ctx, os.Stdout})
 		if err := write(bw); err != nil {
 			return err
 		}
 		return bw.Flush()
 	}
-	return WriteAll([]string{path}, []func(io.Writer) error{write})
+	return WriteAllContext(ctx, []string{path}, []func(io.Writer) error{write})
+}
+
+// ctxWriter fails every write once ctx is done.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
 }
 
 // WriteAll writes several files as one: every file is written to its
 // temporary first, and only when all of them are complete are they
 // renamed into place. If any write fails, every temporary is removed and
 // no path is touched.
-func WriteAll(paths []string, writes []func(io.Writer) error) (err error) {
+func WriteAll(paths []string, writes []func(io.Writer) error) error {
+	return WriteAllContext(context.Background(), paths, writes)
+}
+
+// WriteAllContext is WriteAll that stops when ctx is done: no temporary
+// file is left and no path is touched, unless every file was complete
+// before ctx was done, in which case all of them are renamed into place
+// (never a part of the set).
+func WriteAllContext(ctx context.Context, paths []string, writes []func(io.Writer) error) (err error) {
 	if len(paths) != len(writes) {
 		return fmt.Errorf("atomicfile: %d paths for %d writers", len(paths), len(writes))
 	}
@@ -54,13 +84,16 @@ func WriteAll(paths []string, writes []func(io.Writer) error) (err error) {
 		if targets[i], err = resolve(path); err != nil {
 			return err
 		}
-		tmp, err := writeTemp(targets[i], path, writes[i])
+		tmp, err := writeTemp(ctx, targets[i], path, writes[i])
 		if tmp != "" {
 			temps = append(temps, tmp)
 		}
 		if err != nil {
 			return err
 		}
+	}
+	if err = ctx.Err(); err != nil {
+		return err
 	}
 	for i, tmp := range temps {
 		if err = os.Rename(tmp, targets[i]); err != nil {
@@ -91,7 +124,7 @@ func resolve(path string) (string, error) {
 // writeTemp writes a temporary file beside target and returns its name
 // (set once it exists, so the caller can remove it) and the first error.
 // name is the path as the user gave it, for messages.
-func writeTemp(target, name string, write func(io.Writer) error) (tmp string, err error) {
+func writeTemp(ctx context.Context, target, name string, write func(io.Writer) error) (tmp string, err error) {
 	dir := filepath.Dir(target)
 	var f *os.File
 	for range 100 {
@@ -110,11 +143,14 @@ func writeTemp(target, name string, write func(io.Writer) error) (tmp string, er
 			f.Close()
 		}
 	}()
-	bw := bufio.NewWriterSize(f, 1<<16)
+	bw := bufio.NewWriterSize(ctxWriter{ctx, f}, 1<<16)
 	if err = write(bw); err != nil {
 		return tmp, err
 	}
 	if err = bw.Flush(); err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return tmp, cerr
+		}
 		return tmp, fmt.Errorf("write %s: %w", name, err)
 	}
 	if fi, serr := os.Stat(target); serr == nil {

@@ -1,6 +1,7 @@
 package atomicfile
 
 import (
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -105,5 +106,60 @@ func TestWriteAll(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
 		t.Errorf("%d entries left", len(ents))
+	}
+}
+
+// TestWriteContextCancelled cancels the context in the middle of a write
+// larger than the buffer, as Ctrl-C would: the write fails with the
+// context's error, the old file stays and no temporary is left.
+func TestWriteContextCancelled(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "model.aer")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	chunk := make([]byte, 1<<12)
+	err := WriteContext(ctx, path, func(w io.Writer) error {
+		for i := range 1 << 10 { // 4 MB, many buffer flushes
+			if i == 100 {
+				cancel()
+			}
+			if _, err := w.Write(chunk); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Errorf("cancelled write changed the file: %d bytes", len(b))
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("directory holds %d entries, want 1 (a temporary was left)", len(ents))
+	}
+
+	// A set cancelled after its first file is complete touches no path.
+	ctx, cancel = context.WithCancel(context.Background())
+	paths := []string{filepath.Join(dir, "a.csv"), filepath.Join(dir, "b.csv")}
+	err = WriteAllContext(ctx, paths, []func(io.Writer) error{
+		func(w io.Writer) error { _, err := io.WriteString(w, "a"); return err },
+		func(w io.Writer) error { cancel(); _, err := io.WriteString(w, "b"); return err },
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("set: error %v, want context.Canceled", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("set: directory holds %d entries, want 1", len(ents))
+	}
+
+	// A context done before the write starts writes nothing.
+	if err := WriteContext(ctx, filepath.Join(dir, "late.csv"), func(w io.Writer) error { _, err := io.WriteString(w, "x"); return err }); !errors.Is(err, context.Canceled) {
+		t.Errorf("done context: error %v", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("done context: directory holds %d entries, want 1", len(ents))
 	}
 }
