@@ -1,24 +1,15 @@
 package serve
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
-	"net/http"
 	"net/http/httptest"
-	"os"
-	"runtime"
-	"slices"
-	"strconv"
-	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/aer-go/aer/loadtest"
 )
 
 var (
@@ -54,90 +45,46 @@ func TestLoad(t *testing.T) {
 	if *loadFor > 0 {
 		dur, rate = *loadFor, *loadRate
 	}
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256, MaxConnsPerHost: 256}, Timeout: 10 * time.Second}
-	url := ts.URL + "/v1/predict"
-
-	// RSS once a second (Linux), beside the requests.
-	ctx, stop := context.WithCancel(context.Background())
-	var rss []int64
-	var rssDone sync.WaitGroup
-	rssDone.Go(func() {
-		tick := time.NewTicker(time.Second)
-		defer tick.Stop()
-		for {
-			if v, ok := residentBytes(); ok {
-				rss = append(rss, v)
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-			}
+	check := func(b []byte) error {
+		var out PredictResponse
+		if err := json.Unmarshal(b, &out); err != nil {
+			return err
 		}
-	})
-
-	n := int(dur.Seconds() * rate)
-	lat := make([]time.Duration, n)
-	var late time.Duration // the latest send against its schedule
-	var failed atomic.Int64
-	var firstErr atomic.Value
-	start := time.Now()
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 256)
-	for i := range n {
-		at := start.Add(time.Duration(float64(i) / rate * float64(time.Second)))
-		time.Sleep(time.Until(at))
-		sem <- struct{}{}
-		late = max(late, time.Since(at))
-		wg.Go(func() {
-			defer func() { <-sem }()
-			sent := time.Now()
-			if err := post(client, url, body); err != nil {
-				failed.Add(1)
-				firstErr.CompareAndSwap(nil, err.Error())
-			}
-			lat[i] = time.Since(sent)
-		})
+		if len(out.Rows) != 1 {
+			return fmt.Errorf("%d predictions for one row", len(out.Rows))
+		}
+		return nil
 	}
-	wg.Wait()
-	elapsed := time.Since(start)
-	stop()
-	rssDone.Wait()
-
-	if f := failed.Load(); f > 0 {
-		t.Fatalf("%d of %d requests failed; the first: %v", f, n, firstErr.Load())
+	set := &loadtest.Settings{URL: ts.URL + "/v1/predict", Bodies: [][]byte{body}, Rate: rate, Duration: dur,
+		Check: check, MetricsURL: ts.URL + "/metrics"}
+	res, err := loadtest.Run(context.Background(), set)
+	if err != nil {
+		t.Fatal(err)
 	}
-	slices.Sort(lat)
-	q := func(p float64) time.Duration { return lat[min(n-1, int(p*float64(n)))] }
-	t.Logf("open loop: %d single-row requests in %.1f s (%.0f/s): latency p50 %v, p99 %v, p99.9 %v, max %v; sends at most %v behind schedule",
-		n, elapsed.Seconds(), float64(n)/elapsed.Seconds(), q(0.5), q(0.99), q(0.999), lat[n-1], late)
-	if len(rss) > 1 {
-		t.Logf("resident memory (test process, server and client): first %.1f MB, last %.1f MB, max %.1f MB",
-			mb(rss[0]), mb(rss[len(rss)-1]), mb(slices.Max(rss)))
+	if res.Errors > 0 {
+		t.Fatalf("%d of %d requests failed; the first: %v", res.Errors, res.Requests, res.FirstError)
+	}
+	if want := int(dur.Seconds() * rate); res.Requests != want {
+		t.Fatalf("%d requests sent, want %d", res.Requests, want)
+	}
+	ms := func(s float64) string { return fmt.Sprintf("%.3f ms", s*1e3) }
+	t.Logf("open loop: %d single-row requests in %.1f s (%.0f/s): latency p50 %s, p99 %s, p99.9 %s, max %s; sends at most %s behind schedule",
+		res.Requests, res.Seconds, res.Throughput, ms(res.P50), ms(res.P99), ms(res.P999), ms(res.Max), ms(res.Late))
+	if n := len(res.RSS); n > 1 {
+		t.Logf("resident memory (test process, server and client): first %.1f MB, last %.1f MB", mb(res.RSS[0].RSS), mb(res.RSS[n-1].RSS))
 	}
 
 	// Saturation: closed loop, 4 requests in flight per core.
-	workers := 4 * runtime.GOMAXPROCS(0)
-	satFor := min(dur/2, 5*time.Second)
-	var done atomic.Int64
-	deadline := time.Now().Add(satFor)
-	var sw sync.WaitGroup
-	for range workers {
-		sw.Go(func() {
-			for time.Now().Before(deadline) {
-				if err := post(client, url, body); err != nil {
-					failed.Add(1)
-					return
-				}
-				done.Add(1)
-			}
-		})
+	sat := *set
+	sat.Rate, sat.Duration, sat.MetricsURL = 0, min(dur/2, 5*time.Second), ""
+	res, err = loadtest.Run(context.Background(), &sat)
+	if err != nil {
+		t.Fatal(err)
 	}
-	sw.Wait()
-	if f := failed.Load(); f > 0 {
-		t.Fatalf("%d requests failed at saturation", f)
+	if res.Errors > 0 {
+		t.Fatalf("%d requests failed at saturation; the first: %v", res.Errors, res.FirstError)
 	}
-	t.Logf("saturation: %.0f single-row requests/s with %d in flight", float64(done.Load())/satFor.Seconds(), workers)
+	t.Logf("saturation: %.0f single-row requests/s with %d in flight", res.Throughput, res.InFlight)
 }
 
 // rowBody is one row of the model's features, all zero, as JSON.
@@ -153,47 +100,6 @@ func rowBody(t *testing.T, s *Server) []byte {
 		t.Fatal(err)
 	}
 	return b
-}
-
-// post sends one prediction and checks the answer.
-func post(c *http.Client, url string, body []byte) error {
-	resp, err := c.Post(url, "application/json", bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("status %d: %s", resp.StatusCode, b)
-	}
-	var out PredictResponse
-	if err := json.Unmarshal(b, &out); err != nil {
-		return err
-	}
-	if len(out.Rows) != 1 {
-		return fmt.Errorf("%d predictions for one row", len(out.Rows))
-	}
-	return nil
-}
-
-// residentBytes reads this process's resident set size (Linux only).
-func residentBytes() (int64, bool) {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		return 0, false
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			return kb * 1024, err == nil
-		}
-	}
-	return 0, false
 }
 
 func mb(b int64) float64 { return float64(b) / (1 << 20) }

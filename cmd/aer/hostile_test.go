@@ -199,6 +199,14 @@ func TestHostileInput(t *testing.T) {
 		// serve (flag errors and models that do not load; no server starts)
 		{"serve/bad-addr", []string{"serve", "--model", "{d}/tree.aer", "--addr", "bogus::"}, 2, []string{"--addr", "bogus::", "too many colons"}},
 		{"serve/bad-port", []string{"serve", "--model", "{d}/tree.aer", "--addr", "127.0.0.1:99999"}, 2, []string{"--addr", "99999", "0 to 65535"}},
+		// loadtest (no request is sent)
+		{"loadtest/no-url", []string{"loadtest", "--data", "{d}/train.csv"}, 2, []string{"--url and --data are required"}},
+		{"loadtest/bad-url", []string{"loadtest", "--url", "ftp://x/v1/predict", "--data", "{d}/train.csv"}, 2, []string{"--url", "ftp://x", "http://host:port"}},
+		{"loadtest/rows", []string{"loadtest", "--url", "http://127.0.0.1:1/v1/predict", "--data", "{d}/train.csv", "--rows", "0"}, 2, []string{"--rows", "not 0"}},
+		{"loadtest/rps", []string{"loadtest", "--url", "http://127.0.0.1:1/v1/predict", "--data", "{d}/train.csv", "--rps", "NaN"}, 2, []string{"--rps"}},
+		{"loadtest/too-many", []string{"loadtest", "--url", "http://127.0.0.1:1/v1/predict", "--data", "{d}/train.csv", "--rps", "1000000", "--duration", "1000h"}, 2, []string{"more than 100000000 requests"}},
+		{"loadtest/missing-data", []string{"loadtest", "--url", "http://127.0.0.1:1/v1/predict", "--data", "{d}/missing.csv"}, 1, []string{"missing.csv", "no such file"}},
+		{"loadtest/empty-data", []string{"loadtest", "--url", "http://127.0.0.1:1/v1/predict", "--data", "{d}/header.csv"}, 1, []string{"header.csv", "no data rows"}},
 		{"serve/unknown-flag", []string{"serve", "--bogus"}, 2, []string{"-bogus", "not defined"}},
 		{"serve/bad-duration", []string{"serve", "--model", "{d}/tree.aer", "--timeout", "abc"}, 2, []string{"-timeout", `"abc"`}},
 		{"serve/max-body", []string{"serve", "--model", "{d}/tree.aer", "--max-body", "-1"}, 2, []string{"--max-body", "-1"}},

@@ -141,6 +141,41 @@ func TestServeEndToEnd(t *testing.T) {
 		t.Errorf("no debug line for the request:\n%s", stderr.String())
 	}
 
+	// aer loadtest against this server: every request answered, the
+	// count fixed by the schedule, the server's memory read from /metrics.
+	out, errOut, code := aer(t, "loadtest", "--url", url+"/v1/predict", "--data", "testdata/predict/test.csv",
+		"--rows", "2", "--rps", "200", "--duration", "500ms", "--saturate", "200ms", "--in-flight", "3", "--json")
+	if code != 0 {
+		t.Fatalf("loadtest: exit %d: %s", code, errOut)
+	}
+	var lt struct {
+		Rows int `json:"rows_per_request"`
+		Open struct {
+			Requests, Errors int
+			P50              float64 `json:"p50"`
+			P99              float64 `json:"p99"`
+			RSS              []struct {
+				RSS int64 `json:"rss_bytes"`
+			} `json:"rss"`
+		} `json:"open_loop"`
+		Saturation struct {
+			Requests, Errors int
+			InFlight         int `json:"in_flight"`
+		} `json:"saturation"`
+	}
+	if err := json.Unmarshal([]byte(out), &lt); err != nil {
+		t.Fatalf("loadtest --json: %v\n%s", err, out)
+	}
+	if lt.Rows != 2 || lt.Open.Requests != 100 || lt.Open.Errors != 0 || !(lt.Open.P50 > 0 && lt.Open.P50 <= lt.Open.P99) ||
+		len(lt.Open.RSS) == 0 || lt.Open.RSS[0].RSS <= 0 || lt.Saturation.Requests == 0 || lt.Saturation.Errors != 0 || lt.Saturation.InFlight != 3 {
+		t.Errorf("loadtest report %+v", lt)
+	}
+	// A request the server refuses (CSV rows lacking the features) fails
+	// the run.
+	if _, errOut, code := aer(t, "loadtest", "--url", url+"/v1/predict", "--data", "testdata/compare/a.csv", "--rps", "50", "--duration", "100ms"); code != 1 || !strings.Contains(errOut, "requests failed; the first: status 400") {
+		t.Errorf("loadtest of bad rows: exit %d, %q", code, errOut)
+	}
+
 	// A corrupt file on SIGHUP: the old model keeps serving, /metrics
 	// counts the failed reload.
 	b, _ := os.ReadFile(model)

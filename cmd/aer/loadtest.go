@@ -1,0 +1,203 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"time"
+
+	"github.com/aer-go/aer/loadtest"
+)
+
+func init() {
+	register(&command{
+		name:    "loadtest",
+		summary: "send predictions to a running aer serve at a fixed rate: latency quantiles, throughput, server memory",
+		usage: `Usage: aer loadtest --url http://127.0.0.1:8080/v1/predict --data rows.csv [--rows 1]
+       [--rps 1000] [--duration 60s] [--saturate 10s] [--json]
+
+Sends POST requests of --rows CSV rows each (Content-Type text/csv: the
+file's header and the next rows of --data, in turn) to --url at --rps
+requests per second for --duration, open loop: request i leaves at
+start + i/rps whatever happened to the earlier ones, so a server that
+stalls cannot slow the schedule down and hide it. Latency counts from the
+moment a request is sent; the report gives p50, p90, p99, p99.9 and the
+maximum, the throughput, the errors (any status but 200 is one), how far
+sends fell behind the schedule (more than a few milliseconds means the
+generator, not the server, set the pace), and the server's resident
+memory once a second read from its /metrics (--metrics; the default is
+/metrics on the host of --url). --saturate D then runs closed loop for D
+with --in-flight requests outstanding: the throughput at saturation.
+Run it from another process than the server (and ideally other cores):
+a generator sharing the server's cores adds its own pauses to the tail.
+Exit status 1 when any request failed.`,
+		run: runLoadtest,
+	})
+}
+
+func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	c := commands["loadtest"]
+	fs := newFlagSet(c, stderr)
+	target := fs.String("url", "", "predict `URL` of a running aer serve (required)")
+	data := fs.String("data", "", "CSV `file` whose rows are sent (required)")
+	rows := fs.Int("rows", 1, "rows per request")
+	rps := fs.Float64("rps", 1000, "requests per second of the open-loop run")
+	dur := fs.Duration("duration", 10*time.Second, "length of the open-loop run")
+	saturate := fs.Duration("saturate", 0, "then run closed loop this long to measure the throughput at saturation (0: no)")
+	inFlight := fs.Int("in-flight", 0, "requests outstanding during --saturate (0: 4 per core)")
+	metrics := fs.String("metrics", "", "`URL` of the server's Prometheus metrics, read once a second for its memory (default: /metrics on --url's host; - for none)")
+	asJSON := fs.Bool("json", false, "print one JSON document")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(rest) > 0:
+		return usageErrorf("loadtest: unexpected argument %q", rest[0])
+	case *target == "" || *data == "":
+		return usageErrorf("loadtest: --url and --data are required")
+	case *rows < 1 || *rows > 1_000_000:
+		return usageErrorf("loadtest: --rows must be from 1 to 1000000, not %d", *rows)
+	case !(*rps > 0) || *rps > 1e6:
+		return usageErrorf("loadtest: --rps must be above 0 and at most 1000000, not %v", *rps)
+	case *dur <= 0 || *saturate < 0:
+		return usageErrorf("loadtest: --duration must be positive and --saturate at least 0")
+	case *inFlight < 0 || *inFlight > 100_000:
+		return usageErrorf("loadtest: --in-flight must be from 0 to 100000, not %d", *inFlight)
+	case float64(*dur)/float64(time.Second)**rps > 1e8:
+		return usageErrorf("loadtest: --duration x --rps is more than 100000000 requests")
+	}
+	u, err := url.Parse(*target)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return usageErrorf("loadtest: --url %q: want http://host:port/path", *target)
+	}
+	murl := *metrics
+	switch murl {
+	case "":
+		murl = (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/metrics"}).String()
+	case "-":
+		murl = ""
+	}
+	bodies, err := csvBodies(*data, *rows)
+	if err != nil {
+		return fmt.Errorf("loadtest: %w", err)
+	}
+	s := &loadtest.Settings{URL: *target, Bodies: bodies, ContentType: "text/csv", Rate: *rps, Duration: *dur, MetricsURL: murl}
+	report := struct {
+		Rows     int              `json:"rows_per_request"`
+		Open     *loadtest.Result `json:"open_loop"`
+		Saturate *loadtest.Result `json:"saturation,omitempty"`
+	}{Rows: *rows}
+	if report.Open, err = loadtest.Run(ctx, s); err != nil {
+		return fmt.Errorf("loadtest: %w", err)
+	}
+	failed := report.Open.Errors
+	if *saturate > 0 {
+		sat := *s
+		sat.Rate, sat.Duration, sat.Workers, sat.MetricsURL = 0, *saturate, *inFlight, ""
+		if report.Saturate, err = loadtest.Run(ctx, &sat); err != nil {
+			return fmt.Errorf("loadtest: %w", err)
+		}
+		failed += report.Saturate.Errors
+	}
+	if *asJSON {
+		if err := writeJSON(stdout, report); err != nil {
+			return err
+		}
+	} else {
+		writeLoadResult(stdout, "open loop", report.Open, *rows)
+		if report.Saturate != nil {
+			writeLoadResult(stdout, "saturation", report.Saturate, *rows)
+		}
+	}
+	if failed > 0 {
+		first := report.Open.FirstError
+		if first == "" && report.Saturate != nil {
+			first = report.Saturate.FirstError
+		}
+		return fmt.Errorf("loadtest: %d requests failed; the first: %s", failed, first)
+	}
+	return nil
+}
+
+func writeLoadResult(w io.Writer, name string, r *loadtest.Result, rows int) {
+	ms := func(s float64) string { return fmt.Sprintf("%.3f ms", s*1e3) }
+	fmt.Fprintf(w, "%s: %d requests of %d rows in %.1f s, %.0f/s answered", name, r.Requests, rows, r.Seconds, r.Throughput)
+	if r.Rate > 0 {
+		fmt.Fprintf(w, " (target %.0f/s; sends at most %s behind schedule)", r.Rate, ms(r.Late))
+	} else {
+		fmt.Fprintf(w, " (%d in flight)", r.InFlight)
+	}
+	fmt.Fprintf(w, ", %d errors\n", r.Errors)
+	fmt.Fprintf(w, "  latency p50 %s  p90 %s  p99 %s  p99.9 %s  max %s  mean %s\n",
+		ms(r.P50), ms(r.P90), ms(r.P99), ms(r.P999), ms(r.Max), ms(r.Mean))
+	if n := len(r.RSS); n > 0 {
+		fmt.Fprintf(w, "  server memory (RSS): %.1f MB at %.0f s", float64(r.RSS[0].RSS)/(1<<20), r.RSS[0].At)
+		for _, k := range []int{n / 6, n - 1} {
+			if k > 0 {
+				fmt.Fprintf(w, ", %.1f MB at %.0f s", float64(r.RSS[k].RSS)/(1<<20), r.RSS[k].At)
+			}
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// maxBodies caps the distinct request bodies prepared from the file.
+const maxBodies = 1000
+
+// csvBodies cuts the CSV file into request bodies of rows rows each, the
+// header first in every body, cycling through the file's rows.
+func csvBodies(path string, rows int) ([][]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	cr := csv.NewReader(f)
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, fmt.Errorf("%s: empty file", path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var recs [][]string
+	for len(recs) < maxBodies*rows {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		recs = append(recs, rec)
+	}
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("%s: no data rows", path)
+	}
+	n := min(maxBodies, max(1, len(recs)/rows))
+	bodies := make([][]byte, n)
+	for b := range n {
+		var buf bytes.Buffer
+		w := csv.NewWriter(&buf)
+		if err := w.Write(header); err != nil {
+			return nil, err
+		}
+		for k := range rows {
+			if err := w.Write(recs[(b*rows+k)%len(recs)]); err != nil {
+				return nil, err
+			}
+		}
+		w.Flush()
+		if err := w.Error(); err != nil {
+			return nil, errors.Join(fmt.Errorf("%s", path), err)
+		}
+		bodies[b] = buf.Bytes()
+	}
+	return bodies, nil
+}
