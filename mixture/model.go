@@ -163,7 +163,8 @@ func (m *Model) evalBlocks(x *mat.Dense, resp bool, f func(b, r0, r1 int, dens, 
 	bufs := make([]buf, workers)
 	parallel(workers, numBlocks(n), func(w, b int) {
 		if bufs[w].dens == nil {
-			bufs[w] = buf{make([]float64, blockRows*m.p.k), make([]float64, scratchLen(m.p.d)), make([]float64, blockRows)}
+			rows := min(blockRows, n) // a one-row request needs one row of room
+			bufs[w] = buf{make([]float64, rows*m.p.k), make([]float64, scratchLen(m.p.d)), make([]float64, rows)}
 		}
 		r0, r1 := b*blockRows, min((b+1)*blockRows, n)
 		dens := bufs[w].dens[:(r1-r0)*m.p.k]
