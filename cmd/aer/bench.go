@@ -80,7 +80,16 @@ Ctrl-C keeps the finished runs (the report is then not written). --jobs N
 fits N runs at once, each on one worker, with results identical to --jobs 1.
 
 A progress bar with the time left is drawn on a terminal; otherwise one line
-per finished run goes to stderr. --json prints a summary on stdout.`,
+per finished run goes to stderr. --json prints a summary on stdout.
+
+--scaling 10k,30k,100k,300k,1M runs the scaling experiment instead (no
+--datasets): for each training row count n it generates n x 5/3 rows as
+aer gen --features 20 --informative 10 --clusters 4 --ratio 99 does (seed:
+the first of --seeds), splits them 3:1:1, fits each of --methods (default
+aer,gbdt) with --threads workers (0: all cores) and writes OUT/scaling.csv
+(fit seconds, peak heap above the data, AER's seconds per stage, test
+ROC-AUC) and OUT/figures/scaling-time and scaling-memory (log-log, SVG and
+PNG), with the least-squares slope of each method (1 is linear).`,
 		run: runBench,
 	})
 }
@@ -101,9 +110,16 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	anchors := fs.String("anchors", "", "`DIR` holding the Python anchors' runs.csv (default: ../anchors beside the datasets directory, when present)")
 	reference := fs.String("reference", "", "method `spec` the tests compare with every other (default: aer if benchmarked, else the first)")
 	asJSON := fs.Bool("json", false, "print one JSON summary on stdout")
+	scaling := fs.String("scaling", "", "run the scaling experiment instead: training row `counts` such as 10k,100k,1M (see below)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
+	}
+	if *scaling != "" {
+		if len(rest) > 0 {
+			return usageErrorf("bench: unexpected argument %q", rest[0])
+		}
+		return runBenchScaling(ctx, *scaling, *methods, *seeds, *out, *threads, len(datasets) > 0, *asJSON, stdout, stderr)
 	}
 	switch {
 	case len(rest) > 0:

@@ -199,6 +199,11 @@ func TestHostileInput(t *testing.T) {
 		// serve (flag errors and models that do not load; no server starts)
 		{"serve/bad-addr", []string{"serve", "--model", "{d}/tree.aer", "--addr", "bogus::"}, 2, []string{"--addr", "bogus::", "too many colons"}},
 		{"serve/bad-port", []string{"serve", "--model", "{d}/tree.aer", "--addr", "127.0.0.1:99999"}, 2, []string{"--addr", "99999", "0 to 65535"}},
+		// bench --scaling
+		{"bench/scaling-sizes", []string{"bench", "--scaling", "10x", "--out", "{d}/sc"}, 2, []string{"--scaling", `"10x"`, "row counts"}},
+		{"bench/scaling-tiny", []string{"bench", "--scaling", "50", "--out", "{d}/sc"}, 2, []string{"--scaling", `"50"`}},
+		{"bench/scaling-datasets", []string{"bench", "--scaling", "1k", "--datasets", "{d}/train.csv", "--out", "{d}/sc"}, 2, []string{"drop --datasets"}},
+		{"bench/scaling-method", []string{"bench", "--scaling", "1k", "--methods", "nosuch", "--out", "{d}/sc"}, 2, []string{"--methods", "nosuch"}},
 		// loadtest (no request is sent)
 		{"loadtest/no-url", []string{"loadtest", "--data", "{d}/train.csv"}, 2, []string{"--url and --data are required"}},
 		{"loadtest/bad-url", []string{"loadtest", "--url", "ftp://x/v1/predict", "--data", "{d}/train.csv"}, 2, []string{"--url", "ftp://x", "http://host:port"}},
