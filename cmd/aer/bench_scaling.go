@@ -35,7 +35,9 @@ func runBenchScaling(ctx context.Context, sizes, methods, seeds, out string, thr
 	}
 	res, err := bench.Scaling(ctx, bench.ScalingConfig{
 		Sizes: n, Methods: specs, Seed: seedList[0], Workers: threads, Out: out,
-		Progress: func(method string, rows int) { fmt.Fprintf(stderr, "bench: scaling: %s on %d training rows\n", method, rows) },
+		Progress: func(method string, rows int) {
+			fmt.Fprintf(stderr, "bench: scaling: %s on %d training rows\n", method, rows)
+		},
 	})
 	if err != nil {
 		if strings.Contains(err.Error(), "unknown method") {
