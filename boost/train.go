@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/aer-go/aer/internal/hugepage"
 	"github.com/aer-go/aer/internal/rng"
 )
 
@@ -114,7 +115,7 @@ func newMatrix(x *mat.Dense, w []float64, maxBin, threads int) *matrix {
 		m.off[f+1] = m.off[f] + m.nb[f] + 1
 	}
 	m.histLen = int(m.off[nf])
-	m.bins = make([]uint8, n*nf)
+	m.bins = hugepage.Bytes(n * nf)
 	nblocks := (n + block - 1) / block
 	parallel(threads, nblocks, func(b int) {
 		for i := b * block; i < min(n, (b+1)*block); i++ {
@@ -129,7 +130,7 @@ func newMatrix(x *mat.Dense, w []float64, maxBin, threads int) *matrix {
 			}
 		}
 	})
-	m.cols = make([]uint8, n*nf)
+	m.cols = hugepage.Bytes(n * nf)
 	parallel(threads, nf, func(f int) {
 		col := m.cols[f*n : (f+1)*n]
 		for i := range col {
@@ -210,7 +211,7 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 	lossFn := rowGrad(&set)
 
 	model := &Model{Settings: set, NumFeatures: nf, BaseMargin: logit(set.BaseScore)}
-	margin := make([]float64, n)
+	margin := hugepage.Float64s(n)
 	for i := range margin {
 		margin[i] = model.BaseMargin
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/aer-go/aer/internal/hugepage"
 )
 
 // Dataset is a table of numeric features with an optional binary label.
@@ -82,7 +84,7 @@ func (d *Dataset) Subset(idx []int) *Dataset {
 			s.W[k] = d.W[i]
 		}
 	}
-	data := make([]float64, len(idx)*c)
+	data := hugepage.Float64s(len(idx) * c)
 	raw := d.X.RawMatrix()
 	for k, i := range idx {
 		copy(data[k*c:(k+1)*c], raw.Data[i*raw.Stride:i*raw.Stride+c])

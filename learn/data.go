@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/aer-go/aer/internal/hugepage"
 )
 
 // Data is a labelled table: the rows a method fits on or is tuned on.
@@ -126,7 +128,7 @@ func Rows(x *mat.Dense, rows []int) *mat.Dense {
 		return &mat.Dense{}
 	}
 	_, c := x.Dims()
-	out := mat.NewDense(len(rows), c, nil)
+	out := mat.NewDense(len(rows), c, hugepage.Float64s(len(rows)*c))
 	raw, dst := x.RawMatrix(), out.RawMatrix()
 	for k, i := range rows {
 		copy(dst.Data[k*c:(k+1)*c], raw.Data[i*raw.Stride:i*raw.Stride+c])
