@@ -90,6 +90,12 @@ func (a *attached) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) 
 	return p, nil
 }
 
+// Attribute gives the inner model's attributions, of its uncalibrated
+// output, as Explain does.
+func (a *attached) Attribute(x *mat.Dense) (*learn.Attribution, error) {
+	return learn.AttributeInner(a.inner, x)
+}
+
 func (a *attached) NumFeatures() int               { return a.inner.NumFeatures() }
 func (a *attached) MarshalBinary() ([]byte, error) { return a.inner.MarshalBinary() }
 func (a *attached) Threshold() float64             { return a.layer.Threshold }

@@ -189,6 +189,11 @@ func (m *Model) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	return m.inner.PredictProba(x, dst)
 }
 
+// Attribute is the inner model's.
+func (m *Model) Attribute(x *mat.Dense) (*learn.Attribution, error) {
+	return learn.AttributeInner(m.inner, x)
+}
+
 // NumFeatures is the inner model's.
 func (m *Model) NumFeatures() int { return m.inner.NumFeatures() }
 
