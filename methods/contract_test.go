@@ -284,7 +284,7 @@ func checkFit(t *testing.T, name string, tk task) {
 
 // attributing are the registered methods that must offer feature
 // attributions.
-var attributing = []string{"gbdt", "gbdt-tuned", "gbdt-focal", "gbdt-leafwise", "rus-gbdt", "smote-gbdt",
+var attributing = []string{"aer", "dynens", "gbdt", "gbdt-tuned", "gbdt-focal", "gbdt-leafwise", "rus-gbdt", "smote-gbdt",
 	"logreg", "tree", "balanced-rf", "balanced-bagging"}
 
 // checkAttributions: every row's base + sum of attributions is its
