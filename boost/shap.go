@@ -92,6 +92,19 @@ func (m *Model) SHAP(x *mat.Dense, dst *mat.Dense) (*mat.Dense, error) {
 	return dst, nil
 }
 
+// Importances returns XGBoost's built-in importances: gain (mean loss
+// reduction of a feature's splits), total_gain, cover (mean hessian sum
+// of the rows reaching its splits) and weight (number of splits); the
+// learn.Importancer contract.
+func (f *Fitted) Importances() []learn.Importance {
+	var out []learn.Importance
+	for _, k := range []string{Gain, TotalGain, Cover, Count} {
+		v, _ := f.Importance(k)
+		out = append(out, learn.Importance{Kind: k, Values: v})
+	}
+	return out
+}
+
 // Attribute returns the TreeSHAP values of the rows of x in logit
 // (margin) space: the learn.Attributor contract.
 func (f *Fitted) Attribute(x *mat.Dense) (*learn.Attribution, error) {

@@ -96,6 +96,8 @@ func (a *attached) Attribute(x *mat.Dense) (*learn.Attribution, error) {
 	return learn.AttributeInner(a.inner, x)
 }
 
+func (a *attached) Unwrap() learn.Model { return a.inner }
+
 func (a *attached) NumFeatures() int               { return a.inner.NumFeatures() }
 func (a *attached) MarshalBinary() ([]byte, error) { return a.inner.MarshalBinary() }
 func (a *attached) Threshold() float64             { return a.layer.Threshold }

@@ -200,6 +200,9 @@ func (m *Model) NumFeatures() int { return m.inner.NumFeatures() }
 // Threshold returns the tuned threshold.
 func (m *Model) Threshold() float64 { return m.threshold }
 
+// Unwrap returns the wrapped model.
+func (m *Model) Unwrap() learn.Model { return m.inner }
+
 // Inner returns the wrapped model.
 func (m *Model) Inner() learn.Model { return m.inner }
 

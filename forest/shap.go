@@ -33,6 +33,12 @@ func (m *Model) shapTrees() *shapTrees {
 	return m.shap
 }
 
+// Importances returns scikit-learn's feature_importances_ of the forest
+// as kind "impurity": the learn.Importancer contract.
+func (m *Model) Importances() []learn.Importance {
+	return []learn.Importance{{Kind: "impurity", Values: m.forest.Importance()}}
+}
+
 // Attribute returns the exact TreeSHAP values of the rows of x in
 // probability space: the mean of the trees' values (SHAP values are linear
 // in the model), so base + sum is the forest's probability. The

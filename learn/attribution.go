@@ -142,3 +142,38 @@ func AttributeInner(inner Model, x *mat.Dense) (*Attribution, error) {
 	}
 	return at.Attribute(x)
 }
+
+// Importancer is a Model with built-in global feature importances (the
+// split gains and covers of boosted trees, a tree's impurity decrease).
+type Importancer interface {
+	// Importances returns one value per feature for each kind it knows.
+	Importances() []Importance
+}
+
+// Importance is one kind of built-in importance, one value per feature.
+type Importance struct {
+	Kind   string    `json:"kind"`
+	Values []float64 `json:"values"`
+}
+
+// Unwrapper is a Model that wraps another on the same features (a
+// decision layer, a resampling or preprocessing composition).
+type Unwrapper interface {
+	Unwrap() Model
+}
+
+// ImportancesOf returns the built-in importances of m or of the first
+// model it wraps that has some; nil when none has.
+func ImportancesOf(m Model) []Importance {
+	for m != nil {
+		if im, ok := m.(Importancer); ok {
+			return im.Importances()
+		}
+		u, ok := m.(Unwrapper)
+		if !ok {
+			return nil
+		}
+		m = u.Unwrap()
+	}
+	return nil
+}

@@ -157,6 +157,9 @@ func (m *Model) Attribute(x *mat.Dense) (*learn.Attribution, error) {
 	return learn.AttributeInner(m.Inner, m.Prep.Apply(x))
 }
 
+// Unwrap returns the inner model (its feature j is raw feature j).
+func (m *Model) Unwrap() learn.Model { return m.Inner }
+
 // NumFeatures is the number of raw features.
 func (m *Model) NumFeatures() int { return len(m.Prep.Means) }
 

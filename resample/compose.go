@@ -144,6 +144,9 @@ func (m *Model) Attribute(x *mat.Dense) (*learn.Attribution, error) {
 	return learn.AttributeInner(m.Inner, x)
 }
 
+// Unwrap returns the inner model.
+func (m *Model) Unwrap() learn.Model { return m.Inner }
+
 // NumFeatures is the inner model's.
 func (m *Model) NumFeatures() int { return m.Inner.NumFeatures() }
 

@@ -22,6 +22,16 @@ func (m *Model) shapTree() (*treeshap.Tree, error) {
 	return m.shap, m.shapErr
 }
 
+// Importances returns scikit-learn's feature_importances_ (the weighted
+// impurity decrease, normalised) as kind "impurity": the
+// learn.Importancer contract.
+func (m *Model) Importances() []learn.Importance {
+	imp := make([]float64, m.tree.NumFeatures)
+	m.tree.Importance(imp)
+	Normalize(imp)
+	return []learn.Importance{{Kind: "impurity", Values: imp}}
+}
+
 // Attribute returns the exact TreeSHAP values of the rows of x in
 // probability space (the tree's output): the base value is the
 // training-weighted mean leaf probability, and base + sum is the
