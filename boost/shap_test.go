@@ -12,6 +12,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/internal/rng"
 	"github.com/aer-go/aer/learn"
 )
@@ -207,17 +208,31 @@ func TestSHAPSumsToMargin(t *testing.T) {
 }
 
 // BenchmarkTreeSHAP measures TreeSHAP on 100 trees of depth 6 over 20
-// features, one thread; it reports rows per second.
+// features, one thread; it reports rows per second and the leaves. With
+// AER_SHAP_CSV=file (aer gen output, as testdata/treeshap_time.py reads)
+// it trains on that file instead, for the comparison with XGBoost.
 func BenchmarkTreeSHAP(b *testing.B) {
 	x, y := shapTask(5000, 2)
+	if path := os.Getenv("AER_SHAP_CSV"); path != "" {
+		d, err := dataset.Load(path, dataset.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		x, y = d.X, d.Y
+	}
 	s := Settings{NEstimators: 100, MaxDepth: 6}
 	m, err := Train(context.Background(), Data{X: x, Y: y}, nil, &s)
 	if err != nil {
 		b.Fatal(err)
 	}
 	m.SetThreads(1)
-	rows := x.Slice(0, 1000, 0, 20).(*mat.Dense)
-	dst := mat.NewDense(1000, 20, nil)
+	_, nf := x.Dims()
+	rows := x.Slice(0, 1000, 0, nf).(*mat.Dense)
+	dst := mat.NewDense(1000, nf, nil)
+	leaves := 0
+	for i := range m.Trees {
+		leaves += m.Trees[i].NumLeaves()
+	}
 	b.ResetTimer()
 	for range b.N {
 		if _, err := m.SHAP(rows, dst); err != nil {
@@ -225,4 +240,5 @@ func BenchmarkTreeSHAP(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(1000*b.N)/b.Elapsed().Seconds(), "rows/s")
+	b.ReportMetric(float64(leaves), "leaves")
 }

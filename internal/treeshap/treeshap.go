@@ -59,6 +59,9 @@ func New(n Nodes) (*Tree, error) {
 			return nil, fmt.Errorf("treeshap: node %d has children %d, %d", i, l, r)
 		}
 		depth[l], depth[r] = depth[i]+1, depth[i]+1
+		if depth[l] > maxDepth {
+			return nil, fmt.Errorf("treeshap: the tree is deeper than %d", maxDepth)
+		}
 		if c := n.Cover[i]; c > 0 {
 			t.zero[l], t.zero[r] = n.Cover[l]/c, n.Cover[r]/c
 		} else {
@@ -170,6 +173,18 @@ func (t *Tree) recurse(phi, row []float64, scale float64, parent []pathElem, nod
 	t.recurse(phi, row, scale, path, cold, unique+1, t.zero[cold]*izero, 0, f)
 }
 
+// inv[k] is 1/k: the recursion's divisions by small integers become
+// multiplications.
+var inv = func() (t [maxDepth + 3]float64) {
+	for k := 1; k < len(t); k++ {
+		t[k] = 1 / float64(k)
+	}
+	return t
+}()
+
+// maxDepth bounds the depth of a tree New accepts.
+const maxDepth = 512
+
 // extend adds a feature to the unique path, updating the permutation
 // weights of the subsets that include it or not.
 func extend(path []pathElem, unique int, zero, one float64, feature int32) {
@@ -178,10 +193,11 @@ func extend(path []pathElem, unique int, zero, one float64, feature int32) {
 		pw = 1
 	}
 	path[unique] = pathElem{feature: feature, zero: zero, one: one, pweight: pw}
-	d := float64(unique + 1)
+	id := inv[unique+1]
+	oneD, zeroD := one*id, zero*id
 	for i := unique - 1; i >= 0; i-- {
-		path[i+1].pweight += one * path[i].pweight * float64(i+1) / d
-		path[i].pweight = zero * path[i].pweight * float64(unique-i) / d
+		path[i+1].pweight += oneD * path[i].pweight * float64(i+1)
+		path[i].pweight = zeroD * path[i].pweight * float64(unique-i)
 	}
 }
 
@@ -190,13 +206,17 @@ func unwind(path []pathElem, unique, k int) {
 	one, zero := path[k].one, path[k].zero
 	next := path[unique].pweight
 	d := float64(unique + 1)
-	for i := unique - 1; i >= 0; i-- {
-		if one != 0 {
+	if one != 0 {
+		dOne, zeroD := d/one, zero*inv[unique+1]
+		for i := unique - 1; i >= 0; i-- {
 			tmp := path[i].pweight
-			path[i].pweight = next * d / (float64(i+1) * one)
-			next = tmp - path[i].pweight*zero*float64(unique-i)/d
-		} else {
-			path[i].pweight = path[i].pweight * d / (zero * float64(unique-i))
+			path[i].pweight = next * dOne * inv[i+1]
+			next = tmp - path[i].pweight*zeroD*float64(unique-i)
+		}
+	} else {
+		dZero := d / zero
+		for i := unique - 1; i >= 0; i-- {
+			path[i].pweight *= dZero * inv[unique-i]
 		}
 	}
 	for i := k; i < unique; i++ {
@@ -208,16 +228,21 @@ func unwind(path []pathElem, unique, k int) {
 // removed, without changing the path.
 func unwoundSum(path []pathElem, unique, k int) float64 {
 	one, zero := path[k].one, path[k].zero
-	next := path[unique].pweight
 	d := float64(unique + 1)
 	total := 0.0
-	for i := unique - 1; i >= 0; i-- {
-		if one != 0 {
-			tmp := next * d / (float64(i+1) * one)
+	switch {
+	case one != 0:
+		next := path[unique].pweight
+		dOne, zeroD := d/one, zero*inv[unique+1]
+		for i := unique - 1; i >= 0; i-- {
+			tmp := next * dOne * inv[i+1]
 			total += tmp
-			next = path[i].pweight - tmp*zero*float64(unique-i)/d
-		} else if zero != 0 {
-			total += path[i].pweight / zero * d / float64(unique-i)
+			next = path[i].pweight - tmp*zeroD*float64(unique-i)
+		}
+	case zero != 0:
+		dZero := d / zero
+		for i := unique - 1; i >= 0; i-- {
+			total += path[i].pweight * dZero * inv[unique-i]
 		}
 	}
 	return total
