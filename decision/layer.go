@@ -62,8 +62,9 @@ func (l *Layer) Check() error {
 }
 
 // Attach returns m behind the layer: its probabilities calibrated, and
-// the layer's threshold as its learn.Thresholder. Explanations of m, if
-// it offers them, stay available (of the uncalibrated score). The layer is
+// the layer's threshold as its learn.Thresholder. Explanations and
+// attributions of m, if it offers them, stay available (of the
+// uncalibrated score). The layer is
 // not part of m's payload: MarshalBinary gives m's bytes, and whoever
 // saves the model keeps the layer beside it.
 func Attach(m learn.Model, l *Layer) learn.Model {
