@@ -105,7 +105,10 @@ func Attribute(ctx context.Context, m Model, x *mat.Dense, workers int) (*Attrib
 		}
 	}
 	if blocks == 1 {
-		return parts[0], check(parts[0])
+		if err := check(parts[0]); err != nil {
+			return nil, err
+		}
+		return parts[0], nil
 	}
 	out := &Attribution{Space: parts[0].Space, Base: make([]float64, 0, n), Phi: mat.NewDense(n, c, nil)}
 	for b, p := range parts {
@@ -115,7 +118,10 @@ func Attribute(ctx context.Context, m Model, x *mat.Dense, workers int) (*Attrib
 		out.Base = append(out.Base, p.Base...)
 		out.Phi.Slice(b*block, b*block+len(p.Base), 0, c).(*mat.Dense).Copy(p.Phi)
 	}
-	return out, check(out)
+	if err := check(out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 func check(a *Attribution) error {
