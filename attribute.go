@@ -58,9 +58,11 @@ func (m *Model) Attribute(x *mat.Dense) (*learn.Attribution, error) {
 	}
 	logit := m.Combiner.Space == ensemble.LogitSpace
 	eps := m.Combiner.OutputEps()
-	out := &learn.Attribution{Space: learn.Probability, Base: make([]float64, rows), Phi: mat.NewDense(rows, nf, nil)}
+	out := &learn.Attribution{Space: learn.Probability, Base: make([]float64, rows), Phi: mat.NewDense(rows, nf, nil),
+		Method: "the members' attributions (those in logit space rescaled to sum to f_j(x) - sigmoid(base_j)) combined with the row's mixed weights w*(x), an exact decomposition of the score; " + notShapley}
 	if logit {
 		out.Space = learn.Logit
+		out.Method = "the members' attributions combined with the row's mixed weights w*(x), an exact decomposition of the score's logit; " + notShapley
 	}
 	for j, mb := range m.Members {
 		a, err := learn.AttributeInner(mb.Model, xt)
@@ -88,6 +90,9 @@ func (m *Model) Attribute(x *mat.Dense) (*learn.Attribution, error) {
 	}
 	return out, nil
 }
+
+// notShapley says what the AER attribution is not.
+const notShapley = "not the Shapley value of the AER function (how x moves the weights is not attributed; the base moves with them)"
 
 // toSpace maps member attribution a of row i to the combination's space:
 // the new base g(b) and the factor r of the values, where g takes the

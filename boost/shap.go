@@ -121,5 +121,6 @@ func (f *Fitted) Attribute(x *mat.Dense) (*learn.Attribution, error) {
 	for i := range base {
 		base[i] = b
 	}
-	return &learn.Attribution{Space: learn.Logit, Base: base, Phi: phi}, nil
+	return &learn.Attribution{Space: learn.Logit, Base: base, Phi: phi,
+		Method: "exact path-dependent TreeSHAP of the margin (log-odds), the training covers as background"}, nil
 }

@@ -52,7 +52,7 @@ func (m *Model) Attribute(x *mat.Dense) (*learn.Attribution, error) {
 	if st.err != nil {
 		return nil, st.err
 	}
-	a := &learn.Attribution{Space: learn.Probability, Base: make([]float64, n), Phi: mat.NewDense(n, c, nil)}
+	a := &learn.Attribution{Space: learn.Probability, Method: "the mean of the trees' exact path-dependent TreeSHAP values of their probabilities", Base: make([]float64, n), Phi: mat.NewDense(n, c, nil)}
 	var w treeshap.Workspace
 	scale := 1 / float64(len(st.trees))
 	for i := range n {

@@ -40,6 +40,9 @@ type Attributor interface {
 // Space is Base[i] plus the sum of row i of Phi.
 type Attribution struct {
 	Space Space
+	// Method says in one line what the values are ("exact TreeSHAP of
+	// the margin", ...), for people reading them.
+	Method string
 	// Base is each row's base value (a constant, the expected output, for
 	// most models; per row for a mixture of experts such as AER).
 	Base []float64
@@ -110,7 +113,7 @@ func Attribute(ctx context.Context, m Model, x *mat.Dense, workers int) (*Attrib
 		}
 		return parts[0], nil
 	}
-	out := &Attribution{Space: parts[0].Space, Base: make([]float64, 0, n), Phi: mat.NewDense(n, c, nil)}
+	out := &Attribution{Space: parts[0].Space, Method: parts[0].Method, Base: make([]float64, 0, n), Phi: mat.NewDense(n, c, nil)}
 	for b, p := range parts {
 		if p.Space != out.Space {
 			return nil, fmt.Errorf("the model gave attributions in %s and %s space", out.Space, p.Space)

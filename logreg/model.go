@@ -139,7 +139,7 @@ func (m *Model) Attribute(x *mat.Dense) (*learn.Attribution, error) {
 		return nil, fmt.Errorf("%w: this logreg model file predates attributions (it lacks the training means); fit it again", learn.ErrNoAttribution)
 	}
 	base := m.Intercept + floats.Dot(m.Coef, m.Means)
-	a := &learn.Attribution{Space: learn.Logit, Base: make([]float64, r), Phi: mat.NewDense(r, c, nil)}
+	a := &learn.Attribution{Space: learn.Logit, Method: "exact SHAP of a linear model: w_j (x_j - training mean of x_j) on the log-odds", Base: make([]float64, r), Phi: mat.NewDense(r, c, nil)}
 	for i := range r {
 		a.Base[i] = base
 		row, phi := x.RawRowView(i), a.Phi.RawRowView(i)

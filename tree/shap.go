@@ -45,7 +45,7 @@ func (m *Model) Attribute(x *mat.Dense) (*learn.Attribution, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tree: %w", err)
 	}
-	a := &learn.Attribution{Space: learn.Probability, Base: make([]float64, n), Phi: mat.NewDense(n, c, nil)}
+	a := &learn.Attribution{Space: learn.Probability, Method: "exact path-dependent TreeSHAP of the leaf probability, the training weights as background", Base: make([]float64, n), Phi: mat.NewDense(n, c, nil)}
 	var w treeshap.Workspace
 	for i := range n {
 		a.Base[i] = st.Expected()

@@ -205,8 +205,13 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		doc := map[string]any{"model": *modelPath, "method": h.Method, "data": *dataPath, "threshold": threshold, "rows": out}
 		if unavailable != "" {
 			doc["features_unavailable"] = unavailable
+		} else {
+			doc["attribution_method"] = attr.Method
 		}
 		return writeJSON(stdout, doc)
+	}
+	if attr != nil && attr.Method != "" {
+		fmt.Fprintf(stdout, "attributions: %s\n\n", attr.Method)
 	}
 	for k, r := range out {
 		if k > 0 {

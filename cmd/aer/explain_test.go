@@ -31,6 +31,7 @@ func TestExplainFeatures(t *testing.T) {
 	var doc struct {
 		Method    string  `json:"method"`
 		Threshold float64 `json:"threshold"`
+		About     string  `json:"attribution_method"`
 		Rows      []struct {
 			Row         int             `json:"row"`
 			Score       float64         `json:"score"`
@@ -53,7 +54,7 @@ func TestExplainFeatures(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if doc.Method != "gbdt" || len(doc.Rows) != 80 {
+	if doc.Method != "gbdt" || len(doc.Rows) != 80 || !strings.Contains(doc.About, "TreeSHAP") {
 		t.Fatalf("method %s, %d rows", doc.Method, len(doc.Rows))
 	}
 	for _, r := range doc.Rows {

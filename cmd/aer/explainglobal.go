@@ -50,6 +50,7 @@ func explainGlobal(ctx context.Context, model learn.Model, data *learn.Data, g g
 	case err == nil:
 		header = append(header, "mean_abs_attribution")
 		doc["attribution_space"] = attr.Space
+		doc["attribution_method"] = attr.Method
 		for j, v := range explain.MeanAbs(attr) {
 			feats[j].MeanAbs = &v
 		}
