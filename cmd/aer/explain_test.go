@@ -112,8 +112,11 @@ func TestExplainFeatures(t *testing.T) {
 		g.Features[0].MeanAbs == nil || g.Features[0].Mean == nil || len(g.Features[0].BuiltIn) != 4 {
 		t.Errorf("--global --json: %s", out)
 	}
-	if _, errOut, code := aer(t, "explain", "--model", model, "--data", valid, "--global", "--metric", "nope"); code != 2 || !strings.Contains(errOut, "--metric") {
-		t.Errorf("--metric nope: exit %d %s", code, errOut)
+	for _, bad := range [][]string{{"--global", "--metric", "nope"}, {"--top", "-1"}, {"--global", "--repeats", "0"}, {"--threads", "-2"}} {
+		args := append([]string{"explain", "--model", model, "--data", valid}, bad...)
+		if _, errOut, code := aer(t, args...); code != 2 || !strings.Contains(errOut, bad[len(bad)-2]) {
+			t.Errorf("%v: exit %d %s", bad, code, errOut)
+		}
 	}
 
 	// A method with neither attributions nor a breakdown.
