@@ -26,6 +26,9 @@ type Model struct {
 
 	once   sync.Once
 	forest forest
+
+	shapOnce sync.Once
+	shap     *shapTrees
 }
 
 func (m *Model) compile() { m.once.Do(func() { m.forest = compile(m.Trees) }) }
@@ -176,6 +179,8 @@ func (m *Model) UnmarshalBinary(data []byte) error {
 	m.Settings, m.NumFeatures, m.BaseMargin, m.Trees, m.Eval = tmp.Settings, tmp.NumFeatures, tmp.BaseMargin, tmp.Trees, tmp.Eval
 	m.once = sync.Once{}
 	m.forest = forest{}
+	m.shapOnce = sync.Once{}
+	m.shap = nil
 	m.compile()
 	return nil
 }

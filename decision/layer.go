@@ -62,8 +62,9 @@ func (l *Layer) Check() error {
 }
 
 // Attach returns m behind the layer: its probabilities calibrated, and
-// the layer's threshold as its learn.Thresholder. Explanations of m, if
-// it offers them, stay available (of the uncalibrated score). The layer is
+// the layer's threshold as its learn.Thresholder. Explanations and
+// attributions of m, if it offers them, stay available (of the
+// uncalibrated score). The layer is
 // not part of m's payload: MarshalBinary gives m's bytes, and whoever
 // saves the model keeps the layer beside it.
 func Attach(m learn.Model, l *Layer) learn.Model {
@@ -89,6 +90,14 @@ func (a *attached) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) 
 	}
 	return p, nil
 }
+
+// Attribute gives the inner model's attributions, of its uncalibrated
+// output, as Explain does.
+func (a *attached) Attribute(x *mat.Dense) (*learn.Attribution, error) {
+	return learn.AttributeInner(a.inner, x)
+}
+
+func (a *attached) Unwrap() learn.Model { return a.inner }
 
 func (a *attached) NumFeatures() int               { return a.inner.NumFeatures() }
 func (a *attached) MarshalBinary() ([]byte, error) { return a.inner.MarshalBinary() }

@@ -189,11 +189,19 @@ func (m *Model) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	return m.inner.PredictProba(x, dst)
 }
 
+// Attribute is the inner model's.
+func (m *Model) Attribute(x *mat.Dense) (*learn.Attribution, error) {
+	return learn.AttributeInner(m.inner, x)
+}
+
 // NumFeatures is the inner model's.
 func (m *Model) NumFeatures() int { return m.inner.NumFeatures() }
 
 // Threshold returns the tuned threshold.
 func (m *Model) Threshold() float64 { return m.threshold }
+
+// Unwrap returns the wrapped model.
+func (m *Model) Unwrap() learn.Model { return m.inner }
 
 // Inner returns the wrapped model.
 func (m *Model) Inner() learn.Model { return m.inner }

@@ -117,6 +117,44 @@ func (c *Combiner) Score(dst []float64, f, logDens *mat.Dense) ([]float64, Dynam
 	return dst, diag, nil
 }
 
+// Mixed writes to dst (rows x members; nil allocates) the mixed weights
+// w* = Lambda l*(x) + (1 - Lambda) w of every row, from the component
+// log-densities logDens (rows x L): the weights Score dots with the
+// members' outputs (or their logits in LogitSpace).
+func (c *Combiner) Mixed(dst, logDens *mat.Dense) (*mat.Dense, error) {
+	rows, L := logDens.Dims()
+	m := len(c.Static)
+	ly, err := newLayout(c.Owner, m, L)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := c.checkRest(m, L); err != nil {
+		return nil, err
+	}
+	comp, _, err := ComponentWeights(nil, logDens, c.Dynamic)
+	if err != nil {
+		return nil, err
+	}
+	if dst == nil {
+		dst = mat.NewDense(rows, m, nil)
+	} else if r, k := dst.Dims(); r != rows || k != m {
+		return nil, fmt.Errorf("ensemble: destination is %dx%d, want %dx%d", r, k, rows, m)
+	}
+	cw := make([]float64, L)
+	for i := range rows {
+		mat.Row(cw, i, comp)
+		w := dst.RawRowView(i)
+		ly.memberWeights(w, cw)
+		for j := range w {
+			w[j] = c.Lambda*w[j] + (1-c.Lambda)*c.Static[j]
+		}
+	}
+	return dst, nil
+}
+
+// OutputEps returns the clip Eps of LogitSpace (DefaultEps when unset).
+func (c *Combiner) OutputEps() float64 { return c.eps() }
+
 // mixScore is w*.f = lambda l*.f + (1-lambda) w.f (Eq. 19 is linear in the
 // weights, so the two dot products serve every lambda), mapped to [0, 1].
 func mixScore(space Space, lambda, dyn, stat float64) float64 {

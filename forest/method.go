@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -126,6 +127,9 @@ func (m *Method) Load(payload []byte) (learn.Model, error) {
 type Model struct {
 	forest   *Forest
 	features []string
+
+	shapOnce sync.Once
+	shap     *shapTrees
 }
 
 // Forest returns the fitted forest.

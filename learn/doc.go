@@ -13,8 +13,13 @@
 // its number of features and encodes itself to bytes that the Method's
 // Load reads back. Behaviour only some models have is found by type
 // assertion on small interfaces: Thresholder (a tuned decision threshold),
-// Explainer (a per-row explanation), Summarizer (what the fit found),
-// Sizer (a parameter count, for AIC and BIC).
+// Explainer (a per-row explanation), Attributor (per-row feature
+// attributions that sum to the model's output, in logit or probability
+// Space), Importancer (built-in global importances), Summarizer (what the
+// fit found), Sizer (a parameter count, for AIC and BIC). A model that
+// wraps another on the same features (a decision layer, a resampling or
+// preprocessing composition) forwards Attribute to it and is an
+// Unwrapper.
 //
 // Methods are registered once at start-up with Register, one line per
 // method (package methods of this module lists them all), the way

@@ -146,7 +146,11 @@ func Fit(ctx context.Context, train *learn.Data, s *Settings, env learn.Env) (*M
 			"solver", solver, "error", err, "iterations", steps, "gradient", gnorm, "tol", st.Tol)
 	}
 
-	md := &Model{Coef: append([]float64(nil), theta[:p]...), FitIntercept: !st.NoIntercept}
+	md := &Model{Coef: append([]float64(nil), theta[:p]...), FitIntercept: !st.NoIntercept, Means: make([]float64, p)}
+	for i := range n {
+		floats.Add(md.Means, raw.Data[i*raw.Stride:i*raw.Stride+p])
+	}
+	floats.Scale(1/float64(n), md.Means)
 	if !st.NoIntercept {
 		md.Intercept = theta[p]
 	}

@@ -23,6 +23,9 @@ type Model struct {
 	Intercept float64
 	// FitIntercept tells whether b was fitted.
 	FitIntercept bool
+	// Means are the training rows' feature means, the reference of the
+	// attributions; nil in model files written before attributions.
+	Means []float64
 
 	info *fitInfo
 }
@@ -43,6 +46,7 @@ type encoded struct {
 	Coef         []float64 `json:"coef"`
 	Intercept    float64   `json:"intercept"`
 	FitIntercept bool      `json:"fit_intercept"`
+	Means        []float64 `json:"means,omitempty"`
 	Fit          *fitInfo  `json:"fit,omitempty"`
 }
 
@@ -91,7 +95,7 @@ func (m *Model) NumParams() int {
 // MarshalBinary encodes the model (JSON: coefficients, intercept and what
 // the fit found).
 func (m *Model) MarshalBinary() ([]byte, error) {
-	return json.Marshal(encoded{Coef: m.Coef, Intercept: m.Intercept, FitIntercept: m.FitIntercept, Fit: m.info})
+	return json.Marshal(encoded{Coef: m.Coef, Intercept: m.Intercept, FitIntercept: m.FitIntercept, Means: m.Means, Fit: m.info})
 }
 
 // UnmarshalBinary decodes a model written by MarshalBinary.
@@ -112,8 +116,41 @@ func (m *Model) UnmarshalBinary(b []byte) error {
 	if e.Fit != nil && e.Fit.Features != nil && len(e.Fit.Features) != len(e.Coef) {
 		return fmt.Errorf("logreg: the model has %d coefficients but %d feature names", len(e.Coef), len(e.Fit.Features))
 	}
-	*m = Model{Coef: e.Coef, Intercept: e.Intercept, FitIntercept: e.FitIntercept, info: e.Fit}
+	if e.Means != nil && (len(e.Means) != len(e.Coef) || !finite(e.Means)) {
+		return fmt.Errorf("logreg: the model has %d coefficients but %d feature means, or a mean that is not finite", len(e.Coef), len(e.Means))
+	}
+	*m = Model{Coef: e.Coef, Intercept: e.Intercept, FitIntercept: e.FitIntercept, Means: e.Means, info: e.Fit}
 	return nil
+}
+
+// Attribute returns the exact SHAP values of the rows of x in logit space
+// (w.x + b) for a linear model with independent features, with the
+// training means as the reference: phi_j = w_j (x_j - mean_j) and base
+// b + w.mean, so base + sum is the row's log-odds. For the registered
+// logreg, x is the standardised row and the means are about 0. The
+// learn.Attributor contract; a model file written before attributions
+// has no means and gives an error asking for a refit.
+func (m *Model) Attribute(x *mat.Dense) (*learn.Attribution, error) {
+	r, c := x.Dims()
+	if c != len(m.Coef) {
+		return nil, fmt.Errorf("%w: data has %d features, the model %d", learn.ErrData, c, len(m.Coef))
+	}
+	if m.Means == nil {
+		return nil, fmt.Errorf("%w: this logreg model file predates attributions (it lacks the training means); fit it again", learn.ErrNoAttribution)
+	}
+	base := m.Intercept + floats.Dot(m.Coef, m.Means)
+	a := &learn.Attribution{Space: learn.Logit, Method: "exact SHAP of a linear model: w_j (x_j - training mean of x_j) on the log-odds", Base: make([]float64, r), Phi: mat.NewDense(r, c, nil)}
+	for i := range r {
+		a.Base[i] = base
+		row, phi := x.RawRowView(i), a.Phi.RawRowView(i)
+		for j, w := range m.Coef {
+			phi[j] = w * (row[j] - m.Means[j])
+			if math.IsNaN(phi[j]) {
+				return nil, fmt.Errorf("%w: row %d, feature %d: missing or infinite value the model cannot attribute", learn.ErrData, i+1, j+1)
+			}
+		}
+	}
+	return a, nil
 }
 
 // Summary is the report of a fit.

@@ -248,6 +248,7 @@ func checkFit(t *testing.T, name string, tk task) {
 	if ex, ok := model.(learn.Explainer); ok {
 		checkExplainer(t, ex, tk.test.X.RawRowView(0))
 	}
+	checkAttributions(t, name, model, loaded, tk.test.X, p)
 	if s, ok := model.(learn.Summarizer); ok {
 		if _, err := json.Marshal(s.Summary()); err != nil {
 			t.Errorf("the summary does not encode to JSON: %v", err)
@@ -278,6 +279,49 @@ func checkFit(t *testing.T, name string, tk task) {
 	bad.Y[3] = 2
 	if err := noPanic(func() error { _, err := m.Fit(ctx, bad, tk.valid, learn.Env{Seed: seed}); return err }); !errors.Is(err, learn.ErrData) || !strings.Contains(err.Error(), "row 4") {
 		t.Errorf("Fit with a label 2 in row 4: %v, want an error wrapping ErrData naming the row", err)
+	}
+}
+
+// attributing are the registered methods that must offer feature
+// attributions.
+var attributing = []string{"aer", "dynens", "gbdt", "gbdt-tuned", "gbdt-focal", "gbdt-leafwise", "rus-gbdt", "smote-gbdt",
+	"logreg", "tree", "balanced-rf", "balanced-bagging"}
+
+// checkAttributions: every row's base + sum of attributions is its
+// probability (in probability space) or its log-odds (in logit space); the
+// values do not depend on the workers and survive saving.
+func checkAttributions(t *testing.T, name string, model, loaded learn.Model, x *mat.Dense, p []float64) {
+	t.Helper()
+	ctx := context.Background()
+	a, err := learn.Attribute(ctx, model, x, 1)
+	if errors.Is(err, learn.ErrNoAttribution) {
+		if slices.Contains(attributing, name) {
+			t.Errorf("Attribute: %v", err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("Attribute: %v", err)
+	}
+	if a.Space != learn.Logit && a.Space != learn.Probability {
+		t.Fatalf("attributions in space %q", a.Space)
+	}
+	worst := 0.0
+	for i := range p {
+		out := a.Output(i)
+		if a.Space == learn.Logit {
+			out = 1 / (1 + math.Exp(-out))
+		}
+		worst = math.Max(worst, math.Abs(out-p[i]))
+	}
+	if worst > 1e-9 {
+		t.Errorf("%s space: max |base + sum(phi) - output| = %.3g over %d rows (probability scale), want <= 1e-9", a.Space, worst, len(p))
+	}
+	for _, mm := range []learn.Model{model, loaded} {
+		b, err := learn.Attribute(ctx, mm, x, 2)
+		if err != nil || !mat.Equal(a.Phi, b.Phi) || !slices.Equal(a.Base, b.Base) {
+			t.Errorf("attributions differ with 2 workers or after loading (%v)", err)
+		}
 	}
 }
 

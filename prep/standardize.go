@@ -146,6 +146,20 @@ func (m *Model) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	return m.Inner.PredictProba(m.Prep.Apply(x), dst)
 }
 
+// Attribute preprocesses x and gives the inner model's attributions: the
+// preprocessing maps each raw feature to one feature the inner model sees,
+// so inner feature j's attribution is raw feature j's (a missing value,
+// imputed by the mean, is attributed as the mean).
+func (m *Model) Attribute(x *mat.Dense) (*learn.Attribution, error) {
+	if _, c := x.Dims(); c != len(m.Prep.Means) {
+		return nil, fmt.Errorf("%w: data has %d features, the model %d", learn.ErrData, c, len(m.Prep.Means))
+	}
+	return learn.AttributeInner(m.Inner, m.Prep.Apply(x))
+}
+
+// Unwrap returns the inner model (its feature j is raw feature j).
+func (m *Model) Unwrap() learn.Model { return m.Inner }
+
 // NumFeatures is the number of raw features.
 func (m *Model) NumFeatures() int { return len(m.Prep.Means) }
 

@@ -139,6 +139,14 @@ func (m *Model) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	return m.Inner.PredictProba(x, dst)
 }
 
+// Attribute is the inner model's.
+func (m *Model) Attribute(x *mat.Dense) (*learn.Attribution, error) {
+	return learn.AttributeInner(m.Inner, x)
+}
+
+// Unwrap returns the inner model.
+func (m *Model) Unwrap() learn.Model { return m.Inner }
+
 // NumFeatures is the inner model's.
 func (m *Model) NumFeatures() int { return m.Inner.NumFeatures() }
 

@@ -8,10 +8,12 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/aer-go/aer/internal/rng"
+	"github.com/aer-go/aer/internal/treeshap"
 	"github.com/aer-go/aer/learn"
 )
 
@@ -104,6 +106,10 @@ func (m *Method) Load(payload []byte) (learn.Model, error) {
 type Model struct {
 	tree     *Tree
 	features []string // nil when the training data had no names
+
+	shapOnce sync.Once
+	shap     *treeshap.Tree
+	shapErr  error
 }
 
 // Tree returns the fitted tree.

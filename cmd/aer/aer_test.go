@@ -105,7 +105,15 @@ func TestAERFitPredictExplain(t *testing.T) {
 	var ex struct {
 		Rows []struct {
 			Row int `json:"row"`
-			E   struct {
+			F   struct {
+				Space  string  `json:"space"`
+				Base   float64 `json:"base"`
+				Output float64 `json:"output"`
+				Values []struct {
+					Attribution float64 `json:"attribution"`
+				} `json:"values"`
+			} `json:"features"`
+			E struct {
 				Score        float64   `json:"score"`
 				Prediction   int       `json:"prediction"`
 				Members      []string  `json:"members"`
@@ -124,6 +132,14 @@ func TestAERFitPredictExplain(t *testing.T) {
 		if e.Row != k+1 || math.Abs(e.E.Score-p.Score[k]) > 1e-12 || e.E.Prediction != p.Pred[k] || len(e.E.Members) != 2*L+2 || len(e.E.Component) != L {
 			t.Errorf("row %d: explain %+v, predict score %v pred %d", k+1, e, p.Score[k], p.Pred[k])
 		}
+		// The features come first and sum to the score's logit.
+		sum := e.F.Base
+		for _, v := range e.F.Values {
+			sum += v.Attribution
+		}
+		if e.F.Space != "logit" || math.Abs(sum-e.F.Output) > 1e-9 || math.Abs(1/(1+math.Exp(-sum))-p.Score[k]) > 1e-9 {
+			t.Errorf("row %d: features %+v sum to %v, score %v", k+1, e.F, sum, p.Score[k])
+		}
 	}
 	if out, _, code := aer(t, "explain", "--model", model, "--data", test, "--rows", "2"); code != 0 || !strings.Contains(out, "row 2") || !strings.Contains(out, "local 0") {
 		t.Errorf("explain text:\n%s", out)
@@ -136,8 +152,9 @@ func TestAERFitPredictExplain(t *testing.T) {
 	if _, errOut, code := aer(t, "fit", "--train", train, "--out", gbdt, "--param", "n_estimators=3"); code != 0 {
 		t.Fatal(errOut)
 	}
-	if _, errOut, code := aer(t, "explain", "--model", gbdt, "--data", test); code != 1 || !strings.Contains(errOut, "offers no per-row explanation") {
-		t.Errorf("explain of a gbdt model: exit %d %s", code, errOut)
+	// A gbdt model has no breakdown but has feature attributions.
+	if out, errOut, code := aer(t, "explain", "--model", gbdt, "--data", test, "--rows", "1"); code != 0 || !strings.Contains(out, "features (logit space)") || strings.Contains(out, "breakdown") {
+		t.Errorf("explain of a gbdt model: exit %d %s\n%s", code, errOut, out)
 	}
 	other := filepath.Join(dir, "other.csv")
 	os.WriteFile(other, []byte("x0,x1,zz,label\n1,2,3,0\n"), 0o644)

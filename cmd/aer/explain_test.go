@@ -1,0 +1,141 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestExplainFeatures: a gbdt model's rows get their feature attributions
+// first (the goldens), the JSON has every feature with null for a missing
+// value, and base + sum of attributions is the score's logit.
+func TestExplainFeatures(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "g.aer")
+	const train, valid = "testdata/fit/train.csv", "testdata/fit/valid.csv"
+	if _, errOut, code := aer(t, "fit", "--train", train, "--valid", valid, "--out", model, "--param", "n_estimators=10", "--param", "max_depth=3"); code != 0 {
+		t.Fatal(errOut)
+	}
+	out, errOut, code := aer(t, "explain", "--model", model, "--data", train, "--rows", "1-2", "--top", "2")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	golden(t, "explain/gbdt.txt", out)
+
+	out, errOut, code = aer(t, "explain", "--model", model, "--data", train, "--json")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	var doc struct {
+		Method    string  `json:"method"`
+		Threshold float64 `json:"threshold"`
+		About     string  `json:"attribution_method"`
+		Rows      []struct {
+			Row         int             `json:"row"`
+			Score       float64         `json:"score"`
+			Prediction  int             `json:"prediction"`
+			Explanation json.RawMessage `json:"explanation"`
+			Features    struct {
+				Space  string  `json:"space"`
+				Base   float64 `json:"base"`
+				Output float64 `json:"output"`
+				Shown  int     `json:"shown"`
+				Total  int     `json:"total"`
+				Values []struct {
+					Feature     string   `json:"feature"`
+					Value       *float64 `json:"value"`
+					Attribution float64  `json:"attribution"`
+				} `json:"values"`
+			} `json:"features"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if doc.Method != "gbdt" || len(doc.Rows) != 80 || !strings.Contains(doc.About, "TreeSHAP") {
+		t.Fatalf("method %s, %d rows", doc.Method, len(doc.Rows))
+	}
+	for _, r := range doc.Rows {
+		f := r.Features
+		if f.Space != "logit" || f.Shown != 3 || f.Total != 3 || len(f.Values) != 3 || r.Explanation != nil {
+			t.Fatalf("row %d: %+v", r.Row, r)
+		}
+		sum := f.Base
+		for k, v := range f.Values {
+			sum += v.Attribution
+			if k > 0 && math.Abs(v.Attribution) > math.Abs(f.Values[k-1].Attribution) {
+				t.Errorf("row %d: features not sorted by |attribution|", r.Row)
+			}
+		}
+		if math.Abs(sum-f.Output) > 1e-12 || math.Abs(1/(1+math.Exp(-sum))-r.Score) > 1e-12 || (r.Score >= doc.Threshold) != (r.Prediction == 1) {
+			t.Errorf("row %d: base + sum %v, output %v, score %v, prediction %d", r.Row, sum, f.Output, r.Score, r.Prediction)
+		}
+	}
+	// Row 1 misses feature a: null.
+	for _, v := range doc.Rows[0].Features.Values {
+		if (v.Feature == "a") != (v.Value == nil) {
+			t.Errorf("row 1, feature %s: value %v", v.Feature, v.Value)
+		}
+	}
+
+	// Global importance: CSV, deterministic for a seed whatever the
+	// threads.
+	out, errOut, code = aer(t, "explain", "--model", model, "--data", valid, "--global", "--repeats", "3", "--seed", "4", "--threads", "1")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	golden(t, "explain/global.csv", out)
+	if again, _, _ := aer(t, "explain", "--model", model, "--data", valid, "--global", "--repeats", "3", "--seed", "4", "--threads", "2"); again != out {
+		t.Errorf("--threads 2 gives\n%s\nnot\n%s", again, out)
+	}
+	out, _, code = aer(t, "explain", "--model", model, "--data", valid, "--global", "--metric", "balanced_accuracy", "--top", "1", "--json")
+	var g struct {
+		Space       string `json:"attribution_space"`
+		Kinds       []string
+		Permutation struct {
+			Metric    string  `json:"metric"`
+			Threshold float64 `json:"threshold"`
+		} `json:"permutation"`
+		Features []struct {
+			Feature string             `json:"feature"`
+			MeanAbs *float64           `json:"mean_abs_attribution"`
+			BuiltIn map[string]float64 `json:"builtin"`
+			Mean    *float64           `json:"permutation_mean"`
+		} `json:"features"`
+	}
+	if err := json.Unmarshal([]byte(out), &g); code != 0 || err != nil {
+		t.Fatalf("exit %d, %v\n%s", code, err, out)
+	}
+	if g.Space != "logit" || g.Permutation.Metric != "balanced_accuracy" || g.Permutation.Threshold <= 0 || len(g.Features) != 1 ||
+		g.Features[0].MeanAbs == nil || g.Features[0].Mean == nil || len(g.Features[0].BuiltIn) != 4 {
+		t.Errorf("--global --json: %s", out)
+	}
+	for _, bad := range [][]string{{"--global", "--metric", "nope"}, {"--top", "-1"}, {"--global", "--repeats", "0"}, {"--threads", "-2"}} {
+		args := append([]string{"explain", "--model", model, "--data", valid}, bad...)
+		if _, errOut, code := aer(t, args...); code != 2 || !strings.Contains(errOut, bad[len(bad)-2]) {
+			t.Errorf("%v: exit %d %s", bad, code, errOut)
+		}
+	}
+
+	// A method with neither attributions nor a breakdown.
+	svm := filepath.Join(dir, "s.aer")
+	if _, errOut, code := aer(t, "fit", "--method", "svm", "--train", train, "--out", svm); code != 0 {
+		t.Fatal(errOut)
+	}
+	if _, errOut, code := aer(t, "explain", "--model", svm, "--data", valid); code != 1 || !strings.Contains(errOut, "svm model, which offers no per-row explanation and no feature attributions") {
+		t.Errorf("explain of an svm model: exit %d %s", code, errOut)
+	}
+	out, errOut, code = aer(t, "explain", "--model", svm, "--data", valid, "--global", "--repeats", "2")
+	if code != 0 || !strings.HasPrefix(out, "feature,permutation_roc_auc_mean,permutation_roc_auc_std\n") || !strings.Contains(errOut, "no feature attributions") {
+		t.Errorf("explain --global of an svm model: exit %d %s\n%s", code, errOut, out)
+	}
+
+	help, _, _ := aer(t, "help", "explain")
+	for _, flag := range []string{"-global", "-top", "-repeats", "-seed", "-metric", "-threads", "not the Shapley value"} {
+		if !strings.Contains(help, flag) {
+			t.Errorf("aer help explain does not mention %s", flag)
+		}
+	}
+}

@@ -1,0 +1,66 @@
+package forest
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/aer-go/aer/internal/treeshap"
+	"github.com/aer-go/aer/learn"
+)
+
+type shapTrees struct {
+	trees []*treeshap.Tree
+	base  float64
+	err   error
+}
+
+func (m *Model) shapTrees() *shapTrees {
+	m.shapOnce.Do(func() {
+		s := &shapTrees{}
+		for k, t := range m.forest.Trees {
+			st, err := t.SHAPTree()
+			if err != nil {
+				s.err = fmt.Errorf("forest: tree %d: %w", k, err)
+				break
+			}
+			s.trees = append(s.trees, st)
+			s.base += st.Expected()
+		}
+		s.base /= float64(len(m.forest.Trees))
+		m.shap = s
+	})
+	return m.shap
+}
+
+// Importances returns scikit-learn's feature_importances_ of the forest
+// as kind "impurity": the learn.Importancer contract.
+func (m *Model) Importances() []learn.Importance {
+	return []learn.Importance{{Kind: "impurity", Values: m.forest.Importance()}}
+}
+
+// Attribute returns the exact TreeSHAP values of the rows of x in
+// probability space: the mean of the trees' values (SHAP values are linear
+// in the model), so base + sum is the forest's probability. The
+// learn.Attributor contract.
+func (m *Model) Attribute(x *mat.Dense) (*learn.Attribution, error) {
+	n, c := x.Dims()
+	if c != m.forest.NumFeatures {
+		return nil, fmt.Errorf("%w: data has %d features, the model %d", learn.ErrData, c, m.forest.NumFeatures)
+	}
+	st := m.shapTrees()
+	if st.err != nil {
+		return nil, st.err
+	}
+	a := &learn.Attribution{Space: learn.Probability, Method: "the mean of the trees' exact path-dependent TreeSHAP values of their probabilities", Base: make([]float64, n), Phi: mat.NewDense(n, c, nil)}
+	var w treeshap.Workspace
+	scale := 1 / float64(len(st.trees))
+	for i := range n {
+		a.Base[i] = st.base
+		phi, row := a.Phi.RawRowView(i), x.RawRowView(i)
+		for _, t := range st.trees {
+			t.Add(phi, row, scale, &w)
+		}
+	}
+	return a, nil
+}
