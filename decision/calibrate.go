@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/aer-go/aer/internal/platt"
 	"github.com/aer-go/aer/metrics"
 )
 
@@ -71,17 +72,17 @@ func Calibrate(method string, y []int, score, w []float64) (*Calibration, error)
 	}
 	switch method {
 	case Sigmoid:
-		return platt(y, score, w, pos, neg), nil
+		return fitPlatt(y, score, w, pos, neg), nil
 	case Isotonic:
 		return isotonic(y, score, w), nil
 	}
 	return nil, fmt.Errorf("decision: unknown calibration %q (want %s or %s)", method, Sigmoid, Isotonic)
 }
 
-// platt fits A and B by the Newton method with backtracking of Lin, Lin
+// fitPlatt fits A and B by the Newton method with backtracking of Lin, Lin
 // and Weng (2007), on Platt's smoothed targets (N+ + 1)/(N+ + 2) and
 // 1/(N- + 2), which keep the fit finite on separable scores.
-func platt(y []int, score, w []float64, pos, neg float64) *Calibration {
+func fitPlatt(y []int, score, w []float64, pos, neg float64) *Calibration {
 	c := &Calibration{Method: Sigmoid, Logit: allProbabilities(score)}
 	f := make([]float64, len(score))
 	for i, s := range score {
@@ -90,78 +91,7 @@ func platt(y []int, score, w []float64, pos, neg float64) *Calibration {
 			f[i] = logit(s)
 		}
 	}
-	hi, lo := (pos+1)/(pos+2), 1/(neg+2)
-	t := make([]float64, len(y))
-	for i, v := range y {
-		t[i] = lo
-		if v == 1 {
-			t[i] = hi
-		}
-	}
-	wt := func(i int) float64 {
-		if w == nil {
-			return 1
-		}
-		return w[i]
-	}
-	// loss(A, B) = sum w_i [t_i (A f_i + B) + log(1 + exp(-(A f_i + B)))],
-	// written stably for either sign of A f_i + B.
-	loss := func(a, b float64) float64 {
-		s := 0.0
-		for i := range f {
-			z := a*f[i] + b
-			if z >= 0 {
-				s += wt(i) * (t[i]*z + math.Log1p(math.Exp(-z)))
-			} else {
-				s += wt(i) * ((t[i]-1)*z + math.Log1p(math.Exp(z)))
-			}
-		}
-		return s
-	}
-	a, b := 0.0, math.Log((neg+1)/(pos+1))
-	cur := loss(a, b)
-	const sigma, minStep, eps = 1e-12, 1e-10, 1e-5
-	for it := 0; it < 100; it++ {
-		var h11, h22, h21, g1, g2 float64
-		h11, h22 = sigma, sigma
-		for i := range f {
-			z := a*f[i] + b
-			var p, q float64 // p = 1/(1+exp(z)), q = 1-p, computed stably
-			if z >= 0 {
-				p = math.Exp(-z) / (1 + math.Exp(-z))
-				q = 1 / (1 + math.Exp(-z))
-			} else {
-				p = 1 / (1 + math.Exp(z))
-				q = math.Exp(z) / (1 + math.Exp(z))
-			}
-			d2 := wt(i) * p * q
-			h11 += f[i] * f[i] * d2
-			h22 += d2
-			h21 += f[i] * d2
-			d1 := wt(i) * (t[i] - p)
-			g1 += f[i] * d1
-			g2 += d1
-		}
-		if math.Abs(g1) < eps && math.Abs(g2) < eps {
-			break
-		}
-		det := h11*h22 - h21*h21
-		da := -(h22*g1 - h21*g2) / det
-		db := -(-h21*g1 + h11*g2) / det
-		gd := g1*da + g2*db
-		step := 1.0
-		for step >= minStep {
-			na, nb := a+step*da, b+step*db
-			if nl := loss(na, nb); nl < cur+1e-4*step*gd {
-				a, b, cur = na, nb, nl
-				break
-			}
-			step /= 2
-		}
-		if step < minStep {
-			break
-		}
-	}
+	a, b := platt.Fit(f, y, w, pos, neg)
 	c.A, c.B = a, b
 	return c
 }
