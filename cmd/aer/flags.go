@@ -71,3 +71,9 @@ func writeJSON(w io.Writer, v any) error {
 func writeFileAtomic(path string, write func(io.Writer) error) error {
 	return atomicfile.Write(path, write)
 }
+
+// isUsageError tells whether err is a usage error (exit status 2).
+func isUsageError(err error) bool {
+	var ue *usageError
+	return errors.As(err, &ue)
+}
