@@ -76,6 +76,12 @@ const (
 	streamHoldout
 )
 
+// fitSeed is the seed of the fit of round idx (repeat r, fold k: r*k+k,
+// from 0) of a run seeded with seed.
+func fitSeed(seed uint64, idx int) uint64 {
+	return rng.DeriveSeed(rng.DeriveSeed(seed, streamFit), uint64(idx))
+}
+
 // ErrFolds is wrapped by the error of a fold count the data cannot fill.
 var ErrFolds = errors.New("too many or too few folds")
 
@@ -182,7 +188,7 @@ func Run(ctx context.Context, d *learn.Data, fit FitFunc, s *Settings, env learn
 				}
 				idx := t.r*set.Folds + t.k
 				fenv := inner
-				fenv.Seed = rng.DeriveSeed(rng.DeriveSeed(env.Seed, streamFit), uint64(idx))
+				fenv.Seed = fitSeed(env.Seed, idx)
 				f, err := round(ctx, d, fit, set, fenv, rng.DeriveSeed(rng.DeriveSeed(env.Seed, streamHoldout), uint64(idx)),
 					t.train, t.test, res.Score[t.r], res.Threshold[t.r])
 				if err != nil {

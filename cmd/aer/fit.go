@@ -170,6 +170,9 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := df.checkDropped(train, *trainPath); err != nil {
 		return usageErrorf("fit: %v", err)
 	}
+	if err := df.checkPositive(train, *trainPath); err != nil {
+		return usageErrorf("fit: %v", err)
+	}
 	var valid *dataset.Dataset
 	if train.Split != nil {
 		tr, va, te, err := train.SplitIndices()

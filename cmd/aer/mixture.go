@@ -137,6 +137,9 @@ func runMixture(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		return err
 	}
+	if err := df.checkPositive(d, *data); err != nil {
+		return usageErrorf("mixture: %v", err)
+	}
 	var rows []int
 	for i := 0; i < d.Rows(); i++ {
 		if *class == "all" || *class == "majority" && d.Y[i] == 0 || *class == "minority" && d.Y[i] == 1 {

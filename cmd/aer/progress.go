@@ -69,6 +69,7 @@ type noteHandler struct {
 	mu     sync.Mutex
 	w      io.Writer
 	prefix string
+	seen   map[string]bool // when not nil, messages already written
 }
 
 func (h *noteHandler) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelInfo }
@@ -76,9 +77,21 @@ func (h *noteHandler) Enabled(_ context.Context, l slog.Level) bool { return l >
 func (h *noteHandler) Handle(_ context.Context, r slog.Record) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.seen != nil {
+		if h.seen[r.Message] {
+			return nil
+		}
+		h.seen[r.Message] = true
+	}
 	_, err := fmt.Fprintf(h.w, "%s: %s\n", h.prefix, r.Message)
 	return err
 }
 
 func (h *noteHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
 func (h *noteHandler) WithGroup(string) slog.Handler      { return h }
+
+// noteLoggerOnce is noteLogger writing each distinct message once: the
+// rounds of a cross-validation repeat their methods' notes.
+func noteLoggerOnce(w io.Writer, cmd string) *slog.Logger {
+	return slog.New(&noteHandler{w: w, prefix: cmd, seen: map[string]bool{}})
+}

@@ -109,6 +109,9 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("split: %w", err)
 	}
+	if err := df.checkPositive(d, *data); err != nil {
+		return usageErrorf("split: %v", err)
+	}
 	base := filepath.Join(*outDir, d.Name)
 	type out struct {
 		name string
