@@ -187,6 +187,13 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	}
+	// A part without a minority row can neither tune a threshold nor
+	// measure recall: say so, one line per part.
+	for _, p := range report {
+		if p.Positive == 0 {
+			fmt.Fprintf(stderr, "split: warning: part %s has no row of the positive (minority) class %q (%d rows): it cannot tune or evaluate a classifier\n", p.Part, d.Classes[1], p.Rows)
+		}
+	}
 	if *asJSON {
 		return writeJSON(stdout, map[string]any{"data": *data, "seed": *seed, "protocol": *protocol, "parts": report})
 	}
