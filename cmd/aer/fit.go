@@ -121,6 +121,19 @@ type fitOutput struct {
 type headerConfig struct {
 	Seed   uint64            `json:"seed"`
 	Params map[string]string `json:"params"`
+	// Train summarises the data the model was fitted on (absent in files
+	// written before it was added); no file name, so the same data read
+	// from another file gives the same model file.
+	Train *trainSummary `json:"train,omitempty"`
+}
+
+// trainSummary describes the training (and validation) rows of a fit.
+type trainSummary struct {
+	Rows           int `json:"rows"`
+	Positives      int `json:"positives"`
+	MissingCells   int `json:"missing_cells"`
+	ValidRows      int `json:"valid_rows,omitempty"`
+	ValidPositives int `json:"valid_positives,omitempty"`
 }
 
 func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -222,7 +235,13 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	pm := learn.ParamMap(method.Params())
-	cfg, err := json.Marshal(headerConfig{Seed: *seed, Params: pm})
+	ts := &trainSummary{Rows: train.Rows(), MissingCells: train.Missing()}
+	_, ts.Positives = train.ClassCounts()
+	if valid != nil {
+		ts.ValidRows = valid.Rows()
+		_, ts.ValidPositives = valid.ClassCounts()
+	}
+	cfg, err := json.Marshal(headerConfig{Seed: *seed, Params: pm, Train: ts})
 	if err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}

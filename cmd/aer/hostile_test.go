@@ -192,6 +192,9 @@ func TestHostileInput(t *testing.T) {
 		{"info/columns", []string{"info", "--data", "{d}/wrongcols.csv"}, 1, []string{"wrongcols.csv", "wrong number of fields"}},
 		{"info/no-data", []string{"info"}, 2, []string{"--data"}},
 		{"info/label", []string{"info", "--data", "{d}/train.csv", "--label", "nope"}, 1, []string{`"nope"`, "not found"}},
+		{"info/model-missing", []string{"info", "--model", "{d}/missing.aer"}, 1, []string{"missing.aer", "no such file"}},
+		{"info/model-garbage", []string{"info", "--model", "{d}/garbage.aer", "--json"}, 1, []string{"garbage.aer", "not an aer model file"}},
+		{"info/model-data", []string{"info", "--model", "{d}/train.csv"}, 1, []string{"train.csv", "not an aer model file"}},
 		{"info/stray-argument", []string{"info", "--data", "{d}/train.csv", "extra", "--json"}, 2, []string{`"extra"`}},
 		// resample
 		{"resample/missing", []string{"resample", "--sampler", "rus", "--data", "{d}/missing.csv", "--out", "{out}"}, 1, []string{"missing.csv", "no such file"}},
