@@ -220,7 +220,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	start := time.Now()
 	res, err := plan.fit(ctx, learnData(train), learnData(valid), env)
 	elapsed := time.Since(start)
-	bar.done()
+	bar.done(err)
 	if err != nil {
 		if isUsageError(err) {
 			return err
