@@ -42,3 +42,20 @@ func TestSplitWarnsNoMinority(t *testing.T) {
 		t.Errorf("folds: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// TestAllowMajorityPositive: the refusal of a majority --positive is lifted
+// by --allow-majority-positive, and the model then keeps the class asked for.
+func TestAllowMajorityPositive(t *testing.T) {
+	model := filepath.Join(t.TempDir(), "m.aer")
+	args := []string{"fit", "--train", filepath.Join("testdata", "fit", "train.csv"), "--method", "tree", "--positive", "healthy", "--out", model, "--json"}
+	if _, errOut, code := aer(t, args...); code != 2 || !strings.Contains(errOut, `"healthy" has 64 rows, "sick" only 16`) {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	out, errOut, code := aer(t, append(args, "--allow-majority-positive")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, `"positives": 64`) {
+		t.Errorf("fit output:\n%s", out)
+	}
+}
