@@ -3,6 +3,9 @@ package cv_test
 import (
 	"context"
 	"fmt"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/aer-go/aer/cv"
 	"github.com/aer-go/aer/learn"
@@ -30,3 +33,37 @@ func ExampleRun() {
 	// 5 rounds, 200 out-of-fold scores
 	// ROC-AUC above 0.8: true
 }
+
+// The out-of-fold predictions of a 2-fold run on 6 rows, as aer cv --oof
+// writes them (a constant model: score 0.25 everywhere).
+func ExampleWriteOOF() {
+	d := &learn.Data{X: mat.NewDense(6, 1, []float64{1, 2, 3, 4, 5, 6}), Y: []int{0, 1, 0, 0, 1, 0}}
+	fit := func(context.Context, *learn.Data, *learn.Data, learn.Env) (learn.Model, error) {
+		return constant(0.25), nil
+	}
+	res, _ := cv.Run(context.Background(), d, fit, &cv.Settings{Folds: 2}, learn.Env{Seed: 3}, nil)
+	var b strings.Builder
+	if err := cv.WriteOOF(&b, d, res); err != nil {
+		fmt.Println(err)
+	}
+	lines := strings.Split(b.String(), "\n")
+	fmt.Println(lines[0])
+	fmt.Println(len(lines)-2, "rows")
+	// Output:
+	// row,repeat,fold,label,score,pred
+	// 6 rows
+}
+
+// constant is a model scoring every row the same.
+type constant float64
+
+func (c constant) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	r, _ := x.Dims()
+	dst = dst[:0]
+	for range r {
+		dst = append(dst, float64(c))
+	}
+	return dst, nil
+}
+func (c constant) NumFeatures() int               { return 1 }
+func (c constant) MarshalBinary() ([]byte, error) { return nil, nil }
