@@ -114,6 +114,26 @@ func (m *Model) Predict(x *mat.Dense) ([]int, error) {
 // Threshold returns the tuned decision threshold delta.
 func (m *Model) Threshold() float64 { return m.Combiner.Delta }
 
+// MemberTable lists the members: component (Combiner.Owner, else member j
+// of component j/2), method, name, static weight and the member
+// parameters of the configuration (learn.Inspector).
+func (m *Model) MemberTable() []learn.MemberInfo {
+	out := make([]learn.MemberInfo, len(m.Members))
+	for j, mb := range m.Members {
+		c := j / 2
+		if m.Combiner.Owner != nil && j < len(m.Combiner.Owner) {
+			c = m.Combiner.Owner[j]
+		}
+		w := 0.0
+		if j < len(m.Combiner.Static) {
+			w = m.Combiner.Static[j]
+		}
+		out[j] = learn.MemberInfo{Component: c, Method: mb.Method, Name: mb.Name, StaticWeight: w,
+			Settings: append([]string(nil), m.Config.MemberParams...)}
+	}
+	return out
+}
+
 // Summary returns the fit's Report, or nil for a loaded model.
 func (m *Model) Summary() any {
 	if m.report == nil {

@@ -90,3 +90,11 @@ abalone,0.71,0.66,0.69
 	// [[0.88 0.84 0.8] [0.71 0.66 0.69]]
 	// bad.csv: line 2, column "b": "n/a" is not a finite number
 }
+
+// A positive class chosen by hand that is the majority is refused.
+func ExampleDataset_CheckMinorityPositive() {
+	d, _ := dataset.Read(strings.NewReader("x,y\n1,ok\n2,ok\n3,ok\n4,fraud\n"), "t.csv", dataset.Options{Positive: "ok"})
+	fmt.Println(d.CheckMinorityPositive("t.csv"))
+	// Output:
+	// t.csv: the positive class is the majority: "ok" has 3 rows, "fraud" only 1
+}

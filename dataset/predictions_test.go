@@ -103,6 +103,7 @@ func FuzzReadPredictions(f *testing.F) {
 		"label,score\n0,0.1\n1,0.9\n",
 		"label,score,pred\n0,0.1,0\n1,0.9,1\n",
 		"label,score,pred,weight\n0,0.1,0,1\n1,0.9,1,2.5\n1,0.4,0,0\n",
+		"row,repeat,fold,label,score,pred\n1,1,2,0,0.1,0\n2,1,1,1,0.9,1\n", // aer cv --oof
 		"score,weight\n0.5,NA\n",
 		"label,score,weight\n0,0.1,-1\n",
 		"weight,score\n\"1\n\",0.2\n\n3,0.4\n",

@@ -159,3 +159,24 @@ func Predict(ctx context.Context, m Model, x *mat.Dense, workers int) ([]float64
 	}
 	return out, nil
 }
+
+// Inspector is a Model made of other models (an ensemble) that lists its
+// members, for aer info --model.
+type Inspector interface {
+	MemberTable() []MemberInfo
+}
+
+// MemberInfo describes one member of an ensemble.
+type MemberInfo struct {
+	// Component is the mixture component the member belongs to, from 0,
+	// or -1 when it belongs to none.
+	Component int `json:"component"`
+	// Method is the registered method that fitted the member.
+	Method string `json:"method"`
+	// Name says what the member was trained on ("global 2", "local 2").
+	Name string `json:"name"`
+	// StaticWeight is the member's learned static weight (0 when unknown).
+	StaticWeight float64 `json:"static_weight"`
+	// Settings are the member's parameters as key=value, when known.
+	Settings []string `json:"settings,omitempty"`
+}

@@ -95,3 +95,14 @@ func ExampleModel_ComponentLogDensity() {
 	// ⎡0.9998  0.0002⎤
 	// ⎣0.0005  0.9995⎦
 }
+
+// A component holding a thousandth of 100 rows has collapsed.
+func ExampleModel_Collapsed() {
+	m := &mixture.Model{Covariance: mixture.Diag, Weights: []float64{0.999, 0.001},
+		Means: [][]float64{{0}, {5}}, Covariances: [][]float64{{1}, {1}}}
+	for _, c := range m.Collapsed(100, 0) {
+		fmt.Printf("component %d: %s\n", c.Component, c.Reason)
+	}
+	// Output:
+	// component 1: weight 0.001 is less than one row's worth (0.1 of 100 rows)
+}

@@ -17,11 +17,14 @@ type dataFlags struct {
 	delimiter rune
 	na        []string
 	drop      []string
+	// allowMajority accepts a --positive class that is the majority.
+	allowMajority bool
 }
 
 func (d *dataFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&d.label, "label", "", "label column (default: the column named label, else the last column)")
 	fs.StringVar(&d.positive, "positive", "", "label value of the positive (minority) class (default: the rarer class)")
+	fs.BoolVar(&d.allowMajority, "allow-majority-positive", false, "accept a --positive class that has more rows than the other (refused by default: the methods treat the positive class as the minority)")
 	fs.Func("delimiter", "field `separator`: , ; tab or one character (default: the one the header line uses most of , ; and tab)", func(v string) error {
 		r, err := parseDelimiter(v)
 		d.delimiter = r
@@ -67,6 +70,18 @@ func (d *dataFlags) checkDropped(ds *dataset.Dataset, path string) error {
 		if !slices.Contains(ds.Dropped, c) {
 			return fmt.Errorf("--drop %s: %s has no such column", c, path)
 		}
+	}
+	return nil
+}
+
+// checkPositive refuses a --positive class that is the majority of ds
+// unless --allow-majority-positive was given.
+func (d *dataFlags) checkPositive(ds *dataset.Dataset, path string) error {
+	if d.positive == "" || d.allowMajority {
+		return nil
+	}
+	if err := ds.CheckMinorityPositive(path); err != nil {
+		return fmt.Errorf("--positive %s: %w; the methods treat the positive class as the minority (AER models the majority with its mixture), so the classes look swapped (--allow-majority-positive if meant)", d.positive, err)
 	}
 	return nil
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -122,43 +121,35 @@ type fitOutput struct {
 type headerConfig struct {
 	Seed   uint64            `json:"seed"`
 	Params map[string]string `json:"params"`
+	// Train summarises the data the model was fitted on (absent in files
+	// written before it was added); no file name, so the same data read
+	// from another file gives the same model file.
+	Train *trainSummary `json:"train,omitempty"`
+}
+
+// trainSummary describes the training (and validation) rows of a fit.
+type trainSummary struct {
+	Rows           int `json:"rows"`
+	Positives      int `json:"positives"`
+	MissingCells   int `json:"missing_cells"`
+	ValidRows      int `json:"valid_rows,omitempty"`
+	ValidPositives int `json:"valid_positives,omitempty"`
 }
 
 func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	c := commands["fit"]
 	fs := newFlagSet(c, stderr)
-	methodName := fs.String("method", "gbdt", "classifier to train (aer help fit lists them)")
+	var ff fitFlags
+	ff.register(fs)
 	trainPath := fs.String("train", "", "labelled training CSV `file` (required)")
 	validPath := fs.String("valid", "", "labelled validation CSV `file` (tuning, early stopping, validation curve)")
-	var params paramFlags
-	fs.Var(&params, "param", "method parameter `key=value` (repeatable)")
-	var grid stringsFlag
-	fs.Var(&grid, "grid", "try every value of a parameter, `key=v1,v2` (repeatable: every combination), or paper for the paper's grid of the method")
 	weight := fs.String("weight", "", "`column` of non-negative row weights")
-	tuneMetric := fs.String("tune-metric", "", "choose the decision threshold on validation rows for `metric` (balanced_accuracy, f1, mcc, gmean, ...)")
-	cost := fs.String("cost", "", "choose the threshold of least validation cost `fn=A,fp=B` (A per missed positive, B per false alarm)")
-	minRecall := fs.String("min-recall", "", "choose the threshold of highest validation precision at a minority recall of at least `R`")
-	calibrate := fs.String("calibrate", "", "calibrate the scores on validation rows: `sigmoid` or isotonic")
-	rule := fs.String("threshold-rule", "", "how the threshold is found on validation rows: `tuned` (the best candidate) or bayes (where a sigmoid calibration reaches the Bayes-optimal probability)")
 	out := fs.String("out", "", "model `file` to write (required)")
 	seed := fs.Uint64("seed", 0, "random seed")
 	threads := fs.Int("threads", 0, "worker goroutines (0: all cores)")
 	asJSON := fs.Bool("json", false, "print one JSON document on stdout")
 	var df dataFlags
 	df.register(fs)
-	usage := fs.Usage
-	fs.Usage = func() {
-		usage()
-		method := ""
-		fs.Visit(func(f *flag.Flag) {
-			if f.Name == "method" {
-				method = *methodName
-			}
-		})
-		if err := writeMethodHelp(fs.Output(), method); err != nil {
-			fmt.Fprintf(fs.Output(), "\n%v\n", err)
-		}
-	}
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -178,25 +169,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *threads < 0 {
 		return usageErrorf("fit: --threads must be at least 0, not %d", *threads)
 	}
-	method, err := newMethod("fit", *methodName, params)
-	if err != nil {
-		return err
-	}
-	obj, explicit, err := tuneObjective(*tuneMetric, *cost, *minRecall, *calibrate)
-	if err == nil {
-		switch *rule {
-		case "", decision.RuleTuned:
-		case decision.RuleBayes:
-			explicit = true
-			if *calibrate != "" {
-				err = usageErrorf("fit: --threshold-rule bayes calibrates the scores itself; leave out --calibrate")
-			} else if _, berr := decision.BayesProbability(obj, 0.5); berr != nil {
-				err = usageErrorf("fit: --threshold-rule bayes: %v", berr)
-			}
-		default:
-			err = usageErrorf("fit: --threshold-rule %q: want tuned or bayes", *rule)
-		}
-	}
+	plan, err := ff.plan("fit")
 	if err != nil {
 		return err
 	}
@@ -208,6 +181,9 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return fmt.Errorf("fit: %w", err)
 	}
 	if err := df.checkDropped(train, *trainPath); err != nil {
+		return usageErrorf("fit: %v", err)
+	}
+	if err := df.checkPositive(train, *trainPath); err != nil {
 		return usageErrorf("fit: %v", err)
 	}
 	var valid *dataset.Dataset
@@ -236,64 +212,36 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		valid = v
 	}
 
-	axes, err := gridAxes(method, grid)
-	if err != nil {
+	if err := plan.checkValid(valid != nil); err != nil {
 		return err
 	}
-	if axes != nil && valid == nil {
-		return usageErrorf("fit: --grid needs validation data (--valid, or valid rows in a split column)")
-	}
-	bar := newProgress(stderr, "fit "+method.Name())
+	bar := newProgress(stderr, "fit "+plan.method.Name())
 	env := learn.Env{Seed: *seed, Workers: *threads, Progress: bar.update, Logger: noteLogger(stderr, "fit")}
 	start := time.Now()
-	var model learn.Model
-	var found *search.Outcome
-	if axes == nil {
-		model, err = method.Fit(ctx, learnData(train), learnData(valid), env)
-	} else {
-		found, err = search.Run(ctx, func() (learn.Method, error) { return newMethod("fit", *methodName, params) }, axes,
-			learnData(train), learnData(valid), obj, env)
-		if err == nil {
-			method, model = found.Method, found.Model
-		}
-	}
+	res, err := plan.fit(ctx, learnData(train), learnData(valid), env)
 	elapsed := time.Since(start)
-	bar.done()
+	bar.done(err)
 	if err != nil {
-		if isParamError(err) {
-			return usageErrorf("fit: %v", err)
+		if isUsageError(err) {
+			return err
 		}
 		return fmt.Errorf("fit: %w", err)
 	}
-	// The decision layer: a threshold (and a calibration, if asked) fitted
-	// on the validation rows, for every method; a method that tunes its
-	// own threshold (aer's delta) keeps it unless a flag asks otherwise.
-	var layer *decision.Layer
+	method, model, found, layer := res.method, res.model, res.found, res.layer
 	var layerJSON []byte
-	_, own := model.(learn.Thresholder)
-	switch {
-	case valid == nil && explicit:
-		return usageErrorf("fit: --tune-metric, --cost, --min-recall, --calibrate and --threshold-rule need validation data (--valid, or valid rows in a split column)")
-	case valid != nil && (explicit || !own):
-		score, err := learn.Predict(ctx, model, valid.X, *threads)
-		if err != nil {
-			return fmt.Errorf("fit: scoring the validation rows: %w", err)
-		}
-		if *rule == decision.RuleBayes {
-			layer, err = decision.FitBayesLayer(valid.Y, score, valid.W, obj, learnData(train).PositiveShare())
-		} else {
-			layer, err = decision.FitLayer(valid.Y, score, valid.W, obj, *calibrate)
-		}
-		if err != nil {
-			return fmt.Errorf("fit: decision layer on the validation rows: %w", err)
-		}
-		model = decision.Attach(model, layer)
+	if layer != nil {
 		if layerJSON, err = json.Marshal(layer); err != nil {
 			return fmt.Errorf("fit: %w", err)
 		}
 	}
 	pm := learn.ParamMap(method.Params())
-	cfg, err := json.Marshal(headerConfig{Seed: *seed, Params: pm})
+	ts := &trainSummary{Rows: train.Rows(), MissingCells: train.Missing()}
+	_, ts.Positives = train.ClassCounts()
+	if valid != nil {
+		ts.ValidRows = valid.Rows()
+		_, ts.ValidPositives = valid.ClassCounts()
+	}
+	cfg, err := json.Marshal(headerConfig{Seed: *seed, Params: pm, Train: ts})
 	if err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}
@@ -370,7 +318,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 // tuneObjective reads the threshold flags of aer fit: at most one of
 // --tune-metric, --cost and --min-recall (balanced accuracy by default),
 // and --calibrate. explicit says whether any was given.
-func tuneObjective(metric, cost, minRecall, calibrate string) (decision.Objective, bool, error) {
+func tuneObjective(cmd, metric, cost, minRecall, calibrate string) (decision.Objective, bool, error) {
 	n := 0
 	for _, f := range []string{metric, cost, minRecall} {
 		if f != "" {
@@ -378,35 +326,35 @@ func tuneObjective(metric, cost, minRecall, calibrate string) (decision.Objectiv
 		}
 	}
 	if n > 1 {
-		return decision.Objective{}, false, usageErrorf("fit: give at most one of --tune-metric, --cost and --min-recall")
+		return decision.Objective{}, false, usageErrorf("%s: give at most one of --tune-metric, --cost and --min-recall", cmd)
 	}
 	switch calibrate {
 	case "", decision.Sigmoid, decision.Isotonic:
 	default:
-		return decision.Objective{}, false, usageErrorf("fit: --calibrate %q: want sigmoid or isotonic", calibrate)
+		return decision.Objective{}, false, usageErrorf("%s: --calibrate %q: want sigmoid or isotonic", cmd, calibrate)
 	}
 	explicit := n > 0 || calibrate != ""
 	switch {
 	case cost != "":
 		o, err := decision.ParseCost(cost)
 		if err != nil {
-			return o, false, usageErrorf("fit: --cost: %v", err)
+			return o, false, usageErrorf("%s: --cost: %v", cmd, err)
 		}
 		return o, explicit, nil
 	case minRecall != "":
 		r, err := strconv.ParseFloat(minRecall, 64)
 		if err != nil {
-			return decision.Objective{}, false, usageErrorf("fit: --min-recall %q: want a number in (0, 1]", minRecall)
+			return decision.Objective{}, false, usageErrorf("%s: --min-recall %q: want a number in (0, 1]", cmd, minRecall)
 		}
 		o, err := decision.MinRecallObjective(r)
 		if err != nil {
-			return o, false, usageErrorf("fit: --min-recall: %v", err)
+			return o, false, usageErrorf("%s: --min-recall: %v", cmd, err)
 		}
 		return o, explicit, nil
 	case metric != "":
 		m, err := metrics.ParseMetric(metric)
 		if err != nil {
-			return decision.Objective{}, false, usageErrorf("fit: --tune-metric: %v", err)
+			return decision.Objective{}, false, usageErrorf("%s: --tune-metric: %v", cmd, err)
 		}
 		return decision.MetricObjective(m), explicit, nil
 	}
@@ -421,7 +369,7 @@ func (f *stringsFlag) Set(s string) error { *f = append(*f, s); return nil }
 
 // gridAxes reads the --grid flags: "paper" for the method's paper grid,
 // else key=v1,v2 axes. nil means no grid search.
-func gridAxes(m learn.Method, flags []string) ([]search.Axis, error) {
+func gridAxes(cmd string, m learn.Method, flags []string) ([]search.Axis, error) {
 	var specs []string
 	for _, f := range flags {
 		if strings.TrimSpace(f) != "paper" {
@@ -430,7 +378,7 @@ func gridAxes(m learn.Method, flags []string) ([]search.Axis, error) {
 		}
 		g, ok := m.(learn.Gridder)
 		if !ok || len(g.PaperGrid()) == 0 {
-			return nil, usageErrorf("fit: --grid paper: the paper gives no grid for method %s", m.Name())
+			return nil, usageErrorf("%s: --grid paper: the paper gives no grid for method %s", cmd, m.Name())
 		}
 		specs = append(specs, g.PaperGrid()...)
 	}
@@ -438,7 +386,7 @@ func gridAxes(m learn.Method, flags []string) ([]search.Axis, error) {
 	for _, s := range specs {
 		a, err := search.ParseAxis(s)
 		if err != nil {
-			return nil, usageErrorf("fit: --grid: %v", err)
+			return nil, usageErrorf("%s: --grid: %v", cmd, err)
 		}
 		axes = append(axes, a)
 	}

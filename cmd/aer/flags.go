@@ -73,3 +73,9 @@ func writeJSON(w io.Writer, v any) error {
 func writeFileAtomic(ctx context.Context, path string, write func(io.Writer) error) error {
 	return atomicfile.WriteContext(ctx, path, write)
 }
+
+// isUsageError tells whether err is a usage error (exit status 2).
+func isUsageError(err error) bool {
+	var ue *usageError
+	return errors.As(err, &ue)
+}

@@ -84,6 +84,19 @@ func TestHostileInput(t *testing.T) {
 		{"fit/bad-seed", []string{"fit", "--train", "{d}/train.csv", "--seed", "-1", "--out", "{out}"}, 2, []string{"-seed", `"-1"`}},
 		{"fit/unknown-method", []string{"fit", "--train", "{d}/train.csv", "--method", "nope", "--out", "{out}"}, 2, []string{`"nope"`, "unknown method"}},
 		{"fit/bad-param", []string{"fit", "--train", "{d}/train.csv", "--method", "tree", "--param", "max_depth=-3", "--out", "{out}"}, 2, []string{"max_depth"}},
+		{"fit/positive-majority", []string{"fit", "--train", "{d}/train.csv", "--method", "tree", "--positive", "healthy", "--out", "{out}"}, 2, []string{"--positive healthy", "majority", `"healthy" has 64 rows`, `"sick" only 16`, "--allow-majority-positive"}},
+		// cv
+		{"cv/folds-1", []string{"cv", "--data", "{d}/train.csv", "--method", "tree", "--folds", "1", "--oof", "{out}"}, 2, []string{"--folds 1", "at least 2"}},
+		{"cv/folds-too-many", []string{"cv", "--data", "{d}/train.csv", "--method", "tree", "--folds", "17", "--oof", "{d}/oof.csv"}, 1, []string{"--folds 17", "only 16 rows", `"sick"`}},
+		{"cv/repeats-0", []string{"cv", "--data", "{d}/train.csv", "--method", "tree", "--repeats", "0", "--oof", "{d}/oof.csv"}, 2, []string{"--repeats 0"}},
+		{"cv/unknown-method", []string{"cv", "--data", "{d}/train.csv", "--method", "nope", "--oof", "{d}/oof.csv"}, 2, []string{`"nope"`, "unknown method"}},
+		{"cv/bad-param", []string{"cv", "--data", "{d}/train.csv", "--method", "tree", "--param", "max_depth=-3", "--oof", "{d}/oof.csv"}, 2, []string{"max_depth"}},
+		{"cv/missing", []string{"cv", "--data", "{d}/missing.csv", "--oof", "{d}/oof.csv"}, 1, []string{"missing.csv", "no such file"}},
+		{"cv/non-numeric", []string{"cv", "--data", "{d}/nonnum.csv", "--oof", "{d}/oof.csv"}, 1, []string{"nonnum.csv", "line 2", "not a number"}},
+		{"cv/positive-majority", []string{"cv", "--data", "{d}/train.csv", "--positive", "healthy", "--oof", "{d}/oof.csv"}, 2, []string{"--positive healthy", "majority"}},
+		{"cv/no-data", []string{"cv", "--oof", "{d}/oof.csv"}, 2, []string{"--data"}},
+		{"cv/jobs", []string{"cv", "--data", "{d}/train.csv", "--jobs", "-1"}, 2, []string{"--jobs", "-1"}},
+		{"cv/holdout", []string{"cv", "--data", "{d}/train.csv", "--method", "tree", "--tune-metric", "f1", "--holdout", "1"}, 2, []string{"--holdout"}},
 		// predict
 		{"predict/missing-model", []string{"predict", "--model", "{d}/missing.aer", "--data", "{d}/train.csv", "--out", "{out}"}, 1, []string{"missing.aer", "no such file"}},
 		{"predict/garbage-model", []string{"predict", "--model", "{d}/garbage.aer", "--data", "{d}/train.csv", "--out", "{out}"}, 1, []string{"garbage.aer", "not an aer model file"}},
@@ -143,7 +156,6 @@ func TestHostileInput(t *testing.T) {
 		{"mixture/reg-covar-nan", []string{"mixture", "--data", "{d}/clean.csv", "--reg-covar", "NaN", "--save", "{out}"}, 2, []string{"--reg-covar", "NaN"}},
 		{"mixture/tol-nan", []string{"mixture", "--data", "{d}/clean.csv", "--tol", "NaN", "--save", "{out}"}, 2, []string{"--tol", "NaN"}},
 		{"mixture/workers", []string{"mixture", "--data", "{d}/clean.csv", "--workers", "-1", "--save", "{out}"}, 2, []string{"--workers", "-1"}},
-		{"mixture/missing-values", []string{"mixture", "--data", "{d}/train.csv", "--save", "{out}"}, 1, []string{"train.csv", "missing value"}},
 		{"mixture/components-reversed", []string{"mixture", "--data", "{d}/clean.csv", "--components", "5-1", "--save", "{out}"}, 2, []string{"--components", `"5-1"`}},
 		{"mixture/components-huge", []string{"mixture", "--data", "{d}/clean.csv", "--components", "1-2000000000", "--save", "{out}"}, 2, []string{"--components"}},
 		{"mixture/bad-class", []string{"mixture", "--data", "{d}/clean.csv", "--class", "bogus", "--save", "{out}"}, 2, []string{"--class", `"bogus"`}},
@@ -181,6 +193,9 @@ func TestHostileInput(t *testing.T) {
 		{"info/columns", []string{"info", "--data", "{d}/wrongcols.csv"}, 1, []string{"wrongcols.csv", "wrong number of fields"}},
 		{"info/no-data", []string{"info"}, 2, []string{"--data"}},
 		{"info/label", []string{"info", "--data", "{d}/train.csv", "--label", "nope"}, 1, []string{`"nope"`, "not found"}},
+		{"info/model-missing", []string{"info", "--model", "{d}/missing.aer"}, 1, []string{"missing.aer", "no such file"}},
+		{"info/model-garbage", []string{"info", "--model", "{d}/garbage.aer", "--json"}, 1, []string{"garbage.aer", "not an aer model file"}},
+		{"info/model-data", []string{"info", "--model", "{d}/train.csv"}, 1, []string{"train.csv", "not an aer model file"}},
 		{"info/stray-argument", []string{"info", "--data", "{d}/train.csv", "extra", "--json"}, 2, []string{`"extra"`}},
 		// resample
 		{"resample/missing", []string{"resample", "--sampler", "rus", "--data", "{d}/missing.csv", "--out", "{out}"}, 1, []string{"missing.csv", "no such file"}},
@@ -225,6 +240,7 @@ func TestHostileInput(t *testing.T) {
 		{"resample", "--sampler", "rus", "--data", "{out}", "--out", "{out}"},
 		{"eval", "--data", "{out}", "--sweep-out", "{out}"},
 		{"mixture", "--data", "{out}", "--save", "{out}"},
+		{"cv", "--data", "{out}", "--oof", "{out}"},
 	} {
 		cases = append(cases, struct {
 			name string

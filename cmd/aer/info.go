@@ -12,7 +12,7 @@ func init() {
 	register(&command{
 		name:    "info",
 		summary: "describe a CSV dataset: shape, classes, imbalance, missing values, splits",
-		usage:   "usage: aer info --data FILE.csv [--label NAME] [--positive VALUE] [--json]",
+		usage:   "usage: aer info --data FILE.csv [--label NAME] [--positive VALUE] [--json]\n       aer info --model FILE.aer [--json]",
 		run:     runInfo,
 	})
 }
@@ -40,10 +40,14 @@ func runInfo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	df.register(fs)
 	data := fs.String("data", "", "CSV file to describe (required)")
 	asJSON := fs.Bool("json", false, "print one JSON document")
+	model := fs.String("model", "", "describe a model `file` instead: method, schema, parameters, decision layer, members, checksum")
 	if rest, err := parseFlags(fs, args); err != nil {
 		return err
 	} else if len(rest) > 0 {
 		return usageErrorf("info: unexpected argument %q (flags after it would be ignored)", rest[0])
+	}
+	if *model != "" {
+		return runInfoModel(*model, *asJSON, stdout)
 	}
 	if *data == "" {
 		return usageErrorf("info: --data is required")

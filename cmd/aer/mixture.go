@@ -19,9 +19,21 @@ func init() {
 	register(&command{
 		name:    "mixture",
 		summary: "fit Gaussian mixtures to one class for a pool of L and choose L by BIC",
-		usage: "usage: aer mixture --data FILE.csv [--class majority|minority|all] [--standardize]\n" +
-			"                   [--components 2-8] [--covariance full|diag|tied|spherical|auto] [--n-init 5]\n" +
-			"                   [--seed 0] [--params] [--save MODEL.json] [--json]",
+		usage: `usage: aer mixture --data FILE.csv [--class majority|minority|all] [--standardize=true]
+                   [--components 2-8] [--covariance auto|full|diag|tied|spherical] [--n-init 5]
+                   [--seed 0] [--params] [--save MODEL.json] [--json]
+
+The defaults are those of AER's own mixture stage: missing values imputed
+with the column means of every row of the file, features standardised
+(mean 0, variance 1) over every row of the file, both classes, as AER
+standardises its training rows; covariance auto (full up to 32 features,
+else diag); L from 2 to 8 by BIC, each with 5 EM restarts; and an L kept
+only when the modelled rows give each component enough rows to stand on
+(d+1 with full or tied covariances, else 2). A warning goes to stderr
+(and under "warnings" in --json) when BIC picks the smallest or largest L
+of the pool (the best L may lie outside it) and when a component of the
+chosen mixture collapsed (less than one row's worth of weight, or a
+variance at the covariance ridge).`,
 		run: runMixture,
 	})
 }
@@ -40,6 +52,8 @@ type mixtureReport struct {
 	Criterion    string              `json:"criterion"`
 	Timing       mixtureTiming       `json:"timing"`
 	Notes        []string            `json:"notes,omitempty"`
+	ImputedCells int                 `json:"imputed_cells,omitempty"`
+	Warnings     []string            `json:"warnings,omitempty"`
 	Unlabelled   bool                `json:"unlabelled,omitempty"`
 	Params       *mixtureParams      `json:"params,omitempty"`
 }
@@ -68,9 +82,9 @@ func runMixture(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	class := fs.String("class", "majority", "rows to model: majority (label 0), minority (label 1) or all\n"+
 		"(all: the label column, a column named label or given by --label, is optional\n"+
 		"and may hold one class; without one every column but split is a feature)")
-	standardize := fs.Bool("standardize", false, "standardise features (mean 0, variance 1, fitted on the modelled rows) first")
+	standardize := fs.Bool("standardize", true, "standardise features (mean 0, variance 1 over every row of the file, as AER does) first; --standardize=false fits the raw values")
 	comps := fs.String("components", "2-8", `numbers of components L to try: "3", "2-8" or "2,4,6"`)
-	covName := fs.String("covariance", "full", "covariance type: full, diag, tied, spherical or auto (full up to 32 features, else diag)")
+	covName := fs.String("covariance", "auto", "covariance type: auto (full up to 32 features, else diag), full, diag, tied or spherical")
 	nInit := fs.Int("n-init", 5, "EM restarts per L; the best log-likelihood is kept")
 	maxIter := fs.Int("max-iter", mixture.DefaultMaxIter, "EM iterations per restart at most")
 	tol := fs.Float64("tol", mixture.DefaultTol, "stop when the mean log-likelihood changes by less than this (0: always run --max-iter iterations)")
@@ -137,6 +151,9 @@ func runMixture(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		return err
 	}
+	if err := df.checkPositive(d, *data); err != nil {
+		return usageErrorf("mixture: %v", err)
+	}
 	var rows []int
 	for i := 0; i < d.Rows(); i++ {
 		if *class == "all" || *class == "majority" && d.Y[i] == 0 || *class == "minority" && d.Y[i] == 1 {
@@ -146,27 +163,55 @@ func runMixture(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(rows) == 0 {
 		return fmt.Errorf("mixture: %s has no %s rows", *data, *class)
 	}
+	// As AER prepares its training rows: every row of the file, of both
+	// classes, gives the means that fill missing cells and the scale.
+	all := mat.DenseCopyOf(d.X)
+	imputed := dataset.Impute(all, dataset.ColumnMeans(all))
+	if *standardize {
+		sc := dataset.FitScaler(all)
+		if err := sc.Check(d.Features); err != nil {
+			return fmt.Errorf("mixture: %s: %w", *data, err)
+		}
+		sc.Transform(all)
+	}
 	x := mat.NewDense(len(rows), d.Cols(), nil)
 	for r, i := range rows {
-		src := d.X.RawRowView(i)
-		for j, v := range src {
-			if math.IsNaN(v) {
-				// Data rows start on line 2, after the header.
-				return fmt.Errorf("mixture: %s: line %d, column %q: missing value (impute before fitting a mixture)", *data, i+2, d.Features[j])
-			}
+		x.SetRow(r, all.RawRowView(i))
+	}
+	var warnings []string
+	if imputed > 0 {
+		warnings = append(warnings, fmt.Sprintf("%d missing cells imputed with column means, as AER does", imputed))
+	}
+	// As AER does, keep the L that give every component enough rows.
+	cov = cov.Resolve(d.Cols(), 0)
+	perComponent := 2
+	if cov == mixture.Full || cov == mixture.Tied {
+		perComponent = d.Cols() + 1
+	}
+	var kept, dropped []string
+	for _, l := range pool {
+		if l*perComponent <= len(rows) {
+			kept = append(kept, strconv.Itoa(l))
+		} else {
+			dropped = append(dropped, strconv.Itoa(l))
 		}
-		x.SetRow(r, src)
 	}
-	if *standardize {
-		dataset.FitScaler(x).Transform(x)
+	if len(kept) == 0 {
+		return fmt.Errorf("mixture: %s: %d %s rows are too few for any L in %s (%s covariance needs %d rows per component)",
+			*data, len(rows), *class, *comps, cov, perComponent)
 	}
+	if len(dropped) > 0 {
+		warnings = append(warnings, fmt.Sprintf("L = %s left out: %d rows are too few (%s covariance needs %d rows per component)",
+			strings.Join(dropped, ","), len(rows), cov, perComponent))
+	}
+	pool = pool[:len(kept)] // pool is increasing: the kept L come first
 	tolv := *tol
 	if tolv == 0 {
 		tolv = -1 // never stop early
 	}
 	settings := &mixture.Settings{Covariance: cov, NInit: *nInit, MaxIter: *maxIter, Tol: tolv,
 		RegCovar: regCovar, Init: init, Seed: *seed, Workers: *workers}
-	sel, err := mixture.Select(context.Background(), x, pool, settings)
+	sel, err := mixture.Select(ctx, x, pool, settings)
 	if err != nil {
 		return err
 	}
@@ -181,6 +226,19 @@ func runMixture(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		for _, n := range cand.Result.Notes {
 			rep.Notes = append(rep.Notes, fmt.Sprintf("L=%d: %s", cand.Components, n))
 		}
+	}
+	if len(pool) > 1 && sel.Components == pool[0] {
+		warnings = append(warnings, fmt.Sprintf("BIC chose L = %d, the smallest of the pool: fewer components may fit as well (--components)", sel.Components))
+	}
+	if len(pool) > 1 && sel.Components == pool[len(pool)-1] {
+		warnings = append(warnings, fmt.Sprintf("BIC chose L = %d, the largest of the pool: more components may fit better (--components)", sel.Components))
+	}
+	for _, c := range sel.Model.Collapsed(len(rows), regCovar) {
+		warnings = append(warnings, fmt.Sprintf("component %d of the chosen mixture collapsed: %s", c.Component, c.Reason))
+	}
+	rep.Warnings, rep.ImputedCells = warnings, imputed
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "mixture: warning: %s\n", w)
 	}
 	if *params {
 		rep.Params = shapeParams(sel.Model)

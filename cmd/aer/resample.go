@@ -105,6 +105,9 @@ func runResample(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return fmt.Errorf("resample: %w", err)
 	}
+	if err := df.checkPositive(d, *data); err != nil {
+		return usageErrorf("resample: %v", err)
+	}
 	if d.Split != nil {
 		return fmt.Errorf("resample: %s has a split column: resample the training rows only (aer split writes the parts to separate files)", *data)
 	}

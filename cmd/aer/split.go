@@ -109,6 +109,9 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("split: %w", err)
 	}
+	if err := df.checkPositive(d, *data); err != nil {
+		return usageErrorf("split: %v", err)
+	}
 	base := filepath.Join(*outDir, d.Name)
 	type out struct {
 		name string
@@ -182,6 +185,13 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		if err := atomicfile.WriteAllContext(ctx, paths, writes); err != nil {
 			return err
+		}
+	}
+	// A part without a minority row can neither tune a threshold nor
+	// measure recall: say so, one line per part.
+	for _, p := range report {
+		if p.Positive == 0 {
+			fmt.Fprintf(stderr, "split: warning: part %s has no row of the positive (minority) class %q (%d rows): it cannot tune or evaluate a classifier\n", p.Part, d.Classes[1], p.Rows)
 		}
 	}
 	if *asJSON {

@@ -1,0 +1,250 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aer-go/aer/cv"
+	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/learn"
+)
+
+func init() {
+	register(&command{
+		name:    "cv",
+		summary: "stratified k-fold cross-validation of a method: per-fold and mean metrics, out-of-fold predictions",
+		usage: `Usage: aer cv --data FILE.csv [--method gbdt] [--param key=value ...] [--grid key=v1,v2 ...]
+              [--folds 5] [--repeats 1] [--seed 0] [--oof oof.csv] [--jobs N] [--json]
+
+Deals the rows of the labelled CSV file into --folds stratified folds
+(each holds about 1/k of every class), fits the method on all folds but
+one and scores the one left out, for every fold; --repeats R does it R
+times with other fold assignments. All random choices derive from --seed:
+the fold assignment of repeat r and the seed of every fit, so a run is
+reproduced exactly, whatever --jobs is.
+
+Each round fits as aer fit does without --valid: a method that tunes on
+validation data (aer's lambda and delta, gbdt-tuned's threshold) holds out
+part of the round's training rows itself. With --grid or a threshold flag
+(--tune-metric, --cost, --min-recall, --calibrate, --threshold-rule),
+which need validation data, a stratified --holdout share of each round's
+training rows (0.25 by default) is held out instead: every round runs its
+own grid search and fits its own decision layer on it. A split column, if
+any, is ignored: every row takes part.
+
+The metrics of each round are those of aer eval on the rows left out, at
+the decision threshold of the round's model (its tuned threshold or
+decision layer, else 0.5): balanced accuracy, ROC-AUC, PR-AUC (average
+precision), F1, G-mean sqrt(TPR*TNR), Fowlkes-Mallows (the paper's
+G-mean) and MCC; then their mean and sample standard deviation over the
+rounds. --json prints every round's full report too.
+
+--oof writes the out-of-fold predictions, one line per row and repeat, in
+the predictions format aer eval and aer compare read: row (1-based row
+number of the data file), repeat, fold, label (1 = positive), score, pred
+(score >= the round's threshold) and weight (with --weight). aer eval
+--data oof.csv scores them (all repeats pooled).
+
+--jobs N bounds the goroutines: up to N rounds are fitted at once, each
+with an even share of the N. A line per finished round goes to stderr.`,
+		run: runCV,
+	})
+}
+
+// cvMetrics are the metrics aer cv tabulates and summarises.
+var cvMetrics = []struct{ key, head string }{
+	{"balanced_accuracy", "BA"}, {"roc_auc", "ROC-AUC"}, {"average_precision", "PR-AUC"},
+	{"f1", "F1"}, {"gmean", "G-mean"}, {"fowlkes_mallows", "FM"}, {"mcc", "MCC"},
+}
+
+// cvOutput is the --json document of aer cv.
+type cvOutput struct {
+	Method    string            `json:"method"`
+	Data      string            `json:"data"`
+	Rows      int               `json:"rows"`
+	Features  int               `json:"features"`
+	Positives int               `json:"positives"`
+	Classes   [2]string         `json:"classes"`
+	Weight    string            `json:"weight,omitempty"`
+	Folds     int               `json:"folds"`
+	Repeats   int               `json:"repeats"`
+	Seed      uint64            `json:"seed"`
+	Holdout   float64           `json:"holdout,omitempty"`
+	Params    map[string]string `json:"params"`
+	Grid      []string          `json:"grid,omitempty"`
+	Seconds   float64           `json:"seconds"`
+	OOF       string            `json:"oof,omitempty"`
+	Rounds    []cv.Fold         `json:"rounds"`
+	Summary   []cv.Summary      `json:"summary"`
+}
+
+func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	c := commands["cv"]
+	fs := newFlagSet(c, stderr)
+	var ff fitFlags
+	ff.register(fs)
+	data := fs.String("data", "", "labelled CSV `file` to cross-validate on (required)")
+	weight := fs.String("weight", "", "`column` of non-negative row weights")
+	folds := fs.Int("folds", 5, "number of stratified folds `k` (at least 2, at most the minority rows)")
+	repeats := fs.Int("repeats", 1, "repeat the k-fold `R` times with other fold assignments")
+	holdout := fs.Float64("holdout", 0.25, "with --grid or a threshold flag: `share` of each round's training rows held out as validation data")
+	seed := fs.Uint64("seed", 0, "random seed (fold assignments and fits)")
+	oof := fs.String("oof", "", "write the out-of-fold predictions as CSV to `file`")
+	jobs := fs.Int("jobs", 0, "worker goroutines in all, shared by the rounds fitted at once (0: all cores)")
+	asJSON := fs.Bool("json", false, "print one JSON document on stdout")
+	var df dataFlags
+	df.register(fs)
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return usageErrorf("cv: unexpected argument %q", rest[0])
+	}
+	if *data == "" {
+		return usageErrorf("cv: --data is required")
+	}
+	if *folds < 2 {
+		return usageErrorf("cv: --folds %d: need at least 2", *folds)
+	}
+	if *repeats < 1 {
+		return usageErrorf("cv: --repeats %d: need at least 1", *repeats)
+	}
+	if *jobs < 0 {
+		return usageErrorf("cv: --jobs must be at least 0, not %d", *jobs)
+	}
+	if err := refuseOverwrite("cv", "--oof", *oof, input{"--data", *data}); err != nil {
+		return err
+	}
+	plan, err := ff.plan("cv")
+	if err != nil {
+		return err
+	}
+	set := cv.Settings{Folds: *folds, Repeats: *repeats}
+	if plan.needsValid() {
+		if !(*holdout > 0 && *holdout < 1) {
+			return usageErrorf("cv: --holdout %v: want a share in (0, 1)", *holdout)
+		}
+		set.Holdout = *holdout
+	}
+
+	opt := df.options()
+	opt.Weight = *weight
+	d, err := dataset.Load(*data, opt)
+	if err != nil {
+		return fmt.Errorf("cv: %w", err)
+	}
+	if err := df.checkDropped(d, *data); err != nil {
+		return usageErrorf("cv: %v", err)
+	}
+	if err := df.checkPositive(d, *data); err != nil {
+		return usageErrorf("cv: %v", err)
+	}
+	if d.Split != nil {
+		fmt.Fprintf(stderr, "cv: %s: split column ignored: every row takes part in the folds\n", *data)
+	}
+	_, pos := d.ClassCounts()
+	if *folds > pos {
+		return fmt.Errorf("cv: --folds %d: %s has only %d rows of the positive (minority) class %q, and every fold needs one; use --folds %d or fewer",
+			*folds, *data, pos, d.Classes[1], pos)
+	}
+
+	logger := noteLoggerOnce(stderr, "cv")
+	fit := func(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Model, error) {
+		env.Logger = logger
+		r, err := plan.fit(ctx, train, valid, env)
+		if err != nil {
+			return nil, err
+		}
+		return r.model, nil
+	}
+	total := *folds * *repeats
+	start := time.Now()
+	ld := learnData(d)
+	res, err := cv.Run(ctx, ld, fit, &set, learn.Env{Seed: *seed, Workers: *jobs}, func(f cv.Fold) {
+		fmt.Fprintf(stderr, "cv: repeat %d/%d, fold %d/%d: %d test rows (%d positive), balanced accuracy %s at threshold %.4g, %.2f s\n",
+			f.Repeat, *repeats, f.Fold, *folds, f.TestRows, f.TestPositives, cvFmt(f.Report.BalancedAccuracy), f.Threshold, f.Seconds)
+	})
+	if err != nil {
+		if isUsageError(err) {
+			return err
+		}
+		if strings.HasPrefix(err.Error(), "cv: ") {
+			return err
+		}
+		return fmt.Errorf("cv: %w", err)
+	}
+	elapsed := time.Since(start)
+	keys := make([]string, len(cvMetrics))
+	for i, m := range cvMetrics {
+		keys[i] = m.key
+	}
+	sum, err := res.Summaries(keys...)
+	if err != nil {
+		return fmt.Errorf("cv: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if *oof != "" {
+		if err := writeFileAtomic(ctx, *oof, func(w io.Writer) error { return cv.WriteOOF(w, ld, res) }); err != nil {
+			return fmt.Errorf("cv: writing --oof: %w", err)
+		}
+	}
+	o := cvOutput{
+		Method: plan.method.Name(), Data: *data, Rows: d.Rows(), Features: d.Cols(), Positives: pos, Classes: d.Classes,
+		Weight: d.WeightColumn, Folds: *folds, Repeats: *repeats, Seed: *seed, Holdout: set.Holdout,
+		Params: learn.ParamMap(plan.method.Params()), Grid: ff.grid, Seconds: elapsed.Seconds(), OOF: *oof,
+		Rounds: res.Rounds, Summary: sum,
+	}
+	if *asJSON {
+		return writeJSON(stdout, o)
+	}
+	fmt.Fprintf(stdout, "method     %s\n", o.Method)
+	fmt.Fprintf(stdout, "data       %s: %d rows, %d features, %d positive (%s)\n", o.Data, o.Rows, o.Features, o.Positives, o.Classes[1])
+	how := ""
+	if set.Holdout > 0 {
+		how = fmt.Sprintf("; %.3g of each round's training rows held out for tuning", set.Holdout)
+	}
+	fmt.Fprintf(stdout, "cv         %d folds x %d repeats, seed %d%s, %d rounds in %.3f s\n\n", o.Folds, o.Repeats, o.Seed, how, total, o.Seconds)
+	head := []string{"repeat", "fold", "train", "test", "pos", "threshold"}
+	align := "rrrrrr"
+	for _, m := range cvMetrics {
+		head = append(head, m.head)
+		align += "r"
+	}
+	rows := [][]string{head}
+	for _, f := range res.Rounds {
+		row := []string{strconv.Itoa(f.Repeat), strconv.Itoa(f.Fold), strconv.Itoa(f.TrainRows), strconv.Itoa(f.TestRows),
+			strconv.Itoa(f.TestPositives), strconv.FormatFloat(f.Threshold, 'g', 4, 64)}
+		for _, m := range cvMetrics {
+			v, _ := cv.Value(&f.Report, m.key)
+			row = append(row, cvFmt(v))
+		}
+		rows = append(rows, row)
+	}
+	mean, sd := []string{"mean", "", "", "", "", ""}, []string{"sd", "", "", "", "", ""}
+	for _, s := range sum {
+		mean, sd = append(mean, cvFmt(s.Mean)), append(sd, cvFmt(s.SD))
+	}
+	rows = append(rows, mean, sd)
+	evalWriteTable(stdout, align, rows)
+	fmt.Fprintln(stdout, "(BA: balanced accuracy; PR-AUC: average precision; G-mean: sqrt(TPR*TNR); FM: Fowlkes-Mallows, the paper's G-mean)")
+	if o.OOF != "" {
+		fmt.Fprintf(stdout, "oof        %s\n", o.OOF)
+	}
+	return nil
+}
+
+// cvFmt formats a metric with 4 decimals, "-" when undefined.
+func cvFmt(v float64) string {
+	if math.IsNaN(v) {
+		return "-"
+	}
+	return strconv.FormatFloat(v, 'f', 4, 64)
+}

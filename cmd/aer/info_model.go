@@ -1,0 +1,192 @@
+package main
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/aer-go/aer/decision"
+	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/modelfile"
+	"github.com/aer-go/aer/savedmodel"
+)
+
+// infoModelReport is what aer info --model says about a model file.
+type infoModelReport struct {
+	File     string `json:"file"`
+	Bytes    int64  `json:"bytes"`
+	Format   int    `json:"format_version"`
+	Producer string `json:"producer,omitempty"`
+	// SHA256 is the checksum of the whole file (as sha256sum prints it);
+	// Checksum the one stored at its end, over everything before it,
+	// verified when the file was read.
+	SHA256   string           `json:"sha256"`
+	Checksum string           `json:"checksum"`
+	Method   string           `json:"method"`
+	Preset   string           `json:"preset,omitempty"`
+	Schema   modelfile.Schema `json:"schema"`
+	Train    *trainSummary    `json:"train,omitempty"`
+	Seed     *uint64          `json:"seed,omitempty"`
+	// Params are the method's parameters as the fit set them (every one,
+	// defaults resolved), from the file's fit configuration.
+	Params map[string]string `json:"params,omitempty"`
+	// Threshold is where a score predicts the positive class, and
+	// ThresholdFrom says who chose it: decision-layer, method or default.
+	Threshold     float64         `json:"threshold"`
+	ThresholdFrom string          `json:"threshold_from"`
+	Decision      *decision.Layer `json:"decision,omitempty"`
+	// Members lists an ensemble's members (AER).
+	Members []learn.MemberInfo `json:"members,omitempty"`
+}
+
+// describeModel reads the model file at path for aer info --model.
+func describeModel(path string) (*infoModelReport, error) {
+	// savedmodel refuses a file that is not a model before reading it
+	// whole; only then is the file hashed.
+	sm, err := savedmodel.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	size, sum, err := hashFile(path)
+	if err != nil {
+		return nil, err
+	}
+	h := sm.Header
+	r := &infoModelReport{
+		File: path, Bytes: size, Format: modelfile.Version, Producer: h.Producer,
+		SHA256: sum, Checksum: sm.Checksum, Method: h.Method, Schema: h.Schema,
+		Decision: sm.Layer,
+	}
+	r.Threshold, r.ThresholdFrom = sm.Threshold()
+	var cfg headerConfig
+	if len(h.Config) > 0 && json.Unmarshal(h.Config, &cfg) == nil {
+		r.Params, r.Train = cfg.Params, cfg.Train
+		var seed struct {
+			Seed *uint64 `json:"seed"`
+		}
+		if json.Unmarshal(h.Config, &seed) == nil {
+			r.Seed = seed.Seed
+		}
+		r.Preset = cfg.Params["preset"]
+	}
+	// The members are the method's own model's, behind any decision layer.
+	m, err := learn.New(h.Method)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	_, payload, err := modelfile.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	inner, err := m.Load(payload)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if in, ok := inner.(learn.Inspector); ok {
+		r.Members = in.MemberTable()
+	}
+	return r, nil
+}
+
+// hashFile returns the size and SHA-256 (hexadecimal) of the file at path.
+func hashFile(path string) (int64, string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return 0, "", fmt.Errorf("%s: %w", path, err)
+	}
+	return n, hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// runInfoModel is aer info --model FILE.
+func runInfoModel(path string, asJSON bool, stdout io.Writer) error {
+	r, err := describeModel(path)
+	if err != nil {
+		return fmt.Errorf("info: %w", err)
+	}
+	if asJSON {
+		return writeJSON(stdout, r)
+	}
+	w := &evalErrWriter{w: stdout}
+	fmt.Fprintf(w, "file            %s (%d bytes)\n", r.File, r.Bytes)
+	fmt.Fprintf(w, "format          aer model file version %d", r.Format)
+	if r.Producer != "" {
+		fmt.Fprintf(w, ", written by %s", r.Producer)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "sha256          %s\n", r.SHA256)
+	method := r.Method
+	if r.Preset != "" {
+		method += " (preset " + r.Preset + ")"
+	}
+	fmt.Fprintf(w, "method          %s\n", method)
+	s := r.Schema
+	fmt.Fprintf(w, "features        %d: %s\n", len(s.Features), strings.Join(s.Features, ", "))
+	fmt.Fprintf(w, "label           %s: negative %q, positive %q\n", s.Label, s.Classes[0], s.Classes[1])
+	if s.Weight != "" {
+		fmt.Fprintf(w, "weight column   %s\n", s.Weight)
+	}
+	if len(s.Drop) > 0 {
+		fmt.Fprintf(w, "dropped         %s\n", strings.Join(s.Drop, ", "))
+	}
+	if t := r.Train; t != nil {
+		fmt.Fprintf(w, "trained on      %d rows (%d positive), %d missing cells", t.Rows, t.Positives, t.MissingCells)
+		if t.ValidRows > 0 {
+			fmt.Fprintf(w, "; validated on %d rows (%d positive)", t.ValidRows, t.ValidPositives)
+		}
+		fmt.Fprintln(w)
+	} else {
+		fmt.Fprintln(w, "trained on      (not recorded in this file)")
+	}
+	if r.Seed != nil {
+		fmt.Fprintf(w, "seed            %d\n", *r.Seed)
+	}
+	switch l := r.Decision; {
+	case l != nil && l.Calibration != nil:
+		fmt.Fprintf(w, "decision        scores calibrated (%s), threshold %.4g for %s on validation (%.4f)\n", l.Calibration.Method, l.Threshold, l.Objective, l.Value)
+	case l != nil:
+		fmt.Fprintf(w, "decision        threshold %.4g for %s on validation (%.4f), rule %s\n", l.Threshold, l.Objective, l.Value, cmp.Or(l.Rule, decision.RuleTuned))
+	case r.ThresholdFrom == savedmodel.FromMethod:
+		fmt.Fprintf(w, "decision        threshold %.4g (tuned by the method), no calibration\n", r.Threshold)
+	default:
+		fmt.Fprintf(w, "decision        threshold %.4g (default), no calibration\n", r.Threshold)
+	}
+	if len(r.Params) > 0 {
+		fmt.Fprintf(w, "\nparameters\n")
+		keys := make([]string, 0, len(r.Params))
+		for k := range r.Params {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		rows := [][]string{}
+		for _, k := range keys {
+			rows = append(rows, []string{"  " + k, r.Params[k]})
+		}
+		evalWriteTable(w, "ll", rows)
+	}
+	if len(r.Members) > 0 {
+		fmt.Fprintf(w, "\nmembers (%d)\n", len(r.Members))
+		rows := [][]string{{"  component", "method", "name", "static weight", "settings"}}
+		for _, m := range r.Members {
+			c := "-"
+			if m.Component >= 0 {
+				c = strconv.Itoa(m.Component)
+			}
+			rows = append(rows, []string{"  " + c, m.Method, m.Name, strconv.FormatFloat(m.StaticWeight, 'f', 4, 64), strings.Join(m.Settings, " ")})
+		}
+		evalWriteTable(w, "rllrl", rows)
+	}
+	return w.err
+}

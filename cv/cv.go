@@ -1,0 +1,355 @@
+package cv
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/internal/rng"
+	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/metrics"
+)
+
+// Settings configure a cross-validation. The zero value is 5 folds, one
+// repeat, no validation hold-out.
+type Settings struct {
+	// Folds is the number of folds k; 0 means 5. Every fold must receive
+	// a positive row, so k may not exceed the number of positive rows.
+	Folds int
+	// Repeats is how many times the whole k-fold is run, each time with
+	// other fold assignments; 0 means 1.
+	Repeats int
+	// Holdout, when not 0, is the share of each round's training rows
+	// held out (stratified) and passed to the FitFunc as validation data,
+	// for fits that tune on validation rows (a grid search, a decision
+	// threshold). 0 passes no validation data: the method does what it
+	// does without it.
+	Holdout float64
+}
+
+// FitFunc fits a model on train; valid is the held-out share of the
+// training rows (Settings.Holdout) or nil. env carries the fit's seed and
+// worker bound.
+type FitFunc func(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Model, error)
+
+// Fold is the outcome of one round: the model fitted on the other folds,
+// scored on this one at its own decision threshold.
+type Fold struct {
+	Repeat        int     `json:"repeat"` // from 1
+	Fold          int     `json:"fold"`   // from 1
+	TrainRows     int     `json:"train_rows"`
+	ValidRows     int     `json:"valid_rows,omitempty"`
+	TestRows      int     `json:"test_rows"`
+	TestPositives int     `json:"test_positives"`
+	Threshold     float64 `json:"threshold"`
+	Seconds       float64 `json:"seconds"`
+	// Report holds every metric of the fold's test rows.
+	Report metrics.Report `json:"metrics"`
+}
+
+// Result is a finished cross-validation.
+type Result struct {
+	Folds   int
+	Repeats int
+	// Rounds lists every round, repeat by repeat, fold by fold.
+	Rounds []Fold
+	// Score holds the out-of-fold positive-class probability of every row
+	// for each repeat: Score[r][i] came from the model that did not see
+	// row i in repeat r.
+	Score [][]float64
+	// FoldOf[r][i] is the fold (from 1) row i was in during repeat r.
+	FoldOf [][]int
+	// Threshold[r][i] is the decision threshold of the model that scored
+	// row i in repeat r.
+	Threshold [][]float64
+}
+
+// Streams of the seed.
+const (
+	streamSplit = iota + 1
+	streamFit
+	streamHoldout
+)
+
+// fitSeed is the seed of the fit of round idx (repeat r, fold k: r*k+k,
+// from 0) of a run seeded with seed.
+func fitSeed(seed uint64, idx int) uint64 {
+	return rng.DeriveSeed(rng.DeriveSeed(seed, streamFit), uint64(idx))
+}
+
+// ErrFolds is wrapped by the error of a fold count the data cannot fill.
+var ErrFolds = errors.New("too many or too few folds")
+
+// Run cross-validates fit on d. env.Seed is the seed every random choice
+// derives from; env.Workers bounds the goroutines in all: up to that many
+// rounds are fitted at once, each fit getting an even share of the rest
+// (so Workers=1 fits one round at a time on one goroutine). The result
+// does not depend on env.Workers when fit does not. onRound, when not nil,
+// is called after each round, one call at a time, in completion order.
+func Run(ctx context.Context, d *learn.Data, fit FitFunc, s *Settings, env learn.Env, onRound func(Fold)) (*Result, error) {
+	var set Settings
+	if s != nil {
+		set = *s
+	}
+	if set.Folds == 0 {
+		set.Folds = 5
+	}
+	if set.Repeats == 0 {
+		set.Repeats = 1
+	}
+	if set.Repeats < 0 {
+		return nil, fmt.Errorf("cv: %d repeats: want at least 1", set.Repeats)
+	}
+	if !(set.Holdout >= 0 && set.Holdout < 1) {
+		return nil, fmt.Errorf("cv: hold-out share %v is not in [0, 1)", set.Holdout)
+	}
+	if err := d.Check("cv data"); err != nil {
+		return nil, err
+	}
+	n := d.Rows()
+	posW := 0
+	for _, y := range d.Y {
+		posW += y
+	}
+	if set.Folds < 2 {
+		return nil, fmt.Errorf("cv: %w: %d folds, need at least 2", ErrFolds, set.Folds)
+	}
+	if set.Folds > posW {
+		return nil, fmt.Errorf("cv: %w: %d folds but only %d positive (minority) rows, and every fold needs one", ErrFolds, set.Folds, posW)
+	}
+	if set.Folds > n-posW {
+		return nil, fmt.Errorf("cv: %w: %d folds but only %d negative rows, and every fold needs one", ErrFolds, set.Folds, n-posW)
+	}
+
+	type task struct {
+		r, k        int
+		train, test []int
+	}
+	res := &Result{Folds: set.Folds, Repeats: set.Repeats}
+	var tasks []task
+	for r := range set.Repeats {
+		folds, err := dataset.StratifiedKFold(d.Y, set.Folds, rng.DeriveSeed(rng.DeriveSeed(env.Seed, streamSplit), uint64(r)))
+		if err != nil {
+			return nil, fmt.Errorf("cv: %w", err)
+		}
+		foldOf := make([]int, n)
+		for k, f := range folds {
+			for _, i := range f {
+				foldOf[i] = k + 1
+			}
+		}
+		res.FoldOf = append(res.FoldOf, foldOf)
+		res.Score = append(res.Score, make([]float64, n))
+		res.Threshold = append(res.Threshold, make([]float64, n))
+		for k, f := range folds {
+			train := make([]int, 0, n-len(f))
+			for i := range n {
+				if foldOf[i] != k+1 {
+					train = append(train, i)
+				}
+			}
+			tasks = append(tasks, task{r: r, k: k, train: train, test: f})
+		}
+	}
+	res.Rounds = make([]Fold, len(tasks))
+
+	total := env.Threads()
+	par := min(total, len(tasks))
+	inner := env
+	inner.Workers = max(1, total/par)
+	inner.Progress = nil
+
+	var (
+		mu      sync.Mutex
+		done    int
+		errs    = make([]error, len(tasks))
+		next    = make(chan int)
+		wg      sync.WaitGroup
+		stopped = make(chan struct{})
+		once    sync.Once
+	)
+	stop := func() { once.Do(func() { close(stopped) }) }
+	env.Report("cv", 0, len(tasks))
+	for range par {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				t := tasks[i]
+				select {
+				case <-stopped:
+					continue
+				default:
+				}
+				idx := t.r*set.Folds + t.k
+				fenv := inner
+				fenv.Seed = fitSeed(env.Seed, idx)
+				f, err := round(ctx, d, fit, set, fenv, rng.DeriveSeed(rng.DeriveSeed(env.Seed, streamHoldout), uint64(idx)),
+					t.train, t.test, res.Score[t.r], res.Threshold[t.r])
+				if err != nil {
+					errs[idx] = fmt.Errorf("cv: repeat %d, fold %d: %w", t.r+1, t.k+1, err)
+					stop()
+					continue
+				}
+				f.Repeat, f.Fold = t.r+1, t.k+1
+				res.Rounds[idx] = f
+				mu.Lock()
+				done++
+				env.Report("cv", done, len(tasks))
+				if onRound != nil {
+					onRound(f)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for i := range tasks {
+		select {
+		case next <- i:
+		case <-stopped:
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := learn.Interrupted(ctx); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// round fits on the train rows (less a validation share when asked) and
+// scores the test rows into score and threshold.
+func round(ctx context.Context, d *learn.Data, fit FitFunc, set Settings, env learn.Env, holdoutSeed uint64, train, test []int, score, threshold []float64) (Fold, error) {
+	if err := learn.Interrupted(ctx); err != nil {
+		return Fold{}, err
+	}
+	start := time.Now()
+	tr := d.Subset(train)
+	var va *learn.Data
+	if set.Holdout > 0 {
+		parts, err := dataset.StratifiedSplit(tr.Y, []float64{1 - set.Holdout, set.Holdout}, holdoutSeed)
+		if err != nil {
+			return Fold{}, err
+		}
+		tr, va = tr.Subset(parts[0]), tr.Subset(parts[1])
+	}
+	model, err := fit(ctx, tr, va, env)
+	if err != nil {
+		return Fold{}, err
+	}
+	te := d.Subset(test)
+	p, err := learn.Predict(ctx, model, te.X, env.Workers)
+	if err != nil {
+		return Fold{}, fmt.Errorf("scoring the fold: %w", err)
+	}
+	t := learn.ThresholdOf(model)
+	for j, i := range test {
+		score[i], threshold[i] = p[j], t
+	}
+	f := Fold{TrainRows: tr.Rows(), ValidRows: va.Rows(), TestRows: te.Rows(), Threshold: t,
+		Report: metrics.Evaluate(te.Y, p, t, te.W), Seconds: time.Since(start).Seconds()}
+	for _, y := range te.Y {
+		f.TestPositives += y
+	}
+	return f, nil
+}
+
+// Summary is the mean and sample standard deviation of one metric over the
+// rounds where it is defined.
+type Summary struct {
+	Metric string  `json:"metric"`
+	Mean   float64 `json:"mean"`
+	SD     float64 `json:"sd"` // 0 for a single round
+	// Rounds counts the rounds where the metric is defined (not NaN).
+	Rounds int `json:"rounds"`
+}
+
+// MarshalJSON writes an undefined mean or deviation (no round defines
+// the metric) as null.
+func (s Summary) MarshalJSON() ([]byte, error) {
+	type plain struct {
+		Metric string   `json:"metric"`
+		Mean   *float64 `json:"mean"`
+		SD     *float64 `json:"sd"`
+		Rounds int      `json:"rounds"`
+	}
+	num := func(v float64) *float64 {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil
+		}
+		return &v
+	}
+	return json.Marshal(plain{s.Metric, num(s.Mean), num(s.SD), s.Rounds})
+}
+
+// Summaries returns the Summary of each named metric over r's rounds:
+// the names of metrics.Metric, roc_auc and average_precision (PR-AUC).
+func (r *Result) Summaries(names ...string) ([]Summary, error) {
+	out := make([]Summary, 0, len(names))
+	for _, name := range names {
+		get, err := metricOf(name)
+		if err != nil {
+			return nil, err
+		}
+		var vals []float64
+		for i := range r.Rounds {
+			if v := get(&r.Rounds[i].Report); !math.IsNaN(v) {
+				vals = append(vals, v)
+			}
+		}
+		s := Summary{Metric: name, Mean: math.NaN(), SD: math.NaN(), Rounds: len(vals)}
+		if len(vals) > 0 {
+			sum := 0.0
+			for _, v := range vals {
+				sum += v
+			}
+			s.Mean = sum / float64(len(vals))
+			ss := 0.0
+			for _, v := range vals {
+				ss += (v - s.Mean) * (v - s.Mean)
+			}
+			s.SD = 0
+			if len(vals) > 1 {
+				s.SD = math.Sqrt(ss / float64(len(vals)-1))
+			}
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// Value returns the named metric of a report: a metrics.Metric name,
+// roc_auc or average_precision.
+func Value(rep *metrics.Report, name string) (float64, error) {
+	get, err := metricOf(name)
+	if err != nil {
+		return 0, err
+	}
+	return get(rep), nil
+}
+
+func metricOf(name string) (func(*metrics.Report) float64, error) {
+	switch name {
+	case "roc_auc":
+		return func(r *metrics.Report) float64 { return r.ROCAUC }, nil
+	case "average_precision":
+		return func(r *metrics.Report) float64 { return r.AveragePrecision }, nil
+	}
+	m, err := metrics.ParseMetric(name)
+	if err != nil {
+		return nil, fmt.Errorf("cv: %w", err)
+	}
+	return func(r *metrics.Report) float64 { return r.Value(m) }, nil
+}
