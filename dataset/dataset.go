@@ -124,32 +124,12 @@ func (d *Dataset) Schema() Schema {
 // columns of d. Columns of d not in names are an error too, so data for a
 // model has exactly the model's features (in any order).
 func (d *Dataset) Matrix(names []string) (*mat.Dense, error) {
+	if err := MatchColumns(d.Name, d.Features, names); err != nil {
+		return nil, err
+	}
 	pos := make(map[string]int, len(d.Features))
 	for j, f := range d.Features {
 		pos[f] = j
-	}
-	want := make(map[string]bool, len(names))
-	var missing, extra []string
-	for _, n := range names {
-		want[n] = true
-		if _, ok := pos[n]; !ok {
-			missing = append(missing, n)
-		}
-	}
-	for _, f := range d.Features {
-		if !want[f] {
-			extra = append(extra, f)
-		}
-	}
-	if len(missing) > 0 || len(extra) > 0 {
-		var parts []string
-		if len(missing) > 0 {
-			parts = append(parts, "missing "+quoteList(missing))
-		}
-		if len(extra) > 0 {
-			parts = append(parts, "unexpected "+quoteList(extra))
-		}
-		return nil, &Error{File: d.Name, Err: ErrColumns, Detail: strings.Join(parts, "; ")}
 	}
 	if slices.Equal(names, d.Features) {
 		return d.X, nil
@@ -163,6 +143,40 @@ func (d *Dataset) Matrix(names []string) (*mat.Dense, error) {
 		out.SetCol(k, mat.Col(nil, pos[n], d.X))
 	}
 	return out, nil
+}
+
+// MatchColumns checks that the feature columns have (of the file named
+// file) are exactly the names want, in any order: an ErrColumns *Error
+// names every missing and every unexpected column.
+func MatchColumns(file string, have, want []string) error {
+	in := make(map[string]bool, len(have))
+	for _, f := range have {
+		in[f] = true
+	}
+	wanted := make(map[string]bool, len(want))
+	var missing, extra []string
+	for _, n := range want {
+		wanted[n] = true
+		if !in[n] {
+			missing = append(missing, n)
+		}
+	}
+	for _, f := range have {
+		if !wanted[f] {
+			extra = append(extra, f)
+		}
+	}
+	if len(missing) == 0 && len(extra) == 0 {
+		return nil
+	}
+	var parts []string
+	if len(missing) > 0 {
+		parts = append(parts, "missing "+quoteList(missing))
+	}
+	if len(extra) > 0 {
+		parts = append(parts, "unexpected "+quoteList(extra))
+	}
+	return &Error{File: file, Err: ErrColumns, Detail: strings.Join(parts, "; ")}
 }
 
 func quoteList(s []string) string {

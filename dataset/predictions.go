@@ -173,39 +173,78 @@ func locateCell(r io.Reader, row int, col string) (int, string) {
 // (when present), weight (when present). Scores and weights round-trip
 // exactly.
 func WritePredictions(w io.Writer, p *Predictions) error {
-	bw := bufio.NewWriterSize(w, 1<<16)
+	pw := NewPredictionsWriter(w, p.Label != nil, p.Pred != nil, p.Weight != nil)
+	if err := pw.Write(p); err != nil {
+		return err
+	}
+	return pw.Flush()
+}
+
+// PredictionsWriter writes a predictions file a batch of rows at a time,
+// byte for byte as WritePredictions writes all of them at once.
+type PredictionsWriter struct {
+	bw                  *bufio.Writer
+	label, pred, weight bool
+	rows                int
+	headerDone          bool
+	buf                 []byte
+}
+
+// NewPredictionsWriter returns a writer of a predictions file with the
+// columns label (when label), score, pred (when pred) and weight (when
+// weight). Every batch must have the columns it promises.
+func NewPredictionsWriter(w io.Writer, label, pred, weight bool) *PredictionsWriter {
+	return &PredictionsWriter{bw: bufio.NewWriterSize(w, 1<<16), label: label, pred: pred, weight: weight, buf: make([]byte, 0, 32)}
+}
+
+func (pw *PredictionsWriter) header() {
+	if pw.headerDone {
+		return
+	}
+	pw.headerDone = true
+	bw := pw.bw
 	sep := ""
-	if p.Label != nil {
+	if pw.label {
 		bw.WriteString("label")
 		sep = ","
 	}
 	bw.WriteString(sep + "score")
-	if p.Pred != nil {
+	if pw.pred {
 		bw.WriteString(",pred")
 	}
-	if p.Weight != nil {
+	if pw.weight {
 		bw.WriteString(",weight")
 	}
 	bw.WriteByte('\n')
-	buf := make([]byte, 0, 32)
+}
+
+// Write appends the rows of p (a batch); errors count rows from the start
+// of the file.
+func (pw *PredictionsWriter) Write(p *Predictions) error {
+	pw.header()
+	bw, buf := pw.bw, pw.buf
+	if pw.label && len(p.Label) != len(p.Score) || pw.pred && len(p.Pred) != len(p.Score) || pw.weight && len(p.Weight) != len(p.Score) {
+		return fmt.Errorf("predictions: a batch of %d scores lacks a column the file has", len(p.Score))
+	}
 	for i, s := range p.Score {
-		if p.Label != nil {
+		pw.rows++
+		if pw.label {
 			bw.WriteByte(byte('0' + p.Label[i]))
 			bw.WriteByte(',')
 		}
 		if math.IsNaN(s) {
-			return fmt.Errorf("predictions: row %d: score is NaN", i+1)
+			return fmt.Errorf("predictions: row %d: score is NaN", pw.rows)
 		}
 		buf = strconv.AppendFloat(buf[:0], s, 'g', -1, 64)
 		bw.Write(buf)
-		if p.Pred != nil {
+		if pw.pred {
 			bw.WriteByte(',')
 			bw.WriteByte(byte('0' + p.Pred[i]))
 		}
-		if p.Weight != nil {
+		if pw.weight {
 			v := p.Weight[i]
 			if !(v >= 0) || math.IsInf(v, 1) {
-				return fmt.Errorf("predictions: row %d: weight %v is not a finite non-negative number", i+1, v)
+				return fmt.Errorf("predictions: row %d: weight %v is not a finite non-negative number", pw.rows, v)
 			}
 			bw.WriteByte(',')
 			buf = strconv.AppendFloat(buf[:0], v, 'g', -1, 64)
@@ -215,5 +254,12 @@ func WritePredictions(w io.Writer, p *Predictions) error {
 			return err
 		}
 	}
-	return bw.Flush()
+	pw.buf = buf
+	return nil
+}
+
+// Flush writes the header if no batch came, and what is buffered.
+func (pw *PredictionsWriter) Flush() error {
+	pw.header()
+	return pw.bw.Flush()
 }

@@ -45,10 +45,7 @@ func loadModel(path string) (*modelfile.Header, learn.Model, error) {
 // loadFor reads data to score with a model: its feature columns in model
 // order, the label when present, the weight column ignored.
 func loadFor(path string, h *modelfile.Header, modelPath string) (*dataset.Dataset, error) {
-	d, err := dataset.Load(path, dataset.Options{
-		Label: h.Schema.Label, Classes: h.Schema.Classes, LabelOptional: true, AllowOneClass: true,
-		Weight: h.Schema.Weight, WeightOptional: true, Drop: h.Schema.Drop,
-	})
+	d, err := dataset.Load(path, scoreOptions(&h.Schema))
 	if err != nil {
 		return nil, err
 	}

@@ -97,43 +97,90 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("predict: %w", err)
 	}
 	h, model, layer := saved.Header, saved.Model, saved.Layer
-	d, err := loadFor(*dataPath, h, *modelPath)
+	stream, data, err := streamFor(*dataPath, h, *modelPath)
 	if err != nil {
 		return fmt.Errorf("predict: %w", err)
 	}
-	score, err := learn.Predict(ctx, model, d.X, *threads)
-	if err != nil {
-		return fmt.Errorf("predict: %w", err)
-	}
+	defer data.Close()
 	from := "flag"
 	if !thresholdSet {
 		*threshold, from = saved.Threshold()
 	}
 	calibrated := layer != nil && layer.Calibration != nil
-	preds := &dataset.Predictions{Label: d.Y, Score: score, Pred: make([]int, len(score))}
-	npos := 0
-	for i, s := range score {
-		if s >= *threshold {
-			preds.Pred[i] = 1
-			npos++
-		}
+	// Rows are read, scored and written a batch at a time: memory stays
+	// bounded by the batch, whatever the size of the file; an error on
+	// any row leaves no output file.
+	var sum predictSummary
+	var dataErr error // a failure reading or scoring the data, not writing
+	write := func(w io.Writer) error {
+		dataErr = predictStream(ctx, w, stream, h.Schema.Features, model, *threads, *threshold, &sum)
+		return dataErr
 	}
-	write := func(w io.Writer) error { return dataset.WritePredictions(w, preds) }
 	if *out == "" {
-		if err := write(stdout); err != nil {
-			return fmt.Errorf("predict: %w", err)
-		}
-	} else if err := writeFileAtomic(*out, write); err != nil {
+		err = write(stdout)
+	} else {
+		err = writeFileAtomic(*out, write)
+	}
+	switch {
+	case err == nil:
+	case dataErr != nil || *out == "":
+		return fmt.Errorf("predict: %w", err)
+	default:
 		return fmt.Errorf("predict: %s: %w", *out, err)
 	}
+	rows, npos := sum.rows, sum.positive
 	if *asJSON {
 		return writeJSON(stdout, predictOutput{
-			Model: *modelPath, Method: h.Method, Data: *dataPath, Rows: len(score), Labelled: d.Y != nil,
+			Model: *modelPath, Method: h.Method, Data: *dataPath, Rows: rows, Labelled: stream.Labelled(),
 			Threshold: *threshold, ThresholdFrom: from, Calibrated: calibrated, Predicted: npos, Out: *out,
 		})
 	}
 	if *out != "" {
-		fmt.Fprintf(stderr, "predict: %d rows scored, %d predicted positive, written to %s\n", len(score), npos, *out)
+		fmt.Fprintf(stderr, "predict: %d rows scored, %d predicted positive, written to %s\n", rows, npos, *out)
 	}
 	return nil
+}
+
+// predictSummary counts what aer predict reports, row batch by row batch.
+type predictSummary struct {
+	rows, positive int
+}
+
+// predictStream reads the rows of stream a batch at a time, scores them
+// with model (whose features are features) and writes label, score and
+// pred to w.
+func predictStream(ctx context.Context, w io.Writer, stream *dataset.Stream, features []string, model learn.Model, threads int, threshold float64, sum *predictSummary) error {
+	pw := dataset.NewPredictionsWriter(w, stream.Labelled(), true, false)
+	var preds dataset.Predictions
+	for {
+		d, err := stream.Next(predictBatch)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		x, err := d.Matrix(features)
+		if err != nil {
+			return err
+		}
+		score, err := learn.Predict(ctx, model, x, threads)
+		if err != nil {
+			return err
+		}
+		preds.Label, preds.Score, preds.Pred = d.Y, score, preds.Pred[:0]
+		for _, s := range score {
+			p := 0
+			if s >= threshold {
+				p = 1
+				sum.positive++
+			}
+			preds.Pred = append(preds.Pred, p)
+		}
+		sum.rows += len(score)
+		if err := pw.Write(&preds); err != nil {
+			return err
+		}
+	}
+	return pw.Flush()
 }
