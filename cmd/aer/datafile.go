@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/modelfile"
@@ -40,8 +42,28 @@ func (d *dataFile) Close() error {
 	return nil
 }
 
-// openData opens the data file at path.
-func openData(path string) (*dataFile, error) {
+// stdinKey keys the standard input in a context (see withStdin).
+type stdinKey struct{}
+
+// withStdin returns ctx carrying r as the standard input of the commands
+// run with it (tests feed "-" this way); without it, os.Stdin.
+func withStdin(ctx context.Context, r io.Reader) context.Context {
+	return context.WithValue(ctx, stdinKey{}, r)
+}
+
+func stdinOf(ctx context.Context) io.Reader {
+	if r, ok := ctx.Value(stdinKey{}).(io.Reader); ok {
+		return r
+	}
+	return os.Stdin
+}
+
+// openData opens the data file at path; "-" is the standard input (named
+// stdin in messages).
+func openData(ctx context.Context, path string) (*dataFile, error) {
+	if path == "-" {
+		return &dataFile{r: stdinOf(ctx), name: "stdin", stem: "stdin", path: path}, nil
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -51,8 +73,8 @@ func openData(path string) (*dataFile, error) {
 
 // streamFor opens the data at path to score with a model of header h in
 // batches, checking its columns against the model first.
-func streamFor(path string, h *modelfile.Header, modelPath string) (*dataset.Stream, *dataFile, error) {
-	df, err := openData(path)
+func streamFor(ctx context.Context, path string, h *modelfile.Header, modelPath string) (*dataset.Stream, *dataFile, error) {
+	df, err := openData(ctx, path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -66,4 +88,35 @@ func streamFor(path string, h *modelfile.Header, modelPath string) (*dataset.Str
 		return nil, nil, fmt.Errorf("%s does not fit model %s: %w", path, modelPath, err)
 	}
 	return s, df, nil
+}
+
+// loadData reads the whole table at path ("-": the standard input), CSV
+// or gzip-compressed CSV, named as dataset.Load names it.
+func loadData(ctx context.Context, path string, opt dataset.Options) (*dataset.Dataset, error) {
+	df, err := openData(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	defer df.Close()
+	d, err := dataset.Decode(df.r, df.name, opt)
+	if err != nil {
+		return nil, err
+	}
+	d.Name = df.stem
+	return d, nil
+}
+
+// oneStdin is a usage error when more than one of the named inputs is
+// "-": the standard input can be read once.
+func oneStdin(cmd string, inputs ...input) error {
+	var named []string
+	for _, in := range inputs {
+		if in.path == "-" {
+			named = append(named, in.flag)
+		}
+	}
+	if len(named) > 1 {
+		return usageErrorf("%s: %s are all - (standard input); only one input can be read from it", cmd, strings.Join(named, " and "))
+	}
+	return nil
 }

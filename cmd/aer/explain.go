@@ -40,7 +40,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	c := commands["explain"]
 	fs := newFlagSet(c, stderr)
 	modelPath := fs.String("model", "", "model `file` written by aer fit (required)")
-	dataPath := fs.String("data", "", "CSV `file` with the rows to explain (required)")
+	dataPath := fs.String("data", "", "CSV `file` with the rows to explain, - for standard input (required)")
 	rowsFlag := fs.String("rows", "", "data rows to explain, 1-based: e.g. 1,5-7 (default: all)")
 	asJSON := fs.Bool("json", false, "print one JSON document")
 	rest, err := parseFlags(fs, args)
@@ -61,7 +61,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if !ok {
 		return fmt.Errorf("explain: %s holds a %s model, which offers no per-row explanation", *modelPath, h.Method)
 	}
-	d, err := loadFor(*dataPath, h, *modelPath)
+	d, err := loadFor(ctx, *dataPath, h, *modelPath)
 	if err != nil {
 		return fmt.Errorf("explain: %w", err)
 	}

@@ -128,8 +128,8 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	c := commands["fit"]
 	fs := newFlagSet(c, stderr)
 	methodName := fs.String("method", "gbdt", "classifier to train (aer help fit lists them)")
-	trainPath := fs.String("train", "", "labelled training CSV `file` (required)")
-	validPath := fs.String("valid", "", "labelled validation CSV `file` (tuning, early stopping, validation curve)")
+	trainPath := fs.String("train", "", "labelled training CSV `file`, - for standard input (required)")
+	validPath := fs.String("valid", "", "labelled validation CSV `file`, - for standard input (tuning, early stopping, validation curve)")
 	var params paramFlags
 	fs.Var(&params, "param", "method parameter `key=value` (repeatable)")
 	var grid stringsFlag
@@ -175,6 +175,9 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := refuseOverwrite("fit", "--out", *out, input{"--train", *trainPath}, input{"--valid", *validPath}); err != nil {
 		return err
 	}
+	if err := oneStdin("fit", input{"--train", *trainPath}, input{"--valid", *validPath}); err != nil {
+		return err
+	}
 	if *threads < 0 {
 		return usageErrorf("fit: --threads must be at least 0, not %d", *threads)
 	}
@@ -203,7 +206,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 
 	opt := df.options()
 	opt.Weight = *weight
-	train, err := dataset.Load(*trainPath, opt)
+	train, err := loadData(ctx, *trainPath, opt)
 	if err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}
@@ -223,7 +226,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		train = train.Subset(tr)
 	}
 	if *validPath != "" {
-		v, err := dataset.Load(*validPath, dataset.Options{Label: train.Label, Classes: train.Classes, AllowOneClass: true, Weight: *weight,
+		v, err := loadData(ctx, *validPath, dataset.Options{Label: train.Label, Classes: train.Classes, AllowOneClass: true, Weight: *weight,
 			Drop: opt.Drop, Delimiter: opt.Delimiter, NA: opt.NA})
 		if err != nil {
 			return fmt.Errorf("fit: %w", err)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-
-	"github.com/aer-go/aer/dataset"
 )
 
 func init() {
@@ -38,7 +36,7 @@ func runInfo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := newFlagSet(c, stderr)
 	var df dataFlags
 	df.register(fs)
-	data := fs.String("data", "", "CSV file to describe (required)")
+	data := fs.String("data", "", "CSV `file` to describe, - for standard input (required)")
 	asJSON := fs.Bool("json", false, "print one JSON document")
 	if rest, err := parseFlags(fs, args); err != nil {
 		return err
@@ -48,7 +46,7 @@ func runInfo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *data == "" {
 		return usageErrorf("info: --data is required")
 	}
-	d, err := dataset.Load(*data, df.options())
+	d, err := loadData(ctx, *data, df.options())
 	if err != nil {
 		return fmt.Errorf("info: %w", err)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -44,8 +45,8 @@ func loadModel(path string) (*modelfile.Header, learn.Model, error) {
 
 // loadFor reads data to score with a model: its feature columns in model
 // order, the label when present, the weight column ignored.
-func loadFor(path string, h *modelfile.Header, modelPath string) (*dataset.Dataset, error) {
-	d, err := dataset.Load(path, scoreOptions(&h.Schema))
+func loadFor(ctx context.Context, path string, h *modelfile.Header, modelPath string) (*dataset.Dataset, error) {
+	d, err := loadData(ctx, path, scoreOptions(&h.Schema))
 	if err != nil {
 		return nil, err
 	}

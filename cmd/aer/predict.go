@@ -64,8 +64,8 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	c := commands["predict"]
 	fs := newFlagSet(c, stderr)
 	modelPath := fs.String("model", "", "model `file` written by aer fit (required)")
-	dataPath := fs.String("data", "", "CSV `file` to score (required)")
-	out := fs.String("out", "", "predictions CSV `file` (default: stdout)")
+	dataPath := fs.String("data", "", "CSV `file` to score, - for standard input (required)")
+	out := fs.String("out", "", "predictions CSV `file`, - for standard output (default: stdout)")
 	threshold := fs.Float64("threshold", 0.5, "predict positive when score >= `T` (default: the model's tuned threshold if it has one, else 0.5)")
 	threads := fs.Int("threads", 0, "worker goroutines (0: all cores)")
 	asJSON := fs.Bool("json", false, "print one JSON summary on stdout (needs --out)")
@@ -82,7 +82,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usageErrorf("predict: --model is required")
 	case *dataPath == "":
 		return usageErrorf("predict: --data is required")
-	case *asJSON && *out == "":
+	case *asJSON && (*out == "" || *out == "-"):
 		return usageErrorf("predict: --json needs --out (stdout carries the JSON summary)")
 	case math.IsNaN(*threshold):
 		return usageErrorf("predict: --threshold must be a number")
@@ -97,7 +97,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("predict: %w", err)
 	}
 	h, model, layer := saved.Header, saved.Model, saved.Layer
-	stream, data, err := streamFor(*dataPath, h, *modelPath)
+	stream, data, err := streamFor(ctx, *dataPath, h, *modelPath)
 	if err != nil {
 		return fmt.Errorf("predict: %w", err)
 	}
@@ -116,14 +116,14 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		dataErr = predictStream(ctx, w, stream, h.Schema.Features, model, *threads, *threshold, &sum)
 		return dataErr
 	}
-	if *out == "" {
+	if *out == "" || *out == "-" {
 		err = write(stdout)
 	} else {
 		err = writeFileAtomic(*out, write)
 	}
 	switch {
 	case err == nil:
-	case dataErr != nil || *out == "":
+	case dataErr != nil || *out == "" || *out == "-":
 		return fmt.Errorf("predict: %w", err)
 	default:
 		return fmt.Errorf("predict: %s: %w", *out, err)
@@ -135,7 +135,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			Threshold: *threshold, ThresholdFrom: from, Calibrated: calibrated, Predicted: npos, Out: *out,
 		})
 	}
-	if *out != "" {
+	if *out != "" && *out != "-" {
 		fmt.Fprintf(stderr, "predict: %d rows scored, %d predicted positive, written to %s\n", rows, npos, *out)
 	}
 	return nil

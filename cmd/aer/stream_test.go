@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,7 +24,7 @@ func wholeFilePredictions(t *testing.T, modelPath, dataPath string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := loadFor(dataPath, m.Header, modelPath)
+	d, err := loadFor(context.Background(), dataPath, m.Header, modelPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,5 +171,61 @@ func TestPredictStreamErrorMidFile(t *testing.T) {
 		if strings.HasPrefix(e.Name(), ".") {
 			t.Errorf("temporary file %s left behind", e.Name())
 		}
+	}
+}
+
+// aerStdin runs aer with stdin as its standard input.
+func aerStdin(t *testing.T, stdin io.Reader, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errw bytes.Buffer
+	err := runContext(withStdin(context.Background(), stdin), args, &out, &errw)
+	code = exitCode(err, &errw)
+	return out.String(), errw.String(), code
+}
+
+// TestStdinStdout: - reads the data from standard input (plain or
+// gzip-compressed) and writes predictions to standard output, with the
+// same bytes as files give.
+func TestStdinStdout(t *testing.T) {
+	dir := t.TempDir()
+	model := fitModel(t, dir)
+	test, _ := os.ReadFile("testdata/predict/test.csv")
+	want, _ := os.ReadFile("testdata/predict/labelled.csv")
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(test)
+	zw.Close()
+	for name, in := range map[string][]byte{"plain": test, "gzip": gz.Bytes()} {
+		out, errOut, code := aerStdin(t, bytes.NewReader(in), "predict", "--model", model, "--data", "-", "--out", "-")
+		if code != 0 || out != string(want) {
+			t.Errorf("%s: exit %d: %s\n%s", name, code, errOut, out)
+		}
+	}
+	// fit reads its training data from stdin; the model is the one the
+	// file gives.
+	train, _ := os.ReadFile("testdata/fit/train.csv")
+	m2 := filepath.Join(dir, "stdin.aer")
+	if _, errOut, code := aerStdin(t, bytes.NewReader(train), "fit", "--train", "-", "--param", "n_estimators=10", "--param", "max_depth=3", "--out", m2); code != 0 {
+		t.Fatal(errOut)
+	}
+	a, _ := os.ReadFile(model)
+	b, _ := os.ReadFile(m2)
+	if !bytes.Equal(a, b) {
+		t.Error("a model fitted on stdin differs from the model of the same file")
+	}
+	// info and explain read stdin too; a bad cell names stdin and its line.
+	if out, errOut, code := aerStdin(t, bytes.NewReader(train), "info", "--data", "-", "--json"); code != 0 || !strings.Contains(out, `"file": "-"`) {
+		t.Errorf("info: exit %d: %s%s", code, errOut, out)
+	}
+	_, errOut, code := aerStdin(t, strings.NewReader("a,b,c,status\n1,2,x,sick\n"), "predict", "--model", model, "--data", "-")
+	if code != 1 || !strings.Contains(errOut, `stdin: line 2, column "c": "x": not a number`) {
+		t.Errorf("bad cell on stdin: exit %d: %s", code, errOut)
+	}
+	// Usage errors: two inputs from stdin, --json with predictions on stdout.
+	if _, errOut, code := aerStdin(t, strings.NewReader(""), "fit", "--train", "-", "--valid", "-", "--out", m2); code != 2 || !strings.Contains(errOut, "only one input") {
+		t.Errorf("two stdin inputs: exit %d: %s", code, errOut)
+	}
+	if _, errOut, code := aerStdin(t, strings.NewReader(""), "predict", "--model", model, "--data", "-", "--out", "-", "--json"); code != 2 || !strings.Contains(errOut, "--json needs --out") {
+		t.Errorf("--json with --out -: exit %d: %s", code, errOut)
 	}
 }
