@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -24,6 +25,7 @@ type parser struct {
 	labelCol  int
 	splitCol  int
 	weightCol int
+	idCol     int
 	featCols  []int    // source column of each feature
 	features  []string // feature names, in file order
 	dropped   []string
@@ -41,13 +43,14 @@ type rows struct {
 	lines   []int
 	split   []string
 	w       []float64
+	ids     []string
 	missing []int
 	n       int
 }
 
 // reset empties b for the next batch, keeping its storage.
 func (b *rows) reset() {
-	b.x, b.labels, b.lines, b.split, b.w = b.x[:0], b.labels[:0], b.lines[:0], b.split[:0], b.w[:0]
+	b.x, b.labels, b.lines, b.split, b.w, b.ids = b.x[:0], b.labels[:0], b.lines[:0], b.split[:0], b.w[:0], b.ids[:0]
 	clear(b.missing)
 	b.n = 0
 }
@@ -73,7 +76,7 @@ func newParser(name string, header []string, opt Options) (*parser, error) {
 		}
 		seen[h] = j
 	}
-	p := &parser{name: name, opt: opt, header: header, labelCol: -1, splitCol: -1, weightCol: -1,
+	p := &parser{name: name, opt: opt, header: header, labelCol: -1, splitCol: -1, weightCol: -1, idCol: -1,
 		canon: map[string]string{}, lower: map[string]string{}}
 	if !opt.Unlabeled {
 		switch {
@@ -109,6 +112,18 @@ func newParser(name string, header []string, opt Options) (*parser, error) {
 			return nil, fail(1, opt.Weight, "", ErrNoWeight, "header has "+quoteList(header))
 		}
 	}
+	id := opt.ID
+	if opt.idFirst && len(header) > 1 && !slices.Contains(opt.idExcept, header[0]) {
+		id = header[0]
+	}
+	if id != "" {
+		if j, ok := seen[id]; ok {
+			if j == p.labelCol || j == p.splitCol || j == p.weightCol {
+				return nil, fail(1, id, "", ErrIDColumn, "")
+			}
+			p.idCol = j
+		}
+	}
 	drop := make(map[string]bool, len(opt.Drop))
 	for _, name := range opt.Drop {
 		if j, ok := seen[name]; ok && j == p.labelCol {
@@ -118,7 +133,7 @@ func newParser(name string, header []string, opt Options) (*parser, error) {
 	}
 	for j, h := range header {
 		switch {
-		case j == p.labelCol || j == p.splitCol || j == p.weightCol:
+		case j == p.labelCol || j == p.splitCol || j == p.weightCol || j == p.idCol:
 		case drop[h]:
 			p.dropped = append(p.dropped, h)
 		default:
@@ -128,6 +143,14 @@ func newParser(name string, header []string, opt Options) (*parser, error) {
 	}
 	if len(p.features) == 0 {
 		return nil, fail(1, "", "", ErrNoFeatures, "header has "+quoteList(header))
+	}
+	if opt.RefuseLabelLike && p.labelCol >= 0 {
+		label := header[p.labelCol]
+		for _, f := range p.features {
+			if LabelLike(f, label) {
+				return nil, fail(1, f, "", ErrLabelLike, fmt.Sprintf("the label is %q: a second outcome leaks into training; leave it out with --drop %s, or choose it as the label with --label %s", label, f, f))
+			}
+		}
 	}
 	return p, nil
 }
@@ -184,6 +207,9 @@ func (p *parser) parse(rec []string, line int, b *rows) error {
 	}
 	if p.splitCol >= 0 {
 		b.split = append(b.split, intern(p.lower, strings.TrimSpace(rec[p.splitCol]), strings.ToLower))
+	}
+	if p.idCol >= 0 {
+		b.ids = append(b.ids, strings.Clone(strings.TrimSpace(rec[p.idCol])))
 	}
 	if p.weightCol >= 0 {
 		s := strings.TrimSpace(rec[p.weightCol])
@@ -260,6 +286,10 @@ func (p *parser) dataset(b *rows) (*Dataset, error) {
 	if p.weightCol >= 0 {
 		d.W = b.w
 		d.WeightColumn = p.header[p.weightCol]
+	}
+	if p.idCol >= 0 {
+		d.IDs = b.ids
+		d.IDColumn = p.header[p.idCol]
 	}
 	if p.labelCol >= 0 {
 		d.Label = p.header[p.labelCol]

@@ -55,6 +55,37 @@ type Options struct {
 	// no weights otherwise (data to score with a model fitted with
 	// weights).
 	WeightOptional bool
+	// ID names a column of row identifiers: never a feature, its cells
+	// are kept as text in Dataset.IDs. A file without it has no IDs
+	// (Dataset.IDColumn says whether it had one).
+	ID string
+	// RefuseLabelLike refuses a feature column named like a label (see
+	// LabelLike): a second outcome column would leak into training.
+	RefuseLabelLike bool
+
+	// idFirst takes the first column as the ID when it is not one of
+	// the names in idExcept (predictions files).
+	idFirst  bool
+	idExcept []string
+}
+
+// labelNames are the column names LabelLike takes for a label, compared
+// without regard to case.
+var labelNames = []string{"label", "target", "class", "y", "outcome"}
+
+// LabelLike reports whether a column named name looks like a label when
+// the label column is label: the same name but for case, or one of the
+// common label names label, target, class, y and outcome (any case).
+func LabelLike(name, label string) bool {
+	if strings.EqualFold(name, label) {
+		return true
+	}
+	for _, n := range labelNames {
+		if strings.EqualFold(name, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // splitColumn is the name of the optional column assigning rows to splits.
@@ -308,14 +339,19 @@ func FormatFloat(v float64) string {
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
-// WriteCSV writes d with a header: the features, the split column when d
+// WriteCSV writes d with a header: the ID column when d has one, the
+// features, the split column when d
 // has one, the weight column (named WeightColumn, else "weight") when d has
 // weights, then the label column (as written in the source, Classes[y])
 // when d is labelled. Values round-trip exactly; missing values are empty
 // cells.
 func WriteCSV(w io.Writer, d *Dataset) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
-	header := append([]string(nil), d.Features...)
+	var header []string
+	if d.IDs != nil {
+		header = append(header, d.IDColumn)
+	}
+	header = append(header, d.Features...)
 	if d.Split != nil {
 		header = append(header, splitColumn)
 	}
@@ -341,9 +377,13 @@ func WriteCSV(w io.Writer, d *Dataset) error {
 	raw := d.X.RawMatrix()
 	buf := make([]byte, 0, 64)
 	c := d.Cols()
-	lone := c == 1 && d.Split == nil && d.W == nil && d.Y == nil
+	lone := c == 1 && d.Split == nil && d.W == nil && d.Y == nil && d.IDs == nil
 	for i := 0; i < d.Rows(); i++ {
 		row := raw.Data[i*raw.Stride : i*raw.Stride+c]
+		if d.IDs != nil {
+			bw.WriteString(csvCell(d.IDs[i]))
+			bw.WriteByte(',')
+		}
 		for j, v := range row {
 			if j > 0 {
 				bw.WriteByte(',')

@@ -22,7 +22,11 @@ type Dataset struct {
 	// Dropped names the Options.Drop columns the file had (and that are
 	// not features), in file order.
 	Dropped []string
-	Label   string // label column name ("" when unlabelled)
+	// IDs holds the cells of the Options.ID column, one per row; nil
+	// when the file has none. IDColumn names it.
+	IDs      []string
+	IDColumn string
+	Label    string // label column name ("" when unlabelled)
 	// Classes holds the label values as written in the file (numbers in
 	// canonical form): Classes[0] is the negative class, Classes[1] the
 	// positive one.
@@ -75,6 +79,13 @@ func (d *Dataset) Subset(idx []int) *Dataset {
 
 		WeightColumn: d.WeightColumn,
 		Dropped:      d.Dropped,
+		IDColumn:     d.IDColumn,
+	}
+	if d.IDs != nil {
+		s.IDs = make([]string, len(idx))
+		for k, i := range idx {
+			s.IDs[k] = d.IDs[i]
+		}
 	}
 	if d.W != nil {
 		s.W = make([]float64, len(idx))

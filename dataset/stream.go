@@ -53,6 +53,14 @@ func newStream(src rowSource, name string, opt Options) (*Stream, error) {
 // Features returns the feature column names, in file order.
 func (s *Stream) Features() []string { return slices.Clone(s.p.features) }
 
+// IDColumn returns the name of the ID column the file has, or "".
+func (s *Stream) IDColumn() string {
+	if s.p.idCol < 0 {
+		return ""
+	}
+	return s.p.header[s.p.idCol]
+}
+
 // Labelled reports whether the file has a label column.
 func (s *Stream) Labelled() bool { return s.p.labelCol >= 0 }
 

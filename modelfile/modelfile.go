@@ -66,6 +66,10 @@ type Schema struct {
 	// Drop names columns of the training data that were left out (aer
 	// fit --drop); data to score may carry them, and they are ignored.
 	Drop []string `json:"drop,omitempty"`
+	// ID names the row-identifier column of the training data (aer fit
+	// --id), if any: never a feature; data to score may carry it, and aer
+	// predict writes it back beside each score.
+	ID string `json:"id,omitempty"`
 }
 
 // Validate checks that the header is usable: a method and named,

@@ -22,7 +22,7 @@ var predictBatch = 4096 // a variable for tests
 func scoreOptions(s *modelfile.Schema) dataset.Options {
 	return dataset.Options{
 		Label: s.Label, Classes: s.Classes, LabelOptional: true, AllowOneClass: true,
-		Weight: s.Weight, WeightOptional: true, Drop: s.Drop,
+		Weight: s.Weight, WeightOptional: true, Drop: s.Drop, ID: s.ID,
 	}
 }
 
@@ -73,15 +73,23 @@ func openData(ctx context.Context, path string) (*dataFile, error) {
 
 // streamFor opens the data at path to score with a model of header h in
 // batches, checking its columns against the model first.
-func streamFor(ctx context.Context, path string, h *modelfile.Header, modelPath string) (*dataset.Stream, *dataFile, error) {
+func streamFor(ctx context.Context, path string, h *modelfile.Header, modelPath, id string) (*dataset.Stream, *dataFile, error) {
 	df, err := openData(ctx, path)
 	if err != nil {
 		return nil, nil, err
 	}
-	s, err := dataset.NewStream(df.r, df.name, scoreOptions(&h.Schema))
+	opt := scoreOptions(&h.Schema)
+	if id != "" {
+		opt.ID = id
+	}
+	s, err := dataset.NewStream(df.r, df.name, opt)
 	if err != nil {
 		df.Close()
 		return nil, nil, err
+	}
+	if id != "" && s.IDColumn() != id {
+		df.Close()
+		return nil, nil, fmt.Errorf("--id %s: %s has no such column", id, path)
 	}
 	if err := dataset.MatchColumns(df.stem, s.Features(), h.Schema.Features); err != nil {
 		df.Close()

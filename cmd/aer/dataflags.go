@@ -17,6 +17,7 @@ type dataFlags struct {
 	delimiter rune
 	na        []string
 	drop      []string
+	id        string
 }
 
 func (d *dataFlags) register(fs *flag.FlagSet) {
@@ -35,6 +36,7 @@ func (d *dataFlags) register(fs *flag.FlagSet) {
 		}
 		return nil
 	})
+	fs.StringVar(&d.id, "id", "", "row-identifier `column`: never a feature (aer predict writes it back as its first column)")
 	fs.Func("na", "one more cell `value` that means missing, besides empty, ?, NA, NaN, N/A, null, <NA> and #N/A (repeatable)", func(v string) error {
 		if v = strings.TrimSpace(v); v == "" {
 			return fmt.Errorf("empty token (an empty cell is missing already)")
@@ -58,15 +60,19 @@ func parseDelimiter(v string) (rune, error) {
 }
 
 func (d *dataFlags) options() dataset.Options {
-	return dataset.Options{Label: d.label, Positive: d.positive, Delimiter: d.delimiter, NA: d.na, Drop: d.drop}
+	return dataset.Options{Label: d.label, Positive: d.positive, Delimiter: d.delimiter, NA: d.na, Drop: d.drop, ID: d.id}
 }
 
-// checkDropped reports the --drop columns the file d was read from lacks.
+// checkDropped reports the --drop and --id columns the file d was read
+// from lacks.
 func (d *dataFlags) checkDropped(ds *dataset.Dataset, path string) error {
 	for _, c := range d.drop {
 		if !slices.Contains(ds.Dropped, c) {
 			return fmt.Errorf("--drop %s: %s has no such column", c, path)
 		}
+	}
+	if d.id != "" && ds.IDColumn != d.id {
+		return fmt.Errorf("--id %s: %s has no such column", d.id, path)
 	}
 	return nil
 }

@@ -32,6 +32,7 @@ every row. A method without explanations is an error that says so.`,
 
 type explainRow struct {
 	Row         int               `json:"row"`
+	ID          string            `json:"id,omitempty"`
 	Label       *int              `json:"label,omitempty"`
 	Explanation learn.Explanation `json:"explanation"`
 }
@@ -43,6 +44,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	dataPath := fs.String("data", "", "CSV `file` with the rows to explain, - for standard input (required)")
 	rowsFlag := fs.String("rows", "", "data rows to explain, 1-based: e.g. 1,5-7 (default: all)")
 	asJSON := fs.Bool("json", false, "print one JSON document")
+	id := fs.String("id", "", "row-identifier `column` shown with each row (default: the model's, aer fit --id)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -61,7 +63,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if !ok {
 		return fmt.Errorf("explain: %s holds a %s model, which offers no per-row explanation", *modelPath, h.Method)
 	}
-	d, err := loadFor(ctx, *dataPath, h, *modelPath)
+	d, err := loadFor(ctx, *dataPath, h, *modelPath, *id)
 	if err != nil {
 		return fmt.Errorf("explain: %w", err)
 	}
@@ -79,6 +81,9 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return fmt.Errorf("explain: row %d: %w", i+1, err)
 		}
 		r := explainRow{Row: i + 1, Explanation: e}
+		if d.IDs != nil {
+			r.ID = d.IDs[i]
+		}
 		if d.Y != nil {
 			y := d.Y[i]
 			r.Label = &y
@@ -95,6 +100,9 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		label := ""
 		if r.Label != nil {
 			label = fmt.Sprintf(", label %d", *r.Label)
+		}
+		if r.ID != "" {
+			label = fmt.Sprintf(" (%s %s)", d.IDColumn, r.ID) + label
 		}
 		fmt.Fprintf(stdout, "row %d%s: ", r.Row, label)
 		if err := r.Explanation.WriteText(stdout); err != nil {

@@ -206,6 +206,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 
 	opt := df.options()
 	opt.Weight = *weight
+	opt.RefuseLabelLike = true
 	train, err := loadData(ctx, *trainPath, opt)
 	if err != nil {
 		return fmt.Errorf("fit: %w", err)
@@ -227,7 +228,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if *validPath != "" {
 		v, err := loadData(ctx, *validPath, dataset.Options{Label: train.Label, Classes: train.Classes, AllowOneClass: true, Weight: *weight,
-			Drop: opt.Drop, Delimiter: opt.Delimiter, NA: opt.NA})
+			Drop: opt.Drop, Delimiter: opt.Delimiter, NA: opt.NA, ID: opt.ID})
 		if err != nil {
 			return fmt.Errorf("fit: %w", err)
 		}
@@ -306,7 +307,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	h := &modelfile.Header{
 		Method:   method.Name(),
-		Schema:   modelfile.Schema{Features: train.Features, Label: train.Label, Classes: train.Classes, Weight: train.WeightColumn, Drop: train.Dropped},
+		Schema:   modelfile.Schema{Features: train.Features, Label: train.Label, Classes: train.Classes, Weight: train.WeightColumn, Drop: train.Dropped, ID: train.IDColumn},
 		Config:   cfg,
 		Decision: layerJSON,
 		Producer: "aer " + version,

@@ -19,7 +19,8 @@ func init() {
 		usage: `Usage: aer predict --model model.aer --data data.csv [--out preds.csv] [--threshold 0.5] [--json]
 
 Reads the model file written by aer fit and writes one row per data row with
-columns label,score,pred: label (0/1, only when the data has the model's
+columns [id,]label,score,pred: the id column first when the data has one
+(--id, else the one the model was fitted with, aer fit --id), label (0/1, only when the data has the model's
 label column), score and pred (score >= the threshold). The threshold is
 --threshold when given, else the one aer fit chose on validation rows (the
 decision layer), else the one the method tuned itself (AER's delta), else
@@ -34,7 +35,11 @@ and resampling shift away from the true rate of positives; AER's score is
 a weighted mean of its members' probabilities.
 
 The data must have exactly the model's feature columns, in any order (a
-weight column named as in training is ignored). Without --out the CSV goes
+weight column named as in training is ignored, and so are the columns
+dropped in training). --data - reads standard input (CSV or gzip), --out -
+writes to standard output. Rows are read, scored and written 4096 at a
+time: memory does not grow with the file, and an error on any row leaves
+no output file. Without --out the CSV goes
 to stdout; with --json, --out is required and a summary is printed
 instead.`,
 		run: runPredict,
@@ -69,6 +74,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	threshold := fs.Float64("threshold", 0.5, "predict positive when score >= `T` (default: the model's tuned threshold if it has one, else 0.5)")
 	threads := fs.Int("threads", 0, "worker goroutines (0: all cores)")
 	asJSON := fs.Bool("json", false, "print one JSON summary on stdout (needs --out)")
+	id := fs.String("id", "", "row-identifier `column` of the data, written as the first output column (default: the model's, aer fit --id, when the data has it)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -97,7 +103,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("predict: %w", err)
 	}
 	h, model, layer := saved.Header, saved.Model, saved.Layer
-	stream, data, err := streamFor(ctx, *dataPath, h, *modelPath)
+	stream, data, err := streamFor(ctx, *dataPath, h, *modelPath, *id)
 	if err != nil {
 		return fmt.Errorf("predict: %w", err)
 	}
@@ -150,7 +156,7 @@ type predictSummary struct {
 // with model (whose features are features) and writes label, score and
 // pred to w.
 func predictStream(ctx context.Context, w io.Writer, stream *dataset.Stream, features []string, model learn.Model, threads int, threshold float64, sum *predictSummary) error {
-	pw := dataset.NewPredictionsWriter(w, stream.Labelled(), true, false)
+	pw := dataset.NewPredictionsWriter(w, stream.IDColumn(), stream.Labelled(), true, false)
 	var preds dataset.Predictions
 	for {
 		d, err := stream.Next(predictBatch)
@@ -168,7 +174,7 @@ func predictStream(ctx context.Context, w io.Writer, stream *dataset.Stream, fea
 		if err != nil {
 			return err
 		}
-		preds.Label, preds.Score, preds.Pred = d.Y, score, preds.Pred[:0]
+		preds.ID, preds.Label, preds.Score, preds.Pred = d.IDs, d.Y, score, preds.Pred[:0]
 		for _, s := range score {
 			p := 0
 			if s >= threshold {

@@ -24,7 +24,7 @@ func wholeFilePredictions(t *testing.T, modelPath, dataPath string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := loadFor(context.Background(), dataPath, m.Header, modelPath)
+	d, err := loadFor(context.Background(), dataPath, m.Header, modelPath, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func wholeFilePredictions(t *testing.T, modelPath, dataPath string) []byte {
 		t.Fatal(err)
 	}
 	th, _ := m.Threshold()
-	p := &dataset.Predictions{Label: d.Y, Score: score, Pred: make([]int, len(score))}
+	p := &dataset.Predictions{Label: d.Y, Score: score, Pred: make([]int, len(score)), ID: d.IDs, IDColumn: d.IDColumn}
 	for i, s := range score {
 		if s >= th {
 			p.Pred[i] = 1
