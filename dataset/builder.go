@@ -33,6 +33,12 @@ type parser struct {
 	// and no row keeps its line's text alive.
 	canon map[string]string
 	lower map[string]string
+	// cats[k] is the state of feature k when it is categorical, else nil.
+	cats     []*catColumn
+	anyCat   bool
+	maxCat   int
+	catCanon map[string]string
+	xbuf     []float64 // the encoded rows of the last batch
 }
 
 // rows accumulates parsed rows: X row-major, the raw labels (canonical
@@ -77,7 +83,7 @@ func newParser(name string, header []string, opt Options) (*parser, error) {
 		seen[h] = j
 	}
 	p := &parser{name: name, opt: opt, header: header, labelCol: -1, splitCol: -1, weightCol: -1, idCol: -1,
-		canon: map[string]string{}, lower: map[string]string{}}
+		canon: map[string]string{}, lower: map[string]string{}, catCanon: map[string]string{}}
 	if !opt.Unlabeled {
 		switch {
 		case opt.Label != "":
@@ -144,6 +150,7 @@ func newParser(name string, header []string, opt Options) (*parser, error) {
 	if len(p.features) == 0 {
 		return nil, fail(1, "", "", ErrNoFeatures, "header has "+quoteList(header))
 	}
+	p.setupCategories()
 	if opt.RefuseLabelLike && p.labelCol >= 0 {
 		label := header[p.labelCol]
 		for _, f := range p.features {
@@ -188,7 +195,17 @@ func (p *parser) parse(rec []string, line int, b *rows) error {
 		b.missing = make([]int, len(p.featCols))
 	}
 	for k, j := range p.featCols {
-		v, err := p.cell(rec[j], line, j)
+		var v float64
+		var err error
+		if p.cats[k] != nil {
+			v, err = p.catCell(k, rec[j], line)
+		} else {
+			v, err = p.cell(rec[j], line, j)
+			if err != nil && p.opt.AutoCategorical && errors.Is(err, ErrNotNumber) {
+				p.makeCategorical(k, b, rec[j], line)
+				v, err = p.catCell(k, rec[j], line)
+			}
+		}
 		if err != nil {
 			return err
 		}
@@ -276,10 +293,21 @@ func (p *parser) dataset(b *rows) (*Dataset, error) {
 	d := &Dataset{
 		Name:            p.name,
 		Features:        p.features,
-		X:               mat.NewDense(b.n, c, b.x[:b.n*c:b.n*c]),
 		MissingByColumn: b.missing,
 		Dropped:         p.dropped,
 	}
+	x := b.x[: b.n*c : b.n*c]
+	if p.anyCat {
+		names, out, miss, cats, err := p.encode(x, b.n, b.missing, p.xbuf)
+		if err != nil {
+			return nil, err
+		}
+		p.xbuf = out
+		d.Features, x, d.MissingByColumn, d.Categories = names, out, miss, cats
+		d.Unseen, d.Mixed = p.unseen(), p.mixed()
+		c = len(names)
+	}
+	d.X = mat.NewDense(b.n, c, x)
 	if p.splitCol >= 0 {
 		d.Split = b.split
 	}

@@ -63,6 +63,24 @@ type Options struct {
 	// LabelLike): a second outcome column would leak into training.
 	RefuseLabelLike bool
 
+	// AutoCategorical makes a feature column categorical when one of its
+	// cells (not missing) is not a number: its values become categories
+	// (numbers in canonical form, so 1 and 1.0 are one), one-hot encoded
+	// in sorted order (see Category). Without it such a cell is an
+	// ErrNotNumber error.
+	AutoCategorical bool
+	// Categorical names feature columns read as categorical even when
+	// their cells are numbers (codes). A name the file lacks is skipped.
+	Categorical []string
+	// MaxCategories caps the distinct values of a categorical column read
+	// from data (ErrTooManyCategories past it); 0 means
+	// DefaultMaxCategories.
+	MaxCategories int
+	// Categories fixes categorical columns and their values, as a fitted
+	// model's schema does: a value not in the list encodes to all zeros
+	// and is counted in Dataset.Unseen.
+	Categories []Category
+
 	// idFirst takes the first column as the ID when it is not one of
 	// the names in idExcept (predictions files).
 	idFirst  bool

@@ -26,7 +26,16 @@ type Dataset struct {
 	// when the file has none. IDColumn names it.
 	IDs      []string
 	IDColumn string
-	Label    string // label column name ("" when unlabelled)
+	// Categories lists the categorical feature columns, one-hot encoded
+	// in Features as column=value (see Category), in file order.
+	Categories []Category
+	// Unseen counts, per entry of Categories, the cells whose value the
+	// fixed list of Options.Categories lacked (encoded as all zeros).
+	Unseen []int
+	// Mixed lists the columns AutoCategorical made categorical although
+	// some of their cells were numbers.
+	Mixed []MixedColumn
+	Label string // label column name ("" when unlabelled)
 	// Classes holds the label values as written in the file (numbers in
 	// canonical form): Classes[0] is the negative class, Classes[1] the
 	// positive one.
@@ -80,6 +89,7 @@ func (d *Dataset) Subset(idx []int) *Dataset {
 		WeightColumn: d.WeightColumn,
 		Dropped:      d.Dropped,
 		IDColumn:     d.IDColumn,
+		Categories:   d.Categories,
 	}
 	if d.IDs != nil {
 		s.IDs = make([]string, len(idx))

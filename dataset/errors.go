@@ -32,6 +32,8 @@ var (
 	ErrNoID          = errors.New("id column not found")
 	ErrIDColumn      = errors.New("the id column cannot be the label, weight or split column")
 	ErrLabelLike     = errors.New("a feature column is named like a label")
+
+	ErrTooManyCategories = errors.New("too many categories")
 )
 
 // Error locates a problem in an input file. Line is 1-based and counts the

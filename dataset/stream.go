@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
-	"slices"
 )
 
 // Stream reads a table a batch of rows at a time, so a file larger than
@@ -40,6 +39,9 @@ func NewStream(r io.Reader, name string, opt Options) (*Stream, error) {
 
 func newStream(src rowSource, name string, opt Options) (*Stream, error) {
 	opt.AllowOneClass = true
+	// Categories read from data need the whole file: a stream encodes
+	// only the fixed lists of opt.Categories.
+	opt.AutoCategorical, opt.Categorical = false, nil
 	p, err := newParser(name, src.header(), opt)
 	if err != nil {
 		return nil, err
@@ -50,8 +52,35 @@ func newStream(src rowSource, name string, opt Options) (*Stream, error) {
 	return &Stream{src: src, p: p}, nil
 }
 
-// Features returns the feature column names, in file order.
-func (s *Stream) Features() []string { return slices.Clone(s.p.features) }
+// Features returns the feature names, in file order, a categorical column
+// replaced by its one-hot features.
+func (s *Stream) Features() []string {
+	var names []string
+	for k, f := range s.p.features {
+		if c := s.p.cats[k]; c != nil {
+			names = append(names, Category{Column: f, Values: c.values}.Names()...)
+		} else {
+			names = append(names, f)
+		}
+	}
+	return names
+}
+
+// Unseen returns, per fixed categorical column (Options.Categories in
+// file order), the cells so far whose value the list lacks.
+func (s *Stream) Unseen() []int { return s.p.unseen() }
+
+// Categories returns the fixed categorical columns the file has, in file
+// order.
+func (s *Stream) Categories() []Category {
+	var cats []Category
+	for k, c := range s.p.cats {
+		if c != nil {
+			cats = append(cats, Category{Column: s.p.features[k], Values: c.values})
+		}
+	}
+	return cats
+}
 
 // IDColumn returns the name of the ID column the file has, or "".
 func (s *Stream) IDColumn() string {

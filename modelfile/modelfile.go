@@ -70,6 +70,16 @@ type Schema struct {
 	// --id), if any: never a feature; data to score may carry it, and aer
 	// predict writes it back beside each score.
 	ID string `json:"id,omitempty"`
+	// Categories are the categorical (string) columns of the training
+	// data, one-hot encoded into the features named column=value, in
+	// the order of their values; nil in files without any.
+	Categories []Category `json:"categories,omitempty"`
+}
+
+// Category is a categorical column and its values (see Schema).
+type Category struct {
+	Column string   `json:"column"`
+	Values []string `json:"values"`
 }
 
 // Validate checks that the header is usable: a method and named,

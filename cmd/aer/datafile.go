@@ -23,6 +23,7 @@ func scoreOptions(s *modelfile.Schema) dataset.Options {
 	return dataset.Options{
 		Label: s.Label, Classes: s.Classes, LabelOptional: true, AllowOneClass: true,
 		Weight: s.Weight, WeightOptional: true, Drop: s.Drop, ID: s.ID,
+		Categories: datasetCategories(s.Categories),
 	}
 }
 

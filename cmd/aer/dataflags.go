@@ -3,11 +3,14 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/modelfile"
 )
 
 // dataFlags are the flags every command reading a labelled CSV shares.
@@ -18,6 +21,30 @@ type dataFlags struct {
 	na        []string
 	drop      []string
 	id        string
+	// categorical and maxCategories are registered by registerCategorical.
+	categorical   []string
+	maxCategories int
+}
+
+// registerCategorical adds the flags of commands that read string
+// (categorical) feature columns: aer fit and aer info.
+func (d *dataFlags) registerCategorical(fs *flag.FlagSet) {
+	fs.Func("categorical", "`columns` (comma-separated) to read as categorical even when their cells are numbers (codes); a column with text cells is categorical anyway (repeatable)", func(v string) error {
+		for _, c := range strings.Split(v, ",") {
+			if c = strings.TrimSpace(c); c != "" {
+				d.categorical = append(d.categorical, c)
+			}
+		}
+		return nil
+	})
+	fs.Func("max-categories", fmt.Sprintf("most distinct values of a categorical column, one-hot encoded (default %d)", dataset.DefaultMaxCategories), func(v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 1<<16 {
+			return fmt.Errorf("%q: want a whole number from 1 to 65536", v)
+		}
+		d.maxCategories = n
+		return nil
+	})
 }
 
 func (d *dataFlags) register(fs *flag.FlagSet) {
@@ -60,7 +87,8 @@ func parseDelimiter(v string) (rune, error) {
 }
 
 func (d *dataFlags) options() dataset.Options {
-	return dataset.Options{Label: d.label, Positive: d.positive, Delimiter: d.delimiter, NA: d.na, Drop: d.drop, ID: d.id}
+	return dataset.Options{Label: d.label, Positive: d.positive, Delimiter: d.delimiter, NA: d.na, Drop: d.drop, ID: d.id,
+		Categorical: d.categorical, MaxCategories: d.maxCategories}
 }
 
 // checkDropped reports the --drop and --id columns the file d was read
@@ -71,8 +99,40 @@ func (d *dataFlags) checkDropped(ds *dataset.Dataset, path string) error {
 			return fmt.Errorf("--drop %s: %s has no such column", c, path)
 		}
 	}
+	for _, c := range d.categorical {
+		if !slices.ContainsFunc(ds.Categories, func(k dataset.Category) bool { return k.Column == c }) {
+			return fmt.Errorf("--categorical %s: %s has no such feature column", c, path)
+		}
+	}
 	if d.id != "" && ds.IDColumn != d.id {
 		return fmt.Errorf("--id %s: %s has no such column", d.id, path)
 	}
 	return nil
+}
+
+// schemaCategories converts categories between the dataset and the model
+// file.
+func schemaCategories(cats []dataset.Category) []modelfile.Category {
+	var out []modelfile.Category
+	for _, c := range cats {
+		out = append(out, modelfile.Category{Column: c.Column, Values: c.Values})
+	}
+	return out
+}
+
+func datasetCategories(cats []modelfile.Category) []dataset.Category {
+	var out []dataset.Category
+	for _, c := range cats {
+		out = append(out, dataset.Category{Column: c.Column, Values: c.Values})
+	}
+	return out
+}
+
+// noteMixed tells on w about columns read as categorical although most of
+// their cells are numbers.
+func noteMixed(w io.Writer, cmd string, d *dataset.Dataset, path string) {
+	for _, m := range d.Mixed {
+		fmt.Fprintf(w, "%s: %s: column %q read as categorical: %d cells are numbers, but line %d has %q (a typo, or a missing-value token for --na?)\n",
+			cmd, path, m.Column, m.Numbers, m.Line, m.Value)
+	}
 }

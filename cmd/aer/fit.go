@@ -146,6 +146,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	asJSON := fs.Bool("json", false, "print one JSON document on stdout")
 	var df dataFlags
 	df.register(fs)
+	df.registerCategorical(fs)
 	usage := fs.Usage
 	fs.Usage = func() {
 		usage()
@@ -207,6 +208,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	opt := df.options()
 	opt.Weight = *weight
 	opt.RefuseLabelLike = true
+	opt.AutoCategorical = true
 	train, err := loadData(ctx, *trainPath, opt)
 	if err != nil {
 		return fmt.Errorf("fit: %w", err)
@@ -214,6 +216,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := df.checkDropped(train, *trainPath); err != nil {
 		return usageErrorf("fit: %v", err)
 	}
+	noteMixed(stderr, "fit", train, *trainPath)
 	var valid *dataset.Dataset
 	if train.Split != nil {
 		tr, va, te, err := train.SplitIndices()
@@ -228,7 +231,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if *validPath != "" {
 		v, err := loadData(ctx, *validPath, dataset.Options{Label: train.Label, Classes: train.Classes, AllowOneClass: true, Weight: *weight,
-			Drop: opt.Drop, Delimiter: opt.Delimiter, NA: opt.NA, ID: opt.ID})
+			Drop: opt.Drop, Delimiter: opt.Delimiter, NA: opt.NA, ID: opt.ID, Categories: train.Categories})
 		if err != nil {
 			return fmt.Errorf("fit: %w", err)
 		}
@@ -306,8 +309,9 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return fmt.Errorf("fit: encoding the model: %w", err)
 	}
 	h := &modelfile.Header{
-		Method:   method.Name(),
-		Schema:   modelfile.Schema{Features: train.Features, Label: train.Label, Classes: train.Classes, Weight: train.WeightColumn, Drop: train.Dropped, ID: train.IDColumn},
+		Method: method.Name(),
+		Schema: modelfile.Schema{Features: train.Features, Label: train.Label, Classes: train.Classes, Weight: train.WeightColumn, Drop: train.Dropped, ID: train.IDColumn,
+			Categories: schemaCategories(train.Categories)},
 		Config:   cfg,
 		Decision: layerJSON,
 		Producer: "aer " + version,

@@ -31,6 +31,7 @@ func hostileFixtures(t *testing.T, dir string) {
 		"empty.csv":      "",
 		"header.csv":     lines[0],
 		"nonnum.csv":     lines[0] + "abc" + lines[1][strings.IndexByte(lines[1], ','):],
+		"nonnumcap.csv":  lines[0] + lines[1] + "abc" + lines[2][strings.IndexByte(lines[2], ','):] + lines[3],
 		"wrongcols.csv":  lines[0] + lines[1] + "1,2\n",
 		"preds.csv":      string(preds),
 		"pheader.csv":    "label,score\n",
@@ -76,7 +77,8 @@ func TestHostileInput(t *testing.T) {
 		{"fit/missing", []string{"fit", "--train", "{d}/missing.csv", "--method", "tree", "--out", "{out}"}, 1, []string{"missing.csv", "no such file"}},
 		{"fit/empty", []string{"fit", "--train", "{d}/empty.csv", "--method", "tree", "--out", "{out}"}, 1, []string{"empty.csv", "empty file"}},
 		{"fit/header-only", []string{"fit", "--train", "{d}/header.csv", "--method", "tree", "--out", "{out}"}, 1, []string{"header.csv", "no data rows"}},
-		{"fit/non-numeric", []string{"fit", "--train", "{d}/nonnum.csv", "--method", "tree", "--out", "{out}"}, 1, []string{"nonnum.csv", "line 2", `"abc"`, "not a number"}},
+		// A text cell makes its column categorical; past the cap it fails.
+		{"fit/non-numeric", []string{"fit", "--train", "{d}/nonnumcap.csv", "--method", "tree", "--max-categories", "1", "--out", "{out}"}, 1, []string{"nonnumcap.csv", "line 4", "too many categories", `numbers but for "abc" at line 3`}},
 		{"fit/huge-logreg", []string{"fit", "--train", "{d}/huge.csv", "--method", "logreg", "--out", "{out}"}, 1, []string{"too large to standardise"}},
 		{"fit/huge-aer", []string{"fit", "--train", "{d}/huge.csv", "--valid", "{d}/train.csv", "--method", "aer", "--out", "{out}"}, 1, []string{"too large to standardise"}},
 		{"fit/columns", []string{"fit", "--train", "{d}/wrongcols.csv", "--method", "tree", "--out", "{out}"}, 1, []string{"wrongcols.csv", "line 3", "wrong number of fields"}},

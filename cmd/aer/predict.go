@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/learn"
@@ -33,6 +34,11 @@ ranks rows, and for boosted trees, logistic regression and the SVM (Platt
 scaling) it is a probability of the training loss, which class weights
 and resampling shift away from the true rate of positives; AER's score is
 a weighted mean of its members' probabilities.
+
+A categorical (text) column of the training data is read with the model's
+list of its values: a value the list lacks, and a missing cell, encode to
+all zeros; unseen values are counted on stderr and in --json
+("unseen_categories").
 
 The data must have exactly the model's feature columns, in any order (a
 weight column named as in training is ignored, and so are the columns
@@ -63,6 +69,11 @@ type predictOutput struct {
 	Calibrated bool   `json:"calibrated"`
 	Predicted  int    `json:"predicted_positive"`
 	Out        string `json:"out"`
+	// UnseenCategories counts the cells of categorical columns whose
+	// value the training data did not have (encoded as all zeros);
+	// UnseenByColumn splits it by column.
+	UnseenCategories int            `json:"unseen_categories"`
+	UnseenByColumn   map[string]int `json:"unseen_by_column,omitempty"`
 }
 
 func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -135,10 +146,26 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("predict: %s: %w", *out, err)
 	}
 	rows, npos := sum.rows, sum.positive
+	unseen, byColumn := 0, map[string]int(nil)
+	var parts []string
+	for k, c := range stream.Categories() {
+		if n := stream.Unseen()[k]; n > 0 {
+			if byColumn == nil {
+				byColumn = map[string]int{}
+			}
+			byColumn[c.Column] = n
+			unseen += n
+			parts = append(parts, fmt.Sprintf("%s %d", c.Column, n))
+		}
+	}
+	if unseen > 0 {
+		fmt.Fprintf(stderr, "predict: %d cells of categorical columns hold values unseen in training, encoded as all zeros (%s)\n", unseen, strings.Join(parts, ", "))
+	}
 	if *asJSON {
 		return writeJSON(stdout, predictOutput{
 			Model: *modelPath, Method: h.Method, Data: *dataPath, Rows: rows, Labelled: stream.Labelled(),
 			Threshold: *threshold, ThresholdFrom: from, Calibrated: calibrated, Predicted: npos, Out: *out,
+			UnseenCategories: unseen, UnseenByColumn: byColumn,
 		})
 	}
 	if *out != "" && *out != "-" {
