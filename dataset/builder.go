@@ -39,6 +39,9 @@ type parser struct {
 	maxCat   int
 	catCanon map[string]string
 	xbuf     []float64 // the encoded rows of the last batch
+	// prof, when set, profiles every accepted row (DecodeProfile).
+	prof       *profiler
+	firstLabel string
 }
 
 // rows accumulates parsed rows: X row-major, the raw labels (canonical
@@ -227,6 +230,14 @@ func (p *parser) parse(rec []string, line int, b *rows) error {
 	}
 	if p.idCol >= 0 {
 		b.ids = append(b.ids, strings.Clone(strings.TrimSpace(rec[p.idCol])))
+	}
+	if p.prof != nil {
+		label := ""
+		if p.labelCol >= 0 {
+			label = b.labels[len(b.labels)-1]
+		}
+		w := len(p.featCols)
+		p.prof.observe(p, rec, label, b.x[len(b.x)-w:])
 	}
 	if p.weightCol >= 0 {
 		s := strings.TrimSpace(rec[p.weightCol])

@@ -177,7 +177,7 @@ func TestHostileInput(t *testing.T) {
 		{"info/missing", []string{"info", "--data", "{d}/missing.csv"}, 1, []string{"missing.csv", "no such file"}},
 		{"info/empty", []string{"info", "--data", "{d}/empty.csv"}, 1, []string{"empty.csv", "empty file"}},
 		{"info/header-only", []string{"info", "--data", "{d}/header.csv"}, 1, []string{"header.csv", "no data rows"}},
-		{"info/non-numeric", []string{"info", "--data", "{d}/nonnum.csv"}, 1, []string{"nonnum.csv", "not a number"}},
+		{"info/non-numeric", []string{"info", "--data", "{d}/nonnumcap.csv", "--max-categories", "1"}, 1, []string{"nonnumcap.csv", "too many categories"}},
 		{"info/columns", []string{"info", "--data", "{d}/wrongcols.csv"}, 1, []string{"wrongcols.csv", "wrong number of fields"}},
 		{"info/no-data", []string{"info"}, 2, []string{"--data"}},
 		{"info/label", []string{"info", "--data", "{d}/train.csv", "--label", "nope"}, 1, []string{`"nope"`, "not found"}},
