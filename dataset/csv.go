@@ -109,8 +109,8 @@ func LabelLike(name, label string) bool {
 // splitColumn is the name of the optional column assigning rows to splits.
 const splitColumn = "split"
 
-// Load reads the CSV file at path, gzip-compressed when it starts with
-// gzip's magic bytes (a .csv.gz file). See Read.
+// Load reads the data file at path: CSV, gzip-compressed CSV (a .csv.gz
+// file) or Parquet, told apart by their first bytes. See Decode and Read.
 func Load(path string, opt Options) (*Dataset, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -133,14 +133,15 @@ func Stem(path string) string {
 	return strings.TrimSuffix(name, filepath.Ext(name))
 }
 
-// Decode reads a table from r as Load reads a file: CSV, or
-// gzip-compressed CSV when r starts with gzip's magic bytes. See Read.
+// Decode reads a table from r as Load reads a file: Parquet when r starts
+// with Parquet's magic bytes (see parquetSource for how its values read),
+// gzip-compressed CSV when it starts with gzip's, else CSV. See Read.
 func Decode(r io.Reader, name string, opt Options) (*Dataset, error) {
-	r, err := decompress(r, name)
+	src, err := openSource(r, name, &opt)
 	if err != nil {
 		return nil, err
 	}
-	return Read(r, name, opt)
+	return build(src, name, opt)
 }
 
 // sniff returns the delimiter of the table at the start of br: of comma,
@@ -153,7 +154,7 @@ func Decode(r io.Reader, name string, opt Options) (*Dataset, error) {
 func sniff(br *bufio.Reader, name string) (rune, error) {
 	head, _ := br.Peek(1 << 16)
 	for _, f := range []struct{ magic, what string }{
-		{"PAR1", "Parquet"}, {"PK\x03\x04", "zip (an Excel .xlsx or zipped file)"},
+		{"PAR1", "Parquet (Load and Decode read it)"}, {"PK\x03\x04", "zip (an Excel .xlsx or zipped file)"},
 		{"\xd0\xcf\x11\xe0", "an old Excel .xls"}, {"\x1f\x8b", "gzip (read it through a path ending in .gz)"},
 	} {
 		if strings.HasPrefix(string(head), f.magic) {

@@ -176,11 +176,7 @@ func (pr *profiler) profiles(p *parser, d *Dataset) []ColumnProfile {
 // of the file (in file order) on the way: see ColumnProfile. Distinct
 // values are counted exactly up to maxDistinct per column.
 func DecodeProfile(r io.Reader, name string, opt Options, maxDistinct int) (*Dataset, []ColumnProfile, error) {
-	r, err := decompress(r, name)
-	if err != nil {
-		return nil, nil, err
-	}
-	src, err := newCSVSource(r, name, &opt)
+	src, err := openSource(r, name, &opt)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -23,14 +23,11 @@ type Stream struct {
 }
 
 // NewStream reads the header of the table at the start of r (CSV,
-// gzip-compressed CSV) and returns a Stream over its rows; name prefixes
-// error messages. A stream of a labelled file needs opt.Classes.
+// gzip-compressed CSV or Parquet, as Decode reads them) and returns a
+// Stream over its rows; name prefixes error messages. A stream of a
+// labelled file needs opt.Classes.
 func NewStream(r io.Reader, name string, opt Options) (*Stream, error) {
-	r, err := decompress(r, name)
-	if err != nil {
-		return nil, err
-	}
-	src, err := newCSVSource(r, name, &opt)
+	src, err := openSource(r, name, &opt)
 	if err != nil {
 		return nil, err
 	}

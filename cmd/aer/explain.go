@@ -41,7 +41,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	c := commands["explain"]
 	fs := newFlagSet(c, stderr)
 	modelPath := fs.String("model", "", "model `file` written by aer fit (required)")
-	dataPath := fs.String("data", "", "CSV `file` with the rows to explain, - for standard input (required)")
+	dataPath := fs.String("data", "", "data `file` with the rows to explain (CSV, .csv.gz or Parquet), - for standard input (required)")
 	rowsFlag := fs.String("rows", "", "data rows to explain, 1-based: e.g. 1,5-7 (default: all)")
 	asJSON := fs.Bool("json", false, "print one JSON document")
 	id := fs.String("id", "", "row-identifier `column` shown with each row (default: the model's, aer fit --id)")

@@ -128,8 +128,8 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	c := commands["fit"]
 	fs := newFlagSet(c, stderr)
 	methodName := fs.String("method", "gbdt", "classifier to train (aer help fit lists them)")
-	trainPath := fs.String("train", "", "labelled training CSV `file`, - for standard input (required)")
-	validPath := fs.String("valid", "", "labelled validation CSV `file`, - for standard input (tuning, early stopping, validation curve)")
+	trainPath := fs.String("train", "", "labelled training `file` (CSV, .csv.gz or Parquet), - for standard input (required)")
+	validPath := fs.String("valid", "", "labelled validation `file` (CSV, .csv.gz or Parquet), - for standard input (tuning, early stopping, validation curve)")
 	var params paramFlags
 	fs.Var(&params, "param", "method parameter `key=value` (repeatable)")
 	var grid stringsFlag

@@ -54,7 +54,7 @@ func runInfo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	df.register(fs)
 	df.registerCategorical(fs)
 	maxDistinct := fs.Int("max-distinct", 1000, "count distinct values exactly up to `N` per column")
-	data := fs.String("data", "", "CSV `file` to describe, - for standard input (required)")
+	data := fs.String("data", "", "data `file` to describe (CSV, .csv.gz or Parquet), - for standard input (required)")
 	asJSON := fs.Bool("json", false, "print one JSON document")
 	if rest, err := parseFlags(fs, args); err != nil {
 		return err

@@ -80,7 +80,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	c := commands["predict"]
 	fs := newFlagSet(c, stderr)
 	modelPath := fs.String("model", "", "model `file` written by aer fit (required)")
-	dataPath := fs.String("data", "", "CSV `file` to score, - for standard input (required)")
+	dataPath := fs.String("data", "", "data `file` to score (CSV, .csv.gz or Parquet), - for standard input (required)")
 	out := fs.String("out", "", "predictions CSV `file`, - for standard output (default: stdout)")
 	threshold := fs.Float64("threshold", 0.5, "predict positive when score >= `T` (default: the model's tuned threshold if it has one, else 0.5)")
 	threads := fs.Int("threads", 0, "worker goroutines (0: all cores)")
