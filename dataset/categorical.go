@@ -30,6 +30,28 @@ func (c Category) Names() []string {
 	return n
 }
 
+// Encode writes the one-hot encoding of the cell value into dst (which
+// has one slot per value of c): 1 at the value's place, 0 elsewhere. It
+// reports false, leaving dst all zeros, when the value is not one of c's
+// (an unseen category); a missing value (empty, NA, ...) is all zeros
+// too, and reported true. Numbers compare in canonical form, as when
+// reading (1.0 is the category 1).
+func (c Category) Encode(value string, dst []float64) bool {
+	clear(dst[:len(c.Values)])
+	s := strings.TrimSpace(value)
+	if isMissing(s, nil) {
+		return true
+	}
+	key := categoryKey(s)
+	for i, v := range c.Values {
+		if v == key {
+			dst[i] = 1
+			return true
+		}
+	}
+	return false
+}
+
 // MixedColumn describes a column read as categorical although most of its
 // cells are numbers: often a typo or an unusual missing-value token.
 type MixedColumn struct {

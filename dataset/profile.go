@@ -152,7 +152,7 @@ func (pr *profiler) profiles(p *parser, d *Dataset) []ColumnProfile {
 		nonMissing := pr.rows - st.missing
 		cp.NearConstant = !cp.Constant && nonMissing > 0 && float64(top) >= NearConstantShare*float64(nonMissing)
 		if (kind[j] == "numeric" || kind[j] == "categorical") && label != "" {
-			pure := !st.capped && len(st.counts) > 1 && len(st.counts) < nonMissing/2
+			pure := !st.capped && len(st.counts) > 1 && 2*len(st.counts) <= nonMissing
 			for _, c := range st.classOf {
 				if c == "\x00" {
 					pure = false
