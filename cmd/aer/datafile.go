@@ -99,8 +99,8 @@ func streamFor(ctx context.Context, path string, h *modelfile.Header, modelPath,
 	return s, df, nil
 }
 
-// loadData reads the whole table at path ("-": the standard input), CSV
-// or gzip-compressed CSV, named as dataset.Load names it.
+// loadData reads the whole table at path ("-": the standard input): CSV,
+// gzip-compressed CSV or Parquet, named as dataset.Load names it.
 func loadData(ctx context.Context, path string, opt dataset.Options) (*dataset.Dataset, error) {
 	df, err := openData(ctx, path)
 	if err != nil {
