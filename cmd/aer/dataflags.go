@@ -91,6 +91,16 @@ func (d *dataFlags) options() dataset.Options {
 		Categorical: d.categorical, MaxCategories: d.maxCategories}
 }
 
+// trainingOptions are the options of training data (aer fit, and any
+// command that fits models on a file): options plus text columns read as
+// categorical and a feature named like the label refused.
+func (d *dataFlags) trainingOptions() dataset.Options {
+	opt := d.options()
+	opt.AutoCategorical = true
+	opt.RefuseLabelLike = true
+	return opt
+}
+
 // checkDropped reports the --drop and --id columns the file d was read
 // from lacks.
 func (d *dataFlags) checkDropped(ds *dataset.Dataset, path string) error {

@@ -205,10 +205,8 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 
-	opt := df.options()
+	opt := df.trainingOptions()
 	opt.Weight = *weight
-	opt.RefuseLabelLike = true
-	opt.AutoCategorical = true
 	train, err := loadData(ctx, *trainPath, opt)
 	if err != nil {
 		return fmt.Errorf("fit: %w", err)

@@ -16,16 +16,17 @@ import (
 func init() {
 	register(&command{
 		name:    "predict",
-		summary: "score a CSV file with a saved model",
+		summary: "score a data file with a saved model",
 		usage: `Usage: aer predict --model model.aer --data data.csv [--out preds.csv] [--threshold 0.5] [--json]
 
 Reads the model file written by aer fit and writes one row per data row with
 columns [id,]label,score,pred: the id column first when the data has one
-(--id, else the one the model was fitted with, aer fit --id), label (0/1, only when the data has the model's
-label column), score and pred (score >= the threshold). The threshold is
---threshold when given, else the one aer fit chose on validation rows (the
-decision layer), else the one the method tuned itself (AER's delta), else
-0.5; --json says which ("threshold_from").
+(--id, else the one the model was fitted with, aer fit --id); label (0/1,
+only when the data has the model's label column); score; and pred (score
+>= the threshold). The threshold is --threshold when given, else the one
+aer fit chose on validation rows (the decision layer), else the one the
+method tuned itself (AER's delta), else 0.5; --json says which
+("threshold_from").
 
 Scores are calibrated probabilities when the model was fitted with
 --calibrate ("calibrated": true under --json): a score of 0.2 then means
@@ -40,14 +41,13 @@ list of its values: a value the list lacks, and a missing cell, encode to
 all zeros; unseen values are counted on stderr and in --json
 ("unseen_categories").
 
-The data must have exactly the model's feature columns, in any order (a
-weight column named as in training is ignored, and so are the columns
-dropped in training). --data - reads standard input (CSV or gzip), --out -
-writes to standard output. Rows are read, scored and written 4096 at a
-time: memory does not grow with the file, and an error on any row leaves
-no output file. Without --out the CSV goes
-to stdout; with --json, --out is required and a summary is printed
-instead.`,
+The data (CSV, .csv.gz or Parquet) must have exactly the model's feature
+columns, in any order; a weight column named as in training and the
+columns dropped in training are ignored. --data - reads standard input,
+--out - writes to standard output (as does no --out); with --json, --out
+must be a file and a summary is printed instead. Rows are read, scored and
+written 4096 at a time: memory does not grow with the file, and an error
+on any row leaves no output file.`,
 		run: runPredict,
 	})
 }
