@@ -1,6 +1,8 @@
 package dataset_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"fmt"
 	"io"
 	"os"
@@ -101,4 +103,25 @@ func ExamplePredictionsWriter() {
 	// id,label,score,pred
 	// r1,0,0.25,0
 	// r2,1,0.75,1
+}
+
+// Decode tells the format by the first bytes: here gzip-compressed CSV.
+func ExampleDecode() {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write([]byte("a,label\n1,0\n2,1\n3,1\n4,0\n"))
+	zw.Close()
+	d, err := dataset.Decode(&buf, "t.csv.gz", dataset.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(d.Rows(), d.Features, dataset.Stem("data/t.csv.gz"))
+	// Output: 4 [a] t
+}
+
+func ExampleMatchColumns() {
+	err := dataset.MatchColumns("new", []string{"b", "a", "c"}, []string{"a", "b", "d"})
+	fmt.Println(err)
+	// Output: new: columns do not match (missing "d"; unexpected "c")
 }

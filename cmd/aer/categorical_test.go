@@ -69,6 +69,11 @@ func TestCategoricalRoundTrip(t *testing.T) {
 			if _, errOut, code := aer(t, args...); code != 0 {
 				t.Fatal(errOut)
 			}
+			// Validation rows with an unseen value are noted.
+			args = append([]string{"fit", "--train", ctrain, "--valid", unseen, "--out", filepath.Join(dir, "v.aer")}, fit.args...)
+			if _, errOut, code := aer(t, args...); code != 0 || !strings.Contains(errOut, "unseen.csv: 60 cells of categorical columns hold values the training data lacks") {
+				t.Errorf("unseen validation values: exit %d: %s", code, errOut)
+			}
 			h, _, err := modelfile.Load(model)
 			if err != nil {
 				t.Fatal(err)

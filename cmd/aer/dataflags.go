@@ -146,3 +146,11 @@ func noteMixed(w io.Writer, cmd string, d *dataset.Dataset, path string) {
 			cmd, path, m.Column, m.Numbers, m.Line, m.Value)
 	}
 }
+
+func sumInts(v []int) int {
+	n := 0
+	for _, x := range v {
+		n += x
+	}
+	return n
+}

@@ -238,6 +238,9 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return fmt.Errorf("fit: validation data: %w", err)
 		}
 		v.X, v.Features = x, train.Features
+		if n := sumInts(v.Unseen); n > 0 {
+			fmt.Fprintf(stderr, "fit: %s: %d cells of categorical columns hold values the training data lacks, encoded as all zeros\n", *validPath, n)
+		}
 		valid = v
 	}
 
