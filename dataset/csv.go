@@ -2,7 +2,6 @@ package dataset
 
 import (
 	"bufio"
-	"compress/gzip"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -12,9 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"unicode/utf8"
-
-	"gonum.org/v1/gonum/mat"
 )
 
 // Options control how a CSV file becomes a Dataset. The zero value reads a
@@ -59,13 +55,62 @@ type Options struct {
 	// no weights otherwise (data to score with a model fitted with
 	// weights).
 	WeightOptional bool
+	// ID names a column of row identifiers: never a feature, its cells
+	// are kept as text in Dataset.IDs. A file without it has no IDs
+	// (Dataset.IDColumn says whether it had one).
+	ID string
+	// RefuseLabelLike refuses a feature column named like a label (see
+	// LabelLike): a second outcome column would leak into training.
+	RefuseLabelLike bool
+
+	// AutoCategorical makes a feature column categorical when one of its
+	// cells (not missing) is not a number: its values become categories
+	// (numbers in canonical form, so 1 and 1.0 are one), one-hot encoded
+	// in sorted order (see Category). Without it such a cell is an
+	// ErrNotNumber error.
+	AutoCategorical bool
+	// Categorical names feature columns read as categorical even when
+	// their cells are numbers (codes). A name the file lacks is skipped.
+	Categorical []string
+	// MaxCategories caps the distinct values of a categorical column read
+	// from data (ErrTooManyCategories past it); 0 means
+	// DefaultMaxCategories.
+	MaxCategories int
+	// Categories fixes categorical columns and their values, as a fitted
+	// model's schema does: a value not in the list encodes to all zeros
+	// and is counted in Dataset.Unseen.
+	Categories []Category
+
+	// idFirst takes the first column as the ID when it is not one of
+	// the names in idExcept (predictions files).
+	idFirst  bool
+	idExcept []string
+}
+
+// labelNames are the column names LabelLike takes for a label, compared
+// without regard to case.
+var labelNames = []string{"label", "target", "class", "y", "outcome"}
+
+// LabelLike reports whether a column named name looks like a label when
+// the label column is label: the same name but for case, or one of the
+// common label names label, target, class, y and outcome (any case).
+func LabelLike(name, label string) bool {
+	if strings.EqualFold(name, label) {
+		return true
+	}
+	for _, n := range labelNames {
+		if strings.EqualFold(name, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // splitColumn is the name of the optional column assigning rows to splits.
 const splitColumn = "split"
 
-// Load reads the CSV file at path, gzip-compressed when it starts with
-// gzip's magic bytes (a .csv.gz file). See Read.
+// Load reads the data file at path: CSV, gzip-compressed CSV (a .csv.gz
+// file) or Parquet, told apart by their first bytes. See Decode and Read.
 func Load(path string, opt Options) (*Dataset, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -73,23 +118,30 @@ func Load(path string, opt Options) (*Dataset, error) {
 	}
 	defer f.Close()
 	base := filepath.Base(path)
-	br := bufio.NewReaderSize(f, 1<<16)
-	var r io.Reader = br
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, &Error{File: base, Err: ErrUnsupported, Detail: "a gzip file that does not open: " + err.Error()}
-		}
-		defer zr.Close()
-		r = bufio.NewReaderSize(zr, 1<<16)
-	}
-	d, err := Read(r, base, opt)
+	d, err := Decode(f, base, opt)
 	if err != nil {
 		return nil, err
 	}
-	name := strings.TrimSuffix(base, ".gz")
-	d.Name = strings.TrimSuffix(name, filepath.Ext(name))
+	d.Name = Stem(path)
 	return d, nil
+}
+
+// Stem is the name of the data file at path as a Dataset gets it: the
+// base name without its extension (and without .gz before it).
+func Stem(path string) string {
+	name := strings.TrimSuffix(filepath.Base(path), ".gz")
+	return strings.TrimSuffix(name, filepath.Ext(name))
+}
+
+// Decode reads a table from r as Load reads a file: Parquet when r starts
+// with Parquet's magic bytes (see parquetSource for how its values read),
+// gzip-compressed CSV when it starts with gzip's, else CSV. See Read.
+func Decode(r io.Reader, name string, opt Options) (*Dataset, error) {
+	src, err := openSource(r, name, &opt)
+	if err != nil {
+		return nil, err
+	}
+	return build(src, name, opt)
 }
 
 // sniff returns the delimiter of the table at the start of br: of comma,
@@ -102,7 +154,7 @@ func Load(path string, opt Options) (*Dataset, error) {
 func sniff(br *bufio.Reader, name string) (rune, error) {
 	head, _ := br.Peek(1 << 16)
 	for _, f := range []struct{ magic, what string }{
-		{"PAR1", "Parquet"}, {"PK\x03\x04", "zip (an Excel .xlsx or zipped file)"},
+		{"PAR1", "Parquet (Load and Decode read it)"}, {"PK\x03\x04", "zip (an Excel .xlsx or zipped file)"},
 		{"\xd0\xcf\x11\xe0", "an old Excel .xls"}, {"\x1f\x8b", "gzip (read it through a path ending in .gz)"},
 	} {
 		if strings.HasPrefix(string(head), f.magic) {
@@ -188,205 +240,11 @@ func isMissing(s string, extra []string) bool {
 // two classes, a single class, fewer than two positive rows, no feature
 // columns, no data rows.
 func Read(r io.Reader, name string, opt Options) (*Dataset, error) {
-	br, ok := r.(*bufio.Reader)
-	if !ok {
-		br = bufio.NewReaderSize(r, 1<<16)
-	}
-	comma, err := sniff(br, name)
+	src, err := newCSVSource(r, name, &opt)
 	if err != nil {
 		return nil, err
 	}
-	if opt.Delimiter != 0 {
-		comma = opt.Delimiter
-	}
-	cr := csv.NewReader(br)
-	cr.Comma = comma
-	cr.ReuseRecord = true
-	cr.FieldsPerRecord = -1
-	fail := func(line int, col, val string, err error, detail string) error {
-		return &Error{File: name, Line: line, Column: col, Value: val, Err: err, Detail: detail}
-	}
-	header, err := cr.Read()
-	if err == io.EOF {
-		return nil, fail(0, "", "", ErrEmpty, "")
-	}
-	if err != nil {
-		return nil, csvError(name, err)
-	}
-	header = append([]string(nil), header...)
-	if len(header) > 0 {
-		header[0] = strings.TrimPrefix(header[0], "\ufeff")
-	}
-	seen := make(map[string]int, len(header))
-	for j, h := range header {
-		h = strings.TrimSpace(h)
-		header[j] = h
-		if !utf8.ValidString(h) {
-			return nil, fail(1, "", strings.ToValidUTF8(h, "\ufffd"), ErrEncoding, fmt.Sprintf("field %d of the header; save the file as UTF-8", j+1))
-		}
-		if h == "" {
-			return nil, fail(1, "", "", ErrEmptyName, fmt.Sprintf("field %d of the header", j+1))
-		}
-		if k, dup := seen[h]; dup {
-			return nil, fail(1, h, "", ErrDuplicate, fmt.Sprintf("fields %d and %d", k+1, j+1))
-		}
-		seen[h] = j
-	}
-
-	labelCol := -1
-	if !opt.Unlabeled {
-		switch {
-		case opt.Label != "":
-			j, ok := seen[opt.Label]
-			if ok {
-				labelCol = j
-			} else if !opt.LabelOptional {
-				return nil, fail(1, opt.Label, "", ErrNoLabel, "header has "+quoteList(header))
-			}
-		default:
-			if j, ok := seen["label"]; ok {
-				labelCol = j
-			} else if !opt.LabelOptional {
-				labelCol = len(header) - 1
-				if header[labelCol] == opt.Weight && labelCol > 0 {
-					labelCol-- // the last column but the weights
-				}
-			}
-		}
-	}
-	splitCol := -1
-	if j, ok := seen[splitColumn]; ok && j != labelCol {
-		splitCol = j
-	}
-	weightCol := -1
-	if opt.Weight != "" {
-		j, ok := seen[opt.Weight]
-		switch {
-		case ok && (j == labelCol || j == splitCol):
-			return nil, fail(1, opt.Weight, "", ErrNoWeight, "the weight column cannot be the label or split column")
-		case ok:
-			weightCol = j
-		case !opt.WeightOptional:
-			return nil, fail(1, opt.Weight, "", ErrNoWeight, "header has "+quoteList(header))
-		}
-	}
-	drop := make(map[string]bool, len(opt.Drop))
-	for _, name := range opt.Drop {
-		if j, ok := seen[name]; ok && j == labelCol {
-			return nil, fail(1, name, "", ErrDropLabel, "")
-		}
-		drop[name] = true
-	}
-	var features, dropped []string
-	var featCols []int
-	for j, h := range header {
-		switch {
-		case j == labelCol || j == splitCol || j == weightCol:
-		case drop[h]:
-			dropped = append(dropped, h)
-		default:
-			features = append(features, h)
-			featCols = append(featCols, j)
-		}
-	}
-	if len(features) == 0 {
-		return nil, fail(1, "", "", ErrNoFeatures, "header has "+quoteList(header))
-	}
-
-	c := len(features)
-	// Room for 1024 rows, but never more than a few MB up front: a header
-	// of millions of columns must not allocate gigabytes before its first
-	// row.
-	data := make([]float64, 0, min(1024*c, 1<<19))
-	missing := make([]int, c)
-	var labels []string
-	var lines []int // file line of each row, for label errors
-	var split []string
-	var weights []float64
-	rows := 0
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, csvError(name, err)
-		}
-		line, _ := cr.FieldPos(0)
-		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" && len(header) > 1 {
-			continue // a blank line with spaces
-		}
-		if len(rec) != len(header) {
-			return nil, fail(line, "", "", ErrRagged, fmt.Sprintf("%d fields, the header has %d", len(rec), len(header)))
-		}
-		for k, j := range featCols {
-			s := strings.TrimSpace(rec[j])
-			if isMissing(s, opt.NA) {
-				data = append(data, math.NaN())
-				missing[k]++
-				continue
-			}
-			v, err := strconv.ParseFloat(s, 64)
-			if err != nil {
-				var ne *strconv.NumError
-				if errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange) {
-					return nil, fail(line, header[j], s, ErrInfinite, "out of float64 range")
-				}
-				return nil, fail(line, header[j], s, ErrNotNumber, "")
-			}
-			if math.IsInf(v, 0) {
-				return nil, fail(line, header[j], s, ErrInfinite, "")
-			}
-			if v != v {
-				data = append(data, v)
-				missing[k]++
-				continue
-			}
-			data = append(data, v)
-		}
-		if labelCol >= 0 {
-			s := canonicalLabel(strings.TrimSpace(rec[labelCol]))
-			if isMissing(s, opt.NA) {
-				return nil, fail(line, header[labelCol], s, ErrMissingLabel, "")
-			}
-			labels = append(labels, s)
-			lines = append(lines, line)
-		}
-		if splitCol >= 0 {
-			split = append(split, strings.ToLower(strings.TrimSpace(rec[splitCol])))
-		}
-		if weightCol >= 0 {
-			s := strings.TrimSpace(rec[weightCol])
-			v, err := strconv.ParseFloat(s, 64)
-			if err != nil || !(v >= 0) || math.IsInf(v, 0) {
-				return nil, fail(line, header[weightCol], s, ErrBadWeight, "")
-			}
-			weights = append(weights, v)
-		}
-		rows++
-	}
-	if rows == 0 {
-		return nil, fail(0, "", "", ErrNoRows, "")
-	}
-	d := &Dataset{
-		Name:            name,
-		Features:        features,
-		X:               mat.NewDense(rows, c, data[:rows*c:rows*c]),
-		Split:           split,
-		W:               weights,
-		MissingByColumn: missing,
-		Dropped:         dropped,
-	}
-	if weightCol >= 0 {
-		d.WeightColumn = header[weightCol]
-	}
-	if labelCol >= 0 {
-		d.Label = header[labelCol]
-		if err := d.setLabels(labels, lines, opt, name); err != nil {
-			return nil, err
-		}
-	}
-	return d, nil
+	return build(src, name, opt)
 }
 
 // canonicalLabel writes numeric labels in one form, so "1", "1.0" and
@@ -500,14 +358,19 @@ func FormatFloat(v float64) string {
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
-// WriteCSV writes d with a header: the features, the split column when d
+// WriteCSV writes d with a header: the ID column when d has one, the
+// features, the split column when d
 // has one, the weight column (named WeightColumn, else "weight") when d has
 // weights, then the label column (as written in the source, Classes[y])
 // when d is labelled. Values round-trip exactly; missing values are empty
 // cells.
 func WriteCSV(w io.Writer, d *Dataset) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
-	header := append([]string(nil), d.Features...)
+	var header []string
+	if d.IDs != nil {
+		header = append(header, d.IDColumn)
+	}
+	header = append(header, d.Features...)
 	if d.Split != nil {
 		header = append(header, splitColumn)
 	}
@@ -533,9 +396,13 @@ func WriteCSV(w io.Writer, d *Dataset) error {
 	raw := d.X.RawMatrix()
 	buf := make([]byte, 0, 64)
 	c := d.Cols()
-	lone := c == 1 && d.Split == nil && d.W == nil && d.Y == nil
+	lone := c == 1 && d.Split == nil && d.W == nil && d.Y == nil && d.IDs == nil
 	for i := 0; i < d.Rows(); i++ {
 		row := raw.Data[i*raw.Stride : i*raw.Stride+c]
+		if d.IDs != nil {
+			bw.WriteString(csvCell(d.IDs[i]))
+			bw.WriteByte(',')
+		}
 		for j, v := range row {
 			if j > 0 {
 				bw.WriteByte(',')

@@ -24,7 +24,20 @@ type Dataset struct {
 	// Dropped names the Options.Drop columns the file had (and that are
 	// not features), in file order.
 	Dropped []string
-	Label   string // label column name ("" when unlabelled)
+	// IDs holds the cells of the Options.ID column, one per row; nil
+	// when the file has none. IDColumn names it.
+	IDs      []string
+	IDColumn string
+	// Categories lists the categorical feature columns, one-hot encoded
+	// in Features as column=value (see Category), in file order.
+	Categories []Category
+	// Unseen counts, per entry of Categories, the cells whose value the
+	// fixed list of Options.Categories lacked (encoded as all zeros).
+	Unseen []int
+	// Mixed lists the columns AutoCategorical made categorical although
+	// some of their cells were numbers.
+	Mixed []MixedColumn
+	Label string // label column name ("" when unlabelled)
 	// Classes holds the label values as written in the file (numbers in
 	// canonical form): Classes[0] is the negative class, Classes[1] the
 	// positive one.
@@ -77,6 +90,14 @@ func (d *Dataset) Subset(idx []int) *Dataset {
 
 		WeightColumn: d.WeightColumn,
 		Dropped:      d.Dropped,
+		IDColumn:     d.IDColumn,
+		Categories:   d.Categories,
+	}
+	if d.IDs != nil {
+		s.IDs = make([]string, len(idx))
+		for k, i := range idx {
+			s.IDs[k] = d.IDs[i]
+		}
 	}
 	if d.W != nil {
 		s.W = make([]float64, len(idx))
@@ -126,32 +147,12 @@ func (d *Dataset) Schema() Schema {
 // columns of d. Columns of d not in names are an error too, so data for a
 // model has exactly the model's features (in any order).
 func (d *Dataset) Matrix(names []string) (*mat.Dense, error) {
+	if err := MatchColumns(d.Name, d.Features, names); err != nil {
+		return nil, err
+	}
 	pos := make(map[string]int, len(d.Features))
 	for j, f := range d.Features {
 		pos[f] = j
-	}
-	want := make(map[string]bool, len(names))
-	var missing, extra []string
-	for _, n := range names {
-		want[n] = true
-		if _, ok := pos[n]; !ok {
-			missing = append(missing, n)
-		}
-	}
-	for _, f := range d.Features {
-		if !want[f] {
-			extra = append(extra, f)
-		}
-	}
-	if len(missing) > 0 || len(extra) > 0 {
-		var parts []string
-		if len(missing) > 0 {
-			parts = append(parts, "missing "+quoteList(missing))
-		}
-		if len(extra) > 0 {
-			parts = append(parts, "unexpected "+quoteList(extra))
-		}
-		return nil, &Error{File: d.Name, Err: ErrColumns, Detail: strings.Join(parts, "; ")}
 	}
 	if slices.Equal(names, d.Features) {
 		return d.X, nil
@@ -165,6 +166,40 @@ func (d *Dataset) Matrix(names []string) (*mat.Dense, error) {
 		out.SetCol(k, mat.Col(nil, pos[n], d.X))
 	}
 	return out, nil
+}
+
+// MatchColumns checks that the feature columns have (of the file named
+// file) are exactly the names want, in any order: an ErrColumns *Error
+// names every missing and every unexpected column.
+func MatchColumns(file string, have, want []string) error {
+	in := make(map[string]bool, len(have))
+	for _, f := range have {
+		in[f] = true
+	}
+	wanted := make(map[string]bool, len(want))
+	var missing, extra []string
+	for _, n := range want {
+		wanted[n] = true
+		if !in[n] {
+			missing = append(missing, n)
+		}
+	}
+	for _, f := range have {
+		if !wanted[f] {
+			extra = append(extra, f)
+		}
+	}
+	if len(missing) == 0 && len(extra) == 0 {
+		return nil
+	}
+	var parts []string
+	if len(missing) > 0 {
+		parts = append(parts, "missing "+quoteList(missing))
+	}
+	if len(extra) > 0 {
+		parts = append(parts, "unexpected "+quoteList(extra))
+	}
+	return &Error{File: file, Err: ErrColumns, Detail: strings.Join(parts, "; ")}
 }
 
 func quoteList(s []string) string {

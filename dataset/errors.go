@@ -29,6 +29,11 @@ var (
 	ErrBadSplitValue = errors.New("bad split value")
 	ErrNoWeight      = errors.New("weight column not found")
 	ErrBadWeight     = errors.New("weight is not a finite non-negative number")
+	ErrNoID          = errors.New("id column not found")
+	ErrIDColumn      = errors.New("the id column cannot be the label, weight or split column")
+	ErrLabelLike     = errors.New("a feature column is named like a label")
+
+	ErrTooManyCategories = errors.New("too many categories")
 )
 
 // Error locates a problem in an input file. Line is 1-based and counts the

@@ -30,6 +30,11 @@ type Predictions struct {
 	// Weight holds the row weights, finite and not negative, as
 	// metrics.Evaluate takes them; nil when the file has no weight column.
 	Weight []float64
+	// ID holds the row identifiers of the file's first column when it
+	// is none of the columns above (aer predict --id writes it there);
+	// nil otherwise. IDColumn names it.
+	ID       []string
+	IDColumn string
 }
 
 // LoadPredictions reads a predictions file. Labels other than 0/1 are
@@ -69,7 +74,8 @@ func ReadPredictions(r io.Reader, name string) (*Predictions, error) {
 // readPredictions reads a predictions table; locate finds the line and the
 // cell of data row row (from 0) in column col, or 0 and "".
 func readPredictions(r io.Reader, name string, locate func(row int, col string) (int, string)) (*Predictions, error) {
-	opt := Options{Label: "label", LabelOptional: true, AllowOneClass: true}
+	opt := Options{Label: "label", LabelOptional: true, AllowOneClass: true,
+		idFirst: true, idExcept: []string{"label", "score", "pred", "weight", splitColumn}}
 	d, err := Read(r, name, opt)
 	if err != nil {
 		return nil, err
@@ -90,7 +96,7 @@ func readPredictions(r io.Reader, name string, locate func(row int, col string) 
 		return nil, &Error{File: name, Line: 1, Column: "score", Err: ErrColumns, Detail: "a predictions file needs a score column"}
 	}
 	n := d.Rows()
-	p := &Predictions{Label: d.Y, Score: make([]float64, n)}
+	p := &Predictions{Label: d.Y, Score: make([]float64, n), ID: d.IDs, IDColumn: d.IDColumn}
 	for i := range n {
 		v := d.X.At(i, js)
 		if v != v {
@@ -169,43 +175,100 @@ func locateCell(r io.Reader, row int, col string) (int, string) {
 	}
 }
 
-// WritePredictions writes p as CSV: label (when present), score, pred
+// WritePredictions writes p as CSV: the ID column (when p has IDs),
+// label (when present), score, pred
 // (when present), weight (when present). Scores and weights round-trip
 // exactly.
 func WritePredictions(w io.Writer, p *Predictions) error {
-	bw := bufio.NewWriterSize(w, 1<<16)
+	id := ""
+	if p.ID != nil {
+		id = p.IDColumn
+		if id == "" {
+			id = "id"
+		}
+	}
+	pw := NewPredictionsWriter(w, id, p.Label != nil, p.Pred != nil, p.Weight != nil)
+	if err := pw.Write(p); err != nil {
+		return err
+	}
+	return pw.Flush()
+}
+
+// PredictionsWriter writes a predictions file a batch of rows at a time,
+// byte for byte as WritePredictions writes all of them at once.
+type PredictionsWriter struct {
+	bw                  *bufio.Writer
+	id                  string
+	label, pred, weight bool
+	rows                int
+	headerDone          bool
+	buf                 []byte
+}
+
+// NewPredictionsWriter returns a writer of a predictions file with the
+// columns id (named id, when not empty), label (when label), score, pred (when pred) and weight (when
+// weight). Every batch must have the columns it promises.
+func NewPredictionsWriter(w io.Writer, id string, label, pred, weight bool) *PredictionsWriter {
+	return &PredictionsWriter{bw: bufio.NewWriterSize(w, 1<<16), id: id, label: label, pred: pred, weight: weight, buf: make([]byte, 0, 32)}
+}
+
+func (pw *PredictionsWriter) header() {
+	if pw.headerDone {
+		return
+	}
+	pw.headerDone = true
+	bw := pw.bw
 	sep := ""
-	if p.Label != nil {
+	if pw.id != "" {
+		bw.WriteString(csvCell(pw.id))
+		sep = ","
+	}
+	if pw.label {
+		bw.WriteString(sep)
 		bw.WriteString("label")
 		sep = ","
 	}
 	bw.WriteString(sep + "score")
-	if p.Pred != nil {
+	if pw.pred {
 		bw.WriteString(",pred")
 	}
-	if p.Weight != nil {
+	if pw.weight {
 		bw.WriteString(",weight")
 	}
 	bw.WriteByte('\n')
-	buf := make([]byte, 0, 32)
+}
+
+// Write appends the rows of p (a batch); errors count rows from the start
+// of the file.
+func (pw *PredictionsWriter) Write(p *Predictions) error {
+	pw.header()
+	bw, buf := pw.bw, pw.buf
+	if pw.id != "" && len(p.ID) != len(p.Score) || pw.label && len(p.Label) != len(p.Score) || pw.pred && len(p.Pred) != len(p.Score) || pw.weight && len(p.Weight) != len(p.Score) {
+		return fmt.Errorf("predictions: a batch of %d scores lacks a column the file has", len(p.Score))
+	}
 	for i, s := range p.Score {
-		if p.Label != nil {
+		pw.rows++
+		if pw.id != "" {
+			bw.WriteString(csvCell(p.ID[i]))
+			bw.WriteByte(',')
+		}
+		if pw.label {
 			bw.WriteByte(byte('0' + p.Label[i]))
 			bw.WriteByte(',')
 		}
 		if math.IsNaN(s) {
-			return fmt.Errorf("predictions: row %d: score is NaN", i+1)
+			return fmt.Errorf("predictions: row %d: score is NaN", pw.rows)
 		}
 		buf = strconv.AppendFloat(buf[:0], s, 'g', -1, 64)
 		bw.Write(buf)
-		if p.Pred != nil {
+		if pw.pred {
 			bw.WriteByte(',')
 			bw.WriteByte(byte('0' + p.Pred[i]))
 		}
-		if p.Weight != nil {
+		if pw.weight {
 			v := p.Weight[i]
 			if !(v >= 0) || math.IsInf(v, 1) {
-				return fmt.Errorf("predictions: row %d: weight %v is not a finite non-negative number", i+1, v)
+				return fmt.Errorf("predictions: row %d: weight %v is not a finite non-negative number", pw.rows, v)
 			}
 			bw.WriteByte(',')
 			buf = strconv.AppendFloat(buf[:0], v, 'g', -1, 64)
@@ -215,5 +278,12 @@ func WritePredictions(w io.Writer, p *Predictions) error {
 			return err
 		}
 	}
-	return bw.Flush()
+	pw.buf = buf
+	return nil
+}
+
+// Flush writes the header if no batch came, and what is buffered.
+func (pw *PredictionsWriter) Flush() error {
+	pw.header()
+	return pw.bw.Flush()
 }

@@ -67,6 +67,20 @@ type Schema struct {
 	// Drop names columns of the training data that were left out (aer
 	// fit --drop); data to score may carry them, and they are ignored.
 	Drop []string `json:"drop,omitempty"`
+	// ID names the row-identifier column of the training data (aer fit
+	// --id), if any: never a feature; data to score may carry it, and aer
+	// predict writes it back beside each score.
+	ID string `json:"id,omitempty"`
+	// Categories are the categorical (string) columns of the training
+	// data, one-hot encoded into the features named column=value, in
+	// the order of their values; nil in files without any.
+	Categories []Category `json:"categories,omitempty"`
+}
+
+// Category is a categorical column and its values (see Schema).
+type Category struct {
+	Column string   `json:"column"`
+	Values []string `json:"values"`
 }
 
 // Validate checks that the header is usable: a method and named,

@@ -23,9 +23,13 @@ func TestInfo(t *testing.T) {
 	}
 	golden(t, "info/small.json", out)
 
-	_, errOut, code = aer(t, "info", "--data", "testdata/data/bad.csv")
-	if code != 1 || !strings.Contains(errOut, `bad.csv: line 3, column "x2": "oops": not a number`) {
-		t.Errorf("bad file: code %d, %q", code, errOut)
+	// A text cell among numbers makes a categorical column, with a note.
+	mixed := filepath.Join(t.TempDir(), "mixed.csv")
+	os.WriteFile(mixed, []byte("x1,x2,label\n1,2,0\n3,oops,1\n4,5,1\n6,7,0\n"), 0o644)
+	out, errOut, code = aer(t, "info", "--data", mixed)
+	if code != 0 || !strings.Contains(errOut, `mixed.csv: column "x2" read as categorical: 3 cells are numbers, but line 3 has "oops"`) ||
+		!strings.Contains(out, "  x2     categorical  4 ") {
+		t.Errorf("bad file: code %d, %q\n%s", code, errOut, out)
 	}
 	if _, _, code = aer(t, "info"); code != 2 {
 		t.Errorf("missing --data: code %d", code)

@@ -3,11 +3,14 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/modelfile"
 )
 
 // dataFlags are the flags every command reading a labelled CSV shares.
@@ -19,6 +22,31 @@ type dataFlags struct {
 	drop      []string
 	// allowMajority accepts a --positive class that is the majority.
 	allowMajority bool
+	id            string
+	// categorical and maxCategories are registered by registerCategorical.
+	categorical   []string
+	maxCategories int
+}
+
+// registerCategorical adds the flags of commands that read string
+// (categorical) feature columns: aer fit and aer info.
+func (d *dataFlags) registerCategorical(fs *flag.FlagSet) {
+	fs.Func("categorical", "`columns` (comma-separated) to read as categorical even when their cells are numbers (codes); a column with text cells is categorical anyway (repeatable)", func(v string) error {
+		for _, c := range strings.Split(v, ",") {
+			if c = strings.TrimSpace(c); c != "" {
+				d.categorical = append(d.categorical, c)
+			}
+		}
+		return nil
+	})
+	fs.Func("max-categories", fmt.Sprintf("most distinct values of a categorical column, one-hot encoded (default %d)", dataset.DefaultMaxCategories), func(v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 1<<16 {
+			return fmt.Errorf("%q: want a whole number from 1 to 65536", v)
+		}
+		d.maxCategories = n
+		return nil
+	})
 }
 
 func (d *dataFlags) register(fs *flag.FlagSet) {
@@ -38,6 +66,7 @@ func (d *dataFlags) register(fs *flag.FlagSet) {
 		}
 		return nil
 	})
+	fs.StringVar(&d.id, "id", "", "row-identifier `column`: never a feature (aer predict writes it back as its first column)")
 	fs.Func("na", "one more cell `value` that means missing, besides empty, ?, NA, NaN, N/A, null, <NA> and #N/A (repeatable)", func(v string) error {
 		if v = strings.TrimSpace(v); v == "" {
 			return fmt.Errorf("empty token (an empty cell is missing already)")
@@ -61,15 +90,35 @@ func parseDelimiter(v string) (rune, error) {
 }
 
 func (d *dataFlags) options() dataset.Options {
-	return dataset.Options{Label: d.label, Positive: d.positive, Delimiter: d.delimiter, NA: d.na, Drop: d.drop}
+	return dataset.Options{Label: d.label, Positive: d.positive, Delimiter: d.delimiter, NA: d.na, Drop: d.drop, ID: d.id,
+		Categorical: d.categorical, MaxCategories: d.maxCategories}
 }
 
-// checkDropped reports the --drop columns the file d was read from lacks.
+// trainingOptions are the options of training data (aer fit, and any
+// command that fits models on a file): options plus text columns read as
+// categorical and a feature named like the label refused.
+func (d *dataFlags) trainingOptions() dataset.Options {
+	opt := d.options()
+	opt.AutoCategorical = true
+	opt.RefuseLabelLike = true
+	return opt
+}
+
+// checkDropped reports the --drop and --id columns the file d was read
+// from lacks.
 func (d *dataFlags) checkDropped(ds *dataset.Dataset, path string) error {
 	for _, c := range d.drop {
 		if !slices.Contains(ds.Dropped, c) {
 			return fmt.Errorf("--drop %s: %s has no such column", c, path)
 		}
+	}
+	for _, c := range d.categorical {
+		if !slices.ContainsFunc(ds.Categories, func(k dataset.Category) bool { return k.Column == c }) {
+			return fmt.Errorf("--categorical %s: %s has no such feature column", c, path)
+		}
+	}
+	if d.id != "" && ds.IDColumn != d.id {
+		return fmt.Errorf("--id %s: %s has no such column", d.id, path)
 	}
 	return nil
 }
@@ -84,4 +133,39 @@ func (d *dataFlags) checkPositive(ds *dataset.Dataset, path string) error {
 		return fmt.Errorf("--positive %s: %w; the methods treat the positive class as the minority (AER models the majority with its mixture), so the classes look swapped (--allow-majority-positive if meant)", d.positive, err)
 	}
 	return nil
+}
+
+// schemaCategories converts categories between the dataset and the model
+// file.
+func schemaCategories(cats []dataset.Category) []modelfile.Category {
+	var out []modelfile.Category
+	for _, c := range cats {
+		out = append(out, modelfile.Category{Column: c.Column, Values: c.Values})
+	}
+	return out
+}
+
+func datasetCategories(cats []modelfile.Category) []dataset.Category {
+	var out []dataset.Category
+	for _, c := range cats {
+		out = append(out, dataset.Category{Column: c.Column, Values: c.Values})
+	}
+	return out
+}
+
+// noteMixed tells on w about columns read as categorical although most of
+// their cells are numbers.
+func noteMixed(w io.Writer, cmd string, d *dataset.Dataset, path string) {
+	for _, m := range d.Mixed {
+		fmt.Fprintf(w, "%s: %s: column %q read as categorical: %d cells are numbers, but line %d has %q (a typo, or a missing-value token for --na?)\n",
+			cmd, path, m.Column, m.Numbers, m.Line, m.Value)
+	}
+}
+
+func sumInts(v []int) int {
+	n := 0
+	for _, x := range v {
+		n += x
+	}
+	return n
 }

@@ -67,6 +67,7 @@ threshold) when one feature is shuffled, mean and standard deviation over
 
 type explainRow struct {
 	Row         int               `json:"row"`
+	ID          string            `json:"id,omitempty"`
 	Label       *int              `json:"label,omitempty"`
 	Score       float64           `json:"score"`
 	Prediction  int               `json:"prediction"`
@@ -95,7 +96,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	c := commands["explain"]
 	fs := newFlagSet(c, stderr)
 	modelPath := fs.String("model", "", "model `file` written by aer fit (required)")
-	dataPath := fs.String("data", "", "CSV `file` with the rows to explain (required)")
+	dataPath := fs.String("data", "", "data `file` with the rows to explain (CSV, .csv.gz or Parquet), - for standard input (required)")
 	rowsFlag := fs.String("rows", "", "data rows to explain, 1-based: e.g. 1,5-7 (default: all)")
 	top := fs.Int("top", 10, "features shown per row, largest |attribution| first (0: all); with --global, rows of the table (default there: all)")
 	global := fs.Bool("global", false, "print global feature importance instead of per-row explanations")
@@ -104,6 +105,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	metric := fs.String("metric", explain.ROCAUC, "--global: metric of permutation importance: roc_auc or a thresholded metric (balanced_accuracy, f1, mcc, ...)")
 	threads := fs.Int("threads", 0, "worker goroutines (0: all cores)")
 	asJSON := fs.Bool("json", false, "print one JSON document")
+	id := fs.String("id", "", "row-identifier `column` shown with each row (default: the model's, aer fit --id)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -131,7 +133,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("explain: %w", err)
 	}
-	d, err := loadFor(*dataPath, h, *modelPath)
+	d, err := loadFor(ctx, *dataPath, h, *modelPath, *id)
 	if err != nil {
 		return fmt.Errorf("explain: %w", err)
 	}
@@ -185,6 +187,9 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if score[k] >= threshold {
 			r.Prediction = 1
 		}
+		if d.IDs != nil {
+			r.ID = d.IDs[i]
+		}
 		if d.Y != nil {
 			y := d.Y[i]
 			r.Label = &y
@@ -220,6 +225,9 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		label := ""
 		if r.Label != nil {
 			label = fmt.Sprintf(", label %d", *r.Label)
+		}
+		if r.ID != "" {
+			label = fmt.Sprintf(" (%s %s)", d.IDColumn, r.ID) + label
 		}
 		fmt.Fprintf(stdout, "row %d%s: ", r.Row, label)
 		if r.Features != nil {

@@ -141,8 +141,8 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs := newFlagSet(c, stderr)
 	var ff fitFlags
 	ff.register(fs)
-	trainPath := fs.String("train", "", "labelled training CSV `file` (required)")
-	validPath := fs.String("valid", "", "labelled validation CSV `file` (tuning, early stopping, validation curve)")
+	trainPath := fs.String("train", "", "labelled training `file` (CSV, .csv.gz or Parquet), - for standard input (required)")
+	validPath := fs.String("valid", "", "labelled validation `file` (CSV, .csv.gz or Parquet), - for standard input (tuning, early stopping, validation curve)")
 	weight := fs.String("weight", "", "`column` of non-negative row weights")
 	out := fs.String("out", "", "model `file` to write (required)")
 	seed := fs.Uint64("seed", 0, "random seed")
@@ -150,6 +150,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	asJSON := fs.Bool("json", false, "print one JSON document on stdout")
 	var df dataFlags
 	df.register(fs)
+	df.registerCategorical(fs)
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -166,6 +167,9 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := refuseOverwrite("fit", "--out", *out, input{"--train", *trainPath}, input{"--valid", *validPath}); err != nil {
 		return err
 	}
+	if err := oneStdin("fit", input{"--train", *trainPath}, input{"--valid", *validPath}); err != nil {
+		return err
+	}
 	if *threads < 0 {
 		return usageErrorf("fit: --threads must be at least 0, not %d", *threads)
 	}
@@ -174,9 +178,9 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 
-	opt := df.options()
+	opt := df.trainingOptions()
 	opt.Weight = *weight
-	train, err := dataset.Load(*trainPath, opt)
+	train, err := loadData(ctx, *trainPath, opt)
 	if err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}
@@ -186,6 +190,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := df.checkPositive(train, *trainPath); err != nil {
 		return usageErrorf("fit: %v", err)
 	}
+	noteMixed(stderr, "fit", train, *trainPath)
 	var valid *dataset.Dataset
 	if train.Split != nil {
 		tr, va, te, err := train.SplitIndices()
@@ -199,8 +204,8 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		train = train.Subset(tr)
 	}
 	if *validPath != "" {
-		v, err := dataset.Load(*validPath, dataset.Options{Label: train.Label, Classes: train.Classes, AllowOneClass: true, Weight: *weight,
-			Drop: opt.Drop, Delimiter: opt.Delimiter, NA: opt.NA})
+		v, err := loadData(ctx, *validPath, dataset.Options{Label: train.Label, Classes: train.Classes, AllowOneClass: true, Weight: *weight,
+			Drop: opt.Drop, Delimiter: opt.Delimiter, NA: opt.NA, ID: opt.ID, Categories: train.Categories})
 		if err != nil {
 			return fmt.Errorf("fit: %w", err)
 		}
@@ -209,6 +214,9 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return fmt.Errorf("fit: validation data: %w", err)
 		}
 		v.X, v.Features = x, train.Features
+		if n := sumInts(v.Unseen); n > 0 {
+			fmt.Fprintf(stderr, "fit: %s: %d cells of categorical columns hold values the training data lacks, encoded as all zeros\n", *validPath, n)
+		}
 		valid = v
 	}
 
@@ -250,8 +258,9 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return fmt.Errorf("fit: encoding the model: %w", err)
 	}
 	h := &modelfile.Header{
-		Method:   method.Name(),
-		Schema:   modelfile.Schema{Features: train.Features, Label: train.Label, Classes: train.Classes, Weight: train.WeightColumn, Drop: train.Dropped},
+		Method: method.Name(),
+		Schema: modelfile.Schema{Features: train.Features, Label: train.Label, Classes: train.Classes, Weight: train.WeightColumn, Drop: train.Dropped, ID: train.IDColumn,
+			Categories: schemaCategories(train.Categories)},
 		Config:   cfg,
 		Decision: layerJSON,
 		Producer: "aer " + version,

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
+	"text/tabwriter"
 
 	"github.com/aer-go/aer/dataset"
 )
@@ -11,9 +13,20 @@ import (
 func init() {
 	register(&command{
 		name:    "info",
-		summary: "describe a CSV dataset: shape, classes, imbalance, missing values, splits",
-		usage:   "usage: aer info --data FILE.csv [--label NAME] [--positive VALUE] [--json]\n       aer info --model FILE.aer [--json]",
-		run:     runInfo,
+		summary: "describe a CSV dataset (shape, classes, imbalance, missing values, splits, a profile of each column) or a model file",
+		usage: `usage: aer info --data FILE.csv [--label NAME] [--positive VALUE] [--id COL] [--drop COL,...] [--json]
+       aer info --model FILE.aer [--json]
+
+After the shape, classes and missing cells, a profile of every column: its
+type (numeric or categorical feature, label, weight, split, id, dropped),
+its distinct values (exact up to --max-distinct, then ">=N"), its share of
+missing cells, and flags: constant (one value), near-constant (one value in
+at least 99.9% of the non-missing cells), label-like (a feature named like
+a label, or that predicts the label perfectly: each of its repeating
+values comes with one class, or a threshold on it separates the classes).
+"features" counts the model's features, a categorical column one per
+value. --model describes a model file instead (see README).`,
+		run: runInfo,
 	})
 }
 
@@ -31,6 +44,8 @@ type infoReport struct {
 	MissingBy  map[string]int `json:"missing_by_column,omitempty"`
 	SplitCount map[string]int `json:"split,omitempty"`
 	Names      []string       `json:"feature_names"`
+	// Columns profiles every column of the file, in file order.
+	Columns []dataset.ColumnProfile `json:"columns"`
 }
 
 func runInfo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -38,7 +53,9 @@ func runInfo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := newFlagSet(c, stderr)
 	var df dataFlags
 	df.register(fs)
-	data := fs.String("data", "", "CSV file to describe (required)")
+	df.registerCategorical(fs)
+	maxDistinct := fs.Int("max-distinct", 1000, "count distinct values exactly up to `N` per column")
+	data := fs.String("data", "", "data `file` to describe (CSV, .csv.gz or Parquet), - for standard input (required)")
 	asJSON := fs.Bool("json", false, "print one JSON document")
 	model := fs.String("model", "", "describe a model `file` instead: method, schema, parameters, decision layer, members, checksum")
 	if rest, err := parseFlags(fs, args); err != nil {
@@ -52,15 +69,29 @@ func runInfo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *data == "" {
 		return usageErrorf("info: --data is required")
 	}
-	d, err := dataset.Load(*data, df.options())
+	if *maxDistinct < 1 || *maxDistinct > 1<<24 {
+		return usageErrorf("info: --max-distinct must be from 1 to %d, not %d", 1<<24, *maxDistinct)
+	}
+	opt := df.options()
+	opt.AutoCategorical = true
+	in, err := openData(ctx, *data)
 	if err != nil {
 		return fmt.Errorf("info: %w", err)
 	}
+	defer in.Close()
+	d, cols, err := dataset.DecodeProfile(in.r, in.name, opt, *maxDistinct)
+	if err != nil {
+		return fmt.Errorf("info: %w", err)
+	}
+	if err := df.checkDropped(d, *data); err != nil {
+		return usageErrorf("info: %v", err)
+	}
+	noteMixed(stderr, "info", d, *data)
 	neg, pos := d.ClassCounts()
 	r := infoReport{
 		File: *data, Rows: d.Rows(), Features: d.Cols(), Label: d.Label,
 		Negative: d.Classes[0], Positive: d.Classes[1], NegRows: neg, PosRows: pos,
-		Ratio: float64(neg) / float64(pos), Missing: d.Missing(), Names: d.Features,
+		Ratio: float64(neg) / float64(pos), Missing: d.Missing(), Names: d.Features, Columns: cols,
 	}
 	for j, m := range d.MissingByColumn {
 		if m > 0 {
@@ -94,5 +125,29 @@ func runInfo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintf(stdout, "split column    train %d, valid %d, test %d\n",
 			r.SplitCount["train"], r.SplitCount["valid"]+r.SplitCount["validation"], r.SplitCount["test"])
 	}
-	return nil
+	fmt.Fprintln(stdout, "columns")
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  name\ttype\tdistinct\tmissing\tflags")
+	for _, c := range cols {
+		distinct := fmt.Sprint(c.Distinct)
+		if c.DistinctCapped {
+			distinct = ">=" + distinct
+		}
+		var flags []string
+		if c.Constant {
+			flags = append(flags, "constant")
+		}
+		if c.NearConstant {
+			flags = append(flags, "near-constant")
+		}
+		if c.LabelLike {
+			f := "label-like"
+			if c.PerfectPredictor != "" {
+				f += " (predicts the label by its " + c.PerfectPredictor + ")"
+			}
+			flags = append(flags, f)
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%.1f%%\t%s\n", c.Name, c.Type, distinct, 100*c.Missing, strings.Join(flags, ", "))
+	}
+	return tw.Flush()
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -44,13 +45,17 @@ func loadModel(path string) (*modelfile.Header, learn.Model, error) {
 
 // loadFor reads data to score with a model: its feature columns in model
 // order, the label when present, the weight column ignored.
-func loadFor(path string, h *modelfile.Header, modelPath string) (*dataset.Dataset, error) {
-	d, err := dataset.Load(path, dataset.Options{
-		Label: h.Schema.Label, Classes: h.Schema.Classes, LabelOptional: true, AllowOneClass: true,
-		Weight: h.Schema.Weight, WeightOptional: true, Drop: h.Schema.Drop,
-	})
+func loadFor(ctx context.Context, path string, h *modelfile.Header, modelPath, id string) (*dataset.Dataset, error) {
+	opt := scoreOptions(&h.Schema)
+	if id != "" {
+		opt.ID = id
+	}
+	d, err := loadData(ctx, path, opt)
 	if err != nil {
 		return nil, err
+	}
+	if id != "" && d.IDColumn != id {
+		return nil, fmt.Errorf("--id %s: %s has no such column", id, path)
 	}
 	x, err := d.Matrix(h.Schema.Features)
 	if err != nil {

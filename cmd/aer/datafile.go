@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/modelfile"
+)
+
+// predictBatch is the number of rows aer predict reads, scores and writes
+// at a time: memory is bounded by it, not by the size of the file.
+var predictBatch = 4096 // a variable for tests
+
+// scoreOptions are the reading options of data scored with a model of
+// schema s: its label when present (with the model's classes), its weight
+// column and dropped columns ignored.
+func scoreOptions(s *modelfile.Schema) dataset.Options {
+	return dataset.Options{
+		Label: s.Label, Classes: s.Classes, LabelOptional: true, AllowOneClass: true,
+		Weight: s.Weight, WeightOptional: true, Drop: s.Drop, ID: s.ID,
+		Categories: datasetCategories(s.Categories),
+	}
+}
+
+// dataFile is an open data file (see openData).
+type dataFile struct {
+	r    io.Reader
+	name string // base name, for error messages
+	stem string // name without extension, as a Dataset is named
+	path string
+	f    *os.File
+}
+
+func (d *dataFile) Close() error {
+	if d.f != nil {
+		return d.f.Close()
+	}
+	return nil
+}
+
+// stdinKey keys the standard input in a context (see withStdin).
+type stdinKey struct{}
+
+// withStdin returns ctx carrying r as the standard input of the commands
+// run with it (tests feed "-" this way); without it, os.Stdin.
+func withStdin(ctx context.Context, r io.Reader) context.Context {
+	return context.WithValue(ctx, stdinKey{}, r)
+}
+
+func stdinOf(ctx context.Context) io.Reader {
+	if r, ok := ctx.Value(stdinKey{}).(io.Reader); ok {
+		return r
+	}
+	return os.Stdin
+}
+
+// openData opens the data file at path; "-" is the standard input (named
+// stdin in messages).
+func openData(ctx context.Context, path string) (*dataFile, error) {
+	if path == "-" {
+		return &dataFile{r: stdinOf(ctx), name: "stdin", stem: "stdin", path: path}, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return &dataFile{r: f, name: filepath.Base(path), stem: dataset.Stem(path), path: path, f: f}, nil
+}
+
+// streamFor opens the data at path to score with a model of header h in
+// batches, checking its columns against the model first.
+func streamFor(ctx context.Context, path string, h *modelfile.Header, modelPath, id string) (*dataset.Stream, *dataFile, error) {
+	df, err := openData(ctx, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	opt := scoreOptions(&h.Schema)
+	if id != "" {
+		opt.ID = id
+	}
+	s, err := dataset.NewStream(df.r, df.name, opt)
+	if err != nil {
+		df.Close()
+		return nil, nil, err
+	}
+	if id != "" && s.IDColumn() != id {
+		df.Close()
+		return nil, nil, fmt.Errorf("--id %s: %s has no such column", id, path)
+	}
+	if err := dataset.MatchColumns(df.stem, s.Features(), h.Schema.Features); err != nil {
+		df.Close()
+		return nil, nil, fmt.Errorf("%s does not fit model %s: %w", path, modelPath, err)
+	}
+	return s, df, nil
+}
+
+// loadData reads the whole table at path ("-": the standard input): CSV,
+// gzip-compressed CSV or Parquet, named as dataset.Load names it.
+func loadData(ctx context.Context, path string, opt dataset.Options) (*dataset.Dataset, error) {
+	df, err := openData(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	defer df.Close()
+	d, err := dataset.Decode(df.r, df.name, opt)
+	if err != nil {
+		return nil, err
+	}
+	d.Name = df.stem
+	return d, nil
+}
+
+// oneStdin is a usage error when more than one of the named inputs is
+// "-": the standard input can be read once.
+func oneStdin(cmd string, inputs ...input) error {
+	var named []string
+	for _, in := range inputs {
+		if in.path == "-" {
+			named = append(named, in.flag)
+		}
+	}
+	if len(named) > 1 {
+		return usageErrorf("%s: %s are all - (standard input); only one input can be read from it", cmd, strings.Join(named, " and "))
+	}
+	return nil
+}

@@ -1,0 +1,356 @@
+package dataset
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// parser turns the text rows of one table into numbers: the column roles
+// (features, label, split, weights, dropped) are settled once from the
+// header, then each row is parsed into a rows buffer. It is the one place
+// where cells become values, for every file format and for whole-file
+// reads (Read) and batches (Stream) alike.
+type parser struct {
+	name      string
+	opt       Options
+	header    []string
+	labelCol  int
+	splitCol  int
+	weightCol int
+	idCol     int
+	featCols  []int    // source column of each feature
+	features  []string // feature names, in file order
+	dropped   []string
+	// canon interns label and split values, so a row costs no allocation
+	// and no row keeps its line's text alive.
+	canon map[string]string
+	lower map[string]string
+	// cats[k] is the state of feature k when it is categorical, else nil.
+	cats     []*catColumn
+	anyCat   bool
+	maxCat   int
+	catCanon map[string]string
+	xbuf     []float64 // the encoded rows of the last batch
+	// prof, when set, profiles every accepted row (DecodeProfile).
+	prof       *profiler
+	firstLabel string
+}
+
+// rows accumulates parsed rows: X row-major, the raw labels (canonical
+// form) with their lines, split values and weights.
+type rows struct {
+	x       []float64
+	labels  []string
+	lines   []int
+	split   []string
+	w       []float64
+	ids     []string
+	missing []int
+	n       int
+}
+
+// reset empties b for the next batch, keeping its storage.
+func (b *rows) reset() {
+	b.x, b.labels, b.lines, b.split, b.w, b.ids = b.x[:0], b.labels[:0], b.lines[:0], b.split[:0], b.w[:0], b.ids[:0]
+	clear(b.missing)
+	b.n = 0
+}
+
+// newParser validates the header and settles the role of every column.
+func newParser(name string, header []string, opt Options) (*parser, error) {
+	fail := func(line int, col, val string, err error, detail string) error {
+		return &Error{File: name, Line: line, Column: col, Value: val, Err: err, Detail: detail}
+	}
+	header = append([]string(nil), header...)
+	seen := make(map[string]int, len(header))
+	for j, h := range header {
+		h = strings.TrimSpace(h)
+		header[j] = h
+		if !utf8.ValidString(h) {
+			return nil, fail(1, "", strings.ToValidUTF8(h, "\ufffd"), ErrEncoding, fmt.Sprintf("field %d of the header; save the file as UTF-8", j+1))
+		}
+		if h == "" {
+			return nil, fail(1, "", "", ErrEmptyName, fmt.Sprintf("field %d of the header", j+1))
+		}
+		if k, dup := seen[h]; dup {
+			return nil, fail(1, h, "", ErrDuplicate, fmt.Sprintf("fields %d and %d", k+1, j+1))
+		}
+		seen[h] = j
+	}
+	p := &parser{name: name, opt: opt, header: header, labelCol: -1, splitCol: -1, weightCol: -1, idCol: -1,
+		canon: map[string]string{}, lower: map[string]string{}, catCanon: map[string]string{}}
+	if !opt.Unlabeled {
+		switch {
+		case opt.Label != "":
+			j, ok := seen[opt.Label]
+			if ok {
+				p.labelCol = j
+			} else if !opt.LabelOptional {
+				return nil, fail(1, opt.Label, "", ErrNoLabel, "header has "+quoteList(header))
+			}
+		default:
+			if j, ok := seen["label"]; ok {
+				p.labelCol = j
+			} else if !opt.LabelOptional {
+				p.labelCol = len(header) - 1
+				if header[p.labelCol] == opt.Weight && p.labelCol > 0 {
+					p.labelCol-- // the last column but the weights
+				}
+			}
+		}
+	}
+	if j, ok := seen[splitColumn]; ok && j != p.labelCol {
+		p.splitCol = j
+	}
+	if opt.Weight != "" {
+		j, ok := seen[opt.Weight]
+		switch {
+		case ok && (j == p.labelCol || j == p.splitCol):
+			return nil, fail(1, opt.Weight, "", ErrNoWeight, "the weight column cannot be the label or split column")
+		case ok:
+			p.weightCol = j
+		case !opt.WeightOptional:
+			return nil, fail(1, opt.Weight, "", ErrNoWeight, "header has "+quoteList(header))
+		}
+	}
+	id := opt.ID
+	if opt.idFirst && len(header) > 1 && !slices.Contains(opt.idExcept, header[0]) {
+		id = header[0]
+	}
+	if id != "" {
+		if j, ok := seen[id]; ok {
+			if j == p.labelCol || j == p.splitCol || j == p.weightCol {
+				return nil, fail(1, id, "", ErrIDColumn, "")
+			}
+			p.idCol = j
+		}
+	}
+	drop := make(map[string]bool, len(opt.Drop))
+	for _, name := range opt.Drop {
+		if j, ok := seen[name]; ok && j == p.labelCol {
+			return nil, fail(1, name, "", ErrDropLabel, "")
+		}
+		drop[name] = true
+	}
+	for j, h := range header {
+		switch {
+		case j == p.labelCol || j == p.splitCol || j == p.weightCol || j == p.idCol:
+		case drop[h]:
+			p.dropped = append(p.dropped, h)
+		default:
+			p.features = append(p.features, h)
+			p.featCols = append(p.featCols, j)
+		}
+	}
+	if len(p.features) == 0 {
+		return nil, fail(1, "", "", ErrNoFeatures, "header has "+quoteList(header))
+	}
+	p.setupCategories()
+	if opt.RefuseLabelLike && p.labelCol >= 0 {
+		label := header[p.labelCol]
+		for _, f := range p.features {
+			if LabelLike(f, label) {
+				return nil, fail(1, f, "", ErrLabelLike, fmt.Sprintf("the label is %q: a second outcome leaks into training; leave it out with --drop %s, or choose it as the label with --label %s", label, f, f))
+			}
+		}
+	}
+	return p, nil
+}
+
+func (p *parser) fail(line int, col, val string, err error, detail string) error {
+	return &Error{File: p.name, Line: line, Column: col, Value: val, Err: err, Detail: detail}
+}
+
+// intern returns the canonical, unshared copy of s from m, computing it
+// with f the first time; past a few hundred values it stops remembering
+// (a column of all-distinct values must not grow the map without bound).
+func intern(m map[string]string, s string, f func(string) string) string {
+	if v, ok := m[s]; ok {
+		return v
+	}
+	v := strings.Clone(f(s))
+	if len(m) < 256 {
+		m[strings.Clone(s)] = v
+	}
+	return v
+}
+
+func identity(s string) string { return s }
+
+// parse appends the row rec, read at line, to b. A blank line (one empty
+// field where the header has several) is skipped.
+func (p *parser) parse(rec []string, line int, b *rows) error {
+	if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" && len(p.header) > 1 {
+		return nil // a blank line with spaces
+	}
+	if len(rec) != len(p.header) {
+		return p.fail(line, "", "", ErrRagged, fmt.Sprintf("%d fields, the header has %d", len(rec), len(p.header)))
+	}
+	if b.missing == nil {
+		b.missing = make([]int, len(p.featCols))
+	}
+	for k, j := range p.featCols {
+		var v float64
+		var err error
+		if p.cats[k] != nil {
+			v, err = p.catCell(k, rec[j], line)
+		} else {
+			v, err = p.cell(rec[j], line, j)
+			if err != nil && p.opt.AutoCategorical && errors.Is(err, ErrNotNumber) {
+				p.makeCategorical(k, b, rec[j], line)
+				v, err = p.catCell(k, rec[j], line)
+			}
+		}
+		if err != nil {
+			return err
+		}
+		if v != v {
+			b.missing[k]++
+		}
+		b.x = append(b.x, v)
+	}
+	if p.labelCol >= 0 {
+		s := strings.TrimSpace(rec[p.labelCol])
+		if isMissing(s, p.opt.NA) {
+			return p.fail(line, p.header[p.labelCol], s, ErrMissingLabel, "")
+		}
+		b.labels = append(b.labels, intern(p.canon, s, canonicalLabel))
+		b.lines = append(b.lines, line)
+	}
+	if p.splitCol >= 0 {
+		b.split = append(b.split, intern(p.lower, strings.TrimSpace(rec[p.splitCol]), strings.ToLower))
+	}
+	if p.idCol >= 0 {
+		b.ids = append(b.ids, strings.Clone(strings.TrimSpace(rec[p.idCol])))
+	}
+	if p.prof != nil {
+		label := ""
+		if p.labelCol >= 0 {
+			label = b.labels[len(b.labels)-1]
+		}
+		w := len(p.featCols)
+		p.prof.observe(p, rec, label, b.x[len(b.x)-w:])
+	}
+	if p.weightCol >= 0 {
+		s := strings.TrimSpace(rec[p.weightCol])
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil || !(v >= 0) || math.IsInf(v, 0) {
+			return p.fail(line, p.header[p.weightCol], s, ErrBadWeight, "")
+		}
+		b.w = append(b.w, v)
+	}
+	b.n++
+	return nil
+}
+
+// cell parses the numeric cell s of column j: NaN for a missing value,
+// the float64 strconv.ParseFloat reads otherwise. It does not allocate
+// unless it fails.
+func (p *parser) cell(s string, line, j int) (float64, error) {
+	s = strings.TrimSpace(s)
+	if isMissing(s, p.opt.NA) {
+		return math.NaN(), nil
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		var ne *strconv.NumError
+		if errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange) {
+			return 0, p.fail(line, p.header[j], s, ErrInfinite, "out of float64 range")
+		}
+		return 0, p.fail(line, p.header[j], s, ErrNotNumber, "")
+	}
+	if math.IsInf(v, 0) {
+		return 0, p.fail(line, p.header[j], s, ErrInfinite, "")
+	}
+	return v, nil
+}
+
+// readAll parses every row of src into one buffer.
+func (p *parser) readAll(src rowSource) (*rows, error) {
+	// Room for 1024 rows, but never more than a few MB up front: a header
+	// of millions of columns must not allocate gigabytes before its first
+	// row.
+	b := &rows{x: make([]float64, 0, min(1024*len(p.featCols), 1<<19))}
+	for {
+		rec, line, err := src.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := p.parse(rec, line, b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// dataset makes a Dataset of the rows in b (which it may keep), the labels
+// mapped to classes by the rules of p.opt.
+func (p *parser) dataset(b *rows) (*Dataset, error) {
+	c := len(p.features)
+	if b.missing == nil {
+		b.missing = make([]int, c)
+	}
+	d := &Dataset{
+		Name:            p.name,
+		Features:        p.features,
+		MissingByColumn: b.missing,
+		Dropped:         p.dropped,
+	}
+	x := b.x[: b.n*c : b.n*c]
+	if p.anyCat {
+		names, out, miss, cats, err := p.encode(x, b.n, b.missing, p.xbuf)
+		if err != nil {
+			return nil, err
+		}
+		p.xbuf = out
+		d.Features, x, d.MissingByColumn, d.Categories = names, out, miss, cats
+		d.Unseen, d.Mixed = p.unseen(), p.mixed()
+		c = len(names)
+	}
+	d.X = mat.NewDense(b.n, c, x)
+	if p.splitCol >= 0 {
+		d.Split = b.split
+	}
+	if p.weightCol >= 0 {
+		d.W = b.w
+		d.WeightColumn = p.header[p.weightCol]
+	}
+	if p.idCol >= 0 {
+		d.IDs = b.ids
+		d.IDColumn = p.header[p.idCol]
+	}
+	if p.labelCol >= 0 {
+		d.Label = p.header[p.labelCol]
+		if err := d.setLabels(b.labels, b.lines, p.opt, p.name); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+// build reads a whole table from src: see Read.
+func build(src rowSource, name string, opt Options) (*Dataset, error) {
+	p, err := newParser(name, src.header(), opt)
+	if err != nil {
+		return nil, err
+	}
+	b, err := p.readAll(src)
+	if err != nil {
+		return nil, err
+	}
+	if b.n == 0 {
+		return nil, p.fail(0, "", "", ErrNoRows, "")
+	}
+	return p.dataset(b)
+}
