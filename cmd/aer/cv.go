@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/aer-go/aer/cv"
-	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/learn"
 )
 
@@ -99,6 +98,7 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print one JSON document on stdout")
 	var df dataFlags
 	df.register(fs)
+	df.registerCategorical(fs)
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -133,12 +133,13 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		set.Holdout = *holdout
 	}
 
-	opt := df.options()
+	opt := df.trainingOptions()
 	opt.Weight = *weight
-	d, err := dataset.Load(*data, opt)
+	d, err := loadData(ctx, *data, opt)
 	if err != nil {
 		return fmt.Errorf("cv: %w", err)
 	}
+	noteMixed(stderr, "cv", d, *data)
 	if err := df.checkDropped(d, *data); err != nil {
 		return usageErrorf("cv: %v", err)
 	}

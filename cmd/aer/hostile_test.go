@@ -94,7 +94,7 @@ func TestHostileInput(t *testing.T) {
 		{"cv/unknown-method", []string{"cv", "--data", "{d}/train.csv", "--method", "nope", "--oof", "{d}/oof.csv"}, 2, []string{`"nope"`, "unknown method"}},
 		{"cv/bad-param", []string{"cv", "--data", "{d}/train.csv", "--method", "tree", "--param", "max_depth=-3", "--oof", "{d}/oof.csv"}, 2, []string{"max_depth"}},
 		{"cv/missing", []string{"cv", "--data", "{d}/missing.csv", "--oof", "{d}/oof.csv"}, 1, []string{"missing.csv", "no such file"}},
-		{"cv/non-numeric", []string{"cv", "--data", "{d}/nonnum.csv", "--oof", "{d}/oof.csv"}, 1, []string{"nonnum.csv", "line 2", "not a number"}},
+		{"cv/non-numeric", []string{"cv", "--data", "{d}/nonnumcap.csv", "--max-categories", "1", "--oof", "{d}/oof.csv"}, 1, []string{"nonnumcap.csv", "line 4", "too many categories", `numbers but for "abc" at line 3`}},
 		{"cv/positive-majority", []string{"cv", "--data", "{d}/train.csv", "--positive", "healthy", "--oof", "{d}/oof.csv"}, 2, []string{"--positive healthy", "majority"}},
 		{"cv/no-data", []string{"cv", "--oof", "{d}/oof.csv"}, 2, []string{"--data"}},
 		{"cv/jobs", []string{"cv", "--data", "{d}/train.csv", "--jobs", "-1"}, 2, []string{"--jobs", "-1"}},
