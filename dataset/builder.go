@@ -11,6 +11,9 @@ import (
 	"unicode/utf8"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/aer-go/aer/internal/hugepage"
+	"github.com/aer-go/aer/internal/memlimit"
 )
 
 // parser turns the text rows of one table into numbers: the column roles
@@ -197,6 +200,11 @@ func (p *parser) parse(rec []string, line int, b *rows) error {
 	if b.missing == nil {
 		b.missing = make([]int, len(p.featCols))
 	}
+	if w := len(p.featCols); cap(b.x)-len(b.x) < w {
+		if err := b.grow(w, line, p); err != nil {
+			return err
+		}
+	}
 	for k, j := range p.featCols {
 		var v float64
 		var err error
@@ -273,12 +281,17 @@ func (p *parser) cell(s string, line, j int) (float64, error) {
 	return v, nil
 }
 
+// estimateAfter is the number of rows read before the reader sizes its
+// buffer for the whole table, when the source can estimate it.
+const estimateAfter = 512
+
 // readAll parses every row of src into one buffer.
 func (p *parser) readAll(src rowSource) (*rows, error) {
 	// Room for 1024 rows, but never more than a few MB up front: a header
 	// of millions of columns must not allocate gigabytes before its first
 	// row.
 	b := &rows{x: make([]float64, 0, min(1024*len(p.featCols), 1<<19))}
+	est, _ := src.(rowEstimator)
 	for {
 		rec, line, err := src.next()
 		if err == io.EOF {
@@ -290,8 +303,74 @@ func (p *parser) readAll(src rowSource) (*rows, error) {
 		if err := p.parse(rec, line, b); err != nil {
 			return nil, err
 		}
+		if est != nil && b.n == estimateAfter {
+			// Size the buffers once for the whole table (2% over the
+			// estimate): no copies as it grows, no page faults twice.
+			if n := est.estimateRows(b.n); n > b.n {
+				if err := b.reserve(n+n/50+64, len(p.featCols), line, p); err != nil {
+					return nil, err
+				}
+			}
+			est = nil
+		}
 	}
 	return b, nil
+}
+
+// reserve makes room for n rows of w features in b, checking the memory
+// it takes against what the process may still use.
+func (b *rows) reserve(n, w, line int, p *parser) error {
+	if err := p.checkMemory(int64(n)*int64(w)*8, b.n, line); err != nil {
+		return err
+	}
+	x := hugepage.Float64s(n * w)[:len(b.x)]
+	copy(x, b.x)
+	b.x = x
+	if p.labelCol >= 0 && cap(b.labels) < n {
+		b.labels = append(make([]string, 0, n), b.labels...)
+		b.lines = append(make([]int, 0, n), b.lines...)
+	}
+	return nil
+}
+
+// grow makes room for at least one more row of w features in b, doubling
+// its storage.
+func (b *rows) grow(w, line int, p *parser) error {
+	want := max(2*cap(b.x), len(b.x)+w, 1024)
+	if want >= checkFrom/8 {
+		if err := p.checkMemory(int64(want)*8, b.n, line); err != nil {
+			return err
+		}
+	}
+	b.x = hugepage.Grow(b.x, want-len(b.x))
+	return nil
+}
+
+// checkFrom is the buffer size from which the reader checks its growth
+// against the memory the process may still use.
+const checkFrom = 256 << 20
+
+// checkMemory fails with ErrTooLarge when a buffer of bytes would not fit
+// in the memory the process may still use (with room for the fit that
+// follows a read).
+func (p *parser) checkMemory(bytes int64, rowsRead, line int) error {
+	if bytes < checkFrom {
+		return nil
+	}
+	free, ok := memlimit.Available()
+	if !ok || bytes <= free/2 {
+		return nil
+	}
+	return p.fail(line, "", "", ErrTooLarge, fmt.Sprintf("after %d rows, the feature matrix needs %s of memory and %s are available (half of it may be used to read); sample the rows first (aer split) or use a machine with more memory",
+		rowsRead, gigabytes(bytes), gigabytes(free)))
+}
+
+// gigabytes writes a size in GB with two decimals (MB below 1 GB).
+func gigabytes(b int64) string {
+	if b < 1<<30 {
+		return fmt.Sprintf("%.0f MB", float64(b)/(1<<20))
+	}
+	return fmt.Sprintf("%.2f GB", float64(b)/(1<<30))
 }
 
 // dataset makes a Dataset of the rows in b (which it may keep), the labels

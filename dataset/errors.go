@@ -34,6 +34,7 @@ var (
 	ErrLabelLike     = errors.New("a feature column is named like a label")
 
 	ErrTooManyCategories = errors.New("too many categories")
+	ErrTooLarge          = errors.New("the table does not fit in memory")
 )
 
 // Error locates a problem in an input file. Line is 1-based and counts the

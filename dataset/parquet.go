@@ -153,5 +153,17 @@ func openSource(r io.Reader, name string, opt *Options) (rowSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newCSVSource(dr, name, opt)
+	src, err := newCSVSource(dr, name, opt)
+	if err != nil {
+		return nil, err
+	}
+	if f, ok := r.(*os.File); ok && dr == io.Reader(br) {
+		// An uncompressed file: its size tells how many rows to expect.
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			if off, err := f.Seek(0, io.SeekCurrent); err == nil {
+				src.size = fi.Size() - (off - int64(br.Buffered()))
+			}
+		}
+	}
+	return src, nil
 }

@@ -2,9 +2,15 @@ package dataset
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
+	"errors"
 	"io"
 	"strings"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/aer-go/aer/internal/hugepage"
 )
 
 // rowSource yields the rows of a table as text cells, whatever the file
@@ -19,18 +25,55 @@ type rowSource interface {
 	next() (rec []string, line int, err error)
 }
 
-// csvSource reads delimited text.
+// csvSource reads delimited text. Lines without a double quote, nearly
+// every line of a numeric table, are split on the delimiter directly;
+// from the first line holding a quote on, encoding/csv reads the rest, so
+// quoted fields (and the errors of malformed ones) are exactly its. Both
+// paths give the same fields and line numbers as encoding/csv alone.
 type csvSource struct {
-	cr   *csv.Reader
-	name string
-	head []string
+	br    *bufio.Reader
+	comma byte // the delimiter; 0 when it is not one byte (csv only)
+	cr    *csv.Reader
+	// fallback is set once cr reads the rest of the table; its line
+	// numbers then count from lineBase.
+	fallback bool
+	lineBase int
+	name     string
+	head     []string
+	line     int   // the line last read
+	offset   int64 // bytes read by the fast path
+	headLen  int64
+	rec      []string
+	long     []byte // a line longer than br's buffer
+	arena    []byte // see keep
+	// size is the bytes of the table from its start, when known (an
+	// uncompressed file), else 0.
+	size int64
+}
+
+// rowEstimator is a rowSource that can tell about how many rows the
+// table holds once it has read some, so the reader sizes its buffer
+// once instead of growing it.
+type rowEstimator interface {
+	// estimateRows returns the expected number of data rows, given that
+	// read have been read so far, or 0 when it cannot tell.
+	estimateRows(read int) int
+}
+
+// estimateRows extrapolates the rows read so far over the file's size.
+func (s *csvSource) estimateRows(read int) int {
+	if s.size <= 0 || read == 0 || s.fallback || s.offset <= 0 {
+		return 0
+	}
+	perRow := float64(s.offset) / float64(read)
+	return int(float64(s.size-s.headLen)/perRow) + 1
 }
 
 // newCSVSource sniffs the delimiter (opt.Delimiter overrides it) and reads
 // the header of the table at the start of r.
 func newCSVSource(r io.Reader, name string, opt *Options) (*csvSource, error) {
 	br, ok := r.(*bufio.Reader)
-	if !ok {
+	if !ok || br.Size() < 4096 {
 		br = bufio.NewReaderSize(r, 1<<16)
 	}
 	comma, err := sniff(br, name)
@@ -40,10 +83,14 @@ func newCSVSource(r io.Reader, name string, opt *Options) (*csvSource, error) {
 	if opt.Delimiter != 0 {
 		comma = opt.Delimiter
 	}
+	// csv.NewReader reads br itself (bufio.NewReader returns a large
+	// enough *bufio.Reader as it is), a line at a time, so after the
+	// header the data lines are still in br.
 	cr := csv.NewReader(br)
 	cr.Comma = comma
 	cr.ReuseRecord = true
 	cr.FieldsPerRecord = -1
+	before := br.Buffered()
 	header, err := cr.Read()
 	if err == io.EOF {
 		return nil, &Error{File: name, Err: ErrEmpty}
@@ -55,19 +102,132 @@ func newCSVSource(r io.Reader, name string, opt *Options) (*csvSource, error) {
 	if len(header) > 0 {
 		header[0] = strings.TrimPrefix(header[0], "\ufeff")
 	}
-	return &csvSource{cr: cr, name: name, head: header}, nil
+	s := &csvSource{br: br, cr: cr, name: name, head: header, rec: make([]string, 0, len(header))}
+	line, _ := cr.FieldPos(len(header) - 1)
+	multiline := false
+	for _, h := range header {
+		multiline = multiline || strings.ContainsAny(h, "\n\r")
+	}
+	s.line = line
+	if comma < utf8.RuneSelf && !multiline && comma != '"' && comma != '\r' && comma != '\n' {
+		s.comma = byte(comma)
+		s.headLen = int64(before - br.Buffered())
+		if s.headLen < 0 {
+			s.headLen = 0
+		}
+	} else {
+		s.fallback = true
+	}
+	return s, nil
 }
 
 func (s *csvSource) header() []string { return s.head }
 
 func (s *csvSource) next() ([]string, int, error) {
+	if s.fallback {
+		return s.nextCSV()
+	}
+	for {
+		b, err := s.readLine()
+		if len(b) == 0 && err != nil {
+			if err == io.EOF {
+				return nil, 0, io.EOF
+			}
+			return nil, 0, csvError(s.name, err)
+		}
+		s.line++
+		s.offset += int64(len(b))
+		if bytes.IndexByte(b, '"') >= 0 {
+			// Quotes: encoding/csv reads from this line on.
+			s.fallback = true
+			s.lineBase = s.line - 1
+			s.cr = csv.NewReader(io.MultiReader(bytes.NewReader(bytes.Clone(b)), s.br))
+			s.cr.Comma = rune(s.comma)
+			s.cr.ReuseRecord = true
+			s.cr.FieldsPerRecord = -1
+			return s.nextCSV()
+		}
+		// encoding/csv's line ends: \n, and \r\n read as \n; an empty
+		// line is skipped.
+		n := len(b)
+		if n > 0 && b[n-1] == '\n' {
+			n--
+			if n > 0 && b[n-1] == '\r' {
+				n--
+			}
+		} else if n > 0 && b[n-1] == '\r' && err == io.EOF {
+			n-- // as encoding/csv: a \r before the end of the file is dropped
+		}
+		if n == 0 {
+			if err != nil {
+				if err == io.EOF {
+					return nil, 0, io.EOF
+				}
+				return nil, 0, csvError(s.name, err)
+			}
+			continue
+		}
+		str := s.keep(b[:n])
+		s.rec = s.rec[:0]
+		for {
+			k := strings.IndexByte(str, s.comma)
+			if k < 0 {
+				s.rec = append(s.rec, str)
+				break
+			}
+			s.rec = append(s.rec, str[:k])
+			str = str[k+1:]
+		}
+		return s.rec, s.line, nil
+	}
+}
+
+// arenaChunk is the size of keep's chunks: large enough for the kernel
+// to back them with huge pages (see package hugepage).
+const arenaChunk = hugepage.Threshold
+
+// keep returns a string of the bytes b. Strings are cut from 4 MB
+// chunks that are never written again once cut, so a row costs no
+// allocation and a string kept by the caller stays valid (it keeps its
+// chunk alive).
+func (s *csvSource) keep(b []byte) string {
+	if cap(s.arena)-len(s.arena) < len(b) {
+		s.arena = hugepage.Bytes(max(arenaChunk, len(b)))[:0]
+	}
+	k := len(s.arena)
+	s.arena = append(s.arena, b...)
+	return unsafe.String(unsafe.SliceData(s.arena[k:]), len(b))
+}
+
+// readLine returns the next line with its end, valid until the next call;
+// the error is io.EOF (or a read error) after a last line without one.
+func (s *csvSource) readLine() ([]byte, error) {
+	b, err := s.br.ReadSlice('\n')
+	if err != bufio.ErrBufferFull {
+		return b, err
+	}
+	s.long = append(s.long[:0], b...)
+	for err == bufio.ErrBufferFull {
+		b, err = s.br.ReadSlice('\n')
+		s.long = append(s.long, b...)
+	}
+	return s.long, err
+}
+
+// nextCSV reads a record with encoding/csv.
+func (s *csvSource) nextCSV() ([]string, int, error) {
 	rec, err := s.cr.Read()
 	if err == io.EOF {
 		return nil, 0, io.EOF
 	}
 	if err != nil {
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			pe.StartLine += s.lineBase
+			pe.Line += s.lineBase
+		}
 		return nil, 0, csvError(s.name, err)
 	}
 	line, _ := s.cr.FieldPos(0)
-	return rec, line, nil
+	return rec, line + s.lineBase, nil
 }
