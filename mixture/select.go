@@ -110,7 +110,10 @@ func Select(ctx context.Context, x *mat.Dense, pool []int, s *Settings) (*Select
 	if limit == 0 {
 		limit = DefaultSelectRows
 	}
-	xs := subsample(x, limit, base.Seed)
+	xs := x
+	if len(pool) > 1 { // one L needs no comparison
+		xs = subsample(x, limit, base.Seed)
+	}
 	type out struct {
 		m   *Model
 		res *FitResult

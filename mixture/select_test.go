@@ -75,6 +75,14 @@ func TestSelectSubsample(t *testing.T) {
 			t.Errorf("workers %d: a different selection", w)
 		}
 	}
+	// A pool of one L is fitted on all rows.
+	s1, err := Select(context.Background(), x, []int{4}, &Settings{NInit: 2, SelectRows: 800, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := json.Marshal(s1.Model); s1.SampleRows != 0 || !bytes.Equal(b, c) {
+		t.Error("a pool of one L was subsampled")
+	}
 	// At the limit, and with a negative limit, all rows are used.
 	for _, limit := range []int{3000, -1} {
 		s3, err := Select(context.Background(), x, []int{3, 4}, &Settings{NInit: 2, SelectRows: limit, Seed: 3})

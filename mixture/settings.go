@@ -146,7 +146,8 @@ type Settings struct {
 	// of a pool of P sizes falls from P full fits to about one plus P
 	// small ones. Zero means DefaultSelectRows (20,000), so data of at most
 	// 20,000 rows get exactly the full procedure; a negative value means
-	// all rows whatever their number. Fit ignores it.
+	// all rows whatever their number. A pool of one L is always fitted on
+	// all rows. Fit ignores it.
 	SelectRows int
 	// Seed seeds every random choice; restart r draws from the stream
 	// rng.Derive(Seed, r), so results do not depend on Workers.
