@@ -35,7 +35,7 @@ type Options struct {
 
 // tryTree reports whether a search of nq queries should try the tree.
 func (o *Options) tryTree(ix *Index, nq int) bool {
-	return (o == nil || !o.Exhaustive) && ix.n >= treeMin && ix.d <= treeMaxDim && nq >= 2*treeProbe
+	return (o == nil || !o.Exhaustive) && ix.n >= treeMin && ix.d <= treeMaxDim && nq >= treeMinQueries
 }
 
 func (o *Options) workers() int {
@@ -52,6 +52,12 @@ type Index struct {
 	data   []float64 // n*d, row-major
 	norms  []float64 // squared Euclidean norm of each row
 	maxNrm float64   // largest squared norm
+
+	// The k-d tree, built by the first search that tries it, or treeBad
+	// when its probe showed that it does not prune here.
+	treeMu  sync.Mutex
+	tree    *kdTree
+	treeBad bool
 }
 
 // New builds an index over all rows of x. Reference position p is row p.

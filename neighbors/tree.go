@@ -25,8 +25,13 @@ const (
 	// treeMaxDim is the most columns for which SearchSelf tries the tree.
 	treeMaxDim = 64
 	// treeProbe is the number of queries searched in the tree before
-	// deciding whether it prunes enough to continue.
-	treeProbe = 256
+	// deciding whether it prunes enough to continue; the probe stops as
+	// soon as it has visited more rows than the tree may, so a fallback
+	// costs at most a few percent of the scan.
+	treeProbe = 64
+	// treeMinQueries is the fewest queries for which a search tries the
+	// tree: building it costs about as much as scanning for 40 queries.
+	treeMinQueries = 256
 	// treeWorthIt is the largest share of reference rows a probe query may
 	// visit on average for the tree to stay in use: on 20-column data a
 	// distance in a leaf (bounds, cache misses included) costs about ten
@@ -333,7 +338,18 @@ func sqDist4(q, r []float64) (s0, s1, s2, s3 float64) {
 // otherwise it returns false and the caller scans. The probe's answers are
 // exact either way.
 func (ix *Index) searchTree(nq int, row func(int) []float64, k int, exclude []int, opt *Options, res *Result) bool {
-	t := ix.buildTree()
+	// The tree and the probe's verdict are kept for later searches of
+	// the index (Tomek links search it twice).
+	ix.treeMu.Lock()
+	if ix.treeBad {
+		ix.treeMu.Unlock()
+		return false
+	}
+	if ix.tree == nil {
+		ix.tree = ix.buildTree()
+	}
+	t := ix.tree
+	ix.treeMu.Unlock()
 	excl := func(q int) int {
 		if exclude == nil {
 			return -1
@@ -361,15 +377,19 @@ func (ix *Index) searchTree(nq int, row func(int) []float64, k int, exclude []in
 	}
 	// The probe takes queries spread over the order, not one corner.
 	probe := min(nq, treeProbe)
+	budget := treeWorthIt * float64(probe) * float64(ix.n)
 	s := &treeSearcher{t: t, k: k}
 	done := make([]bool, nq)
 	for i := range probe {
 		q := order[i*nq/probe]
 		done[q] = true
 		s.query(row(q), excl(q), res.Index[q*k:(q+1)*k], res.Dist[q*k:(q+1)*k])
-	}
-	if float64(s.evals) > treeWorthIt*float64(probe)*float64(ix.n) {
-		return false
+		if float64(s.evals) > budget {
+			ix.treeMu.Lock()
+			ix.treeBad, ix.tree = true, nil
+			ix.treeMu.Unlock()
+			return false
+		}
 	}
 	const block = 64
 	nblocks := (nq + block - 1) / block
