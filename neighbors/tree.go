@@ -334,9 +334,9 @@ func sqDist4(q, r []float64) (s0, s1, s2, s3 float64) {
 }
 
 // searchTree answers the queries of ix.search (same arguments) with the
-// tree, after a probe of the first queries shows that the tree prunes;
-// otherwise it returns false and the caller scans. The probe's answers are
-// exact either way.
+// tree, after a probe of treeProbe queries spread over them shows that the
+// tree prunes; otherwise it returns false and the caller scans. Answers
+// are exact either way.
 func (ix *Index) searchTree(nq int, row func(int) []float64, k int, exclude []int, opt *Options, res *Result) bool {
 	// The tree and the probe's verdict are kept for later searches of
 	// the index (Tomek links search it twice).
