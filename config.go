@@ -84,6 +84,13 @@ type Config struct {
 	Covariance string `json:"covariance"`
 	// NInit is the number of EM restarts per L; 0 means 5 (the paper).
 	NInit int `json:"n_init"`
+	// SelectRows bounds the majority rows on which the pool of mixture
+	// sizes is compared by BIC: with more majority rows, every L is fitted
+	// on that many rows drawn at random and only the chosen L again on all
+	// of them (mixture.Settings.SelectRows). 0 means the preset's choice:
+	// 20,000 for plus (the shared datasets, all smaller, get the full
+	// procedure), all rows for paper; -1 means all rows.
+	SelectRows int `json:"select_rows,omitempty"`
 	// Rank orders the majority rows of each component for the subsets:
 	// "density" (log N(x | mu_l, Sigma_l), the paper) or "responsibility".
 	// Empty means "density".
@@ -230,16 +237,17 @@ const (
 // unset.
 type preset struct {
 	pool, global                                          bool
+	selectRows                                            int
 	space, thresholds, weightData, projection, likelihood string
 	selection, deltaRule                                  string
 	peers                                                 []string
 }
 
 var presets = map[string]preset{
-	PresetPlus: {pool: true, global: true, space: "logit", thresholds: "fine",
+	PresetPlus: {pool: true, global: true, selectRows: mixture.DefaultSelectRows, space: "logit", thresholds: "fine",
 		weightData: "valid", projection: "minmax", likelihood: "tempered", selection: "auc", deltaRule: "bayes",
 		peers: []string{"logreg"}},
-	PresetPaper: {space: "probability", thresholds: "grid",
+	PresetPaper: {selectRows: -1, space: "probability", thresholds: "grid",
 		weightData: "union", projection: "minmax", likelihood: "exp", selection: "threshold", deltaRule: "tuned"},
 }
 
@@ -372,6 +380,12 @@ func (c *Config) resolve() (*resolvedConfig, error) {
 	}
 	if r.NInit < 0 {
 		return nil, fmt.Errorf("aer: n_init %d is negative", r.NInit)
+	}
+	if r.SelectRows == 0 {
+		r.SelectRows = ps.selectRows
+	}
+	if r.SelectRows < -1 {
+		return nil, fmt.Errorf("aer: select_rows %d: want -1 (all rows) or a positive number of rows", r.SelectRows)
 	}
 	if r.LocalRandom == 0 {
 		r.LocalRandom = 0.5
@@ -539,6 +553,8 @@ var params = learn.ParamTable[Config]{
 		}},
 	learn.Enum("covariance", "mixture covariance; auto is full up to 32 features, diag beyond", covNames, func(c *Config) *string { return &c.Covariance }),
 	learn.Int("n_init", "EM restarts per L", 1, func(c *Config) *int { return &c.NInit }),
+	learn.Int("select_rows", "majority rows on which BIC compares the mixture sizes (more: a random subsample, then the chosen L refitted on all rows); -1 = all rows; 0 = the preset's (plus 20000, paper all)", -1,
+		func(c *Config) *int { return &c.SelectRows }),
 	learn.Enum("rank", "how majority rows are ranked per component", rankNames, func(c *Config) *string { return &c.Rank }),
 	learn.Float("local_random", "share of m_k random majority rows in each local subset", 0, math.Inf(1), func(c *Config) *float64 { return &c.LocalRandom }),
 	learn.Bool("tomek", "remove Tomek links from the global subsets", true, func(c *Config) *bool { return &c.NoTomek }),

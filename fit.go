@@ -188,6 +188,7 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 	sel, err := mixture.Select(ctx, xMaj, pool, &mixture.Settings{
 		Covariance: cov,
 		NInit:      c.NInit,
+		SelectRows: c.SelectRows,
 		Seed:       rng.DeriveSeed(env.Seed, streamMixture),
 		Workers:    workers,
 		Logger:     env.Logger,

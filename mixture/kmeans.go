@@ -72,6 +72,17 @@ func sqDist(a, b []float64) float64 { return sqdiff(a, b) }
 // or after maxIter iterations. An empty cluster is moved to the row
 // farthest from its centre.
 // It stops with ctx's error when ctx is cancelled.
+//
+// The assignment step uses Hamerly's bounds (Hamerly, "Making k-means even
+// faster", 2010): per row an upper bound on the distance to its centre and
+// a lower bound on the distance to every other, moved by the centres'
+// shifts each iteration; a row whose upper bound is below the larger of its
+// lower bound and half the distance from its centre to the nearest other
+// centre keeps its label without computing a distance. The comparison
+// leaves a margin far above the rounding of the bounds, so a row is skipped
+// only when every other centre is certainly farther: the labels are exactly
+// those of plain Lloyd, ties (to the smaller centre) included. A row that
+// is not skipped is assigned by the plain scan over all centres.
 func kmeans(ctx context.Context, x []float64, stride, n, d, k, maxIter, workers int, rnd *rand.Rand) ([]int, error) {
 	seeds := kmeansPP(x, stride, n, d, k, rnd)
 	centers := make([]float64, k*d)
@@ -88,42 +99,80 @@ func kmeans(ctx context.Context, x []float64, stride, n, d, k, maxIter, workers 
 	for j := range mean {
 		mean[j] /= float64(n)
 	}
-	varSum := 0.0
+	varSum, maxNorm := 0.0, 0.0
 	for i := 0; i < n; i++ {
+		nrm := 0.0
 		for j, v := range x[i*stride : i*stride+d] {
 			t := v - mean[j]
 			varSum += t * t
+			nrm += v * v
 		}
+		maxNorm = max(maxNorm, nrm)
 	}
 	tol := 1e-4 * varSum / float64(n) / float64(d)
+	// Bounds are distances between points of the data's hull, each
+	// operation rounded to a relative 1e-16 or so; 1e-9 of the largest norm
+	// covers their rounding over any number of iterations.
+	margin := 1e-9 * math.Sqrt(maxNorm)
 
 	labels := make([]int, n)
+	upper := make([]float64, n) // >= distance to the centre of labels[i]
+	lower := make([]float64, n) // <= distance to every other centre
 	for i := range labels {
 		labels[i] = -1
+		upper[i] = math.Inf(1)
 	}
-	dist := make([]float64, n)
+	half := make([]float64, k) // half the distance to the nearest other centre
+	move := make([]float64, k) // distance each centre moved in the last update
+	prev := make([]float64, k*d)
 	changed := make([]bool, numBlocks(n))
 	sums := make([]float64, k*d)
 	counts := make([]int, k)
+	// scan assigns row i from every distance, as plain Lloyd does.
+	scan := func(i int, xi []float64) {
+		best, bd, second := 0, math.Inf(1), math.Inf(1)
+		for c := 0; c < k; c++ {
+			v := sqDist(xi, centers[c*d:(c+1)*d])
+			if v < bd {
+				best, bd, second = c, v, bd
+			} else if v < second {
+				second = v
+			}
+		}
+		labels[i], upper[i], lower[i] = best, math.Sqrt(bd), math.Sqrt(second)
+	}
 	for it := 0; it < maxIter; it++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
+		}
+		for c := range k {
+			h := math.Inf(1)
+			for c2 := range k {
+				if c2 != c {
+					h = min(h, math.Sqrt(sqDist(centers[c*d:(c+1)*d], centers[c2*d:(c2+1)*d])))
+				}
+			}
+			half[c] = h / 2
 		}
 		parallel(workers, numBlocks(n), func(_, b int) {
 			r0, r1 := b*blockRows, min((b+1)*blockRows, n)
 			ch := false
 			for i := r0; i < r1; i++ {
+				a := labels[i]
+				if a >= 0 && upper[i]+margin < max(lower[i], half[a]) {
+					continue
+				}
 				xi := x[i*stride : i*stride+d]
-				best, bd := 0, math.Inf(1)
-				for c := 0; c < k; c++ {
-					if v := sqDist(xi, centers[c*d:(c+1)*d]); v < bd {
-						best, bd = c, v
+				if a >= 0 {
+					upper[i] = math.Sqrt(sqDist(xi, centers[a*d:(a+1)*d]))
+					if upper[i]+margin < max(lower[i], half[a]) {
+						continue
 					}
 				}
-				if labels[i] != best {
+				scan(i, xi)
+				if labels[i] != a {
 					ch = true
 				}
-				labels[i], dist[i] = best, bd
 			}
 			changed[b] = ch
 		})
@@ -140,30 +189,41 @@ func kmeans(ctx context.Context, x []float64, stride, n, d, k, maxIter, workers 
 				s[j] += v
 			}
 		}
-		// Relocate empty clusters to the rows farthest from their centres.
-		for c := 0; c < k; c++ {
-			if counts[c] > 0 {
-				continue
+		// Relocate empty clusters to the rows farthest from their centres
+		// (distances computed afresh: skipped rows kept only bounds).
+		if slices.Contains(counts, 0) {
+			dist := make([]float64, n)
+			for i := range dist {
+				c := labels[i]
+				dist[i] = sqDist(x[i*stride:i*stride+d], centers[c*d:(c+1)*d])
 			}
-			far := 0
-			for i := 1; i < n; i++ {
-				if dist[i] > dist[far] {
-					far = i
+			for c := 0; c < k; c++ {
+				if counts[c] > 0 {
+					continue
 				}
-			}
-			old := labels[far]
-			if counts[old] > 1 {
-				counts[old]--
-				os := sums[old*d : (old+1)*d]
-				for j, v := range x[far*stride : far*stride+d] {
-					os[j] -= v
+				far := 0
+				for i := 1; i < n; i++ {
+					if dist[i] > dist[far] {
+						far = i
+					}
 				}
-				labels[far] = c
-				counts[c] = 1
-				copy(sums[c*d:(c+1)*d], x[far*stride:far*stride+d])
+				was := labels[far]
+				if counts[was] > 1 {
+					counts[was]--
+					ws := sums[was*d : (was+1)*d]
+					for j, v := range x[far*stride : far*stride+d] {
+						ws[j] -= v
+					}
+					labels[far] = c
+					counts[c] = 1
+					copy(sums[c*d:(c+1)*d], x[far*stride:far*stride+d])
+					// Its bounds refer to the old centre: rescan it.
+					upper[far], lower[far] = math.Inf(1), 0
+				}
+				dist[far] = 0
 			}
-			dist[far] = 0
 		}
+		copy(prev, centers)
 		shift := 0.0
 		for c := 0; c < k; c++ {
 			if counts[c] == 0 {
@@ -191,6 +251,28 @@ func kmeans(ctx context.Context, x []float64, stride, n, d, k, maxIter, workers 
 			}
 			break
 		}
+		// Move the bounds by the centres' shifts: the lower bound by the
+		// largest shift among the other centres.
+		m1, m2, arg := -1.0, 0.0, -1 // largest and second largest shift
+		for c := range k {
+			move[c] = math.Sqrt(sqDist(prev[c*d:(c+1)*d], centers[c*d:(c+1)*d]))
+			if !(move[c] <= m1) { // NaN moves win, and poison the bounds
+				m1, m2, arg = move[c], max(m1, 0), c
+			} else if move[c] > m2 {
+				m2 = move[c]
+			}
+		}
+		parallel(workers, numBlocks(n), func(_, b int) {
+			for i := b * blockRows; i < min((b+1)*blockRows, n); i++ {
+				a := labels[i]
+				upper[i] += move[a]
+				if a == arg {
+					lower[i] -= m2
+				} else {
+					lower[i] -= m1
+				}
+			}
+		})
 	}
 	return labels, nil
 }

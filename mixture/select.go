@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/aer-go/aer/internal/rng"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -40,6 +41,38 @@ type Selection struct {
 	// iterations over all restarts.
 	Seconds    float64 `json:"seconds"`
 	Iterations int     `json:"iterations"`
+	// SampleRows is the number of rows the candidates were fitted on when
+	// Settings.SelectRows subsampled the data, 0 when they used all rows.
+	// Candidates then describe the subsample's fits; Model and Result are
+	// the chosen L fitted again on all rows.
+	SampleRows int `json:"sample_rows,omitempty"`
+	// RefitSeconds is the time of that final fit on all rows.
+	RefitSeconds float64 `json:"refit_seconds,omitempty"`
+}
+
+// selectStream is the random stream of Select's subsample, apart from
+// the restarts' streams 0..NInit-1.
+const selectStream = 1 << 40
+
+// subsample returns x itself when it has at most limit rows (limit <= 0:
+// any number), else limit of its rows drawn uniformly without
+// replacement, in their order in x.
+func subsample(x *mat.Dense, limit int, seed uint64) *mat.Dense {
+	n, d := x.Dims()
+	if limit <= 0 || n <= limit {
+		return x
+	}
+	// Selection sampling (Knuth's algorithm S): one pass, rows in order.
+	rnd := rng.Derive(seed, selectStream)
+	out := mat.NewDense(limit, d, nil)
+	k := 0
+	for i := 0; i < n && k < limit; i++ {
+		if rnd.IntN(n-i) < limit-k {
+			out.SetRow(k, x.RawRowView(i))
+			k++
+		}
+	}
+	return out
 }
 
 // Select fits a mixture for every number of components in pool (with
@@ -47,6 +80,8 @@ type Selection struct {
 // each entry equals a separate Fit) and chooses the smallest BIC, as the
 // paper does (Eq. 4-5); ties keep the earlier entry of the pool. Fits of
 // different L run in parallel when the pool has at least Workers entries.
+// With more rows than Settings.SelectRows the pool is compared on a
+// subsample and the chosen L refitted on all rows (see SelectRows).
 func Select(ctx context.Context, x *mat.Dense, pool []int, s *Settings) (*Selection, error) {
 	if len(pool) == 0 {
 		return nil, fmt.Errorf("mixture: empty pool of component counts")
@@ -71,6 +106,14 @@ func Select(ctx context.Context, x *mat.Dense, pool []int, s *Settings) (*Select
 		base.Progress = func(p Progress) { mu.Lock(); defer mu.Unlock(); f(p) }
 	}
 	workers := workerCount(base.Workers)
+	limit := base.SelectRows
+	if limit == 0 {
+		limit = DefaultSelectRows
+	}
+	xs := x
+	if len(pool) > 1 { // one L needs no comparison
+		xs = subsample(x, limit, base.Seed)
+	}
 	type out struct {
 		m   *Model
 		res *FitResult
@@ -81,7 +124,7 @@ func Select(ctx context.Context, x *mat.Dense, pool []int, s *Settings) (*Select
 		cs := base
 		cs.Components = pool[i]
 		cs.Workers = w
-		m, res, err := Fit(ctx, x, &cs)
+		m, res, err := Fit(ctx, xs, &cs)
 		outs[i] = out{m, res, err}
 	}
 	if len(pool) >= workers && workers > 1 {
@@ -112,6 +155,20 @@ func Select(ctx context.Context, x *mat.Dense, pool []int, s *Settings) (*Select
 	}
 	b := sel.Candidates[sel.Best]
 	sel.Components, sel.Model, sel.Result = b.Components, b.Model, b.Result
+	if xs != x {
+		sel.SampleRows, _ = xs.Dims()
+		t0 := time.Now()
+		cs := base
+		cs.Components = b.Components
+		cs.Workers = workers
+		m, res, err := Fit(ctx, x, &cs)
+		if err != nil {
+			return nil, fmt.Errorf("mixture: fitting %d components on all rows: %w", b.Components, err)
+		}
+		sel.Model, sel.Result = m, res
+		sel.Iterations += res.TotalIterations
+		sel.RefitSeconds = time.Since(t0).Seconds()
+	}
 	sel.Seconds = time.Since(start).Seconds()
 	return sel, nil
 }

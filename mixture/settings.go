@@ -105,6 +105,8 @@ const (
 	DefaultTol        = 1e-3
 	DefaultRegCovar   = 1e-6
 	DefaultKMeansIter = 300
+	// DefaultSelectRows is Select's subsample size (Settings.SelectRows).
+	DefaultSelectRows = 20000
 )
 
 // Settings configures Fit and Select. The zero value, or a nil *Settings,
@@ -136,6 +138,17 @@ type Settings struct {
 	Init Init
 	// KMeansIter bounds Lloyd's iterations in InitKMeans; zero means 300.
 	KMeansIter int
+	// SelectRows bounds the rows on which Select compares its pool of
+	// component counts. With more rows than that, every L of the pool is
+	// fitted (with NInit restarts) on SelectRows rows drawn uniformly
+	// without replacement, the smallest BIC there chooses L, and only the
+	// chosen L is fitted again on all rows, with NInit restarts: the cost
+	// of a pool of P sizes falls from P full fits to about one plus P
+	// small ones. Zero means DefaultSelectRows (20,000), so data of at most
+	// 20,000 rows get exactly the full procedure; a negative value means
+	// all rows whatever their number. A pool of one L is always fitted on
+	// all rows. Fit ignores it.
+	SelectRows int
 	// Seed seeds every random choice; restart r draws from the stream
 	// rng.Derive(Seed, r), so results do not depend on Workers.
 	Seed uint64

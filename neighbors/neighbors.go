@@ -26,6 +26,16 @@ type Options struct {
 	// Workers is the number of goroutines that share the query blocks;
 	// 0 means runtime.GOMAXPROCS(0). Results do not depend on it.
 	Workers int
+	// Exhaustive forces the blocked scan of every reference row. By
+	// default a search of many queries over many rows of moderate
+	// dimension tries a k-d tree first and keeps it when it prunes (see
+	// the package documentation). Results do not depend on it.
+	Exhaustive bool
+}
+
+// tryTree reports whether a search of nq queries should try the tree.
+func (o *Options) tryTree(ix *Index, nq int) bool {
+	return (o == nil || !o.Exhaustive) && ix.n >= treeMin && ix.d <= treeMaxDim && nq >= treeMinQueries
 }
 
 func (o *Options) workers() int {
@@ -42,6 +52,12 @@ type Index struct {
 	data   []float64 // n*d, row-major
 	norms  []float64 // squared Euclidean norm of each row
 	maxNrm float64   // largest squared norm
+
+	// The k-d tree, built by the first search that tries it, or treeBad
+	// when its probe showed that it does not prune here.
+	treeMu  sync.Mutex
+	tree    *kdTree
+	treeBad bool
 }
 
 // New builds an index over all rows of x. Reference position p is row p.
@@ -216,6 +232,9 @@ func (ix *Index) search(nq int, row func(int) []float64, k int, exclude []int, o
 	}
 	res := &Result{K: k, Index: make([]int, nq*k), Dist: make([]float64, nq*k)}
 	if nq == 0 {
+		return res, nil
+	}
+	if opt.tryTree(ix, nq) && ix.searchTree(nq, row, k, exclude, opt, res) {
 		return res, nil
 	}
 	qb, rb := blockSizes(ix.d)

@@ -49,13 +49,18 @@ type mixtureReport struct {
 	Seed         uint64              `json:"seed"`
 	Candidates   []mixture.Candidate `json:"candidates"`
 	Chosen       int                 `json:"chosen_components"`
-	Criterion    string              `json:"criterion"`
-	Timing       mixtureTiming       `json:"timing"`
-	Notes        []string            `json:"notes,omitempty"`
-	ImputedCells int                 `json:"imputed_cells,omitempty"`
-	Warnings     []string            `json:"warnings,omitempty"`
-	Unlabelled   bool                `json:"unlabelled,omitempty"`
-	Params       *mixtureParams      `json:"params,omitempty"`
+	// SampleRows is the subsample the candidates were fitted on (0: all
+	// rows); the chosen L was then refitted on all rows, with this mean
+	// log-likelihood.
+	SampleRows       int            `json:"sample_rows,omitempty"`
+	ChosenMeanLogLik float64        `json:"chosen_mean_loglik,omitempty"`
+	Criterion        string         `json:"criterion"`
+	Timing           mixtureTiming  `json:"timing"`
+	Notes            []string       `json:"notes,omitempty"`
+	ImputedCells     int            `json:"imputed_cells,omitempty"`
+	Warnings         []string       `json:"warnings,omitempty"`
+	Unlabelled       bool           `json:"unlabelled,omitempty"`
+	Params           *mixtureParams `json:"params,omitempty"`
 }
 
 type mixtureTiming struct {
@@ -86,6 +91,8 @@ func runMixture(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	comps := fs.String("components", "2-8", `numbers of components L to try: "3", "2-8" or "2,4,6"`)
 	covName := fs.String("covariance", "auto", "covariance type: auto (full up to 32 features, else diag), full, diag, tied or spherical")
 	nInit := fs.Int("n-init", 5, "EM restarts per L; the best log-likelihood is kept")
+	selectRows := fs.Int("select-rows", mixture.DefaultSelectRows, "with more rows, compare the L on this many rows drawn at random\n"+
+		"and refit only the chosen L on all rows (-1: always all rows)")
 	maxIter := fs.Int("max-iter", mixture.DefaultMaxIter, "EM iterations per restart at most")
 	tol := fs.Float64("tol", mixture.DefaultTol, "stop when the mean log-likelihood changes by less than this (0: always run --max-iter iterations)")
 	reg := fs.Float64("reg-covar", mixture.DefaultRegCovar, "ridge added to covariance diagonals (0: none)")
@@ -210,7 +217,10 @@ func runMixture(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		tolv = -1 // never stop early
 	}
 	settings := &mixture.Settings{Covariance: cov, NInit: *nInit, MaxIter: *maxIter, Tol: tolv,
-		RegCovar: regCovar, Init: init, Seed: *seed, Workers: *workers}
+		RegCovar: regCovar, Init: init, Seed: *seed, Workers: *workers, SelectRows: *selectRows}
+	if *selectRows == 0 || *selectRows < -1 {
+		return usageErrorf("mixture: --select-rows %d: want -1 (all rows) or a positive number of rows", *selectRows)
+	}
 	sel, err := mixture.Select(ctx, x, pool, settings)
 	if err != nil {
 		return err
@@ -218,7 +228,11 @@ func runMixture(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	rep := mixtureReport{File: *data, Class: *class, Rows: len(rows), Features: d.Cols(), Unlabelled: d.Y == nil,
 		Standardized: *standardize, Covariance: sel.Result.Covariance.String(), NInit: *nInit, Seed: *seed,
 		Candidates: sel.Candidates, Chosen: sel.Components, Criterion: "bic",
-		Timing: mixtureTiming{FitSeconds: sel.Seconds, EMIterations: sel.Iterations}}
+		SampleRows: sel.SampleRows,
+		Timing:     mixtureTiming{FitSeconds: sel.Seconds, EMIterations: sel.Iterations}}
+	if sel.SampleRows > 0 {
+		rep.ChosenMeanLogLik = sel.Result.MeanLogLik
+	}
 	if sel.Seconds > 0 {
 		rep.Timing.IterationsPerSec = float64(sel.Iterations) / sel.Seconds
 	}
@@ -268,6 +282,10 @@ func runMixture(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		fmt.Fprintf(stdout, "%4d %8d %14.4f %14.4f %12.6f %6d %v%s\n", cand.Components, cand.NParameters,
 			cand.BIC, cand.AIC, cand.MeanLogLik, cand.Iterations, cand.Converged, mark)
+	}
+	if rep.SampleRows > 0 {
+		fmt.Fprintf(stdout, "(candidates fitted on %d random rows; the chosen L refitted on all %d rows: mean loglik %.6f)\n",
+			rep.SampleRows, rep.Rows, rep.ChosenMeanLogLik)
 	}
 	fmt.Fprintf(stdout, "chosen L = %d\n", rep.Chosen)
 	for _, n := range rep.Notes {
