@@ -238,3 +238,29 @@ func TestIDWithoutCategories(t *testing.T) {
 		t.Errorf("rows %v, CSV rows %v", rows, csvRows)
 	}
 }
+
+// TestLayout: the raw columns of a schema, and schemas whose categories
+// do not match their features refused.
+func TestLayout(t *testing.T) {
+	cats := []modelfile.Category{{Column: "c", Values: []string{"x", "y"}}, {Column: "e", Values: nil}}
+	l, err := newLayout(&modelfile.Schema{Features: []string{"a", "c=x", "c=y", "b"}, Categories: cats})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(l.names, []string{"a", "c", "b", "e"}) || l.cols[1].feat != 1 || l.cols[1].width() != 2 || l.cols[2].feat != 3 || l.cols[3].width() != 0 {
+		t.Errorf("layout %+v", l.cols)
+	}
+	for _, bad := range []struct {
+		features []string
+		msg      string
+	}{
+		{[]string{"a", "c=x", "b"}, `feature 3 is "b", not its one-hot feature "c=y"`},
+		{[]string{"a", "c=x"}, "not all among the features"},
+		{[]string{"a", "b"}, `its one-hot feature "c=x" is not among the features`},
+		{[]string{"a", "c=x", "c=y", "c"}, `names column "c" twice`},
+	} {
+		if _, err := newLayout(&modelfile.Schema{Features: bad.features, Categories: cats[:1]}); err == nil || !strings.Contains(err.Error(), bad.msg) {
+			t.Errorf("%v: %v, want %q", bad.features, err, bad.msg)
+		}
+	}
+}

@@ -101,6 +101,9 @@ func newLayout(s *modelfile.Schema) (*layout, error) {
 		j += len(names)
 	}
 	for k, c := range s.Categories {
+		if !placed[k] && len(c.Values) > 0 {
+			return nil, fmt.Errorf("the schema's categorical column %s: its one-hot feature %s is not among the features", quote(c.Column), quote(c.Column+"="+c.Values[0]))
+		}
 		if !placed[k] {
 			cat := &dataset.Category{Column: c.Column, Values: c.Values}
 			if err := add(rawColumn{name: c.Column, feat: len(s.Features), cat: cat}); err != nil {
