@@ -203,6 +203,12 @@ func TestCategoricalErrors(t *testing.T) {
 			t.Errorf("%s: %d %s; want %d, row %v, field %q, %q", tc.name, code, raw, tc.status, tc.row, tc.field, tc.msg)
 		}
 	}
+	for _, q := range []string{"?explain=maybe", "?explain=true&top=0"} {
+		code, doc, raw := do(t, s, "POST", "/v1/models/cat/predict"+q, "text/csv", "x0,color,x1,x2\n1,red,2,3\n")
+		if code != 400 || doc["field"] == nil || !strings.Contains(fmt.Sprint(doc["error"]), "query parameter") {
+			t.Errorf("%s: %d %s", q, code, raw)
+		}
+	}
 	// A model without categorical columns describes itself as before.
 	_, doc, _ := do(t, s, "GET", "/v1/models/lr", "", "")
 	for _, k := range []string{"columns", "categories", "id"} {

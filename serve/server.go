@@ -437,14 +437,14 @@ func explainQuery(r *http.Request, req *request) *Error {
 	if v := q.Get("explain"); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
-			return errorf(http.StatusBadRequest, kindMalformedRequest, 0, "explain", "query parameter explain=%s: want true or false", quote(v))
+			return errorf(http.StatusBadRequest, kindBadQuery, 0, "explain", "query parameter explain=%s: want true or false", quote(v))
 		}
 		req.explain = req.explain || b
 	}
 	if v := q.Get("top"); v != "" {
 		k, err := strconv.Atoi(v)
 		if err != nil || k < 1 {
-			return errorf(http.StatusBadRequest, kindMalformedRequest, 0, "top", "query parameter top=%s: want a whole number of at least 1", quote(v))
+			return errorf(http.StatusBadRequest, kindBadQuery, 0, "top", "query parameter top=%s: want a whole number of at least 1", quote(v))
 		}
 		if req.top == 0 {
 			req.top = k
