@@ -152,8 +152,8 @@ func malformedJSON(format string, a ...any) *Error {
 	return errorf(http.StatusBadRequest, kindMalformedJSON, 0, "", "malformed request: "+format, a...)
 }
 
-// readJSON reads {"rows": [...], "explain": bool}, a token at a time so
-// that limits apply as the body streams in.
+// readJSON reads {"rows": [...], "explain": bool, "top": K}, a token at a
+// time so that limits apply as the body streams in.
 func (d *rowDecoder) readJSON(r io.Reader) error {
 	dec := json.NewDecoder(r)
 	dec.UseNumber()

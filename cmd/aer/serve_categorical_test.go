@@ -18,9 +18,9 @@ import (
 	"github.com/aer-go/aer/serve"
 )
 
-// served is the part of a predict answer (serve.PredictResponse) the
+// servedAnswer is the part of a predict answer (serve.PredictResponse) the
 // tests read; each method's explanation is left out.
-type served struct {
+type servedAnswer struct {
 	Threshold float64 `json:"threshold"`
 	Rows      []struct {
 		Score    float64             `json:"score"`
@@ -31,8 +31,8 @@ type served struct {
 	} `json:"rows"`
 }
 
-// post sends body to the server's predict route and decodes the answer.
-func post(t *testing.T, s http.Handler, query, ctype, body string) (int, *served, map[string]any) {
+// postServe sends body to the server's predict route and decodes the answer.
+func postServe(t *testing.T, s http.Handler, query, ctype, body string) (int, *servedAnswer, map[string]any) {
 	t.Helper()
 	w := httptest.NewRecorder()
 	req := httptest.NewRequest(http.MethodPost, "/v1/predict"+query, strings.NewReader(body))
@@ -45,7 +45,7 @@ func post(t *testing.T, s http.Handler, query, ctype, body string) (int, *served
 		}
 		return w.Code, nil, e
 	}
-	var r served
+	var r servedAnswer
 	if err := json.Unmarshal(w.Body.Bytes(), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestServeCategorical(t *testing.T) {
 				{"objects", "", "application/json", `{"explain": true, "top": 100, "rows": [` + strings.Join(objects, ",") + `]}`, true},
 				{"arrays", "", "application/json", `{"explain": true, "top": 100, "rows": [` + strings.Join(arrays, ",") + `]}`, false},
 			} {
-				code, got, e := post(t, s, tc.query, tc.ctype, tc.body)
+				code, got, e := postServe(t, s, tc.query, tc.ctype, tc.body)
 				if code != 200 {
 					t.Fatalf("%s: status %d: %v", tc.name, code, e)
 				}
@@ -207,7 +207,7 @@ func TestServeCategorical(t *testing.T) {
 				if strings.HasPrefix(tc.name, "csv") {
 					ctype = "text/csv"
 				}
-				code, _, e := post(t, s, "", ctype, tc.body)
+				code, _, e := postServe(t, s, "", ctype, tc.body)
 				if code != 400 || e["row"] != tc.row || (e["field"] != nil || tc.field != "") && e["field"] != tc.field || !strings.Contains(e["error"].(string), tc.msg) {
 					t.Errorf("%s: status %d, %v; want 400, row %v, field %q, %q", tc.name, code, e, tc.row, tc.field, tc.msg)
 				}
