@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bufio"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -15,6 +16,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/modelfile"
 )
 
@@ -24,12 +26,25 @@ type request struct {
 	// value.
 	x       *mat.Dense
 	explain bool
+	// top is the number of feature attributions a row's answer lists
+	// ("top"); 0 when the request does not say.
+	top int
+	// ids holds the id column's value of each row (nil: the row has
+	// none), or is nil when no row has one.
+	ids []any
+	// unseen lists, per row, the categorical columns whose value the
+	// model did not see in training; nil when no row has one.
+	unseen [][]string
 }
 
-// decodeRows reads a scoring request for a model of schema s from body,
+// defaultTop is the number of feature attributions a row's answer lists
+// when the request does not say ("top").
+const defaultTop = 10
+
+// decodeRows reads a scoring request for a model of layout l from body,
 // a JSON or CSV document as contentType says, with at most maxRows rows.
 // Every refusal is an *Error naming the row and field.
-func decodeRows(body io.Reader, contentType string, s *modelfile.Schema, maxRows int, maxBody int64) (*request, error) {
+func decodeRows(body io.Reader, contentType string, l *layout, maxRows int, maxBody int64) (*request, error) {
 	mt := "application/json"
 	if contentType != "" {
 		var err error
@@ -37,14 +52,14 @@ func decodeRows(body io.Reader, contentType string, s *modelfile.Schema, maxRows
 			return nil, errorf(http.StatusUnsupportedMediaType, kindMediaType, 0, "", "Content-Type %s: %v (send application/json or text/csv)", quote(contentType), err)
 		}
 	}
-	d := &rowDecoder{schema: s, maxRows: maxRows, col: make(map[string]int, len(s.Features))}
-	for j, f := range s.Features {
-		d.col[f] = j
-	}
+	s := l.schema
+	d := &rowDecoder{schema: s, lay: l, maxRows: maxRows}
 	var err error
 	switch {
 	case mt == "application/json" || strings.HasSuffix(mt, "+json"):
 		err = d.readJSON(body)
+	case mt == "text/csv" && l.categorical:
+		err = d.readCSVDataset(body)
 	case mt == "text/csv":
 		err = d.readCSV(body)
 	default:
@@ -62,16 +77,36 @@ func decodeRows(body io.Reader, contentType string, s *modelfile.Schema, maxRows
 	if d.rows == 0 {
 		return nil, errorf(http.StatusBadRequest, kindNoRows, 0, "", "the request has no rows to score")
 	}
-	return &request{x: mat.NewDense(d.rows, len(s.Features), d.data), explain: d.explain}, nil
+	return &request{x: mat.NewDense(d.rows, len(s.Features), d.data), explain: d.explain, top: d.top, ids: d.ids, unseen: d.unseen}, nil
 }
 
 type rowDecoder struct {
 	schema  *modelfile.Schema
+	lay     *layout
 	maxRows int
-	col     map[string]int // feature name -> model column
-	data    []float64      // rows so far, row-major
+	data    []float64 // rows so far, row-major
 	rows    int
 	explain bool
+	top     int
+	ids     []any
+	unseen  [][]string
+}
+
+// setID records the id of row i (1-based).
+func (d *rowDecoder) setID(i int, v any) {
+	for len(d.ids) < i {
+		d.ids = append(d.ids, nil)
+	}
+	d.ids[i-1] = v
+}
+
+// addUnseen records that row i (1-based) has a value of categorical
+// column col that the model did not see.
+func (d *rowDecoder) addUnseen(i int, col string) {
+	for len(d.unseen) < i {
+		d.unseen = append(d.unseen, nil)
+	}
+	d.unseen[i-1] = append(d.unseen[i-1], col)
 }
 
 // ignored tells whether a column name is the label or weight column of
@@ -117,8 +152,8 @@ func malformedJSON(format string, a ...any) *Error {
 	return errorf(http.StatusBadRequest, kindMalformedJSON, 0, "", "malformed request: "+format, a...)
 }
 
-// readJSON reads {"rows": [...], "explain": bool}, a token at a time so
-// that limits apply as the body streams in.
+// readJSON reads {"rows": [...], "explain": bool, "top": K}, a token at a
+// time so that limits apply as the body streams in.
 func (d *rowDecoder) readJSON(r io.Reader) error {
 	dec := json.NewDecoder(r)
 	dec.UseNumber()
@@ -132,7 +167,7 @@ func (d *rowDecoder) readJSON(r io.Reader) error {
 	if tok != json.Delim('{') {
 		return malformedJSON("the body must be a JSON object {\"rows\": [...]}")
 	}
-	seenRows, seenExplain := false, false
+	seenRows, seenExplain, seenTop := false, false, false
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
@@ -162,8 +197,23 @@ func (d *rowDecoder) readJSON(r io.Reader) error {
 				return malformedJSON("\"explain\" must be true or false")
 			}
 			d.explain = b
+		case "top":
+			if seenTop {
+				return malformedJSON("\"top\" appears twice")
+			}
+			seenTop = true
+			tok, err := dec.Token()
+			if err != nil {
+				return jsonError(err)
+			}
+			num, _ := tok.(json.Number)
+			k, err := strconv.Atoi(string(num))
+			if err != nil || k < 1 {
+				return malformedJSON("\"top\" must be a whole number of at least 1 (the feature attributions listed per row)")
+			}
+			d.top = k
 		default:
-			return malformedJSON("unknown key %s (want \"rows\" and optionally \"explain\")", quote(key))
+			return malformedJSON("unknown key %s (want \"rows\" and optionally \"explain\" and \"top\")", quote(key))
 		}
 	}
 	if _, err := dec.Token(); err != nil { // the closing brace
@@ -216,13 +266,14 @@ func (d *rowDecoder) jsonRows(dec *json.Decoder) error {
 }
 
 func (d *rowDecoder) jsonArrayRow(dec *json.Decoder, i int, row []float64) error {
-	nf := len(d.schema.Features)
+	cols := d.lay.cols
+	nc := len(cols)
 	n := 0
 	for dec.More() {
-		if n == nf {
-			return rowErrorf(kindFeatureCount, i, "", "more than %d values; the model expects %d features, in order: %s", nf, nf, quoteList(d.schema.Features))
+		if n == nc {
+			return rowErrorf(kindFeatureCount, i, "", "more than %d values; the model expects %d %s, in order: %s", nc, nc, d.lay.what(), quoteList(d.lay.names))
 		}
-		if err := d.jsonValue(dec, i, d.schema.Features[n], &row[n]); err != nil {
+		if err := d.jsonCell(dec, i, &cols[n], row); err != nil {
 			return err
 		}
 		n++
@@ -230,28 +281,43 @@ func (d *rowDecoder) jsonArrayRow(dec *json.Decoder, i int, row []float64) error
 	if _, err := dec.Token(); err != nil { // ']'
 		return jsonError(err)
 	}
-	if n != nf {
-		return rowErrorf(kindFeatureCount, i, "", "%d values; the model expects %d features, in order: %s", n, nf, quoteList(d.schema.Features))
+	if n != nc {
+		return rowErrorf(kindFeatureCount, i, "", "%d values; the model expects %d %s, in order: %s", n, nc, d.lay.what(), quoteList(d.lay.names))
 	}
 	return nil
 }
 
 func (d *rowDecoder) jsonObjectRow(dec *json.Decoder, i int, row []float64) error {
-	nf := len(d.schema.Features)
-	seen := make([]bool, nf)
+	cols := d.lay.cols
+	var seenBuf [64]bool
+	seen := seenBuf[:0]
+	if len(cols) > len(seenBuf) {
+		seen = make([]bool, len(cols))
+	} else {
+		seen = seenBuf[:len(cols)]
+	}
+	seenID := false
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
 			return jsonError(err)
 		}
 		name, _ := tok.(string)
-		j, ok := d.col[name]
+		j, ok := d.lay.byName[name]
 		switch {
 		case ok && seen[j]:
-			return rowErrorf(kindMalformedJSON, i, name, "the feature appears twice")
+			return rowErrorf(kindMalformedJSON, i, name, "the %s appears twice", strings.TrimSuffix(d.lay.what(), "s"))
 		case ok:
 			seen[j] = true
-			if err := d.jsonValue(dec, i, name, &row[j]); err != nil {
+			if err := d.jsonCell(dec, i, &cols[j], row); err != nil {
+				return err
+			}
+		case d.schema.ID != "" && name == d.schema.ID:
+			if seenID {
+				return rowErrorf(kindMalformedJSON, i, name, "the id column appears twice")
+			}
+			seenID = true
+			if err := d.jsonID(dec, i, name); err != nil {
 				return err
 			}
 		case d.ignored(name):
@@ -259,8 +325,11 @@ func (d *rowDecoder) jsonObjectRow(dec *json.Decoder, i int, row []float64) erro
 			if err := dec.Decode(&skip); err != nil {
 				return jsonError(err)
 			}
+		case d.lay.oneHot[name] != "":
+			c := d.lay.oneHot[name]
+			return rowErrorf(kindUnknownFeature, i, name, "%s is a one-hot feature of the categorical column %s: send the column's value, e.g. {%s: %s}", quote(name), quote(c), quote(c), quote(strings.TrimPrefix(name, c+"=")))
 		default:
-			return rowErrorf(kindUnknownFeature, i, name, "the model has no such feature (its features: %s)", quoteList(d.schema.Features))
+			return rowErrorf(kindUnknownFeature, i, name, "the model has no such %s (its %s: %s)", strings.TrimSuffix(d.lay.what(), "s"), d.lay.what(), quoteList(d.lay.names))
 		}
 	}
 	if _, err := dec.Token(); err != nil { // '}'
@@ -269,11 +338,65 @@ func (d *rowDecoder) jsonObjectRow(dec *json.Decoder, i int, row []float64) erro
 	var missing []string
 	for j, ok := range seen {
 		if !ok {
-			missing = append(missing, d.schema.Features[j])
+			missing = append(missing, cols[j].name)
 		}
 	}
 	if len(missing) > 0 {
-		return rowErrorf(kindMissingFeature, i, missing[0], "missing feature(s) %s (send null for a missing value)", quoteList(missing))
+		what := "feature(s)"
+		if d.lay.categorical {
+			what = "column(s)"
+		}
+		return rowErrorf(kindMissingFeature, i, missing[0], "missing %s %s (send null for a missing value)", what, quoteList(missing))
+	}
+	return nil
+}
+
+// jsonID reads the id column's value of row i: a string or a number,
+// echoed in the row's answer, or null (none).
+func (d *rowDecoder) jsonID(dec *json.Decoder, i int, field string) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return jsonError(err)
+	}
+	switch t := tok.(type) {
+	case nil:
+		return nil
+	case string, json.Number:
+		d.setID(i, t)
+		return nil
+	}
+	return rowErrorf(kindMalformedJSON, i, field, "the row's id must be a string or a number")
+}
+
+// jsonCell reads the value of column c into row: a number (or null) for
+// a numeric column; for a categorical one a string, number or boolean
+// (compared in canonical form, as aer predict reads a CSV cell) or null,
+// one-hot encoded, a value the model did not see recorded.
+func (d *rowDecoder) jsonCell(dec *json.Decoder, i int, c *rawColumn, row []float64) error {
+	if c.cat == nil {
+		return d.jsonValue(dec, i, c.name, &row[c.feat])
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return jsonError(err)
+	}
+	dst := row[c.feat : c.feat+len(c.cat.Values)]
+	var v string
+	switch t := tok.(type) {
+	case nil:
+		clear(dst)
+		return nil
+	case string:
+		v = t
+	case json.Number:
+		v = string(t)
+	case bool:
+		v = strconv.FormatBool(t)
+	default:
+		return rowErrorf(kindNotNumber, i, c.name, "an array or object is not a value of a categorical column (send a string, a number, or null for a missing value)")
+	}
+	if !c.cat.Encode(v, dst) {
+		d.addUnseen(i, c.name)
 	}
 	return nil
 }
@@ -318,20 +441,26 @@ func (d *rowDecoder) readCSV(r io.Reader) error {
 	}
 	header = append([]string(nil), header...) // the reader reuses its record
 	nf := len(d.schema.Features)
-	idx := make([]int, len(header)) // model column of each CSV column, -1 when ignored
+	idx := make([]int, len(header)) // model column of each CSV column, -1 when ignored, -2 the id
 	seen := make([]bool, nf)
+	seenID := false
 	for k, h := range header {
 		h = strings.TrimSpace(h)
 		if k == 0 {
 			h = strings.TrimPrefix(h, "\ufeff")
 		}
 		header[k] = h
-		j, ok := d.col[h]
+		j, ok := d.lay.byName[h]
 		switch {
 		case ok && seen[j]:
 			return rowErrorf(kindMalformedCSV, 0, h, "the header names the column twice")
 		case ok:
 			seen[j], idx[k] = true, j
+		case d.schema.ID != "" && h == d.schema.ID:
+			if seenID {
+				return rowErrorf(kindMalformedCSV, 0, h, "the header names the column twice")
+			}
+			seenID, idx[k] = true, -2
 		case d.ignored(h):
 			idx[k] = -1
 		default:
@@ -361,6 +490,10 @@ func (d *rowDecoder) readCSV(r io.Reader) error {
 		}
 		for k, cell := range rec {
 			j := idx[k]
+			if j == -2 {
+				d.setID(d.rows, strings.Clone(cell))
+				continue
+			}
 			if j < 0 {
 				continue
 			}
@@ -378,6 +511,106 @@ func (d *rowDecoder) readCSV(r io.Reader) error {
 			row[j] = f
 		}
 	}
+}
+
+// readCSVDataset reads a CSV body for a model with categorical columns
+// with the dataset package, exactly as aer predict reads a file to score
+// (the same cells give the same features and the same errors): a header
+// row of the raw column names, categorical cells one-hot encoded through
+// the model's schema. Rows are read one at a time, so that each row's
+// unseen categorical values are known.
+func (d *rowDecoder) readCSVDataset(r io.Reader) error {
+	br := bufio.NewReader(r)
+	if magic, _ := br.Peek(4); len(magic) >= 2 && (magic[0] == 0x1f && magic[1] == 0x8b || string(magic) == "PAR1") {
+		return errorf(http.StatusBadRequest, kindMalformedCSV, 0, "", "the body is gzip-compressed or Parquet, not CSV: send plain CSV text")
+	}
+	st, err := dataset.NewStream(br, "body", scoreOptions(d.schema))
+	if err != nil {
+		return d.datasetError(err, 0)
+	}
+	// Where each feature of the stream goes in the model's order.
+	have := st.Features()
+	col := make(map[string]int, len(d.schema.Features))
+	for j, f := range d.schema.Features {
+		col[f] = j
+	}
+	perm := make([]int, len(have))
+	seen := make([]bool, len(d.schema.Features))
+	for k, f := range have {
+		j, ok := col[f]
+		if !ok {
+			if c := d.lay.oneHot[f]; c != "" {
+				return rowErrorf(kindUnknownFeature, 0, f, "%s is a one-hot feature of the categorical column %s: send the column's values under %s", quote(f), quote(c), quote(c))
+			}
+			return rowErrorf(kindUnknownFeature, 0, f, "the model has no such column (its columns: %s)", quoteList(d.lay.names))
+		}
+		perm[k], seen[j] = j, true
+	}
+	var missing []string
+	for _, c := range d.lay.cols {
+		for v := range c.width() {
+			if !seen[c.feat+v] {
+				missing = append(missing, c.name)
+				break
+			}
+		}
+	}
+	if len(missing) > 0 {
+		return rowErrorf(kindMissingFeature, 0, missing[0], "the header lacks column(s) %s", quoteList(missing))
+	}
+	cats := st.Categories()
+	prev := make([]int, len(cats))
+	for {
+		b, err := st.Next(1)
+		if err == io.EOF || errors.Is(err, dataset.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return d.datasetError(err, d.rows+1)
+		}
+		row, err := d.newRow()
+		if err != nil {
+			return err
+		}
+		for k, v := range b.X.RawRowView(0) {
+			row[perm[k]] = v
+		}
+		if b.IDs != nil {
+			d.setID(d.rows, strings.Clone(b.IDs[0]))
+		}
+		for k, n := range st.Unseen() {
+			if n != prev[k] {
+				prev[k] = n
+				d.addUnseen(d.rows, cats[k].Column)
+			}
+		}
+	}
+}
+
+// datasetError turns an error of the dataset package reading row (0:
+// the header) of a CSV body into an *Error naming the row and column.
+func (d *rowDecoder) datasetError(err error, row int) error {
+	var de *dataset.Error
+	if !errors.As(err, &de) {
+		return err // a read error: the caller maps it
+	}
+	if bodyError(err, 0) != nil {
+		return err
+	}
+	kind := kindMalformedCSV
+	switch {
+	case errors.Is(err, dataset.ErrNotNumber):
+		kind = kindNotNumber
+	case errors.Is(err, dataset.ErrInfinite):
+		kind = kindNotFinite
+	case errors.Is(err, dataset.ErrRagged):
+		kind = kindFeatureCount
+	case errors.Is(err, dataset.ErrEmpty), errors.Is(err, dataset.ErrNoRows):
+		return errorf(http.StatusBadRequest, kindNoRows, 0, "", "the CSV body is empty: it needs a header row of column names and rows to score")
+	}
+	e := rowErrorf(kind, row, de.Column, "%v", err)
+	e.Err = err
+	return e
 }
 
 // missingCell tells whether a CSV cell denotes a missing value.

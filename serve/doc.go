@@ -16,15 +16,29 @@
 //	GET  /metrics                    Prometheus text format
 //
 // A predict request is JSON, {"rows": [[1.5, 2, null], ...]} with values
-// in the model's feature order, or {"rows": [{"x1": 1.5, ...}, ...]}
-// keyed by feature name, with "explain": true for the method's per-row
-// explanation; or CSV (Content-Type: text/csv) with a header row of
-// feature names. null (JSON) or an empty cell, "?", "NA", "N/A" or
+// in the model's column order, or {"rows": [{"x1": 1.5, ...}, ...]}
+// keyed by column name; or CSV (Content-Type: text/csv) with a header row
+// of column names. null (JSON) or an empty cell, "?", "NA", "N/A" or
 // "NaN" (CSV) is a missing value; the training data's label and weight
 // columns may be sent and are ignored. The answer gives each row's
 // score, its predicted label in the training data's label values at the
 // model's threshold (the decision layer's, else the method's own, else
 // 0.5), and the threshold.
+//
+// A model's columns are its features, but for a model fitted on
+// categorical columns (modelfile.Schema.Categories): each is sent by its
+// raw name and value (a string, or a number compared in canonical form)
+// and one-hot encoded here as aer predict encodes it; array rows follow
+// ModelInfo.Columns, and CSV bodies are read by package dataset exactly
+// as aer predict reads a file. A value the model did not see encodes to
+// all zeros, like a missing one, and is listed in the row's Unseen. A row
+// may carry the model's id column (Schema.ID), echoed in its answer.
+//
+// With "explain": true (CSV: the query ?explain=true) each row's answer
+// has its feature attributions (Prediction.Features: the "top" largest,
+// default 10, a categorical column's one-hot attributions summed) and
+// the method's own breakdown (Prediction.Explanation), whichever the
+// model offers.
 //
 // A request that cannot be scored gets a JSON error,
 // {"error": "...", "row": 3, "field": "x1"}, with status 400 (malformed

@@ -59,6 +59,7 @@ const (
 	kindReload         = "reload_failed"
 	kindInternal       = "internal"
 	kindBodyRead       = "body_read"
+	kindBadQuery       = "bad_query"
 )
 
 func errorf(status int, kind string, row int, field string, format string, a ...any) *Error {

@@ -2,12 +2,14 @@ package serve_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/learn"
 	_ "github.com/aer-go/aer/methods" // every method, by name
 	"github.com/aer-go/aer/modelfile"
@@ -74,4 +76,62 @@ func ExampleParseSpec() {
 	// Output:
 	// {Name:ecoli Path:models/ecoli.aer} <nil>
 	// {Name:v2 Path:models/ecoli-new.aer} <nil>
+}
+
+// A model fitted on a categorical column takes its raw values; ids are
+// echoed, unseen values reported.
+func Example_categorical() {
+	dir, _ := os.MkdirTemp("", "serve")
+	defer os.RemoveAll(dir)
+	var sb strings.Builder
+	sb.WriteString("id,amount,country,label\n")
+	for i := range 200 {
+		country, label := []string{"DE", "FR", "US"}[i%3], 0
+		if i%7 == 0 {
+			label = 1
+		}
+		fmt.Fprintf(&sb, "t%d,%d,%s,%d\n", i, 10+i%13*label+i%5, country, label)
+	}
+	// Read as aer fit reads it: country is one-hot encoded.
+	d, err := dataset.Read(strings.NewReader(sb.String()), "train", dataset.Options{ID: "id", AutoCategorical: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	m, _ := learn.New("logreg")
+	model, err := m.Fit(context.Background(), &learn.Data{X: d.X, Y: d.Y, Features: d.Features}, nil, learn.Env{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	payload, _ := model.MarshalBinary()
+	path := filepath.Join(dir, "pay.aer")
+	cats := []modelfile.Category{{Column: d.Categories[0].Column, Values: d.Categories[0].Values}}
+	err = modelfile.Save(path, &modelfile.Header{Method: "logreg",
+		Schema: modelfile.Schema{Features: d.Features, Label: "label", Classes: d.Classes, ID: "id", Categories: cats}}, payload)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s, err := serve.New([]serve.Spec{{Name: "pay", Path: path}}, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(d.Features)
+
+	body := `{"rows": [{"id": "a1", "amount": 12, "country": "FR"}, {"id": "a2", "amount": 12, "country": "MX"}]}`
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, httptest.NewRequest("POST", "/v1/predict", strings.NewReader(body)))
+	var resp struct {
+		Rows []struct {
+			ID     string   `json:"id"`
+			Unseen []string `json:"unseen"`
+		} `json:"rows"`
+	}
+	json.Unmarshal(w.Body.Bytes(), &resp)
+	fmt.Println(w.Code, resp.Rows)
+	// Output:
+	// [amount country=DE country=FR country=US]
+	// 200 [{a1 []} {a2 [country]}]
 }

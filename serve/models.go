@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -9,7 +10,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/modelfile"
 	"github.com/aer-go/aer/savedmodel"
 )
 
@@ -49,10 +53,14 @@ func ParseSpec(arg string) (Spec, error) {
 
 // loaded is one model as it is served: swapped whole on reload.
 type loaded struct {
-	saved     *savedmodel.Model
-	threshold float64
-	from      string
-	loadedAt  time.Time
+	saved *savedmodel.Model
+	lay   *layout
+	// attributes: the model gives feature attributions (tried on a row
+	// of zeros when loaded).
+	attributes bool
+	threshold  float64
+	from       string
+	loadedAt   time.Time
 }
 
 func load(path string) (*loaded, error) {
@@ -60,8 +68,17 @@ func load(path string) (*loaded, error) {
 	if err != nil {
 		return nil, err
 	}
+	lay, err := newLayout(&m.Header.Schema)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	t, from := m.Threshold()
-	return &loaded{saved: m, threshold: t, from: from, loadedAt: time.Now().UTC()}, nil
+	attributes := false
+	if nf := m.Model.NumFeatures(); nf > 0 {
+		_, err = learn.Attribute(context.Background(), m.Model, mat.NewDense(1, nf, nil), 1)
+		attributes = err == nil
+	}
+	return &loaded{saved: m, lay: lay, attributes: attributes, threshold: t, from: from, loadedAt: time.Now().UTC()}, nil
 }
 
 // slot holds a served model; reloads replace its value atomically, so a
@@ -78,11 +95,21 @@ type ModelInfo struct {
 	File   string `json:"file"`
 	Method string `json:"method"`
 	// Features are the feature names in model order (the order of array
-	// rows).
-	Features []string  `json:"features"`
-	Label    string    `json:"label"`
-	Classes  [2]string `json:"classes"`
-	Weight   string    `json:"weight,omitempty"`
+	// rows for a model without categorical columns).
+	Features []string `json:"features"`
+	// Columns, for a model with categorical columns, are the columns a
+	// request sends, in the order of array rows: the numeric features
+	// and the categorical columns by their raw names.
+	Columns []string `json:"columns,omitempty"`
+	// Categories are the categorical columns and their values, each
+	// one-hot encoded into the features named column=value.
+	Categories []modelfile.Category `json:"categories,omitempty"`
+	// ID names the row-identifier column (aer fit --id): a request row
+	// may carry it, and its answer echoes it.
+	ID      string    `json:"id,omitempty"`
+	Label   string    `json:"label"`
+	Classes [2]string `json:"classes"`
+	Weight  string    `json:"weight,omitempty"`
 	// Params are the method parameters the model was fitted with, and
 	// Seed its seed, when the file records them.
 	Params map[string]string `json:"params,omitempty"`
@@ -99,6 +126,9 @@ type ModelInfo struct {
 	ThresholdFrom string  `json:"threshold_from"`
 	Calibrated    bool    `json:"calibrated"`
 	Explains      bool    `json:"explains"`
+	// Attributions says whether the model gives feature attributions
+	// ("explain": true adds them to each row's answer).
+	Attributions bool `json:"attributions"`
 	// Checksum is the SHA-256 checksum stored in (and verified against)
 	// the file.
 	Checksum string    `json:"checksum"`
@@ -109,12 +139,17 @@ func (s *slot) info() ModelInfo {
 	m := s.cur.Load()
 	h := m.saved.Header
 	_, explains := m.saved.Model.(learn.Explainer)
+	attributes := m.attributes
 	info := ModelInfo{
 		Name: s.spec.Name, File: filepath.Base(s.spec.Path), Method: h.Method,
 		Features: h.Schema.Features, Label: h.Schema.Label, Classes: h.Schema.Classes, Weight: h.Schema.Weight,
 		Config: h.Config, Decision: h.Decision, Producer: h.Producer,
 		Threshold: m.threshold, ThresholdFrom: m.from, Calibrated: m.saved.Layer != nil && m.saved.Layer.Calibration != nil,
-		Explains: explains, Checksum: m.saved.Checksum, LoadedAt: m.loadedAt,
+		Categories: h.Schema.Categories, ID: h.Schema.ID,
+		Explains: explains, Attributions: attributes, Checksum: m.saved.Checksum, LoadedAt: m.loadedAt,
+	}
+	if m.lay.categorical {
+		info.Columns = m.lay.names
 	}
 	// aer fit writes {"seed": ..., "params": {...}}; other producers may
 	// write something else, which stays in Config.

@@ -197,11 +197,33 @@ func TestExplain(t *testing.T) {
 	if code != 200 || doc["rows"].([]any)[0].(map[string]any)["explanation"] != nil {
 		t.Errorf("explanation not asked for: %d %s", code, raw)
 	}
+	// logreg has feature attributions and no breakdown: the top 2 of
+	// its 4 features, and base + every attribution is the score's logit
+	// (compared as the score: this one is close to 1).
+	code, doc, raw = do(t, s, "POST", "/v1/models/lr/predict", jsonType, `{"explain": true, "top": 2, "rows": [[0.5, -1, 2, 0.1]]}`)
+	if code != 200 {
+		t.Fatalf("explain of logreg: %d %s", code, raw)
+	}
+	row = doc["rows"].([]any)[0].(map[string]any)
+	f, ok := row["features"].(map[string]any)
+	if !ok || row["explanation"] != nil || f["space"] != "logit" || f["shown"] != 2.0 || f["total"] != 4.0 || len(f["values"].([]any)) != 2 {
+		t.Fatalf("explain of logreg: %s", raw)
+	}
+	p := row["score"].(float64)
+	if out := f["output"].(float64); math.Abs(1/(1+math.Exp(-out))-p) > 1e-12 {
+		t.Errorf("attributions sum to %v, whose sigmoid is not the score %v", out, p)
+	}
+	// A model with neither is refused.
+	swapModel(s, "lr", func(m learn.Model) learn.Model { return opaque{m} })
+	s.models["lr"].cur.Load().attributes = false
 	code, doc, _ = do(t, s, "POST", "/v1/models/lr/predict", jsonType, `{"explain": true, "rows": [[0.5, -1, 2, 0.1]]}`)
-	if code != 400 || !strings.Contains(doc["error"].(string), "offers no per-row explanation") {
-		t.Errorf("explain of logreg: %d %v", code, doc)
+	if code != 400 || !strings.Contains(doc["error"].(string), "offers no per-row explanation and no feature attributions") {
+		t.Errorf("explain of an opaque model: %d %v", code, doc)
 	}
 }
+
+// opaque hides every method of a model but learn.Model's.
+type opaque struct{ learn.Model }
 
 func TestErrors(t *testing.T) {
 	lr, _ := models(t)

@@ -306,8 +306,48 @@ type Prediction struct {
 	Label string `json:"label"`
 	// Positive says whether Label is the positive class.
 	Positive bool `json:"positive"`
+	// ID is the row's value of the model's id column (aer fit --id), as
+	// the request sent it (a string, or a number in JSON), when it did.
+	ID any `json:"id,omitempty"`
+	// Unseen lists the categorical columns whose value in the row the
+	// model did not see in training (encoded as all zeros, as aer predict
+	// does); omitted when none.
+	Unseen []string `json:"unseen,omitempty"`
+	// Features are the row's feature attributions, when asked for
+	// ("explain": true) and the model gives them.
+	Features *Attributions `json:"features,omitempty"`
 	// Explanation is the method's breakdown of the score, when asked for.
 	Explanation learn.Explanation `json:"explanation,omitempty"`
+}
+
+// Attributions are one row's feature attributions: Output = Base + the
+// sum of every feature's attribution, in Space (the log-odds for boosted
+// trees, logistic regression and AER's default preset, the probability
+// for trees and forests), before any calibration. For a model with
+// categorical columns a column's attribution is the sum of its one-hot
+// features' (exact, as attributions add up).
+type Attributions struct {
+	Space  learn.Space `json:"space"`
+	Base   float64     `json:"base"`
+	Output float64     `json:"output"`
+	// Shown is the number of Values; Total the number of features (or
+	// columns) attributed.
+	Shown int `json:"shown"`
+	Total int `json:"total"`
+	// Values are the Shown largest attributions by absolute value,
+	// largest first.
+	Values []FeatureAttribution `json:"values"`
+}
+
+// FeatureAttribution is one feature's (or categorical column's) value in
+// the row and its attribution.
+type FeatureAttribution struct {
+	Feature string `json:"feature"`
+	// Value is the row's value: a number, a categorical column's value
+	// (a string), or null when missing (or, for a categorical column, a
+	// value the model did not see).
+	Value       any     `json:"value"`
+	Attribution float64 `json:"attribution"`
 }
 
 // PredictResponse is the answer to a predict request.
@@ -323,7 +363,7 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request, sl *slot, rec *
 	m := sl.cur.Load() // one model for the whole request, whatever reloads do
 	rec.model = sl.spec.Name
 	body := http.MaxBytesReader(w, r.Body, s.opt.MaxBody)
-	req, err := decodeRows(body, r.Header.Get("Content-Type"), &m.saved.Header.Schema, s.opt.MaxRows, s.opt.MaxBody)
+	req, err := decodeRows(body, r.Header.Get("Content-Type"), m.lay, s.opt.MaxRows, s.opt.MaxBody)
 	if err != nil {
 		e, ok := err.(*Error)
 		if !ok {
@@ -331,11 +371,14 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request, sl *slot, rec *
 		}
 		return e
 	}
+	if e := explainQuery(r, req); e != nil {
+		return e
+	}
 	var ex learn.Explainer
 	if req.explain {
-		var ok bool
-		if ex, ok = m.saved.Model.(learn.Explainer); !ok {
-			return errorf(http.StatusBadRequest, kindNoExplanation, 0, "", "model %s (%s) offers no per-row explanation; send \"explain\": false", quote(sl.spec.Name), m.saved.Header.Method)
+		ex, _ = m.saved.Model.(learn.Explainer)
+		if ex == nil && !m.attributes {
+			return errorf(http.StatusBadRequest, kindNoExplanation, 0, "", "model %s (%s) offers no per-row explanation and no feature attributions; send \"explain\": false", quote(sl.spec.Name), m.saved.Header.Method)
 		}
 	}
 	n, _ := req.x.Dims()
@@ -343,6 +386,19 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request, sl *slot, rec *
 	score, perr := learn.Predict(r.Context(), m.saved.Model, req.x, 1)
 	if perr != nil {
 		return s.scoreError(r.Context(), m, req.x, perr)
+	}
+	var attr *learn.Attribution
+	if req.explain && m.attributes {
+		if attr, perr = learn.Attribute(r.Context(), m.saved.Model, req.x, 1); perr != nil {
+			if errors.Is(perr, learn.ErrData) {
+				return errorf(http.StatusBadRequest, kindNotScorable, 0, "", "no feature attributions: %v", perr)
+			}
+			return &Error{Status: http.StatusInternalServerError, Kind: kindInternal, Err: perr, Msg: fmt.Sprintf("feature attributions failed: %v", perr)}
+		}
+	}
+	top := req.top
+	if top == 0 {
+		top = defaultTop
 	}
 	out := PredictResponse{Model: sl.spec.Name, Method: m.saved.Header.Method, Threshold: m.threshold, ThresholdFrom: m.from, Rows: make([]Prediction, n)}
 	for i, p := range score {
@@ -352,6 +408,15 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request, sl *slot, rec *
 			c = 1
 		}
 		out.Rows[i] = Prediction{Score: p, Label: m.saved.Header.Schema.Classes[c], Positive: pos}
+		if i < len(req.ids) {
+			out.Rows[i].ID = req.ids[i]
+		}
+		if i < len(req.unseen) {
+			out.Rows[i].Unseen = req.unseen[i]
+		}
+		if attr != nil {
+			out.Rows[i].Features = rowAttributions(attr, i, req.x.RawRowView(i), m.lay, top)
+		}
 		if ex != nil {
 			e, err := ex.Explain(req.x.RawRowView(i))
 			if err != nil {
@@ -363,6 +428,59 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request, sl *slot, rec *
 	s.metrics.rows.WithLabelValues(sl.spec.Name).Add(float64(n))
 	writeJSON(w, http.StatusOK, out)
 	return nil
+}
+
+// explainQuery reads "explain" and "top" from the URL's query, which is
+// how a CSV body asks for explanations (?explain=true&top=5).
+func explainQuery(r *http.Request, req *request) *Error {
+	q := r.URL.Query()
+	if v := q.Get("explain"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return errorf(http.StatusBadRequest, kindBadQuery, 0, "explain", "query parameter explain=%s: want true or false", quote(v))
+		}
+		req.explain = req.explain || b
+	}
+	if v := q.Get("top"); v != "" {
+		k, err := strconv.Atoi(v)
+		if err != nil || k < 1 {
+			return errorf(http.StatusBadRequest, kindBadQuery, 0, "top", "query parameter top=%s: want a whole number of at least 1", quote(v))
+		}
+		if req.top == 0 {
+			req.top = k
+		}
+	}
+	return nil
+}
+
+// rowAttributions is row i of a (whose feature values are x), per column
+// of l (a categorical column's one-hot attributions summed), the top
+// largest by absolute value.
+func rowAttributions(a *learn.Attribution, i int, x []float64, l *layout, top int) *Attributions {
+	phi := a.Phi.RawRowView(i)
+	vals := make([]FeatureAttribution, len(l.cols))
+	for k := range l.cols {
+		c := &l.cols[k]
+		fa := FeatureAttribution{Feature: c.name}
+		if c.cat == nil {
+			fa.Attribution = phi[c.feat]
+			if v := x[c.feat]; !math.IsNaN(v) {
+				fa.Value = v
+			}
+		} else {
+			for v, name := range c.cat.Values {
+				fa.Attribution += phi[c.feat+v]
+				if x[c.feat+v] == 1 {
+					fa.Value = name
+				}
+			}
+		}
+		vals[k] = fa
+	}
+	sort.SliceStable(vals, func(p, q int) bool { return math.Abs(vals[p].Attribution) > math.Abs(vals[q].Attribution) })
+	total := len(vals)
+	vals = vals[:min(top, total)]
+	return &Attributions{Space: a.Space, Base: a.Base[i], Output: a.Output(i), Shown: len(vals), Total: total, Values: vals}
 }
 
 // scoreError explains why scoring failed: a row the model cannot score

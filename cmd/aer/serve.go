@@ -25,8 +25,9 @@ Loads the model files written by aer fit and answers HTTP requests:
 
   POST /v1/predict                 score rows with the model (one model served)
   POST /v1/models/NAME/predict     score rows with model NAME
-  GET  /v1/models                  every model: features, method, parameters,
-                                   threshold, checksum
+  GET  /v1/models                  every model: features (and categorical
+                                   columns), method, parameters, threshold,
+                                   checksum
   GET  /v1/models/NAME             one model
   POST /v1/models/NAME/reload      reload NAME from its file
   GET  /healthz, GET /readyz       liveness, readiness
@@ -34,15 +35,29 @@ Loads the model files written by aer fit and answers HTTP requests:
 
 A model is named after its file (ecoli.aer is "ecoli") unless given as
 name=path. A predict body is JSON, {"rows": [[...], ...]} (values in the
-model's feature order) or {"rows": [{"feature": value, ...}]}, with
-"explain": true for the method's per-row explanation; or CSV
-(Content-Type: text/csv) with a header row of feature names. null (JSON),
-or an empty cell, ?, NA or NaN (CSV), is a missing value. Each row gets
-its score and its predicted label, in the training data's label values, at
-the model's threshold (chosen by aer fit on validation rows, else the
-method's own, else 0.5), as aer predict does. Errors are JSON,
-{"error": "...", "row": N, "field": "..."}, with status 400, 404, 405, 413,
-415 or 503 (beyond --max-concurrent, with Retry-After).
+model's column order, as GET /v1/models/NAME lists it) or {"rows":
+[{"column": value, ...}]}; or CSV (Content-Type: text/csv) with a header
+row of column names. null (JSON), or an empty cell, ?, NA or NaN (CSV),
+is a missing value. Each row gets its score and its predicted label, in
+the training data's label values, at the model's threshold (chosen by aer
+fit on validation rows, else the method's own, else 0.5), as aer predict
+does.
+
+Categorical columns (aer fit's one-hot columns col=value) are sent by
+their raw name and value: a string, or a number in canonical form (1, 1.0
+and "+1" are one category), and array rows hold them in the model's
+column order ("columns"); CSV bodies are read as aer predict reads a file,
+bit for bit. A value the model did not see, like a missing one, encodes
+to all zeros, and the row's answer lists its column in "unseen". A row may
+carry the model's id column (aer fit --id), echoed as "id".
+
+"explain": true (CSV: ?explain=true) adds each row's feature attributions,
+"features": the "top" (default 10; CSV: &top=K) largest by absolute value,
+with the base value they add to and the output space (logit or
+probability; a categorical column's attribution is the sum of its one-hot
+features'), and the method's own breakdown, "explanation". Errors are
+JSON, {"error": "...", "row": N, "field": "..."}, with status 400, 404,
+405, 413, 415 or 503 (beyond --max-concurrent, with Retry-After).
 
 SIGHUP reloads every model; a file that cannot be loaded leaves the old
 model serving and logs why. SIGTERM or Ctrl-C stops accepting requests and
