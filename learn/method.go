@@ -122,31 +122,40 @@ func Predict(ctx context.Context, m Model, x *mat.Dense, workers int) ([]float64
 	blocks := (n + predictBlock - 1) / predictBlock
 	workers = Env{Workers: workers}.Threads()
 	errs := make([]error, blocks)
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range min(workers, blocks) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for b := range next {
-				if errs[b] = Interrupted(ctx); errs[b] != nil {
-					continue
-				}
-				r0, r1 := b*predictBlock, min(n, (b+1)*predictBlock)
-				p, err := m.PredictProba(x.Slice(r0, r1, 0, c).(*mat.Dense), out[r0:r1])
-				if err == nil && len(p) != r1-r0 {
-					err = fmt.Errorf("the model gave %d probabilities for %d rows", len(p), r1-r0)
-				}
-				errs[b] = err
-				copy(out[r0:r1], p) // a no-op when p is dst, as it should be
-			}
-		}()
+	score := func(b int) {
+		if errs[b] = Interrupted(ctx); errs[b] != nil {
+			return
+		}
+		r0, r1 := b*predictBlock, min(n, (b+1)*predictBlock)
+		p, err := m.PredictProba(x.Slice(r0, r1, 0, c).(*mat.Dense), out[r0:r1])
+		if err == nil && len(p) != r1-r0 {
+			err = fmt.Errorf("the model gave %d probabilities for %d rows", len(p), r1-r0)
+		}
+		errs[b] = err
+		copy(out[r0:r1], p) // a no-op when p is dst, as it should be
 	}
-	for b := range blocks {
-		next <- b
+	if workers <= 1 || blocks == 1 {
+		// In the caller's goroutine: a served request's rows are scored
+		// without a hand-off to another goroutine.
+		for b := range blocks {
+			score(b)
+		}
+	} else {
+		var wg sync.WaitGroup
+		next := make(chan int)
+		for range min(workers, blocks) {
+			wg.Go(func() {
+				for b := range next {
+					score(b)
+				}
+			})
+		}
+		for b := range blocks {
+			next <- b
+		}
+		close(next)
+		wg.Wait()
 	}
-	close(next)
-	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
 			return nil, err

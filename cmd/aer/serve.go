@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/aer-go/aer/serve"
@@ -125,6 +126,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		h = slog.NewJSONHandler(stderr, hopts)
 	}
 	logger := slog.New(h)
+	setServingGC()
 	s, err := serve.New(models, &serve.Options{
 		MaxRows: *maxRows, MaxBody: *maxBody, MaxConcurrent: *maxConc,
 		ReadTimeout: *timeout, WriteTimeout: *timeout, IdleTimeout: *idle, ShutdownTimeout: *grace,
@@ -174,4 +176,18 @@ func checkAddr(addr string) error {
 		return fmt.Errorf("port %q is neither a number from 0 to 65535 nor a service name", port)
 	}
 	return nil
+}
+
+// servingGCPercent is the garbage collector's GOGC for aer serve and aer
+// loadtest: a request allocates a few kilobytes and the live heap is
+// small, so Go's default of 100 collects several times a second; 400
+// collects a quarter as often for a few more megabytes of memory, which
+// took a quarter off the p99 latency at 1,000 requests/s (README).
+const servingGCPercent = 400
+
+// setServingGC applies servingGCPercent unless the environment sets GOGC.
+func setServingGC() {
+	if _, set := os.LookupEnv("GOGC"); !set {
+		debug.SetGCPercent(servingGCPercent)
+	}
 }
