@@ -202,6 +202,11 @@ func sniff(br *bufio.Reader, name string) (rune, error) {
 	return best, nil
 }
 
+// IsMissing reports whether a cell, spaces trimmed, is one of the tokens
+// every reader takes for a missing value: the empty cell, ?, NA, NaN,
+// N/A, null, <NA> and #N/A, in any case.
+func IsMissing(s string) bool { return isMissing(s, nil) }
+
 // isMissing reports whether a cell denotes a missing value (extra: the
 // caller's further tokens).
 func isMissing(s string, extra []string) bool {

@@ -426,9 +426,9 @@ func (d *rowDecoder) jsonValue(dec *json.Decoder, i int, field string, v *float6
 	return rowErrorf(kindNotNumber, i, field, "an array or object is not a number")
 }
 
-// readCSV reads a header row of column names and rows of numbers; an
-// empty cell, "?", "NA", "N/A" or "NaN" is a missing value, as in the
-// files aer reads.
+// readCSV reads a header row of column names and rows of numbers; a
+// missing-value token of the files aer reads (dataset.IsMissing: the
+// empty cell, ?, NA, NaN, N/A, null, <NA>, #N/A) is a missing value.
 func (d *rowDecoder) readCSV(r io.Reader) error {
 	cr := csv.NewReader(r)
 	cr.ReuseRecord = true
@@ -614,9 +614,7 @@ func (d *rowDecoder) datasetError(err error, row int) error {
 }
 
 // missingCell tells whether a CSV cell denotes a missing value.
-func missingCell(s string) bool {
-	return s == "" || s == "?" || strings.EqualFold(s, "NA") || strings.EqualFold(s, "N/A") || strings.EqualFold(s, "NaN")
-}
+func missingCell(s string) bool { return dataset.IsMissing(s) }
 
 func csvError(err error) error {
 	var pe *csv.ParseError

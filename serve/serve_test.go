@@ -177,6 +177,11 @@ func TestPredictSuccess(t *testing.T) {
 	check("objects", code, doc, raw)
 	code, doc, raw = do(t, s, "POST", "/v1/predict", "text/csv", "x1,x0,class,x2,x3\n-1,0.5,no,2,0.1\n1,-2,,0,3\n1,1,yes,1,NA\n")
 	check("csv", code, doc, raw)
+	// Every missing-value token aer predict knows (null, <NA>, #N/A too).
+	for _, tok := range []string{"null", "<NA>", "#N/A", "n/a", " NaN "} {
+		code, doc, raw = do(t, s, "POST", "/v1/predict", "text/csv", "x1,x0,class,x2,x3\n-1,0.5,no,2,0.1\n1,-2,,0,3\n1,1,yes,1,"+tok+"\n")
+		check("csv missing "+tok, code, doc, raw)
+	}
 	// No Content-Type: JSON.
 	code, doc, raw = do(t, s, "POST", "/v1/predict", "", `{"rows": [[0.5, -1, 2, 0.1], [-2, 1, 0, 3], [1, 1, 1, null]]}`)
 	check("no content type", code, doc, raw)
