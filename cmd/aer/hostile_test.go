@@ -221,6 +221,7 @@ func TestHostileInput(t *testing.T) {
 		{"bench/scaling-tiny", []string{"bench", "--scaling", "50", "--out", "{d}/sc"}, 2, []string{"--scaling", `"50"`}},
 		{"bench/scaling-datasets", []string{"bench", "--scaling", "1k", "--datasets", "{d}/train.csv", "--out", "{d}/sc"}, 2, []string{"drop --datasets"}},
 		{"bench/scaling-method", []string{"bench", "--scaling", "1k", "--methods", "nosuch", "--out", "{d}/sc"}, 2, []string{"--methods", "nosuch"}},
+		{"resample/id", []string{"resample", "--data", "{d}/train.csv", "--sampler", "rus", "--id", "a", "--out", "{out}"}, 2, []string{"--id a", "keep no ids", "--drop"}},
 		// loadtest (no request is sent)
 		{"loadtest/no-url", []string{"loadtest", "--data", "{d}/train.csv"}, 2, []string{"--url and --data are required"}},
 		{"loadtest/bad-url", []string{"loadtest", "--url", "ftp://x/v1/predict", "--data", "{d}/train.csv"}, 2, []string{"--url", "ftp://x", "http://host:port"}},

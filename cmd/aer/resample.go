@@ -99,6 +99,12 @@ func runResample(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		}
 	}
 
+	if df.id != "" {
+		// Samplers return rows, not where they came from, and SMOTE's
+		// synthetic rows have no id: an id column would be dropped
+		// silently.
+		return usageErrorf("resample: --id %s: resampled rows keep no ids (SMOTE's new rows have none); --drop the column, or resample a file without it", df.id)
+	}
 	opt := df.options()
 	opt.Weight = *weight
 	d, err := dataset.Load(*data, opt)
