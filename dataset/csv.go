@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -364,8 +365,8 @@ func FormatFloat(v float64) string {
 }
 
 // WriteCSV writes d with a header: the ID column when d has one, the
-// features, the split column when d
-// has one, the weight column (named WeightColumn, else "weight") when d has
+// features (a categorical column as its text values, in the place of its
+// one-hot features), the split column when d has one, the weight column (named WeightColumn, else "weight") when d has
 // weights, then the label column (as written in the source, Classes[y])
 // when d is labelled. Values round-trip exactly; missing values are empty
 // cells.
@@ -375,7 +376,15 @@ func WriteCSV(w io.Writer, d *Dataset) error {
 	if d.IDs != nil {
 		header = append(header, d.IDColumn)
 	}
-	header = append(header, d.Features...)
+	groups := categoryGroups(d)
+	for j := 0; j < len(d.Features); j++ {
+		if g, ok := groups[j]; ok {
+			header = append(header, g.Column)
+			j += len(g.Values) - 1
+			continue
+		}
+		header = append(header, d.Features[j])
+	}
 	if d.Split != nil {
 		header = append(header, splitColumn)
 	}
@@ -408,9 +417,22 @@ func WriteCSV(w io.Writer, d *Dataset) error {
 			bw.WriteString(csvCell(d.IDs[i]))
 			bw.WriteByte(',')
 		}
-		for j, v := range row {
+		for j := 0; j < len(row); j++ {
+			v := row[j]
 			if j > 0 {
 				bw.WriteByte(',')
+			}
+			if g, ok := groups[j]; ok {
+				// A categorical column, written back as its value (empty
+				// when no one-hot feature is set: missing or unseen).
+				for k := range g.Values {
+					if row[j+k] == 1 {
+						bw.WriteString(csvCell(g.Values[k]))
+						break
+					}
+				}
+				j += len(g.Values) - 1
+				continue
 			}
 			if v == v {
 				buf = strconv.AppendFloat(buf[:0], v, 'g', -1, 64)
@@ -437,6 +459,29 @@ func WriteCSV(w io.Writer, d *Dataset) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// categoryGroups maps the position of each categorical column's first
+// one-hot feature to its Category, for the columns whose features stand
+// together in d.Features as the reader encodes them.
+func categoryGroups(d *Dataset) map[int]Category {
+	if len(d.Categories) == 0 {
+		return nil
+	}
+	pos := make(map[string]int, len(d.Features))
+	for j, f := range d.Features {
+		pos[f] = j
+	}
+	groups := make(map[int]Category, len(d.Categories))
+	for _, c := range d.Categories {
+		names := c.Names()
+		j, ok := pos[names[0]]
+		if !ok || j+len(names) > len(d.Features) || !slices.Equal(d.Features[j:j+len(names)], names) {
+			continue // not laid out as encoded: written as numbers
+		}
+		groups[j] = c
+	}
+	return groups
 }
 
 // csvCell quotes s when CSV requires it.

@@ -177,7 +177,7 @@ func TestHostileInput(t *testing.T) {
 		{"split/missing", []string{"split", "--data", "{d}/missing.csv", "--out-dir", "{d}"}, 1, []string{"missing.csv", "no such file"}},
 		{"split/empty", []string{"split", "--data", "{d}/empty.csv", "--out-dir", "{d}"}, 1, []string{"empty.csv", "empty file"}},
 		{"split/header-only", []string{"split", "--data", "{d}/header.csv", "--out-dir", "{d}"}, 1, []string{"header.csv", "no data rows"}},
-		{"split/non-numeric", []string{"split", "--data", "{d}/nonnum.csv", "--out-dir", "{d}"}, 1, []string{"nonnum.csv", "not a number"}},
+		{"split/non-numeric", []string{"split", "--data", "{d}/nonnumcap.csv", "--max-categories", "1", "--out-dir", "{d}"}, 1, []string{"nonnumcap.csv", "line 4", "too many categories"}},
 		{"split/columns", []string{"split", "--data", "{d}/wrongcols.csv", "--out-dir", "{d}"}, 1, []string{"wrongcols.csv", "wrong number of fields"}},
 		{"split/ratio-negative", []string{"split", "--data", "{d}/train.csv", "--ratio", "-1", "--out-dir", "{d}"}, 2, []string{"--ratio", `"-1"`}},
 		{"split/ratio-text", []string{"split", "--data", "{d}/train.csv", "--ratio", "1:x", "--out-dir", "{d}"}, 2, []string{"--ratio", `"1:x"`}},

@@ -49,6 +49,7 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlagSet(c, stderr)
 	var df dataFlags
 	df.register(fs)
+	df.registerCategorical(fs)
 	data := fs.String("data", "", "CSV file to split (required)")
 	ratio := fs.String("ratio", "3:1:1", "part sizes train:valid:test (or train:test)")
 	folds := fs.Int("folds", 0, "write K stratified folds instead of a ratio split")
@@ -105,7 +106,11 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	default:
 		return usageErrorf("split: --protocol %q: want aer or sklearn", *protocol)
 	}
-	d, err := dataset.Load(*data, df.options())
+	opt := df.options()
+	// Text columns pass through as text (read as categorical, written
+	// back as their values).
+	opt.AutoCategorical = true
+	d, err := loadData(ctx, *data, opt)
 	if err != nil {
 		return fmt.Errorf("split: %w", err)
 	}
