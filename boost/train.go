@@ -84,16 +84,34 @@ func newMatrix(x *mat.Dense, w []float64, maxBin, threads int) *matrix {
 	m := &matrix{n: n, nf: nf, cuts: make([][]float64, nf), minVal: make([]float64, nf),
 		nb: make([]int32, nf), off: make([]int32, nf+1), dense: true}
 	stride := max(1, (n+sketchRows-1)/sketchRows)
+	nblocks := (n + block - 1) / block
+	// Which features have missing values: one row-major pass, by blocks
+	// of rows (a pass per feature down the columns would read the whole
+	// matrix once per feature).
+	blockMissing := make([][]bool, nblocks)
+	parallel(threads, nblocks, func(b int) {
+		miss := make([]bool, nf)
+		for i := b * block; i < min(n, (b+1)*block); i++ {
+			for f, x := range raw.Data[i*raw.Stride : i*raw.Stride+nf] {
+				if x != x {
+					miss[f] = true
+				}
+			}
+		}
+		blockMissing[b] = miss
+	})
 	missing := make([]bool, nf)
+	for _, miss := range blockMissing {
+		for f, v := range miss {
+			missing[f] = missing[f] || v
+		}
+	}
+	// The cuts of each feature from every stride-th row.
 	parallel(threads, nf, func(f int) {
 		var v, vw []float64
-		for i := 0; i < n; i++ {
+		for i := 0; i < n; i += stride {
 			x := raw.Data[i*raw.Stride+f]
 			if math.IsNaN(x) {
-				missing[f] = true
-				continue
-			}
-			if i%stride != 0 {
 				continue
 			}
 			v = append(v, x)
@@ -115,26 +133,24 @@ func newMatrix(x *mat.Dense, w []float64, maxBin, threads int) *matrix {
 		m.off[f+1] = m.off[f] + m.nb[f] + 1
 	}
 	m.histLen = int(m.off[nf])
+	// Bins in both layouts at once: row-major for the histograms,
+	// feature-major for the partitions.
 	m.bins = hugepage.Bytes(n * nf)
-	nblocks := (n + block - 1) / block
+	m.cols = hugepage.Bytes(n * nf)
 	parallel(threads, nblocks, func(b int) {
 		for i := b * block; i < min(n, (b+1)*block); i++ {
 			row := raw.Data[i*raw.Stride : i*raw.Stride+nf]
 			out := m.bins[i*nf : i*nf+nf]
 			for f, x := range row {
+				var c uint8
 				if math.IsNaN(x) || m.nb[f] == 0 {
-					out[f] = uint8(m.nb[f])
+					c = uint8(m.nb[f])
 				} else {
-					out[f] = uint8(binOf(m.cuts[f], x))
+					c = uint8(binOf(m.cuts[f], x))
 				}
+				out[f] = c
+				m.cols[f*n+i] = c
 			}
-		}
-	})
-	m.cols = hugepage.Bytes(n * nf)
-	parallel(threads, nf, func(f int) {
-		col := m.cols[f*n : (f+1)*n]
-		for i := range col {
-			col[i] = m.bins[i*nf+f]
 		}
 	})
 	return m
