@@ -40,15 +40,6 @@ func logit(p float64) float64 {
 	return math.Log(p / (1 - p))
 }
 
-func allProbabilities(score []float64) bool {
-	for _, s := range score {
-		if !(s >= 0 && s <= 1) {
-			return false
-		}
-	}
-	return true
-}
-
 // Calibrate fits a calibration of the given method on labels y, scores
 // and optional row weights w.
 func Calibrate(method string, y []int, score, w []float64) (*Calibration, error) {
@@ -83,7 +74,7 @@ func Calibrate(method string, y []int, score, w []float64) (*Calibration, error)
 // and Weng (2007), on Platt's smoothed targets (N+ + 1)/(N+ + 2) and
 // 1/(N- + 2), which keep the fit finite on separable scores.
 func fitPlatt(y []int, score, w []float64, pos, neg float64) *Calibration {
-	c := &Calibration{Method: Sigmoid, Logit: allProbabilities(score)}
+	c := &Calibration{Method: Sigmoid, Logit: metrics.Probabilities(score)}
 	f := make([]float64, len(score))
 	for i, s := range score {
 		f[i] = s

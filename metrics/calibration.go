@@ -39,10 +39,8 @@ func EvaluateCalibration(y []int, score, w []float64, bins int) (c Calibration, 
 	if bins <= 0 {
 		bins = 10
 	}
-	for _, s := range score {
-		if !(s >= 0 && s <= 1) {
-			return c, false
-		}
+	if !Probabilities(score) {
+		return c, false
 	}
 	type acc struct{ w, s, p float64 }
 	b := make([]acc, bins)
@@ -89,4 +87,15 @@ func (b ReliabilityBin) MarshalJSON() ([]byte, error) {
 	p := plain(b)
 	p.Lo, p.Hi = math.Round(p.Lo*1e12)/1e12, math.Round(p.Hi*1e12)/1e12
 	return json.Marshal(p)
+}
+
+// Probabilities tells whether every score lies in [0, 1] (none NaN), so
+// the scores can be judged as probabilities.
+func Probabilities(score []float64) bool {
+	for _, s := range score {
+		if !(s >= 0 && s <= 1) {
+			return false
+		}
+	}
+	return true
 }

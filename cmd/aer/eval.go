@@ -141,7 +141,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("eval: %s: %w", *data, err)
 	}
 
-	if thresholdSet && (threshold < 0 || threshold > 1) && scoresInUnit(p.Score) {
+	if thresholdSet && (threshold < 0 || threshold > 1) && metrics.Probabilities(p.Score) {
 		// Every score is a probability: such a threshold predicts every
 		// row alike, which is a typo far more often than a wish.
 		all := "negative"
@@ -423,14 +423,4 @@ func (e *evalErrWriter) Write(p []byte) (int, error) {
 		e.err = err
 	}
 	return n, err
-}
-
-// scoresInUnit tells whether every score lies in [0, 1].
-func scoresInUnit(score []float64) bool {
-	for _, v := range score {
-		if !(v >= 0 && v <= 1) {
-			return false
-		}
-	}
-	return true
 }
