@@ -81,3 +81,12 @@ func ExampleEvaluate_weights() {
 	// balanced accuracy 0.8125, precision 0.6667
 	// ROC-AUC 0.9861, average precision 0.9167
 }
+
+// Scores judged as probabilities must all lie in [0, 1]; margins do not.
+func ExampleProbabilities() {
+	fmt.Println(metrics.Probabilities([]float64{0, 0.25, 1}))
+	fmt.Println(metrics.Probabilities([]float64{-1.5, 0.3, 2}))
+	// Output:
+	// true
+	// false
+}
