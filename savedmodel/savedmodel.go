@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/modelfile"
@@ -115,4 +116,21 @@ func Read(r io.Reader, name string) (*Model, error) {
 		out.Model, out.Layer = decision.Attach(model, &l), &l
 	}
 	return out, nil
+}
+
+// ReadOptions are the options for reading data to score with a model of
+// schema s, the same for aer predict, explain and serve: the label when
+// the data has it (with the model's classes, one class allowed), the
+// weight, dropped and id columns recognised and left out of the
+// features, categorical columns encoded with the model's value lists.
+func ReadOptions(s *modelfile.Schema) dataset.Options {
+	var cats []dataset.Category
+	for _, c := range s.Categories {
+		cats = append(cats, dataset.Category{Column: c.Column, Values: c.Values})
+	}
+	return dataset.Options{
+		Label: s.Label, Classes: s.Classes, LabelOptional: true, AllowOneClass: true,
+		Weight: s.Weight, WeightOptional: true, Drop: s.Drop, ID: s.ID,
+		Categories: cats,
+	}
 }

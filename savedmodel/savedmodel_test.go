@@ -143,3 +143,15 @@ func (zeros) Read(p []byte) (int, error) {
 	clear(p)
 	return len(p), nil
 }
+
+// ReadOptions carries every column role of the schema and its categories,
+// and reads data that lacks the label.
+func TestReadOptions(t *testing.T) {
+	s := &modelfile.Schema{Label: "y", Classes: [2]string{"no", "yes"}, Weight: "w", Drop: []string{"note"}, ID: "id",
+		Categories: []modelfile.Category{{Column: "color", Values: []string{"blue", "red"}}}}
+	o := savedmodel.ReadOptions(s)
+	if o.Label != "y" || o.Classes != s.Classes || !o.LabelOptional || !o.AllowOneClass || o.Weight != "w" || !o.WeightOptional ||
+		len(o.Drop) != 1 || o.Drop[0] != "note" || o.ID != "id" || len(o.Categories) != 1 || o.Categories[0].Column != "color" || len(o.Categories[0].Values) != 2 {
+		t.Errorf("ReadOptions = %+v", o)
+	}
+}

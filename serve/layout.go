@@ -113,17 +113,3 @@ func newLayout(s *modelfile.Schema) (*layout, error) {
 	}
 	return l, nil
 }
-
-// scoreOptions are the dataset options of a CSV body for a model of
-// schema s: those aer predict reads data to score with.
-func scoreOptions(s *modelfile.Schema) dataset.Options {
-	cats := make([]dataset.Category, len(s.Categories))
-	for k, c := range s.Categories {
-		cats[k] = dataset.Category{Column: c.Column, Values: c.Values}
-	}
-	return dataset.Options{
-		Label: s.Label, Classes: s.Classes, LabelOptional: true, AllowOneClass: true,
-		Weight: s.Weight, WeightOptional: true, Drop: s.Drop, ID: s.ID,
-		Categories: cats,
-	}
-}

@@ -10,22 +10,12 @@ import (
 
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/modelfile"
+	"github.com/aer-go/aer/savedmodel"
 )
 
 // predictBatch is the number of rows aer predict reads, scores and writes
 // at a time: memory is bounded by it, not by the size of the file.
 var predictBatch = 4096 // a variable for tests
-
-// scoreOptions are the reading options of data scored with a model of
-// schema s: its label when present (with the model's classes), its weight
-// column and dropped columns ignored.
-func scoreOptions(s *modelfile.Schema) dataset.Options {
-	return dataset.Options{
-		Label: s.Label, Classes: s.Classes, LabelOptional: true, AllowOneClass: true,
-		Weight: s.Weight, WeightOptional: true, Drop: s.Drop, ID: s.ID,
-		Categories: datasetCategories(s.Categories),
-	}
-}
 
 // dataFile is an open data file (see openData).
 type dataFile struct {
@@ -79,7 +69,7 @@ func streamFor(ctx context.Context, path string, h *modelfile.Header, modelPath,
 	if err != nil {
 		return nil, nil, err
 	}
-	opt := scoreOptions(&h.Schema)
+	opt := savedmodel.ReadOptions(&h.Schema)
 	if id != "" {
 		opt.ID = id
 	}

@@ -135,20 +135,12 @@ func (d *dataFlags) checkPositive(ds *dataset.Dataset, path string) error {
 	return nil
 }
 
-// schemaCategories converts categories between the dataset and the model
+// schemaCategories converts the dataset's categories for the model
 // file.
 func schemaCategories(cats []dataset.Category) []modelfile.Category {
 	var out []modelfile.Category
 	for _, c := range cats {
 		out = append(out, modelfile.Category{Column: c.Column, Values: c.Values})
-	}
-	return out
-}
-
-func datasetCategories(cats []modelfile.Category) []dataset.Category {
-	var out []dataset.Category
-	for _, c := range cats {
-		out = append(out, dataset.Category{Column: c.Column, Values: c.Values})
 	}
 	return out
 }

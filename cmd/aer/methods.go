@@ -46,7 +46,7 @@ func loadModel(path string) (*modelfile.Header, learn.Model, error) {
 // loadFor reads data to score with a model: its feature columns in model
 // order, the label when present, the weight column ignored.
 func loadFor(ctx context.Context, path string, h *modelfile.Header, modelPath, id string) (*dataset.Dataset, error) {
-	opt := scoreOptions(&h.Schema)
+	opt := savedmodel.ReadOptions(&h.Schema)
 	if id != "" {
 		opt.ID = id
 	}
