@@ -17,14 +17,7 @@ import (
 // not "".
 func withRegion(t *testing.T, path, out, unseen string) {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sb strings.Builder
-	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		f := strings.Split(line, ",")
-		label := f[len(f)-1]
+	rewriteCSV(t, path, out, func(i int, f []string, label string) []string {
 		region := "region"
 		switch {
 		case i == 0:
@@ -35,12 +28,8 @@ func withRegion(t *testing.T, path, out, unseen string) {
 		default:
 			region = []string{"south", "east", "west", "north"}[i%4]
 		}
-		f = append(f[:len(f)-1], region, label)
-		sb.WriteString(strings.Join(f, ",") + "\n")
-	}
-	if err := os.WriteFile(out, []byte(sb.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+		return append(f, region, label)
+	})
 }
 
 // TestCategoricalRoundTrip: a model fitted on a categorical column keeps

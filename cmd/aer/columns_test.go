@@ -13,15 +13,7 @@ import (
 // before the label.
 func withID(t *testing.T, path, out, name, prefix string, extra ...string) {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sb strings.Builder
-	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		f := strings.Split(line, ",")
-		label := f[len(f)-1]
-		f = f[:len(f)-1]
+	rewriteCSV(t, path, out, func(i int, f []string, label string) []string {
 		id := name
 		if i > 0 {
 			id = fmt.Sprintf("%s%d", prefix, i)
@@ -33,7 +25,22 @@ func withID(t *testing.T, path, out, name, prefix string, extra ...string) {
 			}
 			f = append(f, v)
 		}
-		sb.WriteString(id + "," + strings.Join(f, ",") + "," + label + "\n")
+		return append(append([]string{id}, f...), label)
+	})
+}
+
+// rewriteCSV writes out as the CSV file at path with each line i (0: the
+// header) replaced by row(i, its fields but the last, the last field).
+func rewriteCSV(t *testing.T, path, out string, row func(i int, f []string, label string) []string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.Split(line, ",")
+		sb.WriteString(strings.Join(row(i, f[:len(f)-1], f[len(f)-1]), ",") + "\n")
 	}
 	if err := os.WriteFile(out, []byte(sb.String()), 0o644); err != nil {
 		t.Fatal(err)

@@ -51,15 +51,7 @@ func wholeFilePredictions(t *testing.T, modelPath, dataPath string) []byte {
 // unlabelled.
 func withColumns(t *testing.T, path, out string, unlabelled bool) {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sb strings.Builder
-	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		f := strings.Split(line, ",")
-		label := f[len(f)-1]
-		f = f[:len(f)-1]
+	rewriteCSV(t, path, out, func(i int, f []string, label string) []string {
 		if i == 0 {
 			f = append(f, "w", "note")
 		} else {
@@ -68,11 +60,8 @@ func withColumns(t *testing.T, path, out string, unlabelled bool) {
 		if !unlabelled {
 			f = append(f, label)
 		}
-		sb.WriteString(strings.Join(f, ",") + "\n")
-	}
-	if err := os.WriteFile(out, []byte(sb.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+		return f
+	})
 }
 
 // TestPredictStreamsExactly: aer predict, reading, scoring and writing 7
