@@ -91,6 +91,11 @@ type Config struct {
 	// 20,000 for plus (the shared datasets, all smaller, get the full
 	// procedure), all rows for paper; -1 means all rows.
 	SelectRows int `json:"select_rows,omitempty"`
+	// RefitRestarts refits the chosen L on all majority rows with NInit
+	// restarts from scratch, when SelectRows subsampled; by default the
+	// refit is one EM run started from the subsample's fit
+	// (mixture.Settings.RefitRestarts).
+	RefitRestarts bool `json:"refit_restarts,omitempty"`
 	// Rank orders the majority rows of each component for the subsets:
 	// "density" (log N(x | mu_l, Sigma_l), the paper) or "responsibility".
 	// Empty means "density".
@@ -555,6 +560,7 @@ var params = learn.ParamTable[Config]{
 	learn.Int("n_init", "EM restarts per L", 1, func(c *Config) *int { return &c.NInit }),
 	learn.Int("select_rows", "majority rows on which BIC compares the mixture sizes (more: a random subsample, then the chosen L refitted on all rows); -1 = all rows; 0 = the preset's (plus 20000, paper all)", -1,
 		func(c *Config) *int { return &c.SelectRows }),
+	learn.Bool("refit_restarts", "refit the chosen L on all majority rows with n_init restarts, not one EM run from the subsample's fit (only when select_rows subsampled)", false, func(c *Config) *bool { return &c.RefitRestarts }),
 	learn.Enum("rank", "how majority rows are ranked per component", rankNames, func(c *Config) *string { return &c.Rank }),
 	learn.Float("local_random", "share of m_k random majority rows in each local subset", 0, math.Inf(1), func(c *Config) *float64 { return &c.LocalRandom }),
 	learn.Bool("tomek", "remove Tomek links from the global subsets", true, func(c *Config) *bool { return &c.NoTomek }),

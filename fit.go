@@ -186,12 +186,13 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 	}
 	rep.Pool = pool
 	sel, err := mixture.Select(ctx, xMaj, pool, &mixture.Settings{
-		Covariance: cov,
-		NInit:      c.NInit,
-		SelectRows: c.SelectRows,
-		Seed:       rng.DeriveSeed(env.Seed, streamMixture),
-		Workers:    workers,
-		Logger:     env.Logger,
+		Covariance:    cov,
+		NInit:         c.NInit,
+		SelectRows:    c.SelectRows,
+		RefitRestarts: c.RefitRestarts,
+		Seed:          rng.DeriveSeed(env.Seed, streamMixture),
+		Workers:       workers,
+		Logger:        env.Logger,
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("aer: mixture: %w", err)
@@ -256,6 +257,7 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 		owner   []int
 		static  *ensemble.StaticResult
 		tune    *ensemble.TuneResult
+		valid   *mat.Dense // the members' outputs on the validation rows
 	}
 	sets := make([]fitted, len(learners))
 	t0 = time.Now()
@@ -315,11 +317,23 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 		for k, mb := range members {
 			leaves[k] = learn.NumParams(mb.Model)
 		}
-		fw, err := memberOutputs(members, wx, workers)
+		// The members' outputs on the validation rows serve the weights
+		// (when fitted there), the tuning and the final validation score:
+		// computed once.
+		fv, err := memberOutputs(members, xvt, workers)
 		if err != nil {
 			return nil, nil, err
 		}
+		fw := fv
+		if c.WeightData != "valid" {
+			if fw, err = memberOutputs(members, wx, workers); err != nil {
+				return nil, nil, err
+			}
+		}
 		if c.outputs == ensemble.Labels {
+			if fw == fv {
+				fw = mat.DenseCopyOf(fv)
+			}
 			binarize(fw)
 		}
 		static := &ensemble.StaticResult{Weights: uniform(len(members)), Init: "uniform"}
@@ -338,10 +352,6 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 		rep.Seconds.Weights += time.Since(t0).Seconds()
 
 		t0 = time.Now()
-		fv, err := memberOutputs(members, xvt, workers)
-		if err != nil {
-			return nil, nil, err
-		}
 		metric := c.metric
 		ts := &ensemble.TuneSettings{
 			Metric: func(tp, fp, tn, fn int) float64 {
@@ -375,7 +385,7 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 		// Strictly better only: the first (simplest listed) setting wins ties.
 		if best < 0 || tune.Metric > rep.Grid[best].ValidMetric {
 			best = g
-			bestFit = fitted{members, f.owner, static, tune}
+			bestFit = fitted{members, f.owner, static, tune, fv}
 		}
 	}
 	rep.Chosen = best
@@ -386,7 +396,7 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 	m.Config = c.Config
 	rep.Config = c.Config
 
-	scores2, _, err := m.scorePrepared(xvt, workers)
+	scores2, _, err := m.scoreOutputs(bestFit.valid, logDensValid)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -121,6 +121,26 @@ func Fit(ctx context.Context, x *mat.Dense, s *Settings) (*Model, *FitResult, er
 	if err != nil {
 		return nil, nil, err
 	}
+	if s != nil && s.Start != nil {
+		start := s.Start
+		switch {
+		case start.p == nil:
+			return nil, nil, fmt.Errorf("mixture: start model: %w", errNotPrepared)
+		case start.K() != cfg.k || start.Dim() != d:
+			return nil, nil, fmt.Errorf("mixture: start model has %d components over %d features, the fit %d over %d", start.K(), start.Dim(), cfg.k, d)
+		}
+		cfg.nInit = 1
+		cfg.startResp = func(resp []float64) error {
+			r, err := start.Responsibilities(x, mat.NewDense(n, cfg.k, resp))
+			if err != nil {
+				return fmt.Errorf("mixture: start model: %w", err)
+			}
+			if raw := r.RawMatrix(); &raw.Data[0] != &resp[0] {
+				copy(resp, raw.Data)
+			}
+			return nil
+		}
+	}
 	if cfg.progress != nil {
 		var mu sync.Mutex
 		f := cfg.progress
@@ -334,8 +354,12 @@ func (e *em) run(ctx context.Context, restart int) (*params, Restart, error) {
 	var res Restart
 	// Initial responsibilities: one-hot from k-means labels or k-means++ seeds.
 	clear(e.resp)
-	switch e.cfg.init {
-	case InitKMeans:
+	switch {
+	case e.cfg.startResp != nil:
+		if err := e.cfg.startResp(e.resp); err != nil {
+			return nil, res, err
+		}
+	case e.cfg.init == InitKMeans:
 		labels, err := kmeans(ctx, e.x, e.stride, e.n, e.d, e.k, e.cfg.kmIter, e.workers, rnd)
 		if err != nil {
 			return nil, res, err
@@ -343,7 +367,7 @@ func (e *em) run(ctx context.Context, restart int) (*params, Restart, error) {
 		for i, c := range labels {
 			e.resp[i*e.k+c] = 1
 		}
-	case InitKMeansPP:
+	case e.cfg.init == InitKMeansPP:
 		for c, i := range kmeansPP(e.x, e.stride, e.n, e.d, e.k, rnd) {
 			e.resp[i*e.k+c] = 1
 		}

@@ -124,6 +124,7 @@ func Select(ctx context.Context, x *mat.Dense, pool []int, s *Settings) (*Select
 		cs := base
 		cs.Components = pool[i]
 		cs.Workers = w
+		cs.Start = nil
 		m, res, err := Fit(ctx, xs, &cs)
 		outs[i] = out{m, res, err}
 	}
@@ -161,6 +162,9 @@ func Select(ctx context.Context, x *mat.Dense, pool []int, s *Settings) (*Select
 		cs := base
 		cs.Components = b.Components
 		cs.Workers = workers
+		if !base.RefitRestarts {
+			cs.Start = b.Model
+		}
 		m, res, err := Fit(ctx, x, &cs)
 		if err != nil {
 			return nil, fmt.Errorf("mixture: fitting %d components on all rows: %w", b.Components, err)

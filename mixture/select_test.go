@@ -56,14 +56,34 @@ func TestSelectSubsample(t *testing.T) {
 	if res.BIC != sel.Candidates[2].BIC {
 		t.Errorf("candidate L=3 is not the subsample's fit: BIC %v, Fit %v", sel.Candidates[2].BIC, res.BIC)
 	}
+	// By default the refit is one EM run from the subsample's choice.
+	warm, wres, err := Fit(context.Background(), x, &Settings{NInit: 2, Components: 4, Seed: 3, Start: sel.Candidates[3].Model})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(sel.Model)
+	if a, _ := json.Marshal(warm); !bytes.Equal(a, b) || wres.MeanLogLik != sel.Result.MeanLogLik || len(wres.Restarts) != 1 {
+		t.Error("the chosen model is not the all-rows EM run started from the subsample's L=4")
+	}
+	// With RefitRestarts it is the all-rows fit from scratch, and the warm
+	// refit is as good.
 	full, fres, err := Fit(context.Background(), x, &Settings{NInit: 2, Components: 4, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
+	selR, err := Select(context.Background(), x, pool, &Settings{NInit: 2, SelectRows: 800, Seed: 3, RefitRestarts: true})
+	if err != nil {
+		t.Fatal(err)
+	}
 	a, _ := json.Marshal(full)
-	b, _ := json.Marshal(sel.Model)
-	if !bytes.Equal(a, b) || fres.MeanLogLik != sel.Result.MeanLogLik {
-		t.Error("the chosen model is not the all-rows fit of L=4")
+	if c, _ := json.Marshal(selR.Model); !bytes.Equal(a, c) || fres.MeanLogLik != selR.Result.MeanLogLik {
+		t.Error("RefitRestarts: the chosen model is not the all-rows fit of L=4")
+	}
+	if d := sel.Result.MeanLogLik - fres.MeanLogLik; d < -1e-6 {
+		t.Errorf("warm refit mean log-likelihood %.9f, restarts %.9f", sel.Result.MeanLogLik, fres.MeanLogLik)
+	}
+	if sel.Result.TotalIterations >= fres.TotalIterations {
+		t.Errorf("warm refit took %d EM iterations, restarts %d", sel.Result.TotalIterations, fres.TotalIterations)
 	}
 	for _, w := range []int{1, 2} {
 		s2, err := Select(context.Background(), x, pool, &Settings{NInit: 2, SelectRows: 800, Seed: 3, Workers: w})
@@ -80,7 +100,7 @@ func TestSelectSubsample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c, _ := json.Marshal(s1.Model); s1.SampleRows != 0 || !bytes.Equal(b, c) {
+	if c, _ := json.Marshal(s1.Model); s1.SampleRows != 0 || !bytes.Equal(a, c) {
 		t.Error("a pool of one L was subsampled")
 	}
 	// At the limit, and with a negative limit, all rows are used.
@@ -90,8 +110,35 @@ func TestSelectSubsample(t *testing.T) {
 			t.Fatal(err)
 		}
 		c, _ := json.Marshal(s3.Model)
-		if s3.SampleRows != 0 || !bytes.Equal(b, c) || s3.RefitSeconds != 0 {
+		if s3.SampleRows != 0 || !bytes.Equal(a, c) || s3.RefitSeconds != 0 {
 			t.Errorf("limit %d: not the full procedure", limit)
 		}
+	}
+}
+
+// TestFitStart: Settings.Start must match the fit's components and
+// features, and a model started from a converged fit stays there.
+func TestFitStart(t *testing.T) {
+	x := fourClusters(1000, 5)
+	m, res, err := Fit(context.Background(), x, &Settings{NInit: 3, Components: 4, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Fit(context.Background(), x, &Settings{Components: 3, Start: m}); err == nil {
+		t.Error("a 4-component start accepted for 3 components")
+	}
+	if _, _, err := Fit(context.Background(), mat.NewDense(10, 3, nil), &Settings{Components: 4, Start: m}); err == nil {
+		t.Error("a 2-feature start accepted for 3 features")
+	}
+	if _, _, err := Fit(context.Background(), x, &Settings{Components: 4, Start: &Model{}}); err == nil {
+		t.Error("an unprepared start accepted")
+	}
+	_, r2, err := Fit(context.Background(), x, &Settings{NInit: 3, Components: 4, Seed: 9, Start: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r2.Restarts) != 1 || r2.Iterations > 2 || r2.MeanLogLik < res.MeanLogLik-1e-9 {
+		t.Errorf("restarted from a converged fit: %d restarts, %d iterations, mean log-likelihood %v (was %v)",
+			len(r2.Restarts), r2.Iterations, r2.MeanLogLik, res.MeanLogLik)
 	}
 }

@@ -149,6 +149,19 @@ type Settings struct {
 	// all rows whatever their number. A pool of one L is always fitted on
 	// all rows. Fit ignores it.
 	SelectRows int
+	// RefitRestarts makes Select's refit on all rows (see SelectRows) run
+	// NInit restarts from scratch. By default the refit is one EM run
+	// started from the subsample's chosen fit (its responsibilities on all
+	// rows, as Settings.Start): the subsample already found the basin the
+	// restarts search for, and EM on all rows only polishes it, at the
+	// cost of one fit instead of NInit with k-means each.
+	RefitRestarts bool
+	// Start, when not nil, starts EM from this model instead of NInit
+	// restarts: one run whose first M-step uses the model's
+	// responsibilities on x (scikit-learn's warm_start). It must have
+	// Components components over x's features; its covariance type may
+	// differ. Select ignores it.
+	Start *Model
 	// Seed seeds every random choice; restart r draws from the stream
 	// rng.Derive(Seed, r), so results do not depend on Workers.
 	Seed uint64
@@ -188,4 +201,7 @@ type resolved struct {
 	// xt returns the data in 8-row groups (transposeAll), made on first
 	// use, when the fit does not make it up front.
 	xt func() []float64
+	// startResp, when not nil, fills the n*k initial responsibilities
+	// (Settings.Start) in place of k-means.
+	startResp func(resp []float64) error
 }

@@ -20,7 +20,11 @@ func main() {
 		<-ctx.Done()
 		stop() // the default action again: a second signal kills
 	}()
-	err := guarded(func() error { return runContext(ctx, os.Args[1:], os.Stdout, os.Stderr) })
+	stopProfile, err := startProfile()
+	if err == nil {
+		err = guarded(func() error { return runContext(ctx, os.Args[1:], os.Stdout, os.Stderr) })
+		stopProfile()
+	}
 	stop()
 	os.Exit(exitCode(err, os.Stderr))
 }
