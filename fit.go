@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -261,21 +262,24 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 	}
 	sets := make([]fitted, len(learners))
 	t0 = time.Now()
-	for g, learner := range learners {
-		var label string
+	labels, seeds := make([]string, len(learners)), make([]uint64, len(learners))
+	for g := range learners {
 		if len(learners) > 1 && *c.Pool {
-			label = " [" + strings.Join(c.points[g], ",") + "]"
+			labels[g] = " [" + strings.Join(c.points[g], ",") + "]"
 		}
-		members, owner, err := trainMembers(ctx, member, balanced, subsets, learner, label, rng.DeriveSeed(env.Seed, streamMembers+uint64(g)*1000), workers, env.Logger, func(done, total int) {
-			progress("members", g*total+done, len(learners)*total)
-		})
-		if err != nil {
-			return nil, nil, err
-		}
-		if !*c.Pool && !*c.Global {
-			owner = nil // the default layout of 2L members
-		}
-		sets[g] = fitted{members: members, owner: owner}
+		seeds[g] = rng.DeriveSeed(env.Seed, streamMembers+uint64(g)*1000)
+	}
+	trained, owner, err := trainMembers(ctx, member, balanced, subsets, learners, labels, seeds, workers, env.Logger, func(done, total int) {
+		progress("members", done, total)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if !*c.Pool && !*c.Global {
+		owner = nil // the default layout of 2L members
+	}
+	for g := range learners {
+		sets[g] = fitted{members: trained[g], owner: owner}
 	}
 	rep.Seconds.Members += time.Since(t0).Seconds()
 	points := c.points
@@ -446,39 +450,75 @@ func bayesDelta(yv []int, score, wv []float64, metric metrics.Metric, prior floa
 	return l.Threshold, l.Rule == decision.RuleBayes, nil
 }
 
-// trainMembers fits one member per subset with learner and, when
-// balanced is not nil, one more on all its rows (the global member), workers
-// at a time, each on one goroutine with its own seed stream, so the models
-// do not depend on scheduling. It returns the members and the component
-// each belongs to (-1 for the global member); label is appended to their
-// names.
-func trainMembers(ctx context.Context, data, balanced *learn.Data, subsets []resample.Subset, learner learn.Method, label string, seed uint64, workers int, logger *slog.Logger, done func(done, total int)) ([]Member, []int, error) {
-	n := len(subsets)
+// trainMembers fits, for every learner, one member per subset and, when
+// balanced is not nil, one more on all its rows (the global member),
+// workers at a time, each on one goroutine with the seed stream of its
+// learner (seeds[g]) and its place, so the models do not depend on
+// scheduling. The learners that fit one subset share its rows (copied
+// once, then dropped) and what their fits can reuse of them (learn.Shared:
+// boosted trees' bins). It returns each learner's members and the
+// component each belongs to (-1 for the global member); labels[g] is
+// appended to the names of learner g's members.
+func trainMembers(ctx context.Context, data, balanced *learn.Data, subsets []resample.Subset, learners []learn.Method, labels []string, seeds []uint64, workers int, logger *slog.Logger, done func(done, total int)) ([][]Member, []int, error) {
+	n, G := len(subsets), len(learners)
 	if balanced != nil {
 		n++
 	}
-	members := make([]Member, n)
 	owner := make([]int, n)
-	_, err := learn.ForEach(ctx, workers, n, func() func(context.Context, int) error {
-		return func(ctx context.Context, k int) error {
-			env := learn.Env{Seed: rng.DeriveSeed(seed, uint64(k)), Workers: 1, Logger: logger}
-			d, name := balanced, "all rows"+label
+	for k := range owner {
+		owner[k] = -1
+		if k < len(subsets) {
+			owner[k] = subsets[k].Component
+		}
+	}
+	members := make([][]Member, G)
+	for g := range members {
+		members[g] = make([]Member, n)
+	}
+	// Tasks run place by place, so the rows of few places are held at once.
+	type place struct {
+		once sync.Once
+		d    *learn.Data
+		left atomic.Int32
+	}
+	places := make([]place, n)
+	for k := range places {
+		places[k].left.Store(int32(G))
+	}
+	rowsOf := func(k int) *learn.Data {
+		p := &places[k]
+		p.once.Do(func() {
 			if k < len(subsets) {
-				d = data.Subset(subsets[k].Rows)
-				name = fmt.Sprintf("%s %d%s", subsets[k].Kind, subsets[k].Component, label)
+				p.d = data.Subset(subsets[k].Rows)
+			} else {
+				d := *balanced
+				p.d = &d
 			}
-			mb, err := learner.Fit(ctx, d, nil, env)
+			p.d.Shared = &learn.Shared{}
+		})
+		return p.d
+	}
+	_, err := learn.ForEach(ctx, workers, n*G, func() func(context.Context, int) error {
+		return func(ctx context.Context, t int) error {
+			k, g := t/G, t%G
+			defer func() {
+				if places[k].left.Add(-1) == 0 {
+					places[k].d = nil
+				}
+			}()
+			env := learn.Env{Seed: rng.DeriveSeed(seeds[g], uint64(k)), Workers: 1, Logger: logger}
+			name := "all rows" + labels[g]
+			if k < len(subsets) {
+				name = fmt.Sprintf("%s %d%s", subsets[k].Kind, subsets[k].Component, labels[g])
+			}
+			mb, err := learners[g].Fit(ctx, rowsOf(k), nil, env)
 			if err != nil {
 				return fmt.Errorf("aer: member %d (%s): %w", k, name, err)
 			}
-			members[k] = Member{Method: learner.Name(), Model: mb, Name: name}
-			owner[k] = -1
-			if k < len(subsets) {
-				owner[k] = subsets[k].Component
-			}
+			members[g][k] = Member{Method: learners[g].Name(), Model: mb, Name: name}
 			return nil
 		}
-	}, func(finished, _ int) { done(finished, n) })
+	}, func(finished, _ int) { done(finished, n*G) })
 	if err != nil {
 		return nil, nil, err
 	}

@@ -113,7 +113,26 @@ func (m *Method) Fit(ctx context.Context, train, valid *learn.Data, env learn.En
 	if valid != nil {
 		vd = &Data{X: valid.X, Y: valid.Y, Weight: valid.W}
 	}
-	bm, err := Train(ctx, Data{X: train.X, Y: train.Y, Weight: train.W}, vd, &s)
+	td := Data{X: train.X, Y: train.Y, Weight: train.W}
+	if train.Shared != nil {
+		// Fits with other learning rates or depths on the same rows (an
+		// ensemble's members, a grid) bin them once.
+		key := fmt.Sprintf("boost.bins x=%p w=%p n=%d max_bin=%d", train.X.RawMatrix().Data, train.W, len(train.Y), s.MaxBin)
+		v := train.Shared.Get(key, func() any {
+			b, err := NewBins(train.X, train.W, &s)
+			if err != nil {
+				return err
+			}
+			return b
+		})
+		switch v := v.(type) {
+		case *Bins:
+			td.Bins = v
+		case error:
+			return nil, v
+		}
+	}
+	bm, err := Train(ctx, td, vd, &s)
 	if err != nil {
 		return nil, err
 	}

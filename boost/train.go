@@ -25,6 +25,33 @@ type Data struct {
 	// absent), down to the bin cuts when every feature has at most MaxBin
 	// distinct values (TestIntegerWeightsRepeatRows).
 	Weight []float64
+	// Bins, when not nil, are X's feature bins made by NewBins from the
+	// same X and Weight, with the same MaxBin as the Settings: several
+	// trainings on the same rows then bin them once. Train checks their
+	// shape and MaxBin.
+	Bins *Bins
+}
+
+// Bins are the feature bins of a training matrix (quantile cuts and bin
+// codes), which depend on the rows, their weights and MaxBin only.
+type Bins struct {
+	m      *matrix
+	maxBin int
+}
+
+// NewBins bins the rows of x (NaN = missing) with row weights w (nil: 1)
+// into at most s.MaxBin bins per feature (nil s: the defaults), as Train
+// does, using s.Threads goroutines (the bins do not depend on them).
+func NewBins(x *mat.Dense, w []float64, s *Settings) (*Bins, error) {
+	set, err := s.resolved()
+	if err != nil {
+		return nil, err
+	}
+	d := Data{X: x, Y: make([]int, x.RawMatrix().Rows), Weight: w}
+	if err := d.check("training set", -1); err != nil {
+		return nil, err
+	}
+	return &Bins{m: newMatrix(x, w, set.MaxBin, set.Threads), maxBin: set.MaxBin}, nil
 }
 
 func (d *Data) check(what string, nf int) error {
@@ -221,7 +248,15 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 			}
 		}
 	}
-	mx := newMatrix(train.X, train.Weight, set.MaxBin, set.Threads)
+	var mx *matrix
+	if b := train.Bins; b != nil {
+		if b.m.n != n || b.m.nf != nf || b.maxBin != set.MaxBin {
+			return nil, fmt.Errorf("boost: bins of %d x %d rows with max_bin %d for %d x %d rows with max_bin %d", b.m.n, b.m.nf, b.maxBin, n, nf, set.MaxBin)
+		}
+		mx = b.m
+	} else {
+		mx = newMatrix(train.X, train.Weight, set.MaxBin, set.Threads)
+	}
 	g := newGrower(mx, &set)
 	g.w = w
 	lossFn := rowGrad(&set)

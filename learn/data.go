@@ -22,6 +22,10 @@ type Data struct {
 	W []float64
 	// Features optionally names the columns of X (for reports).
 	Features []string
+	// Shared, when not nil, lets fits on these same X and W reuse work
+	// derived from them (see Shared). Subset and the other methods that
+	// derive a Data do not carry it over.
+	Shared *Shared
 }
 
 // ErrData marks data that cannot be fitted on (wrapped with the reason).

@@ -69,7 +69,7 @@ func (s *standardized) Fit(ctx context.Context, train, valid *learn.Data, env le
 		p.Scaler.Transform(xt)
 	}
 	tr := *train
-	tr.X = xt
+	tr.X, tr.Shared = xt, nil // work shared on train.X is not on xt
 	var va *learn.Data
 	if valid != nil {
 		if valid.Cols() != train.Cols() {

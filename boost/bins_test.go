@@ -1,0 +1,90 @@
+package boost
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"testing"
+
+	"github.com/aer-go/aer/learn"
+)
+
+// TestSharedBins: training on bins made once by NewBins gives the model
+// bit for bit that binning inside Train gives, for every learning rate and
+// depth, with and without weights and missing values; bins of another
+// shape or max_bin are refused.
+func TestSharedBins(t *testing.T) {
+	x, y := testData(600, 4)
+	x.Set(3, 1, math.NaN())
+	x.Set(40, 2, math.NaN())
+	w := make([]float64, len(y))
+	for i := range w {
+		w[i] = float64(1 + i%3)
+	}
+	for _, weights := range [][]float64{nil, w} {
+		bins, err := NewBins(x, weights, &Settings{MaxBin: 32})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range []Settings{{Eta: 0.1, MaxDepth: 3, NEstimators: 8, MaxBin: 32}, {Eta: 0.3, MaxDepth: 6, NEstimators: 8, MaxBin: 32}} {
+			plain, err := Train(context.Background(), Data{X: x, Y: y, Weight: weights}, nil, &s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			shared, err := Train(context.Background(), Data{X: x, Y: y, Weight: weights, Bins: bins}, nil, &s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, _ := plain.MarshalBinary()
+			b, _ := shared.MarshalBinary()
+			if !bytes.Equal(a, b) {
+				t.Errorf("weights %v, eta %v depth %d: the model on shared bins differs", weights != nil, s.Eta, s.MaxDepth)
+			}
+		}
+	}
+	bins, _ := NewBins(x, nil, &Settings{MaxBin: 32})
+	if _, err := Train(context.Background(), Data{X: x, Y: y, Bins: bins}, nil, &Settings{MaxBin: 64, NEstimators: 2}); err == nil {
+		t.Error("bins of max_bin 32 accepted for max_bin 64")
+	}
+	xs, ys := testData(100, 4)
+	if _, err := Train(context.Background(), Data{X: xs, Y: ys, Bins: bins}, nil, &Settings{MaxBin: 32, NEstimators: 2}); err == nil {
+		t.Error("bins of 600 rows accepted for 100")
+	}
+}
+
+// TestMethodSharesBins: fits through the learn contract with one
+// learn.Shared bin the rows once (the second fit finds the bins) and give
+// the models fits without it give.
+func TestMethodSharesBins(t *testing.T) {
+	x, y := testData(400, 9)
+	sh := &learn.Shared{}
+	for _, eta := range []string{"0.1", "0.3"} {
+		m := NewMethod().(*Method)
+		if err := m.Set("eta", eta); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Set("n_estimators", "5"); err != nil {
+			t.Fatal(err)
+		}
+		with, err := m.Fit(context.Background(), &learn.Data{X: x, Y: y, Shared: sh}, nil, learn.Env{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		without, err := m.Fit(context.Background(), &learn.Data{X: x, Y: y}, nil, learn.Env{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := with.(*Fitted).MarshalBinary()
+		b, _ := without.(*Fitted).MarshalBinary()
+		if !bytes.Equal(a, b) {
+			t.Errorf("eta %s: the model fitted with shared bins differs", eta)
+		}
+	}
+	calls := 0
+	for range 2 {
+		sh.Get("probe", func() any { calls++; return nil })
+	}
+	if calls != 1 {
+		t.Errorf("Shared.Get made a value %d times", calls)
+	}
+}
