@@ -219,17 +219,6 @@ type scored struct {
 	y int
 }
 
-// byScore orders by score; scores are never NaN.
-func byScore(a, b scored) int {
-	switch {
-	case a.s < b.s:
-		return -1
-	case a.s > b.s:
-		return 1
-	}
-	return 0
-}
-
 // sweep fills curve (one entry per delta, deltas ascending) for scores
 // sorted ascending: one pass, row j is predicted positive iff s_j >= delta.
 func sweep(curve []DeltaPoint, pairs []scored, deltas []float64, pos int, metric Metric) {
@@ -407,7 +396,7 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			pairs := make([]scored, rows)
+			pairs, tmp := make([]scored, rows), make([]scored, rows)
 			for {
 				t := int(next.Add(1) - 1)
 				if t >= tasks {
@@ -418,7 +407,7 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 				for i := range rows {
 					pairs[i] = scored{mixScore(s.Space, lam, dyn[i], stat[i]), y[i]}
 				}
-				slices.SortFunc(pairs, byScore)
+				sortScored(pairs, tmp)
 				if s.Select == SelectAUC {
 					aucs[ci][k] = rocAUC(pairs, pos)
 				}

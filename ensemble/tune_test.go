@@ -365,3 +365,14 @@ func TestTuneSelectAUC(t *testing.T) {
 		t.Errorf("AUC at lambda 0 %v not above lambda 1's %v", res.ByLambda[0].AUC, res.ByLambda[len(res.ByLambda)-1].AUC)
 	}
 }
+
+// byScore orders by score; scores are never NaN.
+func byScore(a, b scored) int {
+	switch {
+	case a.s < b.s:
+		return -1
+	case a.s > b.s:
+		return 1
+	}
+	return 0
+}
