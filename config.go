@@ -96,6 +96,14 @@ type Config struct {
 	// refit is one EM run started from the subsample's fit
 	// (mixture.Settings.RefitRestarts).
 	RefitRestarts bool `json:"refit_restarts,omitempty"`
+	// MixtureRows bounds the majority rows the mixture is fitted on: with
+	// more, it is fitted on that many drawn uniformly at random (the
+	// subsets still rank every majority row under it). Its parameters, a
+	// few hundred per component, are then estimated from tens of
+	// thousands of rows each, while time and memory stop growing with
+	// the data. 0 means the preset's choice: 200,000 for plus, all rows
+	// for paper; -1 means all rows.
+	MixtureRows int `json:"mixture_rows,omitempty"`
 	// Rank orders the majority rows of each component for the subsets:
 	// "density" (log N(x | mu_l, Sigma_l), the paper) or "responsibility".
 	// Empty means "density".
@@ -238,21 +246,24 @@ const (
 	PresetPaper = "paper"
 )
 
+// DefaultMixtureRows is the plus preset's MixtureRows.
+const DefaultMixtureRows = 200_000
+
 // preset holds the choices a preset makes for the parts a Config leaves
 // unset.
 type preset struct {
 	pool, global                                          bool
-	selectRows                                            int
+	selectRows, mixtureRows                               int
 	space, thresholds, weightData, projection, likelihood string
 	selection, deltaRule                                  string
 	peers                                                 []string
 }
 
 var presets = map[string]preset{
-	PresetPlus: {pool: true, global: true, selectRows: mixture.DefaultSelectRows, space: "logit", thresholds: "fine",
+	PresetPlus: {pool: true, global: true, selectRows: mixture.DefaultSelectRows, mixtureRows: DefaultMixtureRows, space: "logit", thresholds: "fine",
 		weightData: "valid", projection: "minmax", likelihood: "tempered", selection: "auc", deltaRule: "bayes",
 		peers: []string{"logreg"}},
-	PresetPaper: {selectRows: -1, space: "probability", thresholds: "grid",
+	PresetPaper: {selectRows: -1, mixtureRows: -1, space: "probability", thresholds: "grid",
 		weightData: "union", projection: "minmax", likelihood: "exp", selection: "threshold", deltaRule: "tuned"},
 }
 
@@ -391,6 +402,12 @@ func (c *Config) resolve() (*resolvedConfig, error) {
 	}
 	if r.SelectRows < -1 {
 		return nil, fmt.Errorf("aer: select_rows %d: want -1 (all rows) or a positive number of rows", r.SelectRows)
+	}
+	if r.MixtureRows == 0 {
+		r.MixtureRows = ps.mixtureRows
+	}
+	if r.MixtureRows < -1 {
+		return nil, fmt.Errorf("aer: mixture_rows %d: want -1 (all rows) or a positive number of rows", r.MixtureRows)
 	}
 	if r.LocalRandom == 0 {
 		r.LocalRandom = 0.5
@@ -560,6 +577,8 @@ var params = learn.ParamTable[Config]{
 	learn.Int("n_init", "EM restarts per L", 1, func(c *Config) *int { return &c.NInit }),
 	learn.Int("select_rows", "majority rows on which BIC compares the mixture sizes (more: a random subsample, then the chosen L refitted on all rows); -1 = all rows; 0 = the preset's (plus 20000, paper all)", -1,
 		func(c *Config) *int { return &c.SelectRows }),
+	learn.Int("mixture_rows", "majority rows the mixture is fitted on (more: a random subsample of that many; every row is still ranked); -1 = all rows; 0 = the preset's (plus 200000, paper all)", -1,
+		func(c *Config) *int { return &c.MixtureRows }),
 	learn.Bool("refit_restarts", "refit the chosen L on all majority rows with n_init restarts, not one EM run from the subsample's fit (only when select_rows subsampled)", false, func(c *Config) *bool { return &c.RefitRestarts }),
 	learn.Enum("rank", "how majority rows are ranked per component", rankNames, func(c *Config) *string { return &c.Rank }),
 	learn.Float("local_random", "share of m_k random majority rows in each local subset", 0, math.Inf(1), func(c *Config) *float64 { return &c.LocalRandom }),

@@ -32,6 +32,8 @@ const (
 	streamMembers // + grid point * 1000 + member index
 	streamStatic
 	streamPeers // + peer index
+	// streamMixtureRows draws the majority rows the mixture is fitted on.
+	streamMixtureRows = 1 << 20
 )
 
 // Report describes a fit, stage by stage; it encodes to JSON.
@@ -51,6 +53,9 @@ type Report struct {
 	// the chosen L.
 	Pool    []int              `json:"pool"`
 	Mixture *mixture.Selection `json:"mixture"`
+	// MixtureRows is the number of majority rows the mixture was fitted
+	// on when Config.MixtureRows subsampled them, else 0 (all rows).
+	MixtureRows int `json:"mixture_rows,omitempty"`
 	// Covariance is the covariance type used (auto resolved).
 	Covariance string `json:"covariance"`
 	// Subsets are the sizes of the 2L subsets (member order).
@@ -165,7 +170,12 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 			majority = append(majority, i)
 		}
 	}
-	xMaj := learn.Rows(xt, majority)
+	mixRows := majority
+	if c.MixtureRows > 0 && len(majority) > c.MixtureRows {
+		mixRows = sampleRows(majority, c.MixtureRows, rng.DeriveSeed(env.Seed, streamMixtureRows))
+		rep.MixtureRows = len(mixRows)
+	}
+	xMaj := learn.Rows(xt, mixRows)
 	cov := c.cov.Resolve(colsOf(x), 0)
 	rep.Covariance = cov.String()
 	// A component needs rows to stand on: with full (or tied) covariances
@@ -205,12 +215,8 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 
 	// 2. Subsets.
 	t0 = time.Now()
-	var scores *mat.Dense
-	if c.Rank == "responsibility" {
-		scores, err = m.Mixture.Responsibilities(xMaj, nil)
-	} else {
-		scores, err = m.Mixture.ComponentLogDensity(xMaj, nil)
-	}
+	xMaj = nil
+	scores, err := rowScores(m.Mixture, xt, majority, c.Rank == "responsibility")
 	if err != nil {
 		return nil, nil, fmt.Errorf("aer: ranking majority rows: %w", err)
 	}
@@ -448,6 +454,46 @@ func bayesDelta(yv []int, score, wv []float64, metric metrics.Metric, prior floa
 		return 0, false, fmt.Errorf("aer: bayes threshold: %w", err)
 	}
 	return l.Threshold, l.Rule == decision.RuleBayes, nil
+}
+
+// sampleRows returns k of rows drawn uniformly without replacement, in
+// their order in rows (selection sampling: one pass).
+func sampleRows(rows []int, k int, seed uint64) []int {
+	rnd := rng.New(seed)
+	out := make([]int, 0, k)
+	for i, r := range rows {
+		if rnd.IntN(len(rows)-i) < k-len(out) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// rowScores returns, for the given rows of x, their log-density under
+// each component of mx alone or, with resp, their responsibilities: one
+// row per listed row. It gathers the rows a block at a time, so the rows
+// are never copied whole.
+func rowScores(mx *mixture.Model, x *mat.Dense, rows []int, resp bool) (*mat.Dense, error) {
+	K := mx.K()
+	out := mat.NewDense(len(rows), K, nil)
+	// A multiple of the mixture's own row blocks, so every row is computed
+	// exactly as over the whole matrix.
+	const block = 1 << 14
+	for lo := 0; lo < len(rows); lo += block {
+		hi := min(lo+block, len(rows))
+		xb := learn.Rows(x, rows[lo:hi])
+		dst := out.Slice(lo, hi, 0, K).(*mat.Dense)
+		var err error
+		if resp {
+			_, err = mx.Responsibilities(xb, dst)
+		} else {
+			_, err = mx.ComponentLogDensity(xb, dst)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // trainMembers fits, for every learner, one member per subset and, when

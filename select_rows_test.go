@@ -47,3 +47,66 @@ func TestSelectRows(t *testing.T) {
 		}
 	}
 }
+
+// TestMixtureRows: the presets' choice, the parameter, and a fit whose
+// majority rows exceed mixture_rows: the mixture is fitted on that many of
+// them, the same ones for the same seed, while every majority row is still
+// ranked (the global subsets still hold floor(m_n / L) of them).
+func TestMixtureRows(t *testing.T) {
+	for _, c := range []struct {
+		preset, set string
+		want        int
+	}{{"", "", DefaultMixtureRows}, {PresetPaper, "", -1}, {"", "400", 400}, {"", "-1", -1}} {
+		cfg := &Config{Preset: c.preset}
+		if c.set != "" {
+			if err := cfg.Set("mixture_rows", c.set); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r, err := cfg.resolve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.MixtureRows != c.want {
+			t.Errorf("preset %q, mixture_rows %q: %d rows, want %d", c.preset, c.set, r.MixtureRows, c.want)
+		}
+	}
+	if _, err := (&Config{MixtureRows: -2}).resolve(); err == nil {
+		t.Error("mixture_rows -2 accepted")
+	}
+	tr, va, _ := task(t, 1000, 12)
+	majority := 0
+	for _, v := range tr.Y {
+		if v == 0 {
+			majority++
+		}
+	}
+	fit := func(rows int, seed uint64) *Report {
+		cfg := plusConfig()
+		cfg.MixtureRows = rows
+		_, rep, err := Fit(context.Background(), ld(tr), ld(va), cfg, learn.Env{Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	all, sub, sub2 := fit(-1, 5), fit(400, 5), fit(400, 5)
+	if all.MixtureRows != 0 || sub.MixtureRows != 400 {
+		t.Fatalf("mixture fitted on %d and %d rows, want all and 400", all.MixtureRows, sub.MixtureRows)
+	}
+	if sub.Mixture.SampleRows != 0 && sub.Mixture.SampleRows > 400 {
+		t.Errorf("BIC compared on %d rows of a 400-row mixture sample", sub.Mixture.SampleRows)
+	}
+	L := sub.Mixture.Components
+	for _, s := range sub.Subsets {
+		if s.Kind == "global" && s.Majority+s.TomekRemoved != majority/L {
+			t.Errorf("global subset %d: %d + %d majority rows, want floor(%d / %d)", s.Component, s.Majority, s.TomekRemoved, majority, L)
+		}
+	}
+	if sub.Mixture.Model.Means[0][0] == all.Mixture.Model.Means[0][0] {
+		t.Error("the 400-row mixture equals the all-rows one")
+	}
+	if sub2.Mixture.Model.Means[0][0] != sub.Mixture.Model.Means[0][0] {
+		t.Error("two fits with one seed drew different mixture rows")
+	}
+}
