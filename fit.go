@@ -106,7 +106,8 @@ type Timings struct {
 // with 1 = minority, optional row weights), tuning lambda and delta on
 // valid. When valid is nil a stratified share Config.Holdout of the
 // training rows is held out for tuning instead, and the members see only
-// the rest. The data are not modified. env gives the seed every random
+// the rest. The data are not modified, except train.X when
+// env.ConsumeTrain allows it (imputed and standardised in place). env gives the seed every random
 // choice flows from (the same seed and data give a bit-identical model
 // whatever env.Workers is), the worker bound, progress and logging.
 //
@@ -146,7 +147,12 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 	// Preprocessing: impute training means, standardise.
 	t0 := time.Now()
 	m := &Model{Means: dataset.ColumnMeans(x)}
-	xt := mat.DenseCopyOf(x)
+	// The hold-out split made its own copy of the rows; otherwise the
+	// caller's features are copied unless it gave them up.
+	xt := x
+	if !rep.Holdout && !env.ConsumeTrain {
+		xt = mat.DenseCopyOf(x)
+	}
 	dataset.Impute(xt, m.Means)
 	if !c.NoStandardize {
 		m.Scaler = dataset.FitScaler(xt)

@@ -1,11 +1,13 @@
 package aer
 
 import (
+	"bytes"
 	"context"
 	"testing"
 
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/mixture"
+	"gonum.org/v1/gonum/mat"
 )
 
 // TestSelectRows: the presets' subsample sizes, the parameter, and a fit
@@ -108,5 +110,32 @@ func TestMixtureRows(t *testing.T) {
 	}
 	if sub2.Mixture.Model.Means[0][0] != sub.Mixture.Model.Means[0][0] {
 		t.Error("two fits with one seed drew different mixture rows")
+	}
+}
+
+// TestConsumeTrain: with env.ConsumeTrain the fit may work on the
+// caller's features in place and gives the model bit for bit; without it
+// the features are left as they were.
+func TestConsumeTrain(t *testing.T) {
+	tr, va, _ := task(t, 600, 3)
+	before := mat.DenseCopyOf(tr.X)
+	m1, _, err := Fit(context.Background(), ld(tr), ld(va), plusConfig(), learn.Env{Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(tr.X, before) {
+		t.Fatal("the fit changed the caller's features")
+	}
+	m2, _, err := Fit(context.Background(), ld(tr), ld(va), plusConfig(), learn.Env{Seed: 2, ConsumeTrain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := m1.MarshalBinary()
+	b, _ := m2.MarshalBinary()
+	if !bytes.Equal(a, b) {
+		t.Error("ConsumeTrain changed the model")
+	}
+	if mat.Equal(tr.X, before) {
+		t.Error("ConsumeTrain: the features were copied, not standardised in place")
 	}
 }

@@ -22,6 +22,12 @@ type Env struct {
 	Progress func(Progress)
 	// Logger receives debug records; nil discards them.
 	Logger *slog.Logger
+	// ConsumeTrain says the caller will not read the training features
+	// again: a method may then overwrite train.X in place (impute and
+	// standardise it) instead of working on a copy, which saves a copy of
+	// the table on large data. Labels and weights are never changed.
+	// Methods that always copy ignore it.
+	ConsumeTrain bool
 }
 
 // Progress reports how far a fit is: Done of Total units of Stage.

@@ -224,7 +224,10 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	bar := newProgress(stderr, "fit "+plan.method.Name())
-	env := learn.Env{Seed: *seed, Workers: *threads, Progress: bar.update, Logger: noteLogger(stderr, "fit")}
+	// The training features are not read after the fit: the method may
+	// work on them in place.
+	ts := &trainSummary{Rows: train.Rows(), MissingCells: train.Missing()}
+	env := learn.Env{Seed: *seed, Workers: *threads, Progress: bar.update, Logger: noteLogger(stderr, "fit"), ConsumeTrain: true}
 	start := time.Now()
 	res, err := plan.fit(ctx, learnData(train), learnData(valid), env)
 	elapsed := time.Since(start)
@@ -243,7 +246,6 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	pm := learn.ParamMap(method.Params())
-	ts := &trainSummary{Rows: train.Rows(), MissingCells: train.Missing()}
 	_, ts.Positives = train.ClassCounts()
 	if valid != nil {
 		ts.ValidRows = valid.Rows()

@@ -129,6 +129,9 @@ func (p *fitPlan) fit(ctx context.Context, train, valid *learn.Data, env learn.E
 	}
 	out := &fitted{method: p.method}
 	var err error
+	if p.axes != nil {
+		env.ConsumeTrain = false // a grid fits many times on the same rows
+	}
 	if p.axes == nil {
 		out.model, err = p.method.Fit(ctx, train, valid, env)
 	} else {
