@@ -20,6 +20,7 @@ func main() {
 		<-ctx.Done()
 		stop() // the default action again: a second signal kills
 	}()
+	setMemoryLimit()
 	stopProfile, err := startProfile()
 	if err == nil {
 		err = guarded(func() error { return runContext(ctx, os.Args[1:], os.Stdout, os.Stderr) })
