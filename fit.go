@@ -621,35 +621,41 @@ func memberOutputs(members []Member, x *mat.Dense, workers int) (*mat.Dense, err
 	r, _ := x.Dims()
 	k := len(members)
 	out := mat.NewDense(r, k, nil)
-	cols := make([][]float64, k)
+	raw := out.RawMatrix()
 	errs := make([]error, k)
+	// Each member's column is written into out as soon as it is scored
+	// (distinct members write distinct cells), so at most one column per
+	// goroutine is held besides out.
+	score := func(j int, mb learn.Model, col []float64) []float64 {
+		col, errs[j] = mb.PredictProba(x, col)
+		if errs[j] == nil {
+			for i, v := range col {
+				raw.Data[i*raw.Stride+j] = v
+			}
+		}
+		return col
+	}
 	if workers <= 1 {
 		// One goroutine: no hand-offs (a served row is scored here).
+		var col []float64
 		for j, mb := range members {
-			cols[j], errs[j] = mb.Model.PredictProba(x, nil)
+			col = score(j, mb.Model, col)
 		}
 	} else {
-		sem := make(chan struct{}, workers)
+		cols := make(chan []float64, workers)
+		for range workers {
+			cols <- nil
+		}
 		var wg sync.WaitGroup
 		for j, mb := range members {
-			wg.Add(1)
-			sem <- struct{}{}
-			go func(j int, mb learn.Model) {
-				defer func() { <-sem; wg.Done() }()
-				cols[j], errs[j] = mb.PredictProba(x, nil)
-			}(j, mb.Model)
+			col := <-cols
+			wg.Go(func() { cols <- score(j, mb.Model, col) })
 		}
 		wg.Wait()
 	}
 	for j, err := range errs {
 		if err != nil {
 			return nil, fmt.Errorf("aer: member %d: %w", j, err)
-		}
-	}
-	raw := out.RawMatrix()
-	for j, col := range cols {
-		for i, v := range col {
-			raw.Data[i*raw.Stride+j] = v
 		}
 	}
 	return out, nil
