@@ -262,9 +262,14 @@ func (ix *Index) search(nq int, row func(int) []float64, k int, exclude []int, o
 }
 
 // blockSizes picks a query block of about 16 KiB (a multiple of the 3-row
-// tile) and a reference block of about 128 KiB (even, for the 2-column
-// tile), so one query block sits in L1 and one reference block in L2.
+// tile, or of 8 queries for the AVX2 kernel) and a reference block of
+// about 128 KiB (even, for the 2-column tile, or a multiple of 4), so one
+// query block sits in L1 and one reference block in L2.
 func blockSizes(d int) (qb, rb int) {
+	if useAVX {
+		// Groups of 8 queries and of 4 rows for the AVX2 kernel.
+		return max(8, min(64, 16384/(8*d))/8*8), max(4, min(1024, 131072/(8*d))/4*4)
+	}
 	qb = max(3, min(63, 16384/(8*d))/3*3)
 	rb = max(2, min(1024, 131072/(8*d))/2*2)
 	return qb, rb

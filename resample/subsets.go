@@ -1,7 +1,6 @@
 package resample
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"runtime"
@@ -150,16 +149,7 @@ func Subsets(x *mat.Dense, scores *mat.Dense, majority, minority []int, seed uin
 func component(x, scores *mat.Dense, l int, majority, minRows []int, isMin []bool, seed uint64, frac float64, noTomek bool, tom *TomekOptions) (global, local Subset, err error) {
 	mn, L := scores.Dims()
 	mk := len(minRows)
-	rank := make([]int, mn) // indices into majority, best first
-	for i := range rank {
-		rank[i] = i
-	}
-	slices.SortFunc(rank, func(a, b int) int {
-		if c := cmp.Compare(scores.At(b, l), scores.At(a, l)); c != 0 {
-			return c
-		}
-		return cmp.Compare(majority[a], majority[b])
-	})
+	rank := rankDesc(scores, l, majority) // indices into majority, best first
 	rowsOf := func(idx []int) []int {
 		r := make([]int, len(idx))
 		for k, i := range idx {
