@@ -55,6 +55,12 @@ type Index struct {
 
 	// The k-d tree, built by the first search that tries it, or treeBad
 	// when its probe showed that it does not prune here.
+	// Reference rows in panels of 8 for the assembly scan (panel.go),
+	// built by the first search that uses them.
+	panelOnce sync.Once
+	panels    []float64
+	pnorms    []float64
+
 	treeMu  sync.Mutex
 	tree    *kdTree
 	treeBad bool
@@ -237,7 +243,7 @@ func (ix *Index) search(nq int, row func(int) []float64, k int, exclude []int, o
 	if opt.tryTree(ix, nq) && ix.searchTree(nq, row, k, exclude, opt, res) {
 		return res, nil
 	}
-	qb, rb := blockSizes(ix.d)
+	qb, rb := scanBlocks(ix.d)
 	nblocks := (nq + qb - 1) / qb
 	workers := min(opt.workers(), nblocks)
 	var next atomic.Int64
@@ -259,6 +265,21 @@ func (ix *Index) search(nq int, row func(int) []float64, k int, exclude []int, o
 	}
 	wg.Wait()
 	return res, nil
+}
+
+// scanBlocks is blockSizes for the query scan: with the panel kernel the
+// query block is a multiple of its 4 rows (and of the 3-row tile) and the
+// reference block of its 8-row panels.
+func scanBlocks(d int) (qb, rb int) {
+	qb, rb = blockSizes(d)
+	if useAVX2 {
+		qb = max(4, min(60, 16384/(8*d))/12*12)
+		if qb < 12 {
+			qb = 4
+		}
+		rb = max(8, min(1024, 131072/(8*d))/8*8)
+	}
+	return qb, rb
 }
 
 // blockSizes picks a query block of about 16 KiB (a multiple of the 3-row

@@ -67,6 +67,8 @@ type scanner struct {
 	qb, rb int
 	qbuf   []float64
 	st     []qstate
+	thr4   [4]float64  // thresholds handed to the panel kernel
+	out    [32]float64 // its scores
 }
 
 func newScanner(ix *Index, k, qb, rb int) *scanner {
@@ -113,9 +115,18 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, res *R
 		st.limit = 2*k + 32
 		st.cand = st.cand[:0]
 	}
+	panel := useAVX2 && m >= 4
+	if panel {
+		ix.buildPanels()
+	}
 	for r0 := 0; r0 < ix.n; r0 += s.rb {
 		r1 := min(r0+s.rb, ix.n)
 		i := 0
+		if panel {
+			for ; i+4 <= m; i += 4 {
+				s.tile4(i, r0, r1)
+			}
+		}
 		for ; i+3 <= m; i += 3 {
 			s.tile3(i, r0, r1)
 		}

@@ -1,0 +1,129 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func scan4x8(q *float64, d int, panels *float64, norms *float64, np int, thr *[4]float64, out *[32]float64) (done int, hit bool)
+//
+// Scans np panels of 8 reference rows (each panel d columns of 8 values,
+// column-major) for the 4 query rows at q (row-major, stride d). For a
+// panel the 32 dot products are accumulated over the columns in order,
+// one VFMADD231PD per column, query row and half panel (Y0-Y7); the
+// scores norms[r] - 2*dot (2*dot exact, one rounded subtraction) are
+// compared with thr[query]. It stops after the first panel where some
+// score is <= its threshold, stores that panel's 32 scores in out
+// (out[a*8+b]: query a, row b) and returns the panels done and true; or
+// it returns np and false. NaN norms (padding) never compare true.
+TEXT ·scan4x8(SB), NOSPLIT, $0-65
+	MOVQ q+0(FP), SI
+	MOVQ d+8(FP), CX
+	MOVQ panels+16(FP), DI
+	MOVQ norms+24(FP), R8
+	MOVQ np+32(FP), DX
+	MOVQ thr+40(FP), R9
+	MOVQ out+48(FP), R10
+
+	// Query rows: q0 SI, q1 R11, q2 R12, q3 R13.
+	LEAQ (SI)(CX*8), R11
+	LEAQ (R11)(CX*8), R12
+	LEAQ (R12)(CX*8), R13
+
+	VBROADCASTSD 0(R9), Y12
+	VBROADCASTSD 8(R9), Y13
+	VBROADCASTSD 16(R9), Y14
+	VBROADCASTSD 24(R9), Y15
+
+	XORQ BX, BX // panels done
+
+panel:
+	CMPQ BX, DX
+	JGE  none
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	XORQ   AX, AX
+
+column:
+	VMOVUPD      (DI), Y8
+	VMOVUPD      32(DI), Y9
+	VBROADCASTSD (SI)(AX*8), Y10
+	VFMADD231PD  Y8, Y10, Y0
+	VFMADD231PD  Y9, Y10, Y1
+	VBROADCASTSD (R11)(AX*8), Y11
+	VFMADD231PD  Y8, Y11, Y2
+	VFMADD231PD  Y9, Y11, Y3
+	VBROADCASTSD (R12)(AX*8), Y10
+	VFMADD231PD  Y8, Y10, Y4
+	VFMADD231PD  Y9, Y10, Y5
+	VBROADCASTSD (R13)(AX*8), Y11
+	VFMADD231PD  Y8, Y11, Y6
+	VFMADD231PD  Y9, Y11, Y7
+	ADDQ         $64, DI
+	INCQ         AX
+	CMPQ         AX, CX
+	JLT          column
+
+	// Scores: norms - 2*dot.
+	VMOVUPD (R8), Y8
+	VMOVUPD 32(R8), Y9
+	ADDQ    $64, R8
+	INCQ    BX
+	VADDPD  Y0, Y0, Y0
+	VSUBPD  Y0, Y8, Y0
+	VADDPD  Y1, Y1, Y1
+	VSUBPD  Y1, Y9, Y1
+	VADDPD  Y2, Y2, Y2
+	VSUBPD  Y2, Y8, Y2
+	VADDPD  Y3, Y3, Y3
+	VSUBPD  Y3, Y9, Y3
+	VADDPD  Y4, Y4, Y4
+	VSUBPD  Y4, Y8, Y4
+	VADDPD  Y5, Y5, Y5
+	VSUBPD  Y5, Y9, Y5
+	VADDPD  Y6, Y6, Y6
+	VSUBPD  Y6, Y8, Y6
+	VADDPD  Y7, Y7, Y7
+	VSUBPD  Y7, Y9, Y7
+
+	// score <= threshold (ordered: false for NaN).
+	VCMPPD    $2, Y12, Y0, Y8
+	VCMPPD    $2, Y12, Y1, Y9
+	VORPD     Y9, Y8, Y8
+	VCMPPD    $2, Y13, Y2, Y9
+	VORPD     Y9, Y8, Y8
+	VCMPPD    $2, Y13, Y3, Y9
+	VORPD     Y9, Y8, Y8
+	VCMPPD    $2, Y14, Y4, Y9
+	VORPD     Y9, Y8, Y8
+	VCMPPD    $2, Y14, Y5, Y9
+	VORPD     Y9, Y8, Y8
+	VCMPPD    $2, Y15, Y6, Y9
+	VORPD     Y9, Y8, Y8
+	VCMPPD    $2, Y15, Y7, Y9
+	VORPD     Y9, Y8, Y8
+	VMOVMSKPD Y8, AX
+	TESTQ     AX, AX
+	JZ        panel
+
+	VMOVUPD Y0, 0(R10)
+	VMOVUPD Y1, 32(R10)
+	VMOVUPD Y2, 64(R10)
+	VMOVUPD Y3, 96(R10)
+	VMOVUPD Y4, 128(R10)
+	VMOVUPD Y5, 160(R10)
+	VMOVUPD Y6, 192(R10)
+	VMOVUPD Y7, 224(R10)
+	VZEROUPPER
+	MOVQ    BX, done+56(FP)
+	MOVB    $1, hit+64(FP)
+	RET
+
+none:
+	VZEROUPPER
+	MOVQ BX, done+56(FP)
+	MOVB $0, hit+64(FP)
+	RET
