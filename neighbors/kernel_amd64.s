@@ -127,3 +127,126 @@ none:
 	MOVQ BX, done+56(FP)
 	MOVB $0, hit+64(FP)
 	RET
+
+// func scan8x8(q *float64, d int, panels *float64, norms *float64, np int, thr *[8]float64, out *[64]float64) (done int, hit bool)
+//
+// scan4x8 for 8 query rows in AVX-512: one accumulator of 8 lanes per
+// query row (Z0-Z7), the query value broadcast by the multiply-add itself;
+// the same operations per lane, so the same scores.
+TEXT ·scan8x8(SB), NOSPLIT, $0-65
+	MOVQ q+0(FP), SI
+	MOVQ d+8(FP), CX
+	MOVQ panels+16(FP), DI
+	MOVQ norms+24(FP), R8
+	MOVQ np+32(FP), DX
+	MOVQ thr+40(FP), R9
+	MOVQ out+48(FP), R10
+
+	VBROADCASTSD 0(R9), Z16
+	VBROADCASTSD 8(R9), Z17
+	VBROADCASTSD 16(R9), Z18
+	VBROADCASTSD 24(R9), Z19
+	VBROADCASTSD 32(R9), Z20
+	VBROADCASTSD 40(R9), Z21
+	VBROADCASTSD 48(R9), Z22
+	VBROADCASTSD 56(R9), Z23
+
+	// Row stride in bytes R9; query rows at SI + a*R9: 0, 1, 2 and 4 from
+	// SI, 3 and 5 from R11 = SI+3*R9, 6 and 7 from R12 = SI+6*R9.
+	MOVQ CX, R9
+	SHLQ $3, R9
+	XORQ BX, BX // panels done
+
+panel8:
+	CMPQ   BX, DX
+	JGE    none8
+	MOVQ   q+0(FP), SI
+	LEAQ   (SI)(R9*2), R11
+	ADDQ   R9, R11
+	LEAQ   (R11)(R9*2), R12
+	ADDQ   R9, R12
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	MOVQ   CX, AX
+
+column8:
+	VMOVUPD          (DI), Z8
+	VFMADD231PD.BCST (SI), Z8, Z0
+	VFMADD231PD.BCST (SI)(R9*1), Z8, Z1
+	VFMADD231PD.BCST (SI)(R9*2), Z8, Z2
+	VFMADD231PD.BCST (R11), Z8, Z3
+	VFMADD231PD.BCST (SI)(R9*4), Z8, Z4
+	VFMADD231PD.BCST (R11)(R9*2), Z8, Z5
+	VFMADD231PD.BCST (R12), Z8, Z6
+	VFMADD231PD.BCST (R12)(R9*1), Z8, Z7
+	ADDQ             $64, DI
+	ADDQ             $8, SI
+	ADDQ             $8, R11
+	ADDQ             $8, R12
+	DECQ             AX
+	JNZ              column8
+
+	// Scores: norms - 2*dot.
+	VMOVUPD (R8), Z9
+	ADDQ    $64, R8
+	INCQ    BX
+	VADDPD  Z0, Z0, Z0
+	VSUBPD  Z0, Z9, Z0
+	VADDPD  Z1, Z1, Z1
+	VSUBPD  Z1, Z9, Z1
+	VADDPD  Z2, Z2, Z2
+	VSUBPD  Z2, Z9, Z2
+	VADDPD  Z3, Z3, Z3
+	VSUBPD  Z3, Z9, Z3
+	VADDPD  Z4, Z4, Z4
+	VSUBPD  Z4, Z9, Z4
+	VADDPD  Z5, Z5, Z5
+	VSUBPD  Z5, Z9, Z5
+	VADDPD  Z6, Z6, Z6
+	VSUBPD  Z6, Z9, Z6
+	VADDPD  Z7, Z7, Z7
+	VSUBPD  Z7, Z9, Z7
+
+	// score <= threshold (ordered: false for NaN).
+	VCMPPD    $2, Z16, Z0, K1
+	VCMPPD    $2, Z17, Z1, K2
+	KORW      K2, K1, K1
+	VCMPPD    $2, Z18, Z2, K2
+	KORW      K2, K1, K1
+	VCMPPD    $2, Z19, Z3, K2
+	KORW      K2, K1, K1
+	VCMPPD    $2, Z20, Z4, K2
+	KORW      K2, K1, K1
+	VCMPPD    $2, Z21, Z5, K2
+	KORW      K2, K1, K1
+	VCMPPD    $2, Z22, Z6, K2
+	KORW      K2, K1, K1
+	VCMPPD    $2, Z23, Z7, K2
+	KORW      K2, K1, K1
+	KORTESTW  K1, K1
+	JZ        panel8
+
+	VMOVUPD Z0, 0(R10)
+	VMOVUPD Z1, 64(R10)
+	VMOVUPD Z2, 128(R10)
+	VMOVUPD Z3, 192(R10)
+	VMOVUPD Z4, 256(R10)
+	VMOVUPD Z5, 320(R10)
+	VMOVUPD Z6, 384(R10)
+	VMOVUPD Z7, 448(R10)
+	VZEROUPPER
+	MOVQ    BX, done+56(FP)
+	MOVB    $1, hit+64(FP)
+	RET
+
+none8:
+	VZEROUPPER
+	MOVQ BX, done+56(FP)
+	MOVB $0, hit+64(FP)
+	RET

@@ -2,12 +2,17 @@
 
 package neighbors
 
-// useAVX2 is false: no assembly on this platform or build, the scan runs
-// in Go (tile3, tile1).
-var useAVX2 = false
+import "unsafe"
 
-// scan4x8 is scan4x8Go (never called when useAVX2 is false; kept so both
-// builds share the panel code).
+// useAVX2 and useAVX512 are false: no assembly on this platform or build,
+// the scan runs in Go (tile3, tile1). Tests may turn them on to run the
+// panel scan with the Go kernels.
+var useAVX2, useAVX512 = false, false
+
 func scan4x8(q *float64, d int, panels *float64, norms *float64, np int, thr *[4]float64, out *[32]float64) (done int, hit bool) {
-	return scan4x8Go(q, d, panels, norms, np, thr, out)
+	return scanPanelsGo(unsafe.Slice(q, 4*d), d, unsafe.Slice(panels, np*8*d), unsafe.Slice(norms, np*8), thr[:], out[:])
+}
+
+func scan8x8(q *float64, d int, panels *float64, norms *float64, np int, thr *[8]float64, out *[64]float64) (done int, hit bool) {
+	return scanPanelsGo(unsafe.Slice(q, 8*d), d, unsafe.Slice(panels, np*8*d), unsafe.Slice(norms, np*8), thr[:], out[:])
 }

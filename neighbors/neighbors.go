@@ -272,7 +272,11 @@ func (ix *Index) search(nq int, row func(int) []float64, k int, exclude []int, o
 // reference block of its 8-row panels.
 func scanBlocks(d int) (qb, rb int) {
 	qb, rb = blockSizes(d)
-	if useAVX2 {
+	switch {
+	case useAVX512:
+		qb = max(8, min(64, 16384/(8*d))/8*8)
+		rb = max(8, min(1024, 131072/(8*d))/8*8)
+	case useAVX2:
 		qb = max(4, min(60, 16384/(8*d))/12*12)
 		if qb < 12 {
 			qb = 4

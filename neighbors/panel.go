@@ -1,9 +1,6 @@
 package neighbors
 
-import (
-	"math"
-	"unsafe"
-)
+import "math"
 
 // The panel scan: reference rows are copied, 8 at a time, into panels
 // stored column by column (panel p holds rows 8p..8p+7, column t of them at
@@ -36,32 +33,31 @@ func (ix *Index) buildPanels() {
 	})
 }
 
-// scan4x8Go is the reference for the assembly kernel scan4x8: it scans np
-// panels from panels (norms their 8 norms each) for the 4 query rows at q
-// (row-major, d columns), stops after the first panel where some score
-// norm - 2*dot is <= the query's threshold thr[a], writes that panel's
-// scores to out[a*8+b] and returns the panels done and true; or it returns
-// np and false. Dot products are accumulated over the columns in order
-// with fused multiply-adds, as the kernel does.
-func scan4x8Go(q *float64, d int, panels *float64, norms *float64, np int, thr *[4]float64, out *[32]float64) (done int, hit bool) {
-	qs := unsafe.Slice(q, 4*d)
-	pan := unsafe.Slice(panels, np*8*d)
-	nrm := unsafe.Slice(norms, np*8)
+// scanPanelsGo is the reference for the assembly kernels scan4x8 and
+// scan8x8, for the nq = len(thr) query rows q (row-major, d columns): it
+// scans the panels (norms their 8 norms each) and stops after the first
+// panel where some score norm - 2*dot is <= the query's threshold thr[a],
+// writes that panel's scores to out[a*8+b] and returns the panels done and
+// true; or it returns all panels and false. Dot products are accumulated
+// over the columns in order with fused multiply-adds, as the kernels do.
+func scanPanelsGo(q []float64, d int, panels, norms, thr, out []float64) (done int, hit bool) {
+	nq, np := len(thr), len(norms)/8
+	acc := out[:nq*8]
 	for p := range np {
-		var acc [32]float64
+		clear(acc)
 		for t := range d {
-			col := pan[(p*d+t)*8 : (p*d+t)*8+8]
-			for a := range 4 {
-				x := qs[a*d+t]
+			col := panels[(p*d+t)*8 : (p*d+t)*8+8]
+			for a := range nq {
+				x := q[a*d+t]
 				for b := range 8 {
 					acc[a*8+b] = math.FMA(x, col[b], acc[a*8+b])
 				}
 			}
 		}
 		any := false
-		for a := range 4 {
+		for a := range nq {
 			for b := range 8 {
-				v := nrm[p*8+b] - 2*acc[a*8+b]
+				v := norms[p*8+b] - 2*acc[a*8+b]
 				acc[a*8+b] = v
 				if v <= thr[a] {
 					any = true
@@ -69,7 +65,6 @@ func scan4x8Go(q *float64, d int, panels *float64, norms *float64, np int, thr *
 			}
 		}
 		if any {
-			*out = acc
 			return p + 1, true
 		}
 	}
@@ -101,6 +96,36 @@ func (s *scanner) tile4(i, r0, r1 int) {
 			t := st.thr
 			for b := range 8 {
 				if v := s.out[a*8+b]; v <= t {
+					t = st.add(base+b, v)
+				}
+			}
+			thr[a] = t
+		}
+	}
+}
+
+// tile8 is tile4 for queries i..i+7 with the AVX-512 kernel.
+func (s *scanner) tile8(i, r0, r1 int) {
+	ix, d := s.ix, s.ix.d
+	sts := s.st[i : i+8]
+	thr := &s.thr8
+	for a := range 8 {
+		thr[a] = sts[a].thr
+	}
+	q := &s.qbuf[i*d]
+	p, p1 := r0/8, (r1+7)/8
+	for p < p1 {
+		done, hit := scan8x8(q, d, &ix.panels[p*8*d], &ix.pnorms[p*8], p1-p, thr, &s.out8)
+		p += done
+		if !hit {
+			return
+		}
+		base := (p - 1) * 8
+		for a := range 8 {
+			st := &sts[a]
+			t := st.thr
+			for b := range 8 {
+				if v := s.out8[a*8+b]; v <= t {
 					t = st.add(base+b, v)
 				}
 			}

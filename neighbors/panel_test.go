@@ -9,11 +9,14 @@ import (
 	"github.com/aer-go/aer/internal/rng"
 )
 
-// TestScan4x8 compares the kernel (assembly where the CPU has it) with
-// scan4x8Go bit for bit: the same panels done, the same hit, the same 32
+// TestScanKernels compares the kernels scan4x8 and scan8x8 (assembly
+// where the CPU has it) with scanPanelsGo bit for bit: the same panels done, the same hit, the same 32
 // scores, on data with ties, padding and thresholds that pass nothing,
 // everything, or a few rows.
-func TestScan4x8(t *testing.T) {
+func TestScanKernels(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2/FMA (or purego build): no assembly kernel to compare")
+	}
 	r := rng.New(7)
 	for _, d := range []int{1, 2, 3, 7, 20, 33} {
 		for _, grid := range []bool{false, true} {
@@ -24,9 +27,9 @@ func TestScan4x8(t *testing.T) {
 			}
 			ix.buildPanels()
 			np := len(ix.pnorms) / 8
-			q := randomData(uint64(d)+100, 4, d, grid, 3, 1)
+			q := randomData(uint64(d)+100, 8, d, grid, 3, 1)
 			for trial := range 20 {
-				var thr [4]float64
+				var thr [8]float64
 				for a := range thr {
 					switch trial % 4 {
 					case 0:
@@ -38,30 +41,47 @@ func TestScan4x8(t *testing.T) {
 					}
 				}
 				p := trial % np
-				var out1, out2 [32]float64
-				d1, h1 := scan4x8(&q[0], d, &ix.panels[p*8*d], &ix.pnorms[p*8], np-p, &thr, &out1)
-				d2, h2 := scan4x8Go(&q[0], d, &ix.panels[p*8*d], &ix.pnorms[p*8], np-p, &thr, &out2)
-				if d1 != d2 || h1 != h2 {
-					t.Fatalf("d=%d trial %d: kernel (%d, %v), Go (%d, %v)", d, trial, d1, h1, d2, h2)
-				}
-				if h1 {
-					for j := range out1 {
-						if math.Float64bits(out1[j]) != math.Float64bits(out2[j]) {
-							t.Fatalf("d=%d trial %d: score %d: kernel %v, Go %v", d, trial, j, out1[j], out2[j])
+				pan, nrm := ix.panels[p*8*d:], ix.pnorms[p*8:]
+				var out4, want4 [32]float64
+				d1, h1 := scan4x8(&q[0], d, &pan[0], &nrm[0], np-p, (*[4]float64)(thr[:4]), &out4)
+				d2, h2 := scanPanelsGo(q[:4*d], d, pan, nrm, thr[:4], want4[:])
+				check := func(kernel string, d1, d2 int, h1, h2 bool, got, want []float64) {
+					t.Helper()
+					if d1 != d2 || h1 != h2 {
+						t.Fatalf("%s d=%d trial %d: kernel (%d, %v), Go (%d, %v)", kernel, d, trial, d1, h1, d2, h2)
+					}
+					if h1 {
+						for j := range got {
+							if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
+								t.Fatalf("%s d=%d trial %d: score %d: kernel %v, Go %v", kernel, d, trial, j, got[j], want[j])
+							}
 						}
 					}
+				}
+				check("scan4x8", d1, d2, h1, h2, out4[:], want4[:])
+				if useAVX512 {
+					var out8, want8 [64]float64
+					d1, h1 = scan8x8(&q[0], d, &pan[0], &nrm[0], np-p, &thr, &out8)
+					d2, h2 = scanPanelsGo(q, d, pan, nrm, thr[:], want8[:])
+					check("scan8x8", d1, d2, h1, h2, out8[:], want8[:])
 				}
 			}
 		}
 	}
 }
 
-// withPanel runs f with the panel kernel on or off.
-func withPanel(on bool, f func()) {
-	old := useAVX2
-	useAVX2 = on
-	defer func() { useAVX2 = old }()
+// withPanel runs f with the scan kernels of level 0 (Go tiles), 1 (the
+// 4-query AVX2 kernel), 2 (the 8-query AVX-512 kernel too), as far as the
+// CPU has them; it reports whether it could.
+func withPanel(level int, f func()) bool {
+	o2, o512 := useAVX2, useAVX512
+	if level >= 1 && !o2 || level >= 2 && !o512 {
+		return false
+	}
+	useAVX2, useAVX512 = level >= 1, level >= 2
+	defer func() { useAVX2, useAVX512 = o2, o512 }()
 	f()
+	return true
 }
 
 // TestPanelScan checks that the panel scan gives exactly the pure-Go
@@ -70,7 +90,7 @@ func withPanel(on bool, f func()) {
 // counts not a multiple of 4, with and without exclusion, 1 and 2 workers.
 func TestPanelScan(t *testing.T) {
 	if !useAVX2 {
-		t.Log("no AVX2/FMA (or purego build): the panel scan runs scan4x8Go")
+		t.Log("no AVX2/FMA (or purego build): only the Go scan is compared")
 	}
 	cases := []struct {
 		n, nq, d   int
@@ -99,17 +119,19 @@ func TestPanelScan(t *testing.T) {
 			}
 			t.Run(fmt.Sprintf("n=%d/nq=%d/d=%d/k=%d", c.n, c.nq, c.d, k), func(t *testing.T) {
 				wantIdx, wantDist := naive(ref, c.d, query, k, nil)
-				for _, on := range []bool{false, true} {
+				for level := range 3 {
 					for _, w := range []int{1, 2} {
 						var res *Result
-						withPanel(on, func() {
+						if !withPanel(level, func() {
 							res, err = ix.SearchFlat(query, k, nil, &Options{Workers: w, Exhaustive: true})
-						})
+						}) {
+							continue
+						}
 						if err != nil {
 							t.Fatal(err)
 						}
 						if !slices.Equal(res.Index, wantIdx) || !slices.Equal(res.Dist, wantDist) {
-							t.Fatalf("panel %v workers %d: neighbours differ from the naive search", on, w)
+							t.Fatalf("kernel level %d workers %d: neighbours differ from the naive search", level, w)
 						}
 					}
 				}
@@ -121,17 +143,21 @@ func TestPanelScan(t *testing.T) {
 					pos = append(pos, p)
 				}
 				var want *Result
-				withPanel(false, func() { want, err = ix.SearchSelf(pos, k, &Options{Workers: 1, Exhaustive: true}) })
+				withPanel(0, func() { want, err = ix.SearchSelf(pos, k, &Options{Workers: 1, Exhaustive: true}) })
 				if err != nil {
 					t.Fatal(err)
 				}
-				var got *Result
-				withPanel(true, func() { got, err = ix.SearchSelf(pos, k, &Options{Workers: 2, Exhaustive: true}) })
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !slices.Equal(got.Index, want.Index) || !slices.Equal(got.Dist, want.Dist) {
-					t.Fatalf("SearchSelf: panel scan differs from the Go scan")
+				for level := 1; level < 3; level++ {
+					var got *Result
+					if !withPanel(level, func() { got, err = ix.SearchSelf(pos, k, &Options{Workers: 2, Exhaustive: true}) }) {
+						continue
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !slices.Equal(got.Index, want.Index) || !slices.Equal(got.Dist, want.Dist) {
+						t.Fatalf("SearchSelf: kernel level %d differs from the Go scan", level)
+					}
 				}
 			})
 		}

@@ -69,6 +69,8 @@ type scanner struct {
 	st     []qstate
 	thr4   [4]float64  // thresholds handed to the panel kernel
 	out    [32]float64 // its scores
+	thr8   [8]float64  // the same for the AVX-512 kernel
+	out8   [64]float64
 }
 
 func newScanner(ix *Index, k, qb, rb int) *scanner {
@@ -122,6 +124,11 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, res *R
 	for r0 := 0; r0 < ix.n; r0 += s.rb {
 		r1 := min(r0+s.rb, ix.n)
 		i := 0
+		if panel && useAVX512 {
+			for ; i+8 <= m; i += 8 {
+				s.tile8(i, r0, r1)
+			}
+		}
 		if panel {
 			for ; i+4 <= m; i += 4 {
 				s.tile4(i, r0, r1)
