@@ -22,3 +22,8 @@ func scan4x8(q *float64, d int, panels *float64, norms *float64, np int, thr *[4
 //
 //go:noescape
 func scan8x8(q *float64, d int, panels *float64, norms *float64, np int, thr *[8]float64, out *[64]float64) (done int, hit bool)
+
+// scan8x16f is scan8x8 in float32 over panels of 16 rows (panel32.go).
+//
+//go:noescape
+func scan8x16f(q *float32, d int, panels *float32, norms *float32, np int, thr *[8]float32, out *[128]float32) (done int, hit bool)

@@ -250,3 +250,125 @@ none8:
 	MOVQ BX, done+56(FP)
 	MOVB $0, hit+64(FP)
 	RET
+
+// func scan8x16f(q *float32, d int, panels *float32, norms *float32, np int, thr *[8]float32, out *[128]float32) (done int, hit bool)
+//
+// scan8x8 in float32: panels of 16 reference rows (column t of panel p at
+// panels[(p*d+t)*16:]), one accumulator of 16 lanes per query row; the
+// scores norms - 2*dot are float32 and out[a*16+b] is row b for query a.
+TEXT ·scan8x16f(SB), NOSPLIT, $0-65
+	MOVQ q+0(FP), SI
+	MOVQ d+8(FP), CX
+	MOVQ panels+16(FP), DI
+	MOVQ norms+24(FP), R8
+	MOVQ np+32(FP), DX
+	MOVQ thr+40(FP), R9
+	MOVQ out+48(FP), R10
+
+	VBROADCASTSS 0(R9), Z16
+	VBROADCASTSS 4(R9), Z17
+	VBROADCASTSS 8(R9), Z18
+	VBROADCASTSS 12(R9), Z19
+	VBROADCASTSS 16(R9), Z20
+	VBROADCASTSS 20(R9), Z21
+	VBROADCASTSS 24(R9), Z22
+	VBROADCASTSS 28(R9), Z23
+
+	// Row stride in bytes R9; query rows at SI + a*R9 as in scan8x8.
+	MOVQ CX, R9
+	SHLQ $2, R9
+	XORQ BX, BX // panels done
+
+panelf:
+	CMPQ   BX, DX
+	JGE    nonef
+	MOVQ   q+0(FP), SI
+	LEAQ   (SI)(R9*2), R11
+	ADDQ   R9, R11
+	LEAQ   (R11)(R9*2), R12
+	ADDQ   R9, R12
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	VXORPS Z4, Z4, Z4
+	VXORPS Z5, Z5, Z5
+	VXORPS Z6, Z6, Z6
+	VXORPS Z7, Z7, Z7
+	MOVQ   CX, AX
+
+columnf:
+	VMOVUPS          (DI), Z8
+	VFMADD231PS.BCST (SI), Z8, Z0
+	VFMADD231PS.BCST (SI)(R9*1), Z8, Z1
+	VFMADD231PS.BCST (SI)(R9*2), Z8, Z2
+	VFMADD231PS.BCST (R11), Z8, Z3
+	VFMADD231PS.BCST (SI)(R9*4), Z8, Z4
+	VFMADD231PS.BCST (R11)(R9*2), Z8, Z5
+	VFMADD231PS.BCST (R12), Z8, Z6
+	VFMADD231PS.BCST (R12)(R9*1), Z8, Z7
+	ADDQ             $64, DI
+	ADDQ             $4, SI
+	ADDQ             $4, R11
+	ADDQ             $4, R12
+	DECQ             AX
+	JNZ              columnf
+
+	// Scores: norms - 2*dot.
+	VMOVUPS (R8), Z9
+	ADDQ    $64, R8
+	INCQ    BX
+	VADDPS  Z0, Z0, Z0
+	VSUBPS  Z0, Z9, Z0
+	VADDPS  Z1, Z1, Z1
+	VSUBPS  Z1, Z9, Z1
+	VADDPS  Z2, Z2, Z2
+	VSUBPS  Z2, Z9, Z2
+	VADDPS  Z3, Z3, Z3
+	VSUBPS  Z3, Z9, Z3
+	VADDPS  Z4, Z4, Z4
+	VSUBPS  Z4, Z9, Z4
+	VADDPS  Z5, Z5, Z5
+	VSUBPS  Z5, Z9, Z5
+	VADDPS  Z6, Z6, Z6
+	VSUBPS  Z6, Z9, Z6
+	VADDPS  Z7, Z7, Z7
+	VSUBPS  Z7, Z9, Z7
+
+	// score <= threshold (ordered: false for NaN).
+	VCMPPS   $2, Z16, Z0, K1
+	VCMPPS   $2, Z17, Z1, K2
+	KORW     K2, K1, K1
+	VCMPPS   $2, Z18, Z2, K2
+	KORW     K2, K1, K1
+	VCMPPS   $2, Z19, Z3, K2
+	KORW     K2, K1, K1
+	VCMPPS   $2, Z20, Z4, K2
+	KORW     K2, K1, K1
+	VCMPPS   $2, Z21, Z5, K2
+	KORW     K2, K1, K1
+	VCMPPS   $2, Z22, Z6, K2
+	KORW     K2, K1, K1
+	VCMPPS   $2, Z23, Z7, K2
+	KORW     K2, K1, K1
+	KORTESTW K1, K1
+	JZ       panelf
+
+	VMOVUPS Z0, 0(R10)
+	VMOVUPS Z1, 64(R10)
+	VMOVUPS Z2, 128(R10)
+	VMOVUPS Z3, 192(R10)
+	VMOVUPS Z4, 256(R10)
+	VMOVUPS Z5, 320(R10)
+	VMOVUPS Z6, 384(R10)
+	VMOVUPS Z7, 448(R10)
+	VZEROUPPER
+	MOVQ    BX, done+56(FP)
+	MOVB    $1, hit+64(FP)
+	RET
+
+nonef:
+	VZEROUPPER
+	MOVQ BX, done+56(FP)
+	MOVB $0, hit+64(FP)
+	RET

@@ -60,6 +60,12 @@ type Index struct {
 	panelOnce sync.Once
 	panels    []float64
 	pnorms    []float64
+	// The float32 copy for the AVX-512 filter (panel32.go), and whether
+	// its values allow it.
+	panel32Once sync.Once
+	panels32    []float32
+	pnorms32    []float32
+	f32ok       bool
 
 	treeMu  sync.Mutex
 	tree    *kdTree
@@ -275,7 +281,7 @@ func scanBlocks(d int) (qb, rb int) {
 	switch {
 	case useAVX512:
 		qb = max(8, min(64, 16384/(8*d))/8*8)
-		rb = max(8, min(1024, 131072/(8*d))/8*8)
+		rb = max(16, min(1024, 131072/(8*d))/16*16)
 	case useAVX2:
 		qb = max(4, min(60, 16384/(8*d))/12*12)
 		if qb < 12 {

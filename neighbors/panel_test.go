@@ -71,15 +71,15 @@ func TestScanKernels(t *testing.T) {
 }
 
 // withPanel runs f with the scan kernels of level 0 (Go tiles), 1 (the
-// 4-query AVX2 kernel), 2 (the 8-query AVX-512 kernel too), as far as the
-// CPU has them; it reports whether it could.
+// 4-query AVX2 kernel), 2 (the 8-query AVX-512 kernel too), 3 (and the
+// float32 filter), as far as the CPU has them; it reports whether it could.
 func withPanel(level int, f func()) bool {
-	o2, o512 := useAVX2, useAVX512
+	o2, o512, o32 := useAVX2, useAVX512, useF32
 	if level >= 1 && !o2 || level >= 2 && !o512 {
 		return false
 	}
-	useAVX2, useAVX512 = level >= 1, level >= 2
-	defer func() { useAVX2, useAVX512 = o2, o512 }()
+	useAVX2, useAVX512, useF32 = level >= 1, level >= 2, level >= 3
+	defer func() { useAVX2, useAVX512, useF32 = o2, o512, o32 }()
 	f()
 	return true
 }
@@ -102,6 +102,8 @@ func TestPanelScan(t *testing.T) {
 		{203, 61, 20, true, 1, 0},
 		{517, 130, 20, false, 1, 0},
 		{300, 65, 5, false, 1e-3, 1e4}, // large offset: the rounding bound matters
+		{300, 65, 5, false, 1e-6, 1e2}, // the float32 filter keeps many candidates
+		{300, 40, 4, false, 1e20, 0},   // out of the float32 filter's range
 		{250, 33, 200, false, 1, 0},    // one 4-row query block
 		{1500, 250, 18, true, 1, 0},
 	}
@@ -119,7 +121,7 @@ func TestPanelScan(t *testing.T) {
 			}
 			t.Run(fmt.Sprintf("n=%d/nq=%d/d=%d/k=%d", c.n, c.nq, c.d, k), func(t *testing.T) {
 				wantIdx, wantDist := naive(ref, c.d, query, k, nil)
-				for level := range 3 {
+				for level := range 4 {
 					for _, w := range []int{1, 2} {
 						var res *Result
 						if !withPanel(level, func() {
@@ -147,7 +149,7 @@ func TestPanelScan(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for level := 1; level < 3; level++ {
+				for level := 1; level < 4; level++ {
 					var got *Result
 					if !withPanel(level, func() { got, err = ix.SearchSelf(pos, k, &Options{Workers: 2, Exhaustive: true}) }) {
 						continue
@@ -160,6 +162,70 @@ func TestPanelScan(t *testing.T) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestScan8x16f checks the float32 kernel's scores against the exact
+// scores (computed in float64 from the float32 panels' sources) within
+// roundingBound32, and its stopping rule.
+func TestScan8x16f(t *testing.T) {
+	if !useAVX512 {
+		t.Skip("no AVX-512 (or purego build): no float32 kernel")
+	}
+	for _, d := range []int{1, 3, 20, 37} {
+		for _, grid := range []bool{false, true} {
+			n := 16*4 + 5
+			ref := randomData(uint64(d), n, d, grid, 2, 100)
+			ix, err := NewFlat(ref, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ix.buildPanels32()
+			if !ix.f32ok {
+				t.Fatal("float32 panels refused in-range data")
+			}
+			np := len(ix.pnorms32) / 16
+			q := randomData(uint64(d)+9, 8, d, grid, 2, 100)
+			q32 := make([]float32, len(q))
+			for j, v := range q {
+				q32[j] = float32(v)
+			}
+			var thr [8]float32
+			for a := range thr {
+				thr[a] = float32(math.Inf(1))
+			}
+			for p := range np {
+				var out [128]float32
+				done, hit := scan8x16f(&q32[0], d, &ix.panels32[p*16*d], &ix.pnorms32[p*16], np-p, &thr, &out)
+				if done != 1 || !hit {
+					t.Fatalf("d=%d panel %d: infinite thresholds: done %d hit %v", d, p, done, hit)
+				}
+				for a := range 8 {
+					qr := q[a*d : (a+1)*d]
+					qn := dot(qr, qr)
+					for b := range 16 {
+						r := p*16 + b
+						if r >= n {
+							if !math.IsNaN(float64(out[a*16+b])) {
+								t.Fatalf("padding row scored %v", out[a*16+b])
+							}
+							continue
+						}
+						exact := ix.norms[r] - 2*dot(qr, ref[r*d:(r+1)*d])
+						if diff := math.Abs(float64(out[a*16+b]) - exact); diff > ix.roundingBound32(qn) {
+							t.Fatalf("d=%d query %d row %d: score %v, exact %v: error %g over the bound %g", d, a, r, out[a*16+b], exact, diff, ix.roundingBound32(qn))
+						}
+					}
+				}
+			}
+			for a := range thr {
+				thr[a] = float32(math.Inf(-1))
+			}
+			var out [128]float32
+			if done, hit := scan8x16f(&q32[0], d, &ix.panels32[0], &ix.pnorms32[0], np, &thr, &out); done != np || hit {
+				t.Fatalf("d=%d: thresholds -Inf: done %d of %d, hit %v", d, done, np, hit)
+			}
 		}
 	}
 }

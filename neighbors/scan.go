@@ -71,6 +71,10 @@ type scanner struct {
 	out    [32]float64 // its scores
 	thr8   [8]float64  // the same for the AVX-512 kernel
 	out8   [64]float64
+	qbuf32 []float32  // the query block in float32
+	grp32  []bool     // whether each group of 8 queries uses the float32 filter
+	thr8f  [8]float32 // thresholds and scores of the float32 kernel
+	out8f  [128]float32
 }
 
 func newScanner(ix *Index, k, qb, rb int) *scanner {
@@ -121,12 +125,24 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, res *R
 	if panel {
 		ix.buildPanels()
 	}
+	f32 := panel && useF32 && useAVX512 && m >= 8
+	if f32 {
+		ix.buildPanels32()
+		f32 = ix.f32ok
+	}
+	if f32 {
+		s.prepare32(m)
+	}
 	for r0 := 0; r0 < ix.n; r0 += s.rb {
 		r1 := min(r0+s.rb, ix.n)
 		i := 0
 		if panel && useAVX512 {
 			for ; i+8 <= m; i += 8 {
-				s.tile8(i, r0, r1)
+				if f32 && s.grp32[i/8] {
+					s.tile8f(i, r0, r1)
+				} else {
+					s.tile8(i, r0, r1)
+				}
 			}
 		}
 		if panel {
@@ -143,6 +159,40 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, res *R
 	}
 	for i := range m {
 		s.finish(i, lo+i, res)
+	}
+}
+
+// useF32 enables the float32 filter where it applies (tests turn it off).
+var useF32 = true
+
+// prepare32 copies the first m/8*8 queries of the block to float32 and
+// marks the groups of 8 whose values allow the float32 filter, whose
+// margins it widens to roundingBound32.
+func (s *scanner) prepare32(m int) {
+	d := s.ix.d
+	g := m / 8
+	if cap(s.qbuf32) < g*8*d {
+		s.qbuf32 = make([]float32, g*8*d)
+	}
+	s.qbuf32 = s.qbuf32[:g*8*d]
+	s.grp32 = s.grp32[:0]
+	for k := range g {
+		rows := s.qbuf[k*8*d : (k+1)*8*d]
+		ok := f32Range(rows)
+		s.grp32 = append(s.grp32, ok)
+		if !ok {
+			continue
+		}
+		for j, v := range rows {
+			s.qbuf32[k*8*d+j] = float32(v)
+		}
+		for a := range 8 {
+			var qn float64
+			for _, v := range rows[a*d : (a+1)*d] {
+				qn += v * v
+			}
+			s.st[k*8+a].margin = 2 * s.ix.roundingBound32(qn)
+		}
 	}
 }
 
