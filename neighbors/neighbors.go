@@ -55,6 +55,18 @@ type Index struct {
 
 	// The k-d tree, built by the first search that tries it, or treeBad
 	// when its probe showed that it does not prune here.
+	// Reference rows in panels of 8 for the assembly scan (panel.go),
+	// built by the first search that uses them.
+	panelOnce sync.Once
+	panels    []float64
+	pnorms    []float64
+	// The float32 copy for the AVX-512 filter (panel32.go), and whether
+	// its values allow it.
+	panel32Once sync.Once
+	panels32    []float32
+	pnorms32    []float32
+	f32ok       bool
+
 	treeMu  sync.Mutex
 	tree    *kdTree
 	treeBad bool
@@ -237,7 +249,7 @@ func (ix *Index) search(nq int, row func(int) []float64, k int, exclude []int, o
 	if opt.tryTree(ix, nq) && ix.searchTree(nq, row, k, exclude, opt, res) {
 		return res, nil
 	}
-	qb, rb := blockSizes(ix.d)
+	qb, rb := scanBlocks(ix.d)
 	nblocks := (nq + qb - 1) / qb
 	workers := min(opt.workers(), nblocks)
 	var next atomic.Int64
@@ -261,15 +273,29 @@ func (ix *Index) search(nq int, row func(int) []float64, k int, exclude []int, o
 	return res, nil
 }
 
-// blockSizes picks a query block of about 16 KiB (a multiple of the 3-row
-// tile, or of 8 queries for the AVX2 kernel) and a reference block of
-// about 128 KiB (even, for the 2-column tile, or a multiple of 4), so one
-// query block sits in L1 and one reference block in L2.
-func blockSizes(d int) (qb, rb int) {
-	if useAVX {
-		// Groups of 8 queries and of 4 rows for the AVX2 kernel.
-		return max(8, min(64, 16384/(8*d))/8*8), max(4, min(1024, 131072/(8*d))/4*4)
+// scanBlocks is blockSizes for the query scan: with the panel kernel the
+// query block is a multiple of its 4 rows (and of the 3-row tile) and the
+// reference block of its 8-row panels.
+func scanBlocks(d int) (qb, rb int) {
+	qb, rb = blockSizes(d)
+	switch {
+	case useAVX512:
+		qb = max(8, min(64, 16384/(8*d))/8*8)
+		rb = max(16, min(1024, 131072/(8*d))/16*16)
+	case useAVX2:
+		qb = max(4, min(60, 16384/(8*d))/12*12)
+		if qb < 12 {
+			qb = 4
+		}
+		rb = max(8, min(1024, 131072/(8*d))/8*8)
 	}
+	return qb, rb
+}
+
+// blockSizes picks a query block of about 16 KiB (a multiple of the 3-row
+// tile) and a reference block of about 128 KiB (even, for the 2-column
+// tile), so one query block sits in L1 and one reference block in L2.
+func blockSizes(d int) (qb, rb int) {
 	qb = max(3, min(63, 16384/(8*d))/3*3)
 	rb = max(2, min(1024, 131072/(8*d))/2*2)
 	return qb, rb

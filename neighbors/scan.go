@@ -3,7 +3,6 @@ package neighbors
 import (
 	"cmp"
 	"math"
-	"math/bits"
 	"slices"
 )
 
@@ -67,15 +66,19 @@ type scanner struct {
 	k      int
 	qb, rb int
 	qbuf   []float64
-	qT     []float64 // the block's queries in groups of 8, transposed (scan8x4)
 	st     []qstate
+	thr4   [4]float64  // thresholds handed to the panel kernel
+	out    [32]float64 // its scores
+	thr8   [8]float64  // the same for the AVX-512 kernel
+	out8   [64]float64
+	qbuf32 []float32  // the query block in float32
+	grp32  []bool     // whether each group of 8 queries uses the float32 filter
+	thr8f  [8]float32 // thresholds and scores of the float32 kernel
+	out8f  [128]float32
 }
 
 func newScanner(ix *Index, k, qb, rb int) *scanner {
 	s := &scanner{ix: ix, k: k, qb: qb, rb: rb, qbuf: make([]float64, qb*ix.d), st: make([]qstate, qb)}
-	if useAVX {
-		s.qT = make([]float64, qb/8*8*ix.d)
-	}
 	best := make([]float64, qb*k)
 	for i := range s.st {
 		s.st[i].best = best[i*k : (i+1)*k]
@@ -118,24 +121,34 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, res *R
 		st.limit = 2*k + 32
 		st.cand = st.cand[:0]
 	}
-	groups := 0
-	if useAVX {
-		groups = m / 8
-		for g := range groups {
-			qT := s.qT[g*8*d : (g+1)*8*d]
-			for i := range 8 {
-				for t, v := range s.qbuf[(g*8+i)*d : (g*8+i+1)*d] {
-					qT[t*8+i] = v
-				}
-			}
-		}
+	panel := useAVX2 && m >= 4
+	if panel {
+		ix.buildPanels()
+	}
+	f32 := panel && useF32 && useAVX512 && m >= 8
+	if f32 {
+		ix.buildPanels32()
+		f32 = ix.f32ok
+	}
+	if f32 {
+		s.prepare32(m)
 	}
 	for r0 := 0; r0 < ix.n; r0 += s.rb {
 		r1 := min(r0+s.rb, ix.n)
 		i := 0
-		for g := range groups {
-			s.tile8(g, r0, r1)
-			i += 8
+		if panel && useAVX512 {
+			for ; i+8 <= m; i += 8 {
+				if f32 && s.grp32[i/8] {
+					s.tile8f(i, r0, r1)
+				} else {
+					s.tile8(i, r0, r1)
+				}
+			}
+		}
+		if panel {
+			for ; i+4 <= m; i += 4 {
+				s.tile4(i, r0, r1)
+			}
 		}
 		for ; i+3 <= m; i += 3 {
 			s.tile3(i, r0, r1)
@@ -146,6 +159,40 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, res *R
 	}
 	for i := range m {
 		s.finish(i, lo+i, res)
+	}
+}
+
+// useF32 enables the float32 filter where it applies (tests turn it off).
+var useF32 = true
+
+// prepare32 copies the first m/8*8 queries of the block to float32 and
+// marks the groups of 8 whose values allow the float32 filter, whose
+// margins it widens to roundingBound32.
+func (s *scanner) prepare32(m int) {
+	d := s.ix.d
+	g := m / 8
+	if cap(s.qbuf32) < g*8*d {
+		s.qbuf32 = make([]float32, g*8*d)
+	}
+	s.qbuf32 = s.qbuf32[:g*8*d]
+	s.grp32 = s.grp32[:0]
+	for k := range g {
+		rows := s.qbuf[k*8*d : (k+1)*8*d]
+		ok := f32Range(rows)
+		s.grp32 = append(s.grp32, ok)
+		if !ok {
+			continue
+		}
+		for j, v := range rows {
+			s.qbuf32[k*8*d+j] = float32(v)
+		}
+		for a := range 8 {
+			var qn float64
+			for _, v := range rows[a*d : (a+1)*d] {
+				qn += v * v
+			}
+			s.st[k*8+a].margin = 2 * s.ix.roundingBound32(qn)
+		}
 	}
 }
 
@@ -226,45 +273,6 @@ func (s *scanner) tile3(i, r0, r1 int) {
 		}
 		if v := n - 2*dot(q2, r); v <= t2 {
 			s2.add(j, v)
-		}
-	}
-}
-
-// tile8 scans references r0..r1-1 for queries 8g..8g+7 of the block
-// with the AVX2 kernel, 4 rows at a time, then the last r1-r0 mod 4 rows
-// one by one. The kernel's dot products round differently from dot's but
-// within the same bound (roundingBound), and every answer is decided on
-// direct distances, so the result is the same.
-func (s *scanner) tile8(g, r0, r1 int) {
-	d := s.ix.d
-	data, norms := s.ix.data, s.ix.norms
-	qT := s.qT[g*8*d : (g+1)*8*d]
-	st := s.st[g*8 : g*8+8]
-	var thr [8]float64
-	var out [32]float64
-	for i := range st {
-		thr[i] = st[i].thr
-	}
-	end := r0 + (r1-r0)&^3
-	for j := r0; j < end; {
-		next, mask := scan8x4(&qT[0], &data[j*d], &norms[j], end-j, d, &thr[0], &out[0])
-		j += next
-		base := j - 4 // the group the mask is about
-		for mask != 0 {
-			b := bits.TrailingZeros64(mask)
-			mask &= mask - 1
-			i := b & 7
-			if v := out[b]; v <= thr[i] {
-				thr[i] = st[i].add(base+b>>3, v)
-			}
-		}
-	}
-	for j := end; j < r1; j++ {
-		r := data[j*d : (j+1)*d]
-		for i := range st {
-			if v := norms[j] - 2*dot(s.qbuf[(g*8+i)*d:(g*8+i+1)*d], r); v <= thr[i] {
-				thr[i] = st[i].add(j, v)
-			}
 		}
 	}
 }

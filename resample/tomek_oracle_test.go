@@ -2,6 +2,7 @@ package resample
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 
@@ -95,6 +96,69 @@ func oracleTomek(x *mat.Dense, rows []int, minority func(int) bool, strict bool)
 	return links, nil
 }
 
+// naiveTomek is the definition itself, for the oracle's own check: every
+// row of the smaller class and its nearest other row on direct squared
+// distances summed in feature order (ties to the smaller position), then
+// that row's nearest. It does not use package neighbors.
+func naiveTomek(x *mat.Dense, rows []int, minority func(int) bool, strict bool) []Link {
+	_, d := x.Dims()
+	n := len(rows)
+	data := make([]float64, n*d)
+	for p, i := range rows {
+		mat.Row(data[p*d:(p+1)*d], i, x)
+	}
+	var nMin int
+	for _, i := range rows {
+		if minority(i) {
+			nMin++
+		}
+	}
+	if nMin == 0 || nMin == n {
+		return nil
+	}
+	smallIsMin := nMin <= n-nMin
+	// nn returns p's nearest other position and whether it is unique.
+	nn := func(p int) (int, bool) {
+		best, second, arg := math.Inf(1), math.Inf(1), -1
+		for j := range n {
+			if j == p {
+				continue
+			}
+			var s float64
+			for t := range d {
+				v := data[p*d+t] - data[j*d+t]
+				s += v * v
+			}
+			if s < best {
+				best, second, arg = s, best, j
+			} else if s < second {
+				second = s
+			}
+		}
+		return arg, !strict || n <= 2 || math.Sqrt(second) > math.Sqrt(best)
+	}
+	var links []Link
+	for p, i := range rows {
+		if minority(i) != smallIsMin {
+			continue
+		}
+		j, ok := nn(p)
+		if !ok || minority(rows[j]) == minority(i) {
+			continue
+		}
+		if back, ok := nn(j); !ok || back != p {
+			continue
+		}
+		a, b := i, rows[j]
+		if !minority(a) {
+			a, b = b, a
+		}
+		links = append(links, Link{Minority: a, Majority: b})
+	}
+	slices.SortFunc(links, func(a, b Link) int { return a.Minority - b.Minority })
+	return links
+}
+
 // compareOracle checks TomekLinks against oracleTomek on x, y over subset
 // (nil: all rows) for both conditions and 1 and 2 workers, and returns the
 // number of links.
@@ -112,6 +176,9 @@ func compareOracle(t *testing.T, name string, x *mat.Dense, y []int, subset []in
 			t.Fatal(err)
 		}
 		total += len(want)
+		if naive := naiveTomek(x, rows, func(i int) bool { return y[i] == 1 }, strict); !slices.Equal(naive, want) {
+			t.Fatalf("%s strict %v: the exhaustive search finds %d links, the definition %d", name, strict, len(want), len(naive))
+		}
 		for _, w := range []int{1, 2} {
 			got, err := TomekLinks(x, y, subset, &TomekOptions{Strict: strict, Workers: w})
 			if err != nil {

@@ -1,0 +1,29 @@
+//go:build amd64 && !purego
+
+package neighbors
+
+import "golang.org/x/sys/cpu"
+
+// useAVX2 selects the panel scan in AVX2 assembly (scan4x8): AVX2 and
+// FMA, with OS support (x/sys/cpu checks it). useAVX512 selects the
+// 8-query AVX-512 kernel (scan8x8) too. Tests turn them off to compare
+// with the pure-Go scan.
+var (
+	useAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+	useAVX512 = useAVX2 && cpu.X86.HasAVX512F
+)
+
+// scan4x8 is scanPanelsGo for 4 query rows in AVX2 assembly.
+//
+//go:noescape
+func scan4x8(q *float64, d int, panels *float64, norms *float64, np int, thr *[4]float64, out *[32]float64) (done int, hit bool)
+
+// scan8x8 is scanPanelsGo for 8 query rows in AVX-512 assembly.
+//
+//go:noescape
+func scan8x8(q *float64, d int, panels *float64, norms *float64, np int, thr *[8]float64, out *[64]float64) (done int, hit bool)
+
+// scan8x16f is scan8x8 in float32 over panels of 16 rows (panel32.go).
+//
+//go:noescape
+func scan8x16f(q *float32, d int, panels *float32, norms *float32, np int, thr *[8]float32, out *[128]float32) (done int, hit bool)

@@ -1,0 +1,23 @@
+//go:build !amd64 || purego
+
+package neighbors
+
+import "unsafe"
+
+// useAVX2 and useAVX512 are false: no assembly on this platform or build,
+// the scan runs in Go (tile3, tile1). Tests may turn them on to run the
+// panel scan with the Go kernels.
+var useAVX2, useAVX512 = false, false
+
+func scan4x8(q *float64, d int, panels *float64, norms *float64, np int, thr *[4]float64, out *[32]float64) (done int, hit bool) {
+	return scanPanelsGo(unsafe.Slice(q, 4*d), d, unsafe.Slice(panels, np*8*d), unsafe.Slice(norms, np*8), thr[:], out[:])
+}
+
+func scan8x8(q *float64, d int, panels *float64, norms *float64, np int, thr *[8]float64, out *[64]float64) (done int, hit bool) {
+	return scanPanelsGo(unsafe.Slice(q, 8*d), d, unsafe.Slice(panels, np*8*d), unsafe.Slice(norms, np*8), thr[:], out[:])
+}
+
+// scan8x16f is never called: the float32 filter needs AVX-512.
+func scan8x16f(q *float32, d int, panels *float32, norms *float32, np int, thr *[8]float32, out *[128]float32) (done int, hit bool) {
+	panic("neighbors: scan8x16f without assembly")
+}

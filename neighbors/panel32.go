@@ -1,0 +1,111 @@
+package neighbors
+
+import "math"
+
+// The float32 filter: with AVX-512 the scan scores 8 queries against 16
+// reference rows at once in float32 (scan8x16f), over a float32 copy of
+// the reference rows in panels of 16. The scores only decide which rows
+// stay candidates, under a margin that bounds their float32 error
+// (roundingBound32); every answer is still decided on direct float64
+// distances, so results are those of the float64 scan.
+//
+// The bound needs float32 to hold every value and product without
+// overflow or gradual underflow: every value of the reference rows and of
+// the queries is 0 or of magnitude within [2^-50, 2^50] (f32Range), and
+// d <= f32MaxDim. Otherwise the float64 kernels scan.
+
+const f32MaxDim = 256
+
+// f32Range reports whether every value of row is 0 or of magnitude in
+// [2^-50, 2^50].
+func f32Range(row []float64) bool {
+	for _, v := range row {
+		if a := math.Abs(v); a != 0 && (a < 0x1p-50 || a > 0x1p50) {
+			return false
+		}
+	}
+	return true
+}
+
+// buildPanels32 fills ix.panels32 and ix.pnorms32, or sets ix.f32ok false.
+func (ix *Index) buildPanels32() {
+	ix.panel32Once.Do(func() {
+		n, d := ix.n, ix.d
+		if d > f32MaxDim || !f32Range(ix.data) {
+			return
+		}
+		np := (n + 15) / 16
+		pan := make([]float32, np*16*d)
+		nrm := make([]float32, np*16)
+		for p := range np {
+			for b := range 16 {
+				r := p*16 + b
+				if r >= n {
+					nrm[p*16+b] = float32(math.NaN())
+					continue
+				}
+				nrm[p*16+b] = float32(ix.norms[r])
+				for t, v := range ix.data[r*d : (r+1)*d] {
+					pan[(p*d+t)*16+b] = float32(v)
+				}
+			}
+		}
+		ix.panels32, ix.pnorms32, ix.f32ok = pan, nrm, true
+	})
+}
+
+// roundingBound32 bounds |float32 score - exact score| plus the float64
+// errors roundingBound covers, for a query of squared norm qn. With
+// u = 2^-24: rounding q and r to float32 moves q·r by at most
+// (2u+u²)·Σ|q_t r_t|; d fused multiply-adds add at most
+// γ_d·(1+u)²·Σ|q_t r_t|; Σ|q_t r_t| <= (qn+rn)/2; rounding rn to float32
+// errs by u·rn and the subtraction by u·(rn + 2|q·r|) <= u·(qn+2rn).
+// Together under (d+6)·u·(qn+rn)·(1+1e-4) for d <= 256; the bound takes
+// twice (d+8)·u·(qn+maxNrm), plus an absolute 2^-90 for any subnormal
+// partial sum (each loses at most 2^-150).
+func (ix *Index) roundingBound32(qn float64) float64 {
+	const u = 0x1p-24
+	return 2*float64(ix.d+8)*u*(qn+ix.maxNrm) + 0x1p-90 + ix.roundingBound(qn)
+}
+
+// up32 is t rounded up to float32.
+func up32(t float64) float32 {
+	f := float32(t)
+	if float64(f) < t {
+		f = math.Nextafter32(f, float32(math.Inf(1)))
+	}
+	return f
+}
+
+// tile8f scans references r0..r1-1 (r0 a multiple of 16, r1 too unless
+// it is the last row) for queries i..i+7 of the block with the float32
+// kernel; their rows are at s.qbuf32[i*d:] and their margins are those of
+// roundingBound32.
+func (s *scanner) tile8f(i, r0, r1 int) {
+	ix, d := s.ix, s.ix.d
+	sts := s.st[i : i+8]
+	thr := &s.thr8f
+	for a := range 8 {
+		thr[a] = up32(sts[a].thr)
+	}
+	q := &s.qbuf32[i*d]
+	p, p1 := r0/16, (r1+15)/16
+	for p < p1 {
+		done, hit := scan8x16f(q, d, &ix.panels32[p*16*d], &ix.pnorms32[p*16], p1-p, thr, &s.out8f)
+		p += done
+		if !hit {
+			return
+		}
+		base := (p - 1) * 16
+		for a := range 8 {
+			st := &sts[a]
+			t := st.thr
+			for b := range 16 {
+				if v := float64(s.out8f[a*16+b]); v <= t {
+					t = st.add(base+b, v)
+				}
+			}
+			thr[a] = up32(t)
+		}
+	}
+}

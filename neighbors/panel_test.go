@@ -1,0 +1,231 @@
+package neighbors
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/aer-go/aer/internal/rng"
+)
+
+// TestScanKernels compares the kernels scan4x8 and scan8x8 (assembly
+// where the CPU has it) with scanPanelsGo bit for bit: the same panels done, the same hit, the same 32
+// scores, on data with ties, padding and thresholds that pass nothing,
+// everything, or a few rows.
+func TestScanKernels(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2/FMA (or purego build): no assembly kernel to compare")
+	}
+	r := rng.New(7)
+	for _, d := range []int{1, 2, 3, 7, 20, 33} {
+		for _, grid := range []bool{false, true} {
+			n := 8*5 + 3
+			ix, err := NewFlat(randomData(uint64(d), n, d, grid, 3, 1), d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ix.buildPanels()
+			np := len(ix.pnorms) / 8
+			q := randomData(uint64(d)+100, 8, d, grid, 3, 1)
+			for trial := range 20 {
+				var thr [8]float64
+				for a := range thr {
+					switch trial % 4 {
+					case 0:
+						thr[a] = math.Inf(1)
+					case 1:
+						thr[a] = math.Inf(-1)
+					default:
+						thr[a] = -float64(d) * r.Float64() * 10
+					}
+				}
+				p := trial % np
+				pan, nrm := ix.panels[p*8*d:], ix.pnorms[p*8:]
+				var out4, want4 [32]float64
+				d1, h1 := scan4x8(&q[0], d, &pan[0], &nrm[0], np-p, (*[4]float64)(thr[:4]), &out4)
+				d2, h2 := scanPanelsGo(q[:4*d], d, pan, nrm, thr[:4], want4[:])
+				check := func(kernel string, d1, d2 int, h1, h2 bool, got, want []float64) {
+					t.Helper()
+					if d1 != d2 || h1 != h2 {
+						t.Fatalf("%s d=%d trial %d: kernel (%d, %v), Go (%d, %v)", kernel, d, trial, d1, h1, d2, h2)
+					}
+					if h1 {
+						for j := range got {
+							if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
+								t.Fatalf("%s d=%d trial %d: score %d: kernel %v, Go %v", kernel, d, trial, j, got[j], want[j])
+							}
+						}
+					}
+				}
+				check("scan4x8", d1, d2, h1, h2, out4[:], want4[:])
+				if useAVX512 {
+					var out8, want8 [64]float64
+					d1, h1 = scan8x8(&q[0], d, &pan[0], &nrm[0], np-p, &thr, &out8)
+					d2, h2 = scanPanelsGo(q, d, pan, nrm, thr[:], want8[:])
+					check("scan8x8", d1, d2, h1, h2, out8[:], want8[:])
+				}
+			}
+		}
+	}
+}
+
+// withPanel runs f with the scan kernels of level 0 (Go tiles), 1 (the
+// 4-query AVX2 kernel), 2 (the 8-query AVX-512 kernel too), 3 (and the
+// float32 filter), as far as the CPU has them; it reports whether it could.
+func withPanel(level int, f func()) bool {
+	o2, o512, o32 := useAVX2, useAVX512, useF32
+	if level >= 1 && !o2 || level >= 2 && !o512 {
+		return false
+	}
+	useAVX2, useAVX512, useF32 = level >= 1, level >= 2, level >= 3
+	defer func() { useAVX2, useAVX512, useF32 = o2, o512, o32 }()
+	f()
+	return true
+}
+
+// TestPanelScan checks that the panel scan gives exactly the pure-Go
+// scan's neighbours and distances, and the naive search's, with exact ties
+// and duplicate rows, reference counts not a multiple of 8 and query
+// counts not a multiple of 4, with and without exclusion, 1 and 2 workers.
+func TestPanelScan(t *testing.T) {
+	if !useAVX2 {
+		t.Log("no AVX2/FMA (or purego build): only the Go scan is compared")
+	}
+	cases := []struct {
+		n, nq, d   int
+		grid       bool
+		scale, off float64
+	}{
+		{1, 5, 3, false, 1, 0},
+		{9, 7, 2, true, 1, 0},
+		{203, 61, 20, true, 1, 0},
+		{517, 130, 20, false, 1, 0},
+		{300, 65, 5, false, 1e-3, 1e4}, // large offset: the rounding bound matters
+		{300, 65, 5, false, 1e-6, 1e2}, // the float32 filter keeps many candidates
+		{300, 40, 4, false, 1e20, 0},   // out of the float32 filter's range
+		{250, 33, 200, false, 1, 0},    // one 4-row query block
+		{1500, 250, 18, true, 1, 0},
+	}
+	for _, c := range cases {
+		ref := randomData(uint64(c.n), c.n, c.d, c.grid, c.scale, c.off)
+		query := randomData(uint64(c.n+1), c.nq, c.d, c.grid, c.scale, c.off)
+		copy(query[:c.d], ref[:c.d]) // a query equal to a reference row
+		ix, err := NewFlat(ref, c.d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []int{1, 2, 5} {
+			if k > c.n-1 && c.n > 1 || k > c.n {
+				continue
+			}
+			t.Run(fmt.Sprintf("n=%d/nq=%d/d=%d/k=%d", c.n, c.nq, c.d, k), func(t *testing.T) {
+				wantIdx, wantDist := naive(ref, c.d, query, k, nil)
+				for level := range 4 {
+					for _, w := range []int{1, 2} {
+						var res *Result
+						if !withPanel(level, func() {
+							res, err = ix.SearchFlat(query, k, nil, &Options{Workers: w, Exhaustive: true})
+						}) {
+							continue
+						}
+						if err != nil {
+							t.Fatal(err)
+						}
+						if !slices.Equal(res.Index, wantIdx) || !slices.Equal(res.Dist, wantDist) {
+							t.Fatalf("kernel level %d workers %d: neighbours differ from the naive search", level, w)
+						}
+					}
+				}
+				if k > c.n-1 {
+					return
+				}
+				pos := make([]int, 0, c.n)
+				for p := 0; p < c.n; p += 2 {
+					pos = append(pos, p)
+				}
+				var want *Result
+				withPanel(0, func() { want, err = ix.SearchSelf(pos, k, &Options{Workers: 1, Exhaustive: true}) })
+				if err != nil {
+					t.Fatal(err)
+				}
+				for level := 1; level < 4; level++ {
+					var got *Result
+					if !withPanel(level, func() { got, err = ix.SearchSelf(pos, k, &Options{Workers: 2, Exhaustive: true}) }) {
+						continue
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !slices.Equal(got.Index, want.Index) || !slices.Equal(got.Dist, want.Dist) {
+						t.Fatalf("SearchSelf: kernel level %d differs from the Go scan", level)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestScan8x16f checks the float32 kernel's scores against the exact
+// scores (computed in float64 from the float32 panels' sources) within
+// roundingBound32, and its stopping rule.
+func TestScan8x16f(t *testing.T) {
+	if !useAVX512 {
+		t.Skip("no AVX-512 (or purego build): no float32 kernel")
+	}
+	for _, d := range []int{1, 3, 20, 37} {
+		for _, grid := range []bool{false, true} {
+			n := 16*4 + 5
+			ref := randomData(uint64(d), n, d, grid, 2, 100)
+			ix, err := NewFlat(ref, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ix.buildPanels32()
+			if !ix.f32ok {
+				t.Fatal("float32 panels refused in-range data")
+			}
+			np := len(ix.pnorms32) / 16
+			q := randomData(uint64(d)+9, 8, d, grid, 2, 100)
+			q32 := make([]float32, len(q))
+			for j, v := range q {
+				q32[j] = float32(v)
+			}
+			var thr [8]float32
+			for a := range thr {
+				thr[a] = float32(math.Inf(1))
+			}
+			for p := range np {
+				var out [128]float32
+				done, hit := scan8x16f(&q32[0], d, &ix.panels32[p*16*d], &ix.pnorms32[p*16], np-p, &thr, &out)
+				if done != 1 || !hit {
+					t.Fatalf("d=%d panel %d: infinite thresholds: done %d hit %v", d, p, done, hit)
+				}
+				for a := range 8 {
+					qr := q[a*d : (a+1)*d]
+					qn := dot(qr, qr)
+					for b := range 16 {
+						r := p*16 + b
+						if r >= n {
+							if !math.IsNaN(float64(out[a*16+b])) {
+								t.Fatalf("padding row scored %v", out[a*16+b])
+							}
+							continue
+						}
+						exact := ix.norms[r] - 2*dot(qr, ref[r*d:(r+1)*d])
+						if diff := math.Abs(float64(out[a*16+b]) - exact); diff > ix.roundingBound32(qn) {
+							t.Fatalf("d=%d query %d row %d: score %v, exact %v: error %g over the bound %g", d, a, r, out[a*16+b], exact, diff, ix.roundingBound32(qn))
+						}
+					}
+				}
+			}
+			for a := range thr {
+				thr[a] = float32(math.Inf(-1))
+			}
+			var out [128]float32
+			if done, hit := scan8x16f(&q32[0], d, &ix.panels32[0], &ix.pnorms32[0], np, &thr, &out); done != np || hit {
+				t.Fatalf("d=%d: thresholds -Inf: done %d of %d, hit %v", d, done, np, hit)
+			}
+		}
+	}
+}
