@@ -378,11 +378,16 @@ func (g *grower) partition(nodes []*gnode) {
 		col := m.cols[b.feat*m.n : (b.feat+1)*m.n]
 		rows := g.idx[j.lo:j.hi]
 		out := g.tmp[j.lo:j.hi]
-		last := len(out) - 1
+		// Without bounds checks (they were half the loop): every row r is
+		// below m.n = len(col), and both slots are within out (above).
+		_ = out[len(rows)-1]
+		colp := unsafe.Pointer(unsafe.SliceData(col))
+		lo := unsafe.Pointer(unsafe.SliceData(out))
+		hi := unsafe.Add(lo, 4*(len(out)-1))
 		for _, r := range rows {
-			isLeft := int(b2i(left[col[r]]))
-			out[nl] = r
-			out[last-nr] = r
+			isLeft := int(b2i(left[*(*uint8)(unsafe.Add(colp, int(r)))]))
+			*(*int32)(unsafe.Add(lo, 4*nl)) = r
+			*(*int32)(unsafe.Add(hi, -4*nr)) = r
 			nl += isLeft
 			nr += 1 - isLeft
 		}

@@ -135,7 +135,11 @@ func newMatrix(x *mat.Dense, w []float64, maxBin, threads int) *matrix {
 	}
 	// The cuts of each feature from every stride-th row.
 	parallel(threads, nf, func(f int) {
-		var v, vw []float64
+		v := make([]float64, 0, (n+stride-1)/stride)
+		var vw []float64
+		if w != nil {
+			vw = make([]float64, 0, cap(v))
+		}
 		for i := 0; i < n; i += stride {
 			x := raw.Data[i*raw.Stride+f]
 			if math.IsNaN(x) {
@@ -320,7 +324,12 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 				for i := b * block; i < min(n, (b+1)*block); i++ {
 					p := 1 / (1 + math.Exp(-margin[i]))
 					gr := p - float64(train.Y[i])
-					hs := max(p*(1-p), minHess)
+					// p*(1-p) is never NaN here, so this is max(p*(1-p), minHess)
+					// without the NaN and signed-zero checks of the builtin.
+					hs := p * (1 - p)
+					if hs < minHess {
+						hs = minHess
+					}
 					g.gp[i] = gpair{float32(gr), float32(hs)}
 				}
 				return
