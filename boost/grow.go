@@ -71,6 +71,7 @@ type grower struct {
 	// adds exactly what k copies of it add. (XGBoost rounds the weighted
 	// pair to single precision instead, which breaks that equivalence.)
 	w      []float64
+	off2   []int32 // 2*m.off[f]: the float64 index of feature f's first slot
 	idx    []int32
 	tmp    []int32
 	featOK []bool
@@ -98,6 +99,10 @@ func newGrower(m *matrix, s *Settings) *grower {
 		alpha:   float64(float32(s.Alpha)),
 		mcw:     float64(float32(s.MinChildWeight)),
 		gamma:   float32(s.Gamma),
+	}
+	g.off2 = make([]int32, m.nf)
+	for f := range g.off2 {
+		g.off2[f] = 2 * m.off[f]
 	}
 	return g
 }
