@@ -133,21 +133,34 @@ func newMatrix(x *mat.Dense, w []float64, maxBin, threads int) *matrix {
 			missing[f] = missing[f] || v
 		}
 	}
-	// The cuts of each feature from every stride-th row.
+	// The cuts of each feature from every stride-th row, gathered in one
+	// row-major pass (a strided pass per feature would fetch a cache line
+	// per value, once per feature) into one column per feature.
+	ns := (n + stride - 1) / stride
+	sample := make([]float64, nf*ns)
+	parallel(threads, (ns+block-1)/block, func(b int) {
+		for k := b * block; k < min(ns, (b+1)*block); k++ {
+			i := k * stride
+			for f, x := range raw.Data[i*raw.Stride : i*raw.Stride+nf] {
+				sample[f*ns+k] = x
+			}
+		}
+	})
 	parallel(threads, nf, func(f int) {
-		v := make([]float64, 0, (n+stride-1)/stride)
+		// The feature's non-missing values in row order, compacted in place.
+		col := sample[f*ns : (f+1)*ns]
+		v := col[:0]
 		var vw []float64
 		if w != nil {
-			vw = make([]float64, 0, cap(v))
+			vw = make([]float64, 0, ns)
 		}
-		for i := 0; i < n; i += stride {
-			x := raw.Data[i*raw.Stride+f]
+		for k, x := range col {
 			if math.IsNaN(x) {
 				continue
 			}
 			v = append(v, x)
 			if w != nil {
-				vw = append(vw, w[i])
+				vw = append(vw, w[k*stride])
 			}
 		}
 		mb := maxBin
