@@ -330,8 +330,9 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 				g.idx[i] = int32(i)
 			}
 		}
-		// Gradients.
-		parallel(set.Threads, nblocks, func(b int) {
+		// Gradients: for the logistic loss on all rows, block by block
+		// as the root's histogram is built (grower.rootGrad).
+		grad := func(b int) {
 			if set.Objective == Logistic {
 				// The common case, inlined: finite margins give finite gradients.
 				for i := b * block; i < min(n, (b+1)*block); i++ {
@@ -354,9 +355,15 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 				}
 				g.gp[i] = gpair{float32(gr), float32(hs)}
 			}
-		})
-		if err := errors.Join(gradErr...); err != nil {
-			return nil, err
+		}
+		g.rootGrad = nil
+		if set.Objective == Logistic && rows == n {
+			g.rootGrad = func(lo, _ int) { grad(lo / block) }
+		} else {
+			parallel(set.Threads, nblocks, grad)
+			if err := errors.Join(gradErr...); err != nil {
+				return nil, err
+			}
 		}
 		tree, leaves, last := g.grow(rows)
 		// Update the training margins: from the leaves' row ranges for the
