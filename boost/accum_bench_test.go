@@ -28,34 +28,44 @@ func BenchmarkAccumulate(b *testing.B) {
 }
 
 // TestAccumulateKernel: the platform kernel and the Go loop give the same
-// histogram, bit for bit, without and with row weights.
+// histogram, bit for bit, without and with row weights, for even and odd
+// numbers of features and rows (the kernel takes them two at a time).
 func TestAccumulateKernel(t *testing.T) {
-	x, y := testData(20_000, 41)
-	set, _ := (&Settings{Threads: 1}).resolved()
-	m := newMatrix(x, nil, 256, 1)
-	g := newGrower(m, &set)
-	rows := make([]int32, 0)
-	for i := range g.gp {
-		g.gp[i] = gpair{float32(y[i]) - 0.3 + float32(i%7)*1e-3, 0.2 + float32(i%5)*1e-2}
-		if i%3 != 1 {
-			rows = append(rows, int32(i))
+	for _, nf := range []int{8, 7, 1} {
+		x, y := synthData(20_000, nf, 41)
+		for i := 0; i < 20_000; i += 7 {
+			x.Set(i, 0, math.NaN())
 		}
-	}
-	weights := make([]float64, len(g.gp))
-	for i := range weights {
-		weights[i] = float64(i%4) * 0.7
-	}
-	for _, w := range [][]float64{nil, weights} {
-		g.w = w
-		a, b := g.getHist(), g.getHist()
-		g.accumulate(a, rows)
-		g.accumulateGo(b, rows)
-		for k := range a {
-			if math.Float64bits(a[k]) != math.Float64bits(b[k]) {
-				t.Fatalf("weighted %v, slot %d: %v, want %v", w != nil, k, a[k], b[k])
+		set, _ := (&Settings{Threads: 1}).resolved()
+		m := newMatrix(x, nil, 256, 1)
+		g := newGrower(m, &set)
+		rows := make([]int32, 0)
+		for i := range g.gp {
+			g.gp[i] = gpair{float32(y[i]) - 0.3 + float32(i%7)*1e-3, 0.2 + float32(i%5)*1e-2}
+			if i%3 != 1 {
+				rows = append(rows, int32(i))
 			}
 		}
-		g.accumulate(a, nil)
+		weights := make([]float64, len(g.gp))
+		for i := range weights {
+			weights[i] = float64(i%4) * 0.7
+		}
+		for _, w := range [][]float64{nil, weights} {
+			for _, rs := range [][]int32{rows, rows[:len(rows)-1], rows[:1]} {
+				g.w = w
+				a, b := g.getHist(), g.getHist()
+				g.accumulate(a, rs)
+				g.accumulateGo(b, rs)
+				for k := range a {
+					if math.Float64bits(a[k]) != math.Float64bits(b[k]) {
+						t.Fatalf("%d features, %d rows, weighted %v, slot %d: %v, want %v", nf, len(rs), w != nil, k, a[k], b[k])
+					}
+				}
+				g.accumulate(a, nil)
+				g.putHist(a)
+				g.putHist(b)
+			}
+		}
 	}
 }
 

@@ -5,7 +5,7 @@ package boost
 import "unsafe"
 
 //go:noescape
-func accumulateKernel(hist *float64, bins *uint8, nf int, off *int32, gp *gpair, w *float64, rows *int32, n int)
+func accumulateKernel(hist *float64, bins *uint8, nf int, off2 *int32, gp *gpair, w *float64, rows *int32, n int)
 
 // accumulate adds the gradient pairs of rows to hist (see accumulateGo);
 // on amd64 an assembly loop adds each pair with one packed instruction.
@@ -15,5 +15,5 @@ func (g *grower) accumulate(hist []float64, rows []int32) {
 	}
 	_ = hist[2*g.m.histLen-1]
 	accumulateKernel(unsafe.SliceData(hist), unsafe.SliceData(g.m.bins), g.m.nf,
-		unsafe.SliceData(g.m.off), unsafe.SliceData(g.gp), unsafe.SliceData(g.w), unsafe.SliceData(rows), len(rows))
+		unsafe.SliceData(g.off2), unsafe.SliceData(g.gp), unsafe.SliceData(g.w), unsafe.SliceData(rows), len(rows))
 }

@@ -27,7 +27,13 @@ func cutsFor(v, w []float64, maxBin int) (cuts []float64, minVal float64) {
 	if w == nil {
 		// Unweighted (the common case): sorting plain floats is faster.
 		s := radixSort(v)
-		distinct = make([]vw, 0, 64)
+		nd := 0
+		for i, x := range s {
+			if i == 0 || x != s[i-1] {
+				nd++
+			}
+		}
+		distinct = make([]vw, 0, nd)
 		for i, x := range s {
 			if i == 0 || x != s[i-1] {
 				distinct = append(distinct, vw{x, 1})
@@ -98,16 +104,21 @@ func cutsFor(v, w []float64, maxBin int) (cuts []float64, minVal float64) {
 // binOf returns the value bin of x: the index of the first cut above x,
 // the last bin for values beyond every cut.
 func binOf(cuts []float64, x float64) int {
-	lo, hi := 0, len(cuts)-1
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if cuts[mid] > x {
-			hi = mid
-		} else {
-			lo = mid + 1
-		}
+	// Branch-free upper bound over cuts[:len-1]: the number of those cuts
+	// <= x, which is the first index whose cut is above x (cuts ascend), or
+	// len-1 when there is none. The comparisons become flag-to-integer moves:
+	// a search with branches mispredicts about every other step.
+	n := len(cuts) - 1
+	base := 0
+	for n > 1 {
+		half := n >> 1
+		base += half * int(b2i(cuts[base+half] <= x))
+		n -= half
 	}
-	return lo
+	if n == 1 && cuts[base] <= x {
+		base++
+	}
+	return base
 }
 
 // radixSort returns the values of v (none NaN) in ascending order: an LSD

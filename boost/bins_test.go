@@ -88,3 +88,27 @@ func TestMethodSharesBins(t *testing.T) {
 		t.Errorf("Shared.Get made a value %d times", calls)
 	}
 }
+
+// TestBinOfSearch: binOf is the index of the first cut above x (the last
+// bin when none is), checked against a linear scan on cut lists of every
+// length up to 300 at the cuts, between them and beyond them.
+func TestBinOfSearch(t *testing.T) {
+	for n := 1; n <= 300; n++ {
+		cuts := make([]float64, n)
+		for i := range cuts {
+			cuts[i] = float64(2*i) - 7
+		}
+		for x := -10.0; x <= float64(2*n); x += 0.5 {
+			want := n - 1
+			for i, c := range cuts[:n-1] {
+				if c > x {
+					want = i
+					break
+				}
+			}
+			if got := binOf(cuts, x); got != want {
+				t.Fatalf("%d cuts, x=%v: bin %d, want %d", n, x, got, want)
+			}
+		}
+	}
+}

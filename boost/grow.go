@@ -70,10 +70,17 @@ type grower struct {
 	// the product is exact for small integer weights, so a row of weight k
 	// adds exactly what k copies of it add. (XGBoost rounds the weighted
 	// pair to single precision instead, which breaks that equivalence.)
-	w      []float64
-	idx    []int32
-	tmp    []int32
-	featOK []bool
+	w    []float64
+	off2 []int32 // 2*m.off[f]: the float64 index of feature f's first slot
+	// rootGrad, when not nil, computes the gradient pairs of rows lo..hi-1
+	// (a block: lo is a multiple of block, hi = min(n, lo+block)) when the
+	// root's rows are all rows in order: grow calls it for each block just
+	// before adding the block to the root's histogram, while its pairs are
+	// in cache, instead of the caller computing every pair first.
+	rootGrad func(lo, hi int)
+	idx      []int32
+	tmp      []int32
+	featOK   []bool
 
 	// split-finding constants in XGBoost's single precision
 	lambda, alpha, mcw float64
@@ -98,6 +105,10 @@ func newGrower(m *matrix, s *Settings) *grower {
 		alpha:   float64(float32(s.Alpha)),
 		mcw:     float64(float32(s.MinChildWeight)),
 		gamma:   float32(s.Gamma),
+	}
+	g.off2 = make([]int32, m.nf)
+	for f := range g.off2 {
+		g.off2[f] = 2 * m.off[f]
 	}
 	return g
 }
@@ -187,8 +198,10 @@ type buildJob struct {
 	buf    []float64
 }
 
-// buildHists builds the histograms of nodes from their rows.
-func (g *grower) buildHists(nodes []*gnode) {
+// buildHists builds the histograms of nodes from their rows; pre, when
+// not nil, is called with each block's rows range of g.idx before the
+// block is added.
+func (g *grower) buildHists(nodes []*gnode, pre func(lo, hi int)) {
 	var jobs []buildJob
 	for _, nd := range nodes {
 		nd.hist = g.getHist()
@@ -206,6 +219,9 @@ func (g *grower) buildHists(nodes []*gnode) {
 	}
 	parallel(g.threads, len(jobs), func(i int) {
 		j := &jobs[i]
+		if pre != nil {
+			pre(j.lo, j.hi)
+		}
 		g.accumulate(j.buf, g.idx[j.lo:j.hi])
 	})
 	for _, j := range jobs {
@@ -378,11 +394,16 @@ func (g *grower) partition(nodes []*gnode) {
 		col := m.cols[b.feat*m.n : (b.feat+1)*m.n]
 		rows := g.idx[j.lo:j.hi]
 		out := g.tmp[j.lo:j.hi]
-		last := len(out) - 1
+		// Without bounds checks (they were half the loop): every row r is
+		// below m.n = len(col), and both slots are within out (above).
+		_ = out[len(rows)-1]
+		colp := unsafe.Pointer(unsafe.SliceData(col))
+		lo := unsafe.Pointer(unsafe.SliceData(out))
+		hi := unsafe.Add(lo, 4*(len(out)-1))
 		for _, r := range rows {
-			isLeft := int(b2i(left[col[r]]))
-			out[nl] = r
-			out[last-nr] = r
+			isLeft := int(b2i(left[*(*uint8)(unsafe.Add(colp, int(r)))]))
+			*(*int32)(unsafe.Add(lo, 4*nl)) = r
+			*(*int32)(unsafe.Add(hi, -4*nr)) = r
 			nl += isLeft
 			nr += 1 - isLeft
 		}
@@ -455,7 +476,7 @@ func (g *grower) childHists(parents []*gnode, children []*gnode) {
 			small = append(small, s)
 		}
 	}
-	g.buildHists(small)
+	g.buildHists(small, nil)
 	parallel(g.threads, len(smallSp), func(i int) { g.buildSparse(smallSp[i]) })
 	parallel(g.threads, len(parents), func(i int) {
 		p := parents[i]
@@ -495,9 +516,12 @@ func (g *grower) grow(n int) (t *Tree, leaves, last []*gnode) {
 	root := &gnode{id: t.addNode(0, 0), begin: 0, end: n, seq: g.nextSeq()}
 	m := g.m
 	if g.sparseOK(n) {
+		if g.rootGrad != nil {
+			parallel(g.threads, (n+block-1)/block, func(b int) { g.rootGrad(b*block, min(n, (b+1)*block)) })
+		}
 		g.buildSparse(root)
 	} else {
-		g.buildHists([]*gnode{root})
+		g.buildHists([]*gnode{root}, g.rootGrad)
 	}
 	if m.dense && root.sp != nil {
 		// As below; the skipped slots are zeros.

@@ -133,17 +133,34 @@ func newMatrix(x *mat.Dense, w []float64, maxBin, threads int) *matrix {
 			missing[f] = missing[f] || v
 		}
 	}
-	// The cuts of each feature from every stride-th row.
+	// The cuts of each feature from every stride-th row, gathered in one
+	// row-major pass (a strided pass per feature would fetch a cache line
+	// per value, once per feature) into one column per feature.
+	ns := (n + stride - 1) / stride
+	sample := make([]float64, nf*ns)
+	parallel(threads, (ns+block-1)/block, func(b int) {
+		for k := b * block; k < min(ns, (b+1)*block); k++ {
+			i := k * stride
+			for f, x := range raw.Data[i*raw.Stride : i*raw.Stride+nf] {
+				sample[f*ns+k] = x
+			}
+		}
+	})
 	parallel(threads, nf, func(f int) {
-		var v, vw []float64
-		for i := 0; i < n; i += stride {
-			x := raw.Data[i*raw.Stride+f]
+		// The feature's non-missing values in row order, compacted in place.
+		col := sample[f*ns : (f+1)*ns]
+		v := col[:0]
+		var vw []float64
+		if w != nil {
+			vw = make([]float64, 0, ns)
+		}
+		for k, x := range col {
 			if math.IsNaN(x) {
 				continue
 			}
 			v = append(v, x)
 			if w != nil {
-				vw = append(vw, w[i])
+				vw = append(vw, w[k*stride])
 			}
 		}
 		mb := maxBin
@@ -313,14 +330,20 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 				g.idx[i] = int32(i)
 			}
 		}
-		// Gradients.
-		parallel(set.Threads, nblocks, func(b int) {
+		// Gradients: for the logistic loss on all rows, block by block
+		// as the root's histogram is built (grower.rootGrad).
+		grad := func(b int) {
 			if set.Objective == Logistic {
 				// The common case, inlined: finite margins give finite gradients.
 				for i := b * block; i < min(n, (b+1)*block); i++ {
 					p := 1 / (1 + math.Exp(-margin[i]))
 					gr := p - float64(train.Y[i])
-					hs := max(p*(1-p), minHess)
+					// p*(1-p) is never NaN here, so this is max(p*(1-p), minHess)
+					// without the NaN and signed-zero checks of the builtin.
+					hs := p * (1 - p)
+					if hs < minHess {
+						hs = minHess
+					}
 					g.gp[i] = gpair{float32(gr), float32(hs)}
 				}
 				return
@@ -332,9 +355,15 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 				}
 				g.gp[i] = gpair{float32(gr), float32(hs)}
 			}
-		})
-		if err := errors.Join(gradErr...); err != nil {
-			return nil, err
+		}
+		g.rootGrad = nil
+		if set.Objective == Logistic && rows == n {
+			g.rootGrad = func(lo, _ int) { grad(lo / block) }
+		} else {
+			parallel(set.Threads, nblocks, grad)
+			if err := errors.Join(gradErr...); err != nil {
+				return nil, err
+			}
 		}
 		tree, leaves, last := g.grow(rows)
 		// Update the training margins: from the leaves' row ranges for the
