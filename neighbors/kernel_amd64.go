@@ -6,11 +6,12 @@ import "golang.org/x/sys/cpu"
 
 // useAVX2 selects the panel scan in AVX2 assembly (scan4x8): AVX2 and
 // FMA, with OS support (x/sys/cpu checks it). useAVX512 selects the
-// 8-query AVX-512 kernel (scan8x8) too. Tests turn them off to compare
-// with the pure-Go scan.
+// 8-query AVX-512 kernel (scan8x8) too; its kernels zero registers with
+// the 512-bit VXORPD/VXORPS of AVX512DQ, hence both flags. Tests turn them
+// off to compare with the pure-Go scan.
 var (
 	useAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasFMA
-	useAVX512 = useAVX2 && cpu.X86.HasAVX512F
+	useAVX512 = useAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ
 )
 
 // scan4x8 is scanPanelsGo for 4 query rows in AVX2 assembly.
