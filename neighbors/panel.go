@@ -90,17 +90,23 @@ func (s *scanner) tile4(i, r0, r1 int) {
 		if !hit {
 			return
 		}
-		base := (p - 1) * 8
-		for a := range 4 {
-			st := &sts[a]
-			t := st.thr
-			for b := range 8 {
-				if v := s.out[a*8+b]; v <= t {
-					t = st.add(base+b, v)
-				}
+		offer(sts, thr[:], s.out[:], (p-1)*8)
+	}
+}
+
+// offer hands each query a of sts the scores out[a*8+b] of the 8
+// reference rows base+b of the panel the kernel stopped at that are at
+// most its threshold, and stores its new threshold in thr[a].
+func offer(sts []qstate, thr, out []float64, base int) {
+	for a := range sts {
+		st := &sts[a]
+		t := st.thr
+		for b := range 8 {
+			if v := out[a*8+b]; v <= t {
+				t = st.add(base+b, v)
 			}
-			thr[a] = t
 		}
+		thr[a] = t
 	}
 }
 
@@ -120,16 +126,6 @@ func (s *scanner) tile8(i, r0, r1 int) {
 		if !hit {
 			return
 		}
-		base := (p - 1) * 8
-		for a := range 8 {
-			st := &sts[a]
-			t := st.thr
-			for b := range 8 {
-				if v := s.out8[a*8+b]; v <= t {
-					t = st.add(base+b, v)
-				}
-			}
-			thr[a] = t
-		}
+		offer(sts, thr[:], s.out8[:], (p-1)*8)
 	}
 }
