@@ -281,9 +281,16 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 		}
 		seeds[g] = rng.DeriveSeed(env.Seed, streamMembers+uint64(g)*1000)
 	}
-	trained, owner, err := trainMembers(ctx, member, balanced, subsets, learners, labels, seeds, workers, env.Logger, func(done, total int) {
-		progress("members", done, total)
-	})
+	peerMethods := make([]learn.Method, len(c.Peers))
+	for k, name := range c.Peers {
+		if peerMethods[k], err = newMember(name); err != nil {
+			return nil, nil, err
+		}
+	}
+	trained, owner, peers, err := trainMembers(ctx, member, balanced, subsets, learners, labels, seeds,
+		peerMethods, rng.DeriveSeed(env.Seed, streamPeers), workers, env.Logger, func(done, total int) {
+			progress("members", done, total)
+		})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -293,7 +300,6 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 	for g := range learners {
 		sets[g] = fitted{members: trained[g], owner: owner}
 	}
-	rep.Seconds.Members += time.Since(t0).Seconds()
 	points := c.points
 	if *c.Pool && len(sets) > 1 {
 		var pooled fitted
@@ -304,12 +310,7 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 		sets = []fitted{pooled}
 		points = [][]string{{"pool"}}
 	}
-	if len(c.Peers) > 0 {
-		t0 = time.Now()
-		peers, err := trainPeers(ctx, member, c.Peers, rng.DeriveSeed(env.Seed, streamPeers), workers, env.Logger)
-		if err != nil {
-			return nil, nil, err
-		}
+	if len(peers) > 0 {
 		for g := range sets {
 			if sets[g].owner == nil {
 				sets[g].owner = make([]int, len(sets[g].members))
@@ -322,8 +323,8 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 				sets[g].owner = append(sets[g].owner, -1)
 			}
 		}
-		rep.Seconds.Members += time.Since(t0).Seconds()
 	}
+	rep.Seconds.Members += time.Since(t0).Seconds()
 	best := -1
 	var bestFit fitted
 	for g, f := range sets {
@@ -503,16 +504,20 @@ func rowScores(mx *mixture.Model, x *mat.Dense, rows []int, resp bool) (*mat.Den
 }
 
 // trainMembers fits, for every learner, one member per subset and, when
-// balanced is not nil, one more on all its rows (the global member),
-// workers at a time, each on one goroutine with the seed stream of its
-// learner (seeds[g]) and its place, so the models do not depend on
-// scheduling. The learners that fit one subset share its rows (copied
+// balanced is not nil, one more on all its rows (the global member), and
+// each peer method once on all of data with its own defaults, workers at
+// a time, each on one goroutine with the seed stream of its learner
+// (seeds[g]) and its place (peers: stream k of peerSeed), so the models do
+// not depend on scheduling. The largest fits (peers and global members,
+// on every row) start first, so that no core waits alone on one of them
+// at the end. The learners that fit one subset share its rows (copied
 // once, then dropped) and what their fits can reuse of them (learn.Shared:
-// boosted trees' bins). It returns each learner's members and the
-// component each belongs to (-1 for the global member); labels[g] is
+// boosted trees' bins). It returns each learner's members, the component
+// each belongs to (-1 for the global member) and the peers; labels[g] is
 // appended to the names of learner g's members.
-func trainMembers(ctx context.Context, data, balanced *learn.Data, subsets []resample.Subset, learners []learn.Method, labels []string, seeds []uint64, workers int, logger *slog.Logger, done func(done, total int)) ([][]Member, []int, error) {
-	n, G := len(subsets), len(learners)
+func trainMembers(ctx context.Context, data, balanced *learn.Data, subsets []resample.Subset, learners []learn.Method, labels []string, seeds []uint64,
+	peerMethods []learn.Method, peerSeed uint64, workers int, logger *slog.Logger, done func(done, total int)) ([][]Member, []int, []Member, error) {
+	n, G, P := len(subsets), len(learners), len(peerMethods)
 	if balanced != nil {
 		n++
 	}
@@ -527,6 +532,7 @@ func trainMembers(ctx context.Context, data, balanced *learn.Data, subsets []res
 	for g := range members {
 		members[g] = make([]Member, n)
 	}
+	peers := make([]Member, P)
 	// Tasks run place by place, so the rows of few places are held at once.
 	type place struct {
 		once sync.Once
@@ -550,9 +556,27 @@ func trainMembers(ctx context.Context, data, balanced *learn.Data, subsets []res
 		})
 		return p.d
 	}
-	_, err := learn.ForEach(ctx, workers, n*G, func() func(context.Context, int) error {
+	// Task order: the peers, then the global place (the last), then the
+	// subsets in order.
+	order := make([]int, 0, n)
+	if balanced != nil {
+		order = append(order, n-1)
+	}
+	for k := range len(subsets) {
+		order = append(order, k)
+	}
+	_, err := learn.ForEach(ctx, workers, P+n*G, func() func(context.Context, int) error {
 		return func(ctx context.Context, t int) error {
-			k, g := t/G, t%G
+			if t < P {
+				env := learn.Env{Seed: rng.DeriveSeed(peerSeed, uint64(t)), Workers: 1, Logger: logger}
+				mb, err := peerMethods[t].Fit(ctx, data, nil, env)
+				if err != nil {
+					return fmt.Errorf("aer: peer %s: %w", peerMethods[t].Name(), err)
+				}
+				peers[t] = Member{Method: peerMethods[t].Name(), Model: mb, Name: "all rows (" + peerMethods[t].Name() + ")"}
+				return nil
+			}
+			k, g := order[(t-P)/G], (t-P)%G
 			defer func() {
 				if places[k].left.Add(-1) == 0 {
 					places[k].d = nil
@@ -570,33 +594,11 @@ func trainMembers(ctx context.Context, data, balanced *learn.Data, subsets []res
 			members[g][k] = Member{Method: learners[g].Name(), Model: mb, Name: name}
 			return nil
 		}
-	}, func(finished, _ int) { done(finished, n*G) })
+	}, func(finished, _ int) { done(finished, P+n*G) })
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return members, owner, nil
-}
-
-// trainPeers fits each named method once on all of data, with its own
-// defaults, workers at a time.
-func trainPeers(ctx context.Context, data *learn.Data, names []string, seed uint64, workers int, logger *slog.Logger) ([]Member, error) {
-	peers := make([]Member, len(names))
-	_, err := learn.ForEach(ctx, workers, len(names), func() func(context.Context, int) error {
-		return func(ctx context.Context, k int) error {
-			method, err := newMember(names[k])
-			if err != nil {
-				return err
-			}
-			env := learn.Env{Seed: rng.DeriveSeed(seed, uint64(k)), Workers: 1, Logger: logger}
-			mb, err := method.Fit(ctx, data, nil, env)
-			if err != nil {
-				return fmt.Errorf("aer: peer %s: %w", names[k], err)
-			}
-			peers[k] = Member{Method: method.Name(), Model: mb, Name: "all rows (" + names[k] + ")"}
-			return nil
-		}
-	}, nil)
-	return peers, err
+	return members, owner, peers, nil
 }
 
 // balancedWeights returns the row weights of d (nil: all 1) with the

@@ -1,0 +1,125 @@
+package aer
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/resample"
+	"gonum.org/v1/gonum/mat"
+)
+
+// recorder is a member method whose fits record the rows they saw, in
+// the order the fits started.
+type recorder struct {
+	name string
+	mu   *sync.Mutex
+	log  *[]string
+}
+
+func (r recorder) Name() string               { return r.name }
+func (r recorder) Set(key, value string) error { return fmt.Errorf("%w: %s", learn.ErrParam, key) }
+func (r recorder) Params() []learn.Param       { return nil }
+func (r recorder) Load([]byte) (learn.Model, error) {
+	return nil, fmt.Errorf("recorder: no payload")
+}
+
+func (r recorder) Fit(_ context.Context, train, _ *learn.Data, env learn.Env) (learn.Model, error) {
+	r.mu.Lock()
+	*r.log = append(*r.log, fmt.Sprintf("%s:%d", r.name, train.Rows()))
+	r.mu.Unlock()
+	return constModel{p: float64(train.Rows()), seed: env.Seed}, nil
+}
+
+type constModel struct {
+	p    float64
+	seed uint64
+}
+
+func (m constModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	r, _ := x.Dims()
+	dst = slices.Grow(dst[:0], r)[:r]
+	for i := range dst {
+		dst[i] = m.p
+	}
+	return dst, nil
+}
+func (m constModel) NumFeatures() int               { return 1 }
+func (m constModel) MarshalBinary() ([]byte, error) { return nil, nil }
+
+// TestTrainMembersSchedule checks that the fits on every row (peers, then
+// the global members) start before the subsets' members, and that every
+// model lands in its own place with the seed of its place, whatever the
+// number of workers.
+func TestTrainMembersSchedule(t *testing.T) {
+	const rows = 40
+	x := mat.NewDense(rows, 1, nil)
+	y := make([]int, rows)
+	for i := range y {
+		x.Set(i, 0, float64(i))
+		if i%10 == 0 {
+			y[i] = 1
+		}
+	}
+	data := &learn.Data{X: x, Y: y}
+	subsets := []resample.Subset{
+		{Component: 0, Kind: resample.Global, Rows: []int{0, 1, 2}},
+		{Component: 0, Kind: resample.Local, Rows: []int{0, 1, 2, 3}},
+		{Component: 1, Kind: resample.Global, Rows: []int{4, 5, 6, 7, 8}},
+	}
+	var want [][]Member
+	var wantPeers []Member
+	for _, workers := range []int{1, 2} {
+		var mu sync.Mutex
+		var log []string
+		learners := []learn.Method{recorder{"a", &mu, &log}, recorder{"b", &mu, &log}}
+		peers := []learn.Method{recorder{"p", &mu, &log}}
+		members, owner, peerMembers, err := trainMembers(context.Background(), data, data, subsets, learners, []string{"", ""}, []uint64{11, 22},
+			peers, 33, workers, nil, func(int, int) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(owner, []int{0, 0, 1, -1}) {
+			t.Errorf("workers %d: owner %v", workers, owner)
+		}
+		if workers == 1 {
+			// One worker takes the tasks in order.
+			wantLog := []string{"p:40", "a:40", "b:40", "a:3", "b:3", "a:4", "b:4", "a:5", "b:5"}
+			if !slices.Equal(log, wantLog) {
+				t.Errorf("fit order %v, want %v", log, wantLog)
+			}
+			want, wantPeers = members, peerMembers
+			for g, ms := range members {
+				for k, mb := range ms {
+					n := rows
+					if k < len(subsets) {
+						n = len(subsets[k].Rows)
+					}
+					if got := mb.Model.(constModel).p; got != float64(n) || mb.Method != learners[g].Name() {
+						t.Errorf("member %d of %s: fitted on %v rows by %s, want %d", k, learners[g].Name(), got, mb.Method, n)
+					}
+				}
+			}
+			if len(peerMembers) != 1 || peerMembers[0].Name != "all rows (p)" || peerMembers[0].Model.(constModel).p != rows {
+				t.Errorf("peers %+v", peerMembers)
+			}
+			continue
+		}
+		if len(log) != 9 {
+			t.Errorf("workers %d: %d fits, want 9", workers, len(log))
+		}
+		for g := range members {
+			for k := range members[g] {
+				if members[g][k].Model != want[g][k].Model || members[g][k].Name != want[g][k].Name {
+					t.Errorf("workers %d: member %d/%d differs from one worker's", workers, g, k)
+				}
+			}
+		}
+		if peerMembers[0].Model != wantPeers[0].Model {
+			t.Errorf("workers %d: peer differs from one worker's", workers)
+		}
+	}
+}
