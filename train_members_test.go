@@ -20,7 +20,7 @@ type recorder struct {
 	log  *[]string
 }
 
-func (r recorder) Name() string               { return r.name }
+func (r recorder) Name() string                { return r.name }
 func (r recorder) Set(key, value string) error { return fmt.Errorf("%w: %s", learn.ErrParam, key) }
 func (r recorder) Params() []learn.Param       { return nil }
 func (r recorder) Load([]byte) (learn.Model, error) {
