@@ -57,6 +57,9 @@ type ScalingRow struct {
 	Features  int     `json:"features"`
 	Seconds   float64 `json:"fit_seconds"`
 	PeakBytes uint64  `json:"heap_peak_bytes"` // heap objects above the level before the fit (the data excluded)
+	// EstimateBytes is the method's own estimate of that peak made before
+	// the fit (learn.FitMemory), 0 when it makes none.
+	EstimateBytes int64 `json:"estimate_bytes,omitempty"`
 	// Stages holds the seconds per stage the method's fit summary
 	// reports under "seconds" (AER: prepare, mixture, subsets, members,
 	// weights, tune), if any.
@@ -185,6 +188,8 @@ func scalingFit(ctx context.Context, sp Spec, train, valid, test *learn.Data, se
 	if err != nil {
 		return nil, err
 	}
+	_, d := train.X.Dims()
+	estimate, _ := learn.FitMemory(m, learn.Shape{Rows: len(train.Y), Features: d, ValidRows: len(valid.Y), Workers: workers})
 	runtime.GC()
 	mem := startHeapSampler()
 	start := time.Now()
@@ -194,8 +199,7 @@ func scalingFit(ctx context.Context, sp Spec, train, valid, test *learn.Data, se
 	if err != nil {
 		return nil, err
 	}
-	_, d := train.X.Dims()
-	row := &ScalingRow{Method: sp.String(), Rows: len(train.Y), Features: d, Seconds: secs, PeakBytes: peak, ROCAUC: math.NaN()}
+	row := &ScalingRow{Method: sp.String(), Rows: len(train.Y), Features: d, Seconds: secs, PeakBytes: peak, EstimateBytes: estimate, ROCAUC: math.NaN()}
 	if s, ok := model.(learn.Summarizer); ok {
 		row.Stages = stageSeconds(s.Summary())
 	}
@@ -267,7 +271,7 @@ func writeScaling(out string, res *ScalingResult) error {
 	sort.Strings(names)
 	write := func(w io.Writer) error {
 		cw := csv.NewWriter(w)
-		head := []string{"method", "train_rows", "features", "fit_seconds", "heap_peak_bytes", "test_roc_auc"}
+		head := []string{"method", "train_rows", "features", "fit_seconds", "heap_peak_bytes", "test_roc_auc", "estimate_bytes"}
 		for _, k := range names {
 			head = append(head, "stage_"+k+"_seconds")
 		}
@@ -276,7 +280,7 @@ func writeScaling(out string, res *ScalingResult) error {
 		}
 		for _, r := range res.Rows {
 			rec := []string{r.Method, strconv.Itoa(r.Rows), strconv.Itoa(r.Features), dataset.FormatFloat(r.Seconds),
-				strconv.FormatUint(r.PeakBytes, 10), dataset.FormatFloat(r.ROCAUC)}
+				strconv.FormatUint(r.PeakBytes, 10), dataset.FormatFloat(r.ROCAUC), strconv.FormatInt(r.EstimateBytes, 10)}
 			for _, k := range names {
 				v, ok := r.Stages[k]
 				if !ok {

@@ -48,9 +48,9 @@ func runBenchScaling(ctx context.Context, sizes, methods, seeds, out string, thr
 	if asJSON {
 		return writeJSON(stdout, res)
 	}
-	fmt.Fprintf(stdout, "%-24s %12s %10s %12s %8s\n", "method", "train rows", "fit s", "peak heap MB", "ROC-AUC")
+	fmt.Fprintf(stdout, "%-24s %12s %10s %12s %12s %8s\n", "method", "train rows", "fit s", "peak heap MB", "estimate MB", "ROC-AUC")
 	for _, r := range res.Rows {
-		fmt.Fprintf(stdout, "%-24s %12d %10.2f %12.1f %8.4f\n", r.Method, r.Rows, r.Seconds, float64(r.PeakBytes)/(1<<20), r.ROCAUC)
+		fmt.Fprintf(stdout, "%-24s %12d %10.2f %12.1f %12.1f %8.4f\n", r.Method, r.Rows, r.Seconds, float64(r.PeakBytes)/(1<<20), float64(r.EstimateBytes)/(1<<20), r.ROCAUC)
 	}
 	for _, s := range res.Slopes {
 		fmt.Fprintf(stdout, "%s: log-log slope of fit time %.2f, of peak heap %.2f\n", s.Method, s.Time, s.Memory)

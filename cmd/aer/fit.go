@@ -11,6 +11,7 @@ import (
 
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/decision"
+	"github.com/aer-go/aer/internal/memlimit"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/metrics"
 	"github.com/aer-go/aer/modelfile"
@@ -115,6 +116,11 @@ type fitOutput struct {
 	Result     any               `json:"result"`
 	Out        string            `json:"out"`
 	Classes    [2]string         `json:"classes"`
+	// MemoryEstimate is the method's estimate, before the fit, of the
+	// memory its fit needs beyond the tables (learn.FitMemory); PeakRSS
+	// the process's largest resident set, reading included.
+	MemoryEstimate int64 `json:"memory_estimate_bytes,omitempty"`
+	PeakRSS        int64 `json:"peak_rss_bytes,omitempty"`
 }
 
 // headerConfig is the fit configuration saved in the model file header.
@@ -148,6 +154,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	seed := fs.Uint64("seed", 0, "random seed")
 	threads := fs.Int("threads", 0, "worker goroutines (0: all cores)")
 	asJSON := fs.Bool("json", false, "print one JSON document on stdout")
+	memCheck := fs.Bool("memory-check", true, "refuse, before it starts, a fit the method estimates needs more memory than is available (false: try anyway)")
 	var df dataFlags
 	df.register(fs)
 	df.registerCategorical(fs)
@@ -223,6 +230,16 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := plan.checkValid(valid != nil); err != nil {
 		return err
 	}
+	shape := learn.Shape{Rows: train.Rows(), Features: train.Cols(), Workers: *threads, ConsumeTrain: true}
+	if valid != nil {
+		shape.ValidRows = valid.Rows()
+	}
+	estimate, _ := learn.FitMemory(plan.method, shape)
+	if avail, ok := availableMemory(); ok && *memCheck {
+		if err := learn.CheckMemory(plan.method, shape, avail); err != nil {
+			return fmt.Errorf("fit: %w (--memory-check=false tries anyway)", err)
+		}
+	}
 	bar := newProgress(stderr, "fit "+plan.method.Name())
 	// The training features are not read after the fit: the method may
 	// work on them in place.
@@ -278,7 +295,10 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	o := fitOutput{
 		Method: method.Name(), Train: *trainPath, Rows: train.Rows(), Features: train.Cols(), Positives: pos, Weight: train.WeightColumn,
 		Seed: *seed, Params: pm, FitSeconds: elapsed.Seconds(), Out: *out, Classes: train.Classes, Decision: layer,
-		Search: found,
+		Search: found, MemoryEstimate: estimate,
+	}
+	if peak, ok := memlimit.PeakRSS(); ok {
+		o.PeakRSS = peak
 	}
 	if s, ok := model.(learn.Summarizer); ok {
 		o.Result = s.Summary()

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
+	"runtime"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -13,6 +15,7 @@ import (
 func untimed(s, dir string) string {
 	s = regexp.MustCompile(`("fit_seconds": )[0-9.e+-]+`).ReplaceAllString(s, `${1}0`)
 	s = regexp.MustCompile(`(fit time +)[0-9.]+ s`).ReplaceAllString(s, `${1}X s`)
+	s = regexp.MustCompile(`("peak_rss_bytes": )[0-9]+`).ReplaceAllString(s, `${1}0`)
 	return strings.ReplaceAll(s, dir, "TMP")
 }
 
@@ -76,6 +79,43 @@ func TestFitErrors(t *testing.T) {
 				t.Error("a failed fit left a model file")
 			}
 		})
+	}
+}
+
+// TestFitMemoryCheck checks that aer fit refuses, before it starts and
+// writing nothing, a fit the method estimates needs more memory than is
+// available, naming both, and tries anyway with --memory-check=false.
+func TestFitMemoryCheck(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.aer")
+	saved := availableMemory
+	t.Cleanup(func() { availableMemory = saved })
+	availableMemory = func() (int64, bool) { return 10 << 20, true }
+	args := []string{"fit", "--train", "testdata/fit/train.csv", "--param", "n_estimators=5", "--out", model}
+	_, stderr, code := aer(t, args...)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1: %s", code, stderr)
+	}
+	golden(t, "fit/memory.stderr", firstLine(stderr))
+	if _, err := os.Stat(model); err == nil {
+		t.Error("a refused fit left a model file")
+	}
+	if _, stderr, code = aer(t, append(args, "--memory-check=false")...); code != 0 {
+		t.Fatalf("--memory-check=false: exit %d: %s", code, stderr)
+	}
+	// With the memory there, the fit runs and reports its estimate and
+	// the process's peak.
+	availableMemory = func() (int64, bool) { return 8 << 30, true }
+	stdout, stderr, code := aer(t, "fit", "--train", "testdata/fit/train.csv", "--param", "n_estimators=5", "--out", filepath.Join(dir, "m2.aer"), "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var o fitOutput
+	if err := json.Unmarshal([]byte(stdout), &o); err != nil {
+		t.Fatal(err)
+	}
+	if o.MemoryEstimate < 16<<20 || (runtime.GOOS == "linux" && o.PeakRSS <= 0) {
+		t.Errorf("memory_estimate_bytes %d, peak_rss_bytes %d", o.MemoryEstimate, o.PeakRSS)
 	}
 }
 

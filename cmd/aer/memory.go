@@ -8,6 +8,10 @@ import (
 	"github.com/aer-go/aer/internal/memlimit"
 )
 
+// availableMemory is the memory the process may still use
+// (memlimit.Available); tests replace it.
+var availableMemory = memlimit.Available
+
 // memoryShare is the share of the memory available at start that the Go
 // runtime treats as its soft limit.
 const memoryShare = 0.9

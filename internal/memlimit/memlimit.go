@@ -98,3 +98,25 @@ func readInt(root fs.FS, name string) (int64, bool) {
 	v, err := strconv.ParseInt(s, 10, 64)
 	return v, err == nil && v >= 0
 }
+
+// PeakRSS returns the largest resident set the process has had (VmHWM of
+// /proc/self/status), and false when the system does not say.
+func PeakRSS() (int64, bool) {
+	return peakRSS(os.DirFS("/"))
+}
+
+func peakRSS(root fs.FS) (int64, bool) {
+	b, err := fs.ReadFile(root, "proc/self/status")
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		rest, ok := strings.CutPrefix(line, "VmHWM:")
+		if !ok {
+			continue
+		}
+		kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+		return kb * 1024, err == nil && kb > 0
+	}
+	return 0, false
+}

@@ -60,3 +60,30 @@ func TestAvailableHere(t *testing.T) {
 	}
 	t.Logf("%d MB available", v>>20)
 }
+
+func TestPeakRSS(t *testing.T) {
+	fsys := fstest.MapFS{"proc/self/status": &fstest.MapFile{Data: []byte("Name:\taer\nVmPeak:\t  900000 kB\nVmHWM:\t  123456 kB\nVmRSS:\t  100000 kB\n")}}
+	if got, ok := peakRSS(fsys); got != 123456*1024 || !ok {
+		t.Errorf("peakRSS = %d, %v; want %d, true", got, ok, 123456*1024)
+	}
+	if _, ok := peakRSS(fstest.MapFS{"proc/self/status": &fstest.MapFile{Data: []byte("Name:\taer\n")}}); ok {
+		t.Error("peakRSS without VmHWM: ok")
+	}
+	if runtime.GOOS != "linux" {
+		return
+	}
+	before, ok := PeakRSS()
+	if !ok || before <= 0 {
+		t.Fatalf("PeakRSS() = %d, %v on Linux", before, ok)
+	}
+	// Touching 64 MB more than the process had raises its peak.
+	b := make([]byte, before+64<<20)
+	for i := 0; i < len(b); i += 4096 {
+		b[i] = 1
+	}
+	after, _ := PeakRSS()
+	if after < before+32<<20 {
+		t.Errorf("peak RSS %d after touching %d bytes, %d before", after, len(b), before)
+	}
+	runtime.KeepAlive(b)
+}

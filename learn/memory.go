@@ -1,0 +1,67 @@
+package learn
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrMemory is the error of a fit that would need more memory than the
+// process may use.
+var ErrMemory = errors.New("not enough memory for the fit")
+
+// Shape is what a fit's memory depends on: the sizes of its tables and
+// how it may use them.
+type Shape struct {
+	// Rows and Features of the training table; ValidRows of the
+	// validation table (0: none).
+	Rows, Features, ValidRows int
+	// Workers is the number of fits or goroutines that may hold their own
+	// buffers at once (0: GOMAXPROCS).
+	Workers int
+	// ConsumeTrain is Env.ConsumeTrain: the method may work on the
+	// training features in place instead of copying them.
+	ConsumeTrain bool
+}
+
+// MemoryEstimator is a Method that can say, before a fit, about how many
+// bytes of live heap its fit needs at its peak beyond the training and
+// validation tables it is given (which the caller already holds). The
+// estimate is meant to be within a small factor of the truth, so that a
+// fit that cannot finish is refused before it starts instead of being
+// killed by the system an hour in.
+type MemoryEstimator interface {
+	FitMemory(s Shape) int64
+}
+
+// FitMemory returns m's estimate of its fit's peak memory beyond the
+// tables, and false when m does not estimate it.
+func FitMemory(m Method, s Shape) (int64, bool) {
+	if e, ok := m.(MemoryEstimator); ok {
+		return e.FitMemory(s), true
+	}
+	return 0, false
+}
+
+// CheckMemory returns an error wrapping ErrMemory when m estimates that
+// its fit of shape s needs more than available bytes, naming both; nil
+// when it fits or m does not estimate its memory.
+func CheckMemory(m Method, s Shape, available int64) error {
+	need, ok := FitMemory(m, s)
+	if !ok || need <= available {
+		return nil
+	}
+	valid := ""
+	if s.ValidRows > 0 {
+		valid = fmt.Sprintf(" and %d validation rows", s.ValidRows)
+	}
+	return fmt.Errorf("%w: method %s on %d training rows%s of %d features needs about %s beyond the tables, and %s are available; fit on a sample of the rows (aer split), or on a machine with more memory",
+		ErrMemory, m.Name(), s.Rows, valid, s.Features, Bytes(need), Bytes(available))
+}
+
+// Bytes writes a size in GB with two decimals, or in MB below 1 GB.
+func Bytes(b int64) string {
+	if b < 1<<30 {
+		return fmt.Sprintf("%.0f MB", float64(b)/(1<<20))
+	}
+	return fmt.Sprintf("%.2f GB", float64(b)/(1<<30))
+}
