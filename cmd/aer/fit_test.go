@@ -3,9 +3,9 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"runtime"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 )
