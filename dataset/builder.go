@@ -249,7 +249,7 @@ func (p *parser) parse(rec []string, line int, b *rows) error {
 	}
 	if p.weightCol >= 0 {
 		s := strings.TrimSpace(rec[p.weightCol])
-		v, err := strconv.ParseFloat(s, 64)
+		v, err := parseFloat(s)
 		if err != nil || !(v >= 0) || math.IsInf(v, 0) {
 			return p.fail(line, p.header[p.weightCol], s, ErrBadWeight, "")
 		}
@@ -260,14 +260,14 @@ func (p *parser) parse(rec []string, line int, b *rows) error {
 }
 
 // cell parses the numeric cell s of column j: NaN for a missing value,
-// the float64 strconv.ParseFloat reads otherwise. It does not allocate
+// the float64 strconv.ParseFloat reads otherwise (parseFloat). It does not allocate
 // unless it fails.
 func (p *parser) cell(s string, line, j int) (float64, error) {
 	s = strings.TrimSpace(s)
 	if isMissing(s, p.opt.NA) {
 		return math.NaN(), nil
 	}
-	v, err := strconv.ParseFloat(s, 64)
+	v, err := parseFloat(s)
 	if err != nil {
 		var ne *strconv.NumError
 		if errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange) {

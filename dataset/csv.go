@@ -256,7 +256,7 @@ func Read(r io.Reader, name string, opt Options) (*Dataset, error) {
 // canonicalLabel writes numeric labels in one form, so "1", "1.0" and
 // "+1" are the same class.
 func canonicalLabel(s string) string {
-	if v, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(v, 0) && v == v {
+	if v, err := parseFloat(s); err == nil && !math.IsInf(v, 0) && v == v {
 		return strconv.FormatFloat(v, 'g', -1, 64)
 	}
 	return s
