@@ -82,6 +82,11 @@ type Options struct {
 	// and is counted in Dataset.Unseen.
 	Categories []Category
 
+	// Workers caps the goroutines that parse a large CSV table in
+	// parallel chunks; 0 means GOMAXPROCS. The table read is the same
+	// for any number.
+	Workers int
+
 	// idFirst takes the first column as the ID when it is not one of
 	// the names in idExcept (predictions files).
 	idFirst  bool
