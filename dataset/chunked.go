@@ -110,11 +110,11 @@ func (p *parser) readChunks(s *csvSource, b *rows) (done bool, err error) {
 			for cut < 0 && !eof && readErr == nil {
 				from := len(c.buf)
 				c.buf = slices.Grow(c.buf, chunkSize)
-				n, err := io.ReadFull(s.br, c.buf[from:from+chunkSize])
+				n, err := fill(s.br, c.buf[from:from+chunkSize])
 				c.buf = c.buf[:from+n]
 				switch err {
 				case nil:
-				case io.EOF, io.ErrUnexpectedEOF:
+				case io.EOF:
 					eof = true
 				default:
 					readErr = err
@@ -174,6 +174,21 @@ func (p *parser) readChunks(s *csvSource, b *rows) (done bool, err error) {
 	}
 	s.line = line
 	return true, nil
+}
+
+// fill reads r into buf until buf is full or r fails: unlike
+// io.ReadFull, io.ErrUnexpectedEOF then is r's own (a truncated gzip
+// stream), never the end of the input.
+func fill(r io.Reader, buf []byte) (int, error) {
+	n := 0
+	for n < len(buf) {
+		m, err := r.Read(buf[n:])
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
 }
 
 // handBack makes s read rest, then the rest of its input (or the error
