@@ -14,7 +14,7 @@ import (
 
 // chunkSize is the bytes of text a worker parses at a time (a variable
 // so that tests put chunk boundaries everywhere).
-var chunkSize = 1 << 20
+var chunkSize = 1 << 18
 
 // errSequential stops a chunk worker at a row only the sequential reader
 // may read: a cell that is not a number in a column AutoCategorical may
