@@ -264,6 +264,15 @@ func (p *parser) parseChunk(c *chunk, comma byte) {
 		before := c.rows.n
 		if err := p.parse(rec, line, &c.rows); err != nil {
 			if err == errSequential {
+				// The row is read again sequentially: undo the missing
+				// cells it counted before the cell that stopped it.
+				w := len(p.featCols)
+				for k, v := range c.rows.x[before*w:] {
+					if v != v {
+						c.rows.missing[k]--
+					}
+				}
+				c.rows.x = c.rows.x[:before*w]
 				c.seq, c.seqOff, c.seqLine = true, off, line-1
 				return
 			}
