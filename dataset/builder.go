@@ -45,6 +45,10 @@ type parser struct {
 	// prof, when set, profiles every accepted row (DecodeProfile).
 	prof       *profiler
 	firstLabel string
+	// inChunk marks a chunk worker's copy (see readChunks): a cell that
+	// may turn its column categorical stops it, and its buffers grow
+	// unchecked (the join checks the table's).
+	inChunk bool
 }
 
 // rows accumulates parsed rows: X row-major, the raw labels (canonical
@@ -213,6 +217,9 @@ func (p *parser) parse(rec []string, line int, b *rows) error {
 		} else {
 			v, err = p.cell(rec[j], line, j)
 			if err != nil && p.opt.AutoCategorical && errors.Is(err, ErrNotNumber) {
+				if p.inChunk {
+					return errSequential
+				}
 				p.makeCategorical(k, b, rec[j], line)
 				v, err = p.catCell(k, rec[j], line)
 			}
@@ -249,7 +256,7 @@ func (p *parser) parse(rec []string, line int, b *rows) error {
 	}
 	if p.weightCol >= 0 {
 		s := strings.TrimSpace(rec[p.weightCol])
-		v, err := strconv.ParseFloat(s, 64)
+		v, err := parseFloat(s)
 		if err != nil || !(v >= 0) || math.IsInf(v, 0) {
 			return p.fail(line, p.header[p.weightCol], s, ErrBadWeight, "")
 		}
@@ -260,14 +267,14 @@ func (p *parser) parse(rec []string, line int, b *rows) error {
 }
 
 // cell parses the numeric cell s of column j: NaN for a missing value,
-// the float64 strconv.ParseFloat reads otherwise. It does not allocate
+// the float64 strconv.ParseFloat reads otherwise (parseFloat). It does not allocate
 // unless it fails.
 func (p *parser) cell(s string, line, j int) (float64, error) {
 	s = strings.TrimSpace(s)
 	if isMissing(s, p.opt.NA) {
 		return math.NaN(), nil
 	}
-	v, err := strconv.ParseFloat(s, 64)
+	v, err := parseFloat(s)
 	if err != nil {
 		var ne *strconv.NumError
 		if errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange) {
@@ -285,6 +292,11 @@ func (p *parser) cell(s string, line, j int) (float64, error) {
 // buffer for the whole table, when the source can estimate it.
 const estimateAfter = 512
 
+// chunkFrom is the rows read one at a time before the rest of a CSV
+// table is read in parallel chunks (after the buffer is sized), or -1
+// for never (a variable for tests).
+var chunkFrom = estimateAfter
+
 // readAll parses every row of src into one buffer.
 func (p *parser) readAll(src rowSource) (*rows, error) {
 	// Room for 1024 rows, but never more than a few MB up front: a header
@@ -292,6 +304,9 @@ func (p *parser) readAll(src rowSource) (*rows, error) {
 	// row.
 	b := &rows{x: make([]float64, 0, min(1024*len(p.featCols), 1<<19))}
 	est, _ := src.(rowEstimator)
+	// Past the first rows (read here, so the buffer is sized as before),
+	// a quote-free CSV table is read in parallel chunks.
+	cs, _ := src.(*csvSource)
 	for {
 		rec, line, err := src.next()
 		if err == io.EOF {
@@ -312,6 +327,18 @@ func (p *parser) readAll(src rowSource) (*rows, error) {
 				}
 			}
 			est = nil
+		}
+		if cs != nil && chunkFrom >= 0 && b.n >= chunkFrom {
+			if p.chunkable(cs) {
+				done, err := p.readChunks(cs, b)
+				if err != nil {
+					return nil, err
+				}
+				if done {
+					break
+				}
+			}
+			cs = nil
 		}
 	}
 	return b, nil
@@ -337,7 +364,7 @@ func (b *rows) reserve(n, w, line int, p *parser) error {
 // its storage.
 func (b *rows) grow(w, line int, p *parser) error {
 	want := max(2*cap(b.x), len(b.x)+w, 1024)
-	if want >= checkFrom/8 {
+	if want >= checkFrom/8 && !p.inChunk {
 		if err := p.checkMemory(int64(want)*8, b.n, line); err != nil {
 			return err
 		}

@@ -127,7 +127,7 @@ func (p *parser) catCell(k int, s string, line int) (float64, error) {
 	}
 	c := p.cats[k]
 	if c.firstText != "" {
-		if _, err := strconv.ParseFloat(s, 64); err == nil {
+		if _, err := parseFloat(s); err == nil {
 			c.numbers++
 		}
 	}

@@ -82,6 +82,11 @@ type Options struct {
 	// and is counted in Dataset.Unseen.
 	Categories []Category
 
+	// Workers caps the goroutines that parse a large CSV table in
+	// parallel chunks; 0 means GOMAXPROCS. The table read is the same
+	// for any number.
+	Workers int
+
 	// idFirst takes the first column as the ID when it is not one of
 	// the names in idExcept (predictions files).
 	idFirst  bool
@@ -256,7 +261,7 @@ func Read(r io.Reader, name string, opt Options) (*Dataset, error) {
 // canonicalLabel writes numeric labels in one form, so "1", "1.0" and
 // "+1" are the same class.
 func canonicalLabel(s string) string {
-	if v, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(v, 0) && v == v {
+	if v, err := parseFloat(s); err == nil && !math.IsInf(v, 0) && v == v {
 		return strconv.FormatFloat(v, 'g', -1, 64)
 	}
 	return s

@@ -38,13 +38,23 @@ const NearConstantShare = 0.999
 
 // colStats accumulates the profile of one column.
 type colStats struct {
-	counts  map[string]int    // distinct text -> cells
-	classOf map[string]string // distinct text -> its one class, "\x00" when several
+	// counts maps each distinct text to its cells and its one class
+	// ("\x00" when several). Its values are pointers so that a cell
+	// updates them without storing its string as the key (a map
+	// assignment would: the cell's text may be a buffer the reader
+	// reuses).
+	counts  map[string]*distinctCells
 	capped  bool
 	missing int
 	// min and max of the numbers per class (features with a label).
 	lo, hi [2]float64
 	seen   [2]bool
+}
+
+// distinctCells are the cells of one distinct value of a column.
+type distinctCells struct {
+	n     int
+	class string
 }
 
 // profiler observes every accepted row of a parser.
@@ -57,8 +67,7 @@ type profiler struct {
 func newProfiler(ncol, max int) *profiler {
 	pr := &profiler{max: max, stats: make([]colStats, ncol)}
 	for j := range pr.stats {
-		pr.stats[j].counts = map[string]int{}
-		pr.stats[j].classOf = map[string]string{}
+		pr.stats[j].counts = map[string]*distinctCells{}
 	}
 	return pr
 }
@@ -68,24 +77,7 @@ func newProfiler(ncol, max int) *profiler {
 func (pr *profiler) observe(p *parser, rec []string, label string, x []float64) {
 	pr.rows++
 	for j, cell := range rec {
-		st := &pr.stats[j]
-		s := strings.TrimSpace(cell)
-		if isMissing(s, p.opt.NA) {
-			st.missing++
-			continue
-		}
-		if n, ok := st.counts[s]; ok {
-			st.counts[s] = n + 1
-			if label != "" && st.classOf[s] != label {
-				st.classOf[s] = "\x00"
-			}
-		} else if len(st.counts) < pr.max {
-			k := strings.Clone(s)
-			st.counts[k] = 1
-			st.classOf[k] = label
-		} else {
-			st.capped = true
-		}
+		pr.observeCell(p, j, cell, label)
 	}
 	if label == "" {
 		return
@@ -95,16 +87,41 @@ func (pr *profiler) observe(p *parser, rec []string, label string, x []float64) 
 		if p.cats[k] != nil || v != v {
 			continue
 		}
-		st := &pr.stats[j]
-		c := 0
-		if p.classKey(label) {
-			c = 1
-		}
-		if !st.seen[c] {
-			st.lo[c], st.hi[c], st.seen[c] = v, v, true
-		}
-		st.lo[c], st.hi[c] = math.Min(st.lo[c], v), math.Max(st.hi[c], v)
+		pr.stats[j].observeValue(v, p.classKey(label))
 	}
+}
+
+// observeCell records cell of column j in a row labelled label.
+func (pr *profiler) observeCell(p *parser, j int, cell, label string) {
+	st := &pr.stats[j]
+	s := strings.TrimSpace(cell)
+	if isMissing(s, p.opt.NA) {
+		st.missing++
+		return
+	}
+	if e, ok := st.counts[s]; ok {
+		e.n++
+		if label != "" && e.class != label {
+			e.class = "\x00"
+		}
+	} else if len(st.counts) < pr.max {
+		st.counts[strings.Clone(s)] = &distinctCells{n: 1, class: label}
+	} else {
+		st.capped = true
+	}
+}
+
+// observeValue records the number v of a row of the second class bin
+// (see classKey) when second is true.
+func (st *colStats) observeValue(v float64, second bool) {
+	c := 0
+	if second {
+		c = 1
+	}
+	if !st.seen[c] {
+		st.lo[c], st.hi[c], st.seen[c] = v, v, true
+	}
+	st.lo[c], st.hi[c] = math.Min(st.lo[c], v), math.Max(st.hi[c], v)
 }
 
 // classKey sorts label values into two bins for the threshold check: the
@@ -145,16 +162,16 @@ func (pr *profiler) profiles(p *parser, d *Dataset) []ColumnProfile {
 			cp.Missing = float64(st.missing) / float64(pr.rows)
 		}
 		top := 0
-		for _, n := range st.counts {
-			top = max(top, n)
+		for _, e := range st.counts {
+			top = max(top, e.n)
 		}
 		cp.Constant = len(st.counts) <= 1 && !st.capped
 		nonMissing := pr.rows - st.missing
 		cp.NearConstant = !cp.Constant && nonMissing > 0 && float64(top) >= NearConstantShare*float64(nonMissing)
 		if (kind[j] == "numeric" || kind[j] == "categorical") && label != "" {
 			pure := !st.capped && len(st.counts) > 1 && 2*len(st.counts) <= nonMissing
-			for _, c := range st.classOf {
-				if c == "\x00" {
+			for _, e := range st.counts {
+				if e.class == "\x00" {
 					pure = false
 					break
 				}

@@ -187,6 +187,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 
 	opt := df.trainingOptions()
 	opt.Weight = *weight
+	opt.Workers = *threads
 	train, err := loadData(ctx, *trainPath, opt)
 	if err != nil {
 		return fmt.Errorf("fit: %w", err)
@@ -212,7 +213,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if *validPath != "" {
 		v, err := loadData(ctx, *validPath, dataset.Options{Label: train.Label, Classes: train.Classes, AllowOneClass: true, Weight: *weight,
-			Drop: opt.Drop, Delimiter: opt.Delimiter, NA: opt.NA, ID: opt.ID, Categories: train.Categories})
+			Drop: opt.Drop, Delimiter: opt.Delimiter, NA: opt.NA, ID: opt.ID, Categories: train.Categories, Workers: *threads})
 		if err != nil {
 			return fmt.Errorf("fit: %w", err)
 		}

@@ -1,0 +1,164 @@
+package dataset
+
+import (
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+)
+
+// sameParse fails unless parseFloat(s) and strconv.ParseFloat(s, 64)
+// agree: the same bits, and an error from both or neither.
+func sameParse(t testing.TB, s string) {
+	t.Helper()
+	want, werr := strconv.ParseFloat(s, 64)
+	got, gerr := parseFloat(s)
+	if math.Float64bits(got) != math.Float64bits(want) || (gerr == nil) != (werr == nil) {
+		t.Fatalf("parseFloat(%q) = %v (%x), %v; strconv.ParseFloat gives %v (%x), %v",
+			s, got, math.Float64bits(got), gerr, want, math.Float64bits(want), werr)
+	}
+	if gerr != nil && gerr.Error() != werr.Error() {
+		t.Fatalf("parseFloat(%q) error %q, strconv.ParseFloat's %q", s, gerr, werr)
+	}
+}
+
+// floatSeeds are inputs near every edge of the decimal fast path.
+var floatSeeds = []string{
+	"0", "-0", "+0", "0.0", "-0.0", "-0e5", "0e99999", "-0e-99999", "00000", ".0", "0.", ".", "-", "+", "", " 1", "1 ",
+	"1", "-1", "+1", "12345", "1.5", ".5", "5.", "-.5", "+.5e1", "1e", "1e+", "1e-", "1E5", "1e+5", "1e-5", "1e05",
+	"1e19", "1e20", "1e-19", "1e-20", "1e-22", "1e22", "1e23", "9e-20", "123456789e-28",
+	"-0.20080618744060041", "0.15967217466335393", "3.11173229215969", "8.939382306323544",
+	"9007199254740992", "9007199254740993", "9007199254740995", "18014398509481985", "18014398509481986",
+	"9223372036854775807", "9223372036854775808", "18446744073709551615", "18446744073709551616",
+	"9999999999999999999", "99999999999999999999", "1234567890123456789", "12345678901234567890",
+	"0.1", "0.2", "0.3", "0.7", "2.2250738585072014e-308", "4.9e-324", "1.7976931348623157e308", "1.8e308",
+	"1e-400", "1e400", "-1e400", "inf", "-Inf", "+INF", "infinity", "nan", "NaN", "0x1p-2", "0x1.8p1", "1_000", "0x_1p0",
+	"1..2", "1.2.3", "1e5e5", "--1", "+-1", "1-", "e5", ".e5", "1.e5", "1,5", "١", "0.000000000000000000001",
+	"100000000000000000000000", "0.0000000000000000001234", "1.00000000000000000000", "00000000000000000000001",
+	"7.038531e-26", "2.5e-1", "0.5000000000000000000", "4503599627370496.5", "4503599627370497.5",
+	"9007199254740993e-3", "1.0000000000000002", "1.00000000000000011102230246251565",
+	"5e-324", "17976931348623157e292", "3.4028235e38", "1e9999", "1e10000", "1e-10000",
+}
+
+func TestParseFloat(t *testing.T) {
+	for _, s := range floatSeeds {
+		sameParse(t, s)
+	}
+	// The fast path must take the cells of numeric tables.
+	for _, s := range []string{"-0.20080618744060041", "0.15967217466335393", "12", "-3.5e-7", "1e19", "0"} {
+		if _, ok := parseDecimal(s); !ok {
+			t.Errorf("parseDecimal(%q) fell back to strconv", s)
+		}
+	}
+	// Random values written in every form strconv writes, and halfway
+	// cases (a value between two float64 written exactly).
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 200000 {
+		var v float64
+		switch r.IntN(4) {
+		case 0:
+			v = r.NormFloat64()
+		case 1:
+			v = math.Float64frombits(r.Uint64())
+		case 2:
+			v = float64(r.Int64N(1<<62)) / math.Pow(10, float64(r.IntN(25)))
+		default:
+			v = r.Float64() * math.Pow(10, float64(r.IntN(40)-20))
+		}
+		for _, s := range []string{
+			strconv.FormatFloat(v, 'g', -1, 64), strconv.FormatFloat(v, 'e', r.IntN(20), 64),
+			strconv.FormatFloat(v, 'f', r.IntN(20), 64), strconv.FormatFloat(v, 'g', r.IntN(19)+1, 64),
+		} {
+			sameParse(t, s)
+		}
+		// A value halfway between two neighbouring float64 (exact in
+		// decimal), and just around it.
+		if v != 0 && !math.IsInf(v, 0) && !math.IsNaN(v) {
+			mid := strconv.FormatFloat(v, 'e', -1, 64)
+			sameParse(t, mid+"1")
+			sameParse(t, mid+"9")
+		}
+	}
+	// Integers (ints read as floats: every row id, count and code).
+	for range 100000 {
+		n := r.Uint64() >> r.IntN(64)
+		sameParse(t, strconv.FormatUint(n, 10))
+		sameParse(t, "-"+strconv.FormatUint(n, 10))
+	}
+}
+
+// TestParseFloatHalfway checks the rounding of decimals exactly halfway
+// between two float64 above 2^53, and a hair above and below.
+func TestParseFloatHalfway(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 100000 {
+		// n odd times 2^k, k >= 1, with n of 54 bits: halfway between
+		// the float64 n-1 and n+1 times 2^k.
+		n := uint64(1)<<53 | r.Uint64()>>11 | 1
+		k := r.IntN(10)
+		h := n << k
+		s := strconv.FormatUint(h, 10)
+		sameParse(t, s)
+		sameParse(t, strconv.FormatUint(h+1, 10))
+		sameParse(t, strconv.FormatUint(h-1, 10))
+		// The same digits with a decimal point put in.
+		if len(s) > 2 {
+			p := 1 + r.IntN(len(s)-1)
+			sameParse(t, s[:p]+"."+s[p:])
+			sameParse(t, "0."+s+"e3")
+		}
+	}
+}
+
+func TestParseFloatAllocs(t *testing.T) {
+	cells := []string{"-0.20080618744060041", "1e5", "12345", "abc", "1e400"}
+	var sink float64
+	allocs := testing.AllocsPerRun(100, func() {
+		for _, c := range cells[:3] {
+			v, _ := parseFloat(c)
+			sink += v
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("parseFloat allocates %v times per run of numeric cells", allocs)
+	}
+	_ = sink
+}
+
+func FuzzParseFloat(f *testing.F) {
+	for _, s := range floatSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		sameParse(t, s)
+	})
+}
+
+var floatSink float64
+
+// benchCells are cells as a numeric CSV holds them: shortest round-trip
+// forms of normal draws.
+func benchCells() []string {
+	r := rand.New(rand.NewPCG(5, 6))
+	cells := make([]string, 4096)
+	for i := range cells {
+		cells[i] = strconv.FormatFloat(r.NormFloat64(), 'g', -1, 64)
+	}
+	return cells
+}
+
+func BenchmarkParseFloat(b *testing.B) {
+	cells := benchCells()
+	b.Run("fast", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			v, _ := parseFloat(cells[i&4095])
+			floatSink += v
+		}
+	})
+	b.Run("strconv", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			v, _ := strconv.ParseFloat(cells[i&4095], 64)
+			floatSink += v
+		}
+	})
+}
