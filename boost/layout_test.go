@@ -62,7 +62,7 @@ func layoutData(r *rand.Rand, n, nf int, vals []float64) *mat.Dense {
 }
 
 func layoutVals() []float64 {
-	return []float64{-1, -0.5, 0, math.Copysign(0, -1), 0.5, 1, 2.25, math.Inf(1), math.Inf(-1), 1e-300, -3}
+	return []float64{-1, -0.5, 0, math.Copysign(0, -1), 0.5, 1, 2.25, math.Inf(1), 1e-300, -3, math.Inf(-1)}
 }
 
 // refMargins is the margin of every row of x by the layout before rows
@@ -90,11 +90,18 @@ func refMargins(m *Model, x *mat.Dense) []float64 {
 func TestLayoutMatchesReference(t *testing.T) {
 	r := rng.New(7)
 	vals := layoutVals()
-	for trial := range 20 {
+	fast, fallbacks := 0, 0
+	for trial := range 40 {
 		nf := 4 + r.IntN(12)
 		m := &Model{NumFeatures: nf, BaseMargin: r.NormFloat64()}
 		for range 1 + r.IntN(30) {
-			m.Trees = append(m.Trees, randomTree(r, nf, 1+r.IntN(7), vals))
+			// Thresholds at -Inf (which send a missing-left split's rows
+			// through the node-by-node fallback) in a few trials only.
+			tv := vals[:len(vals)-3]
+			if trial%5 == 0 {
+				tv = vals
+			}
+			m.Trees = append(m.Trees, randomTree(r, nf, 1+r.IntN(7), tv))
 		}
 		// A root-only tree, too.
 		m.Trees = append(m.Trees, Tree{Feature: []int32{-1}, Threshold: []float64{0}, DefaultLeft: []bool{false},
@@ -116,6 +123,31 @@ func TestLayoutMatchesReference(t *testing.T) {
 				t.Fatalf("trial %d row %d alone: margin %v, want %v", trial, i, got, want[i])
 			}
 		}
+		if !m.forest.ok {
+			fallbacks++
+			continue
+		}
+		// The Go kernel on rows of widen, whichever kernel batches use.
+		rows := make([][]float64, n)
+		for i := range rows {
+			rows[i] = x.RawRowView(i)
+		}
+		buf := make([]float64, n*2*nf)
+		widen(rows, nf, buf)
+		goOut := make([]float64, n)
+		m.forest.addMargins(buf, goOut)
+		for i := range want {
+			if got := goOut[i] + m.BaseMargin; math.Float64bits(got) != math.Float64bits(want[i]) {
+				t.Fatalf("trial %d row %d, Go kernel: margin %v, want %v", trial, i, got, want[i])
+			}
+		}
+		if haveWalkGroup && len(m.forest.group) == 0 {
+			t.Fatalf("trial %d: no group layout", trial)
+		}
+		fast++
+	}
+	if fast < 20 || fallbacks == 0 {
+		t.Fatalf("%d trials on the widened layout, %d on the fallback: the test lost its coverage", fast, fallbacks)
 	}
 }
 

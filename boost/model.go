@@ -56,7 +56,14 @@ func (m *Model) margins(rows [][]float64, out []float64, buf []float64) {
 	for k := range out {
 		out[k] = 0
 	}
-	if m.forest.ok {
+	if len(m.forest.group) > 0 && len(rows) >= 8 {
+		need := (len(rows) + 7) / 8 * 16 * m.NumFeatures
+		if len(buf) < need {
+			buf = make([]float64, need)
+		}
+		groupWiden(rows, m.NumFeatures, buf[:need])
+		m.forest.addGroupMargins(buf[:need], out)
+	} else if m.forest.ok {
 		need := len(rows) * 2 * m.NumFeatures
 		if len(buf) < need {
 			buf = make([]float64, need)

@@ -110,6 +110,11 @@ type forest struct {
 	roots  []int32
 	depths []int32
 	ok     bool
+
+	// group and groupRoots are the nodes and roots of walkGroup (byte
+	// offsets for left and root, 64*cell for feat), empty without it.
+	group      []flatNode
+	groupRoots []int32
 }
 
 func compile(trees []Tree, nf int) forest {
@@ -140,7 +145,84 @@ func compile(trees []Tree, nf int) forest {
 			f.values = append(f.values, 0)
 		}
 	}
+	if haveWalkGroup && f.ok && wellFormed(trees, nf) &&
+		len(f.nodes) < math.MaxInt32/16 && nf < math.MaxInt32/128 {
+		f.group = make([]flatNode, len(f.nodes))
+		for i, nd := range f.nodes {
+			f.group[i] = flatNode{thr: nd.thr, left: 16 * nd.left, feat: 64 * nd.feat}
+		}
+		f.groupRoots = make([]int32, len(f.roots))
+		for t, r := range f.roots {
+			f.groupRoots[t] = 16 * r
+		}
+	}
 	return f
+}
+
+// wellFormed tells whether every split of trees has its children after it
+// and inside the tree, and a feature in [0, nf): then a walk of at most
+// the tree's depth steps stays inside the tree, as walkGroup, which does
+// not check indices, needs. (Models from Train and from a model file are;
+// others are walked in Go, with index checks.)
+func wellFormed(trees []Tree, nf int) bool {
+	for ti := range trees {
+		t := &trees[ti]
+		n := len(t.Feature)
+		if n == 0 || len(t.Left) != n || len(t.Threshold) != n || len(t.DefaultLeft) != n || len(t.Value) != n {
+			return false
+		}
+		for i := range n {
+			if t.Left[i] < 0 {
+				continue
+			}
+			if int(t.Left[i]) <= i || int(t.Left[i])+1 >= n || t.Feature[i] < 0 || int(t.Feature[i]) >= nf {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// groupWiden writes rows as groupWalk reads them: groups of eight rows,
+// group g at buf[16*nf*g:], holding cell c (as in widen) of its row k at
+// 8*c+k. The cells of the missing rows of a last, partial group are left
+// as they are (their walks are thrown away).
+func groupWiden(rows [][]float64, nf int, buf []float64) {
+	for k, row := range rows {
+		g := buf[16*nf*(k>>3) : 16*nf*(k>>3+1)]
+		lane := k & 7
+		for j, v := range row[:nf] {
+			hi, lo := v, v
+			if v != v {
+				hi, lo = math.Inf(1), math.Inf(-1)
+			}
+			g[8*j+lane] = hi
+			g[8*(nf+j)+lane] = lo
+		}
+	}
+}
+
+// addGroupMargins adds the leaf values of every tree to out[k] for the rows
+// of buf, written by groupWiden, with walkGroup.
+func (f *forest) addGroupMargins(buf []float64, out []float64) {
+	if len(f.roots) == 0 {
+		return
+	}
+	size := 16 * f.nf
+	var tmp [8]float64
+	for lo := 0; lo < len(out); lo += 8 {
+		g := buf[size*(lo>>3) : size*(lo>>3+1)]
+		o := tmp[:]
+		if lo+8 <= len(out) {
+			o = out[lo : lo+8]
+		} else {
+			copy(tmp[:], out[lo:])
+		}
+		walkGroup(&f.group[0], &f.values[0], &g[0], &f.groupRoots[0], &f.depths[0], len(f.roots), &o[0])
+		if lo+8 > len(out) {
+			copy(out[lo:], tmp[:])
+		}
+	}
 }
 
 // widen writes rows into buf (len(rows)*2*nf cells) as forest reads them.
