@@ -79,7 +79,7 @@ func BenchmarkTrain100k(b *testing.B)       { benchTrain(b, 100_000, 2) }
 func BenchmarkTrain1M(b *testing.B)         { benchTrain(b, 1_000_000, 2) }
 func BenchmarkTrain100kSerial(b *testing.B) { benchTrain(b, 100_000, 1) }
 
-func benchModel(b *testing.B) (*Model, *mat.Dense) {
+func benchModel(b testing.TB) (*Model, *mat.Dense) {
 	x, y := synthData(100_000, 20, 1)
 	m, err := Train(context.Background(), Data{X: x, Y: y}, nil, &Settings{Threads: 2})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -31,7 +32,7 @@ type Model struct {
 	shap     *shapTrees
 }
 
-func (m *Model) compile() { m.once.Do(func() { m.forest = compile(m.Trees) }) }
+func (m *Model) compile() { m.once.Do(func() { m.forest = compile(m.Trees, m.NumFeatures) }) }
 
 // PredictRowMargin returns the raw margin (log-odds) of one row.
 func (m *Model) PredictRowMargin(row []float64) float64 {
@@ -39,24 +40,45 @@ func (m *Model) PredictRowMargin(row []float64) float64 {
 		panic(fmt.Sprintf("boost: row has %d values, model has %d features", len(row), m.NumFeatures))
 	}
 	var out [1]float64
-	m.margins([][]float64{row}, out[:])
+	var small [64]float64
+	var buf []float64
+	if 2*m.NumFeatures <= len(small) {
+		buf = small[:2*m.NumFeatures]
+	}
+	m.margins([][]float64{row}, out[:], buf)
 	return out[0]
 }
 
-// margins sets out[k] to the margin of rows[k].
-func (m *Model) margins(rows [][]float64, out []float64) {
+// margins sets out[k] to the margin of rows[k]; buf is scratch space for
+// the widened rows, allocated when too short (64 rows take
+// 128*NumFeatures values either way). From eight rows on, amd64 walks
+// them with walkGroup; fewer rows (a served one), and other
+// architectures, with the Go kernel: both give the same margins.
+func (m *Model) margins(rows [][]float64, out []float64, buf []float64) {
 	m.compile()
 	for k := range out {
 		out[k] = 0
 	}
-	if m.NumFeatures > maxFlatFeatures {
+	if len(m.forest.group) > 0 && len(rows) >= 8 {
+		need := (len(rows) + 7) / 8 * 16 * m.NumFeatures
+		if len(buf) < need {
+			buf = make([]float64, need)
+		}
+		groupWiden(rows, m.NumFeatures, buf[:need])
+		m.forest.addGroupMargins(buf[:need], out)
+	} else if m.forest.ok {
+		need := len(rows) * 2 * m.NumFeatures
+		if len(buf) < need {
+			buf = make([]float64, need)
+		}
+		widen(rows, m.NumFeatures, buf[:need])
+		m.forest.addMargins(buf[:need], out)
+	} else {
 		for k, row := range rows {
 			for ti := range m.Trees {
-				out[k] += m.Trees[ti].Value[m.Trees[ti].Leaf(row)]
+				out[k] += m.Trees[ti].Value[m.Trees[ti].walk(row)]
 			}
 		}
-	} else {
-		m.forest.addMargins(rows, out)
 	}
 	for k := range out {
 		out[k] += m.BaseMargin
@@ -86,14 +108,34 @@ func (m *Model) PredictMargin(x *mat.Dense, dst []float64) []float64 {
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}
-	parallel(threads, (n+rowsPerTask-1)/rowsPerTask, func(b int) {
+	tasks := (n + rowsPerTask - 1) / rowsPerTask
+	// Each goroutine takes blocks of rows in turn and keeps one buffer
+	// of widened rows.
+	var next atomic.Int64
+	work := func() {
 		var rows [rowsPerTask][]float64
-		lo, hi := b*rowsPerTask, min(n, (b+1)*rowsPerTask)
-		for i := lo; i < hi; i++ {
-			rows[i-lo] = raw.Data[i*raw.Stride : i*raw.Stride+nf]
+		buf := make([]float64, rowsPerTask*2*nf)
+		for {
+			b := int(next.Add(1)) - 1
+			if b >= tasks {
+				return
+			}
+			lo, hi := b*rowsPerTask, min(n, (b+1)*rowsPerTask)
+			for i := lo; i < hi; i++ {
+				rows[i-lo] = raw.Data[i*raw.Stride : i*raw.Stride+nf]
+			}
+			m.margins(rows[:hi-lo], dst[lo:hi], buf)
 		}
-		m.margins(rows[:hi-lo], dst[lo:hi])
-	})
+	}
+	if threads <= 1 || tasks <= 1 {
+		work()
+		return dst
+	}
+	var wg sync.WaitGroup
+	for range min(threads, tasks) {
+		wg.Go(work)
+	}
+	wg.Wait()
 	return dst
 }
 

@@ -15,34 +15,40 @@ func sortKey(s float64) uint64 {
 // sortScored sorts pairs by score, ascending, with tmp (as long as pairs)
 // as scratch: a least-significant-digit radix sort on the scores' bits,
 // 11 bits a pass, skipping the passes whose digit every score shares (the
-// high digits of scores in [0, 1]). Equal scores keep their input order.
-// Tuning sorts the validation scores once per candidate and lambda, where
-// the comparison sort was most of its time.
+// high digits of scores in [0, 1]). The counts of every digit are taken
+// in one pass over the scores (a digit's counts do not depend on the
+// order the passes leave), so each pass only moves the pairs. Equal scores
+// keep their input order. Tuning sorts the validation scores once per
+// candidate and lambda, where the comparison sort was most of its time.
 func sortScored(pairs, tmp []scored) {
-	const bits, buckets = 11, 1 << 11
+	const bits, buckets, digits = 11, 1 << 11, (64 + 10) / 11
 	if len(pairs) < 256 {
 		insertionSort(pairs)
 		return
 	}
 	src, dst := pairs, tmp[:len(pairs)]
-	var count [buckets]int
-	for shift := uint(0); shift < 64; shift += bits {
-		clear(count[:])
-		for _, p := range src {
-			count[(sortKey(p.s)>>shift)&(buckets-1)]++
+	var count [digits][buckets]int
+	for _, p := range src {
+		k := sortKey(p.s)
+		for d := range digits {
+			count[d][(k>>(d*bits))&(buckets-1)]++
 		}
-		if count[(sortKey(src[0].s)>>shift)&(buckets-1)] == len(src) {
+	}
+	for d := range digits {
+		shift := uint(d * bits)
+		c := &count[d]
+		if c[(sortKey(src[0].s)>>shift)&(buckets-1)] == len(src) {
 			continue
 		}
 		sum := 0
-		for i, c := range count {
-			count[i] = sum
-			sum += c
+		for i, n := range c {
+			c[i] = sum
+			sum += n
 		}
 		for _, p := range src {
-			d := (sortKey(p.s) >> shift) & (buckets - 1)
-			dst[count[d]] = p
-			count[d]++
+			b := (sortKey(p.s) >> shift) & (buckets - 1)
+			dst[c[b]] = p
+			c[b]++
 		}
 		src, dst = dst, src
 	}
