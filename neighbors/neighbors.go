@@ -287,7 +287,8 @@ func scanBlocks(d int) (qb, rb int) {
 		if qb < 12 {
 			qb = 4
 		}
-		rb = max(8, min(1024, 131072/(8*d))/8*8)
+		// Multiples of 16 for the float32 kernel's panels.
+		rb = max(16, min(1024, 131072/(8*d))/16*16)
 	}
 	return qb, rb
 }

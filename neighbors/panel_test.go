@@ -71,14 +71,15 @@ func TestScanKernels(t *testing.T) {
 }
 
 // withPanel runs f with the scan kernels of level 0 (Go tiles), 1 (the
-// 4-query AVX2 kernel), 2 (the 8-query AVX-512 kernel too), 3 (and the
-// float32 filter), as far as the CPU has them; it reports whether it could.
+// 4-query AVX2 kernel), 2 (and its float32 filter), 3 (the 8-query
+// AVX-512 kernel), 4 (and its float32 filter), as far as the CPU has
+// them; it reports whether it could.
 func withPanel(level int, f func()) bool {
 	o2, o512, o32 := useAVX2, useAVX512, useF32
-	if level >= 1 && !o2 || level >= 2 && !o512 {
+	if level >= 1 && !o2 || level >= 3 && !o512 {
 		return false
 	}
-	useAVX2, useAVX512, useF32 = level >= 1, level >= 2, level >= 3
+	useAVX2, useAVX512, useF32 = level >= 1, level >= 3, level == 2 || level == 4
 	defer func() { useAVX2, useAVX512, useF32 = o2, o512, o32 }()
 	f()
 	return true
@@ -121,7 +122,7 @@ func TestPanelScan(t *testing.T) {
 			}
 			t.Run(fmt.Sprintf("n=%d/nq=%d/d=%d/k=%d", c.n, c.nq, c.d, k), func(t *testing.T) {
 				wantIdx, wantDist := naive(ref, c.d, query, k, nil)
-				for level := range 4 {
+				for level := range 5 {
 					for _, w := range []int{1, 2} {
 						var res *Result
 						if !withPanel(level, func() {
@@ -149,7 +150,7 @@ func TestPanelScan(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for level := 1; level < 4; level++ {
+				for level := 1; level < 5; level++ {
 					var got *Result
 					if !withPanel(level, func() { got, err = ix.SearchSelf(pos, k, &Options{Workers: 2, Exhaustive: true}) }) {
 						continue
@@ -166,65 +167,97 @@ func TestPanelScan(t *testing.T) {
 	}
 }
 
-// TestScan8x16f checks the float32 kernel's scores against the exact
-// scores (computed in float64 from the float32 panels' sources) within
-// roundingBound32, and its stopping rule.
+// TestScan8x16f checks the float32 kernels' scores (scan4x16f with AVX2,
+// scan8x16f with AVX-512) against the exact scores (computed in float64
+// from the float32 panels' sources) within roundingBound32, and their
+// stopping rule.
 func TestScan8x16f(t *testing.T) {
-	if !useAVX512 {
-		t.Skip("no AVX-512 (or purego build): no float32 kernel")
+	if !useAVX2 {
+		t.Skip("no AVX2/FMA (or purego build): no float32 kernel")
 	}
-	for _, d := range []int{1, 3, 20, 37} {
-		for _, grid := range []bool{false, true} {
-			n := 16*4 + 5
-			ref := randomData(uint64(d), n, d, grid, 2, 100)
-			ix, err := NewFlat(ref, d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ix.buildPanels32()
-			if !ix.f32ok {
-				t.Fatal("float32 panels refused in-range data")
-			}
-			np := len(ix.pnorms32) / 16
-			q := randomData(uint64(d)+9, 8, d, grid, 2, 100)
-			q32 := make([]float32, len(q))
-			for j, v := range q {
-				q32[j] = float32(v)
-			}
-			var thr [8]float32
-			for a := range thr {
-				thr[a] = float32(math.Inf(1))
-			}
-			for p := range np {
-				var out [128]float32
-				done, hit := scan8x16f(&q32[0], d, &ix.panels32[p*16*d], &ix.pnorms32[p*16], np-p, &thr, &out)
-				if done != 1 || !hit {
-					t.Fatalf("d=%d panel %d: infinite thresholds: done %d hit %v", d, p, done, hit)
+	type kernel struct {
+		name string
+		nq   int
+		run  func(q *float32, d int, panels, norms *float32, np int, thr *[8]float32, out *[128]float32) (int, bool)
+	}
+	kernels := []kernel{{"scan4x16f", 4, func(q *float32, d int, panels, norms *float32, np int, thr *[8]float32, out *[128]float32) (int, bool) {
+		return scan4x16f(q, d, panels, norms, np, (*[4]float32)(thr[:4]), (*[64]float32)(out[:64]))
+	}}}
+	if useAVX512 {
+		kernels = append(kernels, kernel{"scan8x16f", 8, scan8x16f})
+	}
+	for _, kn := range kernels {
+		for _, d := range []int{1, 3, 20, 37} {
+			for _, grid := range []bool{false, true} {
+				n := 16*4 + 5
+				ref := randomData(uint64(d), n, d, grid, 2, 100)
+				ix, err := NewFlat(ref, d)
+				if err != nil {
+					t.Fatal(err)
 				}
-				for a := range 8 {
-					qr := q[a*d : (a+1)*d]
-					qn := dot(qr, qr)
-					for b := range 16 {
-						r := p*16 + b
-						if r >= n {
-							if !math.IsNaN(float64(out[a*16+b])) {
-								t.Fatalf("padding row scored %v", out[a*16+b])
+				ix.buildPanels32()
+				if !ix.f32ok {
+					t.Fatal("float32 panels refused in-range data")
+				}
+				np := len(ix.pnorms32) / 16
+				q := randomData(uint64(d)+9, 8, d, grid, 2, 100)
+				q32 := make([]float32, len(q))
+				for j, v := range q {
+					q32[j] = float32(v)
+				}
+				var thr [8]float32
+				for a := range thr {
+					thr[a] = float32(math.Inf(1))
+				}
+				for p := range np {
+					var out [128]float32
+					done, hit := kn.run(&q32[0], d, &ix.panels32[p*16*d], &ix.pnorms32[p*16], np-p, &thr, &out)
+					if done != 1 || !hit {
+						t.Fatalf("%s d=%d panel %d: infinite thresholds: done %d hit %v", kn.name, d, p, done, hit)
+					}
+					for a := range kn.nq {
+						qr := q[a*d : (a+1)*d]
+						qn := dot(qr, qr)
+						for b := range 16 {
+							r := p*16 + b
+							if r >= n {
+								if !math.IsNaN(float64(out[a*16+b])) {
+									t.Fatalf("%s: padding row scored %v", kn.name, out[a*16+b])
+								}
+								continue
 							}
-							continue
-						}
-						exact := ix.norms[r] - 2*dot(qr, ref[r*d:(r+1)*d])
-						if diff := math.Abs(float64(out[a*16+b]) - exact); diff > ix.roundingBound32(qn) {
-							t.Fatalf("d=%d query %d row %d: score %v, exact %v: error %g over the bound %g", d, a, r, out[a*16+b], exact, diff, ix.roundingBound32(qn))
+							exact := ix.norms[r] - 2*dot(qr, ref[r*d:(r+1)*d])
+							if diff := math.Abs(float64(out[a*16+b]) - exact); diff > ix.roundingBound32(qn) {
+								t.Fatalf("%s d=%d query %d row %d: score %v, exact %v: error %g over the bound %g", kn.name, d, a, r, out[a*16+b], exact, diff, ix.roundingBound32(qn))
+							}
 						}
 					}
 				}
-			}
-			for a := range thr {
-				thr[a] = float32(math.Inf(-1))
-			}
-			var out [128]float32
-			if done, hit := scan8x16f(&q32[0], d, &ix.panels32[0], &ix.pnorms32[0], np, &thr, &out); done != np || hit {
-				t.Fatalf("d=%d: thresholds -Inf: done %d of %d, hit %v", d, done, np, hit)
+				// A threshold only one query's score in one panel passes:
+				// the kernel stops at that panel.
+				stop := np / 2
+				var out [128]float32
+				if _, hit := kn.run(&q32[0], d, &ix.panels32[stop*16*d], &ix.pnorms32[stop*16], 1, &thr, &out); !hit {
+					t.Fatalf("%s d=%d: thresholds +Inf missed", kn.name, d)
+				}
+				for a := range thr {
+					thr[a] = float32(math.Inf(-1))
+				}
+				thr[kn.nq-1] = out[(kn.nq-1)*16+3]
+				var out2 [128]float32
+				done, hit := kn.run(&q32[0], d, &ix.panels32[0], &ix.pnorms32[0], np, &thr, &out2)
+				if done > stop+1 || !hit {
+					t.Fatalf("%s d=%d: one passing score in panel %d: done %d, hit %v", kn.name, d, stop, done, hit)
+				}
+				if done == stop+1 && out2 != out {
+					t.Fatalf("%s d=%d: scores of panel %d differ between calls", kn.name, d, stop)
+				}
+				for a := range thr {
+					thr[a] = float32(math.Inf(-1))
+				}
+				if done, hit := kn.run(&q32[0], d, &ix.panels32[0], &ix.pnorms32[0], np, &thr, &out); done != np || hit {
+					t.Fatalf("%s d=%d: thresholds -Inf: done %d of %d, hit %v", kn.name, d, done, np, hit)
+				}
 			}
 		}
 	}

@@ -72,9 +72,12 @@ type scanner struct {
 	thr8   [8]float64  // the same for the AVX-512 kernel
 	out8   [64]float64
 	qbuf32 []float32  // the query block in float32
-	grp32  []bool     // whether each group of 8 queries uses the float32 filter
-	thr8f  [8]float32 // thresholds and scores of the float32 kernel
+	g32    int        // queries per float32 kernel call: 8 (AVX-512) or 4 (AVX2)
+	grp32  []bool     // whether each group of g32 queries uses the float32 filter
+	thr8f  [8]float32 // thresholds and scores of the float32 kernels
 	out8f  [128]float32
+	thr4f  [4]float32
+	out4f  [64]float32
 }
 
 func newScanner(ix *Index, k, qb, rb int) *scanner {
@@ -125,7 +128,11 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, res *R
 	if panel {
 		ix.buildPanels()
 	}
-	f32 := panel && useF32 && useAVX512 && m >= 8
+	s.g32 = 4
+	if useAVX512 {
+		s.g32 = 8
+	}
+	f32 := panel && useF32 && m >= s.g32
 	if f32 {
 		ix.buildPanels32()
 		f32 = ix.f32ok
@@ -138,7 +145,7 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, res *R
 		i := 0
 		if panel && useAVX512 {
 			for ; i+8 <= m; i += 8 {
-				if f32 && s.grp32[i/8] {
+				if f32 && s.grp32[i/8] { // g32 = 8
 					s.tile8f(i, r0, r1)
 				} else {
 					s.tile8(i, r0, r1)
@@ -147,7 +154,11 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, res *R
 		}
 		if panel {
 			for ; i+4 <= m; i += 4 {
-				s.tile4(i, r0, r1)
+				if f32 && s.g32 == 4 && s.grp32[i/4] {
+					s.tile4f(i, r0, r1)
+				} else {
+					s.tile4(i, r0, r1)
+				}
 			}
 		}
 		for ; i+3 <= m; i += 3 {
@@ -165,33 +176,33 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, res *R
 // useF32 enables the float32 filter where it applies (tests turn it off).
 var useF32 = true
 
-// prepare32 copies the first m/8*8 queries of the block to float32 and
-// marks the groups of 8 whose values allow the float32 filter, whose
-// margins it widens to roundingBound32.
+// prepare32 copies the first m/g*g queries of the block to float32 (g =
+// s.g32) and marks the groups of g whose values allow the float32 filter,
+// whose margins it widens to roundingBound32.
 func (s *scanner) prepare32(m int) {
-	d := s.ix.d
-	g := m / 8
-	if cap(s.qbuf32) < g*8*d {
-		s.qbuf32 = make([]float32, g*8*d)
+	d, w := s.ix.d, s.g32
+	g := m / w
+	if cap(s.qbuf32) < g*w*d {
+		s.qbuf32 = make([]float32, g*w*d)
 	}
-	s.qbuf32 = s.qbuf32[:g*8*d]
+	s.qbuf32 = s.qbuf32[:g*w*d]
 	s.grp32 = s.grp32[:0]
 	for k := range g {
-		rows := s.qbuf[k*8*d : (k+1)*8*d]
+		rows := s.qbuf[k*w*d : (k+1)*w*d]
 		ok := f32Range(rows)
 		s.grp32 = append(s.grp32, ok)
 		if !ok {
 			continue
 		}
 		for j, v := range rows {
-			s.qbuf32[k*8*d+j] = float32(v)
+			s.qbuf32[k*w*d+j] = float32(v)
 		}
-		for a := range 8 {
+		for a := range w {
 			var qn float64
 			for _, v := range rows[a*d : (a+1)*d] {
 				qn += v * v
 			}
-			s.st[k*8+a].margin = 2 * s.ix.roundingBound32(qn)
+			s.st[k*w+a].margin = 2 * s.ix.roundingBound32(qn)
 		}
 	}
 }
