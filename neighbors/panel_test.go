@@ -262,3 +262,115 @@ func TestScan8x16f(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchSelfWithin checks SearchSelfWithin against the naive search:
+// a query's row is the naive answer or, only when some other row is
+// strictly nearer than its bound, (-1, +Inf); with ties, duplicates, far
+// rows, values outside float32's range, every kernel level and 1 and 2
+// workers. It also checks that the search does give up: with bounds above
+// every distance, every query that has a row nearer is abandoned.
+func TestSearchSelfWithin(t *testing.T) {
+	cases := []struct {
+		n, d       int
+		grid       bool
+		scale, off float64
+	}{
+		{2, 1, false, 1, 0},
+		{37, 2, true, 1, 0},
+		{700, 3, false, 1, 0},
+		{900, 20, true, 1, 0},
+		{1100, 20, false, 1, 0},
+		{600, 60, false, 1, 0},
+		{500, 5, false, 1e-3, 1e4}, // large offset: the rounding bound matters
+		{500, 4, false, 1e20, 0},   // out of the float32 filter's range
+	}
+	for _, c := range cases {
+		ref := randomData(uint64(c.n)+5, c.n, c.d, c.grid, c.scale, c.off)
+		if c.n > 100 {
+			for t := range c.d { // a far outlier
+				ref[(c.n-1)*c.d+t] = 1e6 * c.scale
+			}
+		}
+		ix, err := NewFlat(ref, c.d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pos []int
+		for p := 0; p < c.n; p += 1 + p%3 {
+			pos = append(pos, p)
+		}
+		for _, k := range []int{1, 2} {
+			if k > c.n-1 {
+				continue
+			}
+			query := make([]float64, 0, len(pos)*c.d)
+			for _, p := range pos {
+				query = append(query, ref[p*c.d:(p+1)*c.d]...)
+			}
+			wantIdx, wantDist := naive(ref, c.d, query, k, pos)
+			r := rng.New(uint64(c.n * k))
+			within := make([]float64, len(pos))
+			for q := range within {
+				nn := wantDist[q*k]
+				switch r.IntN(6) {
+				case 0:
+					within[q] = nn // exact: never abandoned
+				case 1:
+					within[q] = nn * (1 + 1e-12)
+				case 2:
+					within[q] = nn * 0.5
+				case 3:
+					within[q] = nn*2 + 1
+				case 4:
+					within[q] = math.Inf(1)
+				default:
+					within[q] = 0
+				}
+			}
+			huge := make([]float64, len(pos))
+			for q := range huge {
+				huge[q] = 1e100
+			}
+			for level := range 5 {
+				for _, w := range []int{1, 2} {
+					var res, all *Result
+					if !withPanel(level, func() {
+						res, err = ix.SearchSelfWithin(pos, k, within, &Options{Workers: w, Exhaustive: true})
+						if err == nil {
+							all, err = ix.SearchSelfWithin(pos, k, huge, &Options{Workers: w, Exhaustive: true})
+						}
+					}) {
+						continue
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					name := fmt.Sprintf("n=%d d=%d k=%d level %d workers %d", c.n, c.d, k, level, w)
+					for q := range pos {
+						for _, g := range []struct {
+							res    *Result
+							within float64
+						}{{res, within[q]}, {all, huge[q]}} {
+							idx, dist := g.res.Row(q)
+							if idx[0] == -1 {
+								if !(wantDist[q*k] < g.within) {
+									t.Fatalf("%s: query %d abandoned with nearest %v, bound %v", name, q, wantDist[q*k], g.within)
+								}
+								if !math.IsInf(dist[0], 1) {
+									t.Fatalf("%s: query %d abandoned at distance %v", name, q, dist[0])
+								}
+								continue
+							}
+							if !slices.Equal(idx, wantIdx[q*k:(q+1)*k]) || !slices.Equal(dist, wantDist[q*k:(q+1)*k]) {
+								t.Fatalf("%s: query %d: %v %v, naive %v %v", name, q, idx, dist, wantIdx[q*k:(q+1)*k], wantDist[q*k:(q+1)*k])
+							}
+						}
+						if all.Index[q*k] != -1 {
+							t.Fatalf("%s: query %d not abandoned with a bound above every distance", name, q)
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -120,13 +120,16 @@ func tomek(x *mat.Dense, rows []int, minority func(int) bool, opt *TomekOptions)
 		return k == 1 || !opt.Strict || d[1] > d[0]
 	}
 	isMin := func(p int) bool { return minority(rows[p]) }
-	// Partners of the other class, each searched once.
+	// Partners of the other class, each searched once. A partner can only
+	// link to a row that chose it, the nearest of which is within[j]
+	// away: its search may stop at any row nearer than that.
 	var partners []int
+	var within []float64
 	partnerOf := make([]int, len(small)) // index into partners, or -1
 	seen := make(map[int]int)
 	for q, p := range small {
 		partnerOf[q] = -1
-		nn, _ := first.Row(q)
+		nn, dist := first.Row(q)
 		if isMin(nn[0]) == isMin(p) || !unique(first, q) {
 			continue
 		}
@@ -135,13 +138,15 @@ func tomek(x *mat.Dense, rows []int, minority func(int) bool, opt *TomekOptions)
 			j = len(partners)
 			seen[nn[0]] = j
 			partners = append(partners, nn[0])
+			within = append(within, dist[0])
 		}
+		within[j] = min(within[j], dist[0])
 		partnerOf[q] = j
 	}
 	if len(partners) == 0 {
 		return nil, nil
 	}
-	second, err := ix.SearchSelf(partners, k, search)
+	second, err := ix.SearchSelfWithin(partners, k, within, search)
 	if err != nil {
 		return nil, fmt.Errorf("tomek links: %w", err)
 	}
