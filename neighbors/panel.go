@@ -77,6 +77,7 @@ func scanPanelsGo(q []float64, d int, panels, norms, thr, out []float64) (done i
 // tiles would offer is offered.
 func (s *scanner) tile4(i, r0, r1 int) {
 	ix, d := s.ix, s.ix.d
+	ix.buildPanels() // only where the float32 filter does not serve
 	sts := s.st[i : i+4]
 	thr := &s.thr4
 	for a := range 4 {
@@ -113,6 +114,7 @@ func offer(sts []qstate, thr, out []float64, base int) {
 // tile8 is tile4 for queries i..i+7 with the AVX-512 kernel.
 func (s *scanner) tile8(i, r0, r1 int) {
 	ix, d := s.ix, s.ix.d
+	ix.buildPanels()
 	sts := s.st[i : i+8]
 	thr := &s.thr8
 	for a := range 8 {

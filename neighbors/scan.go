@@ -142,10 +142,7 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, within
 		st.cand = st.cand[:0]
 		st.early, st.done = false, false
 	}
-	panel := useAVX2 && m >= 4
-	if panel {
-		ix.buildPanels()
-	}
+	panel := useAVX2 && m >= 4 // float64 panels built by tile4 and tile8
 	s.g32 = 4
 	if useAVX512 {
 		s.g32 = 8
