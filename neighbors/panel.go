@@ -123,7 +123,7 @@ func (s *scanner) tile8(i, r0, r1 int) {
 	q := &s.qbuf[i*d]
 	p, p1 := r0/8, (r1+7)/8
 	for p < p1 {
-		done, hit := scan8x8(q, d, &ix.panels[p*8*d], &ix.pnorms[p*8], p1-p, thr, &s.out8)
+		done, hit := kern8x8(q, d, &ix.panels[p*8*d], &ix.pnorms[p*8], p1-p, thr, &s.out8)
 		p += done
 		if !hit {
 			return
@@ -131,3 +131,12 @@ func (s *scanner) tile8(i, r0, r1 int) {
 		offer(sts, thr[:], s.out8[:], (p-1)*8)
 	}
 }
+
+// kern8x8 and kern8x16f are the 8-query kernels tile8 and tile8f call:
+// the AVX-512 assembly. Tests on machines without AVX-512 put emulations
+// built from the tested kernels in their place, so that the 8-query tiles
+// and the scan's handling of them run everywhere.
+var (
+	kern8x8   = scan8x8
+	kern8x16f = scan8x16f
+)

@@ -92,7 +92,7 @@ func (s *scanner) tile8f(i, r0, r1 int) {
 	q := &s.qbuf32[i*d]
 	p, p1 := r0/16, (r1+15)/16
 	for p < p1 {
-		done, hit := scan8x16f(q, d, &ix.panels32[p*16*d], &ix.pnorms32[p*16], p1-p, thr, &s.out8f)
+		done, hit := kern8x16f(q, d, &ix.panels32[p*16*d], &ix.pnorms32[p*16], p1-p, thr, &s.out8f)
 		p += done
 		if !hit {
 			return
