@@ -28,3 +28,9 @@ func scan8x8(q *float64, d int, panels *float64, norms *float64, np int, thr *[8
 //
 //go:noescape
 func scan8x16f(q *float32, d int, panels *float32, norms *float32, np int, thr *[8]float32, out *[128]float32) (done int, hit bool)
+
+// scan4x16f is scan8x16f for 4 query rows in AVX2 assembly (the float32
+// filter on machines without AVX-512).
+//
+//go:noescape
+func scan4x16f(q *float32, d int, panels *float32, norms *float32, np int, thr *[4]float32, out *[64]float32) (done int, hit bool)

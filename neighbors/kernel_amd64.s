@@ -372,3 +372,125 @@ nonef:
 	MOVQ BX, done+56(FP)
 	MOVB $0, hit+64(FP)
 	RET
+
+// func scan4x16f(q *float32, d int, panels *float32, norms *float32, np int, thr *[4]float32, out *[64]float32) (done int, hit bool)
+//
+// scan4x8 in float32 over the panels of 16 rows of scan8x16f (column t of
+// panel p at panels[(p*d+t)*16:]), for AVX2 machines without AVX-512: the
+// 4 query rows at q (row-major, stride d) times 16 rows in Y0-Y7, the same
+// operations per lane as scan8x16f; out[a*16+b] is row b for query a.
+TEXT ·scan4x16f(SB), NOSPLIT, $0-65
+	MOVQ q+0(FP), SI
+	MOVQ d+8(FP), CX
+	MOVQ panels+16(FP), DI
+	MOVQ norms+24(FP), R8
+	MOVQ np+32(FP), DX
+	MOVQ thr+40(FP), R9
+	MOVQ out+48(FP), R10
+
+	// Query rows: q0 SI, q1 R11, q2 R12, q3 R13.
+	LEAQ (SI)(CX*4), R11
+	LEAQ (R11)(CX*4), R12
+	LEAQ (R12)(CX*4), R13
+
+	VBROADCASTSS 0(R9), Y12
+	VBROADCASTSS 4(R9), Y13
+	VBROADCASTSS 8(R9), Y14
+	VBROADCASTSS 12(R9), Y15
+
+	XORQ BX, BX // panels done
+
+panel4f:
+	CMPQ BX, DX
+	JGE  none4f
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	XORQ   AX, AX
+
+column4f:
+	VMOVUPS      (DI), Y8
+	VMOVUPS      32(DI), Y9
+	VBROADCASTSS (SI)(AX*4), Y10
+	VFMADD231PS  Y8, Y10, Y0
+	VFMADD231PS  Y9, Y10, Y1
+	VBROADCASTSS (R11)(AX*4), Y11
+	VFMADD231PS  Y8, Y11, Y2
+	VFMADD231PS  Y9, Y11, Y3
+	VBROADCASTSS (R12)(AX*4), Y10
+	VFMADD231PS  Y8, Y10, Y4
+	VFMADD231PS  Y9, Y10, Y5
+	VBROADCASTSS (R13)(AX*4), Y11
+	VFMADD231PS  Y8, Y11, Y6
+	VFMADD231PS  Y9, Y11, Y7
+	ADDQ         $64, DI
+	INCQ         AX
+	CMPQ         AX, CX
+	JLT          column4f
+
+	// Scores: norms - 2*dot.
+	VMOVUPS (R8), Y8
+	VMOVUPS 32(R8), Y9
+	ADDQ    $64, R8
+	INCQ    BX
+	VADDPS  Y0, Y0, Y0
+	VSUBPS  Y0, Y8, Y0
+	VADDPS  Y1, Y1, Y1
+	VSUBPS  Y1, Y9, Y1
+	VADDPS  Y2, Y2, Y2
+	VSUBPS  Y2, Y8, Y2
+	VADDPS  Y3, Y3, Y3
+	VSUBPS  Y3, Y9, Y3
+	VADDPS  Y4, Y4, Y4
+	VSUBPS  Y4, Y8, Y4
+	VADDPS  Y5, Y5, Y5
+	VSUBPS  Y5, Y9, Y5
+	VADDPS  Y6, Y6, Y6
+	VSUBPS  Y6, Y8, Y6
+	VADDPS  Y7, Y7, Y7
+	VSUBPS  Y7, Y9, Y7
+
+	// score <= threshold (ordered: false for NaN).
+	VCMPPS    $2, Y12, Y0, Y8
+	VCMPPS    $2, Y12, Y1, Y9
+	VORPS     Y9, Y8, Y8
+	VCMPPS    $2, Y13, Y2, Y9
+	VORPS     Y9, Y8, Y8
+	VCMPPS    $2, Y13, Y3, Y9
+	VORPS     Y9, Y8, Y8
+	VCMPPS    $2, Y14, Y4, Y9
+	VORPS     Y9, Y8, Y8
+	VCMPPS    $2, Y14, Y5, Y9
+	VORPS     Y9, Y8, Y8
+	VCMPPS    $2, Y15, Y6, Y9
+	VORPS     Y9, Y8, Y8
+	VCMPPS    $2, Y15, Y7, Y9
+	VORPS     Y9, Y8, Y8
+	VMOVMSKPS Y8, AX
+	TESTQ     AX, AX
+	JZ        panel4f
+
+	VMOVUPS Y0, 0(R10)
+	VMOVUPS Y1, 32(R10)
+	VMOVUPS Y2, 64(R10)
+	VMOVUPS Y3, 96(R10)
+	VMOVUPS Y4, 128(R10)
+	VMOVUPS Y5, 160(R10)
+	VMOVUPS Y6, 192(R10)
+	VMOVUPS Y7, 224(R10)
+	VZEROUPPER
+	MOVQ    BX, done+56(FP)
+	MOVB    $1, hit+64(FP)
+	RET
+
+none4f:
+	VZEROUPPER
+	MOVQ BX, done+56(FP)
+	MOVB $0, hit+64(FP)
+	RET
+

@@ -178,7 +178,7 @@ func (ix *Index) Search(query *mat.Dense, k int, exclude []int, opt *Options) (*
 	if err := checkQueries(nq, row); err != nil {
 		return nil, err
 	}
-	return ix.search(nq, row, k, exclude, opt)
+	return ix.search(nq, row, k, exclude, nil, opt)
 }
 
 func checkQueries(nq int, row func(int) []float64) error {
@@ -202,7 +202,7 @@ func (ix *Index) SearchFlat(query []float64, k int, exclude []int, opt *Options)
 	if err := checkQueries(nq, row); err != nil {
 		return nil, err
 	}
-	return ix.search(nq, row, k, exclude, opt)
+	return ix.search(nq, row, k, exclude, nil, opt)
 }
 
 // SearchSelf finds the k nearest other reference rows of the reference rows
@@ -224,10 +224,35 @@ func (ix *Index) SearchSelf(pos []int, k int, opt *Options) (*Result, error) {
 			return nil, fmt.Errorf("neighbors: position %d out of range [0, %d)", p, ix.n)
 		}
 	}
-	return ix.search(len(pos), func(q int) []float64 { return ix.data[pos[q]*ix.d : (pos[q]+1)*ix.d] }, k, pos, opt)
+	return ix.search(len(pos), func(q int) []float64 { return ix.data[pos[q]*ix.d : (pos[q]+1)*ix.d] }, k, pos, nil, opt)
 }
 
-func (ix *Index) search(nq int, row func(int) []float64, k int, exclude []int, opt *Options) (*Result, error) {
+// SearchSelfWithin is SearchSelf for the rows at positions pos, for a
+// caller that only needs the neighbours of a query q when no other
+// reference row is nearer than within[q] (a Euclidean distance): the
+// search may give up on q as soon as it finds another row certainly
+// nearer, and then reports q's neighbours as position -1 at distance
+// +Inf. Every other row of the result is SearchSelf's; in particular the
+// answer for q is exact whenever its nearest neighbour's distance is at
+// least within[q]. "Certainly" leaves a margin of the order of the
+// rounding error: a row nearer by less may not end the search. Tomek
+// links use it to check that a row's nearest neighbour is the row that
+// chose it, which most rows of a dense class fail after a few reference
+// blocks.
+func (ix *Index) SearchSelfWithin(pos []int, k int, within []float64, opt *Options) (*Result, error) {
+	if len(within) != len(pos) {
+		return nil, fmt.Errorf("neighbors: %d bounds for %d queries", len(within), len(pos))
+	}
+	for _, p := range pos {
+		if p < 0 || p >= ix.n {
+			return nil, fmt.Errorf("neighbors: position %d out of range [0, %d)", p, ix.n)
+		}
+	}
+	return ix.search(len(pos), func(q int) []float64 { return ix.data[pos[q]*ix.d : (pos[q]+1)*ix.d] }, k, pos, within, opt)
+}
+
+// search answers the queries; within (may be nil) is SearchSelfWithin's.
+func (ix *Index) search(nq int, row func(int) []float64, k int, exclude []int, within []float64, opt *Options) (*Result, error) {
 	if exclude != nil && len(exclude) != nq {
 		return nil, fmt.Errorf("neighbors: %d exclusions for %d queries", len(exclude), nq)
 	}
@@ -265,7 +290,7 @@ func (ix *Index) search(nq int, row func(int) []float64, k int, exclude []int, o
 					return
 				}
 				lo, hi := b*qb, min((b+1)*qb, nq)
-				s.run(lo, hi, row, exclude, res)
+				s.run(lo, hi, row, exclude, within, res)
 			}
 		}()
 	}
@@ -287,7 +312,8 @@ func scanBlocks(d int) (qb, rb int) {
 		if qb < 12 {
 			qb = 4
 		}
-		rb = max(8, min(1024, 131072/(8*d))/8*8)
+		// Multiples of 16 for the float32 kernel's panels.
+		rb = max(16, min(1024, 131072/(8*d))/16*16)
 	}
 	return qb, rb
 }

@@ -302,6 +302,35 @@ func ExampleIndex_SearchSelf() {
 	// row 3: nearest 1 at 1
 }
 
+// ExampleIndex_SearchSelfWithin asks whether row 1's nearest neighbour is
+// row 0, 5 away, and whether row 3's is row 1, 1 away: row 2 is nearer to
+// row 1 (the search may give up: -1), row 3's answer is exact.
+func ExampleIndex_SearchSelfWithin() {
+	x := mat.NewDense(4, 2, []float64{
+		0, 0,
+		3, 4,
+		3, 3,
+		3, 5,
+	})
+	ix, err := New(x)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := ix.SearchSelfWithin([]int{1, 3}, 1, []float64{5, 1}, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for q, row := range []int{1, 3} {
+		idx, dist := res.Row(q)
+		fmt.Printf("row %d: nearest %d at %v\n", row, idx[0], dist[0])
+	}
+	// Output:
+	// row 1: nearest -1 at +Inf
+	// row 3: nearest 1 at 1
+}
+
 // anchorData is n x 20 data from synth (make_classification with the
 // settings of the scikit-learn speed anchors: 10 informative, 5 redundant
 // features, 2 clusters per class, weights 0.9/0.1).

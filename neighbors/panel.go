@@ -77,6 +77,7 @@ func scanPanelsGo(q []float64, d int, panels, norms, thr, out []float64) (done i
 // tiles would offer is offered.
 func (s *scanner) tile4(i, r0, r1 int) {
 	ix, d := s.ix, s.ix.d
+	ix.buildPanels() // only where the float32 filter does not serve
 	sts := s.st[i : i+4]
 	thr := &s.thr4
 	for a := range 4 {
@@ -113,6 +114,7 @@ func offer(sts []qstate, thr, out []float64, base int) {
 // tile8 is tile4 for queries i..i+7 with the AVX-512 kernel.
 func (s *scanner) tile8(i, r0, r1 int) {
 	ix, d := s.ix, s.ix.d
+	ix.buildPanels()
 	sts := s.st[i : i+8]
 	thr := &s.thr8
 	for a := range 8 {
@@ -121,7 +123,7 @@ func (s *scanner) tile8(i, r0, r1 int) {
 	q := &s.qbuf[i*d]
 	p, p1 := r0/8, (r1+7)/8
 	for p < p1 {
-		done, hit := scan8x8(q, d, &ix.panels[p*8*d], &ix.pnorms[p*8], p1-p, thr, &s.out8)
+		done, hit := kern8x8(q, d, &ix.panels[p*8*d], &ix.pnorms[p*8], p1-p, thr, &s.out8)
 		p += done
 		if !hit {
 			return
@@ -129,3 +131,12 @@ func (s *scanner) tile8(i, r0, r1 int) {
 		offer(sts, thr[:], s.out8[:], (p-1)*8)
 	}
 }
+
+// kern8x8 and kern8x16f are the 8-query kernels tile8 and tile8f call:
+// the AVX-512 assembly. Tests on machines without AVX-512 put emulations
+// built from the tested kernels in their place, so that the 8-query tiles
+// and the scan's handling of them run everywhere.
+var (
+	kern8x8   = scan8x8
+	kern8x16f = scan8x16f
+)

@@ -2,9 +2,10 @@ package neighbors
 
 import "math"
 
-// The float32 filter: with AVX-512 the scan scores 8 queries against 16
-// reference rows at once in float32 (scan8x16f), over a float32 copy of
-// the reference rows in panels of 16. The scores only decide which rows
+// The float32 filter: the scan scores 8 queries (AVX-512, scan8x16f) or 4
+// (AVX2, scan4x16f) against 16 reference rows at once in float32, over a
+// float32 copy of the reference rows in panels of 16; on AVX2 it does
+// twice the multiply-adds of the float64 kernel per instruction. The scores only decide which rows
 // stay candidates, under a margin that bounds their float32 error
 // (roundingBound32); every answer is still decided on direct float64
 // distances, so results are those of the float64 scan.
@@ -91,7 +92,7 @@ func (s *scanner) tile8f(i, r0, r1 int) {
 	q := &s.qbuf32[i*d]
 	p, p1 := r0/16, (r1+15)/16
 	for p < p1 {
-		done, hit := scan8x16f(q, d, &ix.panels32[p*16*d], &ix.pnorms32[p*16], p1-p, thr, &s.out8f)
+		done, hit := kern8x16f(q, d, &ix.panels32[p*16*d], &ix.pnorms32[p*16], p1-p, thr, &s.out8f)
 		p += done
 		if !hit {
 			return
@@ -102,6 +103,36 @@ func (s *scanner) tile8f(i, r0, r1 int) {
 			t := st.thr
 			for b := range 16 {
 				if v := float64(s.out8f[a*16+b]); v <= t {
+					t = st.add(base+b, v)
+				}
+			}
+			thr[a] = up32(t)
+		}
+	}
+}
+
+// tile4f is tile8f for queries i..i+3 with the AVX2 float32 kernel.
+func (s *scanner) tile4f(i, r0, r1 int) {
+	ix, d := s.ix, s.ix.d
+	sts := s.st[i : i+4]
+	thr := &s.thr4f
+	for a := range 4 {
+		thr[a] = up32(sts[a].thr)
+	}
+	q := &s.qbuf32[i*d]
+	p, p1 := r0/16, (r1+15)/16
+	for p < p1 {
+		done, hit := scan4x16f(q, d, &ix.panels32[p*16*d], &ix.pnorms32[p*16], p1-p, thr, &s.out4f)
+		p += done
+		if !hit {
+			return
+		}
+		base := (p - 1) * 16
+		for a := range 4 {
+			st := &sts[a]
+			t := st.thr
+			for b := range 16 {
+				if v := float64(s.out4f[a*16+b]); v <= t {
 					t = st.add(base+b, v)
 				}
 			}

@@ -20,12 +20,22 @@ type qstate struct {
 	excl   int       // reference position the query must skip, or -1
 	limit  int       // compaction trigger for cand
 	cand   []cand
+	// With early, a score below stop shows a reference certainly nearer
+	// than the query's bound (SearchSelfWithin): the query is done, its
+	// threshold -Inf.
+	early bool
+	done  bool
+	stop  float64
 }
 
 // add offers reference pos with score s (already known to be <= thr) and
 // returns the possibly lowered threshold.
 func (q *qstate) add(pos int, s float64) float64 {
 	if pos == q.excl {
+		return q.thr
+	}
+	if q.early && s < q.stop {
+		q.done, q.thr, q.cand = true, math.Inf(-1), q.cand[:0]
 		return q.thr
 	}
 	k := len(q.best)
@@ -72,9 +82,13 @@ type scanner struct {
 	thr8   [8]float64  // the same for the AVX-512 kernel
 	out8   [64]float64
 	qbuf32 []float32  // the query block in float32
-	grp32  []bool     // whether each group of 8 queries uses the float32 filter
-	thr8f  [8]float32 // thresholds and scores of the float32 kernel
+	g32    int        // queries per float32 kernel call: 8 (AVX-512) or 4 (AVX2)
+	ok32   []bool     // whether each query's values allow the float32 filter
+	slot   []int      // the query (offset in the block) in each slot
+	thr8f  [8]float32 // thresholds and scores of the float32 kernels
 	out8f  [128]float32
+	thr4f  [4]float32
+	out4f  [64]float32
 }
 
 func newScanner(ix *Index, k, qb, rb int) *scanner {
@@ -97,11 +111,17 @@ func (ix *Index) roundingBound(qn float64) float64 {
 	return 4 * float64(ix.d+2) * eps * (qn + ix.maxNrm)
 }
 
-// run answers queries lo..hi-1 and writes their rows of res.
-func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, res *Result) {
+// run answers queries lo..hi-1 and writes their rows of res. With within
+// (SearchSelfWithin), a query that finds a reference certainly nearer than
+// within[q] is done: it leaves the block, whose remaining queries are
+// packed into the first slots after each reference block, and its row of
+// res is -1 at distance +Inf.
+func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, within []float64, res *Result) {
 	ix, d, k := s.ix, s.ix.d, s.k
 	m := hi - lo
+	s.slot = s.slot[:0]
 	for i := range m {
+		s.slot = append(s.slot, i)
 		qr := row(lo + i)
 		copy(s.qbuf[i*d:(i+1)*d], qr)
 		var qn float64
@@ -120,12 +140,14 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, res *R
 		}
 		st.limit = 2*k + 32
 		st.cand = st.cand[:0]
+		st.early, st.done = false, false
 	}
-	panel := useAVX2 && m >= 4
-	if panel {
-		ix.buildPanels()
+	panel := useAVX2 && m >= 4 // float64 panels built by tile4 and tile8
+	s.g32 = 4
+	if useAVX512 {
+		s.g32 = 8
 	}
-	f32 := panel && useF32 && useAVX512 && m >= 8
+	f32 := panel && useF32 && m >= s.g32
 	if f32 {
 		ix.buildPanels32()
 		f32 = ix.f32ok
@@ -133,12 +155,27 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, res *R
 	if f32 {
 		s.prepare32(m)
 	}
-	for r0 := 0; r0 < ix.n; r0 += s.rb {
+	if within != nil {
+		s.bound(m, within[lo:hi])
+	}
+	live := m // slots 0..live-1 hold the queries not done
+	for r0 := 0; r0 < ix.n && live > 0; r0 += s.rb {
 		r1 := min(r0+s.rb, ix.n)
+		// The tiles cover the live slots, rounded up to whole kernel
+		// tiles with done queries (threshold -Inf: nothing offered).
+		mt := m
+		if !panel {
+			mt = live
+		} else if live < m {
+			mt = min(m, (live+7)/8*8)
+			if !useAVX512 {
+				mt = min(m, (live+3)/4*4)
+			}
+		}
 		i := 0
 		if panel && useAVX512 {
-			for ; i+8 <= m; i += 8 {
-				if f32 && s.grp32[i/8] {
+			for ; i+8 <= mt; i += 8 {
+				if f32 && s.group32(i, 8) {
 					s.tile8f(i, r0, r1)
 				} else {
 					s.tile8(i, r0, r1)
@@ -146,53 +183,126 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, res *R
 			}
 		}
 		if panel {
-			for ; i+4 <= m; i += 4 {
-				s.tile4(i, r0, r1)
+			for ; i+4 <= mt; i += 4 {
+				if f32 && s.g32 == 4 && s.group32(i, 4) {
+					s.tile4f(i, r0, r1)
+				} else {
+					s.tile4(i, r0, r1)
+				}
 			}
 		}
-		for ; i+3 <= m; i += 3 {
+		for ; i+3 <= mt; i += 3 {
 			s.tile3(i, r0, r1)
 		}
-		for ; i < m; i++ {
+		for ; i < mt; i++ {
 			s.tile1(i, r0, r1)
+		}
+		if within != nil {
+			live = s.pack(live, f32)
 		}
 	}
 	for i := range m {
-		s.finish(i, lo+i, res)
+		s.finish(i, lo+s.slot[i], res)
 	}
+}
+
+// group32 reports whether the float32 kernel may scan the w slots from i.
+func (s *scanner) group32(i, w int) bool {
+	for _, ok := range s.ok32[i : i+w] {
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// bound sets the early stop of the m queries of the block from their
+// bounds (Euclidean distances). A reference r is certainly nearer than
+// b = within[i] when its score s_r satisfies s_r + qn + 2·margin <
+// b²·(1 - 2^-40): the score errs by at most margin/2, the query's norm and
+// the direct distance b was computed from by less than margin/2 each, and
+// the relative 2^-40 covers rounding b² (b from a square root).
+func (s *scanner) bound(m int, within []float64) {
+	d := s.ix.d
+	for i := range m {
+		st := &s.st[i]
+		b := within[i]
+		if math.IsNaN(b) || b <= 0 || math.IsInf(b, 1) {
+			continue // nothing is nearer than 0; no bound
+		}
+		var qn float64
+		for _, v := range s.qbuf[i*d : (i+1)*d] {
+			qn += v * v
+		}
+		w := b * b
+		if math.IsInf(w, 1) {
+			continue
+		}
+		w -= w * 0x1p-40
+		st.early, st.stop = true, w-qn-2*st.margin
+	}
+}
+
+// pack moves the done queries among the first live slots behind the
+// others and returns the number still live.
+func (s *scanner) pack(live int, f32 bool) int {
+	d := s.ix.d
+	for i := 0; i < live; {
+		if !s.st[i].done {
+			i++
+			continue
+		}
+		live--
+		if i == live {
+			break
+		}
+		j := live
+		s.st[i], s.st[j] = s.st[j], s.st[i]
+		s.slot[i], s.slot[j] = s.slot[j], s.slot[i]
+		a, b := s.qbuf[i*d:(i+1)*d], s.qbuf[j*d:(j+1)*d]
+		for t := range d {
+			a[t], b[t] = b[t], a[t]
+		}
+		if f32 {
+			s.ok32[i], s.ok32[j] = s.ok32[j], s.ok32[i]
+			a, b := s.qbuf32[i*d:(i+1)*d], s.qbuf32[j*d:(j+1)*d]
+			for t := range d {
+				a[t], b[t] = b[t], a[t]
+			}
+		}
+	}
+	return live
 }
 
 // useF32 enables the float32 filter where it applies (tests turn it off).
 var useF32 = true
 
-// prepare32 copies the first m/8*8 queries of the block to float32 and
-// marks the groups of 8 whose values allow the float32 filter, whose
-// margins it widens to roundingBound32.
+// prepare32 copies the m queries of the block to float32 and marks those
+// whose values allow the float32 filter (ok32; the others' rows are zero),
+// whose margins it widens to roundingBound32. A group of queries goes
+// through the float32 kernel when all its queries allow it (group32).
 func (s *scanner) prepare32(m int) {
 	d := s.ix.d
-	g := m / 8
-	if cap(s.qbuf32) < g*8*d {
-		s.qbuf32 = make([]float32, g*8*d)
+	if cap(s.qbuf32) < m*d {
+		s.qbuf32 = make([]float32, m*d)
 	}
-	s.qbuf32 = s.qbuf32[:g*8*d]
-	s.grp32 = s.grp32[:0]
-	for k := range g {
-		rows := s.qbuf[k*8*d : (k+1)*8*d]
-		ok := f32Range(rows)
-		s.grp32 = append(s.grp32, ok)
+	s.qbuf32 = s.qbuf32[:m*d]
+	s.ok32 = s.ok32[:0]
+	for i := range m {
+		row := s.qbuf[i*d : (i+1)*d]
+		q32 := s.qbuf32[i*d : (i+1)*d]
+		ok := f32Range(row)
+		s.ok32 = append(s.ok32, ok)
 		if !ok {
+			clear(q32)
 			continue
 		}
-		for j, v := range rows {
-			s.qbuf32[k*8*d+j] = float32(v)
+		var qn float64
+		for t, v := range row {
+			q32[t] = float32(v)
+			qn += v * v
 		}
-		for a := range 8 {
-			var qn float64
-			for _, v := range rows[a*d : (a+1)*d] {
-				qn += v * v
-			}
-			s.st[k*8+a].margin = 2 * s.ix.roundingBound32(qn)
-		}
+		s.st[i].margin = 2 * s.ix.roundingBound32(qn)
 	}
 }
 
@@ -200,6 +310,13 @@ func (s *scanner) prepare32(m int) {
 func (s *scanner) finish(i, q int, res *Result) {
 	ix, d, k := s.ix, s.ix.d, s.k
 	st := &s.st[i]
+	if st.done {
+		for j := range k {
+			res.Index[q*k+j] = -1
+			res.Dist[q*k+j] = math.Inf(1)
+		}
+		return
+	}
 	st.compact()
 	qr := s.qbuf[i*d : (i+1)*d]
 	for j := range st.cand {

@@ -143,3 +143,46 @@ func TestTreeSharedDatasets(t *testing.T) {
 		}
 	}
 }
+
+// TestTreePreProbe checks the pre-probe's verdicts: the thinned tree
+// prunes on 3 columns (the full tree is then built, probed and kept) and,
+// with the panel kernel, not on 40 isotropic columns (the search scans
+// without building it); the answers are the scan's either way.
+func TestTreePreProbe(t *testing.T) {
+	n := treePreStride*treeMin + 100
+	for _, c := range []struct {
+		d    int
+		want bool
+	}{{3, true}, {40, false}} {
+		ref := randomData(11, n, c.d, false, 1, 0)
+		ix, err := NewFlat(ref, c.d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pos := make([]int, 0, 300)
+		for p := 0; p < n; p += n / 300 {
+			pos = append(pos, p)
+		}
+		row := func(q int) []float64 { return ref[pos[q]*c.d : (pos[q]+1)*c.d] }
+		// Without the panel kernel the tree may visit a tenth of the
+		// rows: the thinned tree cannot rule it out.
+		wantPre := c.want || treePreStride*treeWorth() >= 1
+		if got := ix.preProbe(len(pos), row, 1, pos); got != wantPre {
+			t.Errorf("d=%d: pre-probe %v, want %v", c.d, got, wantPre)
+		}
+		want, err := ix.SearchSelf(pos, 1, &Options{Exhaustive: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ix.SearchSelf(pos, 1, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.Index, want.Index) || !slices.Equal(got.Dist, want.Dist) {
+			t.Errorf("d=%d: default search differs from the scan", c.d)
+		}
+		if built := ix.tree != nil; built != c.want {
+			t.Errorf("d=%d: tree built %v, want %v", c.d, built, c.want)
+		}
+	}
+}

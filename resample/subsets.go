@@ -119,24 +119,41 @@ func Subsets(x *mat.Dense, scores *mat.Dense, majority, minority []int, seed uin
 	par := min(workers, L)
 	tom := &TomekOptions{Strict: opt.StrictTomek, Workers: max(1, workers/par)}
 
+	// The rankings and global rows of every component first: the Tomek
+	// links' first search is shared by the global subsets (sharedFirst).
+	ranks := make([][]int, L)
+	globals := make([][]int, L)
+	forEach(par, L, func(l int) {
+		ranks[l] = rankDesc(scores, l, majority) // indices into majority, best first
+		g := make([]int, 0, mn/L+len(minRows))
+		for _, i := range ranks[l][:mn/L] {
+			g = append(g, majority[i])
+		}
+		g = append(g, minRows...)
+		slices.Sort(g)
+		globals[l] = g
+	})
+	toms := make([]*TomekOptions, L)
+	for l := range toms {
+		toms[l] = tom
+	}
+	if !opt.NoTomek {
+		firsts, err := sharedFirst(x, globals, minRows, workers, tom.Workers)
+		if err != nil {
+			return nil, fmt.Errorf("resample: tomek links: %w", err)
+		}
+		for l, f := range firsts {
+			t := *tom
+			t.first = f
+			toms[l] = &t
+		}
+	}
+
 	out := make([]Subset, 2*L)
 	errs := make([]error, L)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range par {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				l := int(next.Add(1)) - 1
-				if l >= L {
-					return
-				}
-				out[2*l], out[2*l+1], errs[l] = component(x, scores, l, majority, minRows, isMin, seed, frac, opt.NoTomek, tom)
-			}
-		}()
-	}
-	wg.Wait()
+	forEach(par, L, func(l int) {
+		out[2*l], out[2*l+1], errs[l] = component(x, ranks[l], globals[l], l, majority, minRows, isMin, seed, frac, opt.NoTomek, toms[l])
+	})
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
@@ -145,11 +162,32 @@ func Subsets(x *mat.Dense, scores *mat.Dense, majority, minority []int, seed uin
 	return out, nil
 }
 
-// component builds the global and local subsets of component l.
-func component(x, scores *mat.Dense, l int, majority, minRows []int, isMin []bool, seed uint64, frac float64, noTomek bool, tom *TomekOptions) (global, local Subset, err error) {
-	mn, L := scores.Dims()
+// forEach calls f(0..n-1) on par goroutines.
+func forEach(par, n int, f func(int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range par {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// component builds the global and local subsets of component l from its
+// ranking of the majority rows and its global rows g (the top mn/L
+// majority rows and the minority rows, sorted).
+func component(x *mat.Dense, rank, g []int, l int, majority, minRows []int, isMin []bool, seed uint64, frac float64, noTomek bool, tom *TomekOptions) (global, local Subset, err error) {
+	mn := len(majority)
 	mk := len(minRows)
-	rank := rankDesc(scores, l, majority) // indices into majority, best first
 	rowsOf := func(idx []int) []int {
 		r := make([]int, len(idx))
 		for k, i := range idx {
@@ -158,10 +196,7 @@ func component(x, scores *mat.Dense, l int, majority, minRows []int, isMin []boo
 		return r
 	}
 
-	g := rowsOf(rank[:mn/L])
-	nTop := len(g)
-	g = append(g, minRows...)
-	slices.Sort(g)
+	nTop := len(g) - mk
 	global = Subset{Component: l, Kind: Global, Minority: mk, Rows: g}
 	if !noTomek {
 		links, err := tomek(x, g, func(i int) bool { return isMin[i] }, tom)

@@ -412,3 +412,65 @@ func BenchmarkSubsets100k(b *testing.B) {
 		}
 	}
 }
+
+// TestSubsetsSharedTomek checks the global subsets' links, found with the
+// shared first search (sharedFirst), against the definition, strict and
+// not, when the subsets overlap (components 0 and 1 rank alike) and when a
+// subset lies away from most minority rows (component 3), so that many
+// minority rows find none of its rows among their sharedK nearest of the
+// union and fall back to the subset's own search.
+func TestSubsetsSharedTomek(t *testing.T) {
+	misses := sharedMisses.Load()
+	for _, d := range []int{2, 20} {
+		x, maj, mino := synthetic(uint64(d), 2500, d, 0.1)
+		const L = 4
+		centres := [L][]float64{make([]float64, d), make([]float64, d), make([]float64, d), make([]float64, d)}
+		for j := range d {
+			centres[1][j] = 0.1
+			centres[2][j] = 1
+			centres[3][j] = -3
+		}
+		scores := mat.NewDense(len(maj), L, nil)
+		for i, row := range maj {
+			for l := range L {
+				var s float64
+				for j := range d {
+					v := x.At(row, j) - centres[l][j]
+					s -= v * v
+				}
+				scores.Set(i, l, s)
+			}
+		}
+		y := make([]int, len(maj)+len(mino))
+		for _, i := range mino {
+			y[i] = 1
+		}
+		for _, strict := range []bool{false, true} {
+			subs, err := Subsets(x, scores, maj, mino, 1, &SubsetOptions{StrictTomek: strict, Workers: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var globals [][]int
+			for l := range L {
+				g := slices.Clone(subs[2*l].Rows)
+				for _, lk := range subs[2*l].Links {
+					g = append(g, lk.Majority)
+				}
+				slices.Sort(g)
+				globals = append(globals, g)
+				want := bruteTomek(x, y, g, strict)
+				if !slices.Equal(subs[2*l].Links, want) {
+					t.Fatalf("d=%d strict %v component %d: %d links, the definition %d", d, strict, l, len(subs[2*l].Links), len(want))
+				}
+			}
+			// The first search was shared, and some rows fell back.
+			firsts, err := sharedFirst(x, globals, mino, 2, 1)
+			if err != nil || firsts == nil {
+				t.Fatalf("d=%d: the first search was not shared (%v)", d, err)
+			}
+		}
+	}
+	if sharedMisses.Load() == misses {
+		t.Error("no row fell back to its subset's own search")
+	}
+}

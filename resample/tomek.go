@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/neighbors"
@@ -28,6 +29,10 @@ type TomekOptions struct {
 	// Workers bounds the goroutines of the neighbour searches; 0 means
 	// GOMAXPROCS. Results do not depend on it.
 	Workers int
+	// first, when set, answers the first search of tomek (the k nearest
+	// neighbours of the positions small of the index over the subset),
+	// in place of ix.SearchSelf; see sharedFirst.
+	first func(ix *neighbors.Index, small []int, k int) (*neighbors.Result, error)
 }
 
 // TomekLinks returns the Tomek links among the rows of x listed in subset
@@ -111,7 +116,12 @@ func tomek(x *mat.Dense, rows []int, minority func(int) bool, opt *TomekOptions)
 		k = 2 // the second neighbour tells whether the first is tied
 	}
 	search := &neighbors.Options{Workers: opt.Workers}
-	first, err := ix.SearchSelf(small, k, search)
+	var first *neighbors.Result
+	if opt.first != nil {
+		first, err = opt.first(ix, small, k)
+	} else {
+		first, err = ix.SearchSelf(small, k, search)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("tomek links: %w", err)
 	}
@@ -120,13 +130,16 @@ func tomek(x *mat.Dense, rows []int, minority func(int) bool, opt *TomekOptions)
 		return k == 1 || !opt.Strict || d[1] > d[0]
 	}
 	isMin := func(p int) bool { return minority(rows[p]) }
-	// Partners of the other class, each searched once.
+	// Partners of the other class, each searched once. A partner can only
+	// link to a row that chose it, the nearest of which is within[j]
+	// away: its search may stop at any row nearer than that.
 	var partners []int
+	var within []float64
 	partnerOf := make([]int, len(small)) // index into partners, or -1
 	seen := make(map[int]int)
 	for q, p := range small {
 		partnerOf[q] = -1
-		nn, _ := first.Row(q)
+		nn, dist := first.Row(q)
 		if isMin(nn[0]) == isMin(p) || !unique(first, q) {
 			continue
 		}
@@ -135,13 +148,15 @@ func tomek(x *mat.Dense, rows []int, minority func(int) bool, opt *TomekOptions)
 			j = len(partners)
 			seen[nn[0]] = j
 			partners = append(partners, nn[0])
+			within = append(within, dist[0])
 		}
+		within[j] = min(within[j], dist[0])
 		partnerOf[q] = j
 	}
 	if len(partners) == 0 {
 		return nil, nil
 	}
-	second, err := ix.SearchSelf(partners, k, search)
+	second, err := ix.SearchSelfWithin(partners, k, within, search)
 	if err != nil {
 		return nil, fmt.Errorf("tomek links: %w", err)
 	}
@@ -255,4 +270,148 @@ func (s *Tomek) resample(ctx context.Context, name string, d *learn.Data, env le
 		}
 	}
 	return without(d, drop), nil
+}
+
+// sharedK is the number of neighbours the shared first search keeps per
+// minority row (sharedFirst).
+const sharedK = 16
+
+// sharedMisses counts the rows sharedFirst's functions searched in the
+// subset's own index (for tests).
+var sharedMisses atomic.Int64
+
+// sharedFirst returns, for each of the subsets (sorted row lists that all
+// hold every minority row of x and are searched with opt), a first-search
+// function for TomekOptions.first, or nil when sharing does not pay. The
+// first search of Tomek links, the nearest neighbour of every minority row
+// within its subset, costs minority rows x subset rows per subset; AER's
+// global subsets share all minority rows and overlap in their majority
+// rows, so the search runs once over their union: each minority row's
+// sharedK nearest rows of the union, ordered by distance then row number
+// like every search, and its nearest neighbours within a subset are the
+// first of them that belong to it. Where fewer than k of them do, the
+// function searches the subset's index for those rows (with ownWorkers;
+// the shared search uses workers). The answers are those of the subset's
+// own search, row for row.
+func sharedFirst(x *mat.Dense, subsets [][]int, minority []int, workers, ownWorkers int) ([]func(*neighbors.Index, []int, int) (*neighbors.Result, error), error) {
+	if len(subsets) < 2 || len(minority) == 0 {
+		return nil, nil
+	}
+	var union []int
+	total := 0
+	for _, rows := range subsets {
+		union = mergeSorted(union, rows)
+		total += len(rows)
+	}
+	// Worth it when the union is clearly smaller than the subsets
+	// together: misses cost a search of the subset's own index.
+	if len(union) < 2 || 5*len(union) > 4*total {
+		return nil, nil
+	}
+	// at[l][u] is the position in subset l of union row u, or -1.
+	at := make([][]int32, len(subsets))
+	for l, rows := range subsets {
+		a := make([]int32, len(union))
+		j := 0
+		for u, r := range union {
+			a[u] = -1
+			if j < len(rows) && rows[j] == r {
+				a[u] = int32(j)
+				j++
+			}
+		}
+		at[l] = a
+	}
+	// Positions of the minority rows in the union, in row order.
+	minPos := make([]int, 0, len(minority))
+	for _, r := range minority {
+		u, ok := slices.BinarySearch(union, r)
+		if !ok {
+			return nil, nil // not reached: every subset holds the minority rows
+		}
+		minPos = append(minPos, u)
+	}
+	slices.Sort(minPos)
+	ix, err := neighbors.NewRows(x, union)
+	if err != nil {
+		return nil, err
+	}
+	K := min(sharedK, len(union)-1)
+	search := &neighbors.Options{Workers: workers}
+	res, err := ix.SearchSelf(minPos, K, search)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]func(*neighbors.Index, []int, int) (*neighbors.Result, error), len(subsets))
+	for l := range subsets {
+		a := at[l]
+		out[l] = func(sub *neighbors.Index, small []int, k int) (*neighbors.Result, error) {
+			// small lists the subset's minority positions in row order
+			// when the minority is the smaller class; otherwise search.
+			own := func(pos []int) (*neighbors.Result, error) {
+				return sub.SearchSelf(pos, k, &neighbors.Options{Workers: ownWorkers})
+			}
+			if len(small) != len(minPos) || small[0] != int(a[minPos[0]]) {
+				return own(small)
+			}
+			r := &neighbors.Result{K: k, Index: make([]int, len(small)*k), Dist: make([]float64, len(small)*k)}
+			var miss []int // query numbers
+			for q := range small {
+				idx, dist := res.Row(q)
+				got := 0
+				for j, u := range idx {
+					if p := a[u]; p >= 0 {
+						r.Index[q*k+got] = int(p)
+						r.Dist[q*k+got] = dist[j]
+						got++
+						if got == k {
+							break
+						}
+					}
+				}
+				if got < k {
+					miss = append(miss, q)
+				}
+			}
+			if len(miss) > 0 {
+				sharedMisses.Add(int64(len(miss)))
+				pos := make([]int, len(miss))
+				for i, q := range miss {
+					pos[i] = small[q]
+				}
+				m, err := own(pos)
+				if err != nil {
+					return nil, err
+				}
+				for i, q := range miss {
+					copy(r.Index[q*k:(q+1)*k], m.Index[i*k:(i+1)*k])
+					copy(r.Dist[q*k:(q+1)*k], m.Dist[i*k:(i+1)*k])
+				}
+			}
+			return r, nil
+		}
+	}
+	return out, nil
+}
+
+// mergeSorted returns the union of the increasing lists a and b.
+func mergeSorted(a, b []int) []int {
+	out := make([]int, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			out = append(out, a[i])
+			i++
+		case a[i] > b[j]:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i++
+			j++
+		}
+	}
+	out = append(out, a[i:]...)
+	return append(out, b[j:]...)
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/mixture"
 	"github.com/aer-go/aer/synth"
@@ -24,23 +25,31 @@ type globalSets struct {
 
 var (
 	globalMu    sync.Mutex
-	globalCache = map[int]*globalSets{}
+	globalCache = map[[2]int]*globalSets{}
 )
 
 // benchGlobal generates n training rows as issue 14's data (aer gen
-// --ratio 99 --features 20 --informative 10 --clusters 4), fits a
+// --ratio 99 --features 20 --informative 10 --clusters 4), standardised
+// as aer fit does when std is true, fits a
 // 4-component diagonal mixture to 20,000 of its majority rows and returns
 // the 4 global subsets (top floor(n_maj/4) majority rows by component
 // log-density plus all minority rows), built as component does.
-func benchGlobal(b *testing.B, n int) *globalSets {
+func benchGlobal(b testing.TB, n int, std bool) *globalSets {
 	globalMu.Lock()
 	defer globalMu.Unlock()
-	if g, ok := globalCache[n]; ok {
+	key := [2]int{n, 0}
+	if std {
+		key[1] = 1
+	}
+	if g, ok := globalCache[key]; ok {
 		return g
 	}
 	g, err := synth.Generate(&synth.Settings{Samples: n, Features: 20, Informative: 10, Clusters: 4, Ratio: 99}, 1)
 	if err != nil {
 		b.Fatal(err)
+	}
+	if std {
+		dataset.FitScaler(g.X).Transform(g.X)
 	}
 	var maj, mnr []int
 	isMin := make([]bool, n)
@@ -85,12 +94,14 @@ func benchGlobal(b *testing.B, n int) *globalSets {
 		slices.Sort(rows)
 		gs.subsets = append(gs.subsets, rows)
 	}
-	globalCache[n] = gs
+	globalCache[key] = gs
 	return gs
 }
 
 // BenchmarkTomekGlobal times the Tomek search alone on the global subsets
-// of issue 14's data, one component after another, with 1 and 2 workers.
+// of issue 14's data (the first search shared, as Subsets does), one
+// component after another, with 1 and 2 workers,
+// on the raw features and (std=true) standardised as aer fit does.
 // It reports the links found, wall and CPU seconds, and the rate of the
 // first round's distance computations (minority rows x subset rows x 2d
 // flops) per CPU second (the machine may be shared). Build with -tags
@@ -99,41 +110,58 @@ func benchGlobal(b *testing.B, n int) *globalSets {
 func BenchmarkTomekGlobal(b *testing.B) {
 	for _, n := range []int{300_000, 1_000_000} {
 		for _, workers := range []int{1, 2} {
-			b.Run(fmt.Sprintf("n=%d/workers=%d", n, workers), func(b *testing.B) {
-				gs := benchGlobal(b, n)
-				_, d := gs.x.Dims()
-				var pairs float64
-				for _, rows := range gs.subsets {
-					var nm int
-					for _, i := range rows {
-						if gs.isMin[i] {
-							nm++
+			for _, std := range []bool{false, true} {
+				b.Run(fmt.Sprintf("n=%d/workers=%d/std=%v", n, workers, std), func(b *testing.B) {
+					gs := benchGlobal(b, n, std)
+					_, d := gs.x.Dims()
+					var pairs float64
+					for _, rows := range gs.subsets {
+						var nm int
+						for _, i := range rows {
+							if gs.isMin[i] {
+								nm++
+							}
+						}
+						pairs += float64(nm) * float64(len(rows))
+					}
+					b.ResetTimer()
+					var links int
+					t0, c0 := time.Now(), cpuSeconds()
+					var minRows []int
+					for i, m := range gs.isMin {
+						if m {
+							minRows = append(minRows, i)
 						}
 					}
-					pairs += float64(nm) * float64(len(rows))
-				}
-				b.ResetTimer()
-				var links int
-				t0, c0 := time.Now(), cpuSeconds()
-				for b.Loop() {
-					links = 0
-					for _, rows := range gs.subsets {
-						l, err := tomek(gs.x, rows, func(i int) bool { return gs.isMin[i] }, &TomekOptions{Workers: workers})
+					for b.Loop() {
+						links = 0
+						// As Subsets does: the first search shared.
+						firsts, err := sharedFirst(gs.x, gs.subsets, minRows, workers, workers)
 						if err != nil {
 							b.Fatal(err)
 						}
-						links += len(l)
+						for c, rows := range gs.subsets {
+							opt := &TomekOptions{Workers: workers}
+							if firsts != nil {
+								opt.first = firsts[c]
+							}
+							l, err := tomek(gs.x, rows, func(i int) bool { return gs.isMin[i] }, opt)
+							if err != nil {
+								b.Fatal(err)
+							}
+							links += len(l)
+						}
 					}
-				}
-				sec := time.Since(t0).Seconds() / float64(b.N)
-				cpu := (cpuSeconds() - c0) / float64(b.N)
-				b.ReportMetric(float64(links), "links")
-				b.ReportMetric(sec, "s/op")
-				b.ReportMetric(cpu, "cpu-s/op")
-				if cpu > 0 {
-					b.ReportMetric(pairs*2*float64(d)/cpu/1e9, "GFLOP/cpu-s")
-				}
-			})
+					sec := time.Since(t0).Seconds() / float64(b.N)
+					cpu := (cpuSeconds() - c0) / float64(b.N)
+					b.ReportMetric(float64(links), "links")
+					b.ReportMetric(sec, "s/op")
+					b.ReportMetric(cpu, "cpu-s/op")
+					if cpu > 0 {
+						b.ReportMetric(pairs*2*float64(d)/cpu/1e9, "GFLOP/cpu-s")
+					}
+				})
+			}
 		}
 	}
 }

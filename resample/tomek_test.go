@@ -173,6 +173,73 @@ func TestTomekAgainstBrute(t *testing.T) {
 	t.Logf("%d links compared", total)
 }
 
+// TestTomekWideAgainstBrute compares the links with the definition on
+// data where the partners' checks (neighbors.SearchSelfWithin) run the
+// panel kernels and give up early: hundreds of rows in 1 to 60 columns,
+// grid ties, duplicates across classes, far outliers, and in two trials
+// values outside float32's range (no float32 filter, huge margins).
+func TestTomekWideAgainstBrute(t *testing.T) {
+	r := rng.New(14)
+	total := 0
+	for trial, d := range []int{1, 2, 3, 20, 40, 60} {
+		n := 700 + r.IntN(300)
+		grid := trial%2 == 1
+		x := mat.NewDense(n, d, nil)
+		y := make([]int, n)
+		for i := range n {
+			if r.IntN(6) == 0 {
+				y[i] = 1
+			}
+			if i > 0 && r.IntN(6) == 0 {
+				mat.Row(x.RawRowView(i), r.IntN(i), x) // maybe of the other class
+				continue
+			}
+			for j := range d {
+				if grid {
+					x.Set(i, j, float64(r.IntN(3)))
+				} else {
+					x.Set(i, j, r.NormFloat64()+0.7*float64(y[i]))
+				}
+			}
+			switch r.IntN(40) {
+			case 0: // a far outlier
+				x.Set(i, r.IntN(d), 1e3)
+			case 1: // beyond float32 in every third trial: no float32 filter
+				if trial%3 == 2 {
+					x.Set(i, r.IntN(d), 1e-300*float64(1+r.IntN(3)))
+				}
+			case 2:
+				if trial%3 == 2 {
+					x.Set(i, r.IntN(d), 1e60)
+				}
+			}
+		}
+		var subset []int
+		for i := range n {
+			if r.IntN(5) > 0 {
+				subset = append(subset, i)
+			}
+		}
+		for _, strict := range []bool{false, true} {
+			want := bruteTomek(x, y, subset, strict)
+			total += len(want)
+			for _, w := range []int{1, 2} {
+				got, err := TomekLinks(x, y, subset, &TomekOptions{Strict: strict, Workers: w})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("d=%d strict %v workers %d: %d links, the definition %d", d, strict, w, len(got), len(want))
+				}
+			}
+		}
+	}
+	if total < 100 {
+		t.Fatalf("only %d links in all trials: the comparison is too weak", total)
+	}
+	t.Logf("%d links compared", total)
+}
+
 func ExampleTomekLinks() {
 	// Two overlapping points of different classes near the middle, and a
 	// majority point far out.
