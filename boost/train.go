@@ -334,18 +334,9 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 		// as the root's histogram is built (grower.rootGrad).
 		grad := func(b int) {
 			if set.Objective == Logistic {
-				// The common case, inlined: finite margins give finite gradients.
-				for i := b * block; i < min(n, (b+1)*block); i++ {
-					p := 1 / (1 + math.Exp(-margin[i]))
-					gr := p - float64(train.Y[i])
-					// p*(1-p) is never NaN here, so this is max(p*(1-p), minHess)
-					// without the NaN and signed-zero checks of the builtin.
-					hs := p * (1 - p)
-					if hs < minHess {
-						hs = minHess
-					}
-					g.gp[i] = gpair{float32(gr), float32(hs)}
-				}
+				// The common case: finite margins give finite gradients.
+				lo, hi := b*block, min(n, (b+1)*block)
+				logisticGrad(g.gp[lo:hi], margin[lo:hi], train.Y[lo:hi])
 				return
 			}
 			for i := b * block; i < min(n, (b+1)*block); i++ {
