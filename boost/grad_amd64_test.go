@@ -40,7 +40,7 @@ func expInputs(n int, seed uint64) []float64 {
 		}
 		xs = append(xs, x)
 	}
-	for len(xs)%4 != 0 {
+	for len(xs)%8 != 0 {
 		xs = append(xs, 0)
 	}
 	return xs
@@ -89,8 +89,8 @@ func TestLogisticGradKernel(t *testing.T) {
 	for i := range y {
 		y[i] = r.IntN(2)
 	}
-	// Every length 0..9 for the scalar tail, then the whole slice.
-	for _, k := range []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, len(margin)} {
+	// Lengths around multiples of 8 for the scalar tail, then the whole slice.
+	for _, k := range []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, len(margin)} {
 		got := make([]gpair, k)
 		want := make([]gpair, k)
 		logisticGrad(got, margin[:k], y[:k])
