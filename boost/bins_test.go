@@ -112,3 +112,35 @@ func TestBinOfSearch(t *testing.T) {
 		}
 	}
 }
+
+// TestCutTableSearch: bin4 and bin1 give binOf's bin for every number of
+// cuts binning can make (1..256), at the cuts, between them, beyond both
+// ends and at signed zeros.
+func TestCutTableSearch(t *testing.T) {
+	for n := 1; n <= 256; n++ {
+		cuts := make([]float64, n)
+		for i := range cuts {
+			cuts[i] = float64(2*i) - 7
+		}
+		tab := newCutTable(cuts)
+		var xs []float64
+		for x := -10.0; x <= float64(2*n); x += 0.5 {
+			xs = append(xs, x)
+		}
+		xs = append(xs, math.Copysign(0, -1), -math.MaxFloat64, math.MaxFloat64)
+		for _, x := range xs {
+			want := binOf(cuts, x)
+			if got := bin1(tab, x); got != want {
+				t.Fatalf("%d cuts, x=%v: bin1 %d, binOf %d", n, x, got, want)
+			}
+			c0, c1, c2, c3 := bin4(tab, tab, tab, tab, x, x, x, x)
+			if c0 != want || c1 != want || c2 != want || c3 != want {
+				t.Fatalf("%d cuts, x=%v: bin4 %d %d %d %d, binOf %d", n, x, c0, c1, c2, c3, want)
+			}
+		}
+	}
+	// No cuts (a feature without values): bin 0.
+	if got := bin1(newCutTable(nil), 3); got != 0 {
+		t.Fatalf("no cuts: bin %d", got)
+	}
+}

@@ -181,18 +181,42 @@ func newMatrix(x *mat.Dense, w []float64, maxBin, threads int) *matrix {
 	// feature-major for the partitions.
 	m.bins = hugepage.Bytes(n * nf)
 	m.cols = hugepage.Bytes(n * nf)
+	tabs := make([]*cutTable, nf)
+	for f := range tabs {
+		tabs[f] = newCutTable(m.cuts[f])
+	}
 	parallel(threads, nblocks, func(b int) {
 		for i := b * block; i < min(n, (b+1)*block); i++ {
 			row := raw.Data[i*raw.Stride : i*raw.Stride+nf]
 			out := m.bins[i*nf : i*nf+nf]
-			for f, x := range row {
-				var c uint8
-				if math.IsNaN(x) || m.nb[f] == 0 {
-					c = uint8(m.nb[f])
-				} else {
-					c = uint8(binOf(m.cuts[f], x))
+			f := 0
+			for ; f+4 <= nf; f += 4 {
+				x0, x1, x2, x3 := row[f], row[f+1], row[f+2], row[f+3]
+				c0, c1, c2, c3 := bin4(tabs[f], tabs[f+1], tabs[f+2], tabs[f+3], x0, x1, x2, x3)
+				// A feature without values has no cuts: every code is
+				// nb = 0, which its all-+Inf table gives too.
+				if x0 != x0 {
+					c0 = int(m.nb[f])
 				}
-				out[f] = c
+				if x1 != x1 {
+					c1 = int(m.nb[f+1])
+				}
+				if x2 != x2 {
+					c2 = int(m.nb[f+2])
+				}
+				if x3 != x3 {
+					c3 = int(m.nb[f+3])
+				}
+				out[f], out[f+1], out[f+2], out[f+3] = uint8(c0), uint8(c1), uint8(c2), uint8(c3)
+			}
+			for ; f < nf; f++ {
+				c := bin1(tabs[f], row[f])
+				if row[f] != row[f] {
+					c = int(m.nb[f])
+				}
+				out[f] = uint8(c)
+			}
+			for f, c := range out {
 				m.cols[f*n+i] = c
 			}
 		}
