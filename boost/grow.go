@@ -140,12 +140,18 @@ func parallel(threads, n int, fn func(i int)) {
 }
 
 func (g *grower) getHist() []float64 {
+	h := g.getHistDirty()
+	clear(h)
+	return h
+}
+
+// getHistDirty is getHist without clearing the buffer.
+func (g *grower) getHistDirty() []float64 {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if k := len(g.free); k > 0 {
 		h := g.free[k-1]
 		g.free = g.free[:k-1]
-		clear(h)
 		return h
 	}
 	return make([]float64, 2*g.m.histLen)
@@ -204,12 +210,12 @@ type buildJob struct {
 func (g *grower) buildHists(nodes []*gnode, pre func(lo, hi int)) {
 	var jobs []buildJob
 	for _, nd := range nodes {
-		nd.hist = g.getHist()
+		nd.hist = g.getHistDirty()
 		for lo := nd.begin; lo < nd.end || lo == nd.begin; lo += block {
 			hi := min(lo+block, nd.end)
 			buf := nd.hist
 			if lo != nd.begin {
-				buf = g.getHist()
+				buf = g.getHistDirty()
 			}
 			jobs = append(jobs, buildJob{nd, lo, hi, buf})
 			if hi >= nd.end {
@@ -219,20 +225,47 @@ func (g *grower) buildHists(nodes []*gnode, pre func(lo, hi int)) {
 	}
 	parallel(g.threads, len(jobs), func(i int) {
 		j := &jobs[i]
+		clear(j.buf)
 		if pre != nil {
 			pre(j.lo, j.hi)
 		}
 		g.accumulate(j.buf, g.idx[j.lo:j.hi])
 	})
+	// Each node's histogram is the sum of its blocks' partial histograms
+	// in block order, slot by slot: the slots are split among the threads
+	// (the order of the sum within a slot is the same).
+	type sumJob struct {
+		first  int // the node's first job
+		end    int // after its last job
+		lo, hi int // slots
+	}
+	const chunk = 2048
+	var sums []sumJob
+	for k := 0; k < len(jobs); {
+		e := k + 1
+		for e < len(jobs) && jobs[e].nd == jobs[k].nd {
+			e++
+		}
+		if e-k > 1 {
+			for lo := 0; lo < len(jobs[k].buf); lo += chunk {
+				sums = append(sums, sumJob{k, e, lo, min(lo+chunk, len(jobs[k].buf))})
+			}
+		}
+		k = e
+	}
+	parallel(g.threads, len(sums), func(i int) {
+		sj := &sums[i]
+		h := jobs[sj.first].nd.hist[sj.lo:sj.hi]
+		for _, j := range jobs[sj.first+1 : sj.end] {
+			for k, v := range j.buf[sj.lo:sj.hi] {
+				h[k] += v
+			}
+		}
+	})
 	for _, j := range jobs {
-		if j.lo == j.nd.begin {
-			continue
+		if j.lo != j.nd.begin {
+			g.putHist(j.buf)
 		}
-		h := j.nd.hist
-		for k, v := range j.buf {
-			h[k] += v
-		}
-		g.putHist(j.buf)
 	}
 }
 
