@@ -321,6 +321,15 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 	r := rng.Derive(set.Seed, 1)
 	nblocks := (n + block - 1) / block
 	gradErr := make([]error, nblocks)
+	// When the last tree was grown on every row, its margin update is
+	// pending: leafOf[i] indexes the value in leafVal that row i adds to
+	// margin[i], applied block by block just before the block's gradients
+	// (a sequential pass, while the block is in cache) instead of a
+	// scattered read-modify-write of the margins at the end of the round;
+	// each row still adds its one value, so the sums are the same.
+	var leafOf []uint8
+	var leafVal [256]float64
+	pending := false
 	for round := 0; round < set.NEstimators; round++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -357,6 +366,11 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 		// Gradients: for the logistic loss on all rows, block by block
 		// as the root's histogram is built (grower.rootGrad).
 		grad := func(b int) {
+			if pending {
+				for i := b * block; i < min(n, (b+1)*block); i++ {
+					margin[i] += leafVal[leafOf[i]]
+				}
+			}
 			if set.Objective == Logistic {
 				// The common case: finite margins give finite gradients.
 				lo, hi := b*block, min(n, (b+1)*block)
@@ -381,45 +395,54 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 			}
 		}
 		tree, leaves, last := g.grow(rows)
-		// Update the training margins: from the leaves' row ranges for the
-		// sampled rows (the rows of a last split were never partitioned:
-		// route them here), by walking the tree for the others.
-		parallel(set.Threads, len(leaves), func(k int) {
-			lf := leaves[k]
-			v := tree.Value[lf.id]
-			for _, r := range g.idx[lf.begin:lf.end] {
-				margin[r] += v
+		pending = false
+		if marginPending && rows == n && len(leaves)+2*len(last) <= len(leafVal) {
+			// Every row is in a leaf's range or a last split's: the update
+			// becomes pending (see leafOf).
+			if leafOf == nil {
+				leafOf = make([]uint8, n)
 			}
-		})
-		var lastJobs []partJob
-		for _, nd := range last {
-			for lo := nd.begin; lo < nd.end; lo += block {
-				lastJobs = append(lastJobs, partJob{nd: nd, lo: lo, hi: min(lo+block, nd.end)})
+			for k, lf := range leaves {
+				leafVal[k] = tree.Value[lf.id]
 			}
-		}
-		parallel(set.Threads, len(lastJobs), func(k int) {
-			j := &lastJobs[k]
-			left := leftTable(mx, &j.nd.best)
-			col := mx.cols[j.nd.best.feat*n : (j.nd.best.feat+1)*n]
-			li := tree.Left[j.nd.id]
-			vals := [2]float64{tree.Value[li+1], tree.Value[li]} // right, left
-			for _, r := range g.idx[j.lo:j.hi] {
-				margin[r] += vals[b2i(left[col[r]])]
+			for k, nd := range last {
+				li := tree.Left[nd.id]
+				leafVal[len(leaves)+2*k] = tree.Value[li]
+				leafVal[len(leaves)+2*k+1] = tree.Value[li+1]
 			}
-		})
-		if rows < n {
-			in := make([]bool, n)
-			for _, r := range g.idx[:rows] {
-				in[r] = true
-			}
-			raw := train.X.RawMatrix()
-			parallel(set.Threads, nblocks, func(b int) {
-				for i := b * block; i < min(n, (b+1)*block); i++ {
-					if !in[i] {
-						margin[i] += tree.Value[tree.Leaf(raw.Data[i*raw.Stride:i*raw.Stride+nf])]
-					}
+			parallel(set.Threads, len(leaves), func(k int) {
+				lf := leaves[k]
+				for _, r := range g.idx[lf.begin:lf.end] {
+					leafOf[r] = uint8(k)
 				}
 			})
+			jobs := lastJobs(last, len(leaves))
+			parallel(set.Threads, len(jobs), func(k int) {
+				j := &jobs[k]
+				left := leftTable(mx, &j.nd.best)
+				col := mx.cols[j.nd.best.feat*n : (j.nd.best.feat+1)*n]
+				codes := [2]uint8{uint8(j.nl + 1), uint8(j.nl)} // right, left
+				for _, r := range g.idx[j.lo:j.hi] {
+					leafOf[r] = codes[b2i(left[col[r]])]
+				}
+			})
+			pending = true
+		} else {
+			g.updateMargins(margin, tree, leaves, last)
+			if rows < n {
+				in := make([]bool, n)
+				for _, r := range g.idx[:rows] {
+					in[r] = true
+				}
+				raw := train.X.RawMatrix()
+				parallel(set.Threads, nblocks, func(b int) {
+					for i := b * block; i < min(n, (b+1)*block); i++ {
+						if !in[i] {
+							margin[i] += tree.Value[tree.Leaf(raw.Data[i*raw.Stride:i*raw.Stride+nf])]
+						}
+					}
+				})
+			}
 		}
 		model.Trees = append(model.Trees, *tree)
 		if set.Progress != nil {
@@ -448,6 +471,47 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 	}
 	model.compile()
 	return model, nil
+}
+
+// marginPending enables the pending margin updates (see leafOf); tests
+// turn it off to compare with the direct updates.
+var marginPending = true
+
+// lastJobs splits the rows of the last splits into blocks; each job's nl
+// is first + 2*(the split's index in last), the slot of its left child.
+func lastJobs(last []*gnode, first int) []partJob {
+	var jobs []partJob
+	for k, nd := range last {
+		for lo := nd.begin; lo < nd.end; lo += block {
+			jobs = append(jobs, partJob{nd: nd, lo: lo, hi: min(lo+block, nd.end), nl: first + 2*k})
+		}
+	}
+	return jobs
+}
+
+// updateMargins adds the tree's leaf values to the margins of the rows
+// it was grown on: from the leaves' row ranges, and for the rows of a
+// last split (never partitioned) by routing them here.
+func (g *grower) updateMargins(margin []float64, tree *Tree, leaves, last []*gnode) {
+	m := g.m
+	parallel(g.threads, len(leaves), func(k int) {
+		lf := leaves[k]
+		v := tree.Value[lf.id]
+		for _, r := range g.idx[lf.begin:lf.end] {
+			margin[r] += v
+		}
+	})
+	jobs := lastJobs(last, 0)
+	parallel(g.threads, len(jobs), func(k int) {
+		j := &jobs[k]
+		left := leftTable(m, &j.nd.best)
+		col := m.cols[j.nd.best.feat*m.n : (j.nd.best.feat+1)*m.n]
+		li := tree.Left[j.nd.id]
+		vals := [2]float64{tree.Value[li+1], tree.Value[li]} // right, left
+		for _, r := range g.idx[j.lo:j.hi] {
+			margin[r] += vals[b2i(left[col[r]])]
+		}
+	})
 }
 
 func better(metric string, a, b float64) bool {
