@@ -80,6 +80,7 @@ type grower struct {
 	rootGrad func(lo, hi int)
 	idx      []int32
 	tmp      []int32
+	tmpR     []int32 // partition: a block's right rows
 	featOK   []bool
 
 	// split-finding constants in XGBoost's single precision
@@ -100,6 +101,7 @@ func newGrower(m *matrix, s *Settings) *grower {
 		gp:      make([]gpair, m.n),
 		idx:     make([]int32, m.n),
 		tmp:     make([]int32, m.n),
+		tmpR:    make([]int32, m.n),
 		featOK:  make([]bool, m.nf),
 		lambda:  float64(float32(s.Lambda)),
 		alpha:   float64(float32(s.Alpha)),
@@ -419,24 +421,24 @@ func (g *grower) partition(nodes []*gnode) {
 		j := &jobs[i]
 		b := &j.nd.best
 		left := leftTable(m, b)
-		// Branch-free: every row is written both after the left rows and
-		// before the right rows, and only one of the two counts advances.
-		// The two slots are free (nl+nr rows placed so far, so
-		// nl <= count-1-nr), and a split's direction is unpredictable.
+		// Branch-free: every row is written both after the left rows (in
+		// tmp) and after the right rows (in tmpR), and only one of the
+		// two counts advances: a split's direction is unpredictable.
 		nl, nr := 0, 0
 		col := m.cols[b.feat*m.n : (b.feat+1)*m.n]
 		rows := g.idx[j.lo:j.hi]
-		out := g.tmp[j.lo:j.hi]
+		outL := g.tmp[j.lo:j.hi]
+		outR := g.tmpR[j.lo:j.hi]
 		// Without bounds checks (they were half the loop): every row r is
-		// below m.n = len(col), and both slots are within out (above).
-		_ = out[len(rows)-1]
+		// below m.n = len(col), and nl, nr < len(rows).
+		_, _ = outL[len(rows)-1], outR[len(rows)-1]
 		colp := unsafe.Pointer(unsafe.SliceData(col))
-		lo := unsafe.Pointer(unsafe.SliceData(out))
-		hi := unsafe.Add(lo, 4*(len(out)-1))
+		lp := unsafe.Pointer(unsafe.SliceData(outL))
+		rp := unsafe.Pointer(unsafe.SliceData(outR))
 		for _, r := range rows {
 			isLeft := int(b2i(left[*(*uint8)(unsafe.Add(colp, int(r)))]))
-			*(*int32)(unsafe.Add(lo, 4*nl)) = r
-			*(*int32)(unsafe.Add(hi, -4*nr)) = r
+			*(*int32)(unsafe.Add(lp, 4*nl)) = r
+			*(*int32)(unsafe.Add(rp, 4*nr)) = r
 			nl += isLeft
 			nr += 1 - isLeft
 		}
@@ -465,10 +467,7 @@ func (g *grower) partition(nodes []*gnode) {
 		p := places[i]
 		copy(g.idx[p.l:p.l+j.nl], g.tmp[j.lo:j.lo+j.nl])
 		nr := j.hi - j.lo - j.nl
-		dst := g.idx[p.r : p.r+nr]
-		for k := range dst {
-			dst[k] = g.tmp[j.hi-1-k]
-		}
+		copy(g.idx[p.r:p.r+nr], g.tmpR[j.lo:j.lo+nr])
 	})
 }
 
