@@ -359,9 +359,11 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 				rows = 1
 			}
 		} else {
-			for i := range g.idx {
-				g.idx[i] = int32(i)
-			}
+			parallel(set.Threads, nblocks, func(b int) {
+				for i := b * block; i < min(n, (b+1)*block); i++ {
+					g.idx[i] = int32(i)
+				}
+			})
 		}
 		// Gradients: for the logistic loss on all rows, block by block
 		// as the root's histogram is built (grower.rootGrad).
