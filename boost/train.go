@@ -181,18 +181,29 @@ func newMatrix(x *mat.Dense, w []float64, maxBin, threads int) *matrix {
 	// feature-major for the partitions.
 	m.bins = hugepage.Bytes(n * nf)
 	m.cols = hugepage.Bytes(n * nf)
-	tabs := make([]*cutTable, nf)
+	tabs := make([]cutTable, nf)
 	for f := range tabs {
-		tabs[f] = newCutTable(m.cuts[f])
+		tabs[f] = *newCutTable(m.cuts[f])
 	}
 	parallel(threads, nblocks, func(b int) {
-		for i := b * block; i < min(n, (b+1)*block); i++ {
+		lo, hi := b*block, min(n, (b+1)*block)
+		// Groups of four features by the vector kernel, where there is
+		// one, for the rows it takes; then the rest as below.
+		done := make([]int, (nf+3)/4)
+		for f := 0; f+4 <= nf; f += 4 {
+			nb := [4]int64{int64(m.nb[f]), int64(m.nb[f+1]), int64(m.nb[f+2]), int64(m.nb[f+3])}
+			done[f/4] = binRows4(tabs[f:f+4], raw.Data[lo*raw.Stride+f:], raw.Stride, m.bins[lo*nf+f:], nf, &nb, hi-lo)
+		}
+		for i := lo; i < hi; i++ {
 			row := raw.Data[i*raw.Stride : i*raw.Stride+nf]
 			out := m.bins[i*nf : i*nf+nf]
 			f := 0
 			for ; f+4 <= nf; f += 4 {
+				if i-lo < done[f/4] {
+					continue
+				}
 				x0, x1, x2, x3 := row[f], row[f+1], row[f+2], row[f+3]
-				c0, c1, c2, c3 := bin4(tabs[f], tabs[f+1], tabs[f+2], tabs[f+3], x0, x1, x2, x3)
+				c0, c1, c2, c3 := bin4(&tabs[f], &tabs[f+1], &tabs[f+2], &tabs[f+3], x0, x1, x2, x3)
 				// A feature without values has no cuts: every code is
 				// nb = 0, which its all-+Inf table gives too.
 				if x0 != x0 {
@@ -210,7 +221,7 @@ func newMatrix(x *mat.Dense, w []float64, maxBin, threads int) *matrix {
 				out[f], out[f+1], out[f+2], out[f+3] = uint8(c0), uint8(c1), uint8(c2), uint8(c3)
 			}
 			for ; f < nf; f++ {
-				c := bin1(tabs[f], row[f])
+				c := bin1(&tabs[f], row[f])
 				if row[f] != row[f] {
 					c = int(m.nb[f])
 				}
