@@ -12,6 +12,8 @@ func binKernelAVX2(tab *float64, x *float64, xstride int, out *uint8, ostride in
 // does, and returns how many rows it did: a multiple of 4, the rest
 // (fewer than 4) left to the caller. tabs are consecutive in memory.
 func binRows4(tabs []cutTable, x []float64, xstride int, out []uint8, ostride int, nb *[4]int64, rows int) int {
+	// The kernel needs AVX2 only; the check of the gradient kernel (AVX2
+	// and FMA) is stricter and makes one switch for both.
 	if !useAVX2Exp || rows < 4 {
 		return 0
 	}
