@@ -183,3 +183,12 @@ func TestTimeTrain(t *testing.T) {
 	slices.Sort(lat)
 	t.Logf("single row: median %v", lat[len(lat)/2])
 }
+
+// BenchmarkNewBins: binning a million rows of 20 features.
+func BenchmarkNewBins(b *testing.B) {
+	x, _ := synthData(1_000_000, 20, 1)
+	b.ResetTimer()
+	for range b.N {
+		newMatrix(x, nil, 256, 1)
+	}
+}

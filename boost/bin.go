@@ -121,6 +121,42 @@ func binOf(cuts []float64, x float64) int {
 	return base
 }
 
+// cutTable is a feature's cuts but the last, padded with +Inf to 256
+// entries: cuts come from at most 256 bins, so at least one entry is
+// +Inf, and the number of entries <= x is binOf(cuts, x) for every x
+// that is not NaN (no training value is infinite).
+type cutTable [256]float64
+
+func newCutTable(cuts []float64) *cutTable {
+	var t cutTable
+	k := copy(t[:], cuts[:max(0, len(cuts)-1)])
+	for i := k; i < len(t); i++ {
+		t[i] = math.Inf(1)
+	}
+	return &t
+}
+
+// bin4 returns binOf of x0..x3 (not NaN) in the cuts of t0..t3: four
+// branch-free searches of eight fixed steps, interleaved so that their
+// dependent loads overlap (one search alone waits on every load).
+func bin4(t0, t1, t2, t3 *cutTable, x0, x1, x2, x3 float64) (c0, c1, c2, c3 int) {
+	for s := 128; s > 0; s >>= 1 {
+		c0 += s & -int(b2i(t0[(c0+s-1)&255] <= x0))
+		c1 += s & -int(b2i(t1[(c1+s-1)&255] <= x1))
+		c2 += s & -int(b2i(t2[(c2+s-1)&255] <= x2))
+		c3 += s & -int(b2i(t3[(c3+s-1)&255] <= x3))
+	}
+	return c0, c1, c2, c3
+}
+
+// bin1 is bin4 for one value.
+func bin1(t *cutTable, x float64) (c int) {
+	for s := 128; s > 0; s >>= 1 {
+		c += s & -int(b2i(t[(c+s-1)&255] <= x))
+	}
+	return c
+}
+
 // radixSort returns the values of v (none NaN) in ascending order: an LSD
 // radix sort on the order-preserving integer image of each float64, 11
 // bits a pass, several times faster than a comparison sort on the long

@@ -3,6 +3,7 @@ package boost
 import (
 	"bytes"
 	"context"
+	"github.com/aer-go/aer/internal/rng"
 	"math"
 	"testing"
 
@@ -108,6 +109,94 @@ func TestBinOfSearch(t *testing.T) {
 			}
 			if got := binOf(cuts, x); got != want {
 				t.Fatalf("%d cuts, x=%v: bin %d, want %d", n, x, got, want)
+			}
+		}
+	}
+}
+
+// TestCutTableSearch: bin4 and bin1 give binOf's bin for every number of
+// cuts binning can make (1..256), at the cuts, between them, beyond both
+// ends and at signed zeros.
+func TestCutTableSearch(t *testing.T) {
+	for n := 1; n <= 256; n++ {
+		cuts := make([]float64, n)
+		for i := range cuts {
+			cuts[i] = float64(2*i) - 7
+		}
+		tab := newCutTable(cuts)
+		var xs []float64
+		for x := -10.0; x <= float64(2*n); x += 0.5 {
+			xs = append(xs, x)
+		}
+		xs = append(xs, math.Copysign(0, -1), -math.MaxFloat64, math.MaxFloat64)
+		for _, x := range xs {
+			want := binOf(cuts, x)
+			if got := bin1(tab, x); got != want {
+				t.Fatalf("%d cuts, x=%v: bin1 %d, binOf %d", n, x, got, want)
+			}
+			c0, c1, c2, c3 := bin4(tab, tab, tab, tab, x, x, x, x)
+			if c0 != want || c1 != want || c2 != want || c3 != want {
+				t.Fatalf("%d cuts, x=%v: bin4 %d %d %d %d, binOf %d", n, x, c0, c1, c2, c3, want)
+			}
+		}
+	}
+	// No cuts (a feature without values): bin 0.
+	if got := bin1(newCutTable(nil), 3); got != 0 {
+		t.Fatalf("no cuts: bin %d", got)
+	}
+}
+
+// TestBinRows4: the vector binning kernel (where there is one) gives
+// bin4's codes, and nb for NaN, on tables of 0 to 255 cuts, for values
+// at, between and beyond the cuts.
+func TestBinRows4(t *testing.T) {
+	r := rng.New(9)
+	const rows, stride = 203, 6
+	for trial := 0; trial < 200; trial++ {
+		tabs := make([]cutTable, 4)
+		var nb [4]int64
+		for j := range tabs {
+			nc := r.IntN(256) // 0: a feature without values; at most 255 with missing values
+			cuts := make([]float64, nc)
+			for i := range cuts {
+				cuts[i] = float64(i) + r.Float64()*0.5 - 40
+			}
+			tabs[j] = *newCutTable(cuts)
+			nb[j] = int64(max(0, nc))
+		}
+		x := make([]float64, rows*stride)
+		for i := range x {
+			switch r.IntN(8) {
+			case 0:
+				x[i] = math.NaN()
+			case 1:
+				x[i] = float64(r.IntN(300) - 45) // at or near cuts' integer parts
+			case 2:
+				x[i] = tabs[r.IntN(4)][r.IntN(256)] // exactly a cut (or +Inf pad: skipped below)
+				if math.IsInf(x[i], 0) {
+					x[i] = 1e300
+				}
+			default:
+				x[i] = r.NormFloat64() * 80
+			}
+		}
+		out := make([]uint8, rows*5)
+		off := 1 // start inside the rows, as newMatrix does for feature groups
+		done := binRows4(tabs, x[off:], stride, out[off:], 5, &nb, rows-1)
+		if done%4 != 0 || done > rows-1 {
+			t.Fatalf("did %d of %d rows", done, rows-1)
+		}
+		for i := 0; i < done; i++ {
+			v := x[off+i*stride : off+i*stride+4]
+			c0, c1, c2, c3 := bin4(&tabs[0], &tabs[1], &tabs[2], &tabs[3], v[0], v[1], v[2], v[3])
+			want := [4]int{c0, c1, c2, c3}
+			for j := range want {
+				if v[j] != v[j] {
+					want[j] = int(nb[j])
+				}
+				if got := out[off+i*5+j]; int(got) != want[j] {
+					t.Fatalf("trial %d row %d feature %d (x=%v): code %d, want %d", trial, i, j, v[j], got, want[j])
+				}
 			}
 		}
 	}

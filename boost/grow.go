@@ -80,6 +80,7 @@ type grower struct {
 	rootGrad func(lo, hi int)
 	idx      []int32
 	tmp      []int32
+	tmpR     []int32 // partition: a block's right rows
 	featOK   []bool
 
 	// split-finding constants in XGBoost's single precision
@@ -100,6 +101,7 @@ func newGrower(m *matrix, s *Settings) *grower {
 		gp:      make([]gpair, m.n),
 		idx:     make([]int32, m.n),
 		tmp:     make([]int32, m.n),
+		tmpR:    make([]int32, m.n),
 		featOK:  make([]bool, m.nf),
 		lambda:  float64(float32(s.Lambda)),
 		alpha:   float64(float32(s.Alpha)),
@@ -140,12 +142,18 @@ func parallel(threads, n int, fn func(i int)) {
 }
 
 func (g *grower) getHist() []float64 {
+	h := g.getHistDirty()
+	clear(h)
+	return h
+}
+
+// getHistDirty is getHist without clearing the buffer.
+func (g *grower) getHistDirty() []float64 {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if k := len(g.free); k > 0 {
 		h := g.free[k-1]
 		g.free = g.free[:k-1]
-		clear(h)
 		return h
 	}
 	return make([]float64, 2*g.m.histLen)
@@ -204,12 +212,12 @@ type buildJob struct {
 func (g *grower) buildHists(nodes []*gnode, pre func(lo, hi int)) {
 	var jobs []buildJob
 	for _, nd := range nodes {
-		nd.hist = g.getHist()
+		nd.hist = g.getHistDirty()
 		for lo := nd.begin; lo < nd.end || lo == nd.begin; lo += block {
 			hi := min(lo+block, nd.end)
 			buf := nd.hist
 			if lo != nd.begin {
-				buf = g.getHist()
+				buf = g.getHistDirty()
 			}
 			jobs = append(jobs, buildJob{nd, lo, hi, buf})
 			if hi >= nd.end {
@@ -219,20 +227,47 @@ func (g *grower) buildHists(nodes []*gnode, pre func(lo, hi int)) {
 	}
 	parallel(g.threads, len(jobs), func(i int) {
 		j := &jobs[i]
+		clear(j.buf)
 		if pre != nil {
 			pre(j.lo, j.hi)
 		}
 		g.accumulate(j.buf, g.idx[j.lo:j.hi])
 	})
+	// Each node's histogram is the sum of its blocks' partial histograms
+	// in block order, slot by slot: the slots are split among the threads
+	// (the order of the sum within a slot is the same).
+	type sumJob struct {
+		first  int // the node's first job
+		end    int // after its last job
+		lo, hi int // slots
+	}
+	const chunk = 2048
+	var sums []sumJob
+	for k := 0; k < len(jobs); {
+		e := k + 1
+		for e < len(jobs) && jobs[e].nd == jobs[k].nd {
+			e++
+		}
+		if e-k > 1 {
+			for lo := 0; lo < len(jobs[k].buf); lo += chunk {
+				sums = append(sums, sumJob{k, e, lo, min(lo+chunk, len(jobs[k].buf))})
+			}
+		}
+		k = e
+	}
+	parallel(g.threads, len(sums), func(i int) {
+		sj := &sums[i]
+		h := jobs[sj.first].nd.hist[sj.lo:sj.hi]
+		for _, j := range jobs[sj.first+1 : sj.end] {
+			for k, v := range j.buf[sj.lo:sj.hi] {
+				h[k] += v
+			}
+		}
+	})
 	for _, j := range jobs {
-		if j.lo == j.nd.begin {
-			continue
+		if j.lo != j.nd.begin {
+			g.putHist(j.buf)
 		}
-		h := j.nd.hist
-		for k, v := range j.buf {
-			h[k] += v
-		}
-		g.putHist(j.buf)
 	}
 }
 
@@ -386,24 +421,24 @@ func (g *grower) partition(nodes []*gnode) {
 		j := &jobs[i]
 		b := &j.nd.best
 		left := leftTable(m, b)
-		// Branch-free: every row is written both after the left rows and
-		// before the right rows, and only one of the two counts advances.
-		// The two slots are free (nl+nr rows placed so far, so
-		// nl <= count-1-nr), and a split's direction is unpredictable.
+		// Branch-free: every row is written both after the left rows (in
+		// tmp) and after the right rows (in tmpR), and only one of the
+		// two counts advances: a split's direction is unpredictable.
 		nl, nr := 0, 0
 		col := m.cols[b.feat*m.n : (b.feat+1)*m.n]
 		rows := g.idx[j.lo:j.hi]
-		out := g.tmp[j.lo:j.hi]
+		outL := g.tmp[j.lo:j.hi]
+		outR := g.tmpR[j.lo:j.hi]
 		// Without bounds checks (they were half the loop): every row r is
-		// below m.n = len(col), and both slots are within out (above).
-		_ = out[len(rows)-1]
+		// below m.n = len(col), and nl, nr < len(rows).
+		_, _ = outL[len(rows)-1], outR[len(rows)-1]
 		colp := unsafe.Pointer(unsafe.SliceData(col))
-		lo := unsafe.Pointer(unsafe.SliceData(out))
-		hi := unsafe.Add(lo, 4*(len(out)-1))
+		lp := unsafe.Pointer(unsafe.SliceData(outL))
+		rp := unsafe.Pointer(unsafe.SliceData(outR))
 		for _, r := range rows {
 			isLeft := int(b2i(left[*(*uint8)(unsafe.Add(colp, int(r)))]))
-			*(*int32)(unsafe.Add(lo, 4*nl)) = r
-			*(*int32)(unsafe.Add(hi, -4*nr)) = r
+			*(*int32)(unsafe.Add(lp, 4*nl)) = r
+			*(*int32)(unsafe.Add(rp, 4*nr)) = r
 			nl += isLeft
 			nr += 1 - isLeft
 		}
@@ -432,10 +467,7 @@ func (g *grower) partition(nodes []*gnode) {
 		p := places[i]
 		copy(g.idx[p.l:p.l+j.nl], g.tmp[j.lo:j.lo+j.nl])
 		nr := j.hi - j.lo - j.nl
-		dst := g.idx[p.r : p.r+nr]
-		for k := range dst {
-			dst[k] = g.tmp[j.hi-1-k]
-		}
+		copy(g.idx[p.r:p.r+nr], g.tmpR[j.lo:j.lo+nr])
 	})
 }
 

@@ -12,6 +12,25 @@ func LogisticGrad(margin float64, y int) (grad, hess float64) {
 	return p - float64(y), max(p*(1-p), minHess)
 }
 
+// logisticGradGo sets gp[i] to the logistic gradient pair of margin[i]
+// and label y[i], as LogisticGrad computes it, in single precision (the
+// reference of the kernel of logisticGrad). Finite margins give finite
+// pairs.
+func logisticGradGo(gp []gpair, margin []float64, y []int) {
+	_, _ = margin[:len(gp)], y[:len(gp)]
+	for i := range gp {
+		p := 1 / (1 + math.Exp(-margin[i]))
+		gr := p - float64(y[i])
+		// p*(1-p) is never NaN here, so this is max(p*(1-p), minHess)
+		// without the NaN and signed-zero checks of the builtin.
+		hs := p * (1 - p)
+		if hs < minHess {
+			hs = minHess
+		}
+		gp[i] = gpair{float32(gr), float32(hs)}
+	}
+}
+
 // FocalGrad returns the gradient and hessian, with respect to the margin,
 // of the focal loss of Lin et al. (2017),
 //

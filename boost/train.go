@@ -181,18 +181,53 @@ func newMatrix(x *mat.Dense, w []float64, maxBin, threads int) *matrix {
 	// feature-major for the partitions.
 	m.bins = hugepage.Bytes(n * nf)
 	m.cols = hugepage.Bytes(n * nf)
+	tabs := make([]cutTable, nf)
+	for f := range tabs {
+		tabs[f] = *newCutTable(m.cuts[f])
+	}
 	parallel(threads, nblocks, func(b int) {
-		for i := b * block; i < min(n, (b+1)*block); i++ {
+		lo, hi := b*block, min(n, (b+1)*block)
+		// Groups of four features by the vector kernel, where there is
+		// one, for the rows it takes; then the rest as below.
+		done := make([]int, (nf+3)/4)
+		for f := 0; f+4 <= nf; f += 4 {
+			nb := [4]int64{int64(m.nb[f]), int64(m.nb[f+1]), int64(m.nb[f+2]), int64(m.nb[f+3])}
+			done[f/4] = binRows4(tabs[f:f+4], raw.Data[lo*raw.Stride+f:], raw.Stride, m.bins[lo*nf+f:], nf, &nb, hi-lo)
+		}
+		for i := lo; i < hi; i++ {
 			row := raw.Data[i*raw.Stride : i*raw.Stride+nf]
 			out := m.bins[i*nf : i*nf+nf]
-			for f, x := range row {
-				var c uint8
-				if math.IsNaN(x) || m.nb[f] == 0 {
-					c = uint8(m.nb[f])
-				} else {
-					c = uint8(binOf(m.cuts[f], x))
+			f := 0
+			for ; f+4 <= nf; f += 4 {
+				if i-lo < done[f/4] {
+					continue
 				}
-				out[f] = c
+				x0, x1, x2, x3 := row[f], row[f+1], row[f+2], row[f+3]
+				c0, c1, c2, c3 := bin4(&tabs[f], &tabs[f+1], &tabs[f+2], &tabs[f+3], x0, x1, x2, x3)
+				// A feature without values has no cuts: every code is
+				// nb = 0, which its all-+Inf table gives too.
+				if x0 != x0 {
+					c0 = int(m.nb[f])
+				}
+				if x1 != x1 {
+					c1 = int(m.nb[f+1])
+				}
+				if x2 != x2 {
+					c2 = int(m.nb[f+2])
+				}
+				if x3 != x3 {
+					c3 = int(m.nb[f+3])
+				}
+				out[f], out[f+1], out[f+2], out[f+3] = uint8(c0), uint8(c1), uint8(c2), uint8(c3)
+			}
+			for ; f < nf; f++ {
+				c := bin1(&tabs[f], row[f])
+				if row[f] != row[f] {
+					c = int(m.nb[f])
+				}
+				out[f] = uint8(c)
+			}
+			for f, c := range out {
 				m.cols[f*n+i] = c
 			}
 		}
@@ -297,6 +332,15 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 	r := rng.Derive(set.Seed, 1)
 	nblocks := (n + block - 1) / block
 	gradErr := make([]error, nblocks)
+	// When the last tree was grown on every row, its margin update is
+	// pending: leafOf[i] indexes the value in leafVal that row i adds to
+	// margin[i], applied block by block just before the block's gradients
+	// (a sequential pass, while the block is in cache) instead of a
+	// scattered read-modify-write of the margins at the end of the round;
+	// each row still adds its one value, so the sums are the same.
+	var leafOf []uint8
+	var leafVal [256]float64
+	pending := false
 	for round := 0; round < set.NEstimators; round++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -326,26 +370,24 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 				rows = 1
 			}
 		} else {
-			for i := range g.idx {
-				g.idx[i] = int32(i)
-			}
+			parallel(set.Threads, nblocks, func(b int) {
+				for i := b * block; i < min(n, (b+1)*block); i++ {
+					g.idx[i] = int32(i)
+				}
+			})
 		}
 		// Gradients: for the logistic loss on all rows, block by block
 		// as the root's histogram is built (grower.rootGrad).
 		grad := func(b int) {
-			if set.Objective == Logistic {
-				// The common case, inlined: finite margins give finite gradients.
+			if pending {
 				for i := b * block; i < min(n, (b+1)*block); i++ {
-					p := 1 / (1 + math.Exp(-margin[i]))
-					gr := p - float64(train.Y[i])
-					// p*(1-p) is never NaN here, so this is max(p*(1-p), minHess)
-					// without the NaN and signed-zero checks of the builtin.
-					hs := p * (1 - p)
-					if hs < minHess {
-						hs = minHess
-					}
-					g.gp[i] = gpair{float32(gr), float32(hs)}
+					margin[i] += leafVal[leafOf[i]]
 				}
+			}
+			if set.Objective == Logistic {
+				// The common case: finite margins give finite gradients.
+				lo, hi := b*block, min(n, (b+1)*block)
+				logisticGrad(g.gp[lo:hi], margin[lo:hi], train.Y[lo:hi])
 				return
 			}
 			for i := b * block; i < min(n, (b+1)*block); i++ {
@@ -366,45 +408,54 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 			}
 		}
 		tree, leaves, last := g.grow(rows)
-		// Update the training margins: from the leaves' row ranges for the
-		// sampled rows (the rows of a last split were never partitioned:
-		// route them here), by walking the tree for the others.
-		parallel(set.Threads, len(leaves), func(k int) {
-			lf := leaves[k]
-			v := tree.Value[lf.id]
-			for _, r := range g.idx[lf.begin:lf.end] {
-				margin[r] += v
+		pending = false
+		if marginPending && rows == n && len(leaves)+2*len(last) <= len(leafVal) {
+			// Every row is in a leaf's range or a last split's: the update
+			// becomes pending (see leafOf).
+			if leafOf == nil {
+				leafOf = make([]uint8, n)
 			}
-		})
-		var lastJobs []partJob
-		for _, nd := range last {
-			for lo := nd.begin; lo < nd.end; lo += block {
-				lastJobs = append(lastJobs, partJob{nd: nd, lo: lo, hi: min(lo+block, nd.end)})
+			for k, lf := range leaves {
+				leafVal[k] = tree.Value[lf.id]
 			}
-		}
-		parallel(set.Threads, len(lastJobs), func(k int) {
-			j := &lastJobs[k]
-			left := leftTable(mx, &j.nd.best)
-			col := mx.cols[j.nd.best.feat*n : (j.nd.best.feat+1)*n]
-			li := tree.Left[j.nd.id]
-			vals := [2]float64{tree.Value[li+1], tree.Value[li]} // right, left
-			for _, r := range g.idx[j.lo:j.hi] {
-				margin[r] += vals[b2i(left[col[r]])]
+			for k, nd := range last {
+				li := tree.Left[nd.id]
+				leafVal[len(leaves)+2*k] = tree.Value[li]
+				leafVal[len(leaves)+2*k+1] = tree.Value[li+1]
 			}
-		})
-		if rows < n {
-			in := make([]bool, n)
-			for _, r := range g.idx[:rows] {
-				in[r] = true
-			}
-			raw := train.X.RawMatrix()
-			parallel(set.Threads, nblocks, func(b int) {
-				for i := b * block; i < min(n, (b+1)*block); i++ {
-					if !in[i] {
-						margin[i] += tree.Value[tree.Leaf(raw.Data[i*raw.Stride:i*raw.Stride+nf])]
-					}
+			parallel(set.Threads, len(leaves), func(k int) {
+				lf := leaves[k]
+				for _, r := range g.idx[lf.begin:lf.end] {
+					leafOf[r] = uint8(k)
 				}
 			})
+			jobs := lastJobs(last, len(leaves))
+			parallel(set.Threads, len(jobs), func(k int) {
+				j := &jobs[k]
+				left := leftTable(mx, &j.nd.best)
+				col := mx.cols[j.nd.best.feat*n : (j.nd.best.feat+1)*n]
+				codes := [2]uint8{uint8(j.nl + 1), uint8(j.nl)} // right, left
+				for _, r := range g.idx[j.lo:j.hi] {
+					leafOf[r] = codes[b2i(left[col[r]])]
+				}
+			})
+			pending = true
+		} else {
+			g.updateMargins(margin, tree, leaves, last)
+			if rows < n {
+				in := make([]bool, n)
+				for _, r := range g.idx[:rows] {
+					in[r] = true
+				}
+				raw := train.X.RawMatrix()
+				parallel(set.Threads, nblocks, func(b int) {
+					for i := b * block; i < min(n, (b+1)*block); i++ {
+						if !in[i] {
+							margin[i] += tree.Value[tree.Leaf(raw.Data[i*raw.Stride:i*raw.Stride+nf])]
+						}
+					}
+				})
+			}
 		}
 		model.Trees = append(model.Trees, *tree)
 		if set.Progress != nil {
@@ -433,6 +484,47 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 	}
 	model.compile()
 	return model, nil
+}
+
+// marginPending enables the pending margin updates (see leafOf); tests
+// turn it off to compare with the direct updates.
+var marginPending = true
+
+// lastJobs splits the rows of the last splits into blocks; each job's nl
+// is first + 2*(the split's index in last), the slot of its left child.
+func lastJobs(last []*gnode, first int) []partJob {
+	var jobs []partJob
+	for k, nd := range last {
+		for lo := nd.begin; lo < nd.end; lo += block {
+			jobs = append(jobs, partJob{nd: nd, lo: lo, hi: min(lo+block, nd.end), nl: first + 2*k})
+		}
+	}
+	return jobs
+}
+
+// updateMargins adds the tree's leaf values to the margins of the rows
+// it was grown on: from the leaves' row ranges, and for the rows of a
+// last split (never partitioned) by routing them here.
+func (g *grower) updateMargins(margin []float64, tree *Tree, leaves, last []*gnode) {
+	m := g.m
+	parallel(g.threads, len(leaves), func(k int) {
+		lf := leaves[k]
+		v := tree.Value[lf.id]
+		for _, r := range g.idx[lf.begin:lf.end] {
+			margin[r] += v
+		}
+	})
+	jobs := lastJobs(last, 0)
+	parallel(g.threads, len(jobs), func(k int) {
+		j := &jobs[k]
+		left := leftTable(m, &j.nd.best)
+		col := m.cols[j.nd.best.feat*m.n : (j.nd.best.feat+1)*m.n]
+		li := tree.Left[j.nd.id]
+		vals := [2]float64{tree.Value[li+1], tree.Value[li]} // right, left
+		for _, r := range g.idx[j.lo:j.hi] {
+			margin[r] += vals[b2i(left[col[r]])]
+		}
+	})
 }
 
 func better(metric string, a, b float64) bool {
