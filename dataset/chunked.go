@@ -251,16 +251,7 @@ func (p *parser) parseChunk(c *chunk, comma byte) {
 			continue
 		}
 		str := unsafe.String(&b[0], n)
-		rec = rec[:0]
-		for {
-			k := strings.IndexByte(str, comma)
-			if k < 0 {
-				rec = append(rec, str)
-				break
-			}
-			rec = append(rec, str[:k])
-			str = str[k+1:]
-		}
+		rec = splitFields(rec[:0], str, comma)
 		before := c.rows.n
 		if err := p.parse(rec, line, &c.rows); err != nil {
 			if err == errSequential {
@@ -358,16 +349,7 @@ func (p *parser) observeChunk(c *chunk, i, j int, comma byte) {
 		rec := make([]string, 0, len(p.header))
 		for r := i; r < j; r++ {
 			str := unsafe.String(&c.buf[c.starts[r]], int(c.ends[r]-c.starts[r]))
-			rec = rec[:0]
-			for {
-				k := strings.IndexByte(str, comma)
-				if k < 0 {
-					rec = append(rec, str)
-					break
-				}
-				rec = append(rec, str[:k])
-				str = str[k+1:]
-			}
+			rec = splitFields(rec[:0], str, comma)
 			label := ""
 			if p.labelCol >= 0 {
 				label = c.rows.labels[r]
@@ -395,4 +377,17 @@ func (p *parser) observeChunk(c *chunk, i, j int, comma byte) {
 		wg.Go(func() { observe(share) })
 	}
 	wg.Wait()
+}
+
+// splitFields appends the fields of the quote-free line str, split at
+// comma, to rec (which then aliases str) and returns it.
+func splitFields(rec []string, str string, comma byte) []string {
+	for {
+		k := strings.IndexByte(str, comma)
+		if k < 0 {
+			return append(rec, str)
+		}
+		rec = append(rec, str[:k])
+		str = str[k+1:]
+	}
 }
