@@ -16,6 +16,8 @@ import (
 //     AER standardise it in place), and the subsets' row lists;
 //   - the mixture: the rows it is fitted on (at most mixture_rows) and
 //     the responsibilities of a fit per worker;
+//   - the subsets: each component's ranking of the rows and the Tomek
+//     search's index over the global subsets' union;
 //   - the members: the bins of the rows of every place being fitted and
 //     a boosted tree's per-row buffers per worker, the peers' copies of
 //     all rows;
@@ -63,6 +65,10 @@ func (m *Method) FitMemory(s learn.Shape) int64 {
 	if workers > G { // subsets' copies while the global members train
 		fit += (workers - G) * (n/L*f*word + n/L*perRow)
 	}
+	// The subsets: every component's ranking of the majority rows, and
+	// the Tomek search's index over the global subsets' union (float64
+	// rows and their float32 panels).
+	subsets := n*L*word + n*f*(word+4)
 	outputs := 2 * nv * members * word
-	return 16<<20 + held + max(mix, fit, outputs)
+	return 16<<20 + held + max(mix, subsets, fit, outputs)
 }
