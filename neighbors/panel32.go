@@ -97,17 +97,7 @@ func (s *scanner) tile8f(i, r0, r1 int) {
 		if !hit {
 			return
 		}
-		base := (p - 1) * 16
-		for a := range 8 {
-			st := &sts[a]
-			t := st.thr
-			for b := range 16 {
-				if v := float64(s.out8f[a*16+b]); v <= t {
-					t = st.add(base+b, v)
-				}
-			}
-			thr[a] = up32(t)
-		}
+		offer32(sts, thr[:], s.out8f[:], (p-1)*16)
 	}
 }
 
@@ -127,16 +117,23 @@ func (s *scanner) tile4f(i, r0, r1 int) {
 		if !hit {
 			return
 		}
-		base := (p - 1) * 16
-		for a := range 4 {
-			st := &sts[a]
-			t := st.thr
-			for b := range 16 {
-				if v := float64(s.out4f[a*16+b]); v <= t {
-					t = st.add(base+b, v)
-				}
+		offer32(sts, thr[:], s.out4f[:], (p-1)*16)
+	}
+}
+
+// offer32 is offer for the float32 kernels: it hands each query a of sts
+// the scores out[a*16+b] of the 16 reference rows base+b of the panel the
+// kernel stopped at that are at most its (float64) threshold, and stores
+// its new threshold, rounded up to float32, in thr[a].
+func offer32(sts []qstate, thr, out []float32, base int) {
+	for a := range sts {
+		st := &sts[a]
+		t := st.thr
+		for b := range 16 {
+			if v := float64(out[a*16+b]); v <= t {
+				t = st.add(base+b, v)
 			}
-			thr[a] = up32(t)
 		}
+		thr[a] = up32(t)
 	}
 }
