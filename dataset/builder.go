@@ -389,15 +389,7 @@ func (p *parser) checkMemory(bytes int64, rowsRead, line int) error {
 		return nil
 	}
 	return p.fail(line, "", "", ErrTooLarge, fmt.Sprintf("after %d rows, the feature matrix needs %s of memory and %s are available (half of it may be used to read); sample the rows first (aer split) or use a machine with more memory",
-		rowsRead, gigabytes(bytes), gigabytes(free)))
-}
-
-// gigabytes writes a size in GB with two decimals (MB below 1 GB).
-func gigabytes(b int64) string {
-	if b < 1<<30 {
-		return fmt.Sprintf("%.0f MB", float64(b)/(1<<20))
-	}
-	return fmt.Sprintf("%.2f GB", float64(b)/(1<<30))
+		rowsRead, memlimit.Format(bytes), memlimit.Format(free)))
 }
 
 // dataset makes a Dataset of the rows in b (which it may keep), the labels

@@ -3,6 +3,8 @@ package learn
 import (
 	"errors"
 	"fmt"
+
+	"github.com/aer-go/aer/internal/memlimit"
 )
 
 // ErrMemory is the error of a fit that would need more memory than the
@@ -55,13 +57,5 @@ func CheckMemory(m Method, s Shape, available int64) error {
 		valid = fmt.Sprintf(" and %d validation rows", s.ValidRows)
 	}
 	return fmt.Errorf("%w: method %s on %d training rows%s of %d features needs about %s beyond the tables, and %s are available; fit on a sample of the rows (aer split), or on a machine with more memory",
-		ErrMemory, m.Name(), s.Rows, valid, s.Features, Bytes(need), Bytes(available))
-}
-
-// Bytes writes a size in GB with two decimals, or in MB below 1 GB.
-func Bytes(b int64) string {
-	if b < 1<<30 {
-		return fmt.Sprintf("%.0f MB", float64(b)/(1<<20))
-	}
-	return fmt.Sprintf("%.2f GB", float64(b)/(1<<30))
+		ErrMemory, m.Name(), s.Rows, valid, s.Features, memlimit.Format(need), memlimit.Format(available))
 }

@@ -2,6 +2,7 @@ package memlimit
 
 import (
 	"bufio"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -119,4 +120,13 @@ func peakRSS(root fs.FS) (int64, bool) {
 		return kb * 1024, err == nil && kb > 0
 	}
 	return 0, false
+}
+
+// Format writes a size in GB with two decimals, or in MB below 1 GB, for
+// the messages that name memory needed and available.
+func Format(b int64) string {
+	if b < 1<<30 {
+		return fmt.Sprintf("%.0f MB", float64(b)/(1<<20))
+	}
+	return fmt.Sprintf("%.2f GB", float64(b)/(1<<30))
 }
