@@ -19,8 +19,8 @@ import (
 //   - the subsets: each component's ranking of the rows and the Tomek
 //     search's index over the global subsets' union;
 //   - the members: the bins of the rows of every place being fitted and
-//     a boosted tree's per-row buffers per worker, the peers' copies of
-//     all rows;
+//     a boosted tree's per-row buffers per worker, and the peers' own
+//     estimates on all rows (logreg: its feature-major copy);
 //   - the weights and tuning: the members' outputs on the validation
 //     rows and their logits.
 //
@@ -61,7 +61,17 @@ func (m *Method) FitMemory(s learn.Shape) int64 {
 	// Boosted trees: two layouts of one-byte bins, and about 100 bytes a
 	// row of gradients, row indices, margins and weights.
 	perRow := 2*f + 100
-	fit := min(workers, G)*n*perRow + peers*n*f*word
+	fit := min(workers, G) * n * perRow
+	for _, name := range r.Peers {
+		if pm, err := newMember(name); err == nil {
+			// A peer fits on every row, on one worker.
+			if b, ok := learn.FitMemory(pm, learn.Shape{Rows: int(n), Features: int(f), Workers: 1}); ok {
+				fit += b
+				continue
+			}
+		}
+		fit += n * f * word // at least a copy of the rows
+	}
 	if workers > G { // subsets' copies while the global members train
 		fit += (workers - G) * (n/L*f*word + n/L*perRow)
 	}

@@ -59,12 +59,31 @@ func (m *Method) Params() []learn.Param {
 // problem is strictly convex, so the optimum is unique; both solvers start
 // from zero. valid is not used.
 func (m *Method) Fit(ctx context.Context, train, _ *learn.Data, env learn.Env) (learn.Model, error) {
-	return Fit(ctx, train, &m.s, env)
+	return fit(ctx, train, nil, &m.s, env)
+}
+
+// FitMapped fits on the rows of train with every feature mapped by cm
+// (learn.MappedFitter): the map is applied as the rows are copied into
+// the solver's feature-major layout, so the model is Fit's on the mapped
+// rows, bit for bit, without a mapped copy of the table.
+func (m *Method) FitMapped(ctx context.Context, train, _ *learn.Data, cm *learn.ColumnMap, env learn.Env) (learn.Model, error) {
+	if cm == nil {
+		return nil, fmt.Errorf("%w: logreg: FitMapped needs a column map", learn.ErrParam)
+	}
+	if p := train.Cols(); len(cm.Shift) != p || len(cm.Scale) != p {
+		return nil, fmt.Errorf("%w: logreg: a column map of %d shifts and %d scales for %d features", learn.ErrParam, len(cm.Shift), len(cm.Scale), p)
+	}
+	return fit(ctx, train, cm, &m.s, env)
 }
 
 // Fit fits logistic regression on train with settings s (nil: defaults);
 // see Method.Fit.
 func Fit(ctx context.Context, train *learn.Data, s *Settings, env learn.Env) (*Model, error) {
+	return fit(ctx, train, nil, s, env)
+}
+
+// fit is Fit on the rows of train mapped by cm (nil: as they are).
+func fit(ctx context.Context, train *learn.Data, cm *learn.ColumnMap, s *Settings, env learn.Env) (*Model, error) {
 	var st Settings
 	if s != nil {
 		st = *s
@@ -99,7 +118,7 @@ func Fit(ctx context.Context, train *learn.Data, s *Settings, env learn.Env) (*M
 		}
 		sw[i] *= train.Weight(i)
 	}
-	obj, err := newObjective(ctx, train.X, train.Y, sw, st.C, !st.NoIntercept, env.Threads())
+	obj, err := newObjective(ctx, train.X, cm, train.Y, sw, st.C, !st.NoIntercept, env.Threads())
 	if err != nil {
 		return nil, err
 	}
@@ -147,8 +166,14 @@ func Fit(ctx context.Context, train *learn.Data, s *Settings, env learn.Env) (*M
 	}
 
 	md := &Model{Coef: append([]float64(nil), theta[:p]...), FitIntercept: !st.NoIntercept, Means: make([]float64, p)}
-	for i := range n {
-		floats.Add(md.Means, raw.Data[i*raw.Stride:i*raw.Stride+p])
+	// The features' means, summed row by row (as over the rows of the
+	// table) from the solver's copy, which holds them mapped.
+	for j := range p {
+		sum := 0.0
+		for _, v := range obj.col(j) {
+			sum += v
+		}
+		md.Means[j] = sum
 	}
 	floats.Scale(1/float64(n), md.Means)
 	if !st.NoIntercept {

@@ -18,6 +18,7 @@ import (
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/logreg"
+	"github.com/aer-go/aer/prep"
 	"github.com/aer-go/aer/synth"
 )
 
@@ -183,6 +184,58 @@ func TestStandardizedEqualsPrestandardized(t *testing.T) {
 	b, _ := pm.PredictProba(std, nil)
 	if dd := maxDiff(a, b); dd > 1e-12 {
 		t.Errorf("standardised inside and beforehand differ by %.2e", dd)
+	}
+}
+
+// copyPath hides logreg's learn.MappedFitter, so that prep.Standardize
+// takes its old path: a standardised copy of the rows, then Fit.
+type copyPath struct{ learn.Method }
+
+// TestFitMappedMatchesCopy: the registered method standardises the rows
+// as logreg copies them (learn.MappedFitter), and the model file is the
+// one of fitting a standardised copy, byte for byte, with and without row
+// weights, on 1 and 2 workers; the caller's rows are left as they were.
+func TestFitMappedMatchesCopy(t *testing.T) {
+	d := task(t, 2000, 7, 9)
+	raw := mat.DenseCopyOf(d.X)
+	raw.Apply(func(i, j int, v float64) float64 { return 3 - 7*float64(j+1)*v + float64(i%5) }, raw)
+	before := mat.DenseCopyOf(raw)
+	w := make([]float64, len(d.Y))
+	for i := range w {
+		w[i] = 0.5 + float64(i%3)
+	}
+	if _, ok := logreg.NewStandardized().(learn.MappedFitter); ok {
+		t.Fatal("the wrapper itself must not claim to be a MappedFitter")
+	}
+	if _, ok := logreg.NewMethod().(learn.MappedFitter); !ok {
+		t.Fatal("logreg is not a learn.MappedFitter: the wrapper would copy the rows")
+	}
+	for _, weights := range [][]float64{nil, w} {
+		for _, workers := range []int{1, 2} {
+			train := &learn.Data{X: raw, Y: d.Y, W: weights}
+			env := learn.Env{Workers: workers}
+			mapped, err := logreg.NewStandardized().Fit(context.Background(), train, nil, env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			copied, err := prep.Standardize(copyPath{logreg.NewMethod()}).Fit(context.Background(), train, nil, env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, _ := mapped.MarshalBinary()
+			b, _ := copied.MarshalBinary()
+			if !bytes.Equal(a, b) {
+				t.Errorf("weights %v, %d workers: the mapped fit's model differs from the copy's:\n%s\n%s", weights != nil, workers, a, b)
+			}
+			if !mat.Equal(raw, before) {
+				t.Fatal("the mapped fit changed the caller's rows")
+			}
+		}
+	}
+	// FitMapped refuses a map of the wrong size.
+	if _, err := logreg.NewMethod().(learn.MappedFitter).FitMapped(context.Background(), &learn.Data{X: raw, Y: d.Y}, nil,
+		&learn.ColumnMap{Shift: make([]float64, 3), Scale: make([]float64, 3)}, learn.Env{}); !errors.Is(err, learn.ErrParam) {
+		t.Errorf("a 3-column map for 7 features: %v, want ErrParam", err)
 	}
 }
 

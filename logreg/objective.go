@@ -72,9 +72,9 @@ type objective struct {
 	err atomic.Pointer[error]
 }
 
-// newObjective copies x feature-major; it returns ctx's error if ctx is
-// done before the copy is.
-func newObjective(ctx context.Context, x *mat.Dense, y []int, s []float64, c float64, intercept bool, workers int) (*objective, error) {
+// newObjective copies x feature-major, mapping every value by cm when it
+// is not nil; it returns ctx's error if ctx is done before the copy is.
+func newObjective(ctx context.Context, x *mat.Dense, cm *learn.ColumnMap, y []int, s []float64, c float64, intercept bool, workers int) (*objective, error) {
 	n, p := x.Dims()
 	dim := p
 	if intercept {
@@ -105,6 +105,12 @@ func newObjective(ctx context.Context, x *mat.Dense, y []int, s []float64, c flo
 		i1 := min(n, i0+block)
 		for j := range p {
 			col := o.xt[j*ld+i0 : j*ld+i1]
+			if cm != nil {
+				for k := range col {
+					col[k] = cm.Apply(j, raw.Data[(i0+k)*raw.Stride+j])
+				}
+				continue
+			}
 			for k := range col {
 				col[k] = raw.Data[(i0+k)*raw.Stride+j]
 			}

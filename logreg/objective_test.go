@@ -28,7 +28,7 @@ func testObjective(t testing.TB, n, p, workers int, intercept bool) *objective {
 		}
 		s[i] = 0.5 + r.Float64()
 	}
-	o, err := newObjective(context.Background(), x, y, s, 0.7, intercept, workers)
+	o, err := newObjective(context.Background(), x, nil, y, s, 0.7, intercept, workers)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestObjectiveDerivatives(t *testing.T) {
 // curvature, not NaN or Inf.
 func TestObjectiveExtremeMargins(t *testing.T) {
 	x := mat.NewDense(2, 1, []float64{1, 1})
-	o, _ := newObjective(context.Background(), x, []int{1, 0}, []float64{1, 1}, 1, false, 1)
+	o, _ := newObjective(context.Background(), x, nil, []int{1, 0}, []float64{1, 1}, 1, false, 1)
 	theta := []float64{1e4}
 	// Row 1 (label 1) is right by 1e4, row 2 (label 0) wrong by 1e4.
 	want := 0.5*1e4 + o.lambda/2*1e8
@@ -158,7 +158,7 @@ func BenchmarkObjective(b *testing.B) {
 	for i := range s {
 		s[i] = 1
 	}
-	o, _ := newObjective(context.Background(), g.X, g.Y, s, 1, true, 1)
+	o, _ := newObjective(context.Background(), g.X, nil, g.Y, s, 1, true, 1)
 	theta := make([]float64, o.dim)
 	for j := range theta {
 		theta[j] = 0.01 * float64(j%7)

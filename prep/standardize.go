@@ -16,6 +16,9 @@ import (
 // StandardScaler): the returned method has inner's name and parameters,
 // plus standardize (true by default; false only imputes).
 func Standardize(inner learn.Method) learn.Method {
+	if _, ok := inner.(learn.MemoryEstimator); ok {
+		return &estimating{standardized{inner: inner}}
+	}
 	return &standardized{inner: inner}
 }
 
@@ -60,6 +63,26 @@ func (s *standardized) Fit(ctx context.Context, train, valid *learn.Data, env le
 		return nil, err
 	}
 	p := &Prep{Means: dataset.ColumnMeans(train.X)}
+	if mf, ok := s.inner.(learn.MappedFitter); ok && !s.off && !hasNaN(train.X) {
+		// Imputation has nothing to do, and the inner method copies the
+		// rows anyway: it standardises them as it copies.
+		p.Scaler = dataset.FitScaler(train.X)
+		if err := p.Scaler.Check(train.Features); err != nil {
+			return nil, fmt.Errorf("%w: training data: %v", learn.ErrData, err)
+		}
+		tr := *train
+		tr.Shared = nil // work shared on train.X is not on the mapped rows
+		va, err := p.applyValid(train, valid)
+		if err != nil {
+			return nil, err
+		}
+		env.ConsumeTrain = false // the caller's rows are read, not consumed
+		m, err := mf.FitMapped(ctx, &tr, va, &learn.ColumnMap{Shift: p.Scaler.Mean, Scale: p.Scaler.Scale}, env)
+		if err != nil {
+			return nil, err
+		}
+		return &Model{Prep: p, Inner: m}, nil
+	}
 	xt := p.impute(train.X)
 	if !s.off {
 		p.Scaler = dataset.FitScaler(xt)
@@ -70,20 +93,62 @@ func (s *standardized) Fit(ctx context.Context, train, valid *learn.Data, env le
 	}
 	tr := *train
 	tr.X, tr.Shared = xt, nil // work shared on train.X is not on xt
-	var va *learn.Data
-	if valid != nil {
-		if valid.Cols() != train.Cols() {
-			return nil, fmt.Errorf("%w: validation data has %d features, training data %d", learn.ErrData, valid.Cols(), train.Cols())
-		}
-		v := *valid
-		v.X = p.Apply(valid.X)
-		va = &v
+	va, err := p.applyValid(train, valid)
+	if err != nil {
+		return nil, err
 	}
 	m, err := s.inner.Fit(ctx, &tr, va, env)
 	if err != nil {
 		return nil, err
 	}
 	return &Model{Prep: p, Inner: m}, nil
+}
+
+// applyValid returns a preprocessed copy of valid (nil: nil).
+func (p *Prep) applyValid(train, valid *learn.Data) (*learn.Data, error) {
+	if valid == nil {
+		return nil, nil
+	}
+	if valid.Cols() != train.Cols() {
+		return nil, fmt.Errorf("%w: validation data has %d features, training data %d", learn.ErrData, valid.Cols(), train.Cols())
+	}
+	v := *valid
+	v.X = p.Apply(valid.X)
+	return &v, nil
+}
+
+// hasNaN tells whether x has a missing value.
+func hasNaN(x *mat.Dense) bool {
+	r, c := x.Dims()
+	raw := x.RawMatrix()
+	for i := range r {
+		for _, v := range raw.Data[i*raw.Stride : i*raw.Stride+c] {
+			if v != v {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// estimating is the standardisation of an inner method that estimates
+// its own fit's memory: Standardize returns it for those, so that the
+// wrapper estimates too, and only for those.
+type estimating struct{ standardized }
+
+// FitMemory estimates the live heap a fit of shape sh needs beyond the
+// tables (learn.MemoryEstimator): the inner method's, plus the
+// standardised copy of the training rows unless the inner method maps
+// them as it copies them (learn.MappedFitter; rows with missing values
+// are copied anyway), plus the copy of the validation rows.
+func (s *estimating) FitMemory(sh learn.Shape) int64 {
+	inner, _ := learn.FitMemory(s.inner, learn.Shape{Rows: sh.Rows, Features: sh.Features, ValidRows: sh.ValidRows, Workers: sh.Workers})
+	const word = 8
+	copies := int64(sh.ValidRows) * int64(sh.Features) * word
+	if _, mapped := s.inner.(learn.MappedFitter); !mapped || s.off {
+		copies += int64(sh.Rows) * int64(sh.Features) * word
+	}
+	return inner + copies
 }
 
 // Load decodes a model written by Model.MarshalBinary.
