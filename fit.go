@@ -508,9 +508,10 @@ func rowScores(mx *mixture.Model, x *mat.Dense, rows []int, resp bool) (*mat.Den
 // each peer method once on all of data with its own defaults, workers at
 // a time, each on one goroutine with the seed stream of its learner
 // (seeds[g]) and its place (peers: stream k of peerSeed), so the models do
-// not depend on scheduling. The largest fits (peers and global members,
-// on every row) start first, so that no core waits alone on one of them
-// at the end. The learners that fit one subset share its rows (copied
+// not depend on scheduling. The peers come first, one at a time on every
+// worker (their models do not depend on the number of workers); of the
+// members, the largest fits (the global members, on every row) start
+// first, so that no core waits alone on one of them at the end. The learners that fit one subset share its rows (copied
 // once, then dropped) and what their fits can reuse of them (learn.Shared:
 // boosted trees' bins). It returns each learner's members, the component
 // each belongs to (-1 for the global member) and the peers; labels[g] is
@@ -556,8 +557,7 @@ func trainMembers(ctx context.Context, data, balanced *learn.Data, subsets []res
 		})
 		return p.d
 	}
-	// Task order: the peers, then the global place (the last), then the
-	// subsets in order.
+	// Task order: the global place (the last), then the subsets in order.
 	order := make([]int, 0, n)
 	if balanced != nil {
 		order = append(order, n-1)
@@ -565,18 +565,21 @@ func trainMembers(ctx context.Context, data, balanced *learn.Data, subsets []res
 	for k := range len(subsets) {
 		order = append(order, k)
 	}
-	_, err := learn.ForEach(ctx, workers, P+n*G, func() func(context.Context, int) error {
+	// The peers first, one at a time on every worker: a peer's copy of
+	// every row (logreg's feature-major layout) is then never held beside
+	// a global member's buffers, the largest of the pool's.
+	for t, pm := range peerMethods {
+		env := learn.Env{Seed: rng.DeriveSeed(peerSeed, uint64(t)), Workers: workers, Logger: logger}
+		mb, err := pm.Fit(ctx, data, nil, env)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("aer: peer %s: %w", pm.Name(), err)
+		}
+		peers[t] = Member{Method: pm.Name(), Model: mb, Name: "all rows (" + pm.Name() + ")"}
+		done(t+1, P+n*G)
+	}
+	_, err := learn.ForEach(ctx, workers, n*G, func() func(context.Context, int) error {
 		return func(ctx context.Context, t int) error {
-			if t < P {
-				env := learn.Env{Seed: rng.DeriveSeed(peerSeed, uint64(t)), Workers: 1, Logger: logger}
-				mb, err := peerMethods[t].Fit(ctx, data, nil, env)
-				if err != nil {
-					return fmt.Errorf("aer: peer %s: %w", peerMethods[t].Name(), err)
-				}
-				peers[t] = Member{Method: peerMethods[t].Name(), Model: mb, Name: "all rows (" + peerMethods[t].Name() + ")"}
-				return nil
-			}
-			k, g := order[(t-P)/G], (t-P)%G
+			k, g := order[t/G], t%G
 			defer func() {
 				if places[k].left.Add(-1) == 0 {
 					places[k].d = nil
@@ -594,7 +597,7 @@ func trainMembers(ctx context.Context, data, balanced *learn.Data, subsets []res
 			members[g][k] = Member{Method: learners[g].Name(), Model: mb, Name: name}
 			return nil
 		}
-	}, func(finished, _ int) { done(finished, P+n*G) })
+	}, func(finished, _ int) { done(P+finished, P+n*G) })
 	if err != nil {
 		return nil, nil, nil, err
 	}

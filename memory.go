@@ -18,9 +18,11 @@ import (
 //     the responsibilities of a fit per worker;
 //   - the subsets: each component's ranking of the rows and the Tomek
 //     search's index over the global subsets' union;
+//   - the peers, fitted one at a time on all rows before the members:
+//     the largest of their own estimates (logreg: its feature-major
+//     copy);
 //   - the members: the bins of the rows of every place being fitted and
-//     a boosted tree's per-row buffers per worker, and the peers' own
-//     estimates on all rows (logreg: its feature-major copy);
+//     a boosted tree's per-row buffers per worker;
 //   - the weights and tuning: the members' outputs on the validation
 //     rows and their logits.
 //
@@ -62,15 +64,16 @@ func (m *Method) FitMemory(s learn.Shape) int64 {
 	// row of gradients, row indices, margins and weights.
 	perRow := 2*f + 100
 	fit := min(workers, G) * n * perRow
+	// The peers fit on every row, one at a time before the members.
+	var peerFit int64
 	for _, name := range r.Peers {
+		b := n * f * word // at least a copy of the rows
 		if pm, err := newMember(name); err == nil {
-			// A peer fits on every row, on one worker.
-			if b, ok := learn.FitMemory(pm, learn.Shape{Rows: int(n), Features: int(f), Workers: 1}); ok {
-				fit += b
-				continue
+			if e, ok := learn.FitMemory(pm, learn.Shape{Rows: int(n), Features: int(f), Workers: int(workers)}); ok {
+				b = e
 			}
 		}
-		fit += n * f * word // at least a copy of the rows
+		peerFit = max(peerFit, b)
 	}
 	if workers > G { // subsets' copies while the global members train
 		fit += (workers - G) * (n/L*f*word + n/L*perRow)
@@ -80,5 +83,5 @@ func (m *Method) FitMemory(s learn.Shape) int64 {
 	// rows and their float32 panels).
 	subsets := n*L*word + n*f*(word+4)
 	outputs := 2 * nv * members * word
-	return 16<<20 + held + max(mix, subsets, fit, outputs)
+	return 16<<20 + held + max(mix, subsets, peerFit, fit, outputs)
 }

@@ -29,7 +29,7 @@ func (r recorder) Load([]byte) (learn.Model, error) {
 
 func (r recorder) Fit(_ context.Context, train, _ *learn.Data, env learn.Env) (learn.Model, error) {
 	r.mu.Lock()
-	*r.log = append(*r.log, fmt.Sprintf("%s:%d", r.name, train.Rows()))
+	*r.log = append(*r.log, fmt.Sprintf("%s:%d/%d", r.name, train.Rows(), env.Workers))
 	r.mu.Unlock()
 	return constModel{p: float64(train.Rows()), seed: env.Seed}, nil
 }
@@ -50,10 +50,10 @@ func (m constModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error)
 func (m constModel) NumFeatures() int               { return 1 }
 func (m constModel) MarshalBinary() ([]byte, error) { return nil, nil }
 
-// TestTrainMembersSchedule checks that the fits on every row (peers, then
-// the global members) start before the subsets' members, and that every
-// model lands in its own place with the seed of its place, whatever the
-// number of workers.
+// TestTrainMembersSchedule checks that the peers are fitted first, alone
+// on every worker, then the global members before the subsets' members
+// (one worker each), and that every model lands in its own place with the
+// seed of its place, whatever the number of workers.
 func TestTrainMembersSchedule(t *testing.T) {
 	const rows = 40
 	x := mat.NewDense(rows, 1, nil)
@@ -87,7 +87,7 @@ func TestTrainMembersSchedule(t *testing.T) {
 		}
 		if workers == 1 {
 			// One worker takes the tasks in order.
-			wantLog := []string{"p:40", "a:40", "b:40", "a:3", "b:3", "a:4", "b:4", "a:5", "b:5"}
+			wantLog := []string{"p:40/1", "a:40/1", "b:40/1", "a:3/1", "b:3/1", "a:4/1", "b:4/1", "a:5/1", "b:5/1"}
 			if !slices.Equal(log, wantLog) {
 				t.Errorf("fit order %v, want %v", log, wantLog)
 			}
@@ -110,6 +110,15 @@ func TestTrainMembersSchedule(t *testing.T) {
 		}
 		if len(log) != 9 {
 			t.Errorf("workers %d: %d fits, want 9", workers, len(log))
+		}
+		// The peer alone first, on every worker; the members on one each.
+		if len(log) > 0 && log[0] != "p:40/2" {
+			t.Errorf("workers 2: first fit %s, want the peer p:40/2", log[0])
+		}
+		for _, e := range log[1:] {
+			if e[0] == 'p' || e[len(e)-2:] != "/1" {
+				t.Errorf("workers 2: fit %s after the peer", e)
+			}
 		}
 		for g := range members {
 			for k := range members[g] {
