@@ -261,6 +261,29 @@ func xent(p float64, y int) float64 {
 	return -math.Log(1 - p)
 }
 
+// logitLossGrad returns softplus(-s) (label 1) or softplus(s) (label 0)
+// and sigmoid(s) - y, the same values as those functions give, from one
+// exponential: both take exp(-|s|).
+func logitLossGrad(s float64, y int) (l, c float64) {
+	if s >= 0 {
+		e := math.Exp(-s)
+		sig := 1 / (1 + e)
+		if y == 1 {
+			return math.Log1p(e), sig - 1
+		}
+		if s > 0 {
+			return s + math.Log1p(e), sig
+		}
+		return math.Log1p(e), sig // s is ±0: softplus(0) = log1p(exp(0))
+	}
+	e := math.Exp(s)
+	sig := e / (1 + e)
+	if y == 1 {
+		return -s + math.Log1p(e), sig - 1
+	}
+	return math.Log1p(e), sig
+}
+
 func dot(a, b []float64) float64 {
 	var s float64
 	for i, x := range a {
@@ -322,13 +345,12 @@ func (p *problem) lossGrad(w, g []float64, idx []int) float64 {
 			// -log sigmoid(s) = softplus(-s), -log(1-sigmoid(s)) = softplus(s);
 			// the gradient is (sigmoid(s) - y) z.
 			s := dot(w, fi)
-			if p.y[i] == 1 {
+			if g != nil {
+				l, c = logitLossGrad(s, p.y[i])
+			} else if p.y[i] == 1 {
 				l = softplus(-s)
 			} else {
 				l = softplus(s)
-			}
-			if g != nil {
-				c = sigmoid(s) - float64(p.y[i])
 			}
 		} else {
 			q := clip(dot(w, fi), p.eps)

@@ -527,3 +527,29 @@ func TestFitStaticRowWeightErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestLogitLossGrad: the fused loss and gradient factor equal, bit for
+// bit, softplus and sigmoid computed apart, over signs, zeros, tails,
+// infinities and NaN.
+func TestLogitLossGrad(t *testing.T) {
+	r := rng.New(7)
+	s := []float64{0, math.Copysign(0, -1), 1e-300, -1e-300, 1, -1, 36.7, -36.7, 745, -745, 800, -800,
+		math.Inf(1), math.Inf(-1), math.NaN(), math.SmallestNonzeroFloat64, math.MaxFloat64, -math.MaxFloat64}
+	for range 100000 {
+		s = append(s, r.NormFloat64()*math.Exp(4*r.NormFloat64()))
+	}
+	same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) || a != a && b != b }
+	for _, v := range s {
+		for y := range 2 {
+			l, c := logitLossGrad(v, y)
+			wl := softplus(v)
+			if y == 1 {
+				wl = softplus(-v)
+			}
+			wc := sigmoid(v) - float64(y)
+			if !same(l, wl) || !same(c, wc) {
+				t.Fatalf("s=%v y=%d: (%v, %v), want (%v, %v)", v, y, l, c, wl, wc)
+			}
+		}
+	}
+}
