@@ -494,3 +494,160 @@ none4f:
 	MOVB $0, hit+64(FP)
 	RET
 
+
+// func scan6x16f(q *float32, d int, panels *float32, norms *float32, np int, thr *[6]float32, out *[96]float32) (done int, hit bool)
+//
+// scan4x16f for 6 query rows: 12 accumulators (Y0-Y11, query a in
+// Y(2a) for rows 0-7 and Y(2a+1) for rows 8-15), which amortise the
+// panel's loads and the per-panel scoring over half as many more
+// multiply-adds. The same operations per lane as scan4x16f, so the same
+// scores; out[a*16+b] is row b for query a. The thresholds are read from
+// thr after each panel's columns (no register is left to hold them).
+TEXT ·scan6x16f(SB), NOSPLIT, $0-65
+	MOVQ q+0(FP), R13
+	MOVQ d+8(FP), CX
+	MOVQ panels+16(FP), DI
+	MOVQ norms+24(FP), R8
+	MOVQ np+32(FP), DX
+	MOVQ thr+40(FP), R12
+	MOVQ out+48(FP), R10
+
+	// Row stride in bytes R9; query rows at SI, SI+R9, SI+2*R9, R11,
+	// R11+R9, R11+2*R9 with R11 = SI+3*R9.
+	MOVQ CX, R9
+	SHLQ $2, R9
+	XORQ BX, BX // panels done
+
+panel6f:
+	CMPQ   BX, DX
+	JGE    none6f
+	MOVQ   R13, SI
+	LEAQ   (SI)(R9*2), R11
+	ADDQ   R9, R11
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	MOVQ   CX, AX
+
+column6f:
+	VMOVUPS      (DI), Y12
+	VMOVUPS      32(DI), Y13
+	VBROADCASTSS (SI), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS (SI)(R9*1), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS (SI)(R9*2), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS (R11), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	VBROADCASTSS (R11)(R9*1), Y14
+	VFMADD231PS  Y12, Y14, Y8
+	VFMADD231PS  Y13, Y14, Y9
+	VBROADCASTSS (R11)(R9*2), Y15
+	VFMADD231PS  Y12, Y15, Y10
+	VFMADD231PS  Y13, Y15, Y11
+	ADDQ         $64, DI
+	ADDQ         $4, SI
+	ADDQ         $4, R11
+	DECQ         AX
+	JNZ          column6f
+
+	// Scores: norms - 2*dot.
+	VMOVUPS (R8), Y12
+	VMOVUPS 32(R8), Y13
+	ADDQ    $64, R8
+	INCQ    BX
+	VADDPS  Y0, Y0, Y0
+	VSUBPS  Y0, Y12, Y0
+	VADDPS  Y1, Y1, Y1
+	VSUBPS  Y1, Y13, Y1
+	VADDPS  Y2, Y2, Y2
+	VSUBPS  Y2, Y12, Y2
+	VADDPS  Y3, Y3, Y3
+	VSUBPS  Y3, Y13, Y3
+	VADDPS  Y4, Y4, Y4
+	VSUBPS  Y4, Y12, Y4
+	VADDPS  Y5, Y5, Y5
+	VSUBPS  Y5, Y13, Y5
+	VADDPS  Y6, Y6, Y6
+	VSUBPS  Y6, Y12, Y6
+	VADDPS  Y7, Y7, Y7
+	VSUBPS  Y7, Y13, Y7
+	VADDPS  Y8, Y8, Y8
+	VSUBPS  Y8, Y12, Y8
+	VADDPS  Y9, Y9, Y9
+	VSUBPS  Y9, Y13, Y9
+	VADDPS  Y10, Y10, Y10
+	VSUBPS  Y10, Y12, Y10
+	VADDPS  Y11, Y11, Y11
+	VSUBPS  Y11, Y13, Y11
+
+	// score <= threshold (ordered: false for NaN), OR-ed into Y15.
+	VBROADCASTSS 0(R12), Y14
+	VCMPPS       $2, Y14, Y0, Y15
+	VCMPPS       $2, Y14, Y1, Y13
+	VORPS        Y13, Y15, Y15
+	VBROADCASTSS 4(R12), Y14
+	VCMPPS       $2, Y14, Y2, Y12
+	VCMPPS       $2, Y14, Y3, Y13
+	VORPS        Y12, Y13, Y13
+	VORPS        Y13, Y15, Y15
+	VBROADCASTSS 8(R12), Y14
+	VCMPPS       $2, Y14, Y4, Y12
+	VCMPPS       $2, Y14, Y5, Y13
+	VORPS        Y12, Y13, Y13
+	VORPS        Y13, Y15, Y15
+	VBROADCASTSS 12(R12), Y14
+	VCMPPS       $2, Y14, Y6, Y12
+	VCMPPS       $2, Y14, Y7, Y13
+	VORPS        Y12, Y13, Y13
+	VORPS        Y13, Y15, Y15
+	VBROADCASTSS 16(R12), Y14
+	VCMPPS       $2, Y14, Y8, Y12
+	VCMPPS       $2, Y14, Y9, Y13
+	VORPS        Y12, Y13, Y13
+	VORPS        Y13, Y15, Y15
+	VBROADCASTSS 20(R12), Y14
+	VCMPPS       $2, Y14, Y10, Y12
+	VCMPPS       $2, Y14, Y11, Y13
+	VORPS        Y12, Y13, Y13
+	VORPS        Y13, Y15, Y15
+	VMOVMSKPS    Y15, AX
+	TESTQ        AX, AX
+	JZ           panel6f
+
+	VMOVUPS Y0, 0(R10)
+	VMOVUPS Y1, 32(R10)
+	VMOVUPS Y2, 64(R10)
+	VMOVUPS Y3, 96(R10)
+	VMOVUPS Y4, 128(R10)
+	VMOVUPS Y5, 160(R10)
+	VMOVUPS Y6, 192(R10)
+	VMOVUPS Y7, 224(R10)
+	VMOVUPS Y8, 256(R10)
+	VMOVUPS Y9, 288(R10)
+	VMOVUPS Y10, 320(R10)
+	VMOVUPS Y11, 352(R10)
+	VZEROUPPER
+	MOVQ    BX, done+56(FP)
+	MOVB    $1, hit+64(FP)
+	RET
+
+none6f:
+	VZEROUPPER
+	MOVQ BX, done+56(FP)
+	MOVB $0, hit+64(FP)
+	RET

@@ -219,8 +219,8 @@ func TestPanelScan(t *testing.T) {
 	}
 }
 
-// TestScan8x16f checks the float32 kernels' scores (scan4x16f with AVX2,
-// scan8x16f with AVX-512) against the exact scores (computed in float64
+// TestScan8x16f checks the float32 kernels' scores (scan4x16f and
+// scan6x16f with AVX2, scan8x16f with AVX-512) against the exact scores (computed in float64
 // from the float32 panels' sources) within roundingBound32, and their
 // stopping rule.
 func TestScan8x16f(t *testing.T) {
@@ -234,6 +234,8 @@ func TestScan8x16f(t *testing.T) {
 	}
 	kernels := []kernel{{"scan4x16f", 4, func(q *float32, d int, panels, norms *float32, np int, thr *[8]float32, out *[128]float32) (int, bool) {
 		return scan4x16f(q, d, panels, norms, np, (*[4]float32)(thr[:4]), (*[64]float32)(out[:64]))
+	}}, {"scan6x16f", 6, func(q *float32, d int, panels, norms *float32, np int, thr *[8]float32, out *[128]float32) (int, bool) {
+		return scan6x16f(q, d, panels, norms, np, (*[6]float32)(thr[:6]), (*[96]float32)(out[:96]))
 	}}}
 	if useAVX512 {
 		kernels = append(kernels, kernel{"scan8x16f", 8, scan8x16f})

@@ -89,6 +89,8 @@ type scanner struct {
 	out8f  [128]float32
 	thr4f  [4]float32
 	out4f  [64]float32
+	thr6f  [6]float32
+	out6f  [96]float32
 }
 
 func newScanner(ix *Index, k, qb, rb int) *scanner {
@@ -167,8 +169,12 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, within
 		if !panel {
 			mt = live
 		} else if live < m {
-			mt = min(m, (live+7)/8*8)
-			if !useAVX512 {
+			switch {
+			case useAVX512:
+				mt = min(m, (live+7)/8*8)
+			case f32:
+				mt = min(m, (live+5)/6*6)
+			default:
 				mt = min(m, (live+3)/4*4)
 			}
 		}
@@ -180,6 +186,11 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, within
 				} else {
 					s.tile8(i, r0, r1)
 				}
+			}
+		}
+		if f32 && s.g32 == 4 {
+			for ; i+6 <= mt && s.group32(i, 6); i += 6 {
+				s.tile6f(i, r0, r1)
 			}
 		}
 		if panel {
