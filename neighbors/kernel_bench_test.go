@@ -17,7 +17,7 @@ func BenchmarkKernel32(b *testing.B) {
 	for _, d := range []int{8, 20, 40} {
 		for _, w := range []int{4, 6} {
 			b.Run(fmt.Sprintf("scan%dx16f/d=%d", w, d), func(b *testing.B) {
-				_, rb := scanBlocks(d)
+				_, rb := scanBlocks(d, 60, 1)
 				ix, err := NewFlat(randomData(1, rb, d, false, 1, 0), d)
 				if err != nil {
 					b.Fatal(err)
@@ -58,5 +58,36 @@ func BenchmarkKernel32(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkScan16 times a search of 600 queries for their 16 nearest
+// among 1,000,000 reference rows of 20 columns (the shape of the Tomek
+// links' shared first search on 1M rows; the float32 panels, 80 MB, do
+// not fit in L3), by the scan with one worker; GFLOP/s
+// counts 2 flops per query, reference row and column.
+func BenchmarkScan16(b *testing.B) {
+	const nq, d = 600, 20
+	n := 1_000_000
+	x := randomData(5, n, d, false, 1, 0)
+	ix, err := NewFlat(x, d)
+	if err != nil {
+		b.Fatal(err)
+	}
+	q := randomData(6, nq, d, false, 1, 0)
+	opt := &Options{Workers: 1, Exhaustive: true}
+	if _, err := ix.SearchFlat(q, 16, nil, opt); err != nil { // panels
+		b.Fatal(err)
+	}
+	c0 := cpuSeconds()
+	for b.Loop() {
+		if _, err := ix.SearchFlat(q, 16, nil, opt); err != nil {
+			b.Fatal(err)
+		}
+	}
+	flops := float64(nq) * float64(n) * d * 2
+	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+	if cpu := cpuSeconds() - c0; cpu > 0 {
+		b.ReportMetric(flops*float64(b.N)/cpu/1e9, "GFLOP/cpu-s")
 	}
 }

@@ -335,6 +335,7 @@ func TestSearchSelfWithin(t *testing.T) {
 		{900, 20, true, 1, 0},
 		{1100, 20, false, 1, 0},
 		{600, 60, false, 1, 0},
+		{3000, 20, false, 1, 0},    // query blocks of 240 rows (scanBlocks)
 		{500, 5, false, 1e-3, 1e4}, // large offset: the rounding bound matters
 		{500, 4, false, 1e20, 0},   // out of the float32 filter's range
 	}
