@@ -497,12 +497,16 @@ none4f:
 
 // func scan6x16f(q *float32, d int, panels *float32, norms *float32, np int, thr *[6]float32, out *[96]float32) (done int, hit bool)
 //
-// scan4x16f for 6 query rows: 12 accumulators (Y0-Y11, query a in
+// scan4x16f for 6 query rows, with the rows at q scaled by -2 (exactly:
+// q holds -2 times the queries): 12 accumulators (Y0-Y11, query a in
 // Y(2a) for rows 0-7 and Y(2a+1) for rows 8-15), which amortise the
 // panel's loads and the per-panel scoring over half as many more
-// multiply-adds. The same operations per lane as scan4x16f, so the same
-// scores; out[a*16+b] is row b for query a. The thresholds are read from
-// thr after each panel's columns (no register is left to hold them).
+// multiply-adds. Each accumulator starts at the rows' norms and adds the
+// products in column order, so the score norms + sum of (-2q_t)·r_t takes
+// no operation after the columns but the comparison (roundingBound32
+// covers its error too); out[a*16+b] is row b for query a. The
+// thresholds are read from thr after each panel's columns (no register
+// is left to hold them).
 TEXT ·scan6x16f(SB), NOSPLIT, $0-65
 	MOVQ q+0(FP), R13
 	MOVQ d+8(FP), CX
@@ -519,24 +523,26 @@ TEXT ·scan6x16f(SB), NOSPLIT, $0-65
 	XORQ BX, BX // panels done
 
 panel6f:
-	CMPQ   BX, DX
-	JGE    none6f
-	MOVQ   R13, SI
-	LEAQ   (SI)(R9*2), R11
-	ADDQ   R9, R11
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
-	VXORPS Y8, Y8, Y8
-	VXORPS Y9, Y9, Y9
-	VXORPS Y10, Y10, Y10
-	VXORPS Y11, Y11, Y11
-	MOVQ   CX, AX
+	CMPQ    BX, DX
+	JGE     none6f
+	MOVQ    R13, SI
+	LEAQ    (SI)(R9*2), R11
+	ADDQ    R9, R11
+	VMOVUPS (R8), Y0
+	VMOVUPS 32(R8), Y1
+	VMOVAPS Y0, Y2
+	VMOVAPS Y1, Y3
+	VMOVAPS Y0, Y4
+	VMOVAPS Y1, Y5
+	VMOVAPS Y0, Y6
+	VMOVAPS Y1, Y7
+	VMOVAPS Y0, Y8
+	VMOVAPS Y1, Y9
+	VMOVAPS Y0, Y10
+	VMOVAPS Y1, Y11
+	ADDQ    $64, R8
+	INCQ    BX
+	MOVQ    CX, AX
 
 column6f:
 	VMOVUPS      (DI), Y12
@@ -564,36 +570,6 @@ column6f:
 	ADDQ         $4, R11
 	DECQ         AX
 	JNZ          column6f
-
-	// Scores: norms - 2*dot.
-	VMOVUPS (R8), Y12
-	VMOVUPS 32(R8), Y13
-	ADDQ    $64, R8
-	INCQ    BX
-	VADDPS  Y0, Y0, Y0
-	VSUBPS  Y0, Y12, Y0
-	VADDPS  Y1, Y1, Y1
-	VSUBPS  Y1, Y13, Y1
-	VADDPS  Y2, Y2, Y2
-	VSUBPS  Y2, Y12, Y2
-	VADDPS  Y3, Y3, Y3
-	VSUBPS  Y3, Y13, Y3
-	VADDPS  Y4, Y4, Y4
-	VSUBPS  Y4, Y12, Y4
-	VADDPS  Y5, Y5, Y5
-	VSUBPS  Y5, Y13, Y5
-	VADDPS  Y6, Y6, Y6
-	VSUBPS  Y6, Y12, Y6
-	VADDPS  Y7, Y7, Y7
-	VSUBPS  Y7, Y13, Y7
-	VADDPS  Y8, Y8, Y8
-	VSUBPS  Y8, Y12, Y8
-	VADDPS  Y9, Y9, Y9
-	VSUBPS  Y9, Y13, Y9
-	VADDPS  Y10, Y10, Y10
-	VSUBPS  Y10, Y12, Y10
-	VADDPS  Y11, Y11, Y11
-	VSUBPS  Y11, Y13, Y11
 
 	// score <= threshold (ordered: false for NaN), OR-ed into Y15.
 	VBROADCASTSS 0(R12), Y14

@@ -27,8 +27,10 @@ func BenchmarkKernel32(b *testing.B) {
 				const nq = 60
 				q := randomData(2, nq, d, false, 1, 0)
 				q32 := make([]float32, len(q))
+				q32m2 := make([]float32, len(q)) // -2q for scan6x16f
 				for i, v := range q {
 					q32[i] = float32(v)
+					q32m2[i] = -2 * q32[i]
 				}
 				var thr [4]float32
 				for a := range thr {
@@ -43,7 +45,7 @@ func BenchmarkKernel32(b *testing.B) {
 				for b.Loop() {
 					if w == 6 {
 						for i := 0; i+6 <= nq; i += 6 {
-							scan6x16f(&q32[i*d], d, &ix.panels32[0], &ix.pnorms32[0], np, &thr6, &out)
+							scan6x16f(&q32m2[i*d], d, &ix.panels32[0], &ix.pnorms32[0], np, &thr6, &out)
 						}
 						continue
 					}

@@ -235,7 +235,11 @@ func TestScan8x16f(t *testing.T) {
 	kernels := []kernel{{"scan4x16f", 4, func(q *float32, d int, panels, norms *float32, np int, thr *[8]float32, out *[128]float32) (int, bool) {
 		return scan4x16f(q, d, panels, norms, np, (*[4]float32)(thr[:4]), (*[64]float32)(out[:64]))
 	}}, {"scan6x16f", 6, func(q *float32, d int, panels, norms *float32, np int, thr *[8]float32, out *[128]float32) (int, bool) {
-		return scan6x16f(q, d, panels, norms, np, (*[6]float32)(thr[:6]), (*[96]float32)(out[:96]))
+		m2 := make([]float32, 6*d) // scan6x16f takes -2q
+		for j, v := range unsafe.Slice(q, 6*d) {
+			m2[j] = -2 * v
+		}
+		return scan6x16f(&m2[0], d, panels, norms, np, (*[6]float32)(thr[:6]), (*[96]float32)(out[:96]))
 	}}}
 	if useAVX512 {
 		kernels = append(kernels, kernel{"scan8x16f", 8, scan8x16f})

@@ -9,84 +9,107 @@ import (
 	"github.com/aer-go/aer/internal/rng"
 )
 
-// TestScan6x16f checks the 6-query float32 kernel against the 4-query one
-// bit for bit: every query's 16 scores of the panel where the kernel
-// stops, the panels done and the hit, for d from 1 to 60, thresholds that
-// pass nothing, everything or a few scores, and padding rows.
+// TestScan6x16f checks the 6-query float32 kernel, whose scores start
+// at the norms and add the products of -2q (not the 4-query kernel's
+// arithmetic): every score within roundingBound32 of the exact score, for
+// d from 1 to 60 and norms up to 6e7; the kernel stops at the first panel
+// where some score is at or under its query's threshold (NaN padding
+// never), returning that panel's scores, or runs through, with
+// thresholds that pass nothing, everything or a few scores.
 func TestScan6x16f(t *testing.T) {
 	if !useAVX2 {
 		t.Skip("no AVX2/FMA (or purego build): no float32 kernel")
 	}
 	r := rng.New(11)
+	inf6 := [6]float32{}
+	for a := range inf6 {
+		inf6[a] = float32(math.Inf(1))
+	}
 	for _, d := range []int{1, 2, 3, 5, 8, 13, 20, 31, 47, 60} {
 		for _, off := range []float64{0, 1000} {
 			n := 16*6 + 7
-			ix, err := NewFlat(randomData(uint64(d), n, d, false, 1, off), d)
+			ref := randomData(uint64(d), n, d, false, 1, off)
+			ix, err := NewFlat(ref, d)
 			if err != nil {
 				t.Fatal(err)
 			}
 			ix.buildPanels32()
 			np := len(ix.pnorms32) / 16
 			q := randomData(uint64(d)+50, 6, d, false, 1, off)
-			q32 := make([]float32, len(q))
+			m2 := make([]float32, len(q))
 			for i, v := range q {
-				q32[i] = float32(v)
+				m2[i] = -2 * float32(v)
 			}
-			for trial := range 30 {
+			// The kernel's scores of every panel, one panel a call.
+			scores := make([][96]float32, np)
+			for p := range np {
+				if _, hit := scan6x16f(&m2[0], d, &ix.panels32[p*16*d], &ix.pnorms32[p*16], 1, &inf6, &scores[p]); !hit {
+					t.Fatalf("d=%d: thresholds +Inf passed nothing", d)
+				}
+				for a := range 6 {
+					qr := q[a*d : (a+1)*d]
+					bound := ix.roundingBound32(dot(qr, qr))
+					for b := range 16 {
+						v, row := scores[p][a*16+b], p*16+b
+						if row >= n {
+							if !math.IsNaN(float64(v)) {
+								t.Fatalf("d=%d: padding row scored %v", d, v)
+							}
+							continue
+						}
+						exact := ix.norms[row] - 2*dot(qr, ref[row*d:(row+1)*d])
+						if diff := math.Abs(float64(v) - exact); !(diff <= bound) {
+							t.Fatalf("d=%d off=%v query %d row %d: score %v, exact %v: error %g over the bound %g", d, off, a, row, v, exact, diff, bound)
+						}
+					}
+				}
+			}
+			for trial := range 40 {
 				var thr [6]float32
 				for a := range thr {
-					switch trial % 3 {
-					case 0:
-						thr[a] = float32(math.Inf(1 - 2*(trial/3%2)))
+					switch {
+					case trial%4 == 0:
+						thr[a] = float32(math.Inf(1))
+					case trial%4 == 1:
+						thr[a] = float32(math.Inf(-1))
+					case r.IntN(3) == 0:
+						thr[a] = float32(math.Inf(-1))
 					default:
-						// A threshold a little above the query's lowest
-						// exact score: a few rows pass, in some panel,
-						// or (threshold -Inf) none for this query.
-						qr := q[a*d : (a+1)*d]
+						// Near the query's lowest score: a few rows pass.
 						lo := math.Inf(1)
-						for j := range n {
-							lo = min(lo, ix.norms[j]-2*dot(qr, ix.data[j*d:(j+1)*d]))
+						for p := range np {
+							for b := range 16 {
+								if v := float64(scores[p][a*16+b]); v < lo {
+									lo = v
+								}
+							}
 						}
-						thr[a] = float32(lo + math.Abs(lo)*1e-3*r.Float64() + float64(d)*r.Float64())
-						if r.IntN(3) == 0 {
-							thr[a] = float32(math.Inf(-1))
-						}
+						thr[a] = float32(lo + (math.Abs(lo)*1e-4+1)*r.Float64())
 					}
 				}
 				p := trial % np
-				pan, nrm := &ix.panels32[p*16*d], &ix.pnorms32[p*16]
-				var out6 [96]float32
-				d6, h6 := scan6x16f(&q32[0], d, pan, nrm, np-p, &thr, &out6)
-				// The 4-query kernel on queries 0-3 and 2-5: the 6-query
-				// kernel stops where the first of them does.
-				stop := math.MaxInt
-				for _, first := range []int{0, 2} {
-					var out4 [64]float32
-					if d4, h4 := scan4x16f(&q32[first*d], d, pan, nrm, np-p, (*[4]float32)(thr[first:first+4]), &out4); h4 {
-						stop = min(stop, d4)
-					}
-				}
-				if h6 != (stop < math.MaxInt) || h6 && d6 != stop || !h6 && d6 != np-p {
-					t.Fatalf("d=%d off=%v trial %d: 6-query kernel (%d, %v), 4-query kernels stop after %d of %d", d, off, trial, d6, h6, stop, np-p)
-				}
-				if !h6 {
-					continue
-				}
-				// Scores of the stopping panel, recomputed by the 4-query
-				// kernel with thresholds +Inf.
-				inf := [4]float32{float32(math.Inf(1)), float32(math.Inf(1)), float32(math.Inf(1)), float32(math.Inf(1))}
-				at := p + d6 - 1
-				for _, first := range []int{0, 2} {
-					var out4 [64]float32
-					if _, hit := scan4x16f(&q32[first*d], d, &ix.panels32[at*16*d], &ix.pnorms32[at*16], 1, &inf, &out4); !hit {
-						t.Fatal("thresholds +Inf passed nothing")
-					}
-					for a := range 4 {
+				want := -1
+				for j := p; j < np && want < 0; j++ {
+					for a := range 6 {
 						for b := range 16 {
-							g, w := out6[(first+a)*16+b], out4[a*16+b]
-							if math.Float32bits(g) != math.Float32bits(w) && !(math.IsNaN(float64(g)) && math.IsNaN(float64(w))) {
-								t.Fatalf("d=%d off=%v trial %d: query %d row %d: 6-query kernel %v, 4-query kernel %v", d, off, trial, first+a, b, g, w)
+							if scores[j][a*16+b] <= thr[a] {
+								want = j
 							}
+						}
+					}
+				}
+				var out [96]float32
+				done, hit := scan6x16f(&m2[0], d, &ix.panels32[p*16*d], &ix.pnorms32[p*16], np-p, &thr, &out)
+				switch {
+				case want < 0 && (hit || done != np-p):
+					t.Fatalf("d=%d off=%v trial %d: no score passes, kernel (%d, %v)", d, off, trial, done, hit)
+				case want >= 0 && (!hit || done != want-p+1):
+					t.Fatalf("d=%d off=%v trial %d: first pass in panel %d from %d, kernel (%d, %v)", d, off, trial, want, p, done, hit)
+				}
+				if hit {
+					for j := range out {
+						if math.Float32bits(out[j]) != math.Float32bits(scores[want][j]) {
+							t.Fatalf("d=%d off=%v trial %d: score %d: %v, alone %v", d, off, trial, j, out[j], scores[want][j])
 						}
 					}
 				}
