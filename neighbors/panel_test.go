@@ -339,14 +339,16 @@ func TestSearchSelfWithin(t *testing.T) {
 		{900, 20, true, 1, 0},
 		{1100, 20, false, 1, 0},
 		{600, 60, false, 1, 0},
-		{3000, 20, false, 1, 0},    // query blocks of 240 rows (scanBlocks)
+		{2000, 20, false, 1, 0},    // query blocks of 240 rows (scanBlocks)
 		{500, 5, false, 1e-3, 1e4}, // large offset: the rounding bound matters
 		{500, 4, false, 1e20, 0},   // out of the float32 filter's range
 	}
 	for _, c := range cases {
 		ref := randomData(uint64(c.n)+5, c.n, c.d, c.grid, c.scale, c.off)
-		if c.n > 100 {
-			for t := range c.d { // a far outlier
+		// A far outlier, but not in the 2000-row case: it makes every row
+		// a candidate of the float32 filter, which costs seconds there.
+		if c.n > 100 && c.n < 2000 {
+			for t := range c.d {
 				ref[(c.n-1)*c.d+t] = 1e6 * c.scale
 			}
 		}
