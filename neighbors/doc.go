@@ -14,8 +14,9 @@
 // computed over cache-sized blocks of queries and references (a 3x2 register
 // tile of dot products in Go; on amd64 with AVX2 and FMA an assembly kernel
 // of 4 queries x 8 reference rows, with AVX-512 8 x 8, and a float32
-// pre-filter of 4 x 16 (AVX2) or 8 x 16 (AVX-512) whose margin bounds its
-// float32 error; it does twice the multiply-adds per instruction), which is
+// pre-filter of 6 x 16 (AVX2; 4 x 16 for the block's last queries) or
+// 8 x 16 (AVX-512) whose margin bounds its float32 error; it does twice
+// the multiply-adds per instruction), which is
 // fast but carries a rounding error of order (d+2)·eps·(||q||² + ||r||²)
 // (d·2^-24·(...) for the float32 filter). The scan therefore keeps, per query,
 // every reference whose expanded score lies within a rigorous error margin

@@ -494,3 +494,136 @@ none4f:
 	MOVB $0, hit+64(FP)
 	RET
 
+
+// func scan6x16f(q *float32, d int, panels *float32, norms *float32, np int, thr *[6]float32, out *[96]float32) (done int, hit bool)
+//
+// scan4x16f for 6 query rows, with the rows at q scaled by -2 (exactly:
+// q holds -2 times the queries): 12 accumulators (Y0-Y11, query a in
+// Y(2a) for rows 0-7 and Y(2a+1) for rows 8-15), which amortise the
+// panel's loads and the per-panel scoring over half as many more
+// multiply-adds. Each accumulator starts at the rows' norms and adds the
+// products in column order, so the score norms + sum of (-2q_t)·r_t takes
+// no operation after the columns but the comparison (roundingBound32
+// covers its error too); out[a*16+b] is row b for query a. The
+// thresholds are read from thr after each panel's columns (no register
+// is left to hold them).
+TEXT ·scan6x16f(SB), NOSPLIT, $0-65
+	MOVQ q+0(FP), R13
+	MOVQ d+8(FP), CX
+	MOVQ panels+16(FP), DI
+	MOVQ norms+24(FP), R8
+	MOVQ np+32(FP), DX
+	MOVQ thr+40(FP), R12
+	MOVQ out+48(FP), R10
+
+	// Row stride in bytes R9; query rows at SI, SI+R9, SI+2*R9, R11,
+	// R11+R9, R11+2*R9 with R11 = SI+3*R9.
+	MOVQ CX, R9
+	SHLQ $2, R9
+	XORQ BX, BX // panels done
+
+panel6f:
+	CMPQ    BX, DX
+	JGE     none6f
+	MOVQ    R13, SI
+	LEAQ    (SI)(R9*2), R11
+	ADDQ    R9, R11
+	VMOVUPS (R8), Y0
+	VMOVUPS 32(R8), Y1
+	VMOVAPS Y0, Y2
+	VMOVAPS Y1, Y3
+	VMOVAPS Y0, Y4
+	VMOVAPS Y1, Y5
+	VMOVAPS Y0, Y6
+	VMOVAPS Y1, Y7
+	VMOVAPS Y0, Y8
+	VMOVAPS Y1, Y9
+	VMOVAPS Y0, Y10
+	VMOVAPS Y1, Y11
+	ADDQ    $64, R8
+	INCQ    BX
+	MOVQ    CX, AX
+
+column6f:
+	VMOVUPS      (DI), Y12
+	VMOVUPS      32(DI), Y13
+	VBROADCASTSS (SI), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS (SI)(R9*1), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS (SI)(R9*2), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS (R11), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	VBROADCASTSS (R11)(R9*1), Y14
+	VFMADD231PS  Y12, Y14, Y8
+	VFMADD231PS  Y13, Y14, Y9
+	VBROADCASTSS (R11)(R9*2), Y15
+	VFMADD231PS  Y12, Y15, Y10
+	VFMADD231PS  Y13, Y15, Y11
+	ADDQ         $64, DI
+	ADDQ         $4, SI
+	ADDQ         $4, R11
+	DECQ         AX
+	JNZ          column6f
+
+	// score <= threshold (ordered: false for NaN), OR-ed into Y15.
+	VBROADCASTSS 0(R12), Y14
+	VCMPPS       $2, Y14, Y0, Y15
+	VCMPPS       $2, Y14, Y1, Y13
+	VORPS        Y13, Y15, Y15
+	VBROADCASTSS 4(R12), Y14
+	VCMPPS       $2, Y14, Y2, Y12
+	VCMPPS       $2, Y14, Y3, Y13
+	VORPS        Y12, Y13, Y13
+	VORPS        Y13, Y15, Y15
+	VBROADCASTSS 8(R12), Y14
+	VCMPPS       $2, Y14, Y4, Y12
+	VCMPPS       $2, Y14, Y5, Y13
+	VORPS        Y12, Y13, Y13
+	VORPS        Y13, Y15, Y15
+	VBROADCASTSS 12(R12), Y14
+	VCMPPS       $2, Y14, Y6, Y12
+	VCMPPS       $2, Y14, Y7, Y13
+	VORPS        Y12, Y13, Y13
+	VORPS        Y13, Y15, Y15
+	VBROADCASTSS 16(R12), Y14
+	VCMPPS       $2, Y14, Y8, Y12
+	VCMPPS       $2, Y14, Y9, Y13
+	VORPS        Y12, Y13, Y13
+	VORPS        Y13, Y15, Y15
+	VBROADCASTSS 20(R12), Y14
+	VCMPPS       $2, Y14, Y10, Y12
+	VCMPPS       $2, Y14, Y11, Y13
+	VORPS        Y12, Y13, Y13
+	VORPS        Y13, Y15, Y15
+	VMOVMSKPS    Y15, AX
+	TESTQ        AX, AX
+	JZ           panel6f
+
+	VMOVUPS Y0, 0(R10)
+	VMOVUPS Y1, 32(R10)
+	VMOVUPS Y2, 64(R10)
+	VMOVUPS Y3, 96(R10)
+	VMOVUPS Y4, 128(R10)
+	VMOVUPS Y5, 160(R10)
+	VMOVUPS Y6, 192(R10)
+	VMOVUPS Y7, 224(R10)
+	VMOVUPS Y8, 256(R10)
+	VMOVUPS Y9, 288(R10)
+	VMOVUPS Y10, 320(R10)
+	VMOVUPS Y11, 352(R10)
+	VZEROUPPER
+	MOVQ    BX, done+56(FP)
+	MOVB    $1, hit+64(FP)
+	RET
+
+none6f:
+	VZEROUPPER
+	MOVQ BX, done+56(FP)
+	MOVB $0, hit+64(FP)
+	RET

@@ -17,7 +17,7 @@ func scan8x8(q *float64, d int, panels *float64, norms *float64, np int, thr *[8
 	return scanPanelsGo(unsafe.Slice(q, 8*d), d, unsafe.Slice(panels, np*8*d), unsafe.Slice(norms, np*8), thr[:], out[:])
 }
 
-// scan8x16f and scan4x16f are never called: the float32 filter needs the
+// scan8x16f, scan6x16f and scan4x16f are never called: the float32 filter needs the
 // assembly.
 func scan8x16f(q *float32, d int, panels *float32, norms *float32, np int, thr *[8]float32, out *[128]float32) (done int, hit bool) {
 	panic("neighbors: scan8x16f without assembly")
@@ -25,4 +25,8 @@ func scan8x16f(q *float32, d int, panels *float32, norms *float32, np int, thr *
 
 func scan4x16f(q *float32, d int, panels *float32, norms *float32, np int, thr *[4]float32, out *[64]float32) (done int, hit bool) {
 	panic("neighbors: scan4x16f without assembly")
+}
+
+func scan6x16f(q *float32, d int, panels *float32, norms *float32, np int, thr *[6]float32, out *[96]float32) (done int, hit bool) {
+	panic("neighbors: scan6x16f without assembly")
 }

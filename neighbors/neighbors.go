@@ -274,7 +274,7 @@ func (ix *Index) search(nq int, row func(int) []float64, k int, exclude []int, w
 	if opt.tryTree(ix, nq) && ix.searchTree(nq, row, k, exclude, opt, res) {
 		return res, nil
 	}
-	qb, rb := scanBlocks(ix.d)
+	qb, rb := scanBlocks(ix.d, nq, opt.workers())
 	nblocks := (nq + qb - 1) / qb
 	workers := min(opt.workers(), nblocks)
 	var next atomic.Int64
@@ -298,10 +298,17 @@ func (ix *Index) search(nq int, row func(int) []float64, k int, exclude []int, w
 	return res, nil
 }
 
-// scanBlocks is blockSizes for the query scan: with the panel kernel the
-// query block is a multiple of its 4 rows (and of the 3-row tile) and the
-// reference block of its 8-row panels.
-func scanBlocks(d int) (qb, rb int) {
+// scanBlocks is blockSizes for the query scan of nq queries by workers
+// goroutines: with the panel kernel the query block is a multiple of its
+// 4 rows (and of the 3-row and 6-row tiles) and the reference block of its
+// 8-row panels.
+//
+// With AVX2 the query block grows to up to 240 rows while that leaves at
+// least 4 blocks per worker: the kernels keep the reference block in L2,
+// and every query block streams all reference rows from memory once, so
+// 240 rows instead of 60 read them a quarter as often (about 10% faster
+// at 1M rows of 20 columns, where they do not fit in L3).
+func scanBlocks(d, nq, workers int) (qb, rb int) {
 	qb, rb = blockSizes(d)
 	switch {
 	case useAVX512:
@@ -311,6 +318,9 @@ func scanBlocks(d int) (qb, rb int) {
 		qb = max(4, min(60, 16384/(8*d))/12*12)
 		if qb < 12 {
 			qb = 4
+		} else {
+			per := (nq + 4*workers - 1) / (4 * workers)
+			qb = max(qb, min(240, 98304/(8*d), (per+11)/12*12)/12*12)
 		}
 		// Multiples of 16 for the float32 kernel's panels.
 		rb = max(16, min(1024, 131072/(8*d))/16*16)

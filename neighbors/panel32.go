@@ -2,8 +2,9 @@ package neighbors
 
 import "math"
 
-// The float32 filter: the scan scores 8 queries (AVX-512, scan8x16f) or 4
-// (AVX2, scan4x16f) against 16 reference rows at once in float32, over a
+// The float32 filter: the scan scores 8 queries (AVX-512, scan8x16f) or 6
+// (AVX2, scan6x16f; scan4x16f for 4 left over) against 16 reference rows
+// at once in float32, over a
 // float32 copy of the reference rows in panels of 16; on AVX2 it does
 // twice the multiply-adds of the float64 kernel per instruction. The scores only decide which rows
 // stay candidates, under a margin that bounds their float32 error
@@ -64,6 +65,13 @@ func (ix *Index) buildPanels32() {
 // Together under (d+6)·u·(qn+rn)·(1+1e-4) for d <= 256; the bound takes
 // twice (d+8)·u·(qn+maxNrm), plus an absolute 2^-90 for any subnormal
 // partial sum (each loses at most 2^-150).
+//
+// scan6x16f starts each sum at the float32 norm (error u·rn) and adds the
+// d products of -2q (exact) and r by fused multiply-adds: the products
+// are off by (2u+u²)·2Σ|q_t r_t| <= (2u+u²)·(qn+rn) for the rounding of q
+// and r, and the running sums, each at most (1+u)^d·(rn + 2Σ|q_t r_t|)
+// <= (1+u)^d·(qn+2rn) in magnitude, add γ_d·(1+u)^3·(qn+2rn). Together
+// under ((d+3)·qn + (2d+4)·rn)·u·(1+1e-4), within the same bound.
 func (ix *Index) roundingBound32(qn float64) float64 {
 	const u = 0x1p-24
 	return 2*float64(ix.d+8)*u*(qn+ix.maxNrm) + 0x1p-90 + ix.roundingBound(qn)
@@ -118,6 +126,28 @@ func (s *scanner) tile4f(i, r0, r1 int) {
 			return
 		}
 		offer32(sts, thr[:], s.out4f[:], (p-1)*16)
+	}
+}
+
+// tile6f is tile4f for queries i..i+5 with the 6-query AVX2 kernel,
+// which does the same work in fewer instructions per multiply-add; its
+// query rows are s.qbufm2's (-2q).
+func (s *scanner) tile6f(i, r0, r1 int) {
+	ix, d := s.ix, s.ix.d
+	sts := s.st[i : i+6]
+	thr := &s.thr6f
+	for a := range 6 {
+		thr[a] = up32(sts[a].thr)
+	}
+	q := &s.qbufm2[i*d]
+	p, p1 := r0/16, (r1+15)/16
+	for p < p1 {
+		done, hit := scan6x16f(q, d, &ix.panels32[p*16*d], &ix.pnorms32[p*16], p1-p, thr, &s.out6f)
+		p += done
+		if !hit {
+			return
+		}
+		offer32(sts, thr[:], s.out6f[:], (p-1)*16)
 	}
 }
 

@@ -82,6 +82,7 @@ type scanner struct {
 	thr8   [8]float64  // the same for the AVX-512 kernel
 	out8   [64]float64
 	qbuf32 []float32  // the query block in float32
+	qbufm2 []float32  // and times -2, for scan6x16f
 	g32    int        // queries per float32 kernel call: 8 (AVX-512) or 4 (AVX2)
 	ok32   []bool     // whether each query's values allow the float32 filter
 	slot   []int      // the query (offset in the block) in each slot
@@ -89,6 +90,8 @@ type scanner struct {
 	out8f  [128]float32
 	thr4f  [4]float32
 	out4f  [64]float32
+	thr6f  [6]float32
+	out6f  [96]float32
 }
 
 func newScanner(ix *Index, k, qb, rb int) *scanner {
@@ -167,8 +170,12 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, within
 		if !panel {
 			mt = live
 		} else if live < m {
-			mt = min(m, (live+7)/8*8)
-			if !useAVX512 {
+			switch {
+			case useAVX512:
+				mt = min(m, (live+7)/8*8)
+			case f32:
+				mt = min(m, (live+5)/6*6)
+			default:
 				mt = min(m, (live+3)/4*4)
 			}
 		}
@@ -180,6 +187,11 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, within
 				} else {
 					s.tile8(i, r0, r1)
 				}
+			}
+		}
+		if f32 && s.g32 == 4 {
+			for ; i+6 <= mt && s.group32(i, 6); i += 6 {
+				s.tile6f(i, r0, r1)
 			}
 		}
 		if panel {
@@ -265,9 +277,11 @@ func (s *scanner) pack(live int, f32 bool) int {
 		}
 		if f32 {
 			s.ok32[i], s.ok32[j] = s.ok32[j], s.ok32[i]
-			a, b := s.qbuf32[i*d:(i+1)*d], s.qbuf32[j*d:(j+1)*d]
-			for t := range d {
-				a[t], b[t] = b[t], a[t]
+			for _, buf := range [2][]float32{s.qbuf32, s.qbufm2} {
+				a, b := buf[i*d:(i+1)*d], buf[j*d:(j+1)*d]
+				for t := range d {
+					a[t], b[t] = b[t], a[t]
+				}
 			}
 		}
 	}
@@ -277,7 +291,8 @@ func (s *scanner) pack(live int, f32 bool) int {
 // useF32 enables the float32 filter where it applies (tests turn it off).
 var useF32 = true
 
-// prepare32 copies the m queries of the block to float32 and marks those
+// prepare32 copies the m queries of the block to float32 (and times -2,
+// exactly, for scan6x16f) and marks those
 // whose values allow the float32 filter (ok32; the others' rows are zero),
 // whose margins it widens to roundingBound32. A group of queries goes
 // through the float32 kernel when all its queries allow it (group32).
@@ -285,21 +300,24 @@ func (s *scanner) prepare32(m int) {
 	d := s.ix.d
 	if cap(s.qbuf32) < m*d {
 		s.qbuf32 = make([]float32, m*d)
+		s.qbufm2 = make([]float32, m*d)
 	}
-	s.qbuf32 = s.qbuf32[:m*d]
+	s.qbuf32, s.qbufm2 = s.qbuf32[:m*d], s.qbufm2[:m*d]
 	s.ok32 = s.ok32[:0]
 	for i := range m {
 		row := s.qbuf[i*d : (i+1)*d]
-		q32 := s.qbuf32[i*d : (i+1)*d]
+		q32, m2 := s.qbuf32[i*d:(i+1)*d], s.qbufm2[i*d:(i+1)*d]
 		ok := f32Range(row)
 		s.ok32 = append(s.ok32, ok)
 		if !ok {
 			clear(q32)
+			clear(m2)
 			continue
 		}
 		var qn float64
 		for t, v := range row {
 			q32[t] = float32(v)
+			m2[t] = -2 * q32[t] // exact: |v| <= 2^50
 			qn += v * v
 		}
 		s.st[i].margin = 2 * s.ix.roundingBound32(qn)
