@@ -46,8 +46,8 @@ func TestParseFloat(t *testing.T) {
 	}
 	// The fast path must take the cells of numeric tables.
 	for _, s := range []string{"-0.20080618744060041", "0.15967217466335393", "12", "-3.5e-7", "1e19", "0"} {
-		if _, ok := parseDecimal(s); !ok {
-			t.Errorf("parseDecimal(%q) fell back to strconv", s)
+		if _, j, ok := scanFloat(s, 0); !ok || j != len(s) {
+			t.Errorf("scanFloat(%q) fell back to strconv", s)
 		}
 	}
 	// Random values written in every form strconv writes, and halfway
