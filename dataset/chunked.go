@@ -482,6 +482,7 @@ func (p *parser) observeChunk(c *chunk, i, j int, comma byte) {
 	}
 	g := min(p.workers(), len(p.header))
 	plan := p.fastPlan()
+	text := unsafe.String(unsafe.SliceData(c.buf), len(c.buf))
 	observe := func(share int) {
 		rec := make([]string, 0, len(p.header))
 		var cols, feats []int // this share's columns, and its features
@@ -503,12 +504,17 @@ func (p *parser) observeChunk(c *chunk, i, j int, comma byte) {
 				// without spaces around, not missing.
 				f := c.fields[fa : int(fa)+len(p.header)+1]
 				for _, col := range cols {
-					cell := unsafe.String(&c.buf[f[col]], int(f[col+1]-f[col]-1))
+					a, e := int(f[col]), int(f[col+1]-1)
 					if plan[col] < 0 {
-						pr.observeCell(p, col, cell, label)
-					} else if pr.stats[col].mayCount(cell) {
-						pr.observeText(col, cell, label)
+						pr.observeCell(p, col, text[a:e], label)
+						continue
 					}
+					// textHash, inline for the cells of 8 bytes or more.
+					if st := &pr.stats[col]; st.keys != nil && e-a >= 8 &&
+						!st.mayHave(mix(load8(text[a:a+8]), load8(text[e-8:e]), e-a)) {
+						continue
+					}
+					pr.observeText(col, text[a:e], label)
 				}
 			} else {
 				str := unsafe.String(&c.buf[c.starts[r]], int(c.ends[r]-c.starts[r]))

@@ -42,6 +42,79 @@ func parseFloat(s string) (float64, error) {
 // float64 or one Eisel-Lemire cannot round; the caller then reads the
 // text the slow way. It reads 8 bytes at a time where s has them.
 func scanFloat(s string, i int) (v float64, j int, ok bool) {
+	// The common shape first: digits, '.', digits, at most 19 digits in
+	// all (zeros in front included).
+	i0, n := i, len(s)
+	neg := false
+	if i < n && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	start := i
+	var m uint64
+	for i < n {
+		d := s[i] - '0'
+		if d > 9 {
+			break
+		}
+		m = m*10 + uint64(d)
+		i++
+	}
+	nd := i - start
+	exp := 0
+	if i < n && s[i] == '.' {
+		i++
+		frac := i
+		for i+8 <= n {
+			x := load8(s[i:i+8]) ^ 0x3030303030303030
+			bad := (x | (x&0x0F0F0F0F0F0F0F0F + 0x0606060606060606)) & 0xF0F0F0F0F0F0F0F0
+			if bad == 0 {
+				m = m*1e8 + eightDigits(x)
+				i += 8
+				continue
+			}
+			k := bits.TrailingZeros64(bad) >> 3
+			m = m*pow10u64[k] + eightDigits(x<<(64-8*k))
+			i += k
+			break
+		}
+		for i < n {
+			d := s[i] - '0'
+			if d > 9 {
+				break
+			}
+			m = m*10 + uint64(d)
+			i++
+		}
+		nd += i - frac
+		exp = frac - i
+	}
+	if nd == 0 || nd > 19 {
+		return scanFloatLong(s, i0)
+	}
+	if i < n && s[i]|0x20 == 'e' {
+		return scanFloatLong(s, i0)
+	}
+	if m == 0 {
+		if neg {
+			return math.Copysign(0, -1), i, true
+		}
+		return 0, i, true
+	}
+	if m < 1<<53 && -22 <= exp {
+		f := float64(m) / pow10f[-exp]
+		if neg {
+			f = -f
+		}
+		return f, i, true
+	}
+	v, ok = eiselLemire(m, exp, neg)
+	return v, i, ok
+}
+
+// scanFloatLong is scanFloat for every shape: zeros in front, more than
+// 19 digits, an exponent.
+func scanFloatLong(s string, i int) (v float64, j int, ok bool) {
 	n := len(s)
 	neg := false
 	if i < n && (s[i] == '+' || s[i] == '-') {

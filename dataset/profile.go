@@ -130,21 +130,29 @@ func (st *colStats) mayCount(s string) bool {
 	if st.keys == nil {
 		return true
 	}
-	h := textHash(s)
-	return st.keys[h>>6&uint64(len(st.keys)-1)]&(1<<(h&63)) != 0
+	return st.mayHave(textHash(s))
+}
+
+// mayHave is false when no text in counts has the textHash h. Two bits
+// of the filter per text: one in 1000 others passes it with 1000 texts.
+func (st *colStats) mayHave(h uint64) bool {
+	mask := uint64(len(st.keys) - 1)
+	return st.keys[h>>6&mask]&(1<<(h&63)) != 0 && st.keys[h>>38&mask]&(1<<(h>>32&63)) != 0
 }
 
 // keyFilter returns the bits of the textHash of every key of counts, in
-// a power of two of words with at least 64 bits per key (few false hits).
+// a power of two of words with at least 64 bits per key (few false hits;
+// at most 2^26 words, which two 26-bit fields of the hash index).
 func keyFilter(counts map[string]*distinctCells) []uint64 {
 	n := 1024
-	for n < len(counts) {
+	for n < len(counts) && n < 1<<26 {
 		n *= 2
 	}
 	keys := make([]uint64, n)
 	for s := range counts {
 		h := textHash(s)
 		keys[h>>6&uint64(n-1)] |= 1 << (h & 63)
+		keys[h>>38&uint64(n-1)] |= 1 << (h >> 32 & 63)
 	}
 	return keys
 }
@@ -153,17 +161,21 @@ func keyFilter(counts map[string]*distinctCells) []uint64 {
 // bytes (texts that differ only in between collide, which only costs a
 // map lookup).
 func textHash(s string) uint64 {
-	var a, b uint64
 	if n := len(s); n >= 8 {
-		a, b = load8(s[:8]), load8(s[n-8:])
-	} else {
-		for i := range n {
-			a |= uint64(s[i]) << (8 * i)
-		}
+		return mix(load8(s[:8]), load8(s[n-8:]), n)
 	}
+	var a uint64
+	for i := range len(s) {
+		a |= uint64(s[i]) << (8 * i)
+	}
+	return mix(a, 0, len(s))
+}
+
+// mix hashes the words a and b of a text of n bytes.
+func mix(a, b uint64, n int) uint64 {
 	h := (a*0x9E3779B97F4A7C15 ^ b) * 0xC2B2AE3D27D4EB4F
-	h ^= uint64(len(s))
-	return h ^ h>>31
+	h ^= uint64(n)
+	return h ^ h>>29
 }
 
 // observeValue records the number v of a row of the second class bin
