@@ -51,6 +51,7 @@ type parser struct {
 	inChunk bool
 	// plan, in a chunk worker, is how fastRow reads a row (nil: never).
 	plan []int
+	runs []int // planRuns(plan)
 	// keepFields, in a chunk worker for a profile, keeps the cell
 	// offsets of the rows fastRow reads.
 	keepFields bool

@@ -219,6 +219,7 @@ func (p *parser) chunkWorker() *parser {
 	w.prof = nil
 	w.inChunk = true
 	w.plan = w.fastPlan()
+	w.runs = planRuns(w.plan)
 	w.keepFields = p.prof != nil
 	return &w
 }
@@ -250,6 +251,23 @@ func (p *parser) fastPlan() []int {
 	return plan
 }
 
+// planRuns is, for each column of plan, the number of feature columns
+// from it on whose features are consecutive, the last column left out
+// (its cell ends the line, not a comma), 0 for the others.
+func planRuns(plan []int) []int {
+	runs := make([]int, len(plan))
+	for c := len(plan) - 2; c >= 0; c-- {
+		if plan[c] < 0 {
+			continue
+		}
+		runs[c] = 1
+		if plan[c+1] == plan[c]+1 {
+			runs[c] += runs[c+1]
+		}
+	}
+	return runs
+}
+
 // fastRow parses the line of s at off (line number line) into b as
 // parse parses its fields, when the line is the common case: every
 // feature cell a plain number scanFloat reads, with no spaces around it,
@@ -266,7 +284,42 @@ func (p *parser) fastRow(s string, off, line int, comma byte, b *rows, fields *[
 	i := off
 	label := ""
 	last := len(p.plan) - 1
-	for c, k := range p.plan {
+	for c := 0; c < len(p.plan); c++ {
+		k := p.plan[c]
+		if r := p.runs[c]; r > 0 {
+			// Feature columns c to c+r-1 (features k to k+r-1), each
+			// followed by a comma: scanCells, and scanFloat for the
+			// cells it leaves.
+			xs := x[k : k+r]
+			var st []int32
+			if p.keepFields {
+				n := len(*fields)
+				*fields = slices.Grow(*fields, r)[:n+r]
+				st = (*fields)[n:]
+			}
+			for q := 0; ; {
+				var d int
+				if st != nil {
+					i, d = scanCells(s, i, comma, xs[q:], st[q:])
+				} else {
+					i, d = scanCells(s, i, comma, xs[q:], nil)
+				}
+				if q += d; q == r {
+					break
+				}
+				if st != nil {
+					st[q] = int32(i)
+				}
+				v, j, ok := scanFloat(s, i)
+				if !ok || j >= len(s) || s[j] != comma {
+					return 0, false
+				}
+				xs[q], i = v, j+1
+				q++
+			}
+			c += r - 1
+			continue
+		}
 		if p.keepFields {
 			*fields = append(*fields, int32(i))
 		}

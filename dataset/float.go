@@ -109,6 +109,93 @@ func scanFloat(s string, i int) (v float64, j int, ok bool) {
 	return v, i, ok
 }
 
+// scanCells reads numbers of scanFloat's common shape ([-]digits.digits,
+// at most 19 digits, not zero), each followed by comma, from s[i:] into
+// x, as scanFloat reads them, and the start of each into starts (unless
+// nil): the index past the last comma read and the cells read. It stops
+// at the first cell of another shape, or whose rounding needs more than
+// one 64-bit product (scanFloat then reads it). One loop without calls,
+// so that its state stays in registers.
+func scanCells(s string, i int, comma byte, x []float64, starts []int32) (int, int) {
+	for q := range x {
+		j := i
+		neg := false
+		if j < len(s) {
+			c := s[j] - '+'
+			neg = c == '-'-'+'
+			j += b2i(c&^2 == 0)
+		}
+		start := j
+		var m uint64
+		for j < len(s) {
+			d := s[j] - '0'
+			if d > 9 {
+				break
+			}
+			m = m*10 + uint64(d)
+			j++
+		}
+		nd, exp := j-start, 0
+		if j < len(s) && s[j] == '.' {
+			j++
+			frac := j
+			for j+8 <= len(s) {
+				y := load8(s[j:j+8]) ^ 0x3030303030303030
+				bad := (y | (y&0x0F0F0F0F0F0F0F0F + 0x0606060606060606)) & 0xF0F0F0F0F0F0F0F0
+				if bad == 0 {
+					m = m*1e8 + eightDigits(y)
+					j += 8
+					continue
+				}
+				n := bits.TrailingZeros64(bad) >> 3
+				m = m*pow10u64[n] + eightDigits(y<<(64-8*n))
+				j += n
+				break
+			}
+			for j < len(s) {
+				d := s[j] - '0'
+				if d > 9 {
+					break
+				}
+				m = m*10 + uint64(d)
+				j++
+			}
+			nd += j - frac
+			exp = frac - j
+		}
+		if nd == 0 || nd > 19 || m == 0 || j >= len(s) || s[j] != comma {
+			return i, q
+		}
+		// eiselLemire's common case: exp is in [-19, 0] here.
+		pow := &pow10Tab[exp-pow10Min]
+		clz := bits.LeadingZeros64(m)
+		m <<= uint(clz)
+		e2 := uint64(1+(exp*108853)>>15+63+1023) - uint64(clz)
+		hi, lo := bits.Mul64(m, pow[0])
+		if hi&0x1FF == 0x1FF && lo+m < m {
+			return i, q
+		}
+		msb := hi >> 63
+		mant := hi >> (msb + 9)
+		e2 -= 1 ^ msb
+		if lo == 0 && hi&0x1FF == 0 && mant&3 == 1 {
+			return i, q
+		}
+		mant += mant & 1
+		mant >>= 1
+		if mant>>53 > 0 {
+			mant >>= 1
+			e2++
+		}
+		x[q] = math.Float64frombits(uint64(b2i(neg))<<63 | e2<<52 | mant&(1<<52-1))
+		if starts != nil {
+			starts[q] = int32(i)
+		}
+		i = j + 1
+	}
+	return i, len(x)
+}
+
 // b2i is 1 for true, 0 for false (a SETcc, no branch).
 func b2i(b bool) int {
 	if b {

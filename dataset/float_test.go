@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -160,5 +161,98 @@ func BenchmarkParseFloat(b *testing.B) {
 			v, _ := strconv.ParseFloat(cells[i&4095], 64)
 			floatSink += v
 		}
+	})
+}
+
+// checkCells fails unless every cell scanCells reads from line (cells
+// separated by commas) is strconv.ParseFloat's value of its text, and
+// it stops only at a cell of another shape or at the last one.
+func checkCells(t testing.TB, line string) {
+	t.Helper()
+	cells := strings.Split(line, ",")
+	x := make([]float64, len(cells))
+	starts := make([]int32, len(cells))
+	i, q := scanCells(line, 0, ',', x, starts)
+	if q > len(cells)-1 {
+		t.Fatalf("scanCells(%q) read %d cells, past the last comma", line, q)
+	}
+	off := 0
+	for k, c := range cells[:q] {
+		want, err := strconv.ParseFloat(c, 64)
+		if err != nil || math.Float64bits(x[k]) != math.Float64bits(want) || int(starts[k]) != off {
+			t.Fatalf("scanCells(%q): cell %d %q read as %v (%x) at %d; strconv: %v (%x), %v at %d",
+				line, k, c, x[k], math.Float64bits(x[k]), starts[k], want, math.Float64bits(want), err, off)
+		}
+		off += len(c) + 1
+	}
+	if i != off {
+		t.Fatalf("scanCells(%q) stopped at %d after %d cells, want %d", line, i, q, off)
+	}
+}
+
+func TestScanCells(t *testing.T) {
+	checkCells(t, "-0.20080618744060041,0.15967217466335393,-1.4083022934823703,1,")
+	checkCells(t, "1.5,2.5,1e5,3.5,")
+	checkCells(t, "0.0,1.25,")
+	checkCells(t, "+.5,-5.,.,5")
+	// The cells of numeric tables take the fast loop, all but the one
+	// in about 512 whose first 64-bit product may be short by one.
+	line := strings.Join(benchCells(), ",") + ","
+	x := make([]float64, 4096)
+	left := 0
+	for i, q := 0, 0; q < len(x); {
+		var d int
+		i, d = scanCells(line, i, ',', x[q:], nil)
+		if q += d; q < len(x) {
+			left++
+			_, j, ok := scanFloat(line, i)
+			if !ok || line[j] != ',' {
+				t.Fatalf("cell %d at byte %d: scanFloat fails", q, i)
+			}
+			i, q = j+1, q+1
+		}
+	}
+	if left > 4096/100 {
+		t.Errorf("scanCells left %d of 4096 cells to scanFloat", left)
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	var b strings.Builder
+	for range 20000 {
+		b.Reset()
+		for range 1 + r.IntN(30) {
+			var v float64
+			switch r.IntN(3) {
+			case 0:
+				v = r.NormFloat64()
+			case 1:
+				v = math.Float64frombits(r.Uint64())
+			default:
+				v = r.Float64() * math.Pow(10, float64(r.IntN(40)-20))
+			}
+			switch r.IntN(4) {
+			case 0:
+				b.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
+			case 1:
+				b.WriteString(strconv.FormatFloat(v, 'f', r.IntN(20), 64))
+			case 2:
+				b.WriteString(strconv.FormatFloat(v, 'f', -1, 64))
+			default:
+				// Halfway and near-halfway decimals.
+				b.WriteString(strconv.FormatFloat(v, 'f', -1, 64) + "1")
+			}
+			b.WriteByte(',')
+		}
+		checkCells(t, b.String())
+	}
+}
+
+func FuzzScanCells(f *testing.F) {
+	f.Add("-0.20080618744060041,0.15967217466335393,1e5,")
+	f.Add("0.5,.5,5.,+0.1,-0.0,0.3,")
+	for _, s := range floatSeeds {
+		f.Add(s + "," + s + ",")
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		checkCells(t, line)
 	})
 }
