@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -292,4 +293,39 @@ func FuzzScanCells(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line string) {
 		checkCells(t, line)
 	})
+}
+
+// TestPow10Table checks every entry of pow10Tab against math/big: the
+// 128 leading bits of 10^e, truncated.
+func TestPow10Table(t *testing.T) {
+	if len(pow10Tab) != pow10Max-pow10Min+1 {
+		t.Fatalf("%d entries for 10^%d to 10^%d", len(pow10Tab), pow10Min, pow10Max)
+	}
+	ten := big.NewInt(10)
+	for e := pow10Min; e <= pow10Max; e++ {
+		p := new(big.Int).Exp(ten, big.NewInt(int64(max(e, -e))), nil)
+		var d *big.Int
+		if e >= 0 {
+			// The top 128 bits of 10^e.
+			d = new(big.Int).Set(p)
+			if n := d.BitLen(); n > 128 {
+				d.Rsh(d, uint(n-128))
+			} else {
+				d.Lsh(d, uint(128-n))
+			}
+		} else {
+			// floor(2^k / 10^-e) with k making it 128 bits long.
+			k := p.BitLen() + 127
+			d = new(big.Int).Lsh(big.NewInt(1), uint(k))
+			d.Quo(d, p)
+			if d.BitLen() > 128 {
+				d.Rsh(d, uint(d.BitLen()-128))
+			}
+		}
+		lo := new(big.Int).And(d, new(big.Int).SetUint64(math.MaxUint64)).Uint64()
+		hi := new(big.Int).Rsh(d, 64).Uint64()
+		if got := pow10Tab[e-pow10Min]; got != [2]uint64{hi, lo} {
+			t.Fatalf("pow10Tab for 1e%d = %#x, %#x; want %#x, %#x", e, got[0], got[1], hi, lo)
+		}
+	}
 }
