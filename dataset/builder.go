@@ -49,6 +49,12 @@ type parser struct {
 	// may turn its column categorical stops it, and its buffers grow
 	// unchecked (the join checks the table's).
 	inChunk bool
+	// plan, in a chunk worker, is how fastRow reads a row (nil: never).
+	plan []int
+	runs []int // planRuns(plan)
+	// keepFields, in a chunk worker for a profile, keeps the cell
+	// offsets of the rows fastRow reads.
+	keepFields bool
 }
 
 // rows accumulates parsed rows: X row-major, the raw labels (canonical

@@ -31,6 +31,11 @@ type chunk struct {
 	// Per parsed row: its line and the bytes of its text in buf.
 	rowLines     []int
 	starts, ends []int32
+	// For the profile: per parsed row, the index in fields of the
+	// starts of its cells (and one past the end of the last) when
+	// fastRow read it, else -1.
+	fieldAt []int32
+	fields  []int32
 	// err is the first error in buf, at line errLine; ragged tells it
 	// comes before the room check of its row (a ragged row).
 	err     error
@@ -213,7 +218,167 @@ func (p *parser) chunkWorker() *parser {
 	w.canon, w.lower, w.catCanon = map[string]string{}, map[string]string{}, map[string]string{}
 	w.prof = nil
 	w.inChunk = true
+	w.plan = w.fastPlan()
+	w.runs = planRuns(w.plan)
+	w.keepFields = p.prof != nil
 	return &w
+}
+
+// Column kinds of a fastRow plan besides feature indexes (>= 0).
+const (
+	planLabel = -1
+	planSkip  = -2
+)
+
+// fastPlan says how fastRow reads each column (the feature index, or
+// planLabel, or planSkip for a dropped column), or nil when fastRow does
+// not apply: a weight, split, id or categorical column, or extra missing
+// tokens (which may look like numbers).
+func (p *parser) fastPlan() []int {
+	if p.weightCol >= 0 || p.splitCol >= 0 || p.idCol >= 0 || p.anyCat || len(p.opt.NA) > 0 {
+		return nil
+	}
+	plan := make([]int, len(p.header))
+	for j := range plan {
+		plan[j] = planSkip
+	}
+	for k, j := range p.featCols {
+		plan[j] = k
+	}
+	if p.labelCol >= 0 {
+		plan[p.labelCol] = planLabel
+	}
+	return plan
+}
+
+// planRuns is, for each column of plan, the number of feature columns
+// from it on whose features are consecutive, the last column left out
+// (its cell ends the line, not a comma), 0 for the others.
+func planRuns(plan []int) []int {
+	runs := make([]int, len(plan))
+	for c := len(plan) - 2; c >= 0; c-- {
+		if plan[c] < 0 {
+			continue
+		}
+		runs[c] = 1
+		if plan[c+1] == plan[c]+1 {
+			runs[c] += runs[c+1]
+		}
+	}
+	return runs
+}
+
+// fastRow parses the line of s at off (line number line) into b as
+// parse parses its fields, when the line is the common case: every
+// feature cell a plain number scanFloat reads, with no spaces around it,
+// a label that is not missing, no quote, and a line end ("\n" or "\r\n")
+// after exactly the header's fields. It returns the index past the line
+// and true then; false, with b untouched, for any other line (which the
+// caller parses the general way).
+func (p *parser) fastRow(s string, off, line int, comma byte, b *rows, fields *[]int32) (int, bool) {
+	w := len(p.featCols)
+	if cap(b.x)-len(b.x) < w || b.missing == nil {
+		return 0, false
+	}
+	x := b.x[len(b.x) : len(b.x)+w]
+	i := off
+	label := ""
+	last := len(p.plan) - 1
+	for c := 0; c < len(p.plan); c++ {
+		k := p.plan[c]
+		if r := p.runs[c]; r > 0 {
+			// Feature columns c to c+r-1 (features k to k+r-1), each
+			// followed by a comma: scanCells, and scanFloat for the
+			// cells it leaves.
+			xs := x[k : k+r]
+			var st []int32
+			if p.keepFields {
+				n := len(*fields)
+				*fields = slices.Grow(*fields, r)[:n+r]
+				st = (*fields)[n:]
+			}
+			for q := 0; ; {
+				var d int
+				if st != nil {
+					i, d = scanCells(s, i, comma, xs[q:], st[q:])
+				} else {
+					i, d = scanCells(s, i, comma, xs[q:], nil)
+				}
+				if q += d; q == r {
+					break
+				}
+				if st != nil {
+					st[q] = int32(i)
+				}
+				v, j, ok := scanFloat(s, i)
+				if !ok || j >= len(s) || s[j] != comma {
+					return 0, false
+				}
+				xs[q], i = v, j+1
+				q++
+			}
+			c += r - 1
+			continue
+		}
+		if p.keepFields {
+			*fields = append(*fields, int32(i))
+		}
+		j := i
+		if k >= 0 {
+			v, e, ok := scanFloat(s, i)
+			if !ok {
+				return 0, false
+			}
+			x[k], j = v, e
+		} else {
+			for j < len(s) && s[j] != comma && s[j] != '\n' && s[j] != '"' {
+				j++
+			}
+		}
+		if j >= len(s) {
+			return 0, false
+		}
+		if c < last {
+			if s[j] != comma {
+				return 0, false
+			}
+			if k == planLabel {
+				label = s[i:j]
+			}
+			i = j + 1
+			continue
+		}
+		// The last field: the line ends here.
+		end := j
+		switch {
+		case s[j] == '\n':
+			if k < 0 && j > i && s[j-1] == '\r' {
+				end = j - 1
+			}
+		case s[j] == '\r' && k >= 0 && j+1 < len(s) && s[j+1] == '\n':
+			j++
+		default:
+			return 0, false
+		}
+		if k == planLabel {
+			label = s[i:end]
+		}
+		if p.keepFields {
+			*fields = append(*fields, int32(end+1))
+		}
+		i = j + 1
+	}
+	if p.labelCol >= 0 {
+		t := strings.TrimSpace(label)
+		if isMissing(t, nil) {
+			return 0, false
+		}
+		b.labels = append(b.labels, intern(p.canon, t, canonicalLabel))
+		b.lines = append(b.lines, line)
+	}
+	b.x = b.x[:len(b.x)+w]
+	b.n++
+	return i, true
 }
 
 // parseChunk parses the lines of c as csvSource's fast path splits them
@@ -222,11 +387,32 @@ func (p *parser) chunkWorker() *parser {
 func (p *parser) parseChunk(c *chunk, comma byte) {
 	c.rows.reset()
 	c.rowLines, c.starts, c.ends = c.rowLines[:0], c.starts[:0], c.ends[:0]
+	c.fieldAt, c.fields = c.fieldAt[:0], c.fields[:0]
 	c.err, c.ragged, c.seq = nil, false, false
 	rec := make([]string, 0, len(p.header))
 	buf := c.buf
 	line := c.line
+	text := unsafe.String(unsafe.SliceData(buf), len(buf))
 	for off := 0; off < len(buf); {
+		if p.plan != nil {
+			f := len(c.fields)
+			if end, ok := p.fastRow(text, off, line+1, comma, &c.rows, &c.fields); ok {
+				line++
+				c.rowLines = append(c.rowLines, line)
+				c.starts = append(c.starts, int32(off))
+				n := end - 1
+				if buf[n-1] == '\r' {
+					n--
+				}
+				c.ends = append(c.ends, int32(n))
+				if p.keepFields {
+					c.fieldAt = append(c.fieldAt, int32(f))
+				}
+				off = end
+				continue
+			}
+			c.fields = c.fields[:f]
+		}
 		end := len(buf)
 		if k := bytes.IndexByte(buf[off:], '\n'); k >= 0 {
 			end = off + k + 1
@@ -272,6 +458,9 @@ func (p *parser) parseChunk(c *chunk, comma byte) {
 			return
 		}
 		if c.rows.n > before {
+			if p.keepFields {
+				c.fieldAt = append(c.fieldAt, -1)
+			}
 			c.rowLines = append(c.rowLines, line)
 			c.starts = append(c.starts, int32(off))
 			c.ends = append(c.ends, int32(off+n))
@@ -345,25 +534,56 @@ func (p *parser) observeChunk(c *chunk, i, j int, comma byte) {
 		}
 	}
 	g := min(p.workers(), len(p.header))
+	plan := p.fastPlan()
+	text := unsafe.String(unsafe.SliceData(c.buf), len(c.buf))
 	observe := func(share int) {
 		rec := make([]string, 0, len(p.header))
+		var cols, feats []int // this share's columns, and its features
+		for col := share; col < len(p.header); col += g {
+			cols = append(cols, col)
+		}
+		for k, col := range p.featCols {
+			if col%g == share {
+				feats = append(feats, k)
+			}
+		}
 		for r := i; r < j; r++ {
-			str := unsafe.String(&c.buf[c.starts[r]], int(c.ends[r]-c.starts[r]))
-			rec = splitFields(rec[:0], str, comma)
 			label := ""
 			if p.labelCol >= 0 {
 				label = c.rows.labels[r]
 			}
-			for col := share; col < len(rec); col += g {
-				pr.observeCell(p, col, rec[col], label)
+			if fa := c.fieldAt[r]; fa >= 0 {
+				// A row fastRow read: its feature cells are numbers
+				// without spaces around, not missing.
+				f := c.fields[fa : int(fa)+len(p.header)+1]
+				for _, col := range cols {
+					a, e := int(f[col]), int(f[col+1]-1)
+					if plan[col] < 0 {
+						pr.observeCell(p, col, text[a:e], label)
+						continue
+					}
+					// textHash, inline for the cells of 8 bytes or more.
+					if st := &pr.stats[col]; st.keys != nil && e-a >= 8 &&
+						!st.mayHave(mix(load8(text[a:a+8]), load8(text[e-8:e]), e-a)) {
+						continue
+					}
+					pr.observeText(col, text[a:e], label)
+				}
+			} else {
+				str := unsafe.String(&c.buf[c.starts[r]], int(c.ends[r]-c.starts[r]))
+				rec = splitFields(rec[:0], str, comma)
+				for col := share; col < len(rec); col += g {
+					pr.observeCell(p, col, rec[col], label)
+				}
 			}
 			if label == "" {
 				continue
 			}
+			second := label != p.firstLabel
 			x := c.rows.x[r*w : (r+1)*w]
-			for k, col := range p.featCols {
-				if v := x[k]; col%g == share && v == v {
-					pr.stats[col].observeValue(v, label != p.firstLabel)
+			for _, k := range feats {
+				if v := x[k]; v == v {
+					pr.stats[p.featCols[k]].observeValue(v, second)
 				}
 			}
 		}

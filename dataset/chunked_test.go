@@ -413,3 +413,24 @@ func FuzzChunked(f *testing.F) {
 		sameResult(t, "fuzz", input, want, got)
 	})
 }
+
+// BenchmarkParseChunk parses one chunk of a generated numeric table (as
+// aer gen writes them: 20 features, a label) on one goroutine: the
+// reader's work per byte, without the file, the join or the profile.
+func BenchmarkParseChunk(b *testing.B) {
+	text := numericCSV(700, 20, 1)
+	header, body, _ := strings.Cut(text, "\n")
+	p, err := newParser("bench", strings.Split(header, ","), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := p.chunkWorker()
+	c := &chunk{buf: []byte(body), line: 1, eof: true}
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		w.parseChunk(c, ',')
+		if c.err != nil || c.seq || c.rows.n != 700 {
+			b.Fatalf("parsed %d rows, err %v, seq %v", c.rows.n, c.err, c.seq)
+		}
+	}
+}

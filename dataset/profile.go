@@ -2,7 +2,6 @@ package dataset
 
 import (
 	"io"
-	"math"
 	"strings"
 )
 
@@ -43,8 +42,12 @@ type colStats struct {
 	// updates them without storing its string as the key (a map
 	// assignment would: the cell's text may be a buffer the reader
 	// reuses).
-	counts  map[string]*distinctCells
-	capped  bool
+	counts map[string]*distinctCells
+	capped bool
+	// keys, once the column is capped (counts no longer changes), has a
+	// bit set for the textHash of every text in counts: a cell whose bit
+	// is clear is not there, without a map lookup.
+	keys    []uint64
 	missing int
 	// min and max of the numbers per class (features with a label).
 	lo, hi [2]float64
@@ -93,10 +96,19 @@ func (pr *profiler) observe(p *parser, rec []string, label string, x []float64) 
 
 // observeCell records cell of column j in a row labelled label.
 func (pr *profiler) observeCell(p *parser, j int, cell, label string) {
-	st := &pr.stats[j]
 	s := strings.TrimSpace(cell)
 	if isMissing(s, p.opt.NA) {
-		st.missing++
+		pr.stats[j].missing++
+		return
+	}
+	pr.observeText(j, s, label)
+}
+
+// observeText records the text s, trimmed and not missing, of a cell of
+// column j in a row labelled label.
+func (pr *profiler) observeText(j int, s, label string) {
+	st := &pr.stats[j]
+	if !st.mayCount(s) {
 		return
 	}
 	if e, ok := st.counts[s]; ok {
@@ -106,9 +118,64 @@ func (pr *profiler) observeCell(p *parser, j int, cell, label string) {
 		}
 	} else if len(st.counts) < pr.max {
 		st.counts[strings.Clone(s)] = &distinctCells{n: 1, class: label}
-	} else {
+	} else if !st.capped {
 		st.capped = true
+		st.keys = keyFilter(st.counts)
 	}
+}
+
+// mayCount is false when s is surely not counted (the column is
+// capped, and s is not among its texts): the cell changes nothing.
+func (st *colStats) mayCount(s string) bool {
+	if st.keys == nil {
+		return true
+	}
+	return st.mayHave(textHash(s))
+}
+
+// mayHave is false when no text in counts has the textHash h. Two bits
+// of the filter per text: one in 1000 others passes it with 1000 texts.
+func (st *colStats) mayHave(h uint64) bool {
+	mask := uint64(len(st.keys) - 1)
+	return st.keys[h>>6&mask]&(1<<(h&63)) != 0 && st.keys[h>>38&mask]&(1<<(h>>32&63)) != 0
+}
+
+// keyFilter returns the bits of the textHash of every key of counts, in
+// a power of two of words with at least 64 bits per key (few false hits;
+// at most 2^26 words, which two 26-bit fields of the hash index).
+func keyFilter(counts map[string]*distinctCells) []uint64 {
+	n := 1024
+	for n < len(counts) && n < 1<<26 {
+		n *= 2
+	}
+	keys := make([]uint64, n)
+	for s := range counts {
+		h := textHash(s)
+		keys[h>>6&uint64(n-1)] |= 1 << (h & 63)
+		keys[h>>38&uint64(n-1)] |= 1 << (h >> 32 & 63)
+	}
+	return keys
+}
+
+// textHash is a quick hash of s: its length and its first and last 8
+// bytes (texts that differ only in between collide, which only costs a
+// map lookup).
+func textHash(s string) uint64 {
+	if n := len(s); n >= 8 {
+		return mix(load8(s[:8]), load8(s[n-8:]), n)
+	}
+	var a uint64
+	for i := range len(s) {
+		a |= uint64(s[i]) << (8 * i)
+	}
+	return mix(a, 0, len(s))
+}
+
+// mix hashes the words a and b of a text of n bytes.
+func mix(a, b uint64, n int) uint64 {
+	h := (a*0x9E3779B97F4A7C15 ^ b) * 0xC2B2AE3D27D4EB4F
+	h ^= uint64(n)
+	return h ^ h>>29
 }
 
 // observeValue records the number v of a row of the second class bin
@@ -121,7 +188,14 @@ func (st *colStats) observeValue(v float64, second bool) {
 	if !st.seen[c] {
 		st.lo[c], st.hi[c], st.seen[c] = v, v, true
 	}
-	st.lo[c], st.hi[c] = math.Min(st.lo[c], v), math.Max(st.hi[c], v)
+	// v is never NaN; plain comparisons (math.Min and Max also order -0
+	// below 0, which the < tests of profiles cannot tell apart).
+	if v < st.lo[c] {
+		st.lo[c] = v
+	}
+	if v > st.hi[c] {
+		st.hi[c] = v
+	}
 }
 
 // classKey sorts label values into two bins for the threshold check: the
