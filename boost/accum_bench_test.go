@@ -38,12 +38,22 @@ func BenchmarkAccumulate(b *testing.B) {
 
 // TestAccumulateKernel: the platform kernels and the Go loop give the
 // same histogram, bit for bit, without and with row weights, with
-// missing values, for even, odd and small numbers of features and rows
-// (the row kernel takes them two at a time), and for consecutive rows
-// (the range kernel: four features at a time, then one by one, by chunks
-// of rows) from row 0 and from inside the matrix, over several chunks.
+// missing values, for even, odd and small numbers of features and rows:
+// the row kernel (useRange off, or fewer than four features; it takes
+// rows two at a time), and on amd64 the range kernel for consecutive
+// rows (four features at a time, then one by one, by chunks of rows)
+// from row 0 and from inside the matrix, over several chunks, and the
+// gather kernel for the others (8 features or more).
 func TestAccumulateKernel(t *testing.T) {
-	for _, nf := range []int{8, 7, 1, 4, 5, 6, 20} {
+	for _, on := range []bool{true, false} {
+		useRange = on
+		testAccumulateKernel(t)
+	}
+	useRange = true
+}
+
+func testAccumulateKernel(t *testing.T) {
+	for _, nf := range []int{8, 7, 1, 4, 5, 6, 13, 20} {
 		x, y := synthData(20_000, nf, 41)
 		for i := 0; i < 20_000; i += 7 {
 			x.Set(i, 0, math.NaN())
@@ -74,7 +84,7 @@ func TestAccumulateKernel(t *testing.T) {
 				g.accumulateGo(b, rs)
 				for k := range a {
 					if math.Float64bits(a[k]) != math.Float64bits(b[k]) {
-						t.Fatalf("%d features, %d rows from %d, weighted %v, slot %d: %v, want %v", nf, len(rs), rs[0], w != nil, k, a[k], b[k])
+						t.Fatalf("useRange %v, %d features, %d rows from %d, weighted %v, slot %d: %v, want %v", useRange, nf, len(rs), rs[0], w != nil, k, a[k], b[k])
 					}
 				}
 				g.accumulate(a, nil)

@@ -290,3 +290,75 @@ r1unweighted:
 
 r1done:
 	RET
+
+// func gatherRows(dst *uint8, bins *uint8, nf int, gdst *gpair, gp *gpair, wdst *float64, w *float64, rows *int32, n int)
+//
+// Copies the codes of rows[:n] (nf >= 8 bytes each, in 8-byte words, the
+// last one ending at the row's end) to dst[i*nf:(i+1)*nf], their pairs to
+// gdst[i] and, when w is not nil, their weights to wdst[i], prefetching
+// the rows gatherAhead rows ahead: a node's scattered rows are gathered
+// before accumulateRange4 takes them feature group by feature group.
+#define gatherAhead 32
+TEXT ·gatherRows(SB), NOSPLIT, $0-72
+	MOVQ dst+0(FP), DI
+	MOVQ bins+8(FP), SI
+	MOVQ nf+16(FP), CX
+	MOVQ gdst+24(FP), R8
+	MOVQ gp+32(FP), R9
+	MOVQ wdst+40(FP), R13
+	MOVQ w+48(FP), R14
+	MOVQ rows+56(FP), R10
+	MOVQ n+64(FP), R11
+	TESTQ R11, R11
+	JEQ gdone
+	LEAQ -8(CX), R15 // the last word's offset
+
+grow:
+	CMPQ R11, $gatherAhead
+	JLE gnopf
+	MOVLQSX (gatherAhead*4)(R10), AX
+	PREFETCHT0 (R9)(AX*8)
+	TESTQ R14, R14
+	JEQ gnopfw
+	PREFETCHT0 (R14)(AX*8)
+
+gnopfw:
+	IMULQ CX, AX
+	ADDQ SI, AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 -1(AX)(CX*1)
+
+gnopf:
+	MOVLQSX (R10), AX
+	MOVQ (R9)(AX*8), BX
+	MOVQ BX, (R8)
+	TESTQ R14, R14
+	JEQ gcodes
+	MOVQ (R14)(AX*8), BX
+	MOVQ BX, (R13)
+	ADDQ $8, R13
+
+gcodes:
+	IMULQ CX, AX
+	ADDQ SI, AX
+	XORQ DX, DX
+
+gword:
+	CMPQ DX, R15
+	JGE glast
+	MOVQ (AX)(DX*1), BX
+	MOVQ BX, (DI)(DX*1)
+	ADDQ $8, DX
+	JMP gword
+
+glast:
+	MOVQ (AX)(R15*1), BX
+	MOVQ BX, (DI)(R15*1)
+	ADDQ CX, DI
+	ADDQ $8, R8
+	ADDQ $4, R10
+	DECQ R11
+	JNZ grow
+
+gdone:
+	RET

@@ -13,10 +13,12 @@ import (
 )
 
 // TestAccumulateRangeModels: models trained with the range kernel for
-// consecutive rows (the root's) are byte-identical to those of the row
-// kernel alone: weighted and unweighted, with missing values, odd
-// numbers of features, roots of several blocks, row subsampling (roots
-// that are not consecutive), on 1 and 2 threads.
+// consecutive rows (the root's) and the gather kernel for the others are
+// byte-identical to those of the row kernel alone: weighted and
+// unweighted, with missing values, odd numbers of features (the range
+// kernel's last features one by one; fewer than 8, no gather kernel),
+// roots of several blocks, row subsampling (roots that are not
+// consecutive), on 1 and 2 threads.
 func TestAccumulateRangeModels(t *testing.T) {
 	type tc struct {
 		n, nf   int
@@ -78,7 +80,7 @@ func TestAccumulateRangeModels(t *testing.T) {
 			want := train(d, c.s, 1, false)
 			for _, threads := range []int{1, 2} {
 				if got := train(d, c.s, threads, true); !bytes.Equal(got, want) {
-					t.Errorf("%d threads: the model with the range kernel differs from the row kernel's", threads)
+					t.Errorf("%d threads: the model with the range and gather kernels differs from the row kernel's", threads)
 				}
 			}
 		})

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/aer-go/aer/internal/hugepage"
 )
 
 // block is the number of rows in one unit of parallel work. Block
@@ -18,6 +20,11 @@ const block = 16384
 // codes and pairs (28 to 36 bytes a row with 20 features) stay in cache
 // for the next group.
 const rangeChunk = 1024
+
+// useRange selects, on amd64, the kernels that add rows by groups of
+// four features (accumulateRange, accumulateGather); tests turn it off
+// to compare with the row-by-row kernel. Other platforms ignore it.
+var useRange = true
 
 // rtEps is the smallest loss change XGBoost accepts for a split (kRtEps).
 const rtEps = 1e-6
@@ -104,7 +111,7 @@ func newGrower(m *matrix, s *Settings) *grower {
 		m:       m,
 		s:       s,
 		threads: s.Threads,
-		gp:      make([]gpair, m.n),
+		gp:      gpairs(m.n),
 		idx:     make([]int32, m.n),
 		tmp:     make([]int32, m.n),
 		tmpR:    make([]int32, m.n),
@@ -119,6 +126,14 @@ func newGrower(m *matrix, s *Settings) *grower {
 		g.off2[f] = 2 * m.off[f]
 	}
 	return g
+}
+
+// gpairs returns n zero pairs in memory that may be backed by huge
+// pages (internal/hugepage), like the bins: deep in a tree a node's rows
+// are scattered over the whole array, a page apart with 4 KB pages.
+func gpairs(n int) []gpair {
+	f := hugepage.Float64s(n) // a gpair is 8 bytes, as a float64
+	return unsafe.Slice((*gpair)(unsafe.Pointer(unsafe.SliceData(f))), n)
 }
 
 // parallel runs fn(0..n-1) on up to g.threads goroutines.
