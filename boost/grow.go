@@ -5,8 +5,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
-
-	"github.com/aer-go/aer/internal/hugepage"
 )
 
 // block is the number of rows in one unit of parallel work. Block
@@ -111,7 +109,7 @@ func newGrower(m *matrix, s *Settings) *grower {
 		m:       m,
 		s:       s,
 		threads: s.Threads,
-		gp:      gpairs(m.n),
+		gp:      make([]gpair, m.n),
 		idx:     make([]int32, m.n),
 		tmp:     make([]int32, m.n),
 		tmpR:    make([]int32, m.n),
@@ -126,14 +124,6 @@ func newGrower(m *matrix, s *Settings) *grower {
 		g.off2[f] = 2 * m.off[f]
 	}
 	return g
-}
-
-// gpairs returns n zero pairs in memory that may be backed by huge
-// pages (internal/hugepage), like the bins: deep in a tree a node's rows
-// are scattered over the whole array, a page apart with 4 KB pages.
-func gpairs(n int) []gpair {
-	f := hugepage.Float64s(n) // a gpair is 8 bytes, as a float64
-	return unsafe.Slice((*gpair)(unsafe.Pointer(unsafe.SliceData(f))), n)
 }
 
 // parallel runs fn(0..n-1) on up to g.threads goroutines.

@@ -289,7 +289,7 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 	// every row weighs 1 (the common case, which skips the multiply).
 	var w []float64
 	if train.Weight != nil || set.ScalePosWeight != 1 {
-		w = hugepage.Float64s(n) // read scattered, as the pairs (gpairs)
+		w = make([]float64, n)
 		for i := range w {
 			w[i] = 1
 			if train.Weight != nil {
