@@ -13,6 +13,17 @@ import (
 // on the number of threads.
 const block = 16384
 
+// rangeChunk is the number of consecutive rows the amd64 accumulate
+// takes through every group of features before the next rows: their
+// codes and pairs (28 to 36 bytes a row with 20 features) stay in cache
+// for the next group.
+const rangeChunk = 1024
+
+// useRange selects, on amd64, the kernels that add rows by groups of
+// four features (accumulateRange, accumulateGather); tests turn it off
+// to compare with the row-by-row kernel. Other platforms ignore it.
+var useRange = true
+
 // rtEps is the smallest loss change XGBoost accepts for a split (kRtEps).
 const rtEps = 1e-6
 
