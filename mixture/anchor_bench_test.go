@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/internal/cputime"
 )
 
 // BenchmarkAnchorSelection replays the mixture step of the Python AER
@@ -51,13 +52,13 @@ func BenchmarkAnchorSelection(b *testing.B) {
 			for k, i := range maj {
 				x.SetRow(k, tr.X.RawRowView(i))
 			}
-			cpu0, t0 := cpuSeconds(), time.Now()
+			cpu0, t0 := cputime.Seconds(), time.Now()
 			sel, err := Select(context.Background(), x, []int{2, 3, 4, 5, 6, 7, 8}, &Settings{NInit: 5, Seed: uint64(seed)})
 			if err != nil {
 				b.Fatal(err)
 			}
 			b.Logf("%-12s seed %d: L %d (Python %d); fit %.2f s wall, %.2f s CPU (Python gmm_s %.2f)",
-				name, seed, sel.Components, r.L, time.Since(t0).Seconds(), cpuSeconds()-cpu0, r.GMMSeconds)
+				name, seed, sel.Components, r.L, time.Since(t0).Seconds(), cputime.Seconds()-cpu0, r.GMMSeconds)
 		}
 	}
 }

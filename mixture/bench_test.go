@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/aer-go/aer/internal/cputime"
 )
 
 // benchEM times one EM iteration (E-step + M-step) with 8 components, the
@@ -26,7 +28,7 @@ func benchEM(b *testing.B, x *mat.Dense, typ CovarianceType, k int) {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
-	cpu0 := cpuSeconds()
+	cpu0 := cputime.Seconds()
 	for i := 0; i < b.N; i++ {
 		e.estep(true)
 		e.mstep()
@@ -34,7 +36,7 @@ func benchEM(b *testing.B, x *mat.Dense, typ CovarianceType, k int) {
 	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/iter")
 	// CPU seconds per iteration over all threads: robust when other
 	// processes share the machine (wall time is not).
-	b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/iter")
+	b.ReportMetric((cputime.Seconds()-cpu0)/float64(b.N), "cpu-s/iter")
 }
 
 // BenchmarkEMIteration covers the datasets of anchors/speed.md ("GMM on

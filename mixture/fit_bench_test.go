@@ -3,6 +3,8 @@ package mixture
 import (
 	"context"
 	"testing"
+
+	"github.com/aer-go/aer/internal/cputime"
 )
 
 // BenchmarkFit times whole fits (k-means init + EM, 5 restarts, L = 4) on
@@ -13,7 +15,7 @@ func BenchmarkFit(b *testing.B) {
 		xm := majorityStandardized(x, y)
 		b.Run(name, func(b *testing.B) {
 			iters := 0
-			cpu0 := cpuSeconds()
+			cpu0 := cputime.Seconds()
 			for i := 0; i < b.N; i++ {
 				_, res, err := Fit(context.Background(), xm, &Settings{Components: 4, NInit: 5})
 				if err != nil {
@@ -22,7 +24,7 @@ func BenchmarkFit(b *testing.B) {
 				iters += res.TotalIterations
 			}
 			b.ReportMetric(float64(iters)/float64(b.N), "EM-iters/op")
-			b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/op")
+			b.ReportMetric((cputime.Seconds()-cpu0)/float64(b.N), "cpu-s/op")
 		})
 	}
 }

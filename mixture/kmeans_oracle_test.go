@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/aer-go/aer/internal/cputime"
 )
 
 // kmeansOracle is Lloyd's algorithm as it was before Hamerly's bounds: every
@@ -226,13 +228,13 @@ func BenchmarkKmeans100k(b *testing.B) {
 		return kmeansPP(x, stride, n, d, k, rnd), nil
 	}}} {
 		b.Run(v.name, func(b *testing.B) {
-			c0 := cpuSeconds()
+			c0 := cputime.Seconds()
 			for i := 0; b.Loop(); i++ {
 				if _, err := v.f(context.Background(), x, d, n, d, k, 300, 1, rand.New(rand.NewPCG(uint64(i), 2))); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric((cpuSeconds()-c0)/float64(b.N), "cpu-s/op")
+			b.ReportMetric((cputime.Seconds()-c0)/float64(b.N), "cpu-s/op")
 		})
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/aer-go/aer/internal/cputime"
 )
 
 // BenchmarkKernel32 times the float32 filter kernel alone on one
@@ -41,7 +43,7 @@ func BenchmarkKernel32(b *testing.B) {
 				for a := range thr6 {
 					thr6[a] = float32(math.Inf(-1))
 				}
-				c0 := cpuSeconds()
+				c0 := cputime.Seconds()
 				for b.Loop() {
 					if w == 6 {
 						for i := 0; i+6 <= nq; i += 6 {
@@ -55,7 +57,7 @@ func BenchmarkKernel32(b *testing.B) {
 				}
 				flops := float64(nq) * float64(np*16) * float64(d) * 2
 				b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-				if cpu := cpuSeconds() - c0; cpu > 0 {
+				if cpu := cputime.Seconds() - c0; cpu > 0 {
 					b.ReportMetric(flops*float64(b.N)/cpu/1e9, "GFLOP/cpu-s")
 				}
 			})
@@ -81,7 +83,7 @@ func BenchmarkScan16(b *testing.B) {
 	if _, err := ix.SearchFlat(q, 16, nil, opt); err != nil { // panels
 		b.Fatal(err)
 	}
-	c0 := cpuSeconds()
+	c0 := cputime.Seconds()
 	for b.Loop() {
 		if _, err := ix.SearchFlat(q, 16, nil, opt); err != nil {
 			b.Fatal(err)
@@ -89,7 +91,7 @@ func BenchmarkScan16(b *testing.B) {
 	}
 	flops := float64(nq) * float64(n) * d * 2
 	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-	if cpu := cpuSeconds() - c0; cpu > 0 {
+	if cpu := cputime.Seconds() - c0; cpu > 0 {
 		b.ReportMetric(flops*float64(b.N)/cpu/1e9, "GFLOP/cpu-s")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/internal/cputime"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/mixture"
 	"github.com/aer-go/aer/synth"
@@ -128,7 +129,7 @@ func BenchmarkTomekGlobal(b *testing.B) {
 					b.ResetTimer()
 					var links int
 					var firstCPU float64 // the shared first search's
-					t0, c0 := time.Now(), cpuSeconds()
+					t0, c0 := time.Now(), cputime.Seconds()
 					var minRows []int
 					for i, m := range gs.isMin {
 						if m {
@@ -138,12 +139,12 @@ func BenchmarkTomekGlobal(b *testing.B) {
 					for b.Loop() {
 						links = 0
 						// As Subsets does: the first search shared.
-						cf := cpuSeconds()
+						cf := cputime.Seconds()
 						firsts, err := sharedFirst(gs.x, gs.subsets, minRows, workers, workers)
 						if err != nil {
 							b.Fatal(err)
 						}
-						firstCPU += cpuSeconds() - cf
+						firstCPU += cputime.Seconds() - cf
 						for c, rows := range gs.subsets {
 							opt := &TomekOptions{Workers: workers}
 							if firsts != nil {
@@ -157,7 +158,7 @@ func BenchmarkTomekGlobal(b *testing.B) {
 						}
 					}
 					sec := time.Since(t0).Seconds() / float64(b.N)
-					cpu := (cpuSeconds() - c0) / float64(b.N)
+					cpu := (cputime.Seconds() - c0) / float64(b.N)
 					b.ReportMetric(float64(links), "links")
 					b.ReportMetric(sec, "s/op")
 					b.ReportMetric(cpu, "cpu-s/op")

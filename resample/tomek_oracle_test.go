@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/aer-go/aer/internal/cputime"
 	"github.com/aer-go/aer/internal/rng"
 	"github.com/aer-go/aer/neighbors"
 	"github.com/aer-go/aer/synth"
@@ -261,25 +262,25 @@ func BenchmarkTomekScale(b *testing.B) {
 		rows, _ := sortedRows(nil, n)
 		isMin := func(i int) bool { return g.Y[i] == 1 }
 		b.Run(fmt.Sprintf("tree/n=%d", n), func(b *testing.B) {
-			c0 := cpuSeconds()
+			c0 := cputime.Seconds()
 			for b.Loop() {
 				if _, err := tomek(g.X, rows, isMin, &TomekOptions{Workers: 1}); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric((cpuSeconds()-c0)/float64(b.N), "cpu-s/op")
+			b.ReportMetric((cputime.Seconds()-c0)/float64(b.N), "cpu-s/op")
 		})
 		if n > 180_000 {
 			continue
 		}
 		b.Run(fmt.Sprintf("exhaustive/n=%d", n), func(b *testing.B) {
-			c0 := cpuSeconds()
+			c0 := cputime.Seconds()
 			for b.Loop() {
 				if _, err := oracleTomek(g.X, rows, isMin, false); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric((cpuSeconds()-c0)/float64(b.N), "cpu-s/op")
+			b.ReportMetric((cputime.Seconds()-c0)/float64(b.N), "cpu-s/op")
 		})
 	}
 }

@@ -1,11 +1,12 @@
 //go:build unix
 
-package resample
+package cputime
 
 import "syscall"
 
-// cpuSeconds returns the user+system CPU time of the process so far.
-func cpuSeconds() float64 {
+// Seconds returns the user plus system CPU time of the process so far, or
+// 0 when the system does not say.
+func Seconds() float64 {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0

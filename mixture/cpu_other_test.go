@@ -1,6 +1,0 @@
-//go:build !unix
-
-package mixture
-
-// cpuSeconds is unavailable here; benchmarks report zero CPU time.
-func cpuSeconds() float64 { return 0 }
