@@ -196,7 +196,7 @@ type copyPath struct{ learn.Method }
 // one of fitting a standardised copy, byte for byte, with and without row
 // weights, on 1 and 2 workers; the caller's rows are left as they were.
 func TestFitMappedMatchesCopy(t *testing.T) {
-	d := task(t, 2000, 7, 9)
+	d := task(t, 20000, 7, 9) // 20000 x 8 values: the passes run on 2 workers
 	raw := mat.DenseCopyOf(d.X)
 	raw.Apply(func(i, j int, v float64) float64 { return 3 - 7*float64(j+1)*v + float64(i%5) }, raw)
 	before := mat.DenseCopyOf(raw)
@@ -210,6 +210,7 @@ func TestFitMappedMatchesCopy(t *testing.T) {
 	if _, ok := logreg.NewMethod().(learn.MappedFitter); !ok {
 		t.Fatal("logreg is not a learn.MappedFitter: the wrapper would copy the rows")
 	}
+	var one []byte
 	for _, weights := range [][]float64{nil, w} {
 		for _, workers := range []int{1, 2} {
 			train := &learn.Data{X: raw, Y: d.Y, W: weights}
@@ -226,6 +227,13 @@ func TestFitMappedMatchesCopy(t *testing.T) {
 			b, _ := copied.MarshalBinary()
 			if !bytes.Equal(a, b) {
 				t.Errorf("weights %v, %d workers: the mapped fit's model differs from the copy's:\n%s\n%s", weights != nil, workers, a, b)
+			}
+			// AER fits this peer on every worker: the model must not
+			// depend on how many.
+			if workers == 1 {
+				one = a
+			} else if !bytes.Equal(a, one) {
+				t.Errorf("weights %v: the model on %d workers differs from one worker's", weights != nil, workers)
 			}
 			if !mat.Equal(raw, before) {
 				t.Fatal("the mapped fit changed the caller's rows")
