@@ -358,7 +358,7 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 			s := ensemble.StaticSettings{
 				Outputs: c.outputs, Space: c.space, Projection: c.projection, Init: c.init, Leaves: leaves,
 				Schedule: c.schedule, StepScale: c.StepScale, Tol: c.Tol, MaxIter: c.MaxIter, BatchSize: c.BatchSize,
-				Seed: rng.DeriveSeed(env.Seed, streamStatic),
+				Seed: rng.DeriveSeed(env.Seed, streamStatic), Workers: workers,
 			}
 			static, err = ensemble.FitStatic(fw, wy, ww, &s)
 			if err != nil {
@@ -592,7 +592,9 @@ func trainMembers(ctx context.Context, data, balanced *learn.Data, subsets []res
 					places[k].d = nil
 				}
 			}()
-			env := learn.Env{Seed: rng.DeriveSeed(seeds[g], uint64(k)), Workers: 1, Logger: logger}
+			// One worker per member; the work its place's members share
+			// (bins) takes every worker, as the others may wait for it.
+			env := learn.Env{Seed: rng.DeriveSeed(seeds[g], uint64(k)), Workers: 1, SharedWorkers: workers, Logger: logger}
 			name := "all rows" + labels[g]
 			if k < len(subsets) {
 				name = fmt.Sprintf("%s %d%s", subsets[k].Kind, subsets[k].Component, labels[g])

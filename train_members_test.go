@@ -15,9 +15,10 @@ import (
 // recorder is a member method whose fits record the rows they saw, in
 // the order the fits started.
 type recorder struct {
-	name string
-	mu   *sync.Mutex
-	log  *[]string
+	name   string
+	mu     *sync.Mutex
+	log    *[]string
+	shared int // the SharedWorkers a member fit must be given
 }
 
 func (r recorder) Name() string                { return r.name }
@@ -30,6 +31,9 @@ func (r recorder) Load([]byte) (learn.Model, error) {
 func (r recorder) Fit(_ context.Context, train, _ *learn.Data, env learn.Env) (learn.Model, error) {
 	r.mu.Lock()
 	*r.log = append(*r.log, fmt.Sprintf("%s:%d/%d", r.name, train.Rows(), env.Workers))
+	if r.name != "p" && env.SharedWorkers != r.shared {
+		*r.log = append(*r.log, fmt.Sprintf("%s: shared workers %d, want %d", r.name, env.SharedWorkers, r.shared))
+	}
 	r.mu.Unlock()
 	return constModel{p: float64(train.Rows()), seed: env.Seed}, nil
 }
@@ -75,8 +79,8 @@ func TestTrainMembersSchedule(t *testing.T) {
 	for _, workers := range []int{1, 2} {
 		var mu sync.Mutex
 		var log []string
-		learners := []learn.Method{recorder{"a", &mu, &log}, recorder{"b", &mu, &log}}
-		peers := []learn.Method{recorder{"p", &mu, &log}}
+		learners := []learn.Method{recorder{"a", &mu, &log, workers}, recorder{"b", &mu, &log, workers}}
+		peers := []learn.Method{recorder{"p", &mu, &log, 0}}
 		members, owner, peerMembers, err := trainMembers(context.Background(), data, data, subsets, learners, []string{"", ""}, []uint64{11, 22},
 			peers, 33, workers, nil, func(int, int) {})
 		if err != nil {

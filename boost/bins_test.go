@@ -54,10 +54,11 @@ func TestSharedBins(t *testing.T) {
 }
 
 // TestMethodSharesBins: fits through the learn contract with one
-// learn.Shared bin the rows once (the second fit finds the bins) and give
-// the models fits without it give.
+// learn.Shared bin the rows once (the second fit finds the bins), on the
+// shared workers (env.SharedWorkers), and give the models fits without it
+// give on one worker.
 func TestMethodSharesBins(t *testing.T) {
-	x, y := testData(400, 9)
+	x, y := testData(40000, 9)
 	sh := &learn.Shared{}
 	for _, eta := range []string{"0.1", "0.3"} {
 		m := NewMethod().(*Method)
@@ -67,11 +68,11 @@ func TestMethodSharesBins(t *testing.T) {
 		if err := m.Set("n_estimators", "5"); err != nil {
 			t.Fatal(err)
 		}
-		with, err := m.Fit(context.Background(), &learn.Data{X: x, Y: y, Shared: sh}, nil, learn.Env{Seed: 1})
+		with, err := m.Fit(context.Background(), &learn.Data{X: x, Y: y, Shared: sh}, nil, learn.Env{Seed: 1, Workers: 1, SharedWorkers: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
-		without, err := m.Fit(context.Background(), &learn.Data{X: x, Y: y}, nil, learn.Env{Seed: 1})
+		without, err := m.Fit(context.Background(), &learn.Data{X: x, Y: y}, nil, learn.Env{Seed: 1, Workers: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -119,7 +119,11 @@ func (m *Method) Fit(ctx context.Context, train, valid *learn.Data, env learn.En
 		// ensemble's members, a grid) bin them once.
 		key := fmt.Sprintf("boost.bins x=%p w=%p n=%d max_bin=%d", train.X.RawMatrix().Data, train.W, len(train.Y), s.MaxBin)
 		v := train.Shared.Get(key, func() any {
-			b, err := NewBins(train.X, train.W, &s)
+			// The bins do not depend on the threads: the fits waiting
+			// for them lend theirs (env.SharedWorkers).
+			bs := s
+			bs.Threads = env.SharedThreads()
+			b, err := NewBins(train.X, train.W, &bs)
 			if err != nil {
 				return err
 			}

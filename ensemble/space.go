@@ -64,7 +64,7 @@ func softplus(s float64) float64 {
 
 // combined returns the matrix whose rows are dotted with weights: f itself
 // in probability space, a copy of logit(f) in logit space.
-func combined(f *mat.Dense, space Space, eps float64) *mat.Dense {
+func combined(f *mat.Dense, space Space, eps float64, workers int) *mat.Dense {
 	if space != LogitSpace {
 		return f
 	}
@@ -73,7 +73,18 @@ func combined(f *mat.Dense, space Space, eps float64) *mat.Dense {
 		return f
 	}
 	z := mat.NewDense(r, c, nil)
-	z.Apply(func(_, _ int, v float64) float64 { return logit(v, eps) }, f)
+	// Blocks of rows on up to workers goroutines: each value is its own,
+	// so the copy does not depend on them.
+	const block = 1 << 13
+	src, dst := f.RawMatrix(), z.RawMatrix()
+	forEachTask(workers, (r+block-1)/block, func(b int) {
+		for i := b * block; i < min(r, (b+1)*block); i++ {
+			out := dst.Data[i*dst.Stride : i*dst.Stride+c]
+			for j, v := range src.Data[i*src.Stride : i*src.Stride+c] {
+				out[j] = logit(v, eps)
+			}
+		}
+	})
 	return z
 }
 

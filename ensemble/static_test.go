@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -550,6 +551,43 @@ func TestLogitLossGrad(t *testing.T) {
 			if !same(l, wl) || !same(c, wc) {
 				t.Fatalf("s=%v y=%d: (%v, %v), want (%v, %v)", v, y, l, c, wl, wc)
 			}
+		}
+	}
+}
+
+// TestWorkersSameResult: the logit copy of the members' outputs (row
+// blocks on several goroutines), and so the static weights and the tuning
+// built on it, do not depend on the number of workers.
+func TestWorkersSameResult(t *testing.T) {
+	r := rng.New(3)
+	const rows, m = 20000, 5
+	f := mat.NewDense(rows, m, nil)
+	y := make([]int, rows)
+	for i := range rows {
+		y[i] = r.IntN(2)
+		for j := range m {
+			f.Set(i, j, min(1, max(0, 0.5+0.3*(float64(y[i])-0.5)+0.2*r.NormFloat64())))
+		}
+	}
+	a := combined(f, LogitSpace, DefaultEps, 1)
+	b := combined(f, LogitSpace, DefaultEps, 3)
+	for i := range rows {
+		for j := range m {
+			if math.Float64bits(a.At(i, j)) != math.Float64bits(b.At(i, j)) {
+				t.Fatalf("row %d member %d: %v on 3 workers, %v on 1", i, j, b.At(i, j), a.At(i, j))
+			}
+		}
+	}
+	var want []float64
+	for _, workers := range []int{1, 2} {
+		res, err := FitStatic(f, y, nil, &StaticSettings{Space: LogitSpace, Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if workers == 1 {
+			want = res.Weights
+		} else if !slices.Equal(res.Weights, want) {
+			t.Errorf("static weights on %d workers %v, on 1 %v", workers, res.Weights, want)
 		}
 	}
 }

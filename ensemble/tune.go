@@ -350,7 +350,11 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 	if err != nil {
 		return nil, err
 	}
-	p := newProblem(f, y, proto.eps(), s.Space)
+	workers := s.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	p := newProblem(f, y, proto.eps(), s.Space, workers)
 	stat := make([]float64, rows)
 	for i := range rows {
 		stat[i] = dot(static, p.row(i))
@@ -368,28 +372,31 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 		return b
 	}
 	res := &TuneResult{Candidates: make([]CandidatePoint, len(cands))}
+	// The candidates' dynamic scores, each an independent task writing
+	// its own slot; errors are reported in candidate order, as one loop
+	// would meet them.
 	dyns := make([][]float64, len(cands))
-	for ci, cand := range cands {
+	errs := make([]error, len(cands))
+	forEachTask(min(workers, len(cands)), len(cands), func(ci int) {
 		c := proto
-		c.Dynamic = cand
+		c.Dynamic = cands[ci]
 		if _, _, err := c.check(f, logDens); err != nil {
-			return nil, fmt.Errorf("ensemble: candidate %d: %w", ci, err)
+			errs[ci] = fmt.Errorf("ensemble: candidate %d: %w", ci, err)
+			return
 		}
 		var diag DynamicDiag
-		dyns[ci], diag, err = dynamicScores(&p, logDens, cand, ly)
-		if err != nil {
-			return nil, err
+		dyns[ci], diag, errs[ci] = dynamicScores(&p, logDens, cands[ci], ly)
+		res.Candidates[ci] = CandidatePoint{Dynamic: cands[ci], Diag: diag}
+	})
+	for ci := range cands {
+		if errs[ci] != nil {
+			return nil, errs[ci]
 		}
-		res.Candidates[ci] = CandidatePoint{Dynamic: cand, Diag: diag}
 		curves[ci] = make([][]DeltaPoint, len(lambdas))
 		aucs[ci] = make([]float64, len(lambdas))
 	}
 	// Every (rule, lambda) pair is an independent task writing its own
 	// slot, so the result does not depend on the number of workers.
-	workers := s.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
 	tasks := len(cands) * len(lambdas)
 	workers = min(workers, tasks)
 	var next atomic.Int64
@@ -542,4 +549,29 @@ func checkSimplex(w []float64, members int) error {
 		return fmt.Errorf("ensemble: static weights sum to %v, not 1", sum)
 	}
 	return nil
+}
+
+// forEachTask runs task(0..n-1) on up to workers goroutines (in the
+// calling one when workers <= 1), each task once.
+func forEachTask(workers, n int, task func(int)) {
+	if workers <= 1 || n <= 1 {
+		for t := range n {
+			task(t)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, n) {
+		wg.Go(func() {
+			for {
+				t := int(next.Add(1) - 1)
+				if t >= n {
+					return
+				}
+				task(t)
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -28,6 +28,11 @@ type Env struct {
 	// the table on large data. Labels and weights are never changed.
 	// Methods that always copy ignore it.
 	ConsumeTrain bool
+	// SharedWorkers bounds the goroutines of the work a fit memoises in
+	// its Data's Shared (boosted trees' bins): other fits on the same
+	// rows may be waiting for it, so it may use more workers than the fit
+	// itself. 0 or less means Workers.
+	SharedWorkers int
 }
 
 // Progress reports how far a fit is: Done of Total units of Stage.
@@ -43,6 +48,14 @@ func (e Env) Threads() int {
 		return e.Workers
 	}
 	return runtime.GOMAXPROCS(0)
+}
+
+// SharedThreads returns SharedWorkers, or Threads when it is 0 or less.
+func (e Env) SharedThreads() int {
+	if e.SharedWorkers > 0 {
+		return e.SharedWorkers
+	}
+	return e.Threads()
 }
 
 // Log returns the logger, never nil.
