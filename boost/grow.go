@@ -3,8 +3,9 @@ package boost
 import (
 	"container/heap"
 	"sync"
-	"sync/atomic"
 	"unsafe"
+
+	"github.com/aer-go/aer/internal/par"
 )
 
 // block is the number of rows in one unit of parallel work. Block
@@ -126,32 +127,6 @@ func newGrower(m *matrix, s *Settings) *grower {
 	return g
 }
 
-// parallel runs fn(0..n-1) on up to g.threads goroutines.
-func parallel(threads, n int, fn func(i int)) {
-	if threads <= 1 || n <= 1 {
-		for i := 0; i < n; i++ {
-			fn(i)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < min(threads, n); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= n {
-					return
-				}
-				fn(i)
-			}
-		}()
-	}
-	wg.Wait()
-}
-
 func (g *grower) getHist() []float64 {
 	h := g.getHistDirty()
 	clear(h)
@@ -236,7 +211,7 @@ func (g *grower) buildHists(nodes []*gnode, pre func(lo, hi int)) {
 			}
 		}
 	}
-	parallel(g.threads, len(jobs), func(i int) {
+	par.For(g.threads, len(jobs), func(i int) {
 		j := &jobs[i]
 		clear(j.buf)
 		if pre != nil {
@@ -266,7 +241,7 @@ func (g *grower) buildHists(nodes []*gnode, pre func(lo, hi int)) {
 		}
 		k = e
 	}
-	parallel(g.threads, len(sums), func(i int) {
+	par.For(g.threads, len(sums), func(i int) {
 		sj := &sums[i]
 		h := jobs[sj.first].nd.hist[sj.lo:sj.hi]
 		for _, j := range jobs[sj.first+1 : sj.end] {
@@ -428,7 +403,7 @@ func (g *grower) partition(nodes []*gnode) {
 		}
 	}
 	m := g.m
-	parallel(g.threads, len(jobs), func(i int) {
+	par.For(g.threads, len(jobs), func(i int) {
 		j := &jobs[i]
 		b := &j.nd.best
 		left := leftTable(m, b)
@@ -473,7 +448,7 @@ func (g *grower) partition(nodes []*gnode) {
 		}
 		nd.nl = total
 	}
-	parallel(g.threads, len(jobs), func(i int) {
+	par.For(g.threads, len(jobs), func(i int) {
 		j := &jobs[i]
 		p := places[i]
 		copy(g.idx[p.l:p.l+j.nl], g.tmp[j.lo:j.lo+j.nl])
@@ -520,8 +495,8 @@ func (g *grower) childHists(parents []*gnode, children []*gnode) {
 		}
 	}
 	g.buildHists(small, nil)
-	parallel(g.threads, len(smallSp), func(i int) { g.buildSparse(smallSp[i]) })
-	parallel(g.threads, len(parents), func(i int) {
+	par.For(g.threads, len(smallSp), func(i int) { g.buildSparse(smallSp[i]) })
+	par.For(g.threads, len(parents), func(i int) {
 		p := parents[i]
 		s, big := smalls[i], children[2*i]
 		if big == s {
@@ -560,7 +535,7 @@ func (g *grower) grow(n int) (t *Tree, leaves, last []*gnode) {
 	m := g.m
 	if g.sparseOK(n) {
 		if g.rootGrad != nil {
-			parallel(g.threads, (n+block-1)/block, func(b int) { g.rootGrad(b*block, min(n, (b+1)*block)) })
+			par.For(g.threads, (n+block-1)/block, func(b int) { g.rootGrad(b*block, min(n, (b+1)*block)) })
 		}
 		g.buildSparse(root)
 	} else {
@@ -632,7 +607,7 @@ func (g *grower) growDepthWise(t *Tree, root *gnode) (leaves, last []*gnode) {
 			children = append(children, l, r)
 		}
 		g.childHists(parents, children)
-		parallel(g.threads, len(children), func(i int) { g.evaluate(children[i]) })
+		par.For(g.threads, len(children), func(i int) { g.evaluate(children[i]) })
 		level = children
 	}
 	return leaves, last

@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/aer-go/aer/internal/par"
 	"github.com/aer-go/aer/internal/treeshap"
 	"github.com/aer-go/aer/learn"
 )
@@ -79,7 +80,7 @@ func (m *Model) SHAP(x *mat.Dense, dst *mat.Dense) (*mat.Dense, error) {
 	}
 	const rowsPerTask = 64
 	raw, out := x.RawMatrix(), dst.RawMatrix()
-	parallel(threads, (n+rowsPerTask-1)/rowsPerTask, func(b int) {
+	par.For(threads, (n+rowsPerTask-1)/rowsPerTask, func(b int) {
 		var w treeshap.Workspace
 		for i := b * rowsPerTask; i < min(n, (b+1)*rowsPerTask); i++ {
 			row := raw.Data[i*raw.Stride : i*raw.Stride+nf]

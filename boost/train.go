@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/aer-go/aer/internal/hugepage"
+	"github.com/aer-go/aer/internal/par"
 	"github.com/aer-go/aer/internal/rng"
 )
 
@@ -116,7 +117,7 @@ func newMatrix(x *mat.Dense, w []float64, maxBin, threads int) *matrix {
 	// of rows (a pass per feature down the columns would read the whole
 	// matrix once per feature).
 	blockMissing := make([][]bool, nblocks)
-	parallel(threads, nblocks, func(b int) {
+	par.For(threads, nblocks, func(b int) {
 		miss := make([]bool, nf)
 		for i := b * block; i < min(n, (b+1)*block); i++ {
 			for f, x := range raw.Data[i*raw.Stride : i*raw.Stride+nf] {
@@ -138,7 +139,7 @@ func newMatrix(x *mat.Dense, w []float64, maxBin, threads int) *matrix {
 	// per value, once per feature) into one column per feature.
 	ns := (n + stride - 1) / stride
 	sample := make([]float64, nf*ns)
-	parallel(threads, (ns+block-1)/block, func(b int) {
+	par.For(threads, (ns+block-1)/block, func(b int) {
 		for k := b * block; k < min(ns, (b+1)*block); k++ {
 			i := k * stride
 			for f, x := range raw.Data[i*raw.Stride : i*raw.Stride+nf] {
@@ -146,7 +147,7 @@ func newMatrix(x *mat.Dense, w []float64, maxBin, threads int) *matrix {
 			}
 		}
 	})
-	parallel(threads, nf, func(f int) {
+	par.For(threads, nf, func(f int) {
 		// The feature's non-missing values in row order, compacted in place.
 		col := sample[f*ns : (f+1)*ns]
 		v := col[:0]
@@ -185,7 +186,7 @@ func newMatrix(x *mat.Dense, w []float64, maxBin, threads int) *matrix {
 	for f := range tabs {
 		tabs[f] = *newCutTable(m.cuts[f])
 	}
-	parallel(threads, nblocks, func(b int) {
+	par.For(threads, nblocks, func(b int) {
 		lo, hi := b*block, min(n, (b+1)*block)
 		// Groups of four features by the vector kernel, where there is
 		// one, for the rows it takes; then the rest as below.
@@ -370,7 +371,7 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 				rows = 1
 			}
 		} else {
-			parallel(set.Threads, nblocks, func(b int) {
+			par.For(set.Threads, nblocks, func(b int) {
 				for i := b * block; i < min(n, (b+1)*block); i++ {
 					g.idx[i] = int32(i)
 				}
@@ -402,7 +403,7 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 		if set.Objective == Logistic && rows == n {
 			g.rootGrad = func(lo, _ int) { grad(lo / block) }
 		} else {
-			parallel(set.Threads, nblocks, grad)
+			par.For(set.Threads, nblocks, grad)
 			if err := errors.Join(gradErr...); err != nil {
 				return nil, err
 			}
@@ -423,14 +424,14 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 				leafVal[len(leaves)+2*k] = tree.Value[li]
 				leafVal[len(leaves)+2*k+1] = tree.Value[li+1]
 			}
-			parallel(set.Threads, len(leaves), func(k int) {
+			par.For(set.Threads, len(leaves), func(k int) {
 				lf := leaves[k]
 				for _, r := range g.idx[lf.begin:lf.end] {
 					leafOf[r] = uint8(k)
 				}
 			})
 			jobs := lastJobs(last, len(leaves))
-			parallel(set.Threads, len(jobs), func(k int) {
+			par.For(set.Threads, len(jobs), func(k int) {
 				j := &jobs[k]
 				left := leftTable(mx, &j.nd.best)
 				col := mx.cols[j.nd.best.feat*n : (j.nd.best.feat+1)*n]
@@ -448,7 +449,7 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 					in[r] = true
 				}
 				raw := train.X.RawMatrix()
-				parallel(set.Threads, nblocks, func(b int) {
+				par.For(set.Threads, nblocks, func(b int) {
 					for i := b * block; i < min(n, (b+1)*block); i++ {
 						if !in[i] {
 							margin[i] += tree.Value[tree.Leaf(raw.Data[i*raw.Stride:i*raw.Stride+nf])]
@@ -465,7 +466,7 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 		if valid != nil {
 			raw := valid.X.RawMatrix()
 			vb := (len(vmargin) + block - 1) / block
-			parallel(set.Threads, vb, func(b int) {
+			par.For(set.Threads, vb, func(b int) {
 				for i := b * block; i < min(len(vmargin), (b+1)*block); i++ {
 					vmargin[i] += tree.Value[tree.Leaf(raw.Data[i*raw.Stride:i*raw.Stride+nf])]
 				}
@@ -507,7 +508,7 @@ func lastJobs(last []*gnode, first int) []partJob {
 // last split (never partitioned) by routing them here.
 func (g *grower) updateMargins(margin []float64, tree *Tree, leaves, last []*gnode) {
 	m := g.m
-	parallel(g.threads, len(leaves), func(k int) {
+	par.For(g.threads, len(leaves), func(k int) {
 		lf := leaves[k]
 		v := tree.Value[lf.id]
 		for _, r := range g.idx[lf.begin:lf.end] {
@@ -515,7 +516,7 @@ func (g *grower) updateMargins(margin []float64, tree *Tree, leaves, last []*gno
 		}
 	})
 	jobs := lastJobs(last, 0)
-	parallel(g.threads, len(jobs), func(k int) {
+	par.For(g.threads, len(jobs), func(k int) {
 		j := &jobs[k]
 		left := leftTable(m, &j.nd.best)
 		col := m.cols[j.nd.best.feat*m.n : (j.nd.best.feat+1)*m.n]

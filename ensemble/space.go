@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/aer-go/aer/internal/par"
 )
 
 // Space chooses where the members' outputs are combined.
@@ -77,7 +79,7 @@ func combined(f *mat.Dense, space Space, eps float64, workers int) *mat.Dense {
 	// so the copy does not depend on them.
 	const block = 1 << 13
 	src, dst := f.RawMatrix(), z.RawMatrix()
-	forEachTask(workers, (r+block-1)/block, func(b int) {
+	par.For(workers, (r+block-1)/block, func(b int) {
 		for i := b * block; i < min(r, (b+1)*block); i++ {
 			out := dst.Data[i*dst.Stride : i*dst.Stride+c]
 			for j, v := range src.Data[i*src.Stride : i*src.Stride+c] {

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/aer-go/aer/internal/par"
 )
 
 // Metric scores a confusion matrix (minority = positive); larger is better.
@@ -377,7 +379,7 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 	// would meet them.
 	dyns := make([][]float64, len(cands))
 	errs := make([]error, len(cands))
-	forEachTask(min(workers, len(cands)), len(cands), func(ci int) {
+	par.For(min(workers, len(cands)), len(cands), func(ci int) {
 		c := proto
 		c.Dynamic = cands[ci]
 		if _, _, err := c.check(f, logDens); err != nil {
@@ -549,29 +551,4 @@ func checkSimplex(w []float64, members int) error {
 		return fmt.Errorf("ensemble: static weights sum to %v, not 1", sum)
 	}
 	return nil
-}
-
-// forEachTask runs task(0..n-1) on up to workers goroutines (in the
-// calling one when workers <= 1), each task once.
-func forEachTask(workers, n int, task func(int)) {
-	if workers <= 1 || n <= 1 {
-		for t := range n {
-			task(t)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(workers, n) {
-		wg.Go(func() {
-			for {
-				t := int(next.Add(1) - 1)
-				if t >= n {
-					return
-				}
-				task(t)
-			}
-		})
-	}
-	wg.Wait()
 }

@@ -3,12 +3,12 @@ package logreg
 import (
 	"context"
 	"math"
-	"sync"
 	"sync/atomic"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/aer-go/aer/internal/par"
 	"github.com/aer-go/aer/learn"
 )
 
@@ -159,26 +159,6 @@ func (o *objective) Err() error {
 	return nil
 }
 
-// parallel runs f(0), ..., f(tasks-1) on at most workers goroutines.
-func parallel(workers, tasks int, f func(task int)) {
-	if workers <= 1 || tasks <= 1 {
-		for t := range tasks {
-			f(t)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(workers, tasks) {
-		wg.Go(func() {
-			for t := int(next.Add(1) - 1); t < tasks; t = int(next.Add(1) - 1) {
-				f(t)
-			}
-		})
-	}
-	wg.Wait()
-}
-
 // at computes the margins, the loss and its derivatives by the margins at
 // theta, unless they are cached for it.
 func (o *objective) at(theta []float64) {
@@ -196,7 +176,7 @@ func (o *objective) at(theta []float64) {
 // order, so the chunks do not change it.
 func (o *objective) mul(dst, v []float64) {
 	chunk := max(mulChunk, roundUp((o.n+o.workers-1)/o.workers, mulChunk))
-	parallel(o.workers, (o.n+chunk-1)/chunk, func(b int) {
+	par.For(o.workers, (o.n+chunk-1)/chunk, func(b int) {
 		if o.stopped() {
 			return
 		}
@@ -214,7 +194,7 @@ func (o *objective) mul(dst, v []float64) {
 // terms computes the loss at the margins z and coefficients o.theta, and
 // the loss's first and second derivatives by the margins.
 func (o *objective) terms() {
-	parallel(o.workers, len(o.blocks), func(b int) {
+	par.For(o.workers, len(o.blocks), func(b int) {
 		if o.stopped() {
 			return
 		}
@@ -247,7 +227,7 @@ func (o *objective) terms() {
 // lossAlong returns the objective at theta + alpha dir, given u = X~ dir
 // and the margins z at theta; it changes nothing.
 func (o *objective) lossAlong(theta, dir, u []float64, alpha float64) float64 {
-	parallel(o.workers, len(o.blocks), func(b int) {
+	par.For(o.workers, len(o.blocks), func(b int) {
 		r0, r1 := b*zBlock, min(o.n, (b+1)*zBlock)
 		sum := 0.0
 		for i := r0; i < r1; i++ {
@@ -299,7 +279,7 @@ func (o *objective) Func(theta []float64) float64 {
 // Grad writes the gradient at theta into grad.
 func (o *objective) Grad(grad, theta []float64) {
 	o.at(theta)
-	parallel(o.workers, o.dim, func(j int) {
+	par.For(o.workers, o.dim, func(j int) {
 		if o.stopped() {
 			return
 		}
@@ -322,7 +302,7 @@ func (o *objective) Hess(hess *mat.SymDense, theta []float64) {
 	// order whatever the bands are, so the result does not depend on the
 	// workers.
 	bands := bandsOf(dim, o.workers)
-	parallel(o.workers, len(bands)-1, func(g int) {
+	par.For(o.workers, len(bands)-1, func(g int) {
 		j0, j1 := bands[g], bands[g+1]
 		for j := j0; j < j1; j++ {
 			clear(raw.Data[j*raw.Stride+j : j*raw.Stride+dim])

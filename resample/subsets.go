@@ -5,9 +5,8 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 
+	"github.com/aer-go/aer/internal/par"
 	"github.com/aer-go/aer/internal/rng"
 	"gonum.org/v1/gonum/mat"
 )
@@ -116,14 +115,14 @@ func Subsets(x *mat.Dense, scores *mat.Dense, majority, minority []int, seed uin
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	par := min(workers, L)
-	tom := &TomekOptions{Strict: opt.StrictTomek, Workers: max(1, workers/par)}
+	perComp := min(workers, L)
+	tom := &TomekOptions{Strict: opt.StrictTomek, Workers: max(1, workers/perComp)}
 
 	// The rankings and global rows of every component first: the Tomek
 	// links' first search is shared by the global subsets (sharedFirst).
 	ranks := make([][]int, L)
 	globals := make([][]int, L)
-	forEach(par, L, func(l int) {
+	par.For(perComp, L, func(l int) {
 		ranks[l] = rankDesc(scores, l, majority) // indices into majority, best first
 		g := make([]int, 0, mn/L+len(minRows))
 		for _, i := range ranks[l][:mn/L] {
@@ -158,7 +157,7 @@ func Subsets(x *mat.Dense, scores *mat.Dense, majority, minority []int, seed uin
 
 	out := make([]Subset, 2*L)
 	errs := make([]error, L)
-	forEach(par, L, func(l int) {
+	par.For(perComp, L, func(l int) {
 		out[2*l], out[2*l+1], errs[l] = component(x, ranks[l], globals[l], l, majority, minRows, isMin, seed, frac, opt.NoTomek, toms[l])
 	})
 	for _, err := range errs {
@@ -167,26 +166,6 @@ func Subsets(x *mat.Dense, scores *mat.Dense, majority, minority []int, seed uin
 		}
 	}
 	return out, nil
-}
-
-// forEach calls f(0..n-1) on par goroutines.
-func forEach(par, n int, f func(int)) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range par {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= n {
-					return
-				}
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
 }
 
 // component builds the global and local subsets of component l from its
