@@ -86,69 +86,55 @@ func up32(t float64) float32 {
 	return f
 }
 
-// tile8f scans references r0..r1-1 (r0 a multiple of 16, r1 too unless
-// it is the last row) for queries i..i+7 of the block with the float32
-// kernel; their rows are at s.qbuf32[i*d:] and their margins are those of
-// roundingBound32.
+// tilef scans references r0..r1-1 (r0 a multiple of 16, r1 too unless
+// it is the last row) for the len(thr) queries i.. of the block with a
+// float32 kernel; their margins are those of roundingBound32. kern scans
+// np panels from the given ones for the query rows at q (row-major) with
+// the thresholds in thr, and stops after the first panel where a score
+// passes (hit), whose scores it leaves in out.
+func (s *scanner) tilef(i, r0, r1 int, thr, out []float32, kern func(panels, norms *float32, np int) (done int, hit bool)) {
+	ix, d := s.ix, s.ix.d
+	sts := s.st[i : i+len(thr)]
+	for a := range thr {
+		thr[a] = up32(sts[a].thr)
+	}
+	p, p1 := r0/16, (r1+15)/16
+	for p < p1 {
+		done, hit := kern(&ix.panels32[p*16*d], &ix.pnorms32[p*16], p1-p)
+		p += done
+		if !hit {
+			return
+		}
+		offer32(sts, thr, out, (p-1)*16)
+	}
+}
+
+// tile8f is tilef for queries i..i+7 with the AVX-512 kernel, on the
+// query rows of s.qbuf32.
 func (s *scanner) tile8f(i, r0, r1 int) {
-	ix, d := s.ix, s.ix.d
-	sts := s.st[i : i+8]
-	thr := &s.thr8f
-	for a := range 8 {
-		thr[a] = up32(sts[a].thr)
-	}
-	q := &s.qbuf32[i*d]
-	p, p1 := r0/16, (r1+15)/16
-	for p < p1 {
-		done, hit := kern8x16f(q, d, &ix.panels32[p*16*d], &ix.pnorms32[p*16], p1-p, thr, &s.out8f)
-		p += done
-		if !hit {
-			return
-		}
-		offer32(sts, thr[:], s.out8f[:], (p-1)*16)
-	}
+	q, d := &s.qbuf32[i*s.ix.d], s.ix.d
+	s.tilef(i, r0, r1, s.thr8f[:], s.out8f[:], func(panels, norms *float32, np int) (int, bool) {
+		return kern8x16f(q, d, panels, norms, np, &s.thr8f, &s.out8f)
+	})
 }
 
-// tile4f is tile8f for queries i..i+3 with the AVX2 float32 kernel.
+// tile4f is tilef for queries i..i+3 with the AVX2 kernel, on the query
+// rows of s.qbuf32.
 func (s *scanner) tile4f(i, r0, r1 int) {
-	ix, d := s.ix, s.ix.d
-	sts := s.st[i : i+4]
-	thr := &s.thr4f
-	for a := range 4 {
-		thr[a] = up32(sts[a].thr)
-	}
-	q := &s.qbuf32[i*d]
-	p, p1 := r0/16, (r1+15)/16
-	for p < p1 {
-		done, hit := scan4x16f(q, d, &ix.panels32[p*16*d], &ix.pnorms32[p*16], p1-p, thr, &s.out4f)
-		p += done
-		if !hit {
-			return
-		}
-		offer32(sts, thr[:], s.out4f[:], (p-1)*16)
-	}
+	q, d := &s.qbuf32[i*s.ix.d], s.ix.d
+	s.tilef(i, r0, r1, s.thr4f[:], s.out4f[:], func(panels, norms *float32, np int) (int, bool) {
+		return scan4x16f(q, d, panels, norms, np, &s.thr4f, &s.out4f)
+	})
 }
 
-// tile6f is tile4f for queries i..i+5 with the 6-query AVX2 kernel,
-// which does the same work in fewer instructions per multiply-add; its
-// query rows are s.qbufm2's (-2q).
+// tile6f is tilef for queries i..i+5 with the 6-query AVX2 kernel, which
+// does the same work in fewer instructions per multiply-add; its query
+// rows are s.qbufm2's (-2q).
 func (s *scanner) tile6f(i, r0, r1 int) {
-	ix, d := s.ix, s.ix.d
-	sts := s.st[i : i+6]
-	thr := &s.thr6f
-	for a := range 6 {
-		thr[a] = up32(sts[a].thr)
-	}
-	q := &s.qbufm2[i*d]
-	p, p1 := r0/16, (r1+15)/16
-	for p < p1 {
-		done, hit := scan6x16f(q, d, &ix.panels32[p*16*d], &ix.pnorms32[p*16], p1-p, thr, &s.out6f)
-		p += done
-		if !hit {
-			return
-		}
-		offer32(sts, thr[:], s.out6f[:], (p-1)*16)
-	}
+	q, d := &s.qbufm2[i*s.ix.d], s.ix.d
+	s.tilef(i, r0, r1, s.thr6f[:], s.out6f[:], func(panels, norms *float32, np int) (int, bool) {
+		return scan6x16f(q, d, panels, norms, np, &s.thr6f, &s.out6f)
+	})
 }
 
 // offer32 is offer for the float32 kernels: it hands each query a of sts
