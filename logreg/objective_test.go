@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/synth"
 )
 
@@ -184,4 +185,29 @@ func BenchmarkObjective(b *testing.B) {
 			c.Factorize(h)
 		}
 	})
+}
+
+// TestFitMemoryCoversBuffers: the memory estimate covers the solver's
+// buffers (the feature-major copy and the per-row vectors, plus the
+// rows' class weights) and exceeds them by at most its fixed MB.
+func TestFitMemoryCoversBuffers(t *testing.T) {
+	for _, sh := range [][2]int{{1000, 3}, {4097, 20}, {10001, 7}} {
+		n, p := sh[0], sh[1]
+		x := mat.NewDense(n, p, nil)
+		y := make([]int, n)
+		s := make([]float64, n)
+		for i := range n {
+			y[i] = i % 2
+			s[i] = 1
+		}
+		o, err := newObjective(context.Background(), x, nil, y, s, 1, true, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held := int64(8 * (len(o.xt) + len(o.y) + len(o.a) + len(o.z) + len(o.r) + len(o.d) + len(s)))
+		est := (&Method{}).FitMemory(learn.Shape{Rows: n, Features: p})
+		if est < held || est > held+2<<20 {
+			t.Errorf("%d x %d: estimate %d bytes for %d bytes of buffers", n, p, est, held)
+		}
+	}
 }

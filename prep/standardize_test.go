@@ -90,3 +90,56 @@ func TestStandardize(t *testing.T) {
 		t.Errorf("standardize=false: inner saw %v (%v)", mat.Formatted(inner.seen.X), err)
 	}
 }
+
+// estimator is a spy that estimates its fit's memory; mappedEstimator is
+// one that also maps the rows as it copies them.
+type estimator struct{ spy }
+
+func (e *estimator) FitMemory(s learn.Shape) int64 { return 1000 }
+
+type mappedEstimator struct{ estimator }
+
+func (m *mappedEstimator) FitMapped(ctx context.Context, train, valid *learn.Data, _ *learn.ColumnMap, env learn.Env) (learn.Model, error) {
+	return m.Fit(ctx, train, valid, env)
+}
+
+// TestFitMemory: the wrapper estimates only for inner methods that do,
+// adding its copy of the validation rows, and of the training rows unless
+// the inner method maps them as it copies them (and standardize is on).
+func TestFitMemory(t *testing.T) {
+	if _, ok := Standardize(&spy{}).(learn.MemoryEstimator); ok {
+		t.Error("the wrapper of a method without an estimate claims one")
+	}
+	sh := learn.Shape{Rows: 100, Features: 3, ValidRows: 10}
+	copies := int64(8 * 3 * (100 + 10))
+	if got, _ := learn.FitMemory(Standardize(&estimator{}), sh); got != 1000+copies {
+		t.Errorf("copying inner: %d, want %d", got, 1000+copies)
+	}
+	mapped := Standardize(&mappedEstimator{})
+	if got, _ := learn.FitMemory(mapped, sh); got != 1000+8*3*10 {
+		t.Errorf("mapping inner: %d, want %d", got, 1000+8*3*10)
+	}
+	if err := mapped.Set("standardize", "false"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := learn.FitMemory(mapped, sh); got != 1000+copies {
+		t.Errorf("mapping inner, standardize=false: %d, want %d", got, 1000+copies)
+	}
+}
+
+// TestMappedPath: an inner method that maps rows as it copies them gets
+// the caller's rows when they are complete, and a standardised copy when
+// a value is missing (the map has no imputation).
+func TestMappedPath(t *testing.T) {
+	full := mat.NewDense(4, 2, []float64{1, 10, 3, 40, 5, 30, 7, 20})
+	gaps := mat.NewDense(4, 2, []float64{1, 10, 3, math.NaN(), 5, 30, 7, 20})
+	for _, x := range []*mat.Dense{full, gaps} {
+		inner := &mappedEstimator{}
+		if _, err := Standardize(inner).Fit(context.Background(), &learn.Data{X: x, Y: []int{0, 1, 0, 1}}, nil, learn.Env{}); err != nil {
+			t.Fatal(err)
+		}
+		if same := inner.seen.X == x; same != (x == full) {
+			t.Errorf("missing values %v: the inner method saw the caller's rows: %v", x == gaps, same)
+		}
+	}
+}
