@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/aer-go/aer/internal/par"
 	"github.com/aer-go/aer/internal/rng"
 )
 
@@ -305,31 +306,88 @@ type problem struct {
 	rw     []float64 // row weights; nil means 1 for every row
 	eps    float64
 	logit  bool // rows hold logit(f); the model is sigmoid(w.z)
+	// workers sum the chunks of lossGrad; results do not depend on it.
+	workers int
 }
 
 // newProblem wraps f (probabilities) for space: in logit space the rows
 // are a transformed copy.
 func newProblem(f *mat.Dense, y []int, eps float64, space Space, workers int) problem {
 	raw := combined(f, space, eps, workers).RawMatrix()
-	return problem{data: raw.Data, stride: raw.Stride, rows: raw.Rows, m: raw.Cols, y: y, eps: eps, logit: space == LogitSpace}
+	return problem{data: raw.Data, stride: raw.Stride, rows: raw.Rows, m: raw.Cols, y: y, eps: eps, logit: space == LogitSpace, workers: workers}
 }
 
 func (p *problem) row(i int) []float64 { return p.data[i*p.stride : i*p.stride+p.m] }
+
+// lossChunk is the number of rows whose loss and gradient one task sums
+// in order; lossGrad adds the chunks' sums in chunk order, so the result
+// does not depend on the number of workers, and a problem of at most
+// lossChunk rows is summed row by row as one sequence.
+const lossChunk = 1 << 16
 
 // lossGrad returns the mean loss over rows idx (all rows when idx is nil)
 // and, when g is non-nil, writes the mean gradient there. With row
 // weights both are weighted means: each row's loss and gradient term is
 // multiplied by its weight and the sums divided by the rows' total weight.
+// Chunks of lossChunk rows are summed on p.workers goroutines.
 func (p *problem) lossGrad(w, g []float64, idx []int) float64 {
-	if g != nil {
-		clear(g)
-	}
 	n := p.rows
 	if idx != nil {
 		n = len(idx)
 	}
 	var loss, total float64
-	for k := range n {
+	if n <= lossChunk {
+		loss, total = p.lossGradRange(w, g, idx, 0, n)
+	} else {
+		nc := (n + lossChunk - 1) / lossChunk
+		type part struct{ loss, total float64 }
+		parts := make([]part, nc)
+		var gs []float64
+		if g != nil {
+			gs = make([]float64, nc*p.m)
+		}
+		par.For(p.workers, nc, func(c int) {
+			var gc []float64
+			if g != nil {
+				gc = gs[c*p.m : (c+1)*p.m]
+			}
+			l, t := p.lossGradRange(w, gc, idx, c*lossChunk, min(n, (c+1)*lossChunk))
+			parts[c] = part{l, t}
+		})
+		if g != nil {
+			clear(g)
+		}
+		for c, pt := range parts {
+			loss += pt.loss
+			total += pt.total
+			if g != nil {
+				for j, v := range gs[c*p.m : (c+1)*p.m] {
+					g[j] += v
+				}
+			}
+		}
+	}
+	if p.rw == nil {
+		total = float64(n)
+	}
+	if total == 0 {
+		return 0
+	}
+	inv := 1 / total
+	for j := range g {
+		g[j] *= inv
+	}
+	return loss * inv
+}
+
+// lossGradRange returns the summed loss and row weight of rows lo..hi-1
+// of idx (of all rows when idx is nil) and, when g is non-nil, writes
+// their summed gradient there, each summed in row order.
+func (p *problem) lossGradRange(w, g []float64, idx []int, lo, hi int) (loss, total float64) {
+	if g != nil {
+		clear(g)
+	}
+	for k := lo; k < hi; k++ {
 		i := k
 		if idx != nil {
 			i = idx[k]
@@ -373,17 +431,7 @@ func (p *problem) lossGrad(w, g []float64, idx []int) float64 {
 			}
 		}
 	}
-	if p.rw == nil {
-		total = float64(n)
-	}
-	if total == 0 {
-		return 0
-	}
-	inv := 1 / total
-	for j := range g {
-		g[j] *= inv
-	}
-	return loss * inv
+	return loss, total
 }
 
 // Objective says which loss Loss and Gradient compute; nil means the
