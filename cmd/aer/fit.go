@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -70,7 +71,16 @@ entropy; svm: those class weights x linear, RBF and polynomial kernels).
 time in seconds (excluding reading the CSV files) and the method's report
 (for gbdt the trees, the validation curve and feature importance; for aer
 the BIC table and chosen L, subset sizes, the member settings tried, static
-weights, lambda, delta, validation metrics and seconds per stage).
+weights, lambda, delta, validation metrics and seconds per stage), the
+method's memory estimate, the soft memory limit and the peak resident set.
+
+Memory: a fit the method estimates needs more memory than is available is
+refused before it starts (--memory-check=false tries anyway). Unless
+GOMEMLIMIT is set, the garbage collector's soft limit is the fit's plan,
+the tables plus the method's estimate (at least 512 MiB; at most 90% of
+the memory available): it collects as the heap nears what the fit is
+expected to hold at its peak instead of letting it grow to twice the live
+data.
 Ctrl-C stops a fit within a second and writes nothing.`,
 		run: runFit,
 	})
@@ -120,7 +130,10 @@ type fitOutput struct {
 	// memory its fit needs beyond the tables (learn.FitMemory); PeakRSS
 	// the process's largest resident set, reading included.
 	MemoryEstimate int64 `json:"memory_estimate_bytes,omitempty"`
-	PeakRSS        int64 `json:"peak_rss_bytes,omitempty"`
+	// MemoryLimit is the Go runtime's soft memory limit in force during
+	// the fit (limitToPlan), when there is one.
+	MemoryLimit int64 `json:"memory_limit_bytes,omitempty"`
+	PeakRSS     int64 `json:"peak_rss_bytes,omitempty"`
 }
 
 // headerConfig is the fit configuration saved in the model file header.
@@ -236,6 +249,14 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		shape.ValidRows = valid.Rows()
 	}
 	estimate, _ := learn.FitMemory(plan.method, shape)
+	var limit int64
+	if estimate > 0 {
+		tables := int64(train.Rows()) * int64(train.Cols()) * 8
+		if valid != nil {
+			tables += int64(valid.Rows()) * int64(valid.Cols()) * 8
+		}
+		limit = limitToPlan(tables + estimate)
+	}
 	if avail, ok := availableMemory(); ok && *memCheck {
 		if err := learn.CheckMemory(plan.method, shape, avail); err != nil {
 			return fmt.Errorf("fit: %w (--memory-check=false tries anyway)", err)
@@ -297,6 +318,9 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		Method: method.Name(), Train: *trainPath, Rows: train.Rows(), Features: train.Cols(), Positives: pos, Weight: train.WeightColumn,
 		Seed: *seed, Params: pm, FitSeconds: elapsed.Seconds(), Out: *out, Classes: train.Classes, Decision: layer,
 		Search: found, MemoryEstimate: estimate,
+	}
+	if limit > 0 && limit < math.MaxInt64 {
+		o.MemoryLimit = limit
 	}
 	if peak, ok := memlimit.PeakRSS(); ok {
 		o.PeakRSS = peak

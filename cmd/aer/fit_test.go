@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -86,6 +87,7 @@ func TestFitErrors(t *testing.T) {
 // writing nothing, a fit the method estimates needs more memory than is
 // available, naming both, and tries anyway with --memory-check=false.
 func TestFitMemoryCheck(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
 	dir := t.TempDir()
 	model := filepath.Join(dir, "m.aer")
 	saved := availableMemory
@@ -116,6 +118,10 @@ func TestFitMemoryCheck(t *testing.T) {
 	}
 	if o.MemoryEstimate < 16<<20 || (runtime.GOOS == "linux" && o.PeakRSS <= 0) {
 		t.Errorf("memory_estimate_bytes %d, peak_rss_bytes %d", o.MemoryEstimate, o.PeakRSS)
+	}
+	// The fit's plan (a few MB here) set the soft limit to its floor.
+	if _, set := os.LookupEnv("GOMEMLIMIT"); !set && o.MemoryLimit != fitLimitFloor {
+		t.Errorf("memory_limit_bytes %d, want %d", o.MemoryLimit, fitLimitFloor)
 	}
 }
 

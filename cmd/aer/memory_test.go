@@ -31,3 +31,31 @@ func TestSetMemoryLimit(t *testing.T) {
 		t.Errorf("limit %d with %d bytes available", got, avail)
 	}
 }
+
+// TestLimitToPlan: without GOMEMLIMIT a fit's plan lowers the soft limit
+// (never below fitLimitFloor) and never raises it; with GOMEMLIMIT, or
+// without a plan, the limit is left alone.
+func TestLimitToPlan(t *testing.T) {
+	old := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(old)
+	t.Setenv("GOMEMLIMIT", "")
+	os.Unsetenv("GOMEMLIMIT")
+	cases := []struct{ cur, planned, want int64 }{
+		{math.MaxInt64, 3 << 30, 3 << 30},
+		{8 << 30, 3 << 30, 3 << 30},
+		{2 << 30, 3 << 30, 2 << 30}, // never raised
+		{8 << 30, 1 << 20, fitLimitFloor},
+		{8 << 30, 0, 8 << 30}, // no plan
+	}
+	for _, c := range cases {
+		debug.SetMemoryLimit(c.cur)
+		if got := limitToPlan(c.planned); got != c.want || debug.SetMemoryLimit(-1) != c.want {
+			t.Errorf("limit %d, plan %d: got %d (in force %d), want %d", c.cur, c.planned, got, debug.SetMemoryLimit(-1), c.want)
+		}
+	}
+	t.Setenv("GOMEMLIMIT", "8GiB")
+	debug.SetMemoryLimit(8 << 30)
+	if got := limitToPlan(3 << 30); got != 8<<30 || debug.SetMemoryLimit(-1) != 8<<30 {
+		t.Errorf("GOMEMLIMIT set: limit became %d", got)
+	}
+}
