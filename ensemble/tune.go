@@ -216,19 +216,14 @@ func isTied(v, best float64) bool {
 // order t_0..t_{n-1}, t_{(n-1)/2} (the lower middle when n is even).
 func middle(tied []int) int { return tied[(len(tied)-1)/2] }
 
-type scored struct {
-	s float64
-	y int
-}
-
 // sweep fills curve (one entry per delta, deltas ascending) for scores
 // sorted ascending: one pass, row j is predicted positive iff s_j >= delta.
 func sweep(curve []DeltaPoint, pairs []scored, deltas []float64, pos int, metric Metric) {
 	neg := len(pairs) - pos
 	j, tn, fn := 0, 0, 0
 	for k, d := range deltas {
-		for j < len(pairs) && pairs[j].s < d {
-			if pairs[j].y == 1 {
+		for j < len(pairs) && pairs[j].s() < d {
+			if pairs[j].y() == 1 {
 				fn++
 			} else {
 				tn++
@@ -256,8 +251,8 @@ func rocAUC(pairs []scored, pos int) float64 {
 	for i := 0; i < len(pairs); {
 		j := i
 		var p, n float64
-		for ; j < len(pairs) && pairs[j].s == pairs[i].s; j++ {
-			if pairs[j].y == 1 {
+		for ; j < len(pairs) && pairs[j].key() == pairs[i].key(); j++ {
+			if pairs[j].y() == 1 {
 				p++
 			} else {
 				n++
@@ -276,9 +271,9 @@ func quantile7(xs []scored, p float64) float64 {
 	h := float64(len(xs)-1) * p
 	lo := int(math.Floor(h))
 	if lo >= len(xs)-1 {
-		return xs[len(xs)-1].s
+		return xs[len(xs)-1].s()
 	}
-	return xs[lo].s + (h-float64(lo))*(xs[lo+1].s-xs[lo].s)
+	return xs[lo].s() + (h-float64(lo))*(xs[lo+1].s()-xs[lo].s())
 }
 
 func sortedUnique(xs []float64) []float64 {
@@ -400,6 +395,7 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 	// Every (rule, lambda) pair is an independent task writing its own
 	// slot, so the result does not depend on the number of workers.
 	tasks := len(cands) * len(lambdas)
+	taskErr := make([]error, tasks)
 	workers = min(workers, tasks)
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -414,7 +410,16 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 				ci, k := t/len(lambdas), t%len(lambdas)
 				dyn, lam := dyns[ci], lambdas[k]
 				for i := range rows {
-					pairs[i] = scored{mixScore(s.Space, lam, dyn[i], stat[i]), y[i]}
+					v := mixScore(s.Space, lam, dyn[i], stat[i])
+					var ok bool
+					if pairs[i], ok = newScored(v, y[i]); !ok {
+						// Not reached: finish maps every score into [0, 1].
+						taskErr[t] = fmt.Errorf("ensemble: candidate %d, lambda %v: row %d's score %v is not in [0, 1]", ci, lam, i, v)
+						break
+					}
+				}
+				if taskErr[t] != nil {
+					continue
 				}
 				sortScored(pairs, tmp)
 				if s.Select == SelectAUC {
@@ -435,6 +440,11 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 		})
 	}
 	wg.Wait()
+	for _, err := range taskErr {
+		if err != nil {
+			return nil, err
+		}
+	}
 	// selStat is the selection statistic of candidate c at lambdas[k].
 	selStat := func(c, k int) float64 { return bestOf(curves[c][k]) }
 	if s.Select == SelectAUC {

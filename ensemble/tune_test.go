@@ -315,7 +315,7 @@ func TestRocAUC(t *testing.T) {
 	} {
 		pairs, pos := make([]scored, len(c.s)), 0
 		for i := range c.s {
-			pairs[i] = scored{c.s[i], c.y[i]}
+			pairs[i] = mustScored(t, c.s[i], c.y[i])
 			pos += c.y[i]
 		}
 		slices.SortFunc(pairs, byScore)
@@ -323,7 +323,7 @@ func TestRocAUC(t *testing.T) {
 			t.Errorf("%v %v: AUC %v, want %v", c.s, c.y, got, c.want)
 		}
 	}
-	if !math.IsNaN(rocAUC([]scored{{0.2, 0}}, 0)) {
+	if !math.IsNaN(rocAUC([]scored{mustScored(t, 0.2, 0)}, 0)) {
 		t.Error("one class: want NaN")
 	}
 }
@@ -369,9 +369,9 @@ func TestTuneSelectAUC(t *testing.T) {
 // byScore orders by score; scores are never NaN.
 func byScore(a, b scored) int {
 	switch {
-	case a.s < b.s:
+	case a.s() < b.s():
 		return -1
-	case a.s > b.s:
+	case a.s() > b.s():
 		return 1
 	}
 	return 0
