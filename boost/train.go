@@ -381,8 +381,13 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 		// as the root's histogram is built (grower.rootGrad).
 		grad := func(b int) {
 			if pending {
-				for i := b * block; i < min(n, (b+1)*block); i++ {
-					margin[i] += leafVal[leafOf[i]]
+				// Subslices of one length: no bounds checks in the loop
+				// (leafVal has 256 entries, one per code).
+				lo, hi := b*block, min(n, (b+1)*block)
+				mg := margin[lo:hi]
+				codes := leafOf[lo:hi][:len(mg)]
+				for i, c := range codes {
+					mg[i] += leafVal[c]
 				}
 			}
 			if set.Objective == Logistic {
