@@ -372,8 +372,10 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 			}
 		} else {
 			par.For(set.Threads, nblocks, func(b int) {
-				for i := b * block; i < min(n, (b+1)*block); i++ {
-					g.idx[i] = int32(i)
+				lo := b * block
+				ids := g.idx[lo:min(n, lo+block)]
+				for k := range ids {
+					ids[k] = int32(lo + k)
 				}
 			})
 		}
