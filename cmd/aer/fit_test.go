@@ -11,12 +11,14 @@ import (
 	"testing"
 )
 
-// untimed replaces timings, which vary run to run, and the temporary
-// directory, so outputs can be compared with golden files.
+// untimed replaces timings and memory figures, which vary run to run or
+// with the machine, and the temporary directory, so outputs can be
+// compared with golden files.
 func untimed(s, dir string) string {
 	s = regexp.MustCompile(`("fit_seconds": )[0-9.e+-]+`).ReplaceAllString(s, `${1}0`)
 	s = regexp.MustCompile(`(fit time +)[0-9.]+ s`).ReplaceAllString(s, `${1}X s`)
 	s = regexp.MustCompile(`("peak_rss_bytes": )[0-9]+`).ReplaceAllString(s, `${1}0`)
+	s = regexp.MustCompile(`("memory_limit_bytes": )[0-9]+`).ReplaceAllString(s, `${1}0`)
 	return strings.ReplaceAll(s, dir, "TMP")
 }
 
