@@ -237,6 +237,16 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 	rep.Subsets = subsets
 	progress("subsets", 1, 1)
 	rep.Seconds.Subsets = time.Since(t0).Seconds()
+	if env.MemoryPlan != nil {
+		// The mixture's size is known and the subsets' buffers are done
+		// with: the rest of the fit needs less than the estimate before it.
+		L := int64(len(m.Mixture.Weights))
+		members := int64(len(subsets)*len(c.learners) + len(c.Peers))
+		if *c.Global {
+			members += int64(len(c.learners))
+		}
+		env.MemoryPlan(c.fitMemory(int64(len(y)), int64(len(yv)), int64(x.RawMatrix().Cols), int64(workers), L, members, xt != x, false))
+	}
 
 	// Rows the static weights are fitted on.
 	var wx *mat.Dense

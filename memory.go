@@ -44,15 +44,30 @@ func (m *Method) FitMemory(s learn.Shape) int64 {
 	if len(r.Components) > 0 {
 		L = int64(slices.Max(r.Components))
 	}
+	return r.fitMemory(n, nv, f, workers, L, r.members(L), !s.ConsumeTrain, true)
+}
+
+// members is the number of members (peers included) of an AER fit with a
+// mixture of L components.
+func (r *resolvedConfig) members(L int64) int64 {
 	G := int64(max(len(r.learners), 1))
-	peers := int64(len(r.Peers))
-	members := 2*L*G + peers
+	members := 2*L*G + int64(len(r.Peers))
 	if *r.Global {
 		members += G
 	}
+	return members
+}
+
+// fitMemory is FitMemory's estimate for n training and nv validation rows
+// of f features, a mixture of L components and that many members; copy
+// says the training table is copied (not standardised in place). Without
+// early, the mixture's and the subsets' stages are left out: what the
+// rest of the fit needs from the members on (Fit's MemoryPlan).
+func (r *resolvedConfig) fitMemory(n, nv, f, workers, L, members int64, copy, early bool) int64 {
+	G := int64(max(len(r.learners), 1))
 	const word = 8
 	held := nv*f*word + nv*L*word + 2*n*word
-	if !s.ConsumeTrain {
+	if copy {
 		held += n * f * word
 	}
 	mixRows := n
@@ -78,10 +93,14 @@ func (m *Method) FitMemory(s learn.Shape) int64 {
 	if workers > G { // subsets' copies while the global members train
 		fit += (workers - G) * (n/L*f*word + n/L*perRow)
 	}
-	// The subsets: every component's ranking of the majority rows, and
-	// the Tomek search's index over the global subsets' union (float64
-	// rows and their float32 panels).
-	subsets := n*L*word + n*f*(word+4)
 	outputs := 2 * nv * members * word
-	return 16<<20 + held + max(mix, subsets, peerFit, fit, outputs)
+	stages := max(peerFit, fit, outputs)
+	if early {
+		// The subsets: every component's ranking of the majority rows,
+		// and the Tomek search's index over the global subsets' union
+		// (float64 rows and their float32 panels).
+		subsets := n*L*word + n*f*(word+4)
+		stages = max(stages, mix, subsets)
+	}
+	return 16<<20 + held + stages
 }

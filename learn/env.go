@@ -33,6 +33,14 @@ type Env struct {
 	// rows may be waiting for it, so it may use more workers than the fit
 	// itself. 0 or less means Workers.
 	SharedWorkers int
+	// MemoryPlan, when not nil, is told during a fit how much memory
+	// beyond the tables the rest of the fit is expected to need at its
+	// peak, when the method learns a closer figure than its
+	// MemoryEstimator gave before the fit (AER after its subsets stage,
+	// once it knows the mixture's size). aer fit lowers the runtime's
+	// soft memory limit to the tables plus it. Called from the fit's
+	// goroutine; a method may never call it.
+	MemoryPlan func(bytes int64)
 }
 
 // Progress reports how far a fit is: Done of Total units of Stage.

@@ -78,9 +78,10 @@ Memory: a fit the method estimates needs more memory than is available is
 refused before it starts (--memory-check=false tries anyway). Unless
 GOMEMLIMIT is set, the garbage collector's soft limit is the fit's plan,
 the tables plus the method's estimate (at least 512 MiB; at most 90% of
-the memory available): it collects as the heap nears what the fit is
-expected to hold at its peak instead of letting it grow to twice the live
-data.
+the memory available), lowered during the fit when the method learns a
+closer figure (aer, once it knows its mixture): it collects as the heap
+nears what the fit is expected to hold at its peak instead of letting it
+grow to twice the live data.
 Ctrl-C stops a fit within a second and writes nothing.`,
 		run: runFit,
 	})
@@ -250,12 +251,15 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	estimate, _ := learn.FitMemory(plan.method, shape)
 	var limit int64
+	var replan func(int64)
 	if estimate > 0 {
 		tables := int64(train.Rows()) * int64(train.Cols()) * 8
 		if valid != nil {
 			tables += int64(valid.Rows()) * int64(valid.Cols()) * 8
 		}
 		limit = limitToPlan(tables + estimate)
+		// A closer figure during the fit lowers the limit further.
+		replan = func(b int64) { limit = limitToPlan(tables + b) }
 	}
 	if avail, ok := availableMemory(); ok && *memCheck {
 		if err := learn.CheckMemory(plan.method, shape, avail); err != nil {
@@ -266,7 +270,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	// The training features are not read after the fit: the method may
 	// work on them in place.
 	ts := &trainSummary{Rows: train.Rows(), MissingCells: train.Missing()}
-	env := learn.Env{Seed: *seed, Workers: *threads, Progress: bar.update, Logger: noteLogger(stderr, "fit"), ConsumeTrain: true}
+	env := learn.Env{Seed: *seed, Workers: *threads, Progress: bar.update, Logger: noteLogger(stderr, "fit"), ConsumeTrain: true, MemoryPlan: replan}
 	start := time.Now()
 	res, err := plan.fit(ctx, learnData(train), learnData(valid), env)
 	elapsed := time.Since(start)

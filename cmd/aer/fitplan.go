@@ -131,6 +131,7 @@ func (p *fitPlan) fit(ctx context.Context, train, valid *learn.Data, env learn.E
 	var err error
 	if p.axes != nil {
 		env.ConsumeTrain = false // a grid fits many times on the same rows
+		env.MemoryPlan = nil     // and one fit's plan is not the next one's
 	}
 	if p.axes == nil {
 		out.model, err = p.method.Fit(ctx, train, valid, env)

@@ -1,0 +1,54 @@
+package aer
+
+import (
+	"context"
+	"testing"
+
+	"github.com/aer-go/aer/learn"
+)
+
+// TestFitMemoryKnown: the estimate for the 6M-row fit of issue 14 (6M
+// training and 2M validation rows of 20 features, 2 workers, the table
+// standardised in place) is the 2768777216 bytes the session-7 binary
+// reported, and a copied table adds its 960 MB.
+func TestFitMemoryKnown(t *testing.T) {
+	m := NewMethod().(*Method)
+	s := learn.Shape{Rows: 6_000_000, ValidRows: 2_000_000, Features: 20, Workers: 2, ConsumeTrain: true}
+	if got := m.FitMemory(s); got != 2768777216 {
+		t.Errorf("estimate %d, want 2768777216", got)
+	}
+	s.ConsumeTrain = false
+	if got := m.FitMemory(s); got != 2768777216+6_000_000*20*8 {
+		t.Errorf("with the table copied: %d", got)
+	}
+}
+
+// TestMemoryPlan: a fit tells its MemoryPlan, once and after its subsets,
+// the memory the rest needs: at most the estimate before the fit, and
+// more with more mixture components (more members and outputs).
+func TestMemoryPlan(t *testing.T) {
+	tr, va, _ := task(t, 1500, 3)
+	shape := learn.Shape{Rows: tr.Rows(), ValidRows: va.Rows(), Features: tr.Cols(), Workers: 1}
+	var plans []int64
+	for _, comps := range [][]int{{2}, {4}} {
+		c := smallConfig()
+		c.Components = comps
+		var got []int64
+		env := learn.Env{Workers: 1, MemoryPlan: func(b int64) { got = append(got, b) }}
+		m, _, err := Fit(context.Background(), ld(tr), ld(va), c, env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Mixture.K() != comps[0] || len(got) != 1 {
+			t.Fatalf("L = %d: %d plans %v", m.Mixture.K(), len(got), got)
+		}
+		before := (&Method{cfg: *c}).FitMemory(shape)
+		if got[0] <= 16<<20 || got[0] > before {
+			t.Errorf("L = %d: plan %d, estimate before the fit %d", comps[0], got[0], before)
+		}
+		plans = append(plans, got[0])
+	}
+	if plans[1] <= plans[0] {
+		t.Errorf("plan with L = 4 (%d) not above L = 2's (%d)", plans[1], plans[0])
+	}
+}
