@@ -363,12 +363,18 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 			}
 			binarize(fw)
 		}
+		// In logit space the static weights and the tuning share one
+		// logit copy of the validation outputs.
+		var logits *ensemble.Logits
+		if c.space == ensemble.LogitSpace && fw == fv && !c.DynamicEnsemble {
+			logits = ensemble.NewLogits(fv, 0, workers)
+		}
 		static := &ensemble.StaticResult{Weights: uniform(len(members)), Init: "uniform"}
 		if !c.DynamicEnsemble {
 			s := ensemble.StaticSettings{
 				Outputs: c.outputs, Space: c.space, Projection: c.projection, Init: c.init, Leaves: leaves,
 				Schedule: c.schedule, StepScale: c.StepScale, Tol: c.Tol, MaxIter: c.MaxIter, BatchSize: c.BatchSize,
-				Seed: rng.DeriveSeed(env.Seed, streamStatic), Workers: workers,
+				Seed: rng.DeriveSeed(env.Seed, streamStatic), Workers: workers, Logits: logits,
 			}
 			static, err = ensemble.FitStatic(fw, wy, ww, &s)
 			if err != nil {
@@ -390,6 +396,7 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 			Select:     c.selection,
 			Deltas:     deltaGrid(c.DeltaStep),
 			Workers:    workers,
+			Logits:     logits,
 		}
 		if c.Thresholds == "fine" {
 			ts.Deltas, ts.DeltaQuantiles = ensemble.DeltaGrid(), 200

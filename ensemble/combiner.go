@@ -106,7 +106,7 @@ func (c *Combiner) Score(dst []float64, f, logDens *mat.Dense) ([]float64, Dynam
 	if rows == 0 {
 		return dst, DynamicDiag{}, nil
 	}
-	p := newProblem(f, nil, c.eps(), c.Space, 1)
+	p := newProblem(f, nil, c.eps(), c.Space, 1, nil)
 	dyn, diag, err := dynamicScores(&p, logDens, c.Dynamic, ly)
 	if err != nil {
 		return nil, diag, err

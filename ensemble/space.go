@@ -64,6 +64,35 @@ func softplus(s float64) float64 {
 	return math.Log1p(math.Exp(s))
 }
 
+// Logits is the logit copy of members' outputs that FitStatic and Tune
+// build in LogitSpace: a caller that runs both on the same outputs builds
+// it once (NewLogits) and hands it to both (StaticSettings.Logits,
+// TuneSettings.Logits), which saves a copy as large as the outputs (592 MB
+// for 2M validation rows of 37 members) and its logarithms. The outputs
+// must not change while it is in use.
+type Logits struct {
+	f   *mat.Dense
+	eps float64
+	z   *mat.Dense
+}
+
+// NewLogits computes logit(f) with every output clipped to [eps, 1-eps]
+// (eps 0 means DefaultEps) on up to workers goroutines.
+func NewLogits(f *mat.Dense, eps float64, workers int) *Logits {
+	if eps == 0 {
+		eps = DefaultEps
+	}
+	return &Logits{f: f, eps: eps, z: combined(f, LogitSpace, eps, workers)}
+}
+
+// of returns the copy when it is that of f at eps, nil otherwise.
+func (l *Logits) of(f *mat.Dense, eps float64) *mat.Dense {
+	if l == nil || l.f != f || l.eps != eps {
+		return nil
+	}
+	return l.z
+}
+
 // combined returns the matrix whose rows are dotted with weights: f itself
 // in probability space, a copy of logit(f) in logit space.
 func combined(f *mat.Dense, space Space, eps float64, workers int) *mat.Dense {

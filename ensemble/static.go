@@ -49,6 +49,9 @@ type StaticSettings struct {
 	// Workers bounds the goroutines that prepare the rows (logit space);
 	// 0 or 1 uses the calling one. The weights do not depend on it.
 	Workers int `json:"-"`
+	// Logits, when it is the logit copy of the outputs at Eps (NewLogits),
+	// is used instead of building one (logit space); otherwise ignored.
+	Logits *Logits `json:"-"`
 	// Eps clips w.f to [Eps, 1-Eps] in the loss and its gradient;
 	// 0 means DefaultEps. It must lie in (0, 0.5).
 	Eps float64 `json:"eps"`
@@ -311,9 +314,13 @@ type problem struct {
 }
 
 // newProblem wraps f (probabilities) for space: in logit space the rows
-// are a transformed copy.
-func newProblem(f *mat.Dense, y []int, eps float64, space Space, workers int) problem {
-	raw := combined(f, space, eps, workers).RawMatrix()
+// are a transformed copy, lg's when it is f's at eps.
+func newProblem(f *mat.Dense, y []int, eps float64, space Space, workers int, lg *Logits) problem {
+	z := lg.of(f, eps)
+	if z == nil || space != LogitSpace {
+		z = combined(f, space, eps, workers)
+	}
+	raw := z.RawMatrix()
 	return problem{data: raw.Data, stride: raw.Stride, rows: raw.Rows, m: raw.Cols, y: y, eps: eps, logit: space == LogitSpace, workers: workers}
 }
 
@@ -486,7 +493,7 @@ func lossGrad(w, g []float64, f *mat.Dense, y []int, o *Objective) (float64, err
 	if err := checkWeights(w, c, "weights"); err != nil {
 		return 0, err
 	}
-	p := newProblem(f, y, obj.Eps, obj.Space, 1)
+	p := newProblem(f, y, obj.Eps, obj.Space, 1, nil)
 	return p.lossGrad(w, g, nil), nil
 }
 
@@ -525,7 +532,7 @@ func InfoInit(f *mat.Dense, y []int, rw []float64, leaves []int, aicShare, eps f
 	if !(aicShare >= 0 && aicShare <= 1) {
 		return nil, nil, false, fmt.Errorf("ensemble: AIC share %v is not in [0, 1]", aicShare)
 	}
-	p := newProblem(f, y, eps, ProbabilitySpace, 1)
+	p := newProblem(f, y, eps, ProbabilitySpace, 1, nil)
 	crit = &InfoCriteria{
 		LogLik:   make([]float64, c),
 		AIC:      make([]float64, c),
@@ -660,7 +667,7 @@ func FitStatic(f *mat.Dense, y []int, rw []float64, s *StaticSettings) (*StaticR
 		return nil, fmt.Errorf("ensemble: unknown schedule %d", set.Schedule)
 	}
 
-	p := newProblem(f, y, set.Eps, set.Space, set.Workers)
+	p := newProblem(f, y, set.Eps, set.Space, set.Workers, set.Logits)
 	p.rw = rw
 	g := make([]float64, m)
 	trial := make([]float64, m)

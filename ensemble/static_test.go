@@ -617,7 +617,7 @@ func TestLossGradChunks(t *testing.T) {
 				var wantL float64
 				var wantG []float64
 				for _, workers := range []int{1, 2, 5} {
-					p := newProblem(f, y, DefaultEps, space, workers)
+					p := newProblem(f, y, DefaultEps, space, workers, nil)
 					p.rw = weights
 					g := make([]float64, m)
 					l := p.lossGrad(w, g, sub)
@@ -652,5 +652,34 @@ func TestLossGradChunks(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSharedLogits: FitStatic and Tune given the outputs' logit copy
+// (NewLogits) return what they return building their own, and ignore a
+// copy of other outputs or at another eps (which would be wrong here).
+func TestSharedLogits(t *testing.T) {
+	f, y, logDens, _ := randomTuneData(rng.New(21), 3000, 4)
+	other, _, _, _ := randomTuneData(rng.New(22), 3000, 4)
+	fit := func(lg *Logits) ([]float64, *TuneResult) {
+		st, err := FitStatic(f, y, nil, &StaticSettings{Space: LogitSpace, Logits: lg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := Tune(f, y, logDens, st.Weights, &TuneSettings{Metric: balancedAccuracy, Space: LogitSpace, Logits: lg, Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Weights, tr
+	}
+	w0, t0 := fit(nil)
+	for _, lg := range []*Logits{NewLogits(f, 0, 2), NewLogits(f, DefaultEps, 1), NewLogits(other, 0, 1), NewLogits(f, 1e-3, 1)} {
+		w, tr := fit(lg)
+		if !slices.Equal(w, w0) || tr.Metric != t0.Metric || tr.Combiner.Lambda != t0.Combiner.Lambda || tr.Combiner.Delta != t0.Combiner.Delta {
+			t.Errorf("with logits of eps %v: weights %v, tuning %v %v %v; without: %v, %v %v %v", lg.eps, w, tr.Metric, tr.Combiner.Lambda, tr.Combiner.Delta, w0, t0.Metric, t0.Combiner.Lambda, t0.Combiner.Delta)
+		}
+	}
+	if NewLogits(f, 0, 1).of(f, DefaultEps) == nil || NewLogits(f, 0, 1).of(other, DefaultEps) != nil || NewLogits(f, 1e-3, 1).of(f, DefaultEps) != nil {
+		t.Error("of matched the wrong outputs or eps")
 	}
 }

@@ -50,6 +50,9 @@ type TuneSettings struct {
 	// between order statistics, NumPy's default) of that lambda's
 	// validation scores to the threshold candidates.
 	DeltaQuantiles int
+	// Logits, when it is the logit copy of the outputs at Eps (NewLogits),
+	// is used instead of building one (logit space); otherwise ignored.
+	Logits *Logits
 }
 
 // Select is the statistic that chooses the dynamic rule and lambda on the
@@ -351,7 +354,7 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	p := newProblem(f, y, proto.eps(), s.Space, workers)
+	p := newProblem(f, y, proto.eps(), s.Space, workers, s.Logits)
 	stat := make([]float64, rows)
 	for i := range rows {
 		stat[i] = dot(static, p.row(i))
