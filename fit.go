@@ -218,6 +218,16 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 	rep.Mixture = sel
 	progress("mixture", 1, 1)
 	rep.Seconds.Mixture = time.Since(t0).Seconds()
+	// With the mixture's size known, the rest of the fit needs less than
+	// the estimate before it (which takes the pool's largest): tell the
+	// caller, now and after the subsets.
+	replan := func(from int) {
+		if env.MemoryPlan != nil {
+			L := int64(len(m.Mixture.Weights))
+			env.MemoryPlan(c.fitMemory(int64(len(y)), int64(len(yv)), int64(x.RawMatrix().Cols), int64(workers), L, c.members(L), xt != x, from))
+		}
+	}
+	replan(fromSubsets)
 
 	// 2. Subsets.
 	t0 = time.Now()
@@ -237,16 +247,8 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 	rep.Subsets = subsets
 	progress("subsets", 1, 1)
 	rep.Seconds.Subsets = time.Since(t0).Seconds()
-	if env.MemoryPlan != nil {
-		// The mixture's size is known and the subsets' buffers are done
-		// with: the rest of the fit needs less than the estimate before it.
-		L := int64(len(m.Mixture.Weights))
-		members := int64(len(subsets)*len(c.learners) + len(c.Peers))
-		if *c.Global {
-			members += int64(len(c.learners))
-		}
-		env.MemoryPlan(c.fitMemory(int64(len(y)), int64(len(yv)), int64(x.RawMatrix().Cols), int64(workers), L, members, xt != x, false))
-	}
+	// The subsets' buffers are done with: the rest needs less still.
+	replan(fromMembers)
 
 	// Rows the static weights are fitted on.
 	var wx *mat.Dense

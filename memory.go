@@ -44,7 +44,7 @@ func (m *Method) FitMemory(s learn.Shape) int64 {
 	if len(r.Components) > 0 {
 		L = int64(slices.Max(r.Components))
 	}
-	return r.fitMemory(n, nv, f, workers, L, r.members(L), !s.ConsumeTrain, true)
+	return r.fitMemory(n, nv, f, workers, L, r.members(L), !s.ConsumeTrain, fromStart)
 }
 
 // members is the number of members (peers included) of an AER fit with a
@@ -58,12 +58,20 @@ func (r *resolvedConfig) members(L int64) int64 {
 	return members
 }
 
+// The stages a memory estimate covers: the whole fit (FitMemory), or
+// the rest of it from the subsets or from the members on (Fit's
+// MemoryPlan, once the mixture's size is known).
+const (
+	fromStart = iota
+	fromSubsets
+	fromMembers
+)
+
 // fitMemory is FitMemory's estimate for n training and nv validation rows
-// of f features, a mixture of L components and that many members; copy
-// says the training table is copied (not standardised in place). Without
-// early, the mixture's and the subsets' stages are left out: what the
-// rest of the fit needs from the members on (Fit's MemoryPlan).
-func (r *resolvedConfig) fitMemory(n, nv, f, workers, L, members int64, copy, early bool) int64 {
+// of f features, a mixture of L components and that many members, over
+// the stages from from on; copy says the training table is copied (not
+// standardised in place).
+func (r *resolvedConfig) fitMemory(n, nv, f, workers, L, members int64, copy bool, from int) int64 {
 	G := int64(max(len(r.learners), 1))
 	const word = 8
 	held := nv*f*word + nv*L*word + 2*n*word
@@ -95,12 +103,15 @@ func (r *resolvedConfig) fitMemory(n, nv, f, workers, L, members int64, copy, ea
 	}
 	outputs := 2 * nv * members * word
 	stages := max(peerFit, fit, outputs)
-	if early {
+	if from <= fromSubsets {
 		// The subsets: every component's ranking of the majority rows,
 		// and the Tomek search's index over the global subsets' union
 		// (float64 rows and their float32 panels).
 		subsets := n*L*word + n*f*(word+4)
-		stages = max(stages, mix, subsets)
+		stages = max(stages, subsets)
+	}
+	if from == fromStart {
+		stages = max(stages, mix)
 	}
 	return 16<<20 + held + stages
 }

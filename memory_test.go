@@ -23,9 +23,10 @@ func TestFitMemoryKnown(t *testing.T) {
 	}
 }
 
-// TestMemoryPlan: a fit tells its MemoryPlan, once and after its subsets,
-// the memory the rest needs: at most the estimate before the fit, and
-// more with more mixture components (more members and outputs).
+// TestMemoryPlan: a fit tells its MemoryPlan the memory the rest needs
+// twice, after its mixture and after its subsets, each at most the one
+// before (the first at most the estimate before the fit), and more with
+// more mixture components (more members and outputs).
 func TestMemoryPlan(t *testing.T) {
 	tr, va, _ := task(t, 1500, 3)
 	shape := learn.Shape{Rows: tr.Rows(), ValidRows: va.Rows(), Features: tr.Cols(), Workers: 1}
@@ -39,14 +40,14 @@ func TestMemoryPlan(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.Mixture.K() != comps[0] || len(got) != 1 {
+		if m.Mixture.K() != comps[0] || len(got) != 2 {
 			t.Fatalf("L = %d: %d plans %v", m.Mixture.K(), len(got), got)
 		}
 		before := (&Method{cfg: *c}).FitMemory(shape)
-		if got[0] <= 16<<20 || got[0] > before {
-			t.Errorf("L = %d: plan %d, estimate before the fit %d", comps[0], got[0], before)
+		if got[1] <= 16<<20 || got[1] > got[0] || got[0] > before {
+			t.Errorf("L = %d: plans %v, estimate before the fit %d", comps[0], got, before)
 		}
-		plans = append(plans, got[0])
+		plans = append(plans, got[1])
 	}
 	if plans[1] <= plans[0] {
 		t.Errorf("plan with L = 4 (%d) not above L = 2's (%d)", plans[1], plans[0])
