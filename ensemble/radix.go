@@ -46,14 +46,16 @@ func sortKey(s float64) uint64 {
 
 // sortScored sorts pairs by score, ascending, with tmp (as long as pairs)
 // as scratch: a least-significant-digit radix sort on the scores' keys,
-// 11 bits a pass, skipping the passes whose digit every score shares (the
-// high digits of scores in [0, 1]). The counts of every digit are taken
+// a byte a pass (the counts, 16 KB, stay in L1, and each pass writes to
+// 256 places: faster than fewer passes of 11 bits at 2M scores), skipping
+// the passes whose digit every score shares (the high digits of scores in
+// [0, 1]). The counts of every digit are taken
 // in one pass over the scores (a digit's counts do not depend on the
 // order the passes leave), so each pass only moves the pairs. Equal scores
 // keep their input order. Tuning sorts the validation scores once per
 // candidate and lambda, where the comparison sort was most of its time.
 func sortScored(pairs, tmp []scored) {
-	const bits, buckets, digits = 11, 1 << 11, (64 + 10) / 11
+	const bits, buckets, digits = 8, 1 << 8, 64 / 8
 	if len(pairs) < 256 {
 		insertionSort(pairs)
 		return
