@@ -511,6 +511,13 @@ func lossGrad(w, g []float64, f *mat.Dense, y []int, o *Objective) (float64, err
 // so under this reading the fallback is a guard that does not fire; it
 // fires for criteria supplied by another reading through Start.)
 func InfoInit(f *mat.Dense, y []int, rw []float64, leaves []int, aicShare, eps float64) (w []float64, crit *InfoCriteria, ok bool, err error) {
+	return infoInit(f, y, rw, leaves, aicShare, eps, 1)
+}
+
+// infoInit is InfoInit with the members' log-likelihoods summed on up to
+// workers goroutines, each over every row for its own band of members, in
+// row order: the sums do not depend on workers.
+func infoInit(f *mat.Dense, y []int, rw []float64, leaves []int, aicShare, eps float64, workers int) (w []float64, crit *InfoCriteria, ok bool, err error) {
 	if eps <= 0 {
 		eps = DefaultEps
 	}
@@ -542,23 +549,30 @@ func InfoInit(f *mat.Dense, y []int, rw []float64, leaves []int, aicShare, eps f
 	m := float64(r)
 	if rw != nil {
 		m = 0
+		for _, v := range rw {
+			m += v
+		}
 	}
-	for i := range r {
-		fi := p.row(i)
-		if rw == nil {
-			for j, v := range fi {
-				crit.LogLik[j] -= xent(clip(v, eps), y[i])
+	bands := min(max(workers, 1), c)
+	par.For(bands, bands, func(b int) {
+		lo, hi := b*c/bands, (b+1)*c/bands
+		ll := crit.LogLik[lo:hi]
+		for i := range r {
+			fi := p.row(i)[lo:hi]
+			if rw == nil {
+				for j, v := range fi {
+					ll[j] -= xent(clip(v, eps), y[i])
+				}
+				continue
 			}
-			continue
+			if rw[i] == 0 {
+				continue
+			}
+			for j, v := range fi {
+				ll[j] -= rw[i] * xent(clip(v, eps), y[i])
+			}
 		}
-		if rw[i] == 0 {
-			continue
-		}
-		m += rw[i]
-		for j, v := range fi {
-			crit.LogLik[j] -= rw[i] * xent(clip(v, eps), y[i])
-		}
-	}
+	})
 	ok = true
 	w = make([]float64, c)
 	var sum float64
@@ -633,7 +647,7 @@ func FitStatic(f *mat.Dense, y []int, rw []float64, s *StaticSettings) (*StaticR
 			return nil, errors.New("ensemble: the info initialisation needs each member's number of leaves")
 		}
 		var ok bool
-		w, res.Criteria, ok, err = InfoInit(f, y, rw, set.Leaves, set.AICShare, set.Eps)
+		w, res.Criteria, ok, err = infoInit(f, y, rw, set.Leaves, set.AICShare, set.Eps, set.Workers)
 		if err != nil {
 			return nil, err
 		}

@@ -683,3 +683,28 @@ func TestSharedLogits(t *testing.T) {
 		t.Error("of matched the wrong outputs or eps")
 	}
 }
+
+// TestInfoInitWorkers: the members' log-likelihoods, summed on bands of
+// members, are the same bits on 1 to 7 workers, with and without row
+// weights (zeros among them).
+func TestInfoInitWorkers(t *testing.T) {
+	r := rng.New(8)
+	f, y := randomProblem(r, 5000, 7, 0.001)
+	rw := make([]float64, 5000)
+	for i := range rw {
+		rw[i] = float64(r.IntN(4)) * 0.7
+	}
+	leaves := []int{3, 5, 8, 13, 21, 34, 55}
+	for _, weights := range [][]float64{nil, rw} {
+		w1, c1, ok1, err := infoInit(f, y, weights, leaves, 0.6, 0, 1)
+		if err != nil || !ok1 {
+			t.Fatal(err, ok1)
+		}
+		for _, workers := range []int{2, 3, 7} {
+			w, c, ok, err := infoInit(f, y, weights, leaves, 0.6, 0, workers)
+			if err != nil || ok != ok1 || !slices.Equal(w, w1) || !slices.Equal(c.LogLik, c1.LogLik) || !slices.Equal(c.BIC, c1.BIC) {
+				t.Fatalf("%d workers: %v %v, on 1: %v %v", workers, w, c.LogLik, w1, c1.LogLik)
+			}
+		}
+	}
+}
