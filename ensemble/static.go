@@ -818,12 +818,13 @@ func FitStatic(f *mat.Dense, y []int, rw []float64, s *StaticSettings) (*StaticR
 			}
 		}
 	} else {
+		raw := f.RawMatrix()
 		for i := range rows {
 			if rw != nil && rw[i] == 0 {
 				continue
 			}
-			for j := range m {
-				if v := f.At(i, j); v < set.Eps || v > 1-set.Eps {
+			for _, v := range raw.Data[i*raw.Stride : i*raw.Stride+m] {
+				if v < set.Eps || v > 1-set.Eps {
 					res.ClippedRows++
 					break
 				}
