@@ -66,6 +66,13 @@ type Index struct {
 	panels32    []float32
 	pnorms32    []float32
 	f32ok       bool
+	// The int16 copy for the AVX2 6-query filter (panel16.go), its
+	// quantization, and whether the rows allow it.
+	panel16Once sync.Once
+	panels16    []int16
+	pnorms16    []int32
+	q16         *quant16
+	i16ok       bool
 
 	treeMu  sync.Mutex
 	tree    *kdTree

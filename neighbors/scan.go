@@ -92,6 +92,12 @@ type scanner struct {
 	out4f  [64]float32
 	thr6f  [6]float32
 	out6f  [96]float32
+	qn     []float64 // the block's queries' squared norms
+	qbuf16 []int16   // the block quantized for the int16 filter (times -2)
+	ok16   []bool    // whether each query quantizes
+	qq16   []int64   // its quantized squared norm
+	lim6i  [6]int32  // limits and scores of the int16 kernel
+	out6i  [96]int32
 }
 
 func newScanner(ix *Index, k, qb, rb int) *scanner {
@@ -123,6 +129,7 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, within
 	ix, d, k := s.ix, s.ix.d, s.k
 	m := hi - lo
 	s.slot = s.slot[:0]
+	s.qn = s.qn[:0]
 	for i := range m {
 		s.slot = append(s.slot, i)
 		qr := row(lo + i)
@@ -131,6 +138,7 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, within
 		for _, v := range qr {
 			qn += v * v
 		}
+		s.qn = append(s.qn, qn)
 		st := &s.st[i]
 		for j := range st.best {
 			st.best[j] = math.Inf(1)
@@ -157,6 +165,14 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, within
 	}
 	if f32 {
 		s.prepare32(m)
+	}
+	i16 := f32 && s.g32 == 4 && useI16 && ix.d <= i16MaxDim && m >= 6
+	if i16 {
+		ix.buildPanels16()
+		i16 = ix.i16ok
+	}
+	if i16 {
+		s.prepare16(m)
 	}
 	if within != nil {
 		s.bound(m, within[lo:hi])
@@ -191,7 +207,11 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, within
 		}
 		if f32 && s.g32 == 4 {
 			for ; i+6 <= mt && s.group32(i, 6); i += 6 {
-				s.tile6f(i, r0, r1)
+				if i16 && s.use16(i) {
+					s.tile6i(i, r0, r1)
+				} else {
+					s.tile6f(i, r0, r1)
+				}
 			}
 		}
 		if panel {
@@ -210,7 +230,7 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, within
 			s.tile1(i, r0, r1)
 		}
 		if within != nil {
-			live = s.pack(live, f32)
+			live = s.pack(live, f32, i16)
 		}
 	}
 	for i := range m {
@@ -257,7 +277,7 @@ func (s *scanner) bound(m int, within []float64) {
 
 // pack moves the done queries among the first live slots behind the
 // others and returns the number still live.
-func (s *scanner) pack(live int, f32 bool) int {
+func (s *scanner) pack(live int, f32, i16 bool) int {
 	d := s.ix.d
 	for i := 0; i < live; {
 		if !s.st[i].done {
@@ -271,6 +291,7 @@ func (s *scanner) pack(live int, f32 bool) int {
 		j := live
 		s.st[i], s.st[j] = s.st[j], s.st[i]
 		s.slot[i], s.slot[j] = s.slot[j], s.slot[i]
+		s.qn[i], s.qn[j] = s.qn[j], s.qn[i]
 		a, b := s.qbuf[i*d:(i+1)*d], s.qbuf[j*d:(j+1)*d]
 		for t := range d {
 			a[t], b[t] = b[t], a[t]
@@ -284,12 +305,22 @@ func (s *scanner) pack(live int, f32 bool) int {
 				}
 			}
 		}
+		if i16 {
+			s.ok16[i], s.ok16[j] = s.ok16[j], s.ok16[i]
+			s.qq16[i], s.qq16[j] = s.qq16[j], s.qq16[i]
+			w := 2 * s.ix.q16.dp
+			a, b := s.qbuf16[i*w:(i+1)*w], s.qbuf16[j*w:(j+1)*w]
+			for t := range w {
+				a[t], b[t] = b[t], a[t]
+			}
+		}
 	}
 	return live
 }
 
-// useF32 enables the float32 filter where it applies (tests turn it off).
-var useF32 = true
+// useF32 enables the float32 filter where it applies, and useI16 the
+// int16 filter in its place in the 6-query tiles (tests turn them off).
+var useF32, useI16 = true, true
 
 // prepare32 copies the m queries of the block to float32 (and times -2,
 // exactly, for scan6x16f) and marks those

@@ -1,0 +1,389 @@
+package neighbors
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/aer-go/aer/internal/rng"
+)
+
+// quantized returns the int16 rows (times mul) and squared norms of the
+// rows of x under ix's quantization, failing the test when one does not
+// quantize.
+func quantized(t *testing.T, ix *Index, x []float64, mul int) ([]int16, []int64) {
+	t.Helper()
+	d, w := ix.d, 2*ix.q16.dp
+	n := len(x) / d
+	out := make([]int16, n*w)
+	nrm := make([]int64, n)
+	for i := range n {
+		qq, ok := ix.q16.quantize(x[i*d:(i+1)*d], mul, out[i*w:(i+1)*w])
+		if !ok {
+			t.Fatalf("row %d does not quantize", i)
+		}
+		nrm[i] = qq
+	}
+	return out, nrm
+}
+
+// TestScan6x16i checks the int16 kernel, assembly and Go, against the
+// integer scores computed directly (int64) from the quantized rows, for d
+// from 1 to 64 (odd d pad a zero column), the padding rows of the tail
+// panel, and its stopping rule with limits that pass nothing, everything
+// or a few scores.
+func TestScan6x16i(t *testing.T) {
+	r := rng.New(12)
+	for _, d := range []int{1, 2, 3, 5, 8, 13, 20, 31, 47, 60, 64} {
+		for _, off := range []float64{0, 1000} {
+			n := 16*6 + 7
+			ref := randomData(uint64(d)+3, n, d, false, 1, off)
+			ix, err := NewFlat(ref, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ix.buildPanels16()
+			if !ix.i16ok {
+				t.Fatalf("d=%d: int16 panels refused", d)
+			}
+			dp := ix.q16.dp
+			np := len(ix.pnorms16) / 16
+			// Queries: reference rows and midpoints of two of them (inside
+			// the quantization box).
+			q := make([]float64, 6*d)
+			for a := range 6 {
+				i, j := r.IntN(n), r.IntN(n)
+				for c := range d {
+					q[a*d+c] = ref[i*d+c]
+					if a%2 == 1 {
+						q[a*d+c] = ref[i*d+c]/2 + ref[j*d+c]/2
+					}
+				}
+			}
+			q16, _ := quantized(t, ix, q, -2)
+			r16, _ := quantized(t, ix, ref, 1)
+			want := func(a, row int) int32 {
+				if row >= n {
+					return math.MaxInt32
+				}
+				var s int64
+				for c := range 2 * dp {
+					x := int64(r16[row*2*dp+c])
+					s += x*x + int64(q16[a*2*dp+c])*x
+				}
+				if s != int64(int32(s)) {
+					t.Fatalf("d=%d: score %d overflows int32", d, s)
+				}
+				return int32(s)
+			}
+			kernels := []struct {
+				name string
+				run  func(p, np int, lim *[6]int32, out *[96]int32) (int, bool)
+			}{
+				{"go", func(p, np int, lim *[6]int32, out *[96]int32) (int, bool) {
+					return scan6x16iGo(q16, dp, ix.panels16[p*32*dp:(p+np)*32*dp], ix.pnorms16[p*16:(p+np)*16], lim, out)
+				}},
+			}
+			if useAVX2 {
+				kernels = append(kernels, struct {
+					name string
+					run  func(p, np int, lim *[6]int32, out *[96]int32) (int, bool)
+				}{"asm", func(p, np int, lim *[6]int32, out *[96]int32) (int, bool) {
+					return scan6x16i(&q16[0], dp, &ix.panels16[p*32*dp], &ix.pnorms16[p*16], np, lim, out)
+				}})
+			}
+			var all6 [6]int32
+			for a := range all6 {
+				all6[a] = math.MaxInt32
+			}
+			scores := make([][96]int32, np)
+			for p := range np {
+				for a := range 6 {
+					for b := range 16 {
+						scores[p][a*16+b] = want(a, p*16+b)
+					}
+				}
+			}
+			for _, kn := range kernels {
+				for p := range np {
+					var out [96]int32
+					if done, hit := kn.run(p, 1, &all6, &out); done != 1 || !hit {
+						t.Fatalf("%s d=%d: limits MaxInt32 passed nothing (%d, %v)", kn.name, d, done, hit)
+					}
+					if out != scores[p] {
+						t.Fatalf("%s d=%d off=%v panel %d: scores %v, want %v", kn.name, d, off, p, out, scores[p])
+					}
+				}
+				for trial := range 40 {
+					var lim [6]int32
+					for a := range lim {
+						switch {
+						case trial%4 == 0:
+							lim[a] = math.MaxInt32
+						case trial%4 == 1:
+							lim[a] = math.MinInt32
+						case r.IntN(3) == 0:
+							lim[a] = math.MinInt32
+						default:
+							// Just above the query's lowest score: a few rows pass.
+							lo := int32(math.MaxInt32)
+							for p := range np {
+								for b := range 16 {
+									lo = min(lo, scores[p][a*16+b])
+								}
+							}
+							lim[a] = lo + 1 + int32(r.IntN(1000))
+						}
+					}
+					p := trial % np
+					first := -1
+					for j := p; j < np && first < 0; j++ {
+						for a := range 6 {
+							for b := range 16 {
+								if scores[j][a*16+b] < lim[a] {
+									first = j
+								}
+							}
+						}
+					}
+					var out [96]int32
+					done, hit := kn.run(p, np-p, &lim, &out)
+					switch {
+					case first < 0 && (hit || done != np-p):
+						t.Fatalf("%s d=%d trial %d: no score passes, kernel (%d, %v)", kn.name, d, trial, done, hit)
+					case first >= 0 && (!hit || done != first-p+1):
+						t.Fatalf("%s d=%d trial %d: first pass in panel %d from %d, kernel (%d, %v)", kn.name, d, trial, first, p, done, hit)
+					case hit && out != scores[first]:
+						t.Fatalf("%s d=%d trial %d: scores differ from the panel's", kn.name, d, trial)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestScan6x16iWrap checks that the Go model of the int16 kernel wraps
+// exactly like VPMADDWD and VPADDD, on arbitrary int16 values (-32768
+// included, whose pair of products overflows int32) and int32 norms.
+func TestScan6x16iWrap(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2 (or purego build): no int16 kernel in assembly")
+	}
+	r := rng.New(13)
+	for _, dp := range []int{1, 2, 7, 10, 32} {
+		const np = 3
+		q := make([]int16, 12*dp)
+		pan := make([]int16, np*32*dp)
+		nrm := make([]int32, np*16)
+		for trial := range 20 {
+			for _, s := range [][]int16{q, pan} {
+				for i := range s {
+					s[i] = int16(r.Uint64())
+					if trial%2 == 0 && r.IntN(2) == 0 {
+						s[i] = math.MinInt16
+					}
+				}
+			}
+			for i := range nrm {
+				nrm[i] = int32(r.Uint64())
+			}
+			lim := [6]int32{math.MinInt32, math.MinInt32, math.MinInt32, math.MinInt32, math.MinInt32, math.MaxInt32}
+			var a, b [96]int32
+			da, ha := scan6x16i(&q[0], dp, &pan[0], &nrm[0], np, &lim, &a)
+			db, hb := scan6x16iGo(q, dp, pan, nrm, &lim, &b)
+			if da != db || ha != hb || a != b {
+				t.Fatalf("dp=%d trial %d: assembly (%d, %v) %v, Go (%d, %v) %v", dp, trial, da, ha, a, db, hb, b)
+			}
+		}
+	}
+}
+
+// TestLim16 checks the bound of the int16 filter where it is tight: a
+// query whose every value sits just under a half step above its grid
+// point and reference rows just over a half step below theirs, so that
+// h·||q_i - r_i|| exceeds ||q - r|| by nearly h·sqrt(d), the most the
+// bound allows. With the threshold at a row's own float64 score
+// (the least a threshold can be for the row to be offered), its int16
+// score must pass; it must also pass for random data of every scale.
+func TestLim16(t *testing.T) {
+	r := rng.New(14)
+	for _, d := range []int{1, 2, 3, 7, 20, 33, 64} {
+		for _, span := range []float64{1, 1e-9, 1e9} {
+			// Rows 0 and 1 fix the box [0, span]^d: c = span/2, one scale.
+			n := 2 + 40
+			ref := make([]float64, n*d)
+			for c := range d {
+				ref[d+c] = span
+			}
+			ix0, err := NewFlat(ref[:2*d], d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ix0.buildPanels16()
+			qz := ix0.q16
+			B := int(qz.b)
+			at := func(k int, frac float64) float64 { return qz.c[0] + (float64(k)+frac)/qz.s }
+			const eps = 1e-4
+			kq := -B / 2
+			q := make([]float64, d)
+			for c := range d {
+				q[c] = at(kq, 0.5-eps)
+			}
+			for i := 2; i < n; i++ {
+				j := 1 + r.IntN(B) // grid steps from the query, every column
+				if i%4 == 0 {
+					j = 1 + r.IntN(3)
+				}
+				for c := range d {
+					ref[i*d+c] = at(kq+j, -0.5+eps)
+				}
+			}
+			ix, err := NewFlat(ref, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ix.buildPanels16()
+			if !ix.i16ok || ix.q16.s != qz.s || ix.q16.c[0] != qz.c[0] {
+				t.Fatalf("d=%d span=%v: quantization differs from the box's", d, span)
+			}
+			check := func(name string, q []float64) {
+				q16, qq := quantized(t, ix, q, -2)
+				r16, _ := quantized(t, ix, ref, 1)
+				qn := dot(q, q)
+				tight := 0.0
+				for i := range n {
+					var s, di int64
+					for c := range 2 * ix.q16.dp {
+						x := int64(r16[i*2*ix.q16.dp+c])
+						s += x*x + int64(q16[c])*x
+						e := x + int64(q16[c])/2
+						di += e * e
+					}
+					thr := ix.norms[i] - 2*dot(q, ref[i*d:(i+1)*d])
+					if lim := ix.lim16(thr, qn, qq[0]); !(int64(lim) > s) {
+						t.Fatalf("%s d=%d span=%v row %d: int16 score %d, limit %d at its own threshold", name, d, span, i, s, lim)
+					}
+					// How much of the bound's step the row uses.
+					tight = max(tight, math.Sqrt(float64(di))-math.Sqrt(sqDist(q, ref[i*d:(i+1)*d]))*ix.q16.s)
+				}
+				if name == "tight" && tight < 0.99*math.Sqrt(float64(d)) {
+					t.Fatalf("d=%d span=%v: the rows use %v of the step %v", d, span, tight, math.Sqrt(float64(d)))
+				}
+			}
+			check("tight", q)
+			for range 5 {
+				rq := make([]float64, d)
+				for c := range rq {
+					rq[c] = span * r.Float64()
+				}
+				check("random", rq)
+			}
+		}
+	}
+}
+
+// TestFilter16 checks searches through the int16 filter against the naive
+// search where it decides: the tight rows of TestLim16 (a row whose
+// int16 distance is nearly h·sqrt(d) longer than its true one is the
+// nearest, behind rows whose int16 distances are shorter), columns of
+// very different spreads (one with a far outlier: the filter gives way
+// to the float32 one), exact duplicates, d from 1 to 64, with and without
+// the Go model of the kernel.
+func TestFilter16(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2 (or purego build): the scan does not use the filters")
+	}
+	r := rng.New(15)
+	for _, d := range []int{1, 2, 5, 20, 47, 64} {
+		for _, kind := range []string{"tight", "spread", "outlier"} {
+			var ref, query []float64
+			n, nq := 900, 30
+			switch kind {
+			case "tight":
+				ref = make([]float64, n*d)
+				for c := range d {
+					ref[d+c] = 1
+				}
+				ix0, err := NewFlat(ref[:2*d], d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ix0.buildPanels16()
+				qz := ix0.q16
+				at := func(k int, frac float64) float64 { return qz.c[0] + (float64(k)+frac)/qz.s }
+				B := int(qz.b)
+				// Queries on the diagonal; each has a decoy (near-zero
+				// quantization error) early and its true nearest,
+				// 1e-9 steps nearer but a whole step longer in int16,
+				// late; the other rows are far.
+				query = make([]float64, nq*d)
+				for i := 2; i < n; i++ {
+					k := B/4 + r.IntN(B/2)
+					for c := range d {
+						ref[i*d+c] = at(k, 0)
+					}
+				}
+				// Queries S steps apart, their rows within S/3 + 2.
+				S := B / (4 * nq)
+				for a := range nq {
+					kq := -B/2 + a*S
+					j := 2 + r.IntN(S/3)
+					for c := range d {
+						query[a*d+c] = at(kq, 0.5-1e-6)
+						// True distance j-1+2e-6 steps a column, int16 j.
+						ref[(n-1-3*a)*d+c] = at(kq+j, -0.5+1e-6)
+						ref[(n/2+a)*d+c] = at(kq+j, -0.5+1e-6) + 1e-12
+						// The decoy, on the other side: 1e-9 steps farther,
+						// int16 j-1.
+						ref[(2+a)*d+c] = at(kq-j+1, 0.5-3e-6-1e-9)
+					}
+				}
+			case "spread":
+				ref = randomData(uint64(d)+40, n, d, false, 1, 0)
+				for i := range n {
+					for c := range d {
+						ref[i*d+c] *= math.Pow(10, float64(c%5)-2)
+					}
+				}
+				for i := 10; i < n; i += 7 {
+					copy(ref[i*d:(i+1)*d], ref[(i-9)*d:(i-8)*d])
+				}
+				query = slices.Clone(ref[:nq*d])
+			case "outlier":
+				ref = randomData(uint64(d)+41, n, d, false, 1, 0)
+				ref[(n-1)*d] = 1e9
+				query = randomData(uint64(d)+42, nq, d, false, 1, 0)
+			}
+			ix, err := NewFlat(ref, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range []int{1, 3} {
+				wi, wd := naive(ref, d, query, k, nil)
+				if kind == "tight" && k == 1 {
+					for a := range nq {
+						if wi[a] != n-1-3*a {
+							t.Fatalf("d=%d: query %d's nearest is %d, not the tight row %d", d, a, wi[a], n-1-3*a)
+						}
+					}
+				}
+				for _, level := range []int{2, 6} {
+					var res *Result
+					withPanel(level, func() {
+						res, err = ix.SearchFlat(query, k, nil, &Options{Workers: 2, Exhaustive: true})
+					})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !slices.Equal(res.Index, wi) || !slices.Equal(res.Dist, wd) {
+						t.Fatalf("d=%d %s k=%d level %d: neighbours differ from the naive search", d, kind, k, level)
+					}
+				}
+			}
+			ix.buildPanels16()
+			if !ix.i16ok {
+				t.Fatalf("d=%d %s: int16 panels refused", d, kind)
+			}
+		}
+	}
+}
