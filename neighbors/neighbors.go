@@ -60,8 +60,9 @@ type Index struct {
 	panelOnce sync.Once
 	panels    []float64
 	pnorms    []float64
-	// The float32 copy for the AVX-512 filter (panel32.go), and whether
-	// its values allow it.
+	// The float32 copy for the float32 filter (panel32.go), and whether
+	// the rows allow it.
+	f32Once     sync.Once
 	panel32Once sync.Once
 	panels32    []float32
 	pnorms32    []float32

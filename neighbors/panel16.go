@@ -104,7 +104,7 @@ func (qz *quant16) quantize(row []float64, mul int, dst []int16) (int64, bool) {
 func (ix *Index) buildPanels16() {
 	ix.panel16Once.Do(func() {
 		n, d := ix.n, ix.d
-		if d > i16MaxDim || n == 0 || !f32Range(ix.data) {
+		if d > i16MaxDim || n == 0 || !ix.f32Able() {
 			return
 		}
 		lo := make([]float64, d)

@@ -387,3 +387,44 @@ func TestFilter16(t *testing.T) {
 		}
 	}
 }
+
+// TestFilter16Alone checks that a scan the int16 filter serves alone
+// (rows well spread, queries inside their box, a query count that is not
+// a multiple of 6: the last tile is padded) gives the naive answer without building the float32 or
+// float64 panels, whose memory it spares.
+func TestFilter16Alone(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2 (or purego build): the scan does not use the filters")
+	}
+	const n, nq, d = 700, 47, 20
+	ref := randomData(16, n, d, false, 1, 0)
+	// Midpoints of reference rows: inside the quantization box.
+	query := make([]float64, nq*d)
+	r := rng.New(17)
+	for a := range nq {
+		i, j := r.IntN(n), r.IntN(n)
+		for c := range d {
+			query[a*d+c] = ref[i*d+c]/2 + ref[j*d+c]/2
+		}
+	}
+	ix, err := NewFlat(ref, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []int{1, 4} {
+		wi, wd := naive(ref, d, query, k, nil)
+		var res *Result
+		withPanel(2, func() {
+			res, err = ix.SearchFlat(query, k, nil, &Options{Workers: 2, Exhaustive: true})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(res.Index, wi) || !slices.Equal(res.Dist, wd) {
+			t.Fatalf("k=%d: neighbours differ from the naive search", k)
+		}
+	}
+	if ix.panels16 == nil || ix.panels32 != nil || ix.panels != nil {
+		t.Fatalf("panels built: int16 %v, float32 %v, float64 %v", ix.panels16 != nil, ix.panels32 != nil, ix.panels != nil)
+	}
+}

@@ -158,21 +158,35 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, within
 	if useAVX512 {
 		s.g32 = 8
 	}
-	f32 := panel && useF32 && m >= s.g32
-	if f32 {
-		ix.buildPanels32()
-		f32 = ix.f32ok
-	}
-	if f32 {
-		s.prepare32(m)
-	}
-	i16 := f32 && s.g32 == 4 && useI16 && ix.d <= i16MaxDim && m >= 6
+	f32 := panel && useF32 && m >= s.g32 && ix.f32Able()
+	// The int16 filter serves the 6-query tiles; the block is padded to
+	// whole tiles with done slots (threshold -Inf, copies of the first
+	// query), so that no 4-query tile needs the float32 panels.
+	i16 := f32 && s.g32 == 4 && useI16 && ix.d <= i16MaxDim && (m+5)/6*6 <= s.qb
 	if i16 {
 		ix.buildPanels16()
 		i16 = ix.i16ok
 	}
+	mp := m
 	if i16 {
-		s.prepare16(m)
+		mp = (m + 5) / 6 * 6
+		for i := m; i < mp; i++ {
+			s.slot = append(s.slot, i)
+			copy(s.qbuf[i*d:(i+1)*d], s.qbuf[:d])
+			s.qn = append(s.qn, s.qn[0])
+			st := &s.st[i]
+			for j := range st.best {
+				st.best[j] = math.Inf(1)
+			}
+			st.thr, st.excl, st.cand = math.Inf(-1), -1, st.cand[:0]
+			st.early, st.done = false, true
+		}
+	}
+	if f32 {
+		s.prepare32(mp)
+	}
+	if i16 {
+		s.prepare16(mp)
 	}
 	if within != nil {
 		s.bound(m, within[lo:hi])
@@ -182,7 +196,7 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, within
 		r1 := min(r0+s.rb, ix.n)
 		// The tiles cover the live slots, rounded up to whole kernel
 		// tiles with done queries (threshold -Inf: nothing offered).
-		mt := m
+		mt := mp
 		if !panel {
 			mt = live
 		} else if live < m {
@@ -190,7 +204,7 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, within
 			case useAVX512:
 				mt = min(m, (live+7)/8*8)
 			case f32:
-				mt = min(m, (live+5)/6*6)
+				mt = min(mp, (live+5)/6*6)
 			default:
 				mt = min(m, (live+3)/4*4)
 			}
