@@ -80,8 +80,9 @@ func (m *Method) FitMemory(s learn.Shape) int64 {
 	}
 	// The subsets: every component's ranking of the majority rows, and
 	// the Tomek search's index over the global subsets' union (float64
-	// rows and their float32 panels).
-	subsets := n*L*word + n*f*(word+4)
+	// rows, their int16 panels and, where a tile needs them, their
+	// float32 panels).
+	subsets := n*L*word + n*f*(word+2+4)
 	outputs := 2 * nv * members * word
 	return 16<<20 + held + max(mix, subsets, peerFit, fit, outputs)
 }
