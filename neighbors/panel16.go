@@ -197,11 +197,28 @@ func (ix *Index) slack16(thr, qn float64) bool {
 // all their queries quantize and none has a threshold too near for it.
 func (s *scanner) use16(i int) bool {
 	for a := i; a < i+6; a++ {
-		if !s.ok16[a] || !s.ix.slack16(s.st[a].thr, s.qn[a]) {
+		if !s.ok16[a] {
+			return false
+		}
+		if _, ok := s.limit16(a); !ok {
 			return false
 		}
 	}
 	return true
+}
+
+// limit16 returns lim16 and slack16 for slot i, which it recomputes only
+// when the slot's threshold has changed since they were last computed
+// (most reference blocks change no threshold). A query's threshold only
+// falls during a scan, so a stale limit would only pass more rows.
+func (s *scanner) limit16(i int) (int32, bool) {
+	st := &s.st[i]
+	if st.thr != s.thr16[i] { // NaN (no cached value) never equal
+		s.thr16[i] = st.thr
+		s.lim16[i] = s.ix.lim16(st.thr, s.qn[i], s.qq16[i])
+		s.slk16[i] = s.ix.slack16(st.thr, s.qn[i])
+	}
+	return s.lim16[i], s.slk16[i]
 }
 
 // prepare16 quantizes the m queries of the block (times -2) into
@@ -215,7 +232,11 @@ func (s *scanner) prepare16(m int) {
 	}
 	s.qbuf16 = s.qbuf16[:m*w]
 	s.ok16, s.qq16 = s.ok16[:0], s.qq16[:0]
+	s.thr16, s.lim16, s.slk16 = s.thr16[:0], s.lim16[:0], s.slk16[:0]
 	for i := range m {
+		s.thr16 = append(s.thr16, math.NaN())
+		s.lim16 = append(s.lim16, 0)
+		s.slk16 = append(s.slk16, false)
 		dst := s.qbuf16[i*w : (i+1)*w]
 		qq, ok := ix.q16.quantize(s.qbuf[i*d:(i+1)*d], -2, dst)
 		if !ok {
@@ -235,7 +256,7 @@ var kern6x16i = scan6x16i
 func (s *scanner) tile6i(i, r0, r1 int) {
 	ix, dp := s.ix, s.ix.q16.dp
 	for a := range 6 {
-		s.lim6i[a] = ix.lim16(s.st[i+a].thr, s.qn[i+a], s.qq16[i+a])
+		s.lim6i[a], _ = s.limit16(i + a)
 	}
 	q := &s.qbuf16[i*2*dp]
 	p, p1 := r0/16, (r1+15)/16
@@ -265,7 +286,7 @@ func (s *scanner) offer16(i, base int) {
 			r := base + b
 			if v := ix.norms[r] - 2*dot4(q, ix.data[r*d:(r+1)*d]); v <= st.thr {
 				st.add(r, v)
-				lim = ix.lim16(st.thr, s.qn[i+a], s.qq16[i+a])
+				lim, _ = s.limit16(i + a)
 			}
 		}
 		s.lim6i[a] = lim

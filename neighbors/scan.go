@@ -96,6 +96,9 @@ type scanner struct {
 	qbuf16 []int16   // the block quantized for the int16 filter (times -2)
 	ok16   []bool    // whether each query quantizes
 	qq16   []int64   // its quantized squared norm
+	thr16  []float64 // the threshold lim16 and slk16 were computed for
+	lim16  []int32   // the int16 kernel's limit (lim16) for it
+	slk16  []bool    // and slack16
 	lim6i  [6]int32  // limits and scores of the int16 kernel
 	out6i  [96]int32
 }
@@ -322,6 +325,9 @@ func (s *scanner) pack(live int, f32, i16 bool) int {
 		if i16 {
 			s.ok16[i], s.ok16[j] = s.ok16[j], s.ok16[i]
 			s.qq16[i], s.qq16[j] = s.qq16[j], s.qq16[i]
+			s.thr16[i], s.thr16[j] = s.thr16[j], s.thr16[i]
+			s.lim16[i], s.lim16[j] = s.lim16[j], s.lim16[i]
+			s.slk16[i], s.slk16[j] = s.slk16[j], s.slk16[i]
 			w := 2 * s.ix.q16.dp
 			a, b := s.qbuf16[i*w:(i+1)*w], s.qbuf16[j*w:(j+1)*w]
 			for t := range w {
