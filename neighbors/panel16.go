@@ -51,9 +51,9 @@ import "math"
 // is at most MaxInt32).
 //
 // The filter pays where h·sqrt(d) is small beside the query's current
-// distance sqrt(Dt); use16 keeps a tile on the float32 filter otherwise
-// (a column with far outliers, duplicates at distance 0), which changes
-// the speed and never the answer.
+// distance sqrt(Dt) (slack16); use16 keeps a tile on the float32 filter
+// otherwise (a column with far outliers, duplicates at distance 0), which
+// changes the speed and never the answer.
 
 // i16MaxDim is the largest d the int16 filter serves: beyond it the step
 // h·sqrt(d) grows past the distances that matter (B shrinks as 1/sqrt(d)).
@@ -75,6 +75,7 @@ type quant16 struct {
 	s  float64   // scale 1/h
 	b  float64   // bound B on |x_i|
 	e  float64   // (1 + 2^-30)·sqrt(d)
+	f  float64   // slack16's factor, 2/(2^(1/d) - 1)
 	dp int       // column pairs, (d+1)/2
 }
 
@@ -119,6 +120,7 @@ func (ix *Index) buildPanels16() {
 		}
 		B := i16Bound(d)
 		qz := &quant16{c: make([]float64, d), b: float64(B), e: (1 + 0x1p-30) * math.Sqrt(float64(d)), dp: (d + 1) / 2}
+		qz.f = 2 / (math.Exp2(1/float64(d)) - 1)
 		var half float64
 		for t := range d {
 			qz.c[t] = lo[t]/2 + hi[t]/2
@@ -179,9 +181,14 @@ func (ix *Index) lim16(thr, qn float64, qq int64) int32 {
 }
 
 // slack16 reports whether the int16 filter is worth its while for a
-// query with threshold thr and computed squared norm qn: its step
-// h·(1+2^-30)·sqrt(d) is at most an eighth of the query's distance bound
-// sqrt(Dt) (or the threshold is infinite, or below any distance).
+// query with threshold thr and computed squared norm qn. It passes every
+// row within sqrt(Dt) + 2e of the query, e = h·(1+2^-30)·sqrt(d) its
+// step, where the float64 scores would pass those within sqrt(Dt); rows
+// that pass cost a float64 score each, so the filter serves while
+// (1 + 2e/sqrt(Dt))^d <= 2, i.e. at most about twice the rows pass in
+// evenly spread data (or the threshold is infinite, or below any
+// distance). The factor q16.f = 2/(2^(1/d) - 1) puts it as
+// f·e <= sqrt(Dt).
 func (ix *Index) slack16(thr, qn float64) bool {
 	if math.IsInf(thr, 0) {
 		return true
@@ -190,7 +197,7 @@ func (ix *Index) slack16(thr, qn float64) bool {
 	if !(dt >= 0) {
 		return true
 	}
-	return 8*ix.q16.e <= math.Sqrt(dt)*ix.q16.s
+	return ix.q16.f*ix.q16.e <= math.Sqrt(dt)*ix.q16.s
 }
 
 // use16 reports whether the 6 slots from i go through the int16 filter:

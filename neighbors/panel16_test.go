@@ -286,9 +286,9 @@ func TestLim16(t *testing.T) {
 // search where it decides: the tight rows of TestLim16 (a row whose
 // int16 distance is nearly h·sqrt(d) longer than its true one is the
 // nearest, behind rows whose int16 distances are shorter), columns of
-// very different spreads (one with a far outlier: the filter gives way
-// to the float32 one), exact duplicates, d from 1 to 64, with and without
-// the Go model of the kernel.
+// very different spreads, exact duplicates, a far outlier, d from 1 to 64, with and without
+// the Go model of the kernel, with the scan's choice of filter and with
+// the int16 filter forced on every tile.
 func TestFilter16(t *testing.T) {
 	if !useAVX2 {
 		t.Skip("no AVX2 (or purego build): the scan does not use the filters")
@@ -354,35 +354,42 @@ func TestFilter16(t *testing.T) {
 				ref[(n-1)*d] = 1e9
 				query = randomData(uint64(d)+42, nq, d, false, 1, 0)
 			}
-			ix, err := NewFlat(ref, d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, k := range []int{1, 3} {
-				wi, wd := naive(ref, d, query, k, nil)
-				if kind == "tight" && k == 1 {
-					for a := range nq {
-						if wi[a] != n-1-3*a {
-							t.Fatalf("d=%d: query %d's nearest is %d, not the tight row %d", d, a, wi[a], n-1-3*a)
+			// Once as the scan chooses (slack16), once with the int16
+			// filter forced on every tile (its factor 0), however loose.
+			for _, force := range []bool{false, true} {
+				ix, err := NewFlat(ref, d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ix.buildPanels16()
+				if !ix.i16ok {
+					t.Fatalf("d=%d %s: int16 panels refused", d, kind)
+				}
+				if force {
+					ix.q16.f = 0
+				}
+				for _, k := range []int{1, 3} {
+					wi, wd := naive(ref, d, query, k, nil)
+					if kind == "tight" && k == 1 {
+						for a := range nq {
+							if wi[a] != n-1-3*a {
+								t.Fatalf("d=%d: query %d's nearest is %d, not the tight row %d", d, a, wi[a], n-1-3*a)
+							}
+						}
+					}
+					for _, level := range []int{2, 6} {
+						var res *Result
+						withPanel(level, func() {
+							res, err = ix.SearchFlat(query, k, nil, &Options{Workers: 2, Exhaustive: true})
+						})
+						if err != nil {
+							t.Fatal(err)
+						}
+						if !slices.Equal(res.Index, wi) || !slices.Equal(res.Dist, wd) {
+							t.Fatalf("d=%d %s force=%v k=%d level %d: neighbours differ from the naive search", d, kind, force, k, level)
 						}
 					}
 				}
-				for _, level := range []int{2, 6} {
-					var res *Result
-					withPanel(level, func() {
-						res, err = ix.SearchFlat(query, k, nil, &Options{Workers: 2, Exhaustive: true})
-					})
-					if err != nil {
-						t.Fatal(err)
-					}
-					if !slices.Equal(res.Index, wi) || !slices.Equal(res.Dist, wd) {
-						t.Fatalf("d=%d %s k=%d level %d: neighbours differ from the naive search", d, kind, k, level)
-					}
-				}
-			}
-			ix.buildPanels16()
-			if !ix.i16ok {
-				t.Fatalf("d=%d %s: int16 panels refused", d, kind)
 			}
 		}
 	}
@@ -390,13 +397,15 @@ func TestFilter16(t *testing.T) {
 
 // TestFilter16Alone checks that a scan the int16 filter serves alone
 // (rows well spread, queries inside their box, a query count that is not
-// a multiple of 6: the last tile is padded) gives the naive answer without building the float32 or
-// float64 panels, whose memory it spares.
+// a multiple of 6: the last tile is padded) gives the naive answer
+// without building the float32 or float64 panels, whose memory it spares;
+// and that queries at distance 0 from a row fall back on the float32
+// filter.
 func TestFilter16Alone(t *testing.T) {
 	if !useAVX2 {
 		t.Skip("no AVX2 (or purego build): the scan does not use the filters")
 	}
-	const n, nq, d = 700, 47, 20
+	const n, nq, d = 2000, 47, 20 // 3 reference blocks
 	ref := randomData(16, n, d, false, 1, 0)
 	// Midpoints of reference rows: inside the quantization box.
 	query := make([]float64, nq*d)
@@ -426,5 +435,87 @@ func TestFilter16Alone(t *testing.T) {
 	}
 	if ix.panels16 == nil || ix.panels32 != nil || ix.panels != nil {
 		t.Fatalf("panels built: int16 %v, float32 %v, float64 %v", ix.panels16 != nil, ix.panels32 != nil, ix.panels != nil)
+	}
+	// Queries equal to reference rows of the first block: from the next
+	// block on, their threshold (nearest at distance 0) is far below the
+	// int16 step (slack16), and the tiles fall back on the float32 filter.
+	copy(query, ref[:nq*d])
+	wi, wd := naive(ref, d, query, 1, nil)
+	var res *Result
+	withPanel(2, func() {
+		res, err = ix.SearchFlat(query, 1, nil, &Options{Workers: 2, Exhaustive: true})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Index, wi) || !slices.Equal(res.Dist, wd) {
+		t.Fatal("queries at reference rows: neighbours differ from the naive search")
+	}
+	if ix.panels32 == nil {
+		t.Fatal("queries at reference rows: the float32 filter did not take over")
+	}
+}
+
+// TestFilter16Far is TestFilter16's tight case where the int16 bound,
+// not the float32 margin the thresholds carry, decides: rows far apart
+// (a quarter of the box), so that the float32 margin, which grows with
+// the norms, is small beside the int16 step. The query's true nearest row
+// sits in a later panel than a decoy 1e-9 steps farther whose int16
+// distance is a step shorter; a bound shorter than the step by a few
+// tenths drops the true nearest.
+func TestFilter16Far(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2 (or purego build): the scan does not use the filters")
+	}
+	for _, d := range []int{1, 2, 5, 20, 64} {
+		const n = 41
+		ref := make([]float64, n*d)
+		for c := range d {
+			ref[d+c] = 1
+		}
+		ix0, err := NewFlat(ref[:2*d], d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix0.buildPanels16()
+		qz := ix0.q16
+		at := func(k int, frac float64) float64 { return qz.c[0] + (float64(k)+frac)/qz.s }
+		j := int(qz.b) / 2
+		query := make([]float64, 4*d)
+		for c := range d {
+			for a := range 4 {
+				query[a*d+c] = at(0, 0.5-1e-6)
+			}
+			ref[2*d+c] = at(-j+1, 0.5-3e-6-1e-9) // decoy, panel 0
+			ref[(n-1)*d+c] = at(j, -0.5+1e-6)    // true nearest, panel 2
+		}
+		// Rows 3..n-2 stay at the corner 0, half the box away.
+		ix, err := NewFlat(ref, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix.buildPanels16()
+		if ix.q16.s != qz.s {
+			t.Fatal("quantization differs from the box's")
+		}
+		wi, wd := naive(ref, d, query, 1, nil)
+		if wi[0] != n-1 {
+			t.Fatalf("d=%d: the nearest is row %d, not the far tight row", d, wi[0])
+		}
+		for _, level := range []int{2, 6} {
+			var res *Result
+			withPanel(level, func() {
+				res, err = ix.SearchFlat(query, 1, nil, &Options{Workers: 1, Exhaustive: true})
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(res.Index, wi) || !slices.Equal(res.Dist, wd) {
+				t.Fatalf("d=%d level %d: %v, naive %v", d, level, res.Index, wi)
+			}
+		}
+		if ix.panels32 != nil {
+			t.Fatalf("d=%d: the float32 filter served", d)
+		}
 	}
 }
