@@ -44,4 +44,4 @@ func scan6x16f(q *float32, d int, panels *float32, norms *float32, np int, thr *
 // (times -2) against panels of 16 rows, in pairs of columns.
 //
 //go:noescape
-func scan6x16i(q *int16, dp int, panels *int16, norms *int32, np int, lim *[6]int32, out *[96]int32) (done int, hit bool)
+func scan6x16i(q *int16, dp int, panels *int16, norms *int32, np int, lim *[6]int32, out *[96]int32, mask *[6]uint16) (done int, hit bool)

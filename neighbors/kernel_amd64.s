@@ -628,7 +628,7 @@ none6f:
 	MOVB $0, hit+64(FP)
 	RET
 
-// func scan6x16i(q *int16, dp int, panels *int16, norms *int32, np int, lim *[6]int32, out *[96]int32) (done int, hit bool)
+// func scan6x16i(q *int16, dp int, panels *int16, norms *int32, np int, lim *[6]int32, out *[96]int32, mask *[6]uint16) (done int, hit bool)
 //
 // The int16 filter (panel16.go): scan6x16f in integers over panels of 16
 // rows whose columns come in pairs (pair t of panel p at
@@ -638,8 +638,8 @@ none6f:
 // 8-15) starts at the rows' int32 norms and adds, pair by pair, the two
 // products of a VPMADDWD, in wrapping int32 arithmetic. A score passes
 // when it is below its query's lim[a] (VPCMPGTD); out[a*16+b] is row b
-// for query a.
-TEXT ·scan6x16i(SB), NOSPLIT, $0-65
+// for query a, and bit b of mask[a] says whether it passed.
+TEXT ·scan6x16i(SB), NOSPLIT, $0-73
 	MOVQ q+0(FP), R13
 	MOVQ dp+8(FP), CX
 	MOVQ panels+16(FP), DI
@@ -760,13 +760,65 @@ pair6i:
 	VMOVDQU Y9, 288(R10)
 	VMOVDQU Y10, 320(R10)
 	VMOVDQU Y11, 352(R10)
+
+	// The rows that passed, query a's in mask[a] (rows 0-7 in the low
+	// byte).
+	MOVQ         mask+56(FP), R11
+	VPBROADCASTD 0(R12), Y14
+	VPCMPGTD     Y0, Y14, Y12
+	VPCMPGTD     Y1, Y14, Y13
+	VMOVMSKPS    Y12, AX
+	VMOVMSKPS    Y13, CX
+	SHLL         $8, CX
+	ORL          CX, AX
+	MOVW         AX, 0(R11)
+	VPBROADCASTD 4(R12), Y14
+	VPCMPGTD     Y2, Y14, Y12
+	VPCMPGTD     Y3, Y14, Y13
+	VMOVMSKPS    Y12, AX
+	VMOVMSKPS    Y13, CX
+	SHLL         $8, CX
+	ORL          CX, AX
+	MOVW         AX, 2(R11)
+	VPBROADCASTD 8(R12), Y14
+	VPCMPGTD     Y4, Y14, Y12
+	VPCMPGTD     Y5, Y14, Y13
+	VMOVMSKPS    Y12, AX
+	VMOVMSKPS    Y13, CX
+	SHLL         $8, CX
+	ORL          CX, AX
+	MOVW         AX, 4(R11)
+	VPBROADCASTD 12(R12), Y14
+	VPCMPGTD     Y6, Y14, Y12
+	VPCMPGTD     Y7, Y14, Y13
+	VMOVMSKPS    Y12, AX
+	VMOVMSKPS    Y13, CX
+	SHLL         $8, CX
+	ORL          CX, AX
+	MOVW         AX, 6(R11)
+	VPBROADCASTD 16(R12), Y14
+	VPCMPGTD     Y8, Y14, Y12
+	VPCMPGTD     Y9, Y14, Y13
+	VMOVMSKPS    Y12, AX
+	VMOVMSKPS    Y13, CX
+	SHLL         $8, CX
+	ORL          CX, AX
+	MOVW         AX, 8(R11)
+	VPBROADCASTD 20(R12), Y14
+	VPCMPGTD     Y10, Y14, Y12
+	VPCMPGTD     Y11, Y14, Y13
+	VMOVMSKPS    Y12, AX
+	VMOVMSKPS    Y13, CX
+	SHLL         $8, CX
+	ORL          CX, AX
+	MOVW         AX, 10(R11)
 	VZEROUPPER
-	MOVQ    BX, done+56(FP)
-	MOVB    $1, hit+64(FP)
+	MOVQ         BX, done+64(FP)
+	MOVB         $1, hit+72(FP)
 	RET
 
 none6i:
 	VZEROUPPER
-	MOVQ BX, done+56(FP)
-	MOVB $0, hit+64(FP)
+	MOVQ BX, done+64(FP)
+	MOVB $0, hit+72(FP)
 	RET

@@ -124,10 +124,11 @@ func BenchmarkKernel16(b *testing.B) {
 				lim[a] = math.MinInt32
 			}
 			var out [96]int32
+			var mask [6]uint16
 			c0 := cputime.Seconds()
 			for b.Loop() {
 				for i := 0; i+6 <= nq; i += 6 {
-					scan6x16i(&q16[i*2*dp], dp, &ix.panels16[0], &ix.pnorms16[0], np, &lim, &out)
+					scan6x16i(&q16[i*2*dp], dp, &ix.panels16[0], &ix.pnorms16[0], np, &lim, &out, &mask)
 				}
 			}
 			flops := float64(nq) * float64(np*16) * float64(d) * 2

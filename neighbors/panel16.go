@@ -1,6 +1,9 @@
 package neighbors
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // The int16 filter: on AVX2 machines the 6-query tiles score the
 // reference rows in 16-bit integers (scan6x16i), whose multiply-adds
@@ -268,7 +271,7 @@ func (s *scanner) tile6i(i, r0, r1 int) {
 	q := &s.qbuf16[i*2*dp]
 	p, p1 := r0/16, (r1+15)/16
 	for p < p1 {
-		done, hit := kern6x16i(q, dp, &ix.panels16[p*32*dp], &ix.pnorms16[p*16], p1-p, &s.lim6i, &s.out6i)
+		done, hit := kern6x16i(q, dp, &ix.panels16[p*32*dp], &ix.pnorms16[p*16], p1-p, &s.lim6i, &s.out6i, &s.mask6i)
 		p += done
 		if !hit {
 			return
@@ -278,25 +281,22 @@ func (s *scanner) tile6i(i, r0, r1 int) {
 }
 
 // offer16 offers to queries i..i+5 the rows base+b of the panel the
-// int16 kernel stopped at whose scores passed, scored in float64 (norms
-// - 2 q·r, the dot product by dot4), and updates their limits.
+// int16 kernel stopped at whose scores passed (the kernel's masks),
+// scored in float64 (norms - 2 q·r, the dot product by dot4), and updates
+// their limits. A row that passed the limit of the panel's start passes
+// any lowered since: the float64 test decides.
 func (s *scanner) offer16(i, base int) {
 	ix, d := s.ix, s.ix.d
 	for a := range 6 {
 		st := &s.st[i+a]
-		lim := s.lim6i[a]
 		q := s.qbuf[(i+a)*d : (i+a+1)*d]
-		for b := range 16 {
-			if s.out6i[a*16+b] >= lim {
-				continue
-			}
-			r := base + b
+		for m := s.mask6i[a]; m != 0; m &= m - 1 {
+			r := base + bits.TrailingZeros16(m)
 			if v := ix.norms[r] - 2*dot4(q, ix.data[r*d:(r+1)*d]); v <= st.thr {
 				st.add(r, v)
-				lim, _ = s.limit16(i + a)
+				s.lim6i[a], _ = s.limit16(i + a)
 			}
 		}
-		s.lim6i[a] = lim
 	}
 }
 
@@ -304,12 +304,13 @@ func (s *scanner) offer16(i, base int) {
 // arithmetic wraps like VPMADDWD and VPADDD): for the 6 query rows of q
 // (2·dp values each) it scans the panels (norms their 16 norms each) and
 // stops after the first panel where some score is below the query's
-// lim[a], whose scores it leaves in out[a*16+b]; it returns the panels
-// done and whether it stopped.
-func scan6x16iGo(q []int16, dp int, panels []int16, norms []int32, lim *[6]int32, out *[96]int32) (int, bool) {
+// lim[a], whose scores it leaves in out[a*16+b] and whether they passed
+// in bit b of mask[a]; it returns the panels done and whether it stopped.
+func scan6x16iGo(q []int16, dp int, panels []int16, norms []int32, lim *[6]int32, out *[96]int32, mask *[6]uint16) (int, bool) {
 	np := len(norms) / 16
 	for p := range np {
 		hit := false
+		var m [6]uint16
 		for a := range 6 {
 			qa := q[a*2*dp : (a+1)*2*dp]
 			for b := range 16 {
@@ -321,10 +322,12 @@ func scan6x16iGo(q []int16, dp int, panels []int16, norms []int32, lim *[6]int32
 				out[a*16+b] = acc
 				if acc < lim[a] {
 					hit = true
+					m[a] |= 1 << b
 				}
 			}
 		}
 		if hit {
+			*mask = m
 			return p + 1, true
 		}
 	}

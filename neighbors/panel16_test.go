@@ -30,8 +30,8 @@ func quantized(t *testing.T, ix *Index, x []float64, mul int) ([]int16, []int64)
 // TestScan6x16i checks the int16 kernel, assembly and Go, against the
 // integer scores computed directly (int64) from the quantized rows, for d
 // from 1 to 64 (odd d pad a zero column), the padding rows of the tail
-// panel, and its stopping rule with limits that pass nothing, everything
-// or a few scores.
+// panel, and its stopping rule and masks of passing rows with limits that
+// pass nothing, everything or a few scores.
 func TestScan6x16i(t *testing.T) {
 	r := rng.New(12)
 	for _, d := range []int{1, 2, 3, 5, 8, 13, 20, 31, 47, 60, 64} {
@@ -78,18 +78,18 @@ func TestScan6x16i(t *testing.T) {
 			}
 			kernels := []struct {
 				name string
-				run  func(p, np int, lim *[6]int32, out *[96]int32) (int, bool)
+				run  func(p, np int, lim *[6]int32, out *[96]int32, mask *[6]uint16) (int, bool)
 			}{
-				{"go", func(p, np int, lim *[6]int32, out *[96]int32) (int, bool) {
-					return scan6x16iGo(q16, dp, ix.panels16[p*32*dp:(p+np)*32*dp], ix.pnorms16[p*16:(p+np)*16], lim, out)
+				{"go", func(p, np int, lim *[6]int32, out *[96]int32, mask *[6]uint16) (int, bool) {
+					return scan6x16iGo(q16, dp, ix.panels16[p*32*dp:(p+np)*32*dp], ix.pnorms16[p*16:(p+np)*16], lim, out, mask)
 				}},
 			}
 			if useAVX2 {
 				kernels = append(kernels, struct {
 					name string
-					run  func(p, np int, lim *[6]int32, out *[96]int32) (int, bool)
-				}{"asm", func(p, np int, lim *[6]int32, out *[96]int32) (int, bool) {
-					return scan6x16i(&q16[0], dp, &ix.panels16[p*32*dp], &ix.pnorms16[p*16], np, lim, out)
+					run  func(p, np int, lim *[6]int32, out *[96]int32, mask *[6]uint16) (int, bool)
+				}{"asm", func(p, np int, lim *[6]int32, out *[96]int32, mask *[6]uint16) (int, bool) {
+					return scan6x16i(&q16[0], dp, &ix.panels16[p*32*dp], &ix.pnorms16[p*16], np, lim, out, mask)
 				}})
 			}
 			var all6 [6]int32
@@ -107,11 +107,15 @@ func TestScan6x16i(t *testing.T) {
 			for _, kn := range kernels {
 				for p := range np {
 					var out [96]int32
-					if done, hit := kn.run(p, 1, &all6, &out); done != 1 || !hit {
+					var mask [6]uint16
+					if done, hit := kn.run(p, 1, &all6, &out, &mask); done != 1 || !hit {
 						t.Fatalf("%s d=%d: limits MaxInt32 passed nothing (%d, %v)", kn.name, d, done, hit)
 					}
 					if out != scores[p] {
 						t.Fatalf("%s d=%d off=%v panel %d: scores %v, want %v", kn.name, d, off, p, out, scores[p])
+					}
+					if want := passMask(&scores[p], &all6); mask != want {
+						t.Fatalf("%s d=%d panel %d: masks %x, want %x", kn.name, d, p, mask, want)
 					}
 				}
 				for trial := range 40 {
@@ -147,7 +151,8 @@ func TestScan6x16i(t *testing.T) {
 						}
 					}
 					var out [96]int32
-					done, hit := kn.run(p, np-p, &lim, &out)
+					var mask [6]uint16
+					done, hit := kn.run(p, np-p, &lim, &out, &mask)
 					switch {
 					case first < 0 && (hit || done != np-p):
 						t.Fatalf("%s d=%d trial %d: no score passes, kernel (%d, %v)", kn.name, d, trial, done, hit)
@@ -155,11 +160,25 @@ func TestScan6x16i(t *testing.T) {
 						t.Fatalf("%s d=%d trial %d: first pass in panel %d from %d, kernel (%d, %v)", kn.name, d, trial, first, p, done, hit)
 					case hit && out != scores[first]:
 						t.Fatalf("%s d=%d trial %d: scores differ from the panel's", kn.name, d, trial)
+					case hit && mask != passMask(&scores[first], &lim):
+						t.Fatalf("%s d=%d trial %d: masks %x, want %x", kn.name, d, trial, mask, passMask(&scores[first], &lim))
 					}
 				}
 			}
 		}
 	}
+}
+
+// passMask returns the masks of the scores below their query's limit.
+func passMask(out *[96]int32, lim *[6]int32) (m [6]uint16) {
+	for a := range 6 {
+		for b := range 16 {
+			if out[a*16+b] < lim[a] {
+				m[a] |= 1 << b
+			}
+		}
+	}
+	return m
 }
 
 // TestScan6x16iWrap checks that the Go model of the int16 kernel wraps
@@ -189,9 +208,10 @@ func TestScan6x16iWrap(t *testing.T) {
 			}
 			lim := [6]int32{math.MinInt32, math.MinInt32, math.MinInt32, math.MinInt32, math.MinInt32, math.MaxInt32}
 			var a, b [96]int32
-			da, ha := scan6x16i(&q[0], dp, &pan[0], &nrm[0], np, &lim, &a)
-			db, hb := scan6x16iGo(q, dp, pan, nrm, &lim, &b)
-			if da != db || ha != hb || a != b {
+			var ma, mb [6]uint16
+			da, ha := scan6x16i(&q[0], dp, &pan[0], &nrm[0], np, &lim, &a, &ma)
+			db, hb := scan6x16iGo(q, dp, pan, nrm, &lim, &b, &mb)
+			if da != db || ha != hb || a != b || ha && ma != mb {
 				t.Fatalf("dp=%d trial %d: assembly (%d, %v) %v, Go (%d, %v) %v", dp, trial, da, ha, a, db, hb, b)
 			}
 		}

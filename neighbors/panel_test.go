@@ -109,8 +109,8 @@ func withPanel(level int, f func()) bool {
 const levels = 7
 
 // emulate6x16i is scan6x16i by its Go model.
-func emulate6x16i(q *int16, dp int, panels *int16, norms *int32, np int, lim *[6]int32, out *[96]int32) (int, bool) {
-	return scan6x16iGo(unsafe.Slice(q, 12*dp), dp, unsafe.Slice(panels, np*32*dp), unsafe.Slice(norms, np*16), lim, out)
+func emulate6x16i(q *int16, dp int, panels *int16, norms *int32, np int, lim *[6]int32, out *[96]int32, mask *[6]uint16) (int, bool) {
+	return scan6x16iGo(unsafe.Slice(q, 12*dp), dp, unsafe.Slice(panels, np*32*dp), unsafe.Slice(norms, np*16), lim, out, mask)
 }
 
 // emulate8x8 is scan8x8 by the pure-Go scan it is tested against.

@@ -99,8 +99,9 @@ type scanner struct {
 	thr16  []float64 // the threshold lim16 and slk16 were computed for
 	lim16  []int32   // the int16 kernel's limit (lim16) for it
 	slk16  []bool    // and slack16
-	lim6i  [6]int32  // limits and scores of the int16 kernel
+	lim6i  [6]int32  // limits, scores and masks of the int16 kernel
 	out6i  [96]int32
+	mask6i [6]uint16
 }
 
 func newScanner(ix *Index, k, qb, rb int) *scanner {
