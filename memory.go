@@ -106,8 +106,9 @@ func (r *resolvedConfig) fitMemory(n, nv, f, workers, L, members int64, copy boo
 	if from <= fromSubsets {
 		// The subsets: every component's ranking of the majority rows,
 		// and the Tomek search's index over the global subsets' union
-		// (float64 rows and their float32 panels).
-		subsets := n*L*word + n*f*(word+4)
+		// (float64 rows, their int16 panels and, where a tile needs
+		// them, their float32 panels).
+		subsets := n*L*word + n*f*(word+2+4)
 		stages = max(stages, subsets)
 	}
 	if from == fromStart {

@@ -16,7 +16,9 @@
 // of 4 queries x 8 reference rows, with AVX-512 8 x 8, and a float32
 // pre-filter of 6 x 16 (AVX2; 4 x 16 for the block's last queries) or
 // 8 x 16 (AVX-512) whose margin bounds its float32 error; it does twice
-// the multiply-adds per instruction), which is
+// the multiply-adds per instruction; on AVX2, where the data allow it, the
+// 6 x 16 tiles filter on int16 copies of the rows instead, whose bound
+// holds in distance, and score the rows that pass in float64), which is
 // fast but carries a rounding error of order (d+2)·eps·(||q||² + ||r||²)
 // (d·2^-24·(...) for the float32 filter). The scan therefore keeps, per query,
 // every reference whose expanded score lies within a rigorous error margin

@@ -39,3 +39,9 @@ func scan4x16f(q *float32, d int, panels *float32, norms *float32, np int, thr *
 //
 //go:noescape
 func scan6x16f(q *float32, d int, panels *float32, norms *float32, np int, thr *[6]float32, out *[96]float32) (done int, hit bool)
+
+// scan6x16i is the int16 filter kernel (panel16.go): 6 query rows
+// (times -2) against panels of 16 rows, in pairs of columns.
+//
+//go:noescape
+func scan6x16i(q *int16, dp int, panels *int16, norms *int32, np int, lim *[6]int32, out *[96]int32, mask *[6]uint16) (done int, hit bool)

@@ -627,3 +627,198 @@ none6f:
 	MOVQ BX, done+56(FP)
 	MOVB $0, hit+64(FP)
 	RET
+
+// func scan6x16i(q *int16, dp int, panels *int16, norms *int32, np int, lim *[6]int32, out *[96]int32, mask *[6]uint16) (done int, hit bool)
+//
+// The int16 filter (panel16.go): scan6x16f in integers over panels of 16
+// rows whose columns come in pairs (pair t of panel p at
+// panels[(p*dp+t)*32:], row b's two values at 2b and 2b+1), for the 6
+// query rows at q (int16, row-major, stride 2*dp, already times -2).
+// Each accumulator (query a in Y(2a) for rows 0-7, Y(2a+1) for rows
+// 8-15) starts at the rows' int32 norms and adds, pair by pair, the two
+// products of a VPMADDWD, in wrapping int32 arithmetic. A score passes
+// when it is below its query's lim[a] (VPCMPGTD); out[a*16+b] is row b
+// for query a, and bit b of mask[a] says whether it passed.
+TEXT ·scan6x16i(SB), NOSPLIT, $0-73
+	MOVQ q+0(FP), R13
+	MOVQ dp+8(FP), CX
+	MOVQ panels+16(FP), DI
+	MOVQ norms+24(FP), R8
+	MOVQ np+32(FP), DX
+	MOVQ lim+40(FP), R12
+	MOVQ out+48(FP), R10
+
+	// Row stride in bytes R9 (2*dp int16); query rows at SI, SI+R9,
+	// SI+2*R9, R11, R11+R9, R11+2*R9 with R11 = SI+3*R9.
+	MOVQ CX, R9
+	SHLQ $2, R9
+	XORQ BX, BX // panels done
+
+panel6i:
+	CMPQ    BX, DX
+	JGE     none6i
+	MOVQ    R13, SI
+	LEAQ    (SI)(R9*2), R11
+	ADDQ    R9, R11
+	VMOVDQU (R8), Y0
+	VMOVDQU 32(R8), Y1
+	VMOVDQA Y0, Y2
+	VMOVDQA Y1, Y3
+	VMOVDQA Y0, Y4
+	VMOVDQA Y1, Y5
+	VMOVDQA Y0, Y6
+	VMOVDQA Y1, Y7
+	VMOVDQA Y0, Y8
+	VMOVDQA Y1, Y9
+	VMOVDQA Y0, Y10
+	VMOVDQA Y1, Y11
+	ADDQ    $64, R8
+	INCQ    BX
+	MOVQ    CX, AX
+
+pair6i:
+	VMOVDQU      (DI), Y12
+	VMOVDQU      32(DI), Y13
+	VPBROADCASTD (SI), Y14
+	VPMADDWD     Y12, Y14, Y15
+	VPADDD       Y15, Y0, Y0
+	VPMADDWD     Y13, Y14, Y15
+	VPADDD       Y15, Y1, Y1
+	VPBROADCASTD (SI)(R9*1), Y14
+	VPMADDWD     Y12, Y14, Y15
+	VPADDD       Y15, Y2, Y2
+	VPMADDWD     Y13, Y14, Y15
+	VPADDD       Y15, Y3, Y3
+	VPBROADCASTD (SI)(R9*2), Y14
+	VPMADDWD     Y12, Y14, Y15
+	VPADDD       Y15, Y4, Y4
+	VPMADDWD     Y13, Y14, Y15
+	VPADDD       Y15, Y5, Y5
+	VPBROADCASTD (R11), Y14
+	VPMADDWD     Y12, Y14, Y15
+	VPADDD       Y15, Y6, Y6
+	VPMADDWD     Y13, Y14, Y15
+	VPADDD       Y15, Y7, Y7
+	VPBROADCASTD (R11)(R9*1), Y14
+	VPMADDWD     Y12, Y14, Y15
+	VPADDD       Y15, Y8, Y8
+	VPMADDWD     Y13, Y14, Y15
+	VPADDD       Y15, Y9, Y9
+	VPBROADCASTD (R11)(R9*2), Y14
+	VPMADDWD     Y12, Y14, Y15
+	VPADDD       Y15, Y10, Y10
+	VPMADDWD     Y13, Y14, Y15
+	VPADDD       Y15, Y11, Y11
+	ADDQ         $64, DI
+	ADDQ         $4, SI
+	ADDQ         $4, R11
+	DECQ         AX
+	JNZ          pair6i
+
+	// lim > score, OR-ed into Y15.
+	VPBROADCASTD 0(R12), Y14
+	VPCMPGTD     Y0, Y14, Y15
+	VPCMPGTD     Y1, Y14, Y13
+	VPOR         Y13, Y15, Y15
+	VPBROADCASTD 4(R12), Y14
+	VPCMPGTD     Y2, Y14, Y12
+	VPCMPGTD     Y3, Y14, Y13
+	VPOR         Y12, Y13, Y13
+	VPOR         Y13, Y15, Y15
+	VPBROADCASTD 8(R12), Y14
+	VPCMPGTD     Y4, Y14, Y12
+	VPCMPGTD     Y5, Y14, Y13
+	VPOR         Y12, Y13, Y13
+	VPOR         Y13, Y15, Y15
+	VPBROADCASTD 12(R12), Y14
+	VPCMPGTD     Y6, Y14, Y12
+	VPCMPGTD     Y7, Y14, Y13
+	VPOR         Y12, Y13, Y13
+	VPOR         Y13, Y15, Y15
+	VPBROADCASTD 16(R12), Y14
+	VPCMPGTD     Y8, Y14, Y12
+	VPCMPGTD     Y9, Y14, Y13
+	VPOR         Y12, Y13, Y13
+	VPOR         Y13, Y15, Y15
+	VPBROADCASTD 20(R12), Y14
+	VPCMPGTD     Y10, Y14, Y12
+	VPCMPGTD     Y11, Y14, Y13
+	VPOR         Y12, Y13, Y13
+	VPOR         Y13, Y15, Y15
+	VPTEST       Y15, Y15
+	JZ           panel6i
+
+	VMOVDQU Y0, 0(R10)
+	VMOVDQU Y1, 32(R10)
+	VMOVDQU Y2, 64(R10)
+	VMOVDQU Y3, 96(R10)
+	VMOVDQU Y4, 128(R10)
+	VMOVDQU Y5, 160(R10)
+	VMOVDQU Y6, 192(R10)
+	VMOVDQU Y7, 224(R10)
+	VMOVDQU Y8, 256(R10)
+	VMOVDQU Y9, 288(R10)
+	VMOVDQU Y10, 320(R10)
+	VMOVDQU Y11, 352(R10)
+
+	// The rows that passed, query a's in mask[a] (rows 0-7 in the low
+	// byte).
+	MOVQ         mask+56(FP), R11
+	VPBROADCASTD 0(R12), Y14
+	VPCMPGTD     Y0, Y14, Y12
+	VPCMPGTD     Y1, Y14, Y13
+	VMOVMSKPS    Y12, AX
+	VMOVMSKPS    Y13, CX
+	SHLL         $8, CX
+	ORL          CX, AX
+	MOVW         AX, 0(R11)
+	VPBROADCASTD 4(R12), Y14
+	VPCMPGTD     Y2, Y14, Y12
+	VPCMPGTD     Y3, Y14, Y13
+	VMOVMSKPS    Y12, AX
+	VMOVMSKPS    Y13, CX
+	SHLL         $8, CX
+	ORL          CX, AX
+	MOVW         AX, 2(R11)
+	VPBROADCASTD 8(R12), Y14
+	VPCMPGTD     Y4, Y14, Y12
+	VPCMPGTD     Y5, Y14, Y13
+	VMOVMSKPS    Y12, AX
+	VMOVMSKPS    Y13, CX
+	SHLL         $8, CX
+	ORL          CX, AX
+	MOVW         AX, 4(R11)
+	VPBROADCASTD 12(R12), Y14
+	VPCMPGTD     Y6, Y14, Y12
+	VPCMPGTD     Y7, Y14, Y13
+	VMOVMSKPS    Y12, AX
+	VMOVMSKPS    Y13, CX
+	SHLL         $8, CX
+	ORL          CX, AX
+	MOVW         AX, 6(R11)
+	VPBROADCASTD 16(R12), Y14
+	VPCMPGTD     Y8, Y14, Y12
+	VPCMPGTD     Y9, Y14, Y13
+	VMOVMSKPS    Y12, AX
+	VMOVMSKPS    Y13, CX
+	SHLL         $8, CX
+	ORL          CX, AX
+	MOVW         AX, 8(R11)
+	VPBROADCASTD 20(R12), Y14
+	VPCMPGTD     Y10, Y14, Y12
+	VPCMPGTD     Y11, Y14, Y13
+	VMOVMSKPS    Y12, AX
+	VMOVMSKPS    Y13, CX
+	SHLL         $8, CX
+	ORL          CX, AX
+	MOVW         AX, 10(R11)
+	VZEROUPPER
+	MOVQ         BX, done+64(FP)
+	MOVB         $1, hit+72(FP)
+	RET
+
+none6i:
+	VZEROUPPER
+	MOVQ BX, done+64(FP)
+	MOVB $0, hit+72(FP)
+	RET

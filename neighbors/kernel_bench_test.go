@@ -95,3 +95,47 @@ func BenchmarkScan16(b *testing.B) {
 		b.ReportMetric(flops*float64(b.N)/cpu/1e9, "GFLOP/cpu-s")
 	}
 }
+
+// BenchmarkKernel16 is BenchmarkKernel32 for the int16 kernel scan6x16i
+// (limits no score passes); GFLOP/s counts the float32 kernel's flops
+// for the same work, 2 per query, reference row and column.
+func BenchmarkKernel16(b *testing.B) {
+	if !useAVX2 {
+		b.Skip("no AVX2")
+	}
+	for _, d := range []int{8, 20, 40} {
+		b.Run(fmt.Sprintf("scan6x16i/d=%d", d), func(b *testing.B) {
+			_, rb := scanBlocks(d, 60, 1)
+			ix, err := NewFlat(randomData(1, rb, d, false, 1, 0), d)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ix.buildPanels16()
+			np, dp := len(ix.pnorms16)/16, ix.q16.dp
+			const nq = 60
+			q16 := make([]int16, nq*2*dp)
+			for i := range nq {
+				if _, ok := ix.q16.quantize(ix.data[i*d:(i+1)*d], -2, q16[i*2*dp:(i+1)*2*dp]); !ok {
+					b.Fatal("a reference row does not quantize")
+				}
+			}
+			var lim [6]int32
+			for a := range lim {
+				lim[a] = math.MinInt32
+			}
+			var out [96]int32
+			var mask [6]uint16
+			c0 := cputime.Seconds()
+			for b.Loop() {
+				for i := 0; i+6 <= nq; i += 6 {
+					scan6x16i(&q16[i*2*dp], dp, &ix.panels16[0], &ix.pnorms16[0], np, &lim, &out, &mask)
+				}
+			}
+			flops := float64(nq) * float64(np*16) * float64(d) * 2
+			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			if cpu := cputime.Seconds() - c0; cpu > 0 {
+				b.ReportMetric(flops*float64(b.N)/cpu/1e9, "GFLOP/cpu-s")
+			}
+		})
+	}
+}

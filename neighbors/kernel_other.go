@@ -30,3 +30,9 @@ func scan4x16f(q *float32, d int, panels *float32, norms *float32, np int, thr *
 func scan6x16f(q *float32, d int, panels *float32, norms *float32, np int, thr *[6]float32, out *[96]float32) (done int, hit bool) {
 	panic("neighbors: scan6x16f without assembly")
 }
+
+// scan6x16i is scan6x16iGo; the scan reaches it only where tests turn the
+// float32 filter on without the assembly.
+func scan6x16i(q *int16, dp int, panels *int16, norms *int32, np int, lim *[6]int32, out *[96]int32, mask *[6]uint16) (done int, hit bool) {
+	return scan6x16iGo(unsafe.Slice(q, 12*dp), dp, unsafe.Slice(panels, np*32*dp), unsafe.Slice(norms, np*16), lim, out, mask)
+}

@@ -60,12 +60,20 @@ type Index struct {
 	panelOnce sync.Once
 	panels    []float64
 	pnorms    []float64
-	// The float32 copy for the AVX-512 filter (panel32.go), and whether
-	// its values allow it.
+	// The float32 copy for the float32 filter (panel32.go), and whether
+	// the rows allow it.
+	f32Once     sync.Once
 	panel32Once sync.Once
 	panels32    []float32
 	pnorms32    []float32
 	f32ok       bool
+	// The int16 copy for the AVX2 6-query filter (panel16.go), its
+	// quantization, and whether the rows allow it.
+	panel16Once sync.Once
+	panels16    []int16
+	pnorms16    []int32
+	q16         *quant16
+	i16ok       bool
 
 	treeMu  sync.Mutex
 	tree    *kdTree

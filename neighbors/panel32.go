@@ -29,13 +29,24 @@ func f32Range(row []float64) bool {
 	return true
 }
 
-// buildPanels32 fills ix.panels32 and ix.pnorms32, or sets ix.f32ok false.
+// f32Able reports whether the rows allow the float32 filter (ix.f32ok),
+// checked once.
+func (ix *Index) f32Able() bool {
+	ix.f32Once.Do(func() {
+		ix.f32ok = ix.d <= f32MaxDim && f32Range(ix.data)
+	})
+	return ix.f32ok
+}
+
+// buildPanels32 fills ix.panels32 and ix.pnorms32 when the rows allow the
+// float32 filter (f32Able); the tiles call it, so that a scan the int16
+// filter serves alone never builds them.
 func (ix *Index) buildPanels32() {
 	ix.panel32Once.Do(func() {
-		n, d := ix.n, ix.d
-		if d > f32MaxDim || !f32Range(ix.data) {
+		if !ix.f32Able() {
 			return
 		}
+		n, d := ix.n, ix.d
 		np := (n + 15) / 16
 		pan := make([]float32, np*16*d)
 		nrm := make([]float32, np*16)
@@ -52,7 +63,7 @@ func (ix *Index) buildPanels32() {
 				}
 			}
 		}
-		ix.panels32, ix.pnorms32, ix.f32ok = pan, nrm, true
+		ix.panels32, ix.pnorms32 = pan, nrm
 	})
 }
 
@@ -94,6 +105,7 @@ func up32(t float64) float32 {
 // passes (hit), whose scores it leaves in out.
 func (s *scanner) tilef(i, r0, r1 int, thr, out []float32, kern func(panels, norms *float32, np int) (done int, hit bool)) {
 	ix, d := s.ix, s.ix.d
+	ix.buildPanels32()
 	sts := s.st[i : i+len(thr)]
 	for a := range thr {
 		thr[a] = up32(sts[a].thr)

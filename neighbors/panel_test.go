@@ -72,28 +72,45 @@ func TestScanKernels(t *testing.T) {
 }
 
 // withPanel runs f with the scan kernels of level 0 (Go tiles), 1 (the
-// 4-query AVX2 kernel), 2 (and its float32 filter), 3 (the 8-query
-// AVX-512 kernel), 4 (and its float32 filter), as far as the CPU has
-// them; it reports whether it could.
+// 4-query AVX2 kernel), 2 (and its float32 filter, with the int16 filter
+// in the 6-query tiles), 3 (the 8-query AVX-512 kernel), 4 (and its
+// float32 filter), 5 (level 2 without the int16 filter) and 6 (level 2
+// with the int16 kernel in Go), as far as the CPU has them; it reports
+// whether it could.
 //
 // Without AVX-512, levels 3 and 4 run with the 8-query kernels emulated
 // (emulate8x8, emulate8x16f), so the 8-query tiles are tested on every
 // AVX2 machine; the AVX-512 kernels themselves are compared with the Go
 // scan by TestScanKernels and TestScan8x16f where the CPU has them.
 func withPanel(level int, f func()) bool {
-	o2, o512, o32 := useAVX2, useAVX512, useF32
+	o2, o512, o32, o16 := useAVX2, useAVX512, useF32, useI16
 	if level >= 1 && !o2 {
 		return false
 	}
-	if level >= 3 && !o512 {
+	avx512 := level == 3 || level == 4
+	if avx512 && !o512 {
 		k8, k8f := kern8x8, kern8x16f
 		kern8x8, kern8x16f = emulate8x8, emulate8x16f
 		defer func() { kern8x8, kern8x16f = k8, k8f }()
 	}
-	useAVX2, useAVX512, useF32 = level >= 1, level >= 3, level == 2 || level == 4
-	defer func() { useAVX2, useAVX512, useF32 = o2, o512, o32 }()
+	if level == 6 {
+		k := kern6x16i
+		kern6x16i = emulate6x16i
+		defer func() { kern6x16i = k }()
+	}
+	useAVX2, useAVX512 = level >= 1, avx512
+	useF32, useI16 = level == 2 || level >= 4, level != 5
+	defer func() { useAVX2, useAVX512, useF32, useI16 = o2, o512, o32, o16 }()
 	f()
 	return true
+}
+
+// levels is the number of levels withPanel knows.
+const levels = 7
+
+// emulate6x16i is scan6x16i by its Go model.
+func emulate6x16i(q *int16, dp int, panels *int16, norms *int32, np int, lim *[6]int32, out *[96]int32, mask *[6]uint16) (int, bool) {
+	return scan6x16iGo(unsafe.Slice(q, 12*dp), dp, unsafe.Slice(panels, np*32*dp), unsafe.Slice(norms, np*16), lim, out, mask)
 }
 
 // emulate8x8 is scan8x8 by the pure-Go scan it is tested against.
@@ -174,7 +191,7 @@ func TestPanelScan(t *testing.T) {
 			}
 			t.Run(fmt.Sprintf("n=%d/nq=%d/d=%d/k=%d", c.n, c.nq, c.d, k), func(t *testing.T) {
 				wantIdx, wantDist := naive(ref, c.d, query, k, nil)
-				for level := range 5 {
+				for level := range levels {
 					for _, w := range []int{1, 2} {
 						var res *Result
 						if !withPanel(level, func() {
@@ -202,7 +219,7 @@ func TestPanelScan(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for level := 1; level < 5; level++ {
+				for level := 1; level < levels; level++ {
 					var got *Result
 					if !withPanel(level, func() { got, err = ix.SearchSelf(pos, k, &Options{Workers: 2, Exhaustive: true}) }) {
 						continue
@@ -392,7 +409,7 @@ func TestSearchSelfWithin(t *testing.T) {
 			for q := range huge {
 				huge[q] = 1e100
 			}
-			for level := range 5 {
+			for level := range levels {
 				for _, w := range []int{1, 2} {
 					var res, all *Result
 					if !withPanel(level, func() {

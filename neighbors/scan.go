@@ -92,6 +92,16 @@ type scanner struct {
 	out4f  [64]float32
 	thr6f  [6]float32
 	out6f  [96]float32
+	qn     []float64 // the block's queries' squared norms
+	qbuf16 []int16   // the block quantized for the int16 filter (times -2)
+	ok16   []bool    // whether each query quantizes
+	qq16   []int64   // its quantized squared norm
+	thr16  []float64 // the threshold lim16 and slk16 were computed for
+	lim16  []int32   // the int16 kernel's limit (lim16) for it
+	slk16  []bool    // and slack16
+	lim6i  [6]int32  // limits, scores and masks of the int16 kernel
+	out6i  [96]int32
+	mask6i [6]uint16
 }
 
 func newScanner(ix *Index, k, qb, rb int) *scanner {
@@ -123,6 +133,7 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, within
 	ix, d, k := s.ix, s.ix.d, s.k
 	m := hi - lo
 	s.slot = s.slot[:0]
+	s.qn = s.qn[:0]
 	for i := range m {
 		s.slot = append(s.slot, i)
 		qr := row(lo + i)
@@ -131,6 +142,7 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, within
 		for _, v := range qr {
 			qn += v * v
 		}
+		s.qn = append(s.qn, qn)
 		st := &s.st[i]
 		for j := range st.best {
 			st.best[j] = math.Inf(1)
@@ -150,13 +162,35 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, within
 	if useAVX512 {
 		s.g32 = 8
 	}
-	f32 := panel && useF32 && m >= s.g32
-	if f32 {
-		ix.buildPanels32()
-		f32 = ix.f32ok
+	f32 := panel && useF32 && m >= s.g32 && ix.f32Able()
+	// The int16 filter serves the 6-query tiles; the block is padded to
+	// whole tiles with done slots (threshold -Inf, copies of the first
+	// query), so that no 4-query tile needs the float32 panels.
+	i16 := f32 && s.g32 == 4 && useI16 && ix.d <= i16MaxDim && (m+5)/6*6 <= s.qb
+	if i16 {
+		ix.buildPanels16()
+		i16 = ix.i16ok
+	}
+	mp := m
+	if i16 {
+		mp = (m + 5) / 6 * 6
+		for i := m; i < mp; i++ {
+			s.slot = append(s.slot, i)
+			copy(s.qbuf[i*d:(i+1)*d], s.qbuf[:d])
+			s.qn = append(s.qn, s.qn[0])
+			st := &s.st[i]
+			for j := range st.best {
+				st.best[j] = math.Inf(1)
+			}
+			st.thr, st.excl, st.cand = math.Inf(-1), -1, st.cand[:0]
+			st.early, st.done = false, true
+		}
 	}
 	if f32 {
-		s.prepare32(m)
+		s.prepare32(mp)
+	}
+	if i16 {
+		s.prepare16(mp)
 	}
 	if within != nil {
 		s.bound(m, within[lo:hi])
@@ -166,7 +200,7 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, within
 		r1 := min(r0+s.rb, ix.n)
 		// The tiles cover the live slots, rounded up to whole kernel
 		// tiles with done queries (threshold -Inf: nothing offered).
-		mt := m
+		mt := mp
 		if !panel {
 			mt = live
 		} else if live < m {
@@ -174,7 +208,7 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, within
 			case useAVX512:
 				mt = min(m, (live+7)/8*8)
 			case f32:
-				mt = min(m, (live+5)/6*6)
+				mt = min(mp, (live+5)/6*6)
 			default:
 				mt = min(m, (live+3)/4*4)
 			}
@@ -191,7 +225,11 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, within
 		}
 		if f32 && s.g32 == 4 {
 			for ; i+6 <= mt && s.group32(i, 6); i += 6 {
-				s.tile6f(i, r0, r1)
+				if i16 && s.use16(i) {
+					s.tile6i(i, r0, r1)
+				} else {
+					s.tile6f(i, r0, r1)
+				}
 			}
 		}
 		if panel {
@@ -210,7 +248,7 @@ func (s *scanner) run(lo, hi int, row func(int) []float64, exclude []int, within
 			s.tile1(i, r0, r1)
 		}
 		if within != nil {
-			live = s.pack(live, f32)
+			live = s.pack(live, f32, i16)
 		}
 	}
 	for i := range m {
@@ -257,7 +295,7 @@ func (s *scanner) bound(m int, within []float64) {
 
 // pack moves the done queries among the first live slots behind the
 // others and returns the number still live.
-func (s *scanner) pack(live int, f32 bool) int {
+func (s *scanner) pack(live int, f32, i16 bool) int {
 	d := s.ix.d
 	for i := 0; i < live; {
 		if !s.st[i].done {
@@ -271,6 +309,7 @@ func (s *scanner) pack(live int, f32 bool) int {
 		j := live
 		s.st[i], s.st[j] = s.st[j], s.st[i]
 		s.slot[i], s.slot[j] = s.slot[j], s.slot[i]
+		s.qn[i], s.qn[j] = s.qn[j], s.qn[i]
 		a, b := s.qbuf[i*d:(i+1)*d], s.qbuf[j*d:(j+1)*d]
 		for t := range d {
 			a[t], b[t] = b[t], a[t]
@@ -284,12 +323,25 @@ func (s *scanner) pack(live int, f32 bool) int {
 				}
 			}
 		}
+		if i16 {
+			s.ok16[i], s.ok16[j] = s.ok16[j], s.ok16[i]
+			s.qq16[i], s.qq16[j] = s.qq16[j], s.qq16[i]
+			s.thr16[i], s.thr16[j] = s.thr16[j], s.thr16[i]
+			s.lim16[i], s.lim16[j] = s.lim16[j], s.lim16[i]
+			s.slk16[i], s.slk16[j] = s.slk16[j], s.slk16[i]
+			w := 2 * s.ix.q16.dp
+			a, b := s.qbuf16[i*w:(i+1)*w], s.qbuf16[j*w:(j+1)*w]
+			for t := range w {
+				a[t], b[t] = b[t], a[t]
+			}
+		}
 	}
 	return live
 }
 
-// useF32 enables the float32 filter where it applies (tests turn it off).
-var useF32 = true
+// useF32 enables the float32 filter where it applies, and useI16 the
+// int16 filter in its place in the 6-query tiles (tests turn them off).
+var useF32, useI16 = true, true
 
 // prepare32 copies the m queries of the block to float32 (and times -2,
 // exactly, for scan6x16f) and marks those

@@ -172,7 +172,7 @@ func TestFilterNearTies(t *testing.T) {
 			for _, k := range []int{1, 3} {
 				t.Run(fmt.Sprintf("d=%d/off=%v/k=%d", d, off, k), func(t *testing.T) {
 					wi, wd := naive(ref, d, query, k, nil)
-					for level := range 5 {
+					for level := range levels {
 						var res *Result
 						if !withPanel(level, func() {
 							res, err = ix.SearchFlat(query, k, nil, &Options{Workers: 2, Exhaustive: true})

@@ -147,7 +147,8 @@ func Subsets(x *mat.Dense, scores *mat.Dense, majority, minority []int, seed uin
 			toms[l] = &t
 		}
 		// The shared search's index over the union (float64 rows and
-		// float32 panels: 1.4 GB at 6M rows) is garbage from here: collect
+		// int16 panels, float32 ones where a tile needs them: 1.2 to 1.7
+		// GB at 6M rows) is garbage from here: collect
 		// it before the subsets build their own, so that the process never
 		// holds both (it was the 6M-row fit's peak, 0.6 GB above the rest).
 		if _, cols := x.Dims(); firsts != nil && len(majority)*cols >= 1<<24 {
