@@ -1,6 +1,7 @@
 package aer
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -567,6 +568,12 @@ func trainMembers(ctx context.Context, data, balanced *learn.Data, subsets []res
 		left atomic.Int32
 	}
 	places := make([]place, n)
+	placeRows := func(k int) int {
+		if k < len(subsets) {
+			return len(subsets[k].Rows)
+		}
+		return data.Rows()
+	}
 	for k := range places {
 		places[k].left.Store(int32(G))
 	}
@@ -583,7 +590,12 @@ func trainMembers(ctx context.Context, data, balanced *learn.Data, subsets []res
 		})
 		return p.d
 	}
-	// Task order: the global place (the last), then the subsets in order.
+	// Task order: the places by decreasing rows (ties in order; the
+	// global place, every row, first): the longest fits start first, so
+	// the pool ends on short ones instead of one worker finishing a long
+	// fit alone (4 s of the 6M-row fit, where the local subsets are a
+	// tenth of the global ones). Each member's seed is its place's, so
+	// the order changes no model.
 	order := make([]int, 0, n)
 	if balanced != nil {
 		order = append(order, n-1)
@@ -591,6 +603,7 @@ func trainMembers(ctx context.Context, data, balanced *learn.Data, subsets []res
 	for k := range len(subsets) {
 		order = append(order, k)
 	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(placeRows(b), placeRows(a)) })
 	// The peers first, one at a time on every worker: a peer's copy of
 	// every row (logreg's feature-major layout) is then never held beside
 	// a global member's buffers, the largest of the pool's.

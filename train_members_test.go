@@ -55,9 +55,9 @@ func (m constModel) NumFeatures() int               { return 1 }
 func (m constModel) MarshalBinary() ([]byte, error) { return nil, nil }
 
 // TestTrainMembersSchedule checks that the peers are fitted first, alone
-// on every worker, then the global members before the subsets' members
-// (one worker each), and that every model lands in its own place with the
-// seed of its place, whatever the number of workers.
+// on every worker, then the members place by place from the most rows to
+// the fewest (one worker each), and that every model lands in its own
+// place with the seed of its place, whatever the number of workers.
 func TestTrainMembersSchedule(t *testing.T) {
 	const rows = 40
 	x := mat.NewDense(rows, 1, nil)
@@ -91,7 +91,7 @@ func TestTrainMembersSchedule(t *testing.T) {
 		}
 		if workers == 1 {
 			// One worker takes the tasks in order.
-			wantLog := []string{"p:40/1", "a:40/1", "b:40/1", "a:3/1", "b:3/1", "a:4/1", "b:4/1", "a:5/1", "b:5/1"}
+			wantLog := []string{"p:40/1", "a:40/1", "b:40/1", "a:5/1", "b:5/1", "a:4/1", "b:4/1", "a:3/1", "b:3/1"}
 			if !slices.Equal(log, wantLog) {
 				t.Errorf("fit order %v, want %v", log, wantLog)
 			}
