@@ -284,6 +284,7 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 		static  *ensemble.StaticResult
 		tune    *ensemble.TuneResult
 		valid   *mat.Dense // the members' outputs on the validation rows
+		logits  *ensemble.Logits
 	}
 	sets := make([]fitted, len(learners))
 	t0 = time.Now()
@@ -422,7 +423,7 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 		// Strictly better only: the first (simplest listed) setting wins ties.
 		if best < 0 || tune.Metric > rep.Grid[best].ValidMetric {
 			best = g
-			bestFit = fitted{members, f.owner, static, tune, fv}
+			bestFit = fitted{members, f.owner, static, tune, fv, logits}
 		}
 	}
 	rep.Chosen = best
@@ -433,7 +434,7 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 	m.Config = c.Config
 	rep.Config = c.Config
 
-	scores2, _, err := m.scoreOutputs(bestFit.valid, logDensValid)
+	scores2, _, err := m.scoreOutputs(bestFit.valid, logDensValid, bestFit.logits)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -151,13 +151,14 @@ func (m *Model) scorePrepared(xt *mat.Dense, workers int) ([]float64, Diagnostic
 	if err != nil {
 		return nil, Diagnostics{}, fmt.Errorf("aer: component log-densities: %w", err)
 	}
-	return m.scoreOutputs(f, logDens)
+	return m.scoreOutputs(f, logDens, nil)
 }
 
 // scoreOutputs combines the members' outputs f on some rows (one column
 // per member) with the rows' component log-densities into scores.
-func (m *Model) scoreOutputs(f, logDens *mat.Dense) ([]float64, Diagnostics, error) {
-	s, diag, err := m.Combiner.Score(nil, f, logDens)
+// lg, when not nil, is the logit copy of f that the fit already built.
+func (m *Model) scoreOutputs(f, logDens *mat.Dense, lg *ensemble.Logits) ([]float64, Diagnostics, error) {
+	s, diag, err := m.Combiner.ScoreShared(nil, f, logDens, lg)
 	if err != nil {
 		return nil, diag, fmt.Errorf("aer: %w", err)
 	}

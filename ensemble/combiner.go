@@ -90,6 +90,13 @@ func (c *Combiner) checkRest(m, L int) (DynamicSettings, error) {
 // w*.f(x) in [0, 1] of every row, where f holds the base outputs
 // (rows x 2L) and logDens the component log-densities (rows x L).
 func (c *Combiner) Score(dst []float64, f, logDens *mat.Dense) ([]float64, DynamicDiag, error) {
+	return c.ScoreShared(dst, f, logDens, nil)
+}
+
+// ScoreShared is Score with lg, the outputs' logit copy (NewLogits of f
+// at the combiner's eps), when the caller has one: in LogitSpace it is
+// used instead of building another. Any other lg is ignored.
+func (c *Combiner) ScoreShared(dst []float64, f, logDens *mat.Dense, lg *Logits) ([]float64, DynamicDiag, error) {
 	_, ly, err := c.check(f, logDens)
 	if err != nil {
 		return nil, DynamicDiag{}, err
@@ -106,7 +113,7 @@ func (c *Combiner) Score(dst []float64, f, logDens *mat.Dense) ([]float64, Dynam
 	if rows == 0 {
 		return dst, DynamicDiag{}, nil
 	}
-	p := newProblem(f, nil, c.eps(), c.Space, 1, nil)
+	p := newProblem(f, nil, c.eps(), c.Space, 1, lg)
 	dyn, diag, err := dynamicScores(&p, logDens, c.Dynamic, ly)
 	if err != nil {
 		return nil, diag, err

@@ -679,6 +679,18 @@ func TestSharedLogits(t *testing.T) {
 			t.Errorf("with logits of eps %v: weights %v, tuning %v %v %v; without: %v, %v %v %v", lg.eps, w, tr.Metric, tr.Combiner.Lambda, tr.Combiner.Delta, w0, t0.Metric, t0.Combiner.Lambda, t0.Combiner.Delta)
 		}
 	}
+	// Score with the shared copy gives the same scores.
+	c := &Combiner{Static: w0, Owner: t0.Combiner.Owner, Space: LogitSpace, Dynamic: t0.Combiner.Dynamic, Lambda: t0.Combiner.Lambda, Delta: t0.Combiner.Delta}
+	s0, _, err := c.Score(nil, f, logDens)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lg := range []*Logits{NewLogits(f, 0, 2), NewLogits(other, 0, 1)} {
+		s, _, err := c.ScoreShared(nil, f, logDens, lg)
+		if err != nil || !slices.Equal(s, s0) {
+			t.Fatalf("ScoreShared (logits of eps %v): %v, Score: %v", lg.eps, err, s0[:3])
+		}
+	}
 	if NewLogits(f, 0, 1).of(f, DefaultEps) == nil || NewLogits(f, 0, 1).of(other, DefaultEps) != nil || NewLogits(f, 1e-3, 1).of(f, DefaultEps) != nil {
 		t.Error("of matched the wrong outputs or eps")
 	}
