@@ -231,18 +231,8 @@ func TestLim16(t *testing.T) {
 		for _, span := range []float64{1, 1e-9, 1e9} {
 			// Rows 0 and 1 fix the box [0, span]^d: c = span/2, one scale.
 			n := 2 + 40
-			ref := make([]float64, n*d)
-			for c := range d {
-				ref[d+c] = span
-			}
-			ix0, err := NewFlat(ref[:2*d], d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ix0.buildPanels16()
-			qz := ix0.q16
+			ref, qz, at := boxQuant(t, n, d, span)
 			B := int(qz.b)
-			at := func(k int, frac float64) float64 { return qz.c[0] + (float64(k)+frac)/qz.s }
 			const eps = 1e-4
 			kq := -B / 2
 			q := make([]float64, d)
@@ -320,17 +310,9 @@ func TestFilter16(t *testing.T) {
 			n, nq := 900, 30
 			switch kind {
 			case "tight":
-				ref = make([]float64, n*d)
-				for c := range d {
-					ref[d+c] = 1
-				}
-				ix0, err := NewFlat(ref[:2*d], d)
-				if err != nil {
-					t.Fatal(err)
-				}
-				ix0.buildPanels16()
-				qz := ix0.q16
-				at := func(k int, frac float64) float64 { return qz.c[0] + (float64(k)+frac)/qz.s }
+				var qz *quant16
+				var at func(k int, frac float64) float64
+				ref, qz, at = boxQuant(t, n, d, 1)
 				B := int(qz.b)
 				// Queries on the diagonal; each has a decoy (near-zero
 				// quantization error) early and its true nearest,
@@ -489,17 +471,7 @@ func TestFilter16Far(t *testing.T) {
 	}
 	for _, d := range []int{1, 2, 5, 20, 64} {
 		const n = 41
-		ref := make([]float64, n*d)
-		for c := range d {
-			ref[d+c] = 1
-		}
-		ix0, err := NewFlat(ref[:2*d], d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ix0.buildPanels16()
-		qz := ix0.q16
-		at := func(k int, frac float64) float64 { return qz.c[0] + (float64(k)+frac)/qz.s }
+		ref, qz, at := boxQuant(t, n, d, 1)
 		j := int(qz.b) / 2
 		query := make([]float64, 4*d)
 		for c := range d {
@@ -538,4 +510,24 @@ func TestFilter16Far(t *testing.T) {
 			t.Fatalf("d=%d: the float32 filter served", d)
 		}
 	}
+}
+
+// boxQuant returns n rows of d columns whose first two fix the box
+// [0, span]^d (the rest zero, for the caller to fill), the int16
+// quantization an index over those two rows takes (centre span/2, one
+// scale), and at(k, frac), the value of column 0 at quantized level k plus
+// frac of a step.
+func boxQuant(t *testing.T, n, d int, span float64) ([]float64, *quant16, func(k int, frac float64) float64) {
+	t.Helper()
+	ref := make([]float64, n*d)
+	for c := range d {
+		ref[d+c] = span
+	}
+	ix0, err := NewFlat(ref[:2*d], d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix0.buildPanels16()
+	qz := ix0.q16
+	return ref, qz, func(k int, frac float64) float64 { return qz.c[0] + (float64(k)+frac)/qz.s }
 }
