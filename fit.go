@@ -225,7 +225,7 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 	replan := func(from int) {
 		if env.MemoryPlan != nil {
 			L := int64(len(m.Mixture.Weights))
-			env.MemoryPlan(c.fitMemory(int64(len(y)), int64(len(yv)), int64(x.RawMatrix().Cols), int64(workers), L, c.members(L), xt != x, from))
+			env.MemoryPlan(c.fitMemory(int64(len(y)), int64(len(yv)), int64(x.RawMatrix().Cols), int64(workers), L, xt != x, from))
 		}
 	}
 	replan(fromSubsets)

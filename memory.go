@@ -44,7 +44,7 @@ func (m *Method) FitMemory(s learn.Shape) int64 {
 	if len(r.Components) > 0 {
 		L = int64(slices.Max(r.Components))
 	}
-	return r.fitMemory(n, nv, f, workers, L, r.members(L), !s.ConsumeTrain, fromStart)
+	return r.fitMemory(n, nv, f, workers, L, !s.ConsumeTrain, fromStart)
 }
 
 // members is the number of members (peers included) of an AER fit with a
@@ -68,10 +68,10 @@ const (
 )
 
 // fitMemory is FitMemory's estimate for n training and nv validation rows
-// of f features, a mixture of L components and that many members, over
-// the stages from from on; copy says the training table is copied (not
-// standardised in place).
-func (r *resolvedConfig) fitMemory(n, nv, f, workers, L, members int64, copy bool, from int) int64 {
+// of f features and a mixture of L components (and so r.members(L)
+// members), over the stages from from on; copy says the training table
+// is copied (not standardised in place).
+func (r *resolvedConfig) fitMemory(n, nv, f, workers, L int64, copy bool, from int) int64 {
 	G := int64(max(len(r.learners), 1))
 	const word = 8
 	held := nv*f*word + nv*L*word + 2*n*word
@@ -101,7 +101,7 @@ func (r *resolvedConfig) fitMemory(n, nv, f, workers, L, members int64, copy boo
 	if workers > G { // subsets' copies while the global members train
 		fit += (workers - G) * (n/L*f*word + n/L*perRow)
 	}
-	outputs := 2 * nv * members * word
+	outputs := 2 * nv * r.members(L) * word
 	stages := max(peerFit, fit, outputs)
 	if from <= fromSubsets {
 		// The subsets: every component's ranking of the majority rows,

@@ -67,9 +67,10 @@ func softplus(s float64) float64 {
 // Logits is the logit copy of members' outputs that FitStatic and Tune
 // build in LogitSpace: a caller that runs both on the same outputs builds
 // it once (NewLogits) and hands it to both (StaticSettings.Logits,
-// TuneSettings.Logits), which saves a copy as large as the outputs (592 MB
-// for 2M validation rows of 37 members) and its logarithms. The outputs
-// must not change while it is in use.
+// TuneSettings.Logits) and to Combiner.ScoreShared, which saves a copy as
+// large as the outputs (592 MB for 2M validation rows of 37 members) and
+// its logarithms each time. The outputs must not change while it is in
+// use.
 type Logits struct {
 	f   *mat.Dense
 	eps float64

@@ -36,10 +36,10 @@ type Env struct {
 	// MemoryPlan, when not nil, is told during a fit how much memory
 	// beyond the tables the rest of the fit is expected to need at its
 	// peak, when the method learns a closer figure than its
-	// MemoryEstimator gave before the fit (AER after its subsets stage,
-	// once it knows the mixture's size). aer fit lowers the runtime's
-	// soft memory limit to the tables plus it. Called from the fit's
-	// goroutine; a method may never call it.
+	// MemoryEstimator gave before the fit (AER after its mixture, once it
+	// knows the mixture's size, and again after its subsets). aer fit
+	// lowers the runtime's soft memory limit to the tables plus it.
+	// Called from the fit's goroutine; a method may never call it.
 	MemoryPlan func(bytes int64)
 }
 
