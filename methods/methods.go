@@ -1,7 +1,7 @@
 package methods
 
 import (
-	"github.com/aer-go/aer"
+	"github.com/aer-go/aer/adaptive"
 	"github.com/aer-go/aer/adaboost"
 	"github.com/aer-go/aer/boost"
 	"github.com/aer-go/aer/forest"
@@ -14,8 +14,8 @@ import (
 
 func init() {
 	learn.Register(boost.NewMethod)
-	learn.Register(aer.NewMethod)
-	learn.Register(aer.NewDynamicEnsemble)
+	learn.Register(adaptive.NewMethod)
+	learn.Register(adaptive.NewDynamicEnsemble)
 	learn.Register(gbdtTuned)
 	learn.Register(gbdtFocal)
 	learn.Register(gbdtLeafwise)

@@ -1,10 +1,10 @@
-package aer_test
+package adaptive_test
 
 import (
 	"context"
 	"fmt"
 
-	"github.com/aer-go/aer"
+	"github.com/aer-go/aer/adaptive"
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/metrics"
@@ -19,8 +19,8 @@ func Example() {
 	parts, _ := dataset.StratifiedSplit(d.Y, []float64{3, 1, 1}, 1)
 	train, valid, test := d.Subset(parts[0]), d.Subset(parts[1]), d.Subset(parts[2])
 
-	cfg := &aer.Config{Components: []int{2, 3, 4}}
-	model, report, err := aer.Fit(context.Background(),
+	cfg := &adaptive.Config{Components: []int{2, 3, 4}}
+	model, report, err := adaptive.Fit(context.Background(),
 		&learn.Data{X: train.X, Y: train.Y}, &learn.Data{X: valid.X, Y: valid.Y}, cfg, learn.Env{Seed: 1})
 	if err != nil {
 		fmt.Println(err)

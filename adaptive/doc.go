@@ -1,4 +1,4 @@
-// Package aer provides the AER model: an adaptive ensemble of classifiers
+// Package adaptive provides the AER model: an adaptive ensemble of classifiers
 // with regularization for imbalanced binary classification (the paper
 // "Adaptive Ensemble of Classifiers with Regularization for Imbalanced Data
 // Classification"), composed from the packages of this module:
@@ -32,4 +32,4 @@
 // Features are imputed with training means and standardised with the
 // training mean and standard deviation inside the model, so raw rows (with
 // missing values) can be given to every method.
-package aer
+package adaptive
