@@ -131,18 +131,6 @@ func (d *Dataset) Subset(idx []int) *Dataset {
 	return s
 }
 
-// Schema describes the columns a fitted model expects.
-type Schema struct {
-	Features []string  `json:"features"`
-	Label    string    `json:"label"`
-	Classes  [2]string `json:"classes"` // negative, positive
-}
-
-// Schema returns the dataset's schema.
-func (d *Dataset) Schema() Schema {
-	return Schema{Features: slices.Clone(d.Features), Label: d.Label, Classes: d.Classes}
-}
-
 // Matrix returns the feature matrix in the order of names, which must all be
 // columns of d. Columns of d not in names are an error too, so data for a
 // model has exactly the model's features (in any order).

@@ -12,6 +12,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/aer-go/aer/dataset"
+
 	"github.com/aer-go/aer/internal/atomicfile"
 )
 
@@ -31,7 +33,7 @@ var (
 	ErrTruncated = errors.New("model file is truncated")
 	ErrChecksum  = errors.New("model file is corrupt (checksum mismatch)")
 	ErrHeader    = errors.New("model file header is invalid")
-	ErrSchema    = errors.New("data columns do not match the model")
+	ErrSchema    = dataset.ErrSchema
 )
 
 // Header describes a saved model.
@@ -40,7 +42,7 @@ type Header struct {
 	// selects the payload decoder.
 	Method string `json:"method"`
 	// Schema is the data the model was fitted on.
-	Schema Schema `json:"schema"`
+	Schema dataset.Schema `json:"schema"`
 	// Config is the fit configuration (method parameters, seed, ...), as
 	// the program that fitted the model wrote it.
 	Config json.RawMessage `json:"config,omitempty"`
@@ -52,36 +54,16 @@ type Header struct {
 	Producer string `json:"producer,omitempty"`
 }
 
-// Schema is the layout of the training data.
-type Schema struct {
-	// Features are the feature column names in model order.
-	Features []string `json:"features"`
-	// Label is the label column name.
-	Label string `json:"label"`
-	// Classes are the label values as written in the data: [0] negative,
-	// [1] positive.
-	Classes [2]string `json:"classes"`
-	// Weight names the row-weight column of the training data, if any;
-	// data to score may carry it, and it is not a feature.
-	Weight string `json:"weight,omitempty"`
-	// Drop names columns of the training data that were left out (aer
-	// fit --drop); data to score may carry them, and they are ignored.
-	Drop []string `json:"drop,omitempty"`
-	// ID names the row-identifier column of the training data (aer fit
-	// --id), if any: never a feature; data to score may carry it, and aer
-	// predict writes it back beside each score.
-	ID string `json:"id,omitempty"`
-	// Categories are the categorical (string) columns of the training
-	// data, one-hot encoded into the features named column=value, in
-	// the order of their values; nil in files without any.
-	Categories []Category `json:"categories,omitempty"`
-}
+// Schema is the layout of the training data: dataset.Schema, the one
+// schema type of the module.
+//
+// Deprecated: use dataset.Schema.
+type Schema = dataset.Schema
 
-// Category is a categorical column and its values (see Schema).
-type Category struct {
-	Column string   `json:"column"`
-	Values []string `json:"values"`
-}
+// Category is a categorical column and its values: dataset.Category.
+//
+// Deprecated: use dataset.Category.
+type Category = dataset.Category
 
 // Validate checks that the header is usable: a method and named,
 // distinct features.
@@ -101,53 +83,6 @@ func (h *Header) Validate() error {
 		seen[f] = true
 	}
 	return nil
-}
-
-// Columns maps the model's features onto data columns named features:
-// idx[j] is the data column of model feature j. Columns may come in any
-// order; a missing or unexpected column is an ErrSchema error naming
-// every such column.
-func (s *Schema) Columns(features []string) (idx []int, err error) {
-	pos := make(map[string]int, len(features))
-	for i, f := range features {
-		pos[f] = i
-	}
-	var missing, extra []string
-	idx = make([]int, len(s.Features))
-	want := make(map[string]bool, len(s.Features))
-	for j, f := range s.Features {
-		want[f] = true
-		i, ok := pos[f]
-		if !ok {
-			missing = append(missing, f)
-			continue
-		}
-		idx[j] = i
-	}
-	for _, f := range features {
-		if !want[f] {
-			extra = append(extra, f)
-		}
-	}
-	if len(missing) == 0 && len(extra) == 0 {
-		return idx, nil
-	}
-	var parts []string
-	if len(missing) > 0 {
-		parts = append(parts, "missing "+quoteAll(missing))
-	}
-	if len(extra) > 0 {
-		parts = append(parts, "unexpected "+quoteAll(extra))
-	}
-	return nil, fmt.Errorf("%w: %s (the model expects %s)", ErrSchema, strings.Join(parts, "; "), quoteAll(s.Features))
-}
-
-func quoteAll(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = fmt.Sprintf("%q", n)
-	}
-	return strings.Join(q, ", ")
 }
 
 // Encode writes a model file.

@@ -123,14 +123,4 @@ func Read(r io.Reader, name string) (*Model, error) {
 // the data has it (with the model's classes, one class allowed), the
 // weight, dropped and id columns recognised and left out of the
 // features, categorical columns encoded with the model's value lists.
-func ReadOptions(s *modelfile.Schema) dataset.Options {
-	var cats []dataset.Category
-	for _, c := range s.Categories {
-		cats = append(cats, dataset.Category{Column: c.Column, Values: c.Values})
-	}
-	return dataset.Options{
-		Label: s.Label, Classes: s.Classes, LabelOptional: true, AllowOneClass: true,
-		Weight: s.Weight, WeightOptional: true, Drop: s.Drop, ID: s.ID,
-		Categories: cats,
-	}
-}
+func ReadOptions(s *dataset.Schema) dataset.Options { return s.ReadOptions() }
