@@ -32,6 +32,7 @@ type parser struct {
 	featCols  []int    // source column of each feature
 	features  []string // feature names, in file order
 	dropped   []string
+	ignored   []string // columns left out by Options.Keep
 	// canon interns label and split values, so a row costs no allocation
 	// and no row keeps its line's text alive.
 	canon map[string]string
@@ -153,11 +154,17 @@ func newParser(name string, header []string, opt Options) (*parser, error) {
 		}
 		drop[name] = true
 	}
+	keep := make(map[string]bool, len(opt.Keep))
+	for _, name := range opt.Keep {
+		keep[name] = true
+	}
 	for j, h := range header {
 		switch {
 		case j == p.labelCol || j == p.splitCol || j == p.weightCol || j == p.idCol:
 		case drop[h]:
 			p.dropped = append(p.dropped, h)
+		case opt.Keep != nil && !keep[h]:
+			p.ignored = append(p.ignored, h)
 		default:
 			p.features = append(p.features, h)
 			p.featCols = append(p.featCols, j)
@@ -410,6 +417,7 @@ func (p *parser) dataset(b *rows) (*Dataset, error) {
 		Features:        p.features,
 		MissingByColumn: b.missing,
 		Dropped:         p.dropped,
+		Ignored:         p.ignored,
 	}
 	x := b.x[: b.n*c : b.n*c]
 	if p.anyCat {

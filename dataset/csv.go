@@ -87,6 +87,14 @@ type Options struct {
 	// for any number.
 	Workers int
 
+	// Keep, when not nil, names the feature columns to read (a
+	// categorical one by its column name): every other column but the
+	// label, split, weight and id columns is left out, as a dropped one
+	// is, and listed in Dataset.Ignored. Data to score with a model is
+	// read so: columns the model does not know are ignored, whatever
+	// they hold.
+	Keep []string
+
 	// idFirst takes the first column as the ID when it is not one of
 	// the names in idExcept (predictions files).
 	idFirst  bool

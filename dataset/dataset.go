@@ -24,6 +24,8 @@ type Dataset struct {
 	// Dropped names the Options.Drop columns the file had (and that are
 	// not features), in file order.
 	Dropped []string
+	// Ignored names the columns Options.Keep left out, in file order.
+	Ignored []string
 	// IDs holds the cells of the Options.ID column, one per row; nil
 	// when the file has none. IDColumn names it.
 	IDs      []string

@@ -86,7 +86,7 @@ func rowsOf(t *testing.T, code int, doc map[string]any, raw string) []map[string
 // reported; ids are echoed as sent; feature attributions are per column.
 func TestCategoricalRequests(t *testing.T) {
 	path := fitCategorical(t, t.TempDir())
-	s := newServer(t, nil, Spec{"cat", path})
+	s := newServer(t, nil, Spec{Name: "cat", Path: path})
 	info := s.models["cat"].info()
 	if !slices.Equal(info.Columns, []string{"x0", "color", "x1", "x2"}) || !slices.Equal(info.Features, []string{"x0", "color=1", "color=blue", "color=red", "x1", "x2"}) {
 		t.Fatalf("columns %v, features %v", info.Columns, info.Features)
@@ -172,7 +172,7 @@ func must(b []byte, err error) []byte {
 func TestCategoricalErrors(t *testing.T) {
 	path := fitCategorical(t, t.TempDir())
 	lr, _ := models(t)
-	s := newServer(t, nil, Spec{"cat", path}, Spec{"lr", lr})
+	s := newServer(t, nil, Spec{Name: "cat", Path: path}, Spec{Name: "lr", Path: lr})
 	for _, tc := range []struct {
 		name, ctype, body string
 		status            int
@@ -235,7 +235,7 @@ func TestIDWithoutCategories(t *testing.T) {
 	if err := modelfile.Save(path, h, payload); err != nil {
 		t.Fatal(err)
 	}
-	s := newServer(t, nil, Spec{"id", path})
+	s := newServer(t, nil, Spec{Name: "id", Path: path})
 	code, doc, raw := do(t, s, "POST", "/v1/predict", jsonType, `{"rows": [{"key": "k1", "x0": 1, "x1": 2, "x2": 3, "x3": 4}, [1, 2, 3, 4]]}`)
 	rows := rowsOf(t, code, doc, raw)
 	code, doc, raw = do(t, s, "POST", "/v1/predict", "text/csv", "x0,key,x1,x2,x3\n1,k2,2,3,4\n")

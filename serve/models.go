@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -23,6 +24,10 @@ type Spec struct {
 	Name string
 	// Path is the model file written by aer fit.
 	Path string
+	// Model, when not nil, is the model to serve, already loaded (a Go
+	// program serving a model it fitted or read itself); Path is then
+	// only its name in /v1/models, and reloading it is an error.
+	Model *savedmodel.Model
 }
 
 var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
@@ -63,10 +68,19 @@ type loaded struct {
 	loadedAt   time.Time
 }
 
-func load(path string) (*loaded, error) {
-	m, err := savedmodel.Load(path)
-	if err != nil {
-		return nil, err
+// ErrInMemory is returned (wrapped) when a model given in memory
+// (Spec.Model) is asked to reload: it has no file to reload from.
+var ErrInMemory = errors.New("the model was given in memory and has no file to reload from")
+
+// load reads the model of sp: its file, or the model it holds.
+func load(sp Spec) (*loaded, error) {
+	m := sp.Model
+	path := sp.Path
+	if m == nil {
+		var err error
+		if m, err = savedmodel.Load(path); err != nil {
+			return nil, err
+		}
 	}
 	lay, err := newLayout(&m.Header.Schema)
 	if err != nil {

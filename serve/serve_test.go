@@ -143,7 +143,7 @@ func directScores(t *testing.T, path string, rows [][]float64) ([]float64, float
 
 func TestPredictSuccess(t *testing.T) {
 	lr, _ := models(t)
-	s := newServer(t, nil, Spec{"lr", lr})
+	s := newServer(t, nil, Spec{Name: "lr", Path: lr})
 	rows := [][]float64{{0.5, -1, 2, 0.1}, {-2, 1, 0, 3}, {1, 1, 1, math.NaN()}}
 	want, th, classes := directScores(t, lr, rows)
 	check := func(name string, code int, doc map[string]any, raw string) {
@@ -189,7 +189,7 @@ func TestPredictSuccess(t *testing.T) {
 
 func TestExplain(t *testing.T) {
 	lr, tree := models(t)
-	s := newServer(t, nil, Spec{"lr", lr}, Spec{"tree", tree})
+	s := newServer(t, nil, Spec{Name: "lr", Path: lr}, Spec{Name: "tree", Path: tree})
 	code, doc, raw := do(t, s, "POST", "/v1/models/tree/predict", jsonType, `{"explain": true, "rows": [[0.5, -1, 2, 0.1]]}`)
 	if code != 200 {
 		t.Fatalf("status %d: %s", code, raw)
@@ -232,7 +232,7 @@ type opaque struct{ learn.Model }
 
 func TestErrors(t *testing.T) {
 	lr, _ := models(t)
-	s := newServer(t, &Options{MaxRows: 3, MaxBody: 300}, Spec{"lr", lr}, Spec{"raw", lr}, Spec{"nan", lr})
+	s := newServer(t, &Options{MaxRows: 3, MaxBody: 300}, Spec{Name: "lr", Path: lr}, Spec{Name: "raw", Path: lr}, Spec{Name: "nan", Path: lr})
 	// Models that cannot score missing values: one refuses them, one
 	// gives NaN.
 	swapModel(s, "raw", func(m learn.Model) learn.Model { return strict{m, false} })
@@ -300,7 +300,7 @@ func TestErrors(t *testing.T) {
 
 func TestModelInfo(t *testing.T) {
 	lr, tree := models(t)
-	s := newServer(t, nil, Spec{"lr", lr}, Spec{"tree", tree})
+	s := newServer(t, nil, Spec{Name: "lr", Path: lr}, Spec{Name: "tree", Path: tree})
 	code, doc, raw := do(t, s, "GET", "/v1/models/lr", "", "")
 	if code != 200 {
 		t.Fatalf("%d %s", code, raw)
@@ -347,7 +347,7 @@ func TestReload(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "m.aer")
 	copyFile(t, lr, path)
 	var logs bytes.Buffer
-	s := newServer(t, &Options{Logger: slogTo(&logs)}, Spec{"m", path})
+	s := newServer(t, &Options{Logger: slogTo(&logs)}, Spec{Name: "m", Path: path})
 	body := `{"rows": [[0.5, -1, 2, 0.1]]}`
 	_, before, _ := do(t, s, "POST", "/v1/predict", jsonType, body)
 
@@ -415,7 +415,7 @@ type blocking struct {
 
 func TestConcurrencyLimit(t *testing.T) {
 	lr, _ := models(t)
-	s := newServer(t, &Options{MaxConcurrent: 2}, Spec{"lr", lr})
+	s := newServer(t, &Options{MaxConcurrent: 2}, Spec{Name: "lr", Path: lr})
 	// Fill the two slots by hand, as two slow requests would.
 	s.sem <- struct{}{}
 	s.sem <- struct{}{}
@@ -441,7 +441,7 @@ func TestConcurrencyLimit(t *testing.T) {
 
 func TestGracefulShutdown(t *testing.T) {
 	lr, _ := models(t)
-	s := newServer(t, &Options{ShutdownTimeout: 10 * time.Second}, Spec{"lr", lr})
+	s := newServer(t, &Options{ShutdownTimeout: 10 * time.Second}, Spec{Name: "lr", Path: lr})
 	// A request in flight when the shutdown starts: its model blocks.
 	var b *blocking
 	swapModel(s, "lr", func(m learn.Model) learn.Model {

@@ -115,7 +115,7 @@ func New(specs []Spec, opt *Options) (*Server, error) {
 		if _, dup := s.models[sp.Name]; dup {
 			return nil, fmt.Errorf("serve: two models are named %s (name them with name=path)", quote(sp.Name))
 		}
-		m, err := load(sp.Path)
+		m, err := load(sp)
 		if err != nil {
 			return nil, fmt.Errorf("serve: model %s: %w", quote(sp.Name), err)
 		}
@@ -563,7 +563,10 @@ func (s *Server) ReloadAll() error {
 }
 
 func (s *Server) reloadSlot(sl *slot) error {
-	m, err := load(sl.spec.Path)
+	if sl.spec.Model != nil {
+		return fmt.Errorf("serve: model %s: %w", quote(sl.spec.Name), ErrInMemory)
+	}
+	m, err := load(sl.spec)
 	if err != nil {
 		s.metrics.reloads.WithLabelValues(sl.spec.Name, "failed").Inc()
 		s.log.Error("model reload failed; the old model keeps serving", "model", sl.spec.Name, "file", sl.spec.Path, "error", err)

@@ -1,0 +1,110 @@
+package dataset
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// ErrSchema is returned (wrapped) when a table's columns do not match a
+// model's schema.
+var ErrSchema = errors.New("data columns do not match the model")
+
+// Schema is the layout of the training data of a model: what a table to
+// score must have, and what it may carry besides. It is the one schema
+// type of the module: model files (package modelfile) store it as it is.
+type Schema struct {
+	// Features are the feature column names in model order (a categorical
+	// column contributes one feature per value, named column=value).
+	Features []string `json:"features"`
+	// Label is the label column name.
+	Label string `json:"label"`
+	// Classes are the label values as written in the data: [0] negative,
+	// [1] positive.
+	Classes [2]string `json:"classes"`
+	// Weight names the row-weight column of the training data, if any;
+	// data to score may carry it, and it is not a feature.
+	Weight string `json:"weight,omitempty"`
+	// Drop names columns of the training data that were left out (aer
+	// fit --drop); data to score may carry them, and they are ignored.
+	Drop []string `json:"drop,omitempty"`
+	// ID names the row-identifier column of the training data (aer fit
+	// --id), if any: never a feature; data to score may carry it, and aer
+	// predict writes it back beside each score.
+	ID string `json:"id,omitempty"`
+	// Categories are the categorical (string) columns of the training
+	// data, one-hot encoded into the features named column=value, in
+	// the order of their values; nil without any.
+	Categories []Category `json:"categories,omitempty"`
+}
+
+// Schema returns the dataset's schema: its features, label, classes,
+// weight, dropped, id and categorical columns.
+func (d *Dataset) Schema() Schema {
+	var cats []Category
+	for _, c := range d.Categories {
+		cats = append(cats, Category{Column: c.Column, Values: slices.Clone(c.Values)})
+	}
+	return Schema{Features: slices.Clone(d.Features), Label: d.Label, Classes: d.Classes, Weight: d.WeightColumn,
+		Drop: slices.Clone(d.Dropped), ID: d.IDColumn, Categories: cats}
+}
+
+// ReadOptions are the options for reading data to score with a model of
+// schema s: the label when the data has it (with the model's classes, one
+// class allowed), the weight, dropped and id columns recognised and left
+// out of the features, categorical columns encoded with the model's value
+// lists.
+func (s *Schema) ReadOptions() Options {
+	return Options{
+		Label: s.Label, Classes: s.Classes, LabelOptional: true, AllowOneClass: true,
+		Weight: s.Weight, WeightOptional: true, Drop: s.Drop, ID: s.ID, Categories: s.Categories,
+	}
+}
+
+// Columns maps the model's features onto data columns named features:
+// idx[j] is the data column of model feature j. Columns may come in any
+// order; a missing or unexpected column is an ErrSchema error naming
+// every such column.
+func (s *Schema) Columns(features []string) (idx []int, err error) {
+	pos := make(map[string]int, len(features))
+	for i, f := range features {
+		pos[f] = i
+	}
+	var missing, extra []string
+	idx = make([]int, len(s.Features))
+	want := make(map[string]bool, len(s.Features))
+	for j, f := range s.Features {
+		want[f] = true
+		i, ok := pos[f]
+		if !ok {
+			missing = append(missing, f)
+			continue
+		}
+		idx[j] = i
+	}
+	for _, f := range features {
+		if !want[f] {
+			extra = append(extra, f)
+		}
+	}
+	if len(missing) == 0 && len(extra) == 0 {
+		return idx, nil
+	}
+	var parts []string
+	if len(missing) > 0 {
+		parts = append(parts, "missing "+quoteAll(missing))
+	}
+	if len(extra) > 0 {
+		parts = append(parts, "unexpected "+quoteAll(extra))
+	}
+	return nil, fmt.Errorf("%w: %s (the model expects %s)", ErrSchema, strings.Join(parts, "; "), quoteAll(s.Features))
+}
+
+func quoteAll(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
+}

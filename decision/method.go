@@ -1,0 +1,204 @@
+package decision
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/metrics"
+)
+
+// Options say how a decision layer is fitted on validation rows in front
+// of a method's models (see Layered). The zero value tunes the threshold
+// for balanced accuracy among Candidates, without calibration, and leaves
+// a model that tunes its own threshold (a learn.Thresholder, such as
+// AER's delta) as it is.
+type Options struct {
+	// Objective is what the threshold is chosen for; nil means balanced
+	// accuracy.
+	Objective *Objective
+	// Rule is how the threshold is found: RuleTuned ("" too) or
+	// RuleBayes.
+	Rule string
+	// Calibrate is "" (none), Sigmoid or Isotonic: the scores are
+	// calibrated on the validation rows before the threshold is chosen.
+	// It cannot be combined with RuleBayes, which calibrates by itself.
+	Calibrate string
+	// Override fits the layer in front of a model that tunes its own
+	// threshold too. The command line sets it when a threshold flag is
+	// given.
+	Override bool
+}
+
+// Goal returns the objective of the threshold (and of a grid search): Objective, balanced accuracy when nil.
+func (o Options) Goal() Objective {
+	if o.Objective != nil {
+		return *o.Objective
+	}
+	return MetricObjective(metrics.BalancedAccuracy)
+}
+
+// Check reports options that cannot be used: an unknown rule or
+// calibration, a calibration with the Bayes rule, or a Bayes rule for an
+// objective without a Bayes-optimal threshold. Errors wrap learn.ErrParam.
+func (o Options) Check() error {
+	switch o.Calibrate {
+	case "", Sigmoid, Isotonic:
+	default:
+		return fmt.Errorf("%w: calibration %q: want sigmoid or isotonic", learn.ErrParam, o.Calibrate)
+	}
+	switch o.Rule {
+	case "", RuleTuned:
+	case RuleBayes:
+		if o.Calibrate != "" {
+			return fmt.Errorf("%w: the bayes threshold rule calibrates the scores itself; leave out the calibration", learn.ErrParam)
+		}
+		if _, err := BayesProbability(o.Goal(), 0.5); err != nil {
+			return fmt.Errorf("%w: threshold rule bayes: %v", learn.ErrParam, err)
+		}
+	default:
+		return fmt.Errorf("%w: threshold rule %q: want tuned or bayes", learn.ErrParam, o.Rule)
+	}
+	return nil
+}
+
+// Layered is a learn.Method that fits another and then, given validation
+// rows, a decision layer in front of its model: the composition every
+// fit of the command line, cross-validation and the benchmark runs (the
+// decision layer as a wrapper, not as code of its own in each of them).
+// Its name, parameters and payloads are the inner method's: the layer is
+// not part of the payload (a model file keeps it in its header).
+type Layered struct {
+	inner learn.Method
+	opt   Options
+}
+
+// Wrap returns inner behind a decision layer fitted as opt says.
+func Wrap(inner learn.Method, opt Options) *Layered {
+	return &Layered{inner: inner, opt: opt}
+}
+
+// Unwrap returns the inner method.
+func (l *Layered) Unwrap() learn.Method { return l.inner }
+
+// Options returns the options the layer is fitted with.
+func (l *Layered) Options() Options { return l.opt }
+
+// Name is the inner method's.
+func (l *Layered) Name() string { return l.inner.Name() }
+
+// Set sets a parameter of the inner method.
+func (l *Layered) Set(key, value string) error { return l.inner.Set(key, value) }
+
+// Params lists the inner method's parameters.
+func (l *Layered) Params() []learn.Param { return l.inner.Params() }
+
+// Load decodes an inner model's payload.
+func (l *Layered) Load(payload []byte) (learn.Model, error) { return l.inner.Load(payload) }
+
+// FitMemory is the inner method's estimate: the layer needs the
+// validation rows' scores only.
+func (l *Layered) FitMemory(s learn.Shape) int64 {
+	n, _ := learn.FitMemory(l.inner, s)
+	return n
+}
+
+// Describe is the inner method's description.
+func (l *Layered) Describe() string { return learn.Describe(l.inner) }
+
+// PaperGrid is the inner method's, if it has one.
+func (l *Layered) PaperGrid() []string {
+	if g, ok := l.inner.(learn.Gridder); ok {
+		return g.PaperGrid()
+	}
+	return nil
+}
+
+// ErrNoValid is returned (wrapped) by a Layered fit whose options ask for
+// a layer (Override) when there are no validation rows.
+var ErrNoValid = errors.New("decision: the decision layer needs validation data")
+
+// Fit fits the inner method, then, with validation rows, the layer in
+// front of its model (decision.Attach); a model with a threshold of its
+// own keeps it unless Options.Override. Without validation rows the inner
+// model is returned as it is, or, with Override, an ErrNoValid error.
+func (l *Layered) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Model, error) {
+	if err := l.opt.Check(); err != nil {
+		return nil, err
+	}
+	if valid == nil && l.opt.Override {
+		return nil, ErrNoValid
+	}
+	m, err := l.inner.Fit(ctx, train, valid, env)
+	if err != nil {
+		return nil, err
+	}
+	return l.Finish(ctx, m, train, valid, env.Workers)
+}
+
+// Finish puts the layer in front of m, a model the inner method fitted
+// on train: fitted on valid, unless valid is nil or m has a threshold of
+// its own and the options do not override it (m is then returned as it
+// is). Fit is the inner method's Fit followed by Finish.
+func (l *Layered) Finish(ctx context.Context, m learn.Model, train, valid *learn.Data, workers int) (learn.Model, error) {
+	if _, own := m.(learn.Thresholder); valid == nil || own && !l.opt.Override {
+		return m, nil
+	}
+	layer, err := l.FitLayer(ctx, m, train, valid, workers)
+	if err != nil {
+		return nil, err
+	}
+	return Attach(m, layer), nil
+}
+
+// FitLayer fits the layer alone, in front of a fitted model m, on the
+// validation rows valid (train gives the positive share of the Bayes
+// rule's prior).
+func (l *Layered) FitLayer(ctx context.Context, m learn.Model, train, valid *learn.Data, workers int) (*Layer, error) {
+	score, err := learn.Predict(ctx, m, valid.X, workers)
+	if err != nil {
+		return nil, fmt.Errorf("scoring the validation rows: %w", err)
+	}
+	var layer *Layer
+	if l.opt.Rule == RuleBayes {
+		layer, err = FitBayesLayer(valid.Y, score, valid.W, l.opt.Goal(), train.PositiveShare())
+	} else {
+		layer, err = FitLayer(valid.Y, score, valid.W, l.opt.Goal(), l.opt.Calibrate)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("decision layer on the validation rows: %w", err)
+	}
+	return layer, nil
+}
+
+// LayerOf returns the decision layer attached in front of m (by Attach or
+// a Layered fit), or nil when m has none.
+func LayerOf(m learn.Model) *Layer {
+	for m != nil {
+		switch a := m.(type) {
+		case *attached:
+			return a.layer
+		case *attachedExplainer:
+			return a.layer
+		}
+		u, ok := m.(interface{ Unwrap() learn.Model })
+		if !ok {
+			return nil
+		}
+		m = u.Unwrap()
+	}
+	return nil
+}
+
+// Detach returns the model in front of which m's decision layer sits (m
+// itself when it has none): what a model file's payload holds.
+func Detach(m learn.Model) learn.Model {
+	switch a := m.(type) {
+	case *attached:
+		return a.inner
+	case *attachedExplainer:
+		return a.inner
+	}
+	return m
+}

@@ -1,0 +1,189 @@
+package aer_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/aer-go/aer"
+	"github.com/aer-go/aer/metrics"
+)
+
+// The clinic tables in testdata are a small synthetic study: an id, five
+// measurements, the clinic (text) and the outcome (yes for the rare
+// class). The test table has its columns in another order, a free-text
+// note the model never saw, and one clinic ("central") absent from
+// training.
+
+// Fit AER on a CSV file with validation data, save the model for aer
+// predict, and score a test table.
+func Example() {
+	ctx := context.Background()
+	read := &aer.ReadOptions{ID: "id"}
+	train, err := aer.ReadTable("testdata/clinic.train.csv", read)
+	if err != nil {
+		log.Fatal(err)
+	}
+	valid, err := aer.ReadTable("testdata/clinic.valid.csv", read)
+	if err != nil {
+		log.Fatal(err)
+	}
+	model, err := aer.Fit(ctx, train, valid, &aer.Settings{Seed: 1}, nil) // nil method: AER
+	if err != nil {
+		log.Fatal(err)
+	}
+	dir, _ := os.MkdirTemp("", "aer-example")
+	defer os.RemoveAll(dir)
+	if err := model.Save(ctx, filepath.Join(dir, "clinic.aer")); err != nil {
+		log.Fatal(err)
+	}
+
+	test, err := model.ReadTable("testdata/clinic.test.csv")
+	if err != nil {
+		log.Fatal(err)
+	}
+	preds, err := model.Predict(ctx, test, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	auc := metrics.ROCAUC(preds.Label, preds.Score, nil)
+	fmt.Println("method:", model.Method(), "classes:", model.Schema().Classes)
+	fmt.Println("first row:", preds.ID[0], preds.Class(0))
+	fmt.Println("test ROC-AUC above 0.9:", auc > 0.9)
+	fmt.Println("unseen clinics:", preds.Unseen, "ignored:", preds.Ignored)
+	// Output:
+	// method: aer classes: [no yes]
+	// first row: p1169 no
+	// test ROC-AUC above 0.9: true
+	// unseen clinics: map[clinic:1] ignored: [note]
+}
+
+// Fit boosted trees on a table built from Go slices, with parameters as
+// aer fit --param takes them.
+func ExampleNewTable() {
+	n := 400
+	x1, x2 := make([]float64, n), make([]float64, n)
+	color, label := make([]string, n), make([]int, n)
+	for i := range n {
+		x1[i] = math.Sin(float64(i))
+		x2[i] = math.Cos(float64(3 * i))
+		color[i] = []string{"red", "green", "blue"}[i%3]
+		if x1[i]+x2[i] > 1.2 {
+			label[i] = 1
+		}
+	}
+	t, err := aer.NewTable([]aer.Column{
+		{Name: "x1", Values: x1}, {Name: "x2", Values: x2},
+		{Name: "color", Values: color}, {Name: "label", Values: label},
+	}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	gbdt, err := aer.Method("gbdt")
+	if err != nil {
+		log.Fatal(err)
+	}
+	model, err := aer.Fit(context.Background(), t, nil, &aer.Settings{Params: []string{"n_estimators=20", "max_depth=3"}}, gbdt)
+	if err != nil {
+		log.Fatal(err)
+	}
+	neg, pos := t.ClassCounts()
+	fmt.Println("rows:", t.Rows(), "negative:", neg, "positive:", pos)
+	fmt.Println("features:", model.Schema().Features)
+	fmt.Println("n_estimators:", gbdt.Params()[0].Key, "left as", gbdt.Params()[0].Value)
+	// Output:
+	// rows: 400 negative: 350 positive: 50
+	// features: [x1 x2 color=blue color=green color=red]
+	// n_estimators: n_estimators left as 100
+}
+
+// Score rows whose columns come in another order, with a column the model
+// does not use: the scores are the same.
+func ExampleModel_Predict() {
+	ctx := context.Background()
+	type patient struct {
+		Age   float64 `aer:"age"`
+		Dose  float64 `aer:"dose"`
+		Label string  `aer:"label"`
+	}
+	var rows []patient
+	for i := range 300 {
+		age, dose := float64(i%50), float64(i%7)
+		label := "healthy"
+		if age > 40 && dose > 4 {
+			label = "sick"
+		}
+		rows = append(rows, patient{age, dose, label})
+	}
+	train, err := aer.TableFromRows(rows, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	logreg, _ := aer.Method("logreg")
+	model, err := aer.Fit(ctx, train, nil, nil, logreg)
+	if err != nil {
+		log.Fatal(err)
+	}
+	a, _ := aer.TableFromRows([]map[string]any{{"age": 45.0, "dose": 6.0}, {"age": 20.0, "dose": 1.0}}, &aer.ReadOptions{Unlabeled: true})
+	b, _ := aer.TableFromRows([]map[string]any{
+		{"dose": 6.0, "age": 45.0, "ward": "B"},
+		{"dose": 1.0, "age": 20.0, "ward": "C"},
+	}, &aer.ReadOptions{Unlabeled: true})
+	pa, err := model.Predict(ctx, a, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	pb, err := model.Predict(ctx, b, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(pa.Class(0), pa.Class(1), "same scores:", pa.Score[0] == pb.Score[0] && pa.Score[1] == pb.Score[1], "ignored:", pb.Ignored)
+	_, err = model.Predict(ctx, mustTable(aer.TableFromRows([]map[string]any{{"age": 45.0}}, &aer.ReadOptions{Unlabeled: true})), nil)
+	fmt.Println(err)
+	// Output:
+	// sick healthy same scores: true ignored: [ward]
+	// table: data columns do not match the model (missing column "dose")
+}
+
+func mustTable(t *aer.Table, err error) *aer.Table {
+	if err != nil {
+		log.Fatal(err)
+	}
+	return t
+}
+
+// Explain one row: its feature attributions and the method's own
+// breakdown.
+func ExampleModel_Explain() {
+	ctx := context.Background()
+	train, err := aer.ReadTable("testdata/clinic.train.csv", &aer.ReadOptions{ID: "id"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	gbdt, _ := aer.Method("gbdt")
+	model, err := aer.Fit(ctx, train, nil, &aer.Settings{Params: []string{"n_estimators=30"}}, gbdt)
+	if err != nil {
+		log.Fatal(err)
+	}
+	test, err := model.ReadTable("testdata/clinic.test.csv")
+	if err != nil {
+		log.Fatal(err)
+	}
+	e, err := model.Explain(ctx, test, 0)
+	if err != nil {
+		log.Fatal(err)
+	}
+	sum := e.Base
+	for _, f := range e.Features {
+		sum += f.Attribution
+	}
+	logit := math.Log(e.Score / (1 - e.Score))
+	fmt.Println("row", e.Row, e.ID, e.Class, "in", e.Space, "space")
+	fmt.Println("features:", len(e.Features), "attributions add up:", math.Abs(sum-logit) < 1e-9)
+	// Output:
+	// row 0 p1169 no in logit space
+	// features: 8 attributions add up: true
+}

@@ -1,0 +1,241 @@
+package aer
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/aer-go/aer/adaptive"
+	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/decision"
+	"github.com/aer-go/aer/learn"
+	_ "github.com/aer-go/aer/methods" // every method registered, as aer fit has them
+	"github.com/aer-go/aer/modelfile"
+	"github.com/aer-go/aer/pipeline"
+	"github.com/aer-go/aer/search"
+)
+
+// Version is the version of aer written into model files (their
+// producer) and printed by aer version.
+const Version = "0.1.0-dev"
+
+// Settings say how Fit fits: the method's parameters as text, a grid
+// search, the decision layer, and the caller's run-time choices (seed,
+// workers, progress, logger), which are never saved in the model. The
+// zero value (and a nil *Settings) fits the method as configured with
+// seed 0 on every core and, given validation rows, tunes a decision
+// threshold for balanced accuracy for any model without one of its own.
+type Settings struct {
+	// Params set the method's parameters as key=value, as aer fit
+	// --param does (aer help fit --method NAME lists them). They are set
+	// on a copy: Fit never changes the method it is given.
+	Params []string
+	// Grid are grid axes, key=v1,v2 (key=v1|v2 for values with commas),
+	// or "paper" for the paper's grid of the method: every combination is
+	// fitted and the best on the validation rows kept (aer fit --grid).
+	Grid []string
+	// Decision says how the decision layer is fitted on the validation
+	// rows: its objective (also the grid's), rule and calibration, and
+	// whether it overrides a threshold the method tuned itself.
+	Decision decision.Options
+
+	// Seed drives every random choice: the same seed and data give a
+	// byte-identical model file on any number of workers.
+	Seed uint64
+	// Workers bounds the goroutines; 0 means every core.
+	Workers int
+	// Progress, when not nil, is told as the fit's stages advance.
+	Progress func(learn.Progress)
+	// Logger receives debug records; nil discards them.
+	Logger *slog.Logger
+	// ConsumeTrain lets the method overwrite the training table's
+	// features in place instead of copying them (large tables): the
+	// training table must not be used after Fit.
+	ConsumeTrain bool
+	// MemoryPlan, when not nil, is told during the fit the memory the
+	// rest of it needs, when the method learns a closer figure (see
+	// learn.Env).
+	MemoryPlan func(bytes int64)
+}
+
+// Method returns a fresh registered method by name ("aer", "gbdt",
+// "logreg", ...; aer help fit lists them), its parameters at their
+// defaults. Fit takes it, or any learn.Method value.
+func Method(name string) (learn.Method, error) { return learn.New(name) }
+
+// DefaultMethod is the method Fit fits when given none: AER with its
+// default preset.
+func DefaultMethod() learn.Method { return adaptive.NewMethod() }
+
+// Fit fits method on the training table and returns the model, ready to
+// score tables and to be saved as the file aer fit writes. It runs the
+// one fit protocol of aer fit, aer cv and aer bench (package pipeline):
+// the method with s.Params, a grid search when s.Grid is set, and, with
+// validation rows, the decision layer. A nil method means DefaultMethod,
+// a nil s the zero Settings. valid, when not nil, is scored by column
+// name against train's columns (any order, extra columns ignored, its
+// categories mapped by value) and may be used by the method for tuning
+// (AER's lambda and delta, early stopping). Fit stops with ctx's error
+// when ctx is cancelled.
+func Fit(ctx context.Context, train, valid *Table, s *Settings, method learn.Method) (*Model, error) {
+	if s == nil {
+		s = &Settings{}
+	}
+	if train == nil || !train.Labelled() {
+		return nil, fmt.Errorf("%w: the training table has no label", learn.ErrData)
+	}
+	composed, err := compose(method, s)
+	if err != nil {
+		return nil, err
+	}
+	schema := train.Schema()
+	tr := &learn.Data{X: train.d.X, Y: train.d.Y, W: train.d.W, Features: train.d.Features}
+	va, err := validData(train, valid)
+	if err != nil {
+		return nil, err
+	}
+	if va == nil && (s.Grid != nil || s.Decision.Override) {
+		return nil, fmt.Errorf("%w: a grid search and a decision layer asked for explicitly need validation rows", learn.ErrParam)
+	}
+	summary := &TrainSummary{Rows: train.Rows(), MissingCells: train.d.Missing()}
+	_, summary.Positives = train.ClassCounts()
+	if va != nil {
+		summary.ValidRows = va.Rows()
+		_, summary.ValidPositives = valid.ClassCounts()
+	}
+	env := learn.Env{Seed: s.Seed, Workers: s.Workers, Progress: s.Progress, Logger: s.Logger,
+		ConsumeTrain: s.ConsumeTrain, MemoryPlan: s.MemoryPlan}
+	start := time.Now()
+	f, err := pipeline.Fit(ctx, composed, tr, va, env)
+	if err != nil {
+		return nil, err
+	}
+	elapsed := time.Since(start)
+	if err := ctx.Err(); err != nil {
+		return nil, err // interrupted after the fit: no model
+	}
+	return newFitted(f, schema, s.Seed, summary, elapsed)
+}
+
+// compose returns the fit protocol's composition of method with s.
+func compose(method learn.Method, s *Settings) (*decision.Layered, error) {
+	if method == nil {
+		method = DefaultMethod()
+	}
+	if len(s.Params) == 0 && s.Grid == nil {
+		return decision.Wrap(method, s.Decision), s.Decision.Check()
+	}
+	newMethod := func() (learn.Method, error) {
+		m, err := cloneMethod(method)
+		if err != nil {
+			return nil, err
+		}
+		return m, pipeline.SetParams(m, s.Params)
+	}
+	return pipeline.Compose(newMethod, s.Grid, s.Decision)
+}
+
+// cloneMethod returns a fresh method of m's name with m's parameters
+// (those away from their defaults) set.
+func cloneMethod(m learn.Method) (learn.Method, error) {
+	c, err := learn.New(m.Name())
+	if err != nil {
+		return nil, fmt.Errorf("%w (a method given with Settings.Params or Settings.Grid must be registered, so that Fit can make copies of it)", err)
+	}
+	for _, p := range m.Params() {
+		if p.Value != p.Default {
+			if err := c.Set(p.Key, p.Value); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return c, nil
+}
+
+// validData returns the validation table's rows with train's features,
+// in train's order, and labels in train's classes.
+func validData(train, valid *Table) (*learn.Data, error) {
+	if valid == nil {
+		return nil, nil
+	}
+	if !valid.Labelled() {
+		return nil, fmt.Errorf("%w: the validation table has no label", learn.ErrData)
+	}
+	schema := train.Schema()
+	e, err := valid.d.Encode(&schema)
+	if err != nil {
+		return nil, fmt.Errorf("validation data: %w", err)
+	}
+	if e.Y == nil {
+		return nil, fmt.Errorf("%w: validation data: its classes %q and %q are not the training data's %q and %q",
+			learn.ErrData, valid.d.Classes[0], valid.d.Classes[1], schema.Classes[0], schema.Classes[1])
+	}
+	if schema.Weight != "" && valid.d.W == nil {
+		return nil, fmt.Errorf("%w: validation data has no weight column %q", learn.ErrData, schema.Weight)
+	}
+	var w []float64
+	if schema.Weight != "" {
+		w = valid.d.W
+	}
+	return &learn.Data{X: e.X, Y: e.Y, W: w, Features: schema.Features}, nil
+}
+
+// TrainSummary describes the training (and validation) rows of a fit,
+// as a model file records them (no file name: the same data read from
+// another file gives the same model file).
+type TrainSummary struct {
+	Rows           int `json:"rows"`
+	Positives      int `json:"positives"`
+	MissingCells   int `json:"missing_cells"`
+	ValidRows      int `json:"valid_rows,omitempty"`
+	ValidPositives int `json:"valid_positives,omitempty"`
+}
+
+// FitConfig is the fit configuration a model file's header holds: the
+// seed, every parameter of the method as fitted, and the training data's
+// summary.
+type FitConfig struct {
+	Seed   uint64            `json:"seed"`
+	Params map[string]string `json:"params"`
+	// Train is absent in files written before it was added.
+	Train *TrainSummary `json:"train,omitempty"`
+}
+
+// FitReport is what a fit found, beside the model: the grid search's
+// outcome, the decision layer, the method's own summary and the time.
+type FitReport struct {
+	// Search is the grid search's outcome (every point, the chosen one);
+	// nil without a grid.
+	Search *search.Outcome
+	// Layer is the decision layer fitted on the validation rows; nil
+	// without one.
+	Layer *decision.Layer
+	// Summary is the method's report of its fit (learn.Summarizer), for
+	// JSON; nil when it has none.
+	Summary any
+	// Seconds is the fit's wall time, reading excluded.
+	Seconds float64
+}
+
+// newFitted builds the model of a finished fit.
+func newFitted(f *pipeline.Fitted, schema dataset.Schema, seed uint64, ts *TrainSummary, elapsed time.Duration) (*Model, error) {
+	cfg, err := json.Marshal(FitConfig{Seed: seed, Params: learn.ParamMap(f.Method.Params()), Train: ts})
+	if err != nil {
+		return nil, err
+	}
+	var layerJSON []byte
+	if f.Layer != nil {
+		if layerJSON, err = json.Marshal(f.Layer); err != nil {
+			return nil, err
+		}
+	}
+	h := &modelfile.Header{Method: f.Method.Name(), Schema: schema, Config: cfg, Decision: layerJSON, Producer: "aer " + Version}
+	m := &Model{header: h, model: f.Model, layer: f.Layer,
+		report: &FitReport{Search: f.Search, Layer: f.Layer, Seconds: elapsed.Seconds()}}
+	if sm, ok := f.Model.(learn.Summarizer); ok {
+		m.report.Summary = sm.Summary()
+	}
+	return m, nil
+}

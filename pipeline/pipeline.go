@@ -1,0 +1,160 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/aer-go/aer/decision"
+	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/search"
+)
+
+// Spec describes a fit in text, as a user types it. The zero value (with
+// Method set) fits the method with its defaults and, given validation
+// rows, a decision layer tuned for balanced accuracy in front of any
+// model without a threshold of its own.
+type Spec struct {
+	// Method is the registered method name ("gbdt", "aer").
+	Method string
+	// Params are the method's parameters as key=value.
+	Params []string
+	// Grid are grid axes, key=v1,v2 (key=v1|v2 for values with commas),
+	// or "paper" for the method's grid of the paper's appendix; nil: no
+	// grid search.
+	Grid []string
+	// Decision says how the decision layer is fitted on the validation
+	// rows. Its Objective is also what the grid search optimises.
+	Decision decision.Options
+}
+
+// NewMethod returns the registered method name with params (key=value)
+// set; errors wrap learn.ErrParam or learn.ErrUnknownMethod.
+func NewMethod(name string, params []string) (learn.Method, error) {
+	m, err := learn.New(name)
+	if err != nil {
+		return nil, err
+	}
+	return m, SetParams(m, params)
+}
+
+// SetParams sets params (key=value, spaces around either trimmed) on m,
+// in order; errors wrap learn.ErrParam.
+func SetParams(m learn.Method, params []string) error {
+	for _, kv := range params {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return fmt.Errorf("%w: want key=value, got %q", learn.ErrParam, kv)
+		}
+		if err := m.Set(strings.TrimSpace(k), strings.TrimSpace(v)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Axes reads grid specs: "paper" for the method's paper grid (an error
+// when it has none), else key=v1,v2 axes. nil means no grid search.
+func Axes(m learn.Method, specs []string) ([]search.Axis, error) {
+	var flat []string
+	for _, f := range specs {
+		if strings.TrimSpace(f) != "paper" {
+			flat = append(flat, f)
+			continue
+		}
+		g, ok := m.(learn.Gridder)
+		if !ok || len(g.PaperGrid()) == 0 {
+			return nil, fmt.Errorf("%w: grid paper: the paper gives no grid for method %s", learn.ErrParam, m.Name())
+		}
+		flat = append(flat, g.PaperGrid()...)
+	}
+	var axes []search.Axis
+	for _, s := range flat {
+		a, err := search.ParseAxis(s)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", learn.ErrParam, err)
+		}
+		axes = append(axes, a)
+	}
+	return axes, nil
+}
+
+// Build returns the composition s describes: the method with its
+// parameters, inside a grid search when s has a grid, inside a decision
+// layer.
+func (s Spec) Build() (*decision.Layered, error) {
+	return Compose(func() (learn.Method, error) { return NewMethod(s.Method, s.Params) }, s.Grid, s.Decision)
+}
+
+// Compose returns the composition of the methods newMethod makes: one of
+// them, or a grid search over fresh ones when grid has axes (see Axes),
+// inside a decision layer fitted as opt says (whose objective the grid
+// optimises too).
+func Compose(newMethod func() (learn.Method, error), grid []string, opt decision.Options) (*decision.Layered, error) {
+	m, err := newMethod()
+	if err != nil {
+		return nil, err
+	}
+	if err := opt.Check(); err != nil {
+		return nil, err
+	}
+	axes, err := Axes(m, grid)
+	if err != nil {
+		return nil, err
+	}
+	if axes != nil {
+		if m, err = search.NewGrid(newMethod, axes, opt.Goal()); err != nil {
+			return nil, err
+		}
+	}
+	return decision.Wrap(m, opt), nil
+}
+
+// NeedsValid tells whether the fit cannot run without validation rows:
+// a grid search, or a decision layer asked for explicitly.
+func (s Spec) NeedsValid() bool { return len(s.Grid) > 0 || s.Decision.Override }
+
+// Fitted is what a fit found.
+type Fitted struct {
+	// Method is the configured method: the grid's chosen point when
+	// there was a grid search, without the wrappers.
+	Method learn.Method
+	// Model is the fitted model, behind its decision layer when it has
+	// one (decision.Detach gives the model a file's payload holds).
+	Model learn.Model
+	// Search is the grid search's outcome; nil without one.
+	Search *search.Outcome
+	// Layer is the decision layer; nil without one.
+	Layer *decision.Layer
+}
+
+// Fit fits m on train, with valid (nil: none) for tuning: m may be a
+// decision.Layered around a search.Grid around a method, or any part of
+// that composition, or any other method.
+func Fit(ctx context.Context, m learn.Method, train, valid *learn.Data, env learn.Env) (*Fitted, error) {
+	layered, _ := m.(*decision.Layered)
+	inner := m
+	if layered != nil {
+		if valid == nil && layered.Options().Override {
+			return nil, decision.ErrNoValid
+		}
+		inner = layered.Unwrap()
+	}
+	out := &Fitted{Method: inner}
+	var err error
+	if g, ok := inner.(*search.Grid); ok {
+		if out.Search, err = g.Search(ctx, train, valid, env); err != nil {
+			return nil, err
+		}
+		out.Method, out.Model = out.Search.Method, out.Search.Model
+	} else if out.Model, err = inner.Fit(ctx, train, valid, env); err != nil {
+		return nil, err
+	}
+	if layered != nil {
+		if out.Model, err = layered.Finish(ctx, out.Model, train, valid, env.Workers); err != nil {
+			return nil, err
+		}
+		out.Layer = decision.LayerOf(out.Model)
+	}
+	return out, nil
+}
