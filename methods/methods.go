@@ -1,8 +1,8 @@
 package methods
 
 import (
-	"github.com/aer-go/aer/adaptive"
 	"github.com/aer-go/aer/adaboost"
+	"github.com/aer-go/aer/adaptive"
 	"github.com/aer-go/aer/boost"
 	"github.com/aer-go/aer/forest"
 	"github.com/aer-go/aer/learn"
