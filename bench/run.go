@@ -14,7 +14,7 @@ import (
 	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/learn"
 	aermetrics "github.com/aer-go/aer/metrics"
-	"github.com/aer-go/aer/search"
+	"github.com/aer-go/aer/pipeline"
 )
 
 // split is one seed's train, validation and test rows of a dataset,
@@ -97,44 +97,28 @@ func fitAndScore(ctx context.Context, j *job, grid, rule string, workers int) (*
 	obj := decision.MetricObjective(aermetrics.BalancedAccuracy)
 	sp := j.split
 
-	var model learn.Model
-	var chosen []string
+	// The one fit protocol (package pipeline), with the layer fitted for
+	// every method: the row reports the test metrics at the layer's
+	// threshold and, beside them, at the method's own.
+	var grids []string
+	if j.axes(grid) != nil {
+		grids = []string{GridPaper}
+	}
 	mem := startHeapSampler()
 	start := time.Now()
-	var err error
-	if axes := j.axes(grid); axes != nil {
-		var found *search.Outcome
-		found, err = search.Run(ctx, j.spec.New, axes, sp.train, sp.valid, obj, env)
-		if err == nil {
-			model, chosen = found.Model, found.Points[found.Chosen].Params
-		}
-	} else {
-		var m learn.Method
-		if m, err = j.spec.New(); err == nil {
-			model, err = m.Fit(ctx, sp.train, sp.valid, env)
-		}
+	var fitted *pipeline.Fitted
+	composed, err := pipeline.Compose(j.spec.New, grids, decision.Options{Objective: &obj, Rule: rule, Override: true})
+	if err == nil {
+		fitted, err = pipeline.Fit(ctx, composed, sp.train, sp.valid, env)
 	}
 	row.FitSeconds = time.Since(start).Seconds()
 	row.HeapPeakBytes = mem.stop()
 	if err != nil {
 		return fail(fmt.Errorf("fit: %w", err))
 	}
-	if len(chosen) > 0 {
-		row.Params = strings.TrimSpace(row.Params + " " + strings.Join(chosen, " "))
-	}
-
-	vscore, err := learn.Predict(ctx, model, sp.valid.X, workers)
-	if err != nil {
-		return fail(fmt.Errorf("scoring the validation rows: %w", err))
-	}
-	var layer *decision.Layer
-	if rule == decision.RuleBayes {
-		layer, err = decision.FitBayesLayer(sp.valid.Y, vscore, nil, obj, sp.train.PositiveShare())
-	} else {
-		layer, err = decision.FitLayer(sp.valid.Y, vscore, nil, obj, "")
-	}
-	if err != nil {
-		return fail(fmt.Errorf("decision threshold on the validation rows: %w", err))
+	model, layer := fitted.Model, fitted.Layer
+	if s := fitted.Search; s != nil && len(s.Points[s.Chosen].Params) > 0 {
+		row.Params = strings.TrimSpace(row.Params + " " + strings.Join(s.Points[s.Chosen].Params, " "))
 	}
 	start = time.Now()
 	score, err := learn.Predict(ctx, model, sp.test.X, workers)
@@ -155,7 +139,7 @@ func fitAndScore(ctx context.Context, j *job, grid, rule string, workers int) (*
 	if cal, ok := aermetrics.EvaluateCalibration(y, score, nil, 10); ok {
 		row.Brier, row.LogLoss = cal.Brier, cal.LogLoss
 	}
-	row.DefaultThreshold = learn.ThresholdOf(model)
+	row.DefaultThreshold = learn.ThresholdOf(decision.Detach(model))
 	row.DefaultBA = aermetrics.FromScores(y, score, row.DefaultThreshold, nil).BalancedAccuracy()
 
 	p := &dataset.Predictions{Label: y, Score: score, Pred: make([]int, len(score))}
@@ -164,7 +148,7 @@ func fitAndScore(ctx context.Context, j *job, grid, rule string, workers int) (*
 			p.Pred[i] = 1
 		}
 	}
-	return &outcome{row: row, preds: p, tuning: tuningOf(model, firstRow(sp.valid.X))}, nil
+	return &outcome{row: row, preds: p, tuning: tuningOf(decision.Detach(model), firstRow(sp.valid.X))}, nil
 }
 
 // heapObjects is the runtime/metrics name of the bytes of heap objects:

@@ -162,7 +162,7 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return nil, err
 		}
-		return r.model, nil
+		return r.Model, nil
 	}
 	total := *folds * *repeats
 	start := time.Now()

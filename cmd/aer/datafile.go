@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	aerlib "github.com/aer-go/aer"
 	"io"
 	"os"
 	"path/filepath"
@@ -33,21 +34,11 @@ func (d *dataFile) Close() error {
 	return nil
 }
 
-// stdinKey keys the standard input in a context (see withStdin).
-type stdinKey struct{}
-
 // withStdin returns ctx carrying r as the standard input of the commands
 // run with it (tests feed "-" this way); without it, os.Stdin.
-func withStdin(ctx context.Context, r io.Reader) context.Context {
-	return context.WithValue(ctx, stdinKey{}, r)
-}
+func withStdin(ctx context.Context, r io.Reader) context.Context { return aerlib.WithStdin(ctx, r) }
 
-func stdinOf(ctx context.Context) io.Reader {
-	if r, ok := ctx.Value(stdinKey{}).(io.Reader); ok {
-		return r
-	}
-	return os.Stdin
-}
+func stdinOf(ctx context.Context) io.Reader { return aerlib.Stdin(ctx) }
 
 // openData opens the data file at path; "-" is the standard input (named
 // stdin in messages).

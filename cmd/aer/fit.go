@@ -8,14 +8,13 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
+	aerlib "github.com/aer-go/aer"
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/internal/memlimit"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/metrics"
-	"github.com/aer-go/aer/modelfile"
 	"github.com/aer-go/aer/search"
 )
 
@@ -98,6 +97,15 @@ func (p *paramFlags) String() string {
 	return strings.Join(parts, " ")
 }
 
+// texts returns the parameters as key=value.
+func (p *paramFlags) texts() []string {
+	out := make([]string, len(*p))
+	for i, kv := range *p {
+		out[i] = kv.Key + "=" + kv.Value
+	}
+	return out
+}
+
 func (p *paramFlags) Set(s string) error {
 	k, v, ok := strings.Cut(s, "=")
 	k = strings.TrimSpace(k)
@@ -138,241 +146,243 @@ type fitOutput struct {
 }
 
 // headerConfig is the fit configuration saved in the model file header.
-type headerConfig struct {
-	Seed   uint64            `json:"seed"`
-	Params map[string]string `json:"params"`
-	// Train summarises the data the model was fitted on (absent in files
-	// written before it was added); no file name, so the same data read
-	// from another file gives the same model file.
-	Train *trainSummary `json:"train,omitempty"`
-}
+type headerConfig = aerlib.FitConfig
 
 // trainSummary describes the training (and validation) rows of a fit.
-type trainSummary struct {
-	Rows           int `json:"rows"`
-	Positives      int `json:"positives"`
-	MissingCells   int `json:"missing_cells"`
-	ValidRows      int `json:"valid_rows,omitempty"`
-	ValidPositives int `json:"valid_positives,omitempty"`
+type trainSummary = aerlib.TrainSummary
+
+// fitArgs are aer fit's flags.
+type fitArgs struct {
+	ff                        fitFlags
+	df                        dataFlags
+	train, valid, weight, out *string
+	seed                      *uint64
+	threads                   *int
+	asJSON, memCheck          *bool
+}
+
+// parseFitArgs reads and checks aer fit's flags.
+func parseFitArgs(args []string, stderr io.Writer) (*fitArgs, error) {
+	fs := newFlagSet(commands["fit"], stderr)
+	a := &fitArgs{}
+	a.ff.register(fs)
+	a.train = fs.String("train", "", "labelled training `file` (CSV, .csv.gz or Parquet), - for standard input (required)")
+	a.valid = fs.String("valid", "", "labelled validation `file` (CSV, .csv.gz or Parquet), - for standard input (tuning, early stopping, validation curve)")
+	a.weight = fs.String("weight", "", "`column` of non-negative row weights")
+	a.out = fs.String("out", "", "model `file` to write (required)")
+	a.seed = fs.Uint64("seed", 0, "random seed")
+	a.threads = fs.Int("threads", 0, "worker goroutines (0: all cores)")
+	a.asJSON = fs.Bool("json", false, "print one JSON document on stdout")
+	a.memCheck = fs.Bool("memory-check", true, "refuse, before it starts, a fit the method estimates needs more memory than is available (false: try anyway)")
+	a.df.register(fs)
+	a.df.registerCategorical(fs)
+	rest, err := parseFlags(fs, args)
+	switch {
+	case err != nil:
+		return nil, err
+	case len(rest) > 0:
+		return nil, usageErrorf("fit: unexpected argument %q", rest[0])
+	case *a.train == "":
+		return nil, usageErrorf("fit: --train is required")
+	case *a.out == "":
+		return nil, usageErrorf("fit: --out is required")
+	case *a.threads < 0:
+		return nil, usageErrorf("fit: --threads must be at least 0, not %d", *a.threads)
+	}
+	if err := refuseOverwrite("fit", "--out", *a.out, input{"--train", *a.train}, input{"--valid", *a.valid}); err != nil {
+		return nil, err
+	}
+	if err := oneStdin("fit", input{"--train", *a.train}, input{"--valid", *a.valid}); err != nil {
+		return nil, err
+	}
+	return a, nil
 }
 
 func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c := commands["fit"]
-	fs := newFlagSet(c, stderr)
-	var ff fitFlags
-	ff.register(fs)
-	trainPath := fs.String("train", "", "labelled training `file` (CSV, .csv.gz or Parquet), - for standard input (required)")
-	validPath := fs.String("valid", "", "labelled validation `file` (CSV, .csv.gz or Parquet), - for standard input (tuning, early stopping, validation curve)")
-	weight := fs.String("weight", "", "`column` of non-negative row weights")
-	out := fs.String("out", "", "model `file` to write (required)")
-	seed := fs.Uint64("seed", 0, "random seed")
-	threads := fs.Int("threads", 0, "worker goroutines (0: all cores)")
-	asJSON := fs.Bool("json", false, "print one JSON document on stdout")
-	memCheck := fs.Bool("memory-check", true, "refuse, before it starts, a fit the method estimates needs more memory than is available (false: try anyway)")
-	var df dataFlags
-	df.register(fs)
-	df.registerCategorical(fs)
-	rest, err := parseFlags(fs, args)
+	a, err := parseFitArgs(args, stderr)
 	if err != nil {
 		return err
 	}
-	if len(rest) > 0 {
-		return usageErrorf("fit: unexpected argument %q", rest[0])
-	}
-	if *trainPath == "" {
-		return usageErrorf("fit: --train is required")
-	}
-	if *out == "" {
-		return usageErrorf("fit: --out is required")
-	}
-	if err := refuseOverwrite("fit", "--out", *out, input{"--train", *trainPath}, input{"--valid", *validPath}); err != nil {
-		return err
-	}
-	if err := oneStdin("fit", input{"--train", *trainPath}, input{"--valid", *validPath}); err != nil {
-		return err
-	}
-	if *threads < 0 {
-		return usageErrorf("fit: --threads must be at least 0, not %d", *threads)
-	}
-	plan, err := ff.plan("fit")
+	plan, err := a.ff.plan("fit")
 	if err != nil {
 		return err
 	}
-
-	opt := df.trainingOptions()
-	opt.Weight = *weight
-	opt.Workers = *threads
-	train, err := loadData(ctx, *trainPath, opt)
+	train, valid, err := a.readData(ctx, stderr)
 	if err != nil {
-		return fmt.Errorf("fit: %w", err)
+		return err
 	}
-	if err := df.checkDropped(train, *trainPath); err != nil {
-		return usageErrorf("fit: %v", err)
-	}
-	if err := df.checkPositive(train, *trainPath); err != nil {
-		return usageErrorf("fit: %v", err)
-	}
-	noteMixed(stderr, "fit", train, *trainPath)
-	var valid *dataset.Dataset
-	if train.Split != nil {
-		tr, va, te, err := train.SplitIndices()
-		if err != nil {
-			return fmt.Errorf("fit: %w", err)
-		}
-		fmt.Fprintf(stderr, "fit: %s: split column: %d train, %d valid, %d test rows (test rows not used)\n", *trainPath, len(tr), len(va), len(te))
-		if *validPath == "" && len(va) > 0 {
-			valid = train.Subset(va)
-		}
-		train = train.Subset(tr)
-	}
-	if *validPath != "" {
-		v, err := loadData(ctx, *validPath, dataset.Options{Label: train.Label, Classes: train.Classes, AllowOneClass: true, Weight: *weight,
-			Drop: opt.Drop, Delimiter: opt.Delimiter, NA: opt.NA, ID: opt.ID, Categories: train.Categories, Workers: *threads})
-		if err != nil {
-			return fmt.Errorf("fit: %w", err)
-		}
-		x, err := v.Matrix(train.Features)
-		if err != nil {
-			return fmt.Errorf("fit: validation data: %w", err)
-		}
-		v.X, v.Features = x, train.Features
-		if n := sumInts(v.Unseen); n > 0 {
-			fmt.Fprintf(stderr, "fit: %s: %d cells of categorical columns hold values the training data lacks, encoded as all zeros\n", *validPath, n)
-		}
-		valid = v
-	}
-
 	if err := plan.checkValid(valid != nil); err != nil {
 		return err
 	}
-	shape := learn.Shape{Rows: train.Rows(), Features: train.Cols(), Workers: *threads, ConsumeTrain: true}
-	if valid != nil {
-		shape.ValidRows = valid.Rows()
-	}
-	estimate, _ := learn.FitMemory(plan.method, shape)
-	var limit int64
-	var replan func(int64)
-	if estimate > 0 {
-		tables := int64(train.Rows()) * int64(train.Cols()) * 8
-		if valid != nil {
-			tables += int64(valid.Rows()) * int64(valid.Cols()) * 8
-		}
-		limit = limitToPlan(tables + estimate)
-		// A closer figure during the fit lowers the limit further.
-		replan = func(b int64) { limit = limitToPlan(tables + b) }
-	}
-	if avail, ok := availableMemory(); ok && *memCheck {
-		if err := learn.CheckMemory(plan.method, shape, avail); err != nil {
-			return fmt.Errorf("fit: %w (--memory-check=false tries anyway)", err)
-		}
+	mem, err := a.memoryPlan(plan, train, valid)
+	if err != nil {
+		return err
 	}
 	bar := newProgress(stderr, "fit "+plan.method.Name())
 	// The training features are not read after the fit: the method may
 	// work on them in place.
-	ts := &trainSummary{Rows: train.Rows(), MissingCells: train.Missing()}
-	env := learn.Env{Seed: *seed, Workers: *threads, Progress: bar.update, Logger: noteLogger(stderr, "fit"), ConsumeTrain: true, MemoryPlan: replan}
-	start := time.Now()
-	res, err := plan.fit(ctx, learnData(train), learnData(valid), env)
-	elapsed := time.Since(start)
+	env := learn.Env{Seed: *a.seed, Workers: *a.threads, Progress: bar.update, Logger: noteLogger(stderr, "fit"), ConsumeTrain: true, MemoryPlan: mem.replan}
+	fresh, _ := learn.New(plan.method.Name())
+	model, err := aerlib.Fit(ctx, train, valid, plan.settings(env), fresh)
 	bar.done(err)
 	if err != nil {
-		if isUsageError(err) {
-			return err
+		if isParamError(err) {
+			return usageErrorf("fit: %v", err)
 		}
 		return fmt.Errorf("fit: %w", err)
 	}
-	method, model, found, layer := res.method, res.model, res.found, res.layer
-	var layerJSON []byte
-	if layer != nil {
-		if layerJSON, err = json.Marshal(layer); err != nil {
-			return fmt.Errorf("fit: %w", err)
+	if err := model.Save(ctx, *a.out); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
 		}
-	}
-	pm := learn.ParamMap(method.Params())
-	_, ts.Positives = train.ClassCounts()
-	if valid != nil {
-		ts.ValidRows = valid.Rows()
-		_, ts.ValidPositives = valid.ClassCounts()
-	}
-	cfg, err := json.Marshal(headerConfig{Seed: *seed, Params: pm, Train: ts})
-	if err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}
-	payload, err := model.MarshalBinary()
-	if err != nil {
-		return fmt.Errorf("fit: encoding the model: %w", err)
+	o := a.output(model, train, valid, mem)
+	if *a.asJSON {
+		return writeJSON(stdout, o)
 	}
-	h := &modelfile.Header{
-		Method: method.Name(),
-		Schema: modelfile.Schema{Features: train.Features, Label: train.Label, Classes: train.Classes, Weight: train.WeightColumn, Drop: train.Dropped, ID: train.IDColumn,
-			Categories: schemaCategories(train.Categories)},
-		Config:   cfg,
-		Decision: layerJSON,
-		Producer: "aer " + version,
-	}
-	if err := ctx.Err(); err != nil {
-		return err // interrupted after the fit: still write nothing
-	}
-	if err := modelfile.SaveContext(ctx, *out, h, payload); err != nil {
-		return fmt.Errorf("fit: %w", err)
-	}
+	return writeFitText(stdout, o)
+}
 
-	_, pos := train.ClassCounts()
-	o := fitOutput{
-		Method: method.Name(), Train: *trainPath, Rows: train.Rows(), Features: train.Cols(), Positives: pos, Weight: train.WeightColumn,
-		Seed: *seed, Params: pm, FitSeconds: elapsed.Seconds(), Out: *out, Classes: train.Classes, Decision: layer,
-		Search: found, MemoryEstimate: estimate,
+// readData reads the training table and the validation one, from --valid
+// or the training file's split column (nil when there is none).
+func (a *fitArgs) readData(ctx context.Context, stderr io.Writer) (train, valid *aerlib.Table, err error) {
+	opt := a.df.trainingOptions()
+	opt.Weight = *a.weight
+	opt.Workers = *a.threads
+	t, err := aerlib.ReadTableFrom(ctx, *a.train, opt)
+	if err != nil {
+		return nil, nil, fmt.Errorf("fit: %w", err)
 	}
-	if limit > 0 && limit < math.MaxInt64 {
-		o.MemoryLimit = limit
+	if err := a.df.checkDropped(t.Dataset(), *a.train); err != nil {
+		return nil, nil, usageErrorf("fit: %v", err)
+	}
+	if err := a.df.checkPositive(t.Dataset(), *a.train); err != nil {
+		return nil, nil, usageErrorf("fit: %v", err)
+	}
+	noteMixed(stderr, "fit", t.Dataset(), *a.train)
+	train = t
+	if t.Dataset().Split != nil {
+		tr, va, te, err := t.Dataset().SplitIndices()
+		if err != nil {
+			return nil, nil, fmt.Errorf("fit: %w", err)
+		}
+		fmt.Fprintf(stderr, "fit: %s: split column: %d train, %d valid, %d test rows (test rows not used)\n", *a.train, len(tr), len(va), len(te))
+		if *a.valid == "" && len(va) > 0 {
+			valid = t.Subset(va)
+		}
+		train = t.Subset(tr)
+	}
+	if *a.valid == "" {
+		return train, valid, nil
+	}
+	d, schema := train.Dataset(), train.Schema()
+	valid, err = aerlib.ReadTableFrom(ctx, *a.valid, dataset.Options{Label: d.Label, Classes: d.Classes, AllowOneClass: true, Weight: *a.weight,
+		Drop: opt.Drop, Delimiter: opt.Delimiter, NA: opt.NA, ID: opt.ID, Categories: d.Categories, Workers: *a.threads,
+		Keep: aerlib.RawColumns(&schema)})
+	if err != nil {
+		return nil, nil, fmt.Errorf("fit: %w", err)
+	}
+	if n := sumInts(valid.Dataset().Unseen); n > 0 {
+		fmt.Fprintf(stderr, "fit: %s: %d cells of categorical columns hold values the training data lacks, encoded as all zeros\n", *a.valid, n)
+	}
+	return train, valid, nil
+}
+
+// fitMemory is the memory plan of a fit: the method's estimate and the
+// runtime's soft limit.
+type fitMemory struct {
+	estimate, limit int64
+	replan          func(int64)
+}
+
+// memoryPlan estimates the fit's memory, refuses a fit that cannot fit
+// (unless --memory-check=false) and sets the soft memory limit.
+func (a *fitArgs) memoryPlan(plan *fitPlan, train, valid *aerlib.Table) (*fitMemory, error) {
+	td := train.Dataset()
+	shape := learn.Shape{Rows: td.Rows(), Features: td.Cols(), Workers: *a.threads, ConsumeTrain: true}
+	if valid != nil {
+		shape.ValidRows = valid.Rows()
+	}
+	m := &fitMemory{}
+	m.estimate, _ = learn.FitMemory(plan.method, shape)
+	if m.estimate > 0 {
+		tables := int64(td.Rows()) * int64(td.Cols()) * 8
+		if valid != nil {
+			tables += int64(valid.Rows()) * int64(td.Cols()) * 8
+		}
+		m.limit = limitToPlan(tables + m.estimate)
+		// A closer figure during the fit lowers the limit further.
+		m.replan = func(b int64) { m.limit = limitToPlan(tables + b) }
+	}
+	if avail, ok := availableMemory(); ok && *a.memCheck {
+		if err := learn.CheckMemory(plan.method, shape, avail); err != nil {
+			return nil, fmt.Errorf("fit: %w (--memory-check=false tries anyway)", err)
+		}
+	}
+	return m, nil
+}
+
+// output is the --json document of a finished fit.
+func (a *fitArgs) output(model *aerlib.Model, train, valid *aerlib.Table, mem *fitMemory) fitOutput {
+	h, rep := model.Header(), model.Report()
+	var cfg headerConfig
+	_ = json.Unmarshal(h.Config, &cfg)
+	o := fitOutput{
+		Method: h.Method, Train: *a.train, Rows: cfg.Train.Rows, Features: len(h.Schema.Features), Positives: cfg.Train.Positives,
+		Weight: h.Schema.Weight, Seed: *a.seed, Params: cfg.Params, FitSeconds: rep.Seconds, Out: *a.out, Classes: h.Schema.Classes,
+		Decision: rep.Layer, Search: rep.Search, MemoryEstimate: mem.estimate, Result: rep.Summary,
+	}
+	if mem.limit > 0 && mem.limit < math.MaxInt64 {
+		o.MemoryLimit = mem.limit
 	}
 	if peak, ok := memlimit.PeakRSS(); ok {
 		o.PeakRSS = peak
 	}
-	if s, ok := model.(learn.Summarizer); ok {
-		o.Result = s.Summary()
-	}
-	if t, ok := model.(learn.Thresholder); ok {
+	if t, ok := model.Learned().(learn.Thresholder); ok {
 		v := t.Threshold()
 		o.Threshold = &v
 	}
 	if valid != nil {
-		o.Valid = *validPath
+		o.Valid = *a.valid
 		if o.Valid == "" {
-			o.Valid = *trainPath + " (split=valid)"
+			o.Valid = *a.train + " (split=valid)"
 		}
 		o.ValidRows = valid.Rows()
 	}
-	if *asJSON {
-		return writeJSON(stdout, o)
+	return o
+}
+
+// writeFitText renders a finished fit for people.
+func writeFitText(w io.Writer, o fitOutput) error {
+	fmt.Fprintf(w, "method     %s\n", o.Method)
+	fmt.Fprintf(w, "train      %s: %d rows, %d features, %d positive (%s)\n", o.Train, o.Rows, o.Features, o.Positives, o.Classes[1])
+	if o.ValidRows > 0 || o.Valid != "" {
+		fmt.Fprintf(w, "valid      %s: %d rows\n", o.Valid, o.ValidRows)
 	}
-	fmt.Fprintf(stdout, "method     %s\n", o.Method)
-	fmt.Fprintf(stdout, "train      %s: %d rows, %d features, %d positive (%s)\n", o.Train, o.Rows, o.Features, o.Positives, o.Classes[1])
-	if valid != nil {
-		fmt.Fprintf(stdout, "valid      %s: %d rows\n", o.Valid, o.ValidRows)
-	}
-	fmt.Fprintf(stdout, "fit time   %.3f s\n", o.FitSeconds)
-	if found != nil {
+	fmt.Fprintf(w, "fit time   %.3f s\n", o.FitSeconds)
+	if found := o.Search; found != nil {
 		p := found.Points[found.Chosen]
-		fmt.Fprintf(stdout, "grid       %d points; chosen %s (%s %.4f on validation)\n", len(found.Points), strings.Join(p.Params, " "), found.Objective, p.Value)
+		fmt.Fprintf(w, "grid       %d points; chosen %s (%s %.4f on validation)\n", len(found.Points), strings.Join(p.Params, " "), found.Objective, p.Value)
 	}
 	if st, ok := o.Result.(fmt.Stringer); ok {
-		fmt.Fprintf(stdout, "result     %s\n", st)
+		fmt.Fprintf(w, "result     %s\n", st)
 	}
+	layer := o.Decision
 	switch {
 	case layer != nil && layer.Calibration != nil:
-		fmt.Fprintf(stdout, "decision   scores calibrated (%s), threshold %.4g for %s on validation (%.4f)\n", layer.Calibration.Method, layer.Threshold, layer.Objective, layer.Value)
+		fmt.Fprintf(w, "decision   scores calibrated (%s), threshold %.4g for %s on validation (%.4f)\n", layer.Calibration.Method, layer.Threshold, layer.Objective, layer.Value)
 	case layer != nil:
 		how := ""
 		if layer.Rule == decision.RuleBayes {
 			how = " (Bayes threshold of a sigmoid calibration)"
 		}
-		fmt.Fprintf(stdout, "decision   threshold %.4g for %s on validation (%.4f)%s\n", layer.Threshold, layer.Objective, layer.Value, how)
+		fmt.Fprintf(w, "decision   threshold %.4g for %s on validation (%.4f)%s\n", layer.Threshold, layer.Objective, layer.Value, how)
 	case o.Threshold != nil:
-		fmt.Fprintf(stdout, "threshold  %.4g (tuned by the method)\n", *o.Threshold)
+		fmt.Fprintf(w, "threshold  %.4g (tuned by the method)\n", *o.Threshold)
 	}
-	fmt.Fprintf(stdout, "model      %s\n", o.Out)
-	return nil
+	_, err := fmt.Fprintf(w, "model      %s\n", o.Out)
+	return err
 }
 
 // tuneObjective reads the threshold flags of aer fit: at most one of

@@ -5,9 +5,10 @@ import (
 	"flag"
 	"fmt"
 
+	aerlib "github.com/aer-go/aer"
 	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/learn"
-	"github.com/aer-go/aer/search"
+	"github.com/aer-go/aer/pipeline"
 )
 
 // fitFlags are the flags that say how a method is fitted, shared by aer
@@ -71,31 +72,34 @@ func (f *fitFlags) plan(cmd string) (*fitPlan, error) {
 	default:
 		return nil, usageErrorf("%s: --threshold-rule %q: want tuned or bayes", cmd, *f.rule)
 	}
-	axes, err := gridAxes(cmd, method, f.grid)
-	if err != nil {
+	if _, err := gridAxes(cmd, method, f.grid); err != nil {
 		return nil, err
 	}
-	return &fitPlan{cmd: cmd, methodName: *f.method, params: f.params, method: method, axes: axes,
-		obj: obj, explicit: explicit, rule: *f.rule, calibrate: *f.calibrate}, nil
+	spec := pipeline.Spec{Method: *f.method, Params: f.params.texts(), Grid: f.grid,
+		Decision: decision.Options{Objective: &obj, Rule: *f.rule, Calibrate: *f.calibrate, Override: explicit}}
+	composed, err := spec.Build()
+	if err != nil {
+		if isParamError(err) {
+			return nil, usageErrorf("%s: %v", cmd, err)
+		}
+		return nil, err
+	}
+	return &fitPlan{cmd: cmd, spec: spec, method: method, composed: composed}, nil
 }
 
-// fitPlan is one way of fitting: the method's own fit or a grid search
-// over it, then, with validation data, the decision layer.
+// fitPlan is one way of fitting: the fit protocol of package pipeline
+// (the method's own fit or a grid search over it, then, with validation
+// data, the decision layer) as the flags describe it.
 type fitPlan struct {
-	cmd        string
-	methodName string
-	params     paramFlags
-	method     learn.Method
-	axes       []search.Axis      // nil: no grid search
-	obj        decision.Objective // what the grid and the threshold optimise
-	explicit   bool               // a threshold flag was given
-	rule       string
-	calibrate  string
+	cmd      string
+	spec     pipeline.Spec
+	method   learn.Method      // the method with its parameters (names, help, memory)
+	composed *decision.Layered // the whole composition
 }
 
 // needsValid tells whether the plan cannot run without validation data:
 // a grid search, or a threshold flag.
-func (p *fitPlan) needsValid() bool { return p.axes != nil || p.explicit }
+func (p *fitPlan) needsValid() bool { return p.spec.NeedsValid() }
 
 // checkValid returns the usage error of a plan that needs validation data
 // when there is none.
@@ -103,66 +107,31 @@ func (p *fitPlan) checkValid(have bool) error {
 	switch {
 	case have:
 		return nil
-	case p.axes != nil:
+	case len(p.spec.Grid) > 0:
 		return usageErrorf("%s: --grid needs validation data (--valid, or valid rows in a split column)", p.cmd)
-	case p.explicit:
+	case p.spec.Decision.Override:
 		return usageErrorf("%s: --tune-metric, --cost, --min-recall, --calibrate and --threshold-rule need validation data (--valid, or valid rows in a split column)", p.cmd)
 	}
 	return nil
 }
 
-// fitted is what a plan's fit found.
-type fitted struct {
-	method learn.Method // the configured method (the grid's chosen point)
-	model  learn.Model  // behind the decision layer when there is one
-	found  *search.Outcome
-	layer  *decision.Layer
+// settings are the library's fit settings of the plan (aerlib.Fit), with
+// the run-time choices of env.
+func (p *fitPlan) settings(env learn.Env) *aerlib.Settings {
+	return &aerlib.Settings{Params: p.spec.Params, Grid: p.spec.Grid, Decision: p.spec.Decision,
+		Seed: env.Seed, Workers: env.Workers, Progress: env.Progress, Logger: env.Logger,
+		ConsumeTrain: env.ConsumeTrain, MemoryPlan: env.MemoryPlan}
 }
 
-// fit runs the plan on train, with valid (maybe nil) for tuning. The
-// decision layer is fitted on valid for every method, except that a method
-// that tunes its own threshold (aer's delta) keeps it unless a threshold
-// flag asks otherwise.
-func (p *fitPlan) fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (*fitted, error) {
+// fit runs the plan on train, with valid (maybe nil) for tuning (aer cv's
+// rounds).
+func (p *fitPlan) fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (*pipeline.Fitted, error) {
 	if err := p.checkValid(valid != nil); err != nil {
 		return nil, err
 	}
-	out := &fitted{method: p.method}
-	var err error
-	if p.axes != nil {
-		env.ConsumeTrain = false // a grid fits many times on the same rows
-		env.MemoryPlan = nil     // and one fit's plan is not the next one's
+	f, err := pipeline.Fit(ctx, p.composed, train, valid, env)
+	if err != nil && isParamError(err) {
+		return nil, usageErrorf("%s: %v", p.cmd, err)
 	}
-	if p.axes == nil {
-		out.model, err = p.method.Fit(ctx, train, valid, env)
-	} else {
-		out.found, err = search.Run(ctx, func() (learn.Method, error) { return newMethod(p.cmd, p.methodName, p.params) }, p.axes,
-			train, valid, p.obj, env)
-		if err == nil {
-			out.method, out.model = out.found.Method, out.found.Model
-		}
-	}
-	if err != nil {
-		if isParamError(err) {
-			return nil, usageErrorf("%s: %v", p.cmd, err)
-		}
-		return nil, err
-	}
-	if _, own := out.model.(learn.Thresholder); valid == nil || own && !p.explicit {
-		return out, nil
-	}
-	score, err := learn.Predict(ctx, out.model, valid.X, env.Workers)
-	if err != nil {
-		return nil, fmt.Errorf("scoring the validation rows: %w", err)
-	}
-	if p.rule == decision.RuleBayes {
-		out.layer, err = decision.FitBayesLayer(valid.Y, score, valid.W, p.obj, train.PositiveShare())
-	} else {
-		out.layer, err = decision.FitLayer(valid.Y, score, valid.W, p.obj, p.calibrate)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("decision layer on the validation rows: %w", err)
-	}
-	out.model = decision.Attach(out.model, out.layer)
-	return out, nil
+	return f, err
 }
