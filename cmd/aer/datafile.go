@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	aerlib "github.com/aer-go/aer"
 	"io"
 	"os"
@@ -10,8 +9,6 @@ import (
 	"strings"
 
 	"github.com/aer-go/aer/dataset"
-	"github.com/aer-go/aer/modelfile"
-	"github.com/aer-go/aer/savedmodel"
 )
 
 // predictBatch is the number of rows aer predict reads, scores and writes
@@ -51,33 +48,6 @@ func openData(ctx context.Context, path string) (*dataFile, error) {
 		return nil, err
 	}
 	return &dataFile{r: f, name: filepath.Base(path), stem: dataset.Stem(path), path: path, f: f}, nil
-}
-
-// streamFor opens the data at path to score with a model of header h in
-// batches, checking its columns against the model first.
-func streamFor(ctx context.Context, path string, h *modelfile.Header, modelPath, id string) (*dataset.Stream, *dataFile, error) {
-	df, err := openData(ctx, path)
-	if err != nil {
-		return nil, nil, err
-	}
-	opt := savedmodel.ReadOptions(&h.Schema)
-	if id != "" {
-		opt.ID = id
-	}
-	s, err := dataset.NewStream(df.r, df.name, opt)
-	if err != nil {
-		df.Close()
-		return nil, nil, err
-	}
-	if id != "" && s.IDColumn() != id {
-		df.Close()
-		return nil, nil, fmt.Errorf("--id %s: %s has no such column", id, path)
-	}
-	if err := dataset.MatchColumns(df.stem, s.Features(), h.Schema.Features); err != nil {
-		df.Close()
-		return nil, nil, fmt.Errorf("%s does not fit model %s: %w", path, modelPath, err)
-	}
-	return s, df, nil
 }
 
 // loadData reads the whole table at path ("-": the standard input): CSV,

@@ -2,15 +2,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"strings"
 
+	aerlib "github.com/aer-go/aer"
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/learn"
-	"github.com/aer-go/aer/savedmodel"
 )
 
 func init() {
@@ -76,86 +77,116 @@ type predictOutput struct {
 	UnseenByColumn   map[string]int `json:"unseen_by_column,omitempty"`
 }
 
-func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c := commands["predict"]
-	fs := newFlagSet(c, stderr)
-	modelPath := fs.String("model", "", "model `file` written by aer fit (required)")
-	dataPath := fs.String("data", "", "data `file` to score (CSV, .csv.gz or Parquet), - for standard input (required)")
-	out := fs.String("out", "", "predictions CSV `file`, - for standard output (default: stdout)")
-	threshold := fs.Float64("threshold", 0.5, "predict positive when score >= `T` (default: the model's tuned threshold if it has one, else 0.5)")
-	threads := fs.Int("threads", 0, "worker goroutines (0: all cores)")
-	asJSON := fs.Bool("json", false, "print one JSON summary on stdout (needs --out)")
-	id := fs.String("id", "", "row-identifier `column` of the data, written as the first output column (default: the model's, aer fit --id, when the data has it)")
+// predictArgs are aer predict's flags.
+type predictArgs struct {
+	model, data, out, id *string
+	threshold            *float64
+	thresholdSet         bool
+	threads              *int
+	asJSON               *bool
+}
+
+// parsePredictArgs reads and checks aer predict's flags.
+func parsePredictArgs(args []string, stderr io.Writer) (*predictArgs, error) {
+	fs := newFlagSet(commands["predict"], stderr)
+	a := &predictArgs{}
+	a.model = fs.String("model", "", "model `file` written by aer fit (required)")
+	a.data = fs.String("data", "", "data `file` to score (CSV, .csv.gz or Parquet), - for standard input (required)")
+	a.out = fs.String("out", "", "predictions CSV `file`, - for standard output (default: stdout)")
+	a.threshold = fs.Float64("threshold", 0.5, "predict positive when score >= `T` (default: the model's tuned threshold if it has one, else 0.5)")
+	a.threads = fs.Int("threads", 0, "worker goroutines (0: all cores)")
+	a.asJSON = fs.Bool("json", false, "print one JSON summary on stdout (needs --out)")
+	a.id = fs.String("id", "", "row-identifier `column` of the data, written as the first output column (default: the model's, aer fit --id, when the data has it)")
 	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	fs.Visit(func(f *flag.Flag) { a.thresholdSet = a.thresholdSet || f.Name == "threshold" })
+	switch {
+	case len(rest) > 0:
+		return nil, usageErrorf("predict: unexpected argument %q", rest[0])
+	case *a.model == "":
+		return nil, usageErrorf("predict: --model is required")
+	case *a.data == "":
+		return nil, usageErrorf("predict: --data is required")
+	case *a.asJSON && (*a.out == "" || *a.out == "-"):
+		return nil, usageErrorf("predict: --json needs --out (stdout carries the JSON summary)")
+	case math.IsNaN(*a.threshold):
+		return nil, usageErrorf("predict: --threshold must be a number")
+	case *a.threshold < 0 || *a.threshold > 1:
+		return nil, usageErrorf("predict: --threshold %v lies outside [0, 1]: scores are probabilities, so every row would be predicted alike", *a.threshold)
+	case *a.threads < 0:
+		return nil, usageErrorf("predict: --threads must be at least 0, not %d", *a.threads)
+	}
+	if err := refuseOverwrite("predict", "--out", *a.out, input{"--model", *a.model}, input{"--data", *a.data}); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	a, err := parsePredictArgs(args, stderr)
 	if err != nil {
 		return err
 	}
-	thresholdSet := false
-	fs.Visit(func(f *flag.Flag) { thresholdSet = thresholdSet || f.Name == "threshold" })
-	switch {
-	case len(rest) > 0:
-		return usageErrorf("predict: unexpected argument %q", rest[0])
-	case *modelPath == "":
-		return usageErrorf("predict: --model is required")
-	case *dataPath == "":
-		return usageErrorf("predict: --data is required")
-	case *asJSON && (*out == "" || *out == "-"):
-		return usageErrorf("predict: --json needs --out (stdout carries the JSON summary)")
-	case math.IsNaN(*threshold):
-		return usageErrorf("predict: --threshold must be a number")
-	case *threshold < 0 || *threshold > 1:
-		return usageErrorf("predict: --threshold %v lies outside [0, 1]: scores are probabilities, so every row would be predicted alike", *threshold)
-	case *threads < 0:
-		return usageErrorf("predict: --threads must be at least 0, not %d", *threads)
-	}
-	if err := refuseOverwrite("predict", "--out", *out, input{"--model", *modelPath}, input{"--data", *dataPath}); err != nil {
-		return err
-	}
-	saved, err := savedmodel.Load(*modelPath)
+	model, err := aerlib.Load(*a.model)
 	if err != nil {
 		return fmt.Errorf("predict: %w", err)
 	}
-	h, model, layer := saved.Header, saved.Model, saved.Layer
-	stream, data, err := streamFor(ctx, *dataPath, h, *modelPath, *id)
+	data, err := openData(ctx, *a.data)
 	if err != nil {
 		return fmt.Errorf("predict: %w", err)
 	}
 	defer data.Close()
-	from := "flag"
-	if !thresholdSet {
-		*threshold, from = saved.Threshold()
+	opt := &aerlib.StreamOptions{ID: *a.id, Batch: predictBatch}
+	opt.Workers = *a.threads
+	if a.thresholdSet {
+		opt.Threshold = a.threshold
 	}
-	calibrated := layer != nil && layer.Calibration != nil
 	// Rows are read, scored and written a batch at a time: memory stays
 	// bounded by the batch, whatever the size of the file; an error on
 	// any row leaves no output file.
-	var sum predictSummary
+	var sum *aerlib.StreamSummary
 	var dataErr error // a failure reading or scoring the data, not writing
 	write := func(w io.Writer) error {
-		dataErr = predictStream(ctx, w, stream, h.Schema.Features, model, *threads, *threshold, &sum)
+		sum, dataErr = model.PredictStream(ctx, data.r, data.name, w, opt)
 		return dataErr
 	}
-	if *out == "" || *out == "-" {
+	if *a.out == "" || *a.out == "-" {
 		err = write(stdout)
 	} else {
-		err = writeFileAtomic(ctx, *out, write)
+		err = writeFileAtomic(ctx, *a.out, write)
 	}
 	switch {
 	case err == nil:
-	case dataErr != nil || *out == "" || *out == "-":
+	case dataErr != nil:
+		return predictDataError(err, a, model)
+	case *a.out == "" || *a.out == "-":
 		return fmt.Errorf("predict: %w", err)
 	default:
-		return fmt.Errorf("predict: %s: %w", *out, err)
+		return fmt.Errorf("predict: %s: %w", *a.out, err)
 	}
-	rows, npos := sum.rows, sum.positive
-	unseen, byColumn := 0, map[string]int(nil)
+	return renderPredict(stdout, stderr, a, model, sum)
+}
+
+// predictDataError says what was wrong with the data aer predict read.
+func predictDataError(err error, a *predictArgs, model *aerlib.Model) error {
+	var de *dataset.Error
+	switch {
+	case errors.Is(err, learn.ErrData) && *a.id != "":
+		return fmt.Errorf("predict: --id %s: %s has no such column", *a.id, *a.data)
+	case errors.As(err, &de) && errors.Is(err, dataset.ErrColumns):
+		return fmt.Errorf("predict: %s does not fit model %s: %w", *a.data, *a.model, err)
+	}
+	return fmt.Errorf("predict: %w", err)
+}
+
+// renderPredict reports a finished aer predict.
+func renderPredict(stdout, stderr io.Writer, a *predictArgs, model *aerlib.Model, sum *aerlib.StreamSummary) error {
+	unseen := 0
 	var parts []string
-	for k, c := range stream.Categories() {
-		if n := stream.Unseen()[k]; n > 0 {
-			if byColumn == nil {
-				byColumn = map[string]int{}
-			}
-			byColumn[c.Column] = n
+	for _, c := range model.Schema().Categories {
+		if n := sum.Unseen[c.Column]; n > 0 {
 			unseen += n
 			parts = append(parts, fmt.Sprintf("%s %d", c.Column, n))
 		}
@@ -163,59 +194,20 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if unseen > 0 {
 		fmt.Fprintf(stderr, "predict: %d cells of categorical columns hold values unseen in training, encoded as all zeros (%s)\n", unseen, strings.Join(parts, ", "))
 	}
-	if *asJSON {
+	from := sum.ThresholdFrom
+	if from == "option" {
+		from = "flag"
+	}
+	if *a.asJSON {
+		layer := model.Layer()
 		return writeJSON(stdout, predictOutput{
-			Model: *modelPath, Method: h.Method, Data: *dataPath, Rows: rows, Labelled: stream.Labelled(),
-			Threshold: *threshold, ThresholdFrom: from, Calibrated: calibrated, Predicted: npos, Out: *out,
-			UnseenCategories: unseen, UnseenByColumn: byColumn,
+			Model: *a.model, Method: model.Method(), Data: *a.data, Rows: sum.Rows, Labelled: sum.Labelled,
+			Threshold: sum.Threshold, ThresholdFrom: from, Calibrated: layer != nil && layer.Calibration != nil,
+			Predicted: sum.Positive, Out: *a.out, UnseenCategories: unseen, UnseenByColumn: sum.Unseen,
 		})
 	}
-	if *out != "" && *out != "-" {
-		fmt.Fprintf(stderr, "predict: %d rows scored, %d predicted positive, written to %s\n", rows, npos, *out)
+	if *a.out != "" && *a.out != "-" {
+		fmt.Fprintf(stderr, "predict: %d rows scored, %d predicted positive, written to %s\n", sum.Rows, sum.Positive, *a.out)
 	}
 	return nil
-}
-
-// predictSummary counts what aer predict reports, row batch by row batch.
-type predictSummary struct {
-	rows, positive int
-}
-
-// predictStream reads the rows of stream a batch at a time, scores them
-// with model (whose features are features) and writes label, score and
-// pred to w.
-func predictStream(ctx context.Context, w io.Writer, stream *dataset.Stream, features []string, model learn.Model, threads int, threshold float64, sum *predictSummary) error {
-	pw := dataset.NewPredictionsWriter(w, stream.IDColumn(), stream.Labelled(), true, false)
-	var preds dataset.Predictions
-	for {
-		d, err := stream.Next(predictBatch)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		x, err := d.Matrix(features)
-		if err != nil {
-			return err
-		}
-		score, err := learn.Predict(ctx, model, x, threads)
-		if err != nil {
-			return err
-		}
-		preds.ID, preds.Label, preds.Score, preds.Pred = d.IDs, d.Y, score, preds.Pred[:0]
-		for _, s := range score {
-			p := 0
-			if s >= threshold {
-				p = 1
-				sum.positive++
-			}
-			preds.Pred = append(preds.Pred, p)
-		}
-		sum.rows += len(score)
-		if err := pw.Write(&preds); err != nil {
-			return err
-		}
-	}
-	return pw.Flush()
 }

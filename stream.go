@@ -1,0 +1,119 @@
+package aer
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/learn"
+)
+
+// StreamBatch is the number of rows PredictStream reads, scores and
+// writes at a time: its memory is bounded by it, not by the data.
+const StreamBatch = 4096
+
+// StreamOptions say how PredictStream reads and scores. The zero value
+// (and a nil *StreamOptions) reads the data as Model.ReadOptions says and
+// predicts at the model's threshold on every core.
+type StreamOptions struct {
+	PredictOptions
+	// ID names the data's id column, written as the first column; empty
+	// means the model's (aer fit --id), when the data has it.
+	ID string
+	// Batch is the rows read at a time; 0 means StreamBatch.
+	Batch int
+}
+
+// StreamSummary is what PredictStream scored.
+type StreamSummary struct {
+	// Rows and Positive count the rows scored and predicted positive.
+	Rows, Positive int
+	// Labelled says whether the data had the label column.
+	Labelled bool
+	// Threshold is the threshold of the predictions, and ThresholdFrom
+	// where it came from (see Predictions).
+	Threshold     float64
+	ThresholdFrom string
+	// Unseen counts, per categorical column, the cells whose value the
+	// training data did not have; nil when there are none.
+	Unseen map[string]int
+	// IDColumn names the id column written, "" without one.
+	IDColumn string
+}
+
+// PredictStream reads the table in r (CSV, gzip-compressed CSV or
+// Parquet; name names it in errors) a batch of rows at a time, scores it
+// and writes the predictions to w as Predictions.WriteCSV does, so
+// memory does not grow with the data. Columns are matched by name as
+// Predict matches them.
+func (m *Model) PredictStream(ctx context.Context, r io.Reader, name string, w io.Writer, opt *StreamOptions) (*StreamSummary, error) {
+	if opt == nil {
+		opt = &StreamOptions{}
+	}
+	ropt := m.ReadOptions()
+	if opt.ID != "" {
+		ropt.ID = opt.ID
+	}
+	s, err := dataset.NewStream(r, name, ropt)
+	if err != nil {
+		return nil, err
+	}
+	if opt.ID != "" && s.IDColumn() != opt.ID {
+		return nil, fmt.Errorf("%w: id column %s: %s has no such column", learn.ErrData, opt.ID, name)
+	}
+	schema := m.Schema()
+	if err := dataset.MatchColumns(name, s.Features(), schema.Features); err != nil {
+		return nil, err
+	}
+	sum := &StreamSummary{Labelled: s.Labelled(), IDColumn: s.IDColumn()}
+	sum.Threshold, sum.ThresholdFrom = m.Threshold()
+	if opt.Threshold != nil {
+		sum.Threshold, sum.ThresholdFrom = *opt.Threshold, "option"
+	}
+	batch := opt.Batch
+	if batch <= 0 {
+		batch = StreamBatch
+	}
+	pw := dataset.NewPredictionsWriter(w, s.IDColumn(), s.Labelled(), true, false)
+	var preds dataset.Predictions
+	for {
+		d, err := s.Next(batch)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		x, err := d.Matrix(schema.Features)
+		if err != nil {
+			return nil, err
+		}
+		score, err := learn.Predict(ctx, m.model, x, opt.Workers)
+		if err != nil {
+			return nil, err
+		}
+		preds.ID, preds.Label, preds.Score, preds.Pred = d.IDs, d.Y, score, preds.Pred[:0]
+		for _, v := range score {
+			p := 0
+			if v >= sum.Threshold {
+				p = 1
+				sum.Positive++
+			}
+			preds.Pred = append(preds.Pred, p)
+		}
+		sum.Rows += len(score)
+		if err := pw.Write(&preds); err != nil {
+			return nil, err
+		}
+	}
+	for k, c := range s.Categories() {
+		if n := s.Unseen()[k]; n > 0 {
+			if sum.Unseen == nil {
+				sum.Unseen = map[string]int{}
+			}
+			sum.Unseen[c.Column] = n
+		}
+	}
+	return sum, pw.Flush()
+}
