@@ -31,6 +31,15 @@ func NewMethod() learn.Method {
 	return &Method{name: MethodName, describe: "gradient-boosted trees (histogram-based, XGBoost's hist algorithm, split for split)"}
 }
 
+// New returns the boosted-tree method registered as gbdt with the typed
+// settings s (a zero field is its default), for Go programs: the same
+// method as NewMethod with the parameters set one by one from text.
+func New(s Settings) learn.Method {
+	m := NewMethod().(*Method)
+	m.s = s
+	return m
+}
+
 // NewVariant returns the boosted-tree method registered as name, with the
 // given description and its defaults changed by base, a list of key,
 // value pairs. It panics on a bad pair: variants are declared in code.

@@ -30,6 +30,11 @@ func NewMethod() learn.Method { return &Method{} }
 // standardisation fitted on the training rows, as registered.
 func NewStandardized() learn.Method { return prep.Standardize(NewMethod()) }
 
+// New returns the method registered as svm (behind mean imputation and
+// standardisation) with the typed settings s, for Go programs: the same
+// method as NewStandardized with the parameters set from text.
+func New(s Settings) learn.Method { return prep.Standardize(&Method{s: s}) }
+
 // Name returns the registered name.
 func (m *Method) Name() string { return MethodName }
 

@@ -28,6 +28,12 @@ type Method struct{ s Settings }
 // NewMethod returns the decision-tree method with its defaults.
 func NewMethod() learn.Method { return &Method{s: methodDefaults()} }
 
+// New returns the decision-tree method with the typed settings s (zero
+// fields resolved to their defaults), for Go programs. Its class weights
+// are s.ClassWeight: the zero value weighs every class 1, while the
+// registered method's default is Balanced.
+func New(s Settings) learn.Method { return &Method{s: s.Resolved()} }
+
 func methodDefaults() Settings { return Settings{ClassWeight: Balanced}.Resolved() }
 
 // Name returns the registered name.
