@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/aer-go/aer"
+	"github.com/aer-go/aer/cv"
 	"github.com/aer-go/aer/metrics"
 )
 
@@ -186,4 +187,26 @@ func ExampleModel_Explain() {
 	// Output:
 	// row 0 p1169 no in logit space
 	// features: 8 attributions add up: true
+}
+
+// Cross-validate boosted trees with a decision threshold tuned on a
+// quarter of each round's training rows.
+func ExampleCrossValidate() {
+	t, err := aer.ReadTable("testdata/clinic.train.csv", &aer.ReadOptions{ID: "id"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	gbdt, _ := aer.Method("gbdt")
+	s := &aer.Settings{Params: []string{"n_estimators=20"}, Seed: 1}
+	res, err := aer.CrossValidate(context.Background(), t, s, gbdt, &cv.Settings{Folds: 4, Holdout: 0.25}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	sum, err := res.Summaries("balanced_accuracy")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("rounds:", len(res.Rounds), "mean balanced accuracy above 0.8:", sum[0].Mean > 0.8)
+	// Output:
+	// rounds: 4 mean balanced accuracy above 0.8: true
 }
