@@ -15,6 +15,7 @@ import (
 	"github.com/aer-go/aer/internal/memlimit"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/metrics"
+	"github.com/aer-go/aer/pipeline"
 	"github.com/aer-go/aer/search"
 )
 
@@ -437,28 +438,11 @@ type stringsFlag []string
 func (f *stringsFlag) String() string     { return strings.Join(*f, " ") }
 func (f *stringsFlag) Set(s string) error { *f = append(*f, s); return nil }
 
-// gridAxes reads the --grid flags: "paper" for the method's paper grid,
-// else key=v1,v2 axes. nil means no grid search.
-func gridAxes(cmd string, m learn.Method, flags []string) ([]search.Axis, error) {
-	var specs []string
-	for _, f := range flags {
-		if strings.TrimSpace(f) != "paper" {
-			specs = append(specs, f)
-			continue
-		}
-		g, ok := m.(learn.Gridder)
-		if !ok || len(g.PaperGrid()) == 0 {
-			return nil, usageErrorf("%s: --grid paper: the paper gives no grid for method %s", cmd, m.Name())
-		}
-		specs = append(specs, g.PaperGrid()...)
+// gridAxes checks the --grid flags: "paper" for the method's paper grid,
+// else key=v1,v2 axes (pipeline.Axes); a mistake is a usage error.
+func gridAxes(cmd string, m learn.Method, flags []string) error {
+	if _, err := pipeline.Axes(m, flags); err != nil {
+		return usageErrorf("%s: --%v", cmd, strings.TrimPrefix(err.Error(), learn.ErrParam.Error()+": "))
 	}
-	var axes []search.Axis
-	for _, s := range specs {
-		a, err := search.ParseAxis(s)
-		if err != nil {
-			return nil, usageErrorf("%s: --grid: %v", cmd, err)
-		}
-		axes = append(axes, a)
-	}
-	return axes, nil
+	return nil
 }

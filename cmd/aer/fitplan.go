@@ -72,7 +72,7 @@ func (f *fitFlags) plan(cmd string) (*fitPlan, error) {
 	default:
 		return nil, usageErrorf("%s: --threshold-rule %q: want tuned or bayes", cmd, *f.rule)
 	}
-	if _, err := gridAxes(cmd, method, f.grid); err != nil {
+	if err := gridAxes(cmd, method, f.grid); err != nil {
 		return nil, err
 	}
 	spec := pipeline.Spec{Method: *f.method, Params: f.params.texts(), Grid: f.grid,
