@@ -168,7 +168,7 @@ func TestSaveLoad(t *testing.T) {
 	}
 }
 
-// TestHandler serves a fitted model through its http.Handler: rows by
+// TestHandler serves a fitted model through serve.Handler: rows by
 // column name, class names in the answer.
 func TestHandler(t *testing.T) {
 	ctx := context.Background()
@@ -176,7 +176,7 @@ func TestHandler(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := model.Handler("clinic", nil)
+	h, err := serve.Handler("clinic", model, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

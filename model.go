@@ -3,16 +3,18 @@ package aer
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
-	"net/http"
+	"os"
+	"sync"
 
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/modelfile"
-	"github.com/aer-go/aer/savedmodel"
-	"github.com/aer-go/aer/serve"
 )
 
 // Model is a fitted model with its schema: the columns it was fitted on
@@ -25,31 +27,89 @@ type Model struct {
 	header *modelfile.Header
 	model  learn.Model     // behind the decision layer when there is one
 	layer  *decision.Layer // nil without one
-	sum    string          // the file's checksum, once read or written
+	sum    string          // the file's checksum, once read or computed
+	once   sync.Once       // computes sum
 	report *FitReport      // nil for a model read from a file
 }
 
-// Load reads the model file at path, as aer predict does; errors name the
-// file and what is wrong with it.
+// Where a model's decision threshold comes from, as Model.Threshold
+// reports it.
+const (
+	// FromDecisionLayer: chosen on validation rows by the fit's decision
+	// layer.
+	FromDecisionLayer = "decision-layer"
+	// FromMethod: tuned by the method itself (a learn.Thresholder, such
+	// as AER's delta).
+	FromMethod = "method"
+	// FromDefault: neither, so 0.5.
+	FromDefault = "default"
+)
+
+// Load reads the model file at path, as aer predict, aer explain and aer
+// serve do; errors name the file and what is wrong with it.
 func Load(path string) (*Model, error) {
-	s, err := savedmodel.Load(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	return fromSaved(s), nil
+	defer f.Close()
+	return ReadModel(f, path)
 }
 
-// ReadModel reads a model file from r; name prefixes error messages.
+// ReadModel reads a model file from r; name (usually the file's path)
+// prefixes error messages. The container is checked by package modelfile
+// (magic, version, checksum), the payload decoded by the method
+// registered under the header's method name, and the decision layer, when
+// the file has one, attached in front of the model: every program of
+// aer reads model files through this one path, so a file scores the same
+// everywhere, at the same threshold.
 func ReadModel(r io.Reader, name string) (*Model, error) {
-	s, err := savedmodel.Read(r, name)
-	if err != nil {
-		return nil, err
+	// Check the magic bytes before reading the rest, so that a data file
+	// or a device given as a model is refused at once, not read whole.
+	head := make([]byte, len(modelfile.Magic))
+	n, err := io.ReadFull(r, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return fromSaved(s), nil
-}
-
-func fromSaved(s *savedmodel.Model) *Model {
-	return &Model{header: s.Header, model: s.Model, layer: s.Layer, sum: s.Checksum}
+	if n < len(head) || string(head) != modelfile.Magic {
+		_, _, derr := modelfile.Decode(bytes.NewReader(head[:n]))
+		return nil, fmt.Errorf("%s: %w", name, derr)
+	}
+	rest, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	data := append(head, rest...)
+	h, payload, err := modelfile.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	method, err := learn.New(h.Method)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	model, err := method.Load(payload)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if model.NumFeatures() != len(h.Schema.Features) {
+		return nil, fmt.Errorf("%s: the %s model has %d features, its header names %d", name, h.Method, model.NumFeatures(), len(h.Schema.Features))
+	}
+	// Decode verified the checksum, so the last bytes are it.
+	out := &Model{header: h, model: model, sum: hex.EncodeToString(data[len(data)-sha256.Size:])}
+	if len(h.Decision) > 0 {
+		var l decision.Layer
+		dec := json.NewDecoder(bytes.NewReader(h.Decision))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&l); err != nil {
+			return nil, fmt.Errorf("%s: decision layer: %w", name, err)
+		}
+		if err := l.Check(); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		out.model, out.layer = decision.Attach(model, &l), &l
+	}
+	return out, nil
 }
 
 // payload is the method's encoding of the model, without the decision
@@ -109,31 +169,34 @@ func (m *Model) Layer() *decision.Layer { return m.layer }
 func (m *Model) Report() *FitReport { return m.report }
 
 // Threshold returns the threshold at which a score predicts the positive
-// class and where it comes from (savedmodel.FromDecisionLayer,
-// FromMethod or FromDefault).
-func (m *Model) Threshold() (float64, string) { return m.saved().Threshold() }
-
-// saved returns the model as package savedmodel holds a loaded file.
-func (m *Model) saved() *savedmodel.Model {
-	return &savedmodel.Model{Header: m.header, Model: m.model, Layer: m.layer, Checksum: m.sum}
+// class and where it comes from: the decision layer's, else the one the
+// method tuned, else 0.5 (FromDecisionLayer, FromMethod, FromDefault).
+func (m *Model) Threshold() (t float64, from string) {
+	_, tuned := m.model.(learn.Thresholder)
+	switch {
+	case m.layer != nil:
+		from = FromDecisionLayer
+	case tuned:
+		from = FromMethod
+	default:
+		from = FromDefault
+	}
+	return learn.ThresholdOf(m.model), from
 }
 
-// Handler returns an http.Handler serving the model under name with aer
-// serve's routes (/v1/predict, /v1/models, /healthz, /metrics, ...; see
-// package serve), to mount in a program's own server. opt may be nil
-// for the defaults.
-func (m *Model) Handler(name string, opt *serve.Options) (http.Handler, error) {
-	s := m.saved()
-	if s.Checksum == "" {
+// Checksum is the model file's SHA-256 checksum (of everything before
+// it), in hexadecimal: as stored at the end of the file read, or of the
+// file Save would write.
+func (m *Model) Checksum() string {
+	m.once.Do(func() {
+		if m.sum != "" {
+			return
+		}
 		var buf bytes.Buffer
-		if _, err := m.WriteTo(&buf); err != nil {
-			return nil, err
+		if _, err := m.WriteTo(&buf); err == nil && buf.Len() >= sha256.Size {
+			b := buf.Bytes()
+			m.sum = hex.EncodeToString(b[len(b)-sha256.Size:])
 		}
-		read, err := savedmodel.Read(&buf, name)
-		if err != nil {
-			return nil, err
-		}
-		s.Checksum = read.Checksum
-	}
-	return serve.New([]serve.Spec{{Name: name, Path: name, Model: s}}, opt)
+	})
+	return m.sum
 }

@@ -18,7 +18,6 @@ import (
 
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/modelfile"
-	"github.com/aer-go/aer/savedmodel"
 )
 
 // request is a decoded scoring request.
@@ -525,7 +524,7 @@ func (d *rowDecoder) readCSVDataset(r io.Reader) error {
 	if magic, _ := br.Peek(4); len(magic) >= 2 && (magic[0] == 0x1f && magic[1] == 0x8b || string(magic) == "PAR1") {
 		return errorf(http.StatusBadRequest, kindMalformedCSV, 0, "", "the body is gzip-compressed or Parquet, not CSV: send plain CSV text")
 	}
-	st, err := dataset.NewStream(br, "body", savedmodel.ReadOptions(d.schema))
+	st, err := dataset.NewStream(br, "body", d.schema.ReadOptions())
 	if err != nil {
 		return d.datasetError(err, 0)
 	}

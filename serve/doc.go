@@ -1,6 +1,6 @@
 // Package serve provides an HTTP server for saved aer models: an
 // http.Handler that scores rows sent as JSON or CSV with models loaded
-// through the method registry (package savedmodel), describes the models,
+// through the method registry (aer.Load), describes the models,
 // reloads them without a restart, and reports health and Prometheus
 // metrics.
 //

@@ -71,11 +71,11 @@ func Example() {
 func ExampleParseSpec() {
 	for _, arg := range []string{"models/ecoli.aer", "v2=models/ecoli-new.aer"} {
 		s, err := serve.ParseSpec(arg)
-		fmt.Printf("%+v %v\n", s, err)
+		fmt.Printf("%s %s %v\n", s.Name, s.Path, err)
 	}
 	// Output:
-	// {Name:ecoli Path:models/ecoli.aer} <nil>
-	// {Name:v2 Path:models/ecoli-new.aer} <nil>
+	// ecoli models/ecoli.aer <nil>
+	// v2 models/ecoli-new.aer <nil>
 }
 
 // A model fitted on a categorical column takes its raw values; ids are

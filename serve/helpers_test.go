@@ -18,9 +18,7 @@ func swapModel(s *Server, name string, wrap func(learn.Model) learn.Model) {
 	sl := s.models[name]
 	cur := sl.cur.Load()
 	next := *cur
-	saved := *cur.saved
-	saved.Model = wrap(saved.Model)
-	next.saved = &saved
+	next.model = wrap(cur.model)
 	sl.cur.Store(&next)
 }
 

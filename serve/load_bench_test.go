@@ -24,7 +24,7 @@ func BenchmarkPredictOneRow(b *testing.B) {
 		b.Fatal(err)
 	}
 	sl, _ := s.slotOf("m")
-	body := []byte(`{"rows": [[` + strings.Repeat("0,", len(sl.cur.Load().saved.Header.Schema.Features)-1) + `0]]}`)
+	body := []byte(`{"rows": [[` + strings.Repeat("0,", len(sl.cur.Load().saved.Header().Schema.Features)-1) + `0]]}`)
 	for b.Loop() {
 		w := httptest.NewRecorder()
 		s.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/v1/predict", bytes.NewReader(body)))

@@ -94,7 +94,7 @@ func rowBody(t *testing.T, s *Server) []byte {
 	if e != nil {
 		t.Fatal(e)
 	}
-	row := make([]float64, len(sl.cur.Load().saved.Header.Schema.Features))
+	row := make([]float64, len(sl.cur.Load().saved.Header().Schema.Features))
 	b, err := json.Marshal(map[string]any{"rows": [][]float64{row}})
 	if err != nil {
 		t.Fatal(err)

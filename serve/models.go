@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -13,9 +14,9 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/aer-go/aer"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/modelfile"
-	"github.com/aer-go/aer/savedmodel"
 )
 
 // Spec names a model file to serve.
@@ -27,7 +28,7 @@ type Spec struct {
 	// Model, when not nil, is the model to serve, already loaded (a Go
 	// program serving a model it fitted or read itself); Path is then
 	// only its name in /v1/models, and reloading it is an error.
-	Model *savedmodel.Model
+	Model *aer.Model
 }
 
 var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
@@ -58,7 +59,8 @@ func ParseSpec(arg string) (Spec, error) {
 
 // loaded is one model as it is served: swapped whole on reload.
 type loaded struct {
-	saved *savedmodel.Model
+	saved *aer.Model
+	model learn.Model // saved.Learned(): what scores the rows
 	lay   *layout
 	// attributes: the model gives feature attributions (tried on a row
 	// of zeros when loaded).
@@ -78,21 +80,21 @@ func load(sp Spec) (*loaded, error) {
 	path := sp.Path
 	if m == nil {
 		var err error
-		if m, err = savedmodel.Load(path); err != nil {
+		if m, err = aer.Load(path); err != nil {
 			return nil, err
 		}
 	}
-	lay, err := newLayout(&m.Header.Schema)
+	lay, err := newLayout(&m.Header().Schema)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	t, from := m.Threshold()
 	attributes := false
-	if nf := m.Model.NumFeatures(); nf > 0 {
-		_, err = learn.Attribute(context.Background(), m.Model, mat.NewDense(1, nf, nil), 1)
+	if nf := m.Learned().NumFeatures(); nf > 0 {
+		_, err = learn.Attribute(context.Background(), m.Learned(), mat.NewDense(1, nf, nil), 1)
 		attributes = err == nil
 	}
-	return &loaded{saved: m, lay: lay, attributes: attributes, threshold: t, from: from, loadedAt: time.Now().UTC()}, nil
+	return &loaded{saved: m, model: m.Learned(), lay: lay, attributes: attributes, threshold: t, from: from, loadedAt: time.Now().UTC()}, nil
 }
 
 // slot holds a served model; reloads replace its value atomically, so a
@@ -151,16 +153,16 @@ type ModelInfo struct {
 
 func (s *slot) info() ModelInfo {
 	m := s.cur.Load()
-	h := m.saved.Header
-	_, explains := m.saved.Model.(learn.Explainer)
+	h := m.saved.Header()
+	_, explains := m.model.(learn.Explainer)
 	attributes := m.attributes
 	info := ModelInfo{
 		Name: s.spec.Name, File: filepath.Base(s.spec.Path), Method: h.Method,
 		Features: h.Schema.Features, Label: h.Schema.Label, Classes: h.Schema.Classes, Weight: h.Schema.Weight,
 		Config: h.Config, Decision: h.Decision, Producer: h.Producer,
-		Threshold: m.threshold, ThresholdFrom: m.from, Calibrated: m.saved.Layer != nil && m.saved.Layer.Calibration != nil,
+		Threshold: m.threshold, ThresholdFrom: m.from, Calibrated: m.saved.Layer() != nil && m.saved.Layer().Calibration != nil,
 		Categories: h.Schema.Categories, ID: h.Schema.ID,
-		Explains: explains, Attributions: attributes, Checksum: m.saved.Checksum, LoadedAt: m.loadedAt,
+		Explains: explains, Attributions: attributes, Checksum: m.saved.Checksum(), LoadedAt: m.loadedAt,
 	}
 	if m.lay.categorical {
 		info.Columns = m.lay.names
@@ -175,4 +177,16 @@ func (s *slot) info() ModelInfo {
 		info.Seed, info.Params = cfg.Seed, cfg.Params
 	}
 	return info
+}
+
+// Handler returns an http.Handler serving one model, already in memory,
+// under name with the routes of aer serve (/v1/predict,
+// /v1/models/{name}/predict, /v1/models, /healthz, /readyz, /metrics), to
+// mount in a program's own server; opt may be nil for the defaults. The
+// model cannot be reloaded (it has no file).
+func Handler(name string, m *aer.Model, opt *Options) (http.Handler, error) {
+	if !validName.MatchString(name) {
+		return nil, fmt.Errorf("serve: model name %s: use letters, digits, '.', '_' and '-', starting with a letter or digit", quote(name))
+	}
+	return New([]Spec{{Name: name, Path: name, Model: m}}, opt)
 }

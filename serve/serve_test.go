@@ -18,7 +18,7 @@ import (
 	"github.com/aer-go/aer/learn"
 	_ "github.com/aer-go/aer/methods" // the registry, for tests only
 	"github.com/aer-go/aer/modelfile"
-	"github.com/aer-go/aer/savedmodel"
+	"github.com/aer-go/aer"
 	"github.com/aer-go/aer/synth"
 )
 
@@ -123,7 +123,7 @@ const jsonType = "application/json"
 // want scores of the first rows of the test data, computed directly.
 func directScores(t *testing.T, path string, rows [][]float64) ([]float64, float64, [2]string) {
 	t.Helper()
-	m, err := savedmodel.Load(path)
+	m, err := aer.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,14 +131,14 @@ func directScores(t *testing.T, path string, rows [][]float64) ([]float64, float
 	for i, r := range rows {
 		x := make([]float64, len(r))
 		copy(x, r)
-		p, err := learn.Predict(context.Background(), m.Model, denseRow(x), 1)
+		p, err := learn.Predict(context.Background(), m.Learned(), denseRow(x), 1)
 		if err != nil {
 			t.Fatal(err)
 		}
 		out[i] = p[0]
 	}
 	th, _ := m.Threshold()
-	return out, th, m.Header.Schema.Classes
+	return out, th, m.Header().Schema.Classes
 }
 
 func TestPredictSuccess(t *testing.T) {
@@ -305,8 +305,8 @@ func TestModelInfo(t *testing.T) {
 	if code != 200 {
 		t.Fatalf("%d %s", code, raw)
 	}
-	m, _ := savedmodel.Load(lr)
-	if doc["name"] != "lr" || doc["file"] != "lr.aer" || doc["method"] != "logreg" || doc["checksum"] != m.Checksum ||
+	m, _ := aer.Load(lr)
+	if doc["name"] != "lr" || doc["file"] != "lr.aer" || doc["method"] != "logreg" || doc["checksum"] != m.Checksum() ||
 		doc["threshold"] != 0.5 || doc["threshold_from"] != "default" || doc["label"] != "class" || doc["seed"] != 7.0 || doc["explains"] != false {
 		t.Errorf("info: %s", raw)
 	}

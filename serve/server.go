@@ -123,7 +123,7 @@ func New(specs []Spec, opt *Options) (*Server, error) {
 		sl.cur.Store(m)
 		s.models[sp.Name] = sl
 		s.names = append(s.names, sp.Name)
-		s.log.Info("model loaded", "model", sp.Name, "file", sp.Path, "method", m.saved.Header.Method, "threshold", m.threshold, "checksum", m.saved.Checksum)
+		s.log.Info("model loaded", "model", sp.Name, "file", sp.Path, "method", m.saved.Header().Method, "threshold", m.threshold, "checksum", m.saved.Checksum())
 	}
 	sort.Strings(s.names)
 	s.routes()
@@ -376,20 +376,20 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request, sl *slot, rec *
 	}
 	var ex learn.Explainer
 	if req.explain {
-		ex, _ = m.saved.Model.(learn.Explainer)
+		ex, _ = m.model.(learn.Explainer)
 		if ex == nil && !m.attributes {
-			return errorf(http.StatusBadRequest, kindNoExplanation, 0, "", "model %s (%s) offers no per-row explanation and no feature attributions; send \"explain\": false", quote(sl.spec.Name), m.saved.Header.Method)
+			return errorf(http.StatusBadRequest, kindNoExplanation, 0, "", "model %s (%s) offers no per-row explanation and no feature attributions; send \"explain\": false", quote(sl.spec.Name), m.saved.Header().Method)
 		}
 	}
 	n, _ := req.x.Dims()
 	rec.rows = n
-	score, perr := learn.Predict(r.Context(), m.saved.Model, req.x, 1)
+	score, perr := learn.Predict(r.Context(), m.model, req.x, 1)
 	if perr != nil {
 		return s.scoreError(r.Context(), m, req.x, perr)
 	}
 	var attr *learn.Attribution
 	if req.explain && m.attributes {
-		if attr, perr = learn.Attribute(r.Context(), m.saved.Model, req.x, 1); perr != nil {
+		if attr, perr = learn.Attribute(r.Context(), m.model, req.x, 1); perr != nil {
 			if errors.Is(perr, learn.ErrData) {
 				return errorf(http.StatusBadRequest, kindNotScorable, 0, "", "no feature attributions: %v", perr)
 			}
@@ -400,14 +400,14 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request, sl *slot, rec *
 	if top == 0 {
 		top = defaultTop
 	}
-	out := PredictResponse{Model: sl.spec.Name, Method: m.saved.Header.Method, Threshold: m.threshold, ThresholdFrom: m.from, Rows: make([]Prediction, n)}
+	out := PredictResponse{Model: sl.spec.Name, Method: m.saved.Header().Method, Threshold: m.threshold, ThresholdFrom: m.from, Rows: make([]Prediction, n)}
 	for i, p := range score {
 		pos := p >= m.threshold
 		c := 0
 		if pos {
 			c = 1
 		}
-		out.Rows[i] = Prediction{Score: p, Label: m.saved.Header.Schema.Classes[c], Positive: pos}
+		out.Rows[i] = Prediction{Score: p, Label: m.saved.Header().Schema.Classes[c], Positive: pos}
 		if i < len(req.ids) {
 			out.Rows[i].ID = req.ids[i]
 		}
@@ -495,14 +495,14 @@ func (s *Server) scoreError(ctx context.Context, m *loaded, x *mat.Dense, err er
 	n, c := x.Dims()
 	dst := make([]float64, 1)
 	for i := range n {
-		p, rerr := m.saved.Model.PredictProba(x.Slice(i, i+1, 0, c).(*mat.Dense), dst)
+		p, rerr := m.model.PredictProba(x.Slice(i, i+1, 0, c).(*mat.Dense), dst)
 		switch {
 		case rerr != nil && errors.Is(rerr, learn.ErrData):
-			return rowErrorf(kindNotScorable, i+1, "", "the %s model cannot score this row (a missing value it cannot handle?): %v", m.saved.Header.Method, rerr)
+			return rowErrorf(kindNotScorable, i+1, "", "the %s model cannot score this row (a missing value it cannot handle?): %v", m.saved.Header().Method, rerr)
 		case rerr != nil:
 			break
 		case len(p) == 1 && math.IsNaN(p[0]):
-			return rowErrorf(kindNotScorable, i+1, "", "the %s model gives a NaN score for this row (a missing value it cannot handle?)", m.saved.Header.Method)
+			return rowErrorf(kindNotScorable, i+1, "", "the %s model gives a NaN score for this row (a missing value it cannot handle?)", m.saved.Header().Method)
 		}
 	}
 	return &Error{Status: http.StatusInternalServerError, Kind: kindInternal, Err: err, Msg: fmt.Sprintf("scoring failed: %v", err)}
@@ -574,8 +574,8 @@ func (s *Server) reloadSlot(sl *slot) error {
 	}
 	old := sl.cur.Swap(m)
 	s.metrics.reloads.WithLabelValues(sl.spec.Name, "ok").Inc()
-	s.log.Info("model reloaded", "model", sl.spec.Name, "file", sl.spec.Path, "method", m.saved.Header.Method,
-		"checksum", m.saved.Checksum, "changed", old.saved.Checksum != m.saved.Checksum)
+	s.log.Info("model reloaded", "model", sl.spec.Name, "file", sl.spec.Path, "method", m.saved.Header().Method,
+		"checksum", m.saved.Checksum(), "changed", old.saved.Checksum() != m.saved.Checksum())
 	return nil
 }
 

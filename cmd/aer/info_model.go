@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	aerlib "github.com/aer-go/aer"
 	"io"
 	"os"
 	"slices"
@@ -15,7 +16,6 @@ import (
 	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/modelfile"
-	"github.com/aer-go/aer/savedmodel"
 )
 
 // infoModelReport is what aer info --model says about a model file.
@@ -48,9 +48,9 @@ type infoModelReport struct {
 
 // describeModel reads the model file at path for aer info --model.
 func describeModel(path string) (*infoModelReport, error) {
-	// savedmodel refuses a file that is not a model before reading it
-	// whole; only then is the file hashed.
-	sm, err := savedmodel.Load(path)
+	// Load refuses a file that is not a model before reading it whole;
+	// only then is the file hashed.
+	sm, err := aerlib.Load(path)
 	if err != nil {
 		return nil, err
 	}
@@ -58,11 +58,11 @@ func describeModel(path string) (*infoModelReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := sm.Header
+	h := sm.Header()
 	r := &infoModelReport{
 		File: path, Bytes: size, Format: modelfile.Version, Producer: h.Producer,
-		SHA256: sum, Checksum: sm.Checksum, Method: h.Method, Schema: h.Schema,
-		Decision: sm.Layer,
+		SHA256: sum, Checksum: sm.Checksum(), Method: h.Method, Schema: h.Schema,
+		Decision: sm.Layer(),
 	}
 	r.Threshold, r.ThresholdFrom = sm.Threshold()
 	var cfg headerConfig
@@ -158,7 +158,7 @@ func runInfoModel(path string, asJSON bool, stdout io.Writer) error {
 		fmt.Fprintf(w, "decision        scores calibrated (%s), threshold %.4g for %s on validation (%.4f)\n", l.Calibration.Method, l.Threshold, l.Objective, l.Value)
 	case l != nil:
 		fmt.Fprintf(w, "decision        threshold %.4g for %s on validation (%.4f), rule %s\n", l.Threshold, l.Objective, l.Value, cmp.Or(l.Rule, decision.RuleTuned))
-	case r.ThresholdFrom == savedmodel.FromMethod:
+	case r.ThresholdFrom == aerlib.FromMethod:
 		fmt.Fprintf(w, "decision        threshold %.4g (tuned by the method), no calibration\n", r.Threshold)
 	default:
 		fmt.Fprintf(w, "decision        threshold %.4g (default), no calibration\n", r.Threshold)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	aerlib "github.com/aer-go/aer"
 	"io"
 	"strings"
 	"text/tabwriter"
@@ -12,7 +13,6 @@ import (
 	"github.com/aer-go/aer/learn"
 	_ "github.com/aer-go/aer/methods" // every method, by name
 	"github.com/aer-go/aer/modelfile"
-	"github.com/aer-go/aer/savedmodel"
 )
 
 // param is one --param key=value.
@@ -36,17 +36,17 @@ func newMethod(cmd, name string, params []param) (learn.Method, error) {
 // loadModel reads a model file and decodes its model through the method
 // registry, behind its decision layer when it has one.
 func loadModel(path string) (*modelfile.Header, learn.Model, error) {
-	m, err := savedmodel.Load(path)
+	m, err := aerlib.Load(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	return m.Header, m.Model, nil
+	return m.Header(), m.Learned(), nil
 }
 
 // loadFor reads data to score with a model: its feature columns in model
 // order, the label when present, the weight column ignored.
 func loadFor(ctx context.Context, path string, h *modelfile.Header, modelPath, id string) (*dataset.Dataset, error) {
-	opt := savedmodel.ReadOptions(&h.Schema)
+	opt := h.Schema.ReadOptions()
 	if id != "" {
 		opt.ID = id
 	}

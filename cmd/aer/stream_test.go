@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"fmt"
+	aerlib "github.com/aer-go/aer"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,22 +14,21 @@ import (
 
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/learn"
-	"github.com/aer-go/aer/savedmodel"
 )
 
 // wholeFilePredictions is what aer predict wrote before it streamed: the
 // whole file read, scored and written at once.
 func wholeFilePredictions(t *testing.T, modelPath, dataPath string) []byte {
 	t.Helper()
-	m, err := savedmodel.Load(modelPath)
+	m, err := aerlib.Load(modelPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := loadFor(context.Background(), dataPath, m.Header, modelPath, "")
+	d, err := loadFor(context.Background(), dataPath, m.Header(), modelPath, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	score, err := learn.Predict(context.Background(), m.Model, d.X, 1)
+	score, err := learn.Predict(context.Background(), m.Learned(), d.X, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

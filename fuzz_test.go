@@ -1,4 +1,4 @@
-package savedmodel_test
+package aer_test
 
 import (
 	"bytes"
@@ -13,19 +13,19 @@ import (
 	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/modelfile"
-	"github.com/aer-go/aer/savedmodel"
+	"github.com/aer-go/aer"
 )
 
-// FuzzRead feeds arbitrary bytes to the model-file loader (what aer
+// FuzzReadModel feeds arbitrary bytes to the model-file loader (what aer
 // predict, explain and serve read): it returns an error naming the file, or
 // a model that scores and explains rows without panicking. The seed corpus
-// under testdata/fuzz/FuzzRead holds saved logreg and tree models, one with
+// under testdata/fuzz/FuzzReadModel holds saved logreg and tree models, one with
 // a decision layer.
-func FuzzRead(f *testing.F) {
+func FuzzReadModel(f *testing.F) {
 	dir := f.TempDir()
 	for _, method := range []string{"logreg", "tree"} {
 		path := filepath.Join(dir, method+".aer")
-		if err := save(path, method, &decision.Layer{Threshold: 0.3}); err != nil {
+		if err := saveModel(path, method, &decision.Layer{Threshold: 0.3}); err != nil {
 			f.Fatal(err)
 		}
 		b, err := os.ReadFile(path)
@@ -39,18 +39,18 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte("a,b,label\n1,2,0\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := savedmodel.Read(bytes.NewReader(data), "fuzz.aer")
+		m, err := aer.ReadModel(bytes.NewReader(data), "fuzz.aer")
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "fuzz.aer") {
 				t.Fatalf("error does not name the file: %v", err)
 			}
 			return
 		}
-		if err := m.Header.Validate(); err != nil {
+		if err := m.Header().Validate(); err != nil {
 			t.Fatalf("loaded a model with an invalid header: %v", err)
 		}
 		m.Threshold()
-		d := m.Model.NumFeatures()
+		d := m.Learned().NumFeatures()
 		if d == 0 || d > 1000 {
 			return
 		}
@@ -58,8 +58,8 @@ func FuzzRead(f *testing.F) {
 		for j := range d {
 			x.Set(1, j, math.NaN())
 		}
-		m.Model.PredictProba(x, nil)
-		if e, ok := m.Model.(learn.Explainer); ok {
+		m.Learned().PredictProba(x, nil)
+		if e, ok := m.Learned().(learn.Explainer); ok {
 			e.Explain(x.RawRowView(0))
 			e.Explain(x.RawRowView(1))
 		}
