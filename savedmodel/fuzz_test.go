@@ -59,7 +59,7 @@ func FuzzRead(f *testing.F) {
 			x.Set(1, j, math.NaN())
 		}
 		m.Model.PredictProba(x, nil)
-		if e, ok := m.Model.(learn.Explainer); ok {
+		if e, ok := learn.ExplainerOf(m.Model); ok {
 			e.Explain(x.RawRowView(0))
 			e.Explain(x.RawRowView(1))
 		}

@@ -45,7 +45,7 @@ type Model struct {
 // class, and where it comes from: the decision layer's, else the one the
 // method tuned, else 0.5 (see FromDecisionLayer, FromMethod, FromDefault).
 func (m *Model) Threshold() (t float64, from string) {
-	_, tuned := m.Model.(learn.Thresholder)
+	t, tuned := learn.TunedThreshold(m.Model)
 	switch {
 	case m.Layer != nil:
 		from = FromDecisionLayer
@@ -54,7 +54,10 @@ func (m *Model) Threshold() (t float64, from string) {
 	default:
 		from = FromDefault
 	}
-	return learn.ThresholdOf(m.Model), from
+	if !tuned {
+		t = 0.5
+	}
+	return t, from
 }
 
 // Load reads the model file at path; errors name the file.

@@ -376,7 +376,7 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request, sl *slot, rec *
 	}
 	var ex learn.Explainer
 	if req.explain {
-		ex, _ = m.saved.Model.(learn.Explainer)
+		ex, _ = learn.ExplainerOf(m.saved.Model)
 		if ex == nil && !m.attributes {
 			return errorf(http.StatusBadRequest, kindNoExplanation, 0, "", "model %s (%s) offers no per-row explanation and no feature attributions; send \"explain\": false", quote(sl.spec.Name), m.saved.Header.Method)
 		}

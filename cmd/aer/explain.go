@@ -158,7 +158,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if attrErr != nil && !errors.Is(attrErr, learn.ErrNoAttribution) {
 		return fmt.Errorf("explain: %w", attrErr)
 	}
-	ex, hasEx := model.(learn.Explainer)
+	ex, hasEx := learn.ExplainerOf(model)
 	if attr == nil && !hasEx {
 		why := ""
 		if attrErr != learn.ErrNoAttribution {

@@ -329,11 +329,8 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if peak, ok := memlimit.PeakRSS(); ok {
 		o.PeakRSS = peak
 	}
-	if s, ok := model.(learn.Summarizer); ok {
-		o.Result = s.Summary()
-	}
-	if t, ok := model.(learn.Thresholder); ok {
-		v := t.Threshold()
+	o.Result = learn.SummaryOf(model)
+	if v, ok := learn.TunedThreshold(model); ok {
 		o.Threshold = &v
 	}
 	if valid != nil {

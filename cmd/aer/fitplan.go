@@ -148,7 +148,7 @@ func (p *fitPlan) fit(ctx context.Context, train, valid *learn.Data, env learn.E
 		}
 		return nil, err
 	}
-	if _, own := out.model.(learn.Thresholder); valid == nil || own && !p.explicit {
+	if _, own := learn.TunedThreshold(out.model); valid == nil || own && !p.explicit {
 		return out, nil
 	}
 	score, err := learn.Predict(ctx, out.model, valid.X, env.Workers)
