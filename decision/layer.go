@@ -62,26 +62,30 @@ func (l *Layer) Check() error {
 }
 
 // Attach returns m behind the layer: its probabilities calibrated, and
-// the layer's threshold as its learn.Thresholder. Explanations and
-// attributions of m, if it offers them, stay available (of the
-// uncalibrated score). The layer is
-// not part of m's payload: MarshalBinary gives m's bytes, and whoever
-// saves the model keeps the layer beside it.
+// the layer's threshold as its learn.Thresholder. The returned model is a
+// learn.Wrapped: what m offers about its make-up (summary, size,
+// importances, members) is found through it. Without a calibration it
+// scores as m does, so m's per-row explanations and attributions are
+// found through it too; with one it changes the scores
+// (learn.ScoreChanged), and those of m, which explain m's uncalibrated
+// score, are not offered. The layer is not part of m's payload:
+// MarshalBinary gives m's bytes, and whoever saves the model keeps the
+// layer beside it.
 func Attach(m learn.Model, l *Layer) learn.Model {
-	a := &attached{inner: m, layer: l}
-	if e, ok := m.(learn.Explainer); ok {
-		return &attachedExplainer{attached: a, ex: e}
+	a := &attached{Wrapped: learn.Wrapped{Inner: m}, layer: l}
+	if l.Calibration != nil {
+		a.Changed = learn.ScoreChanged
 	}
 	return a
 }
 
 type attached struct {
-	inner learn.Model
+	learn.Wrapped
 	layer *Layer
 }
 
 func (a *attached) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	p, err := a.inner.PredictProba(x, dst)
+	p, err := a.Inner.PredictProba(x, dst)
 	if err != nil || a.layer.Calibration == nil {
 		return p, err
 	}
@@ -91,32 +95,5 @@ func (a *attached) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) 
 	return p, nil
 }
 
-// Attribute gives the inner model's attributions, of its uncalibrated
-// output, as Explain does.
-func (a *attached) Attribute(x *mat.Dense) (*learn.Attribution, error) {
-	return learn.AttributeInner(a.inner, x)
-}
-
-func (a *attached) Unwrap() learn.Model { return a.inner }
-
-func (a *attached) NumFeatures() int               { return a.inner.NumFeatures() }
-func (a *attached) MarshalBinary() ([]byte, error) { return a.inner.MarshalBinary() }
+func (a *attached) MarshalBinary() ([]byte, error) { return a.Inner.MarshalBinary() }
 func (a *attached) Threshold() float64             { return a.layer.Threshold }
-func (a *attached) NumParams() int                 { return learn.NumParams(a.inner) }
-
-// Summary is the inner model's summary.
-func (a *attached) Summary() any {
-	if s, ok := a.inner.(learn.Summarizer); ok {
-		return s.Summary()
-	}
-	return nil
-}
-
-type attachedExplainer struct {
-	*attached
-	ex learn.Explainer
-}
-
-func (a *attachedExplainer) Explain(row []float64) (learn.Explanation, error) {
-	return a.ex.Explain(row)
-}
