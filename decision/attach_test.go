@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/aer-go/aer/decision"
@@ -16,7 +18,8 @@ import (
 // Behind a layer without calibration a model keeps everything it offers,
 // the layer's threshold first; behind a calibrating layer, only what is
 // about its make-up: its explanations and attributions are of the
-// uncalibrated score.
+// uncalibrated score (a tree's attributions are of its probability, which
+// no calibration maps linearly).
 func TestAttachCapabilities(t *testing.T) {
 	ctx := context.Background()
 	tk := newTask(t)
@@ -76,4 +79,44 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// Behind a sigmoid calibration, log-odds attributions are mapped to those
+// of the calibrated log-odds: they sum to the calibrated score's logit.
+func TestAttachSigmoidAttributions(t *testing.T) {
+	ctx := context.Background()
+	tk := newTask(t)
+	m, err := tunedGBDT(t).Inner.Fit(ctx, tk.train, nil, learn.Env{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	score, err := learn.Predict(ctx, m, tk.valid.X, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := decision.FitLayer(tk.valid.Y, score, nil, decision.MetricObjective(metrics.BalancedAccuracy), decision.Sigmoid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := decision.Attach(m, l)
+	at, err := learn.Attribute(ctx, a, tk.test.X, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inner, _ := learn.Attribute(ctx, m, tk.test.X, 2)
+	p, _ := a.PredictProba(tk.test.X, nil)
+	for i, v := range p {
+		if got := 1 / (1 + math.Exp(-at.Output(i))); math.Abs(got-v) > 1e-9 {
+			t.Fatalf("row %d: the attributions sum to probability %v, the calibrated score is %v", i+1, got, v)
+		}
+		if want := -l.Calibration.A * inner.Phi.At(i, 0); at.Phi.At(i, 0) != want {
+			t.Fatalf("row %d: attribution %v, want -A times the model's, %v", i+1, at.Phi.At(i, 0), want)
+		}
+	}
+	if at.Space != learn.Logit || !strings.Contains(at.Method, "sigmoid calibration") {
+		t.Errorf("space %s, method %q", at.Space, at.Method)
+	}
+	if _, explains := learn.ExplainerOf(a); explains {
+		t.Error("the calibrated model offers an explanation of the uncalibrated score")
+	}
 }

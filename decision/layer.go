@@ -66,17 +66,19 @@ func (l *Layer) Check() error {
 // learn.Wrapped: what m offers about its make-up (summary, size,
 // importances, members) is found through it. Without a calibration it
 // scores as m does, so m's per-row explanations and attributions are
-// found through it too; with one it changes the scores
-// (learn.ScoreChanged), and those of m, which explain m's uncalibrated
-// score, are not offered. The layer is not part of m's payload:
-// MarshalBinary gives m's bytes, and whoever saves the model keeps the
-// layer beside it.
+// found through it too. With one it changes the scores
+// (learn.ScoreChanged): m's explanations, of its uncalibrated score, are
+// not offered, and its attributions only where the calibration maps them
+// exactly (see calibrating.Attribute). The layer is not part of m's
+// payload: MarshalBinary gives m's bytes, and whoever saves the model
+// keeps the layer beside it.
 func Attach(m learn.Model, l *Layer) learn.Model {
 	a := &attached{Wrapped: learn.Wrapped{Inner: m}, layer: l}
-	if l.Calibration != nil {
-		a.Changed = learn.ScoreChanged
+	if l.Calibration == nil {
+		return a
 	}
-	return a
+	a.Changed = learn.ScoreChanged
+	return &calibrating{a}
 }
 
 type attached struct {
@@ -97,3 +99,40 @@ func (a *attached) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) 
 
 func (a *attached) MarshalBinary() ([]byte, error) { return a.Inner.MarshalBinary() }
 func (a *attached) Threshold() float64             { return a.layer.Threshold }
+
+// calibrating is a layer with a calibration.
+type calibrating struct{ *attached }
+
+// Attribute gives the attributions of the calibrated score where the
+// calibration maps the inner model's attributions exactly: a sigmoid
+// calibration on the logit of the scores is linear in the inner model's
+// log-odds f (the calibrated log-odds are -(A f + B)), so log-odds
+// attributions phi become -A phi and the base -(A base + B); exact but
+// for scores within 1e-12 of 0 or 1, which the calibration clips. An
+// isotonic calibration, a sigmoid one on the raw scores, or attributions
+// of the probability give an error wrapping learn.ErrNoAttribution.
+func (c *calibrating) Attribute(x *mat.Dense) (*learn.Attribution, error) {
+	cal := c.layer.Calibration
+	if cal.Method != Sigmoid || !cal.Logit {
+		return nil, fmt.Errorf("%w: the decision layer's %s calibration of the scores is not linear in the model's log-odds", learn.ErrNoAttribution, cal.Method)
+	}
+	in, err := learn.AttributeInner(c.Inner, x)
+	if err != nil {
+		return nil, err
+	}
+	if in.Space != learn.Logit {
+		return nil, fmt.Errorf("%w: the model's attributions are of its probability, which the decision layer's sigmoid calibration does not map linearly", learn.ErrNoAttribution)
+	}
+	r, cols := in.Phi.Dims()
+	out := &learn.Attribution{
+		Space:  learn.Logit,
+		Method: in.Method + "; through the decision layer's sigmoid calibration (calibrated log-odds -(A f + B) of the model's log-odds f)",
+		Base:   make([]float64, len(in.Base)),
+		Phi:    mat.NewDense(r, cols, nil),
+	}
+	for i, b := range in.Base {
+		out.Base[i] = -(cal.A*b + cal.B)
+	}
+	out.Phi.Scale(-cal.A, in.Phi)
+	return out, nil
+}
