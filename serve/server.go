@@ -323,7 +323,8 @@ type Prediction struct {
 // Attributions are one row's feature attributions: Output = Base + the
 // sum of every feature's attribution, in Space (the log-odds for boosted
 // trees, logistic regression and AER's default preset, the probability
-// for trees and forests), before any calibration. For a model with
+// for trees and forests), of the score (see decision.Attach for a
+// calibrated model). For a model with
 // categorical columns a column's attribution is the sum of its one-hot
 // features' (exact, as attributions add up).
 type Attributions struct {

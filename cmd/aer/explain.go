@@ -39,8 +39,10 @@ logit (plus) or the score (paper, where each member's logit SHAP values
 are rescaled to sum to f_j(x) - sigmoid(base_j)); each member's part is
 SHAP of that member, but the whole is not the Shapley value of the AER
 function: how x moves the weights is not attributed, and the base moves
-with the weights. Attributions are of the model's output before any
---calibrate mapping.
+with the weights. Attributions are of the score: behind --calibrate
+sigmoid, log-odds attributions go through the calibration (linear in the
+log-odds); a model calibrated otherwise, or with attributions of a
+probability, offers none, nor a breakdown of its uncalibrated score.
 
 Then the breakdown of the score that the model's method offers. For aer
 and dynens: the component log-densities log N(x | mu_l, Sigma_l)
