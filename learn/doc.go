@@ -47,14 +47,17 @@
 //     raw rows and explain the score: the walk stops at InputChanged or
 //     ScoreChanged. A wrapper that transforms rows feature by feature
 //     attributes itself, with AttributeInner on the rows it transforms
-//     (feature j is still feature j);
+//     (feature j is still feature j), and one that changes the score
+//     where its change maps attributions exactly (a sigmoid calibration
+//     of the log-odds is linear in them);
 //   - the make-up of the model (Summarizer, Sizer, Importancer,
 //     Inspector) holds whatever a wrapper changes: As walks the whole
 //     chain. A wrapper with a report of its own implements Summarizer and
 //     includes SummaryOf its inner model.
 //
 // A wrapper's own capability is always found first: a decision layer
-// that calibrates the score has its own threshold.
+// that calibrates the score has its own threshold. A new capability says
+// once, in its helper, which changes it stops at (Find's stop argument).
 //
 // A Method that wraps another embeds WrappedMethod (the inner method's
 // name, description and parameters, and Unwrap). The capabilities of a
