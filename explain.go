@@ -78,7 +78,7 @@ func (m *Model) Explain(ctx context.Context, t *Table, row int) (*Explanation, e
 	case !errors.Is(err, learn.ErrNoAttribution):
 		return nil, err
 	}
-	if ex, ok := m.model.(learn.Explainer); ok {
+	if ex, ok := learn.ExplainerOf(m.model); ok {
 		if out.Method, err = ex.Explain(mat.Row(nil, 0, e.X)); err != nil {
 			return nil, err
 		}

@@ -234,8 +234,6 @@ func newFitted(f *pipeline.Fitted, schema dataset.Schema, seed uint64, ts *Train
 	h := &modelfile.Header{Method: f.Method.Name(), Schema: schema, Config: cfg, Decision: layerJSON, Producer: "aer " + Version}
 	m := &Model{header: h, model: f.Model, layer: f.Layer,
 		report: &FitReport{Search: f.Search, Layer: f.Layer, Seconds: elapsed.Seconds()}}
-	if sm, ok := f.Model.(learn.Summarizer); ok {
-		m.report.Summary = sm.Summary()
-	}
+	m.report.Summary = learn.SummaryOf(f.Model)
 	return m, nil
 }

@@ -10,10 +10,10 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/aer-go/aer"
 	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/modelfile"
-	"github.com/aer-go/aer"
 )
 
 // FuzzReadModel feeds arbitrary bytes to the model-file loader (what aer
@@ -59,7 +59,7 @@ func FuzzReadModel(f *testing.F) {
 			x.Set(1, j, math.NaN())
 		}
 		m.Learned().PredictProba(x, nil)
-		if e, ok := m.Learned().(learn.Explainer); ok {
+		if e, ok := learn.ExplainerOf(m.Learned()); ok {
 			e.Explain(x.RawRowView(0))
 			e.Explain(x.RawRowView(1))
 		}

@@ -172,7 +172,7 @@ func (m *Model) Report() *FitReport { return m.report }
 // class and where it comes from: the decision layer's, else the one the
 // method tuned, else 0.5 (FromDecisionLayer, FromMethod, FromDefault).
 func (m *Model) Threshold() (t float64, from string) {
-	_, tuned := m.model.(learn.Thresholder)
+	t, tuned := learn.TunedThreshold(m.model)
 	switch {
 	case m.layer != nil:
 		from = FromDecisionLayer
@@ -181,7 +181,10 @@ func (m *Model) Threshold() (t float64, from string) {
 	default:
 		from = FromDefault
 	}
-	return learn.ThresholdOf(m.model), from
+	if !tuned {
+		t = 0.5
+	}
+	return t, from
 }
 
 // Checksum is the model file's SHA-256 checksum (of everything before

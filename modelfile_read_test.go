@@ -11,11 +11,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aer-go/aer"
 	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/learn"
 	_ "github.com/aer-go/aer/methods" // the registry, for tests only
 	"github.com/aer-go/aer/modelfile"
-	"github.com/aer-go/aer"
 	"github.com/aer-go/aer/synth"
 )
 

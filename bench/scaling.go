@@ -200,8 +200,8 @@ func scalingFit(ctx context.Context, sp Spec, train, valid, test *learn.Data, se
 		return nil, err
 	}
 	row := &ScalingRow{Method: sp.String(), Rows: len(train.Y), Features: d, Seconds: secs, PeakBytes: peak, EstimateBytes: estimate, ROCAUC: math.NaN()}
-	if s, ok := model.(learn.Summarizer); ok {
-		row.Stages = stageSeconds(s.Summary())
+	if s := learn.SummaryOf(model); s != nil {
+		row.Stages = stageSeconds(s)
 	}
 	score, err := learn.Predict(ctx, model, test.X, workers)
 	if err != nil {

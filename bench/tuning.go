@@ -117,11 +117,7 @@ type summaryReport struct {
 // from its explanation of row, which may be nil. It returns nil when the
 // model has no summary or the summary none of the fields.
 func tuningOf(m learn.Model, row []float64) *tuning {
-	s, ok := m.(learn.Summarizer)
-	if !ok {
-		return nil
-	}
-	v := s.Summary()
+	v := learn.SummaryOf(m)
 	if v == nil {
 		return nil
 	}
@@ -166,7 +162,7 @@ func finite(v float64) bool { return !math.IsNaN(v) && math.Abs(v) < math.MaxFlo
 // memberNames returns the "members" of m's explanation of row when it
 // names n of them, else nil.
 func memberNames(m learn.Model, row []float64, n int) []string {
-	ex, ok := m.(learn.Explainer)
+	ex, ok := learn.ExplainerOf(m)
 	if !ok || row == nil || n == 0 {
 		return nil
 	}

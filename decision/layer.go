@@ -62,26 +62,32 @@ func (l *Layer) Check() error {
 }
 
 // Attach returns m behind the layer: its probabilities calibrated, and
-// the layer's threshold as its learn.Thresholder. Explanations and
-// attributions of m, if it offers them, stay available (of the
-// uncalibrated score). The layer is
-// not part of m's payload: MarshalBinary gives m's bytes, and whoever
-// saves the model keeps the layer beside it.
+// the layer's threshold as its learn.Thresholder. The returned model is a
+// learn.Wrapped: what m offers about its make-up (summary, size,
+// importances, members) is found through it. Without a calibration it
+// scores as m does, so m's per-row explanations and attributions are
+// found through it too. With one it changes the scores
+// (learn.ScoreChanged): m's explanations, of its uncalibrated score, are
+// not offered, and its attributions only where the calibration maps them
+// exactly (see calibrating.Attribute). The layer is not part of m's
+// payload: MarshalBinary gives m's bytes, and whoever saves the model
+// keeps the layer beside it.
 func Attach(m learn.Model, l *Layer) learn.Model {
-	a := &attached{inner: m, layer: l}
-	if e, ok := m.(learn.Explainer); ok {
-		return &attachedExplainer{attached: a, ex: e}
+	a := &attached{Wrapped: learn.Wrapped{Inner: m}, layer: l}
+	if l.Calibration == nil {
+		return a
 	}
-	return a
+	a.Changed = learn.ScoreChanged
+	return &calibrating{a}
 }
 
 type attached struct {
-	inner learn.Model
+	learn.Wrapped
 	layer *Layer
 }
 
 func (a *attached) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	p, err := a.inner.PredictProba(x, dst)
+	p, err := a.Inner.PredictProba(x, dst)
 	if err != nil || a.layer.Calibration == nil {
 		return p, err
 	}
@@ -91,32 +97,42 @@ func (a *attached) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) 
 	return p, nil
 }
 
-// Attribute gives the inner model's attributions, of its uncalibrated
-// output, as Explain does.
-func (a *attached) Attribute(x *mat.Dense) (*learn.Attribution, error) {
-	return learn.AttributeInner(a.inner, x)
-}
-
-func (a *attached) Unwrap() learn.Model { return a.inner }
-
-func (a *attached) NumFeatures() int               { return a.inner.NumFeatures() }
-func (a *attached) MarshalBinary() ([]byte, error) { return a.inner.MarshalBinary() }
+func (a *attached) MarshalBinary() ([]byte, error) { return a.Inner.MarshalBinary() }
 func (a *attached) Threshold() float64             { return a.layer.Threshold }
-func (a *attached) NumParams() int                 { return learn.NumParams(a.inner) }
 
-// Summary is the inner model's summary.
-func (a *attached) Summary() any {
-	if s, ok := a.inner.(learn.Summarizer); ok {
-		return s.Summary()
+// calibrating is a layer with a calibration.
+type calibrating struct{ *attached }
+
+// Attribute gives the attributions of the calibrated score where the
+// calibration maps the inner model's attributions exactly: a sigmoid
+// calibration on the logit of the scores is linear in the inner model's
+// log-odds f (the calibrated log-odds are -(A f + B)), so log-odds
+// attributions phi become -A phi and the base -(A base + B); exact but
+// for scores within 1e-12 of 0 or 1, which the calibration clips. An
+// isotonic calibration, a sigmoid one on the raw scores, or attributions
+// of the probability give an error wrapping learn.ErrNoAttribution.
+func (c *calibrating) Attribute(x *mat.Dense) (*learn.Attribution, error) {
+	cal := c.layer.Calibration
+	if cal.Method != Sigmoid || !cal.Logit {
+		return nil, fmt.Errorf("%w: the decision layer's %s calibration of the scores is not linear in the model's log-odds", learn.ErrNoAttribution, cal.Method)
 	}
-	return nil
-}
-
-type attachedExplainer struct {
-	*attached
-	ex learn.Explainer
-}
-
-func (a *attachedExplainer) Explain(row []float64) (learn.Explanation, error) {
-	return a.ex.Explain(row)
+	in, err := learn.AttributeInner(c.Inner, x)
+	if err != nil {
+		return nil, err
+	}
+	if in.Space != learn.Logit {
+		return nil, fmt.Errorf("%w: the model's attributions are of its probability, which the decision layer's sigmoid calibration does not map linearly", learn.ErrNoAttribution)
+	}
+	r, cols := in.Phi.Dims()
+	out := &learn.Attribution{
+		Space:  learn.Logit,
+		Method: in.Method + "; through the decision layer's sigmoid calibration (calibrated log-odds -(A f + B) of the model's log-odds f)",
+		Base:   make([]float64, len(in.Base)),
+		Phi:    mat.NewDense(r, cols, nil),
+	}
+	for i, b := range in.Base {
+		out.Base[i] = -(cal.A*b + cal.B)
+	}
+	out.Phi.Scale(-cal.A, in.Phi)
+	return out, nil
 }

@@ -142,7 +142,7 @@ func (l *Layered) Fit(ctx context.Context, train, valid *learn.Data, env learn.E
 // its own and the options do not override it (m is then returned as it
 // is). Fit is the inner method's Fit followed by Finish.
 func (l *Layered) Finish(ctx context.Context, m learn.Model, train, valid *learn.Data, workers int) (learn.Model, error) {
-	if _, own := m.(learn.Thresholder); valid == nil || own && !l.opt.Override {
+	if _, own := learn.TunedThreshold(m); valid == nil || own && !l.opt.Override {
 		return m, nil
 	}
 	layer, err := l.FitLayer(ctx, m, train, valid, workers)
@@ -175,18 +175,11 @@ func (l *Layered) FitLayer(ctx context.Context, m learn.Model, train, valid *lea
 // LayerOf returns the decision layer attached in front of m (by Attach or
 // a Layered fit), or nil when m has none.
 func LayerOf(m learn.Model) *Layer {
-	for m != nil {
-		switch a := m.(type) {
-		case *attached:
-			return a.layer
-		case *attachedExplainer:
-			return a.layer
-		}
-		u, ok := m.(interface{ Unwrap() learn.Model })
-		if !ok {
-			return nil
-		}
-		m = u.Unwrap()
+	if a, ok := learn.As[*attached](m); ok {
+		return a.layer
+	}
+	if c, ok := learn.As[*calibrating](m); ok {
+		return c.layer
 	}
 	return nil
 }
@@ -196,9 +189,9 @@ func LayerOf(m learn.Model) *Layer {
 func Detach(m learn.Model) learn.Model {
 	switch a := m.(type) {
 	case *attached:
-		return a.inner
-	case *attachedExplainer:
-		return a.inner
+		return a.Inner
+	case *calibrating:
+		return a.Inner
 	}
 	return m
 }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/internal/rng"
 	"github.com/aer-go/aer/learn"
@@ -65,8 +63,8 @@ func (s Settings) resolved() (Settings, metrics.Metric, error) {
 // Tuned is a method whose models predict at a threshold tuned on
 // validation data.
 type Tuned struct {
+	learn.WrappedMethod
 	name, describe string
-	inner          learn.Method
 	s              Settings
 }
 
@@ -75,7 +73,7 @@ type Tuned struct {
 // through the returned method; its own are threshold_metric,
 // threshold_step and threshold_holdout.
 func Tune(name, describe string, inner learn.Method) *Tuned {
-	return &Tuned{name: name, describe: describe, inner: inner}
+	return &Tuned{WrappedMethod: learn.WrappedMethod{Inner: inner}, name: name, describe: describe}
 }
 
 // Name returns the registered name.
@@ -84,9 +82,10 @@ func (t *Tuned) Name() string { return t.name }
 // Describe returns a one-line description.
 func (t *Tuned) Describe() string { return t.describe }
 
-// PaperGrid is the inner method's, if it has one.
+// PaperGrid is the inner method's, if it has one: tuning the threshold
+// leaves the inner method's parameters as they are.
 func (t *Tuned) PaperGrid() []string {
-	if g, ok := t.inner.(learn.Gridder); ok {
+	if g, ok := t.Inner.(learn.Gridder); ok {
 		return g.PaperGrid()
 	}
 	return nil
@@ -97,14 +96,14 @@ func (t *Tuned) Set(key, value string) error {
 	if params.Has(key) {
 		return params.Set(&t.s, key, value)
 	}
-	return t.inner.Set(key, value)
+	return t.Inner.Set(key, value)
 }
 
 // Params lists the threshold parameters, then the inner method's.
 func (t *Tuned) Params() []learn.Param {
 	cur, _, _ := t.s.resolved()
 	def, _, _ := Settings{}.resolved()
-	return append(params.List(&cur, &def), t.inner.Params()...)
+	return append(params.List(&cur, &def), t.Inner.Params()...)
 }
 
 // Fit fits the inner method on train, scores valid (or, without it, a
@@ -133,7 +132,7 @@ func (t *Tuned) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env
 		}
 		train, valid = train.Subset(parts[0]), train.Subset(parts[1])
 	}
-	m, err := t.inner.Fit(ctx, train, valid, env)
+	m, err := t.Inner.Fit(ctx, train, valid, env)
 	if err != nil {
 		return nil, err
 	}
@@ -150,7 +149,7 @@ func (t *Tuned) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env
 	if best < 0 {
 		return nil, fmt.Errorf("decision: %s is undefined at every threshold on the validation rows", metric)
 	}
-	return &Model{inner: m, threshold: sw[best].Threshold, metric: s.Metric, value: metric.Of(sw[best].Confusion)}, nil
+	return &Model{Wrapped: learn.Wrapped{Inner: m}, threshold: sw[best].Threshold, metric: s.Metric, value: metric.Of(sw[best].Confusion)}, nil
 }
 
 // Load decodes a model written by Model.MarshalBinary.
@@ -162,16 +161,18 @@ func (t *Tuned) Load(payload []byte) (learn.Model, error) {
 	if !(e.Threshold > 0 && e.Threshold < 1) {
 		return nil, fmt.Errorf("decision: threshold %v is not in (0, 1)", e.Threshold)
 	}
-	m, err := t.inner.Load(e.Model)
+	m, err := t.Inner.Load(e.Model)
 	if err != nil {
 		return nil, err
 	}
-	return &Model{inner: m, threshold: e.Threshold, metric: e.Metric, value: e.Value}, nil
+	return &Model{Wrapped: learn.Wrapped{Inner: m}, threshold: e.Threshold, metric: e.Metric, value: e.Value}, nil
 }
 
-// Model is a fitted model with a tuned threshold.
+// Model is a fitted model with a tuned threshold. It is a learn.Wrapped
+// that scores as its inner model (Inner) does: the inner model's
+// attributions, explanations, size and importances are found through it.
 type Model struct {
-	inner     learn.Model
+	learn.Wrapped
 	threshold float64
 	metric    string
 	value     float64
@@ -184,38 +185,12 @@ type encoded struct {
 	Model     []byte  `json:"model"`
 }
 
-// PredictProba is the inner model's.
-func (m *Model) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	return m.inner.PredictProba(x, dst)
-}
-
-// Attribute is the inner model's.
-func (m *Model) Attribute(x *mat.Dense) (*learn.Attribution, error) {
-	return learn.AttributeInner(m.inner, x)
-}
-
-// NumFeatures is the inner model's.
-func (m *Model) NumFeatures() int { return m.inner.NumFeatures() }
-
 // Threshold returns the tuned threshold.
 func (m *Model) Threshold() float64 { return m.threshold }
 
-// Unwrap returns the wrapped model.
-func (m *Model) Unwrap() learn.Model { return m.inner }
-
-// Inner returns the wrapped model.
-func (m *Model) Inner() learn.Model { return m.inner }
-
-// NumParams is the inner model's.
-func (m *Model) NumParams() int { return learn.NumParams(m.inner) }
-
 // Summary reports the threshold and the inner model's summary.
 func (m *Model) Summary() any {
-	var inner any
-	if s, ok := m.inner.(learn.Summarizer); ok {
-		inner = s.Summary()
-	}
-	return &Summary{Threshold: m.threshold, Metric: m.metric, ValidValue: m.value, Model: inner}
+	return &Summary{Threshold: m.threshold, Metric: m.metric, ValidValue: m.value, Model: learn.SummaryOf(m.Inner)}
 }
 
 // Summary is the report of a tuned fit.
@@ -238,7 +213,7 @@ func (s *Summary) String() string {
 
 // MarshalBinary encodes the threshold with the inner model.
 func (m *Model) MarshalBinary() ([]byte, error) {
-	b, err := m.inner.MarshalBinary()
+	b, err := m.Inner.MarshalBinary()
 	if err != nil {
 		return nil, err
 	}

@@ -102,7 +102,7 @@ func bestByHand(y []int, score []float64, metric metrics.Metric) float64 {
 // metric value over the grid.
 func checkBest(t *testing.T, model *decision.Model, valid *learn.Data, metric metrics.Metric) {
 	t.Helper()
-	score, err := model.Inner().PredictProba(valid.X, nil)
+	score, err := model.Inner.PredictProba(valid.X, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestTunedHoldout(t *testing.T) {
 			t.Fatal(err)
 		}
 		wb, _ := want.MarshalBinary()
-		gb, _ := model.Inner().MarshalBinary()
+		gb, _ := model.Inner.MarshalBinary()
 		if !bytes.Equal(wb, gb) {
 			t.Errorf("holdout %v: the inner model is not the one fitted on the %v hold-out split", holdout, share)
 		}
@@ -220,13 +220,13 @@ func TestTunedParams(t *testing.T) {
 	if !reflect.DeepEqual(before, m.Params()) {
 		t.Error("Fit changed the params")
 	}
-	if n := len(model.Inner().(*boost.Fitted).Trees); n != 7 {
+	if n := len(model.Inner.(*boost.Fitted).Trees); n != 7 {
 		t.Errorf("n_estimators=7 gave %d trees", n)
 	}
 	if th := model.Threshold(); math.Abs(th*20-math.Round(th*20)) > 1e-9 {
 		t.Errorf("threshold_step=0.05 gave threshold %v", th)
 	}
-	score, _ := model.Inner().PredictProba(tk.valid.X, nil)
+	score, _ := model.Inner.PredictProba(tk.valid.X, nil)
 	var g []float64
 	for k := 1; k < 20; k++ {
 		g = append(g, float64(k)/20)

@@ -28,8 +28,11 @@ const (
 
 // Attributor is a Model that attributes its output for a row to the row's
 // features: Base[i] + sum_j Phi[i][j] equals the output of row i in Space.
-// A model that wraps another may implement Attributor and return an error
-// wrapping ErrNoAttribution when what it wraps has none; use Attribute.
+// Attribute finds it through wrappers that change neither rows nor
+// scores; a wrapper that transforms the rows feature by feature (as
+// preprocessing does) implements it on the transformed rows with
+// AttributeInner, which wraps ErrNoAttribution when what it wraps has
+// none. Use Attribute.
 type Attributor interface {
 	// Attribute returns the attributions of every row of x (raw features
 	// in training order, NaN = missing), on one goroutine.
@@ -61,10 +64,12 @@ func (a *Attribution) Output(i int) float64 {
 
 // Attribute returns m's attributions of the rows of x, rows spread over
 // workers goroutines (0: GOMAXPROCS) in fixed blocks, so the result does
-// not depend on workers. A model that is not an Attributor gives an error
-// wrapping ErrNoAttribution; a NaN attribution is an error naming its row.
+// not depend on workers. The attributions are those of m or of a model it
+// wraps on the same rows and scores (Find with InputChanged|ScoreChanged);
+// without one, the error wraps ErrNoAttribution. A NaN attribution is an
+// error naming its row.
 func Attribute(ctx context.Context, m Model, x *mat.Dense, workers int) (*Attribution, error) {
-	at, ok := m.(Attributor)
+	at, ok := Find[Attributor](m, InputChanged|ScoreChanged)
 	if !ok {
 		return nil, ErrNoAttribution
 	}
@@ -141,11 +146,13 @@ func check(a *Attribution) error {
 	return nil
 }
 
-// AttributeInner is Attribute on one goroutine, for models that wrap
-// another and attribute as it does: an error wrapping ErrNoAttribution
-// when inner is not an Attributor.
+// AttributeInner is Attribute on one goroutine without its checks, for
+// a model that attributes with the models it holds (a preprocessing
+// wrapper on its transformed rows, an ensemble's members): an error
+// wrapping ErrNoAttribution when inner's chain has no Attributor valid
+// for inner's scores.
 func AttributeInner(inner Model, x *mat.Dense) (*Attribution, error) {
-	at, ok := inner.(Attributor)
+	at, ok := Find[Attributor](inner, InputChanged|ScoreChanged)
 	if !ok {
 		return nil, ErrNoAttribution
 	}
@@ -163,26 +170,4 @@ type Importancer interface {
 type Importance struct {
 	Kind   string    `json:"kind"`
 	Values []float64 `json:"values"`
-}
-
-// Unwrapper is a Model that wraps another on the same features (a
-// decision layer, a resampling or preprocessing composition).
-type Unwrapper interface {
-	Unwrap() Model
-}
-
-// ImportancesOf returns the built-in importances of m or of the first
-// model it wraps that has some; nil when none has.
-func ImportancesOf(m Model) []Importance {
-	for m != nil {
-		if im, ok := m.(Importancer); ok {
-			return im.Importances()
-		}
-		u, ok := m.(Unwrapper)
-		if !ok {
-			return nil
-		}
-		m = u.Unwrap()
-	}
-	return nil
 }

@@ -11,15 +11,58 @@
 //
 // A Model gives positive-class probabilities for rows of features, knows
 // its number of features and encodes itself to bytes that the Method's
-// Load reads back. Behaviour only some models have is found by type
-// assertion on small interfaces: Thresholder (a tuned decision threshold),
-// Explainer (a per-row explanation), Attributor (per-row feature
-// attributions that sum to the model's output, in logit or probability
-// Space), Importancer (built-in global importances), Summarizer (what the
-// fit found), Sizer (a parameter count, for AIC and BIC). A model that
-// wraps another on the same features (a decision layer, a resampling or
-// preprocessing composition) forwards Attribute to it and is an
-// Unwrapper.
+// Load reads back. Behaviour only some models have is declared by small
+// interfaces: Thresholder (a tuned decision threshold), Explainer (a
+// per-row explanation), Attributor (per-row feature attributions that sum
+// to the model's output, in logit or probability Space), Importancer
+// (built-in global importances), Summarizer (what the fit found), Sizer (a
+// parameter count, for AIC and BIC), Inspector (an ensemble's members).
+//
+// # Wrappers and capabilities
+//
+// A model that wraps another on the same features (a decision layer, a
+// resampling or preprocessing composition) embeds Wrapped, which gives it
+// Unwrap, NumFeatures and PredictProba (the inner model's), and writes
+// only what it changes; it never forwards a capability by hand. Callers
+// find a capability by walking the chain of Unwrap from the outer model
+// inwards, as net/http.ResponseController finds a ResponseWriter's
+// optional methods, with Find, As and the helpers built on them
+// (ThresholdOf, TunedThreshold, ExplainerOf, Attribute, SummaryOf,
+// NumParams, ImportancesOf, MembersOf); never by a type assertion on the
+// outer model.
+//
+// A capability of an inner model is only taken when it holds for the
+// outer model's rows and scores, so each wrapper declares what it changes
+// (Wrapped.Changed, the Changer interface):
+//   - InputChanged: the inner model sees transformed rows, each feature
+//     into the same feature (imputation, standardisation);
+//   - ScoreChanged: the outer probabilities are not the inner model's (a
+//     calibration).
+//
+// The walk stops at a wrapper that changes what a capability depends on:
+//   - the threshold (Thresholder) depends on the score: the walk stops at
+//     ScoreChanged, since an inner threshold is not the threshold of a
+//     calibrated score;
+//   - per-row explanations and attributions (Explainer, Attributor) take
+//     raw rows and explain the score: the walk stops at InputChanged or
+//     ScoreChanged. A wrapper that transforms rows feature by feature
+//     attributes itself, with AttributeInner on the rows it transforms
+//     (feature j is still feature j), and one that changes the score
+//     where its change maps attributions exactly (a sigmoid calibration
+//     of the log-odds is linear in them);
+//   - the make-up of the model (Summarizer, Sizer, Importancer,
+//     Inspector) holds whatever a wrapper changes: As walks the whole
+//     chain. A wrapper with a report of its own implements Summarizer and
+//     includes SummaryOf its inner model.
+//
+// A wrapper's own capability is always found first: a decision layer
+// that calibrates the score has its own threshold. A new capability says
+// once, in its helper, which changes it stops at (Find's stop argument).
+//
+// A Method that wraps another embeds WrappedMethod (the inner method's
+// name, description and parameters, and Unwrap). The capabilities of a
+// Method (Gridder, MemoryEstimator, MappedFitter) describe how it fits,
+// which a wrapper changes: each wrapper offers those that hold for it.
 //
 // Methods are registered once at start-up with Register, one line per
 // method (package methods of this module lists them all), the way

@@ -87,22 +87,6 @@ type Sizer interface {
 	NumParams() int
 }
 
-// NumParams returns m's parameter count, or 1 when it does not say.
-func NumParams(m Model) int {
-	if s, ok := m.(Sizer); ok {
-		return s.NumParams()
-	}
-	return 1
-}
-
-// ThresholdOf returns m's tuned threshold, or 0.5 when it has none.
-func ThresholdOf(m Model) float64 {
-	if t, ok := m.(Thresholder); ok {
-		return t.Threshold()
-	}
-	return 0.5
-}
-
 // predictBlock is the number of rows one goroutine scores at a time.
 const predictBlock = 1024
 

@@ -121,7 +121,7 @@ func TestQuality(t *testing.T) {
 				}
 			}
 			secs += best
-			iters += float64(model.(learn.Summarizer).Summary().(*logreg.Summary).Iterations)
+			iters += float64(learn.SummaryOf(model).(*logreg.Summary).Iterations)
 			pv, err := learn.Predict(context.Background(), model, valid.X, 1)
 			if err != nil {
 				t.Fatal(err)
@@ -186,7 +186,7 @@ func TestSpeedCSV(t *testing.T) {
 					t.Fatal(err)
 				}
 				wall, cpu = math.Min(wall, time.Since(start).Seconds()), math.Min(cpu, cpuSeconds()-c0)
-				s = m.(learn.Summarizer).Summary().(*logreg.Summary)
+				s = learn.SummaryOf(m).(*logreg.Summary)
 			}
 			fmt.Printf("%s: %d x %d, %d workers: wall %.3f s, CPU %.3f s (%s, %d iterations)\n", filepath.Base(path), d.Rows(), d.Cols(), workers, wall, cpu, s.Solver, s.Iterations)
 		}

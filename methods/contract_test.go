@@ -237,19 +237,19 @@ func checkFit(t *testing.T, name string, tk task) {
 		}
 	}
 
-	if th, ok := model.(learn.Thresholder); ok {
-		if v := th.Threshold(); !(v > 0 && v < 1) {
-			t.Errorf("Threshold %v is not in (0, 1)", v)
+	if th, ok := learn.TunedThreshold(model); ok {
+		if !(th > 0 && th < 1) {
+			t.Errorf("Threshold %v is not in (0, 1)", th)
 		}
-		if lt, ok := loaded.(learn.Thresholder); !ok || lt.Threshold() != th.Threshold() {
+		if lt, ok := learn.TunedThreshold(loaded); !ok || lt != th {
 			t.Error("the loaded model lost its threshold")
 		}
 	}
-	if ex, ok := model.(learn.Explainer); ok {
+	if ex, ok := learn.ExplainerOf(model); ok {
 		checkExplainer(t, ex, tk.test.X.RawRowView(0))
 	}
 	checkAttributions(t, name, model, loaded, tk.test.X, p)
-	if s, ok := model.(learn.Summarizer); ok {
+	if s, ok := learn.As[learn.Summarizer](model); ok {
 		if _, err := json.Marshal(s.Summary()); err != nil {
 			t.Errorf("the summary does not encode to JSON: %v", err)
 		}

@@ -42,7 +42,7 @@ func BenchmarkFit(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				epochs = model.(learn.Summarizer).Summary().(*mlp.Summary).Epochs
+				epochs = learn.SummaryOf(model).(*mlp.Summary).Epochs
 			}
 			b.ReportMetric(float64(epochs), "epochs")
 		})

@@ -38,7 +38,7 @@ func ExampleNewStandardized() {
 		log.Fatal(err)
 	}
 	fmt.Printf("test ROC AUC %.2f\n", metrics.ROCAUC(test.Y, p, nil))
-	sum := model.(learn.Summarizer).Summary().(*mlp.Summary)
+	sum := learn.SummaryOf(model).(*mlp.Summary)
 	fmt.Println("hidden layers", sum.Hidden, "parameters", sum.Params, "validation", sum.Validation)
 	fmt.Println(learn.ParamMap(m.Params())["alpha"], learn.ParamMap(m.Params())["gamma"])
 	// Output:

@@ -77,10 +77,8 @@ func TestQuality(t *testing.T) {
 					t.Fatalf("%s %s seed %d: %v", name, method, seed, err)
 				}
 				secs = append(secs, time.Since(start).Seconds())
-				if s, ok := model.(learn.Summarizer); ok {
-					if v, ok := s.Summary().(*mlp.Summary); ok {
-						epochs, best = append(epochs, float64(v.Epochs)), append(best, float64(v.BestEpoch))
-					}
+				if v, ok := learn.SummaryOf(model).(*mlp.Summary); ok {
+					epochs, best = append(epochs, float64(v.Epochs)), append(best, float64(v.BestEpoch))
 				}
 				pv, err := learn.Predict(context.Background(), model, all.Subset(va).X, 0)
 				if err != nil {

@@ -17,14 +17,16 @@ import (
 // plus standardize (true by default; false only imputes).
 func Standardize(inner learn.Method) learn.Method {
 	if _, ok := inner.(learn.MemoryEstimator); ok {
-		return &estimating{standardized{inner: inner}}
+		return &estimating{standardized{WrappedMethod: learn.WrappedMethod{Inner: inner}}}
 	}
-	return &standardized{inner: inner}
+	return &standardized{WrappedMethod: learn.WrappedMethod{Inner: inner}}
 }
 
+// standardized has the inner method's name, description and parameters
+// (learn.WrappedMethod), plus its own.
 type standardized struct {
-	inner learn.Method
-	off   bool // standardize=false: impute only
+	learn.WrappedMethod
+	off bool // standardize=false: impute only
 }
 
 var params = learn.ParamTable[standardized]{
@@ -32,13 +34,10 @@ var params = learn.ParamTable[standardized]{
 		func(s *standardized) *bool { return &s.off }),
 }
 
-func (s *standardized) Name() string { return s.inner.Name() }
-
-func (s *standardized) Describe() string { return learn.Describe(s.inner) }
-
-// PaperGrid is the inner method's, if it has one.
+// PaperGrid is the inner method's, if it has one: preprocessing leaves
+// its parameters as they are.
 func (s *standardized) PaperGrid() []string {
-	if g, ok := s.inner.(learn.Gridder); ok {
+	if g, ok := s.Inner.(learn.Gridder); ok {
 		return g.PaperGrid()
 	}
 	return nil
@@ -48,12 +47,12 @@ func (s *standardized) Set(key, value string) error {
 	if params.Has(key) {
 		return params.Set(s, key, value)
 	}
-	return s.inner.Set(key, value)
+	return s.Inner.Set(key, value)
 }
 
 func (s *standardized) Params() []learn.Param {
 	def := standardized{}
-	return append(params.List(s, &def), s.inner.Params()...)
+	return append(params.List(s, &def), s.Inner.Params()...)
 }
 
 // Fit fits the preprocessing on train, applies it to copies of train and
@@ -63,7 +62,7 @@ func (s *standardized) Fit(ctx context.Context, train, valid *learn.Data, env le
 		return nil, err
 	}
 	p := &Prep{Means: dataset.ColumnMeans(train.X)}
-	if mf, ok := s.inner.(learn.MappedFitter); ok && !s.off && !hasNaN(train.X) {
+	if mf, ok := s.Inner.(learn.MappedFitter); ok && !s.off && !hasNaN(train.X) {
 		// Imputation has nothing to do, and the inner method copies the
 		// rows anyway: it standardises them as it copies.
 		p.Scaler = dataset.FitScaler(train.X)
@@ -81,7 +80,7 @@ func (s *standardized) Fit(ctx context.Context, train, valid *learn.Data, env le
 		if err != nil {
 			return nil, err
 		}
-		return &Model{Prep: p, Inner: m}, nil
+		return newModel(p, m), nil
 	}
 	xt := p.impute(train.X)
 	if !s.off {
@@ -97,11 +96,11 @@ func (s *standardized) Fit(ctx context.Context, train, valid *learn.Data, env le
 	if err != nil {
 		return nil, err
 	}
-	m, err := s.inner.Fit(ctx, &tr, va, env)
+	m, err := s.Inner.Fit(ctx, &tr, va, env)
 	if err != nil {
 		return nil, err
 	}
-	return &Model{Prep: p, Inner: m}, nil
+	return newModel(p, m), nil
 }
 
 // applyValid returns a preprocessed copy of valid (nil: nil).
@@ -142,10 +141,10 @@ type estimating struct{ standardized }
 // them as it copies them (learn.MappedFitter; rows with missing values
 // are copied anyway), plus the copy of the validation rows.
 func (s *estimating) FitMemory(sh learn.Shape) int64 {
-	inner, _ := learn.FitMemory(s.inner, learn.Shape{Rows: sh.Rows, Features: sh.Features, ValidRows: sh.ValidRows, Workers: sh.Workers})
+	inner, _ := learn.FitMemory(s.Inner, learn.Shape{Rows: sh.Rows, Features: sh.Features, ValidRows: sh.ValidRows, Workers: sh.Workers})
 	const word = 8
 	copies := int64(sh.ValidRows) * int64(sh.Features) * word
-	if _, mapped := s.inner.(learn.MappedFitter); !mapped || s.off {
+	if _, mapped := s.Inner.(learn.MappedFitter); !mapped || s.off {
 		copies += int64(sh.Rows) * int64(sh.Features) * word
 	}
 	return inner + copies
@@ -160,14 +159,14 @@ func (s *standardized) Load(payload []byte) (learn.Model, error) {
 	if e.Prep == nil || (e.Prep.Scaler != nil && (len(e.Prep.Scaler.Mean) != len(e.Prep.Means) || len(e.Prep.Scaler.Scale) != len(e.Prep.Means))) {
 		return nil, fmt.Errorf("prep: the model's preprocessing is missing or does not match its features")
 	}
-	m, err := s.inner.Load(e.Model)
+	m, err := s.Inner.Load(e.Model)
 	if err != nil {
 		return nil, err
 	}
 	if m.NumFeatures() != len(e.Prep.Means) {
 		return nil, fmt.Errorf("prep: the inner model has %d features, the preprocessing %d", m.NumFeatures(), len(e.Prep.Means))
 	}
-	return &Model{Prep: e.Prep, Inner: m}, nil
+	return newModel(e.Prep, m), nil
 }
 
 // Prep is fitted preprocessing: training means for missing values, then
@@ -192,10 +191,21 @@ func (p *Prep) Apply(x *mat.Dense) *mat.Dense {
 	return xt
 }
 
-// Model is a fitted model behind its preprocessing.
+// Model is a fitted model behind its preprocessing. It is a
+// learn.Wrapped that changes the rows (learn.InputChanged): its inner
+// model's threshold, summary, size and built-in importances are found
+// through it (learn.ThresholdOf, learn.SummaryOf, ...), its attributions
+// are the inner model's on the preprocessed rows (Attribute), and a
+// per-row explanation of the inner model, which reads preprocessed rows,
+// is not offered.
 type Model struct {
-	Prep  *Prep
-	Inner learn.Model
+	learn.Wrapped
+	Prep *Prep
+}
+
+// newModel returns inner behind p.
+func newModel(p *Prep, inner learn.Model) *Model {
+	return &Model{Wrapped: learn.Wrapped{Inner: inner, Changed: learn.InputChanged}, Prep: p}
 }
 
 type encoded struct {
@@ -222,22 +232,8 @@ func (m *Model) Attribute(x *mat.Dense) (*learn.Attribution, error) {
 	return learn.AttributeInner(m.Inner, m.Prep.Apply(x))
 }
 
-// Unwrap returns the inner model (its feature j is raw feature j).
-func (m *Model) Unwrap() learn.Model { return m.Inner }
-
 // NumFeatures is the number of raw features.
 func (m *Model) NumFeatures() int { return len(m.Prep.Means) }
-
-// NumParams is the inner model's.
-func (m *Model) NumParams() int { return learn.NumParams(m.Inner) }
-
-// Summary is the inner model's, if it has one.
-func (m *Model) Summary() any {
-	if s, ok := m.Inner.(learn.Summarizer); ok {
-		return s.Summary()
-	}
-	return nil
-}
 
 // MarshalBinary encodes the preprocessing with the inner model.
 func (m *Model) MarshalBinary() ([]byte, error) {

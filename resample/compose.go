@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/aer-go/aer/learn"
 )
 
@@ -20,8 +18,9 @@ import (
 // composition equals resampling with that seed (aer resample) and fitting
 // inner on the result with it. The model predicts with inner's model
 // (resampling happens only in training); it keeps inner's threshold and
-// per-row explanations, if inner's model has them, and reports the row
-// counts before and after resampling.
+// per-row explanations, if inner's model has them (the model is a
+// learn.Wrapped that changes neither rows nor scores, so they are found
+// through it), and reports the row counts before and after resampling.
 func Resampled(name, describe string, sampler Sampler, inner learn.Method) learn.Method {
 	keys := learn.ParamMap(inner.Params())
 	for _, p := range sampler.Params() {
@@ -29,13 +28,13 @@ func Resampled(name, describe string, sampler Sampler, inner learn.Method) learn
 			panic(fmt.Sprintf("resample: parameter %q is both the %s sampler's and the %s method's", p.Key, sampler.Name(), inner.Name()))
 		}
 	}
-	return &resampled{name: name, describe: describe, sampler: sampler, inner: inner}
+	return &resampled{WrappedMethod: learn.WrappedMethod{Inner: inner}, name: name, describe: describe, sampler: sampler}
 }
 
 type resampled struct {
+	learn.WrappedMethod
 	name, describe string
 	sampler        Sampler
-	inner          learn.Method
 }
 
 func (r *resampled) Name() string     { return r.name }
@@ -46,12 +45,12 @@ func (r *resampled) Set(key, value string) error {
 	if _, ok := learn.ParamMap(r.sampler.Params())[key]; ok {
 		return r.sampler.Set(key, value)
 	}
-	return r.inner.Set(key, value)
+	return r.Inner.Set(key, value)
 }
 
 // Params lists the sampler's parameters, then the inner method's.
 func (r *resampled) Params() []learn.Param {
-	return append(r.sampler.Params(), r.inner.Params()...)
+	return append(r.sampler.Params(), r.Inner.Params()...)
 }
 
 // Fit resamples train and fits the inner method on it, with valid as it
@@ -71,11 +70,11 @@ func (r *resampled) Fit(ctx context.Context, train, valid *learn.Data, env learn
 	env.Report("resample", 1, 1)
 	s := Summary{Sampler: r.sampler.Name(), Before: CountRows(train), After: CountRows(rs)}
 	env.Log().Debug("resampled the training rows", "sampler", s.Sampler, "before", s.Before.String(), "after", s.After.String())
-	m, err := r.inner.Fit(ctx, rs, valid, env)
+	m, err := r.Inner.Fit(ctx, rs, valid, env)
 	if err != nil {
 		return nil, err
 	}
-	return wrap(&Model{Inner: m, summary: s}), nil
+	return &Model{Wrapped: learn.Wrapped{Inner: m}, summary: s}, nil
 }
 
 // Load decodes a model written by the MarshalBinary of a Resampled
@@ -88,17 +87,19 @@ func (r *resampled) Load(payload []byte) (learn.Model, error) {
 	if e.Sampler != r.sampler.Name() {
 		return nil, fmt.Errorf("resample: the model was resampled by %q, not %q", e.Sampler, r.sampler.Name())
 	}
-	m, err := r.inner.Load(e.Model)
+	m, err := r.Inner.Load(e.Model)
 	if err != nil {
 		return nil, err
 	}
-	return wrap(&Model{Inner: m, summary: Summary{Sampler: e.Sampler, Before: e.Before, After: e.After}}), nil
+	return &Model{Wrapped: learn.Wrapped{Inner: m}, summary: Summary{Sampler: e.Sampler, Before: e.Before, After: e.After}}, nil
 }
 
 // Model is a model fitted on resampled rows. It predicts with its inner
-// model.
+// model (Inner): it is a learn.Wrapped that changes neither rows nor
+// scores, so the inner model's threshold, explanations, attributions,
+// size and importances are found through it.
 type Model struct {
-	Inner   learn.Model
+	learn.Wrapped
 	summary Summary
 }
 
@@ -109,57 +110,11 @@ type encoded struct {
 	Model   []byte `json:"model"`
 }
 
-// wrap gives m the optional interfaces its inner model has.
-func wrap(m *Model) learn.Model {
-	t, isT := m.Inner.(learn.Thresholder)
-	e, isE := m.Inner.(learn.Explainer)
-	switch {
-	case isT && isE:
-		return struct {
-			*Model
-			learn.Thresholder
-			learn.Explainer
-		}{m, t, e}
-	case isT:
-		return struct {
-			*Model
-			learn.Thresholder
-		}{m, t}
-	case isE:
-		return struct {
-			*Model
-			learn.Explainer
-		}{m, e}
-	}
-	return m
-}
-
-// PredictProba is the inner model's.
-func (m *Model) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	return m.Inner.PredictProba(x, dst)
-}
-
-// Attribute is the inner model's.
-func (m *Model) Attribute(x *mat.Dense) (*learn.Attribution, error) {
-	return learn.AttributeInner(m.Inner, x)
-}
-
-// Unwrap returns the inner model.
-func (m *Model) Unwrap() learn.Model { return m.Inner }
-
-// NumFeatures is the inner model's.
-func (m *Model) NumFeatures() int { return m.Inner.NumFeatures() }
-
-// NumParams is the inner model's.
-func (m *Model) NumParams() int { return learn.NumParams(m.Inner) }
-
 // Summary reports the row counts before and after resampling and the
 // inner model's summary.
 func (m *Model) Summary() any {
 	s := m.summary
-	if is, ok := m.Inner.(learn.Summarizer); ok {
-		s.Model = is.Summary()
-	}
+	s.Model = learn.SummaryOf(m.Inner)
 	return &s
 }
 

@@ -116,7 +116,7 @@ func TestResampledFit(t *testing.T) {
 	if string(sum) != `{"sampler":"smote","before":{"rows":102,"negative":90,"positive":12},"after":{"rows":180,"negative":90,"positive":90}}` {
 		t.Errorf("summary %s", sum)
 	}
-	if _, ok := model.(learn.Thresholder); ok {
+	if _, ok := learn.TunedThreshold(model); ok {
 		t.Error("the model has a threshold its inner model has not")
 	}
 
@@ -139,12 +139,12 @@ func TestResampledFit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ex, ok := model.(learn.Explainer); !ok {
+	if ex, ok := learn.ExplainerOf(model); !ok {
 		t.Error("the composition hides its inner model's explanations")
 	} else if e, err := ex.Explain(valid.X.RawRowView(0)); err != nil || e != shareExplanation(0.5) {
 		t.Errorf("Explain = %v, %v", e, err)
 	}
-	if _, ok := model.(learn.Thresholder); ok {
+	if _, ok := learn.TunedThreshold(model); ok {
 		t.Error("the model has a threshold its inner model has not")
 	}
 
@@ -191,8 +191,8 @@ func TestResampledBoost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	th, ok := model.(learn.Thresholder)
-	if !ok || th.Threshold() != learn.ThresholdOf(direct) {
+	th, ok := learn.TunedThreshold(model)
+	if !ok || th != learn.ThresholdOf(direct) {
 		t.Errorf("the composition's threshold %v (%v), its inner model's %v", th, ok, learn.ThresholdOf(direct))
 	}
 }

@@ -154,7 +154,7 @@ type ModelInfo struct {
 func (s *slot) info() ModelInfo {
 	m := s.cur.Load()
 	h := m.saved.Header()
-	_, explains := m.model.(learn.Explainer)
+	_, explains := learn.ExplainerOf(m.model)
 	attributes := m.attributes
 	info := ModelInfo{
 		Name: s.spec.Name, File: filepath.Base(s.spec.Path), Method: h.Method,

@@ -15,10 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aer-go/aer"
 	"github.com/aer-go/aer/learn"
 	_ "github.com/aer-go/aer/methods" // the registry, for tests only
 	"github.com/aer-go/aer/modelfile"
-	"github.com/aer-go/aer"
 	"github.com/aer-go/aer/synth"
 )
 

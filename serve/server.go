@@ -323,7 +323,8 @@ type Prediction struct {
 // Attributions are one row's feature attributions: Output = Base + the
 // sum of every feature's attribution, in Space (the log-odds for boosted
 // trees, logistic regression and AER's default preset, the probability
-// for trees and forests), before any calibration. For a model with
+// for trees and forests), of the score (see decision.Attach for a
+// calibrated model). For a model with
 // categorical columns a column's attribution is the sum of its one-hot
 // features' (exact, as attributions add up).
 type Attributions struct {
@@ -376,7 +377,7 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request, sl *slot, rec *
 	}
 	var ex learn.Explainer
 	if req.explain {
-		ex, _ = m.model.(learn.Explainer)
+		ex, _ = learn.ExplainerOf(m.model)
 		if ex == nil && !m.attributes {
 			return errorf(http.StatusBadRequest, kindNoExplanation, 0, "", "model %s (%s) offers no per-row explanation and no feature attributions; send \"explain\": false", quote(sl.spec.Name), m.saved.Header().Method)
 		}

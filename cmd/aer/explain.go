@@ -39,8 +39,10 @@ logit (plus) or the score (paper, where each member's logit SHAP values
 are rescaled to sum to f_j(x) - sigmoid(base_j)); each member's part is
 SHAP of that member, but the whole is not the Shapley value of the AER
 function: how x moves the weights is not attributed, and the base moves
-with the weights. Attributions are of the model's output before any
---calibrate mapping.
+with the weights. Attributions are of the score: behind --calibrate
+sigmoid, log-odds attributions go through the calibration (linear in the
+log-odds); a model calibrated otherwise, or with attributions of a
+probability, offers none, nor a breakdown of its uncalibrated score.
 
 Then the breakdown of the score that the model's method offers. For aer
 and dynens: the component log-densities log N(x | mu_l, Sigma_l)
@@ -158,7 +160,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if attrErr != nil && !errors.Is(attrErr, learn.ErrNoAttribution) {
 		return fmt.Errorf("explain: %w", attrErr)
 	}
-	ex, hasEx := model.(learn.Explainer)
+	ex, hasEx := learn.ExplainerOf(model)
 	if attr == nil && !hasEx {
 		why := ""
 		if attrErr != learn.ErrNoAttribution {

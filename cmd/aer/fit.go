@@ -340,8 +340,7 @@ func (a *fitArgs) output(model *aerlib.Model, train, valid *aerlib.Table, mem *f
 	if peak, ok := memlimit.PeakRSS(); ok {
 		o.PeakRSS = peak
 	}
-	if t, ok := model.Learned().(learn.Thresholder); ok {
-		v := t.Threshold()
+	if v, ok := learn.TunedThreshold(model.Learned()); ok {
 		o.Threshold = &v
 	}
 	if valid != nil {

@@ -89,9 +89,7 @@ func describeModel(path string) (*infoModelReport, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if in, ok := inner.(learn.Inspector); ok {
-		r.Members = in.MemberTable()
-	}
+	r.Members = learn.MembersOf(inner)
 	return r, nil
 }
 
