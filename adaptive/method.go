@@ -33,11 +33,11 @@ func NewDynamicEnsemble() learn.Method {
 	return &Method{name: DynamicEnsembleName, cfg: *dynamicEnsembleConfig(), locked: true}
 }
 
-// Name returns the registered name.
 // dynamicEnsembleConfig is the Dynamic Ensemble's default configuration:
 // the paper's method with lambda fixed at 1.
 func dynamicEnsembleConfig() *Config { return &Config{DynamicEnsemble: true, Preset: PresetPaper} }
 
+// Name returns the registered name.
 func (m *Method) Name() string { return m.name }
 
 // Describe returns a one-line description.

@@ -65,6 +65,8 @@ func clip(s string) string {
 	return fmt.Sprintf("%s... (%d bytes)", s[:cut], len(s))
 }
 
+// Error formats the error as "file: line N, column "C": "value": what was
+// wrong (detail)", leaving out the parts that are not known.
 func (e *Error) Error() string {
 	msg := e.File
 	if msg == "" {
@@ -92,4 +94,5 @@ func (e *Error) Error() string {
 	return msg
 }
 
+// Unwrap returns the underlying error, for errors.Is and errors.As.
 func (e *Error) Unwrap() error { return e.Err }

@@ -102,11 +102,25 @@ func parse(names []string, b []byte, kind string) (int, error) {
 	return 0, fmt.Errorf("ensemble: unknown %s %q (want one of %v)", kind, b, names)
 }
 
+// String returns the kind's name ("proba", "binary"), or "OutputKind(N)"
+// for a value out of range.
 func (k OutputKind) String() string { return name(outputNames, int(k), "OutputKind") }
+
+// String returns the projection's name, or "Projection(N)" for a value out
+// of range.
 func (p Projection) String() string { return name(projectionNames, int(p), "Projection") }
-func (s Schedule) String() string   { return name(scheduleNames, int(s), "Schedule") }
-func (r InitRule) String() string   { return name(initNames, int(r), "InitRule") }
-func (r Rule) String() string       { return name(ruleNames, int(r), "Rule") }
+
+// String returns the schedule's name, or "Schedule(N)" for a value out of
+// range.
+func (s Schedule) String() string { return name(scheduleNames, int(s), "Schedule") }
+
+// String returns the rule's name, or "InitRule(N)" for a value out of
+// range.
+func (r InitRule) String() string { return name(initNames, int(r), "InitRule") }
+
+// String returns the rule's name ("exp", "log", "tempered", "uniform"), or
+// "Rule(N)" for a value out of range.
+func (r Rule) String() string { return name(ruleNames, int(r), "Rule") }
 
 // MarshalText encodes k by name.
 func (k OutputKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }

@@ -27,6 +27,8 @@ const (
 
 var spaceNames = []string{"probability", "logit"}
 
+// String returns the space's name ("probability", "logit"), or "Space(N)"
+// for a value out of range.
 func (s Space) String() string { return name(spaceNames, int(s), "Space") }
 
 // MarshalText encodes s by name ("probability", "logit").

@@ -73,6 +73,8 @@ const (
 
 var selectNames = []string{"threshold", "auc"}
 
+// String returns the rule's name ("threshold", "auc"), or "Select(N)" for
+// a value out of range.
 func (s Select) String() string { return name(selectNames, int(s), "Select") }
 
 // MarshalText encodes s by name ("threshold", "auc").

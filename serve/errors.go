@@ -31,8 +31,10 @@ type Error struct {
 	Err error `json:"-"`
 }
 
+// Error returns Msg, what was wrong and where.
 func (e *Error) Error() string { return e.Msg }
 
+// Unwrap returns the underlying error, if any, for errors.Is and errors.As.
 func (e *Error) Unwrap() error { return e.Err }
 
 // Kinds of errors, as counted in /metrics.

@@ -23,6 +23,8 @@ const (
 
 var zeroMethodNames = [...]string{Wilcox: "wilcox", Pratt: "pratt", ZSplit: "zsplit"}
 
+// String returns the method's name ("wilcox", "pratt", "zsplit"), or
+// "ZeroMethod(N)" for a value out of range.
 func (z ZeroMethod) String() string {
 	if z < 0 || int(z) >= len(zeroMethodNames) {
 		return fmt.Sprintf("ZeroMethod(%d)", int(z))
@@ -58,6 +60,8 @@ const (
 
 var modeNames = [...]string{Auto: "auto", Exact: "exact", Approx: "approx"}
 
+// String returns the mode's name ("auto", "exact", "approx"), or
+// "Mode(N)" for a value out of range.
 func (m Mode) String() string {
 	if m < 0 || int(m) >= len(modeNames) {
 		return fmt.Sprintf("Mode(%d)", int(m))
@@ -93,6 +97,8 @@ const (
 
 var alternativeNames = [...]string{TwoSided: "two-sided", Greater: "greater", Less: "less"}
 
+// String returns the alternative's name ("two-sided", "greater", "less"),
+// or "Alternative(N)" for a value out of range.
 func (a Alternative) String() string {
 	if a < 0 || int(a) >= len(alternativeNames) {
 		return fmt.Sprintf("Alternative(%d)", int(a))

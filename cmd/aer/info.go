@@ -25,7 +25,8 @@ at least 99.9% of the non-missing cells), label-like (a feature named like
 a label, or that predicts the label perfectly: each of its repeating
 values comes with one class, or a threshold on it separates the classes).
 "features" counts the model's features, a categorical column one per
-value. --model describes a model file instead (see README).`,
+value. --model describes a model file instead: method and preset, schema,
+parameters as fitted, decision layer, members, checksum.`,
 		run: runInfo,
 	})
 }

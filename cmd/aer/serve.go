@@ -182,7 +182,7 @@ func checkAddr(addr string) error {
 // loadtest: a request allocates a few kilobytes and the live heap is
 // small, so Go's default of 100 collects several times a second; 400
 // collects a quarter as often for a few more megabytes of memory, which
-// took a quarter off the p99 latency at 1,000 requests/s (README).
+// took a quarter off the p99 latency at 1,000 requests/s (docs/serving.md).
 const servingGCPercent = 400
 
 // setServingGC applies servingGCPercent unless the environment sets GOGC.
