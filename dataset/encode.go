@@ -90,6 +90,14 @@ func (d *Dataset) Encode(s *Schema) (*Encoded, error) {
 			raw.Data[i*raw.Stride+j] = src.Data[i*src.Stride+c]
 		}
 	}
+	e.Ignored = d.unused(s)
+	e.Y = d.labelsFor(s)
+	return e, nil
+}
+
+// unused returns d's columns that s does not use, in d's order
+// (categorical ones by their column names).
+func (d *Dataset) unused(s *Schema) []string {
 	used := map[string]bool{}
 	for _, f := range s.Features {
 		used[f] = true
@@ -97,9 +105,10 @@ func (d *Dataset) Encode(s *Schema) (*Encoded, error) {
 	for _, c := range s.Categories {
 		used[c.Column] = true
 	}
+	var out []string
 	for _, c := range d.Categories {
 		if !used[c.Column] {
-			e.Ignored = append(e.Ignored, c.Column)
+			out = append(out, c.Column)
 		}
 		for _, name := range c.Names() {
 			used[name] = true // its one-hot features are not columns of their own
@@ -107,11 +116,10 @@ func (d *Dataset) Encode(s *Schema) (*Encoded, error) {
 	}
 	for _, f := range d.Features {
 		if !used[f] {
-			e.Ignored = append(e.Ignored, f)
+			out = append(out, f)
 		}
 	}
-	e.Y = d.labelsFor(s)
-	return e, nil
+	return out
 }
 
 // encodeCategory writes the one-hot block of s.Categories[k], which starts
