@@ -90,7 +90,8 @@ type Options struct {
 	Text []string
 	// AutoText, with AutoCategorical, reads a column with more distinct
 	// values than MaxCategories (an id, free text) as a Text column
-	// instead of failing with ErrTooManyCategories: Decode and
+	// instead of failing with ErrTooManyCategories (but a column of
+	// numbers with a few text cells, a typo, still fails): Decode and
 	// DecodeProfile read the input again from its start for each such
 	// column (a regular file by seeking, any other reader from a copy in
 	// memory). A column named in Categorical or Categories still fails.
@@ -205,7 +206,7 @@ func rereading(r io.Reader, opt *Options, read func(io.Reader, Options) error) e
 	for first := true; ; first = false {
 		err := read(in, *opt)
 		var e *Error
-		if err == nil || !errors.Is(err, ErrTooManyCategories) || !errors.As(err, &e) || !opt.autoTextable(e.Column) {
+		if err == nil || !errors.Is(err, ErrTooManyCategories) || !errors.As(err, &e) || e.numbers || !opt.autoTextable(e.Column) {
 			return err
 		}
 		opt.Text = append(slices.Clip(opt.Text), e.Column)

@@ -65,6 +65,11 @@ func TestAutoText(t *testing.T) {
 			t.Errorf("written back differs from the file: starts %q", buf.String()[:60])
 		}
 	}
+	// A column of numbers with a text cell (a typo) still fails.
+	typo := "a,b,label\n1,1,0\n2,2,1\nabc,3,1\n4,4,0\n5,5,0\n"
+	if _, err := Read(strings.NewReader(typo), "t.csv", Options{AutoCategorical: true, AutoText: true, MaxCategories: 1}); !errors.Is(err, ErrTooManyCategories) {
+		t.Errorf("typo: %v", err)
+	}
 	// A column named categorical still fails.
 	opt.Categorical = []string{"id"}
 	if _, err := Load(path, opt); !errors.Is(err, ErrTooManyCategories) {

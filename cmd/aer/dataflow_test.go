@@ -1,0 +1,114 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// idTextTable writes a table of n rows to dir/t.csv: an id column of
+// distinct strings (r0001, ...), a numeric feature, a text column
+// (clinic: east, west, north) and a label (yes, one row in 5). It
+// returns the path and the lines by id.
+func idTextTable(t *testing.T, dir string, n int) (string, map[string]string) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("id,x,clinic,label\n")
+	lines := map[string]string{}
+	clinics := []string{"east", "west", "north"}
+	for i := range n {
+		id := fmt.Sprintf("r%04d", i+1)
+		label := "no"
+		if i%5 == 0 {
+			label = "yes"
+		}
+		line := fmt.Sprintf("%s,%g,%s,%s", id, float64(i%17)/4+float64(i%5), clinics[i%3], label)
+		b.WriteString(line + "\n")
+		lines[id] = line
+	}
+	path := filepath.Join(dir, "t.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, lines
+}
+
+// aer info on a table with an id and a text column and no flags profiles
+// it, the id as text flagged likely id with a hint to pass --id.
+func TestInfoIDTextNoFlags(t *testing.T) {
+	data, _ := idTextTable(t, t.TempDir(), 100)
+	out, errOut, code := aer(t, "info", "--data", data)
+	if code != 0 {
+		t.Fatalf("info: exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"rows            100", "features        4", "likely id", `hint: column "id" looks like a row identifier: pass --id id`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("info output lacks %q:\n%s", want, out)
+		}
+	}
+	out, errOut, code = aer(t, "info", "--data", data, "--json")
+	if code != 0 {
+		t.Fatalf("info --json: exit %d: %s", code, errOut)
+	}
+	var r infoReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	types := map[string]string{}
+	for _, c := range r.Columns {
+		types[c.Name] = c.Type
+		if c.LikelyID != (c.Name == "id") {
+			t.Errorf("column %s: likely_id %v", c.Name, c.LikelyID)
+		}
+	}
+	if types["id"] != "text" || types["clinic"] != "categorical" || types["x"] != "numeric" || strings.Join(r.LikelyIDs, ",") != "id" {
+		t.Errorf("types %v, likely ids %v", types, r.LikelyIDs)
+	}
+	if !strings.Contains(out, `"likely_id": true`) {
+		t.Errorf("--json lacks likely_id:\n%s", out)
+	}
+	// Given as --id, it is the id and no longer flagged.
+	out, _, code = aer(t, "info", "--data", data, "--id", "id")
+	if code != 0 || strings.Contains(out, "likely id") || !strings.Contains(out, "  id      id ") {
+		t.Errorf("--id id: exit %d:\n%s", code, out)
+	}
+}
+
+// aer split on the same table and no flags writes parts that hold the
+// file's columns in its order, the id and text cells unchanged, every row
+// once.
+func TestSplitIDTextNoFlags(t *testing.T) {
+	dir := t.TempDir()
+	data, lines := idTextTable(t, dir, 100)
+	_, errOut, code := aer(t, "split", "--data", data, "--ratio", "3:1:1", "--out-dir", dir)
+	if code != 0 {
+		t.Fatalf("split: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, `column "id" has more distinct values than --max-categories allows, read as text: passed through as text (a row identifier? --id id)`) {
+		t.Errorf("stderr: %q", errOut)
+	}
+	seen := map[string]bool{}
+	for _, part := range []string{"train", "valid", "test"} {
+		body, err := os.ReadFile(filepath.Join(dir, "t."+part+".csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := strings.Split(strings.TrimSpace(string(body)), "\n")
+		if rows[0] != "id,x,clinic,label" {
+			t.Fatalf("%s: header %q", part, rows[0])
+		}
+		for _, l := range rows[1:] {
+			id, _, _ := strings.Cut(l, ",")
+			if l != lines[id] || seen[id] {
+				t.Errorf("%s: row %q, want %q once", part, l, lines[id])
+			}
+			seen[id] = true
+		}
+	}
+	if len(seen) != 100 {
+		t.Errorf("%d of 100 rows in the parts", len(seen))
+	}
+}
