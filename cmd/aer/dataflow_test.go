@@ -112,3 +112,55 @@ func TestSplitIDTextNoFlags(t *testing.T) {
 		t.Errorf("%d of 100 rows in the parts", len(seen))
 	}
 }
+
+// aer resample --id on a table with a text column keeps the ids (and
+// whole lines) of the rows it keeps, names SMOTE's rows smote-1, ... and
+// writes the text column back as text, in the file's column order.
+func TestResampleIDText(t *testing.T) {
+	dir := t.TempDir()
+	data, lines := idTextTable(t, dir, 100)
+	out := filepath.Join(dir, "smote.csv")
+	if _, errOut, code := aer(t, "resample", "--sampler", "smote", "--id", "id", "--data", data, "--out", out, "--seed", "1"); code != 0 {
+		t.Fatalf("smote: exit %d: %s", code, errOut)
+	}
+	body, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(strings.TrimSpace(string(body)), "\n")
+	if rows[0] != "id,x,clinic,label" || len(rows) != 1+160 {
+		t.Fatalf("header %q, %d rows", rows[0], len(rows)-1)
+	}
+	for i, l := range rows[1:101] {
+		if id := fmt.Sprintf("r%04d", i+1); l != lines[id] {
+			t.Errorf("kept row %d: %q, want %q", i+1, l, lines[id])
+		}
+	}
+	for k, l := range rows[101:] {
+		f := strings.Split(l, ",")
+		if f[0] != fmt.Sprintf("smote-%d", k+1) || (f[2] != "east" && f[2] != "west" && f[2] != "north") || f[3] != "yes" {
+			t.Errorf("synthetic row %d: %q", k+1, l)
+		}
+	}
+	// Under-sampling keeps whole rows, ids included.
+	out = filepath.Join(dir, "rus.csv")
+	if _, errOut, code := aer(t, "resample", "--sampler", "rus", "--id", "id", "--data", data, "--out", out, "--json"); code != 0 {
+		t.Fatalf("rus: exit %d: %s", code, errOut)
+	}
+	body, _ = os.ReadFile(out)
+	rows = strings.Split(strings.TrimSpace(string(body)), "\n")
+	if len(rows) != 1+40 {
+		t.Fatalf("rus: %d rows", len(rows)-1)
+	}
+	for _, l := range rows[1:] {
+		id, _, _ := strings.Cut(l, ",")
+		if l != lines[id] {
+			t.Errorf("rus row %q, want %q", l, lines[id])
+		}
+	}
+	// Without --id the id column has too many values to be a feature.
+	_, errOut, code := aer(t, "resample", "--sampler", "rus", "--data", data, "--out", filepath.Join(dir, "x.csv"))
+	if code != 1 || !strings.Contains(errOut, "--id id") {
+		t.Errorf("no --id: exit %d: %s", code, errOut)
+	}
+}
