@@ -164,3 +164,51 @@ func TestResampleIDText(t *testing.T) {
 		t.Errorf("no --id: exit %d: %s", code, errOut)
 	}
 }
+
+// aer cv --id on a table with a text column writes the id as the first
+// column of --oof, every row's id once per repeat; the text column is a
+// categorical feature as in aer fit, and --drop leaves a column out.
+func TestCVOOFID(t *testing.T) {
+	dir := t.TempDir()
+	data, lines := idTextTable(t, dir, 100)
+	oof := filepath.Join(dir, "oof.csv")
+	out, errOut, code := aer(t, "cv", "--data", data, "--id", "id", "--method", "tree", "--folds", "3", "--oof", oof, "--json")
+	if code != 0 {
+		t.Fatalf("cv: exit %d: %s", code, errOut)
+	}
+	var doc cvOutput
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Features != 4 || doc.Rows != 100 { // x and clinic's three values
+		t.Errorf("%d features, %d rows", doc.Features, doc.Rows)
+	}
+	body, err := os.ReadFile(oof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(strings.TrimSpace(string(body)), "\n")
+	if rows[0] != "id,row,repeat,fold,label,score,pred" || len(rows) != 101 {
+		t.Fatalf("oof header %q, %d rows", rows[0], len(rows)-1)
+	}
+	for i, l := range rows[1:] {
+		f := strings.Split(l, ",")
+		want := fmt.Sprintf("r%04d", i+1)
+		label := "0"
+		if strings.HasSuffix(lines[want], ",yes") {
+			label = "1"
+		}
+		if f[0] != want || f[1] != fmt.Sprint(i+1) || f[4] != label {
+			t.Errorf("oof line %d: %q (want id %s, label %s)", i+2, l, want, label)
+		}
+	}
+	// aer eval reads it, the id column taken for the id.
+	if _, errOut, code := aer(t, "eval", "--data", oof); code != 0 {
+		t.Errorf("eval of the oof file: exit %d: %s", code, errOut)
+	}
+	// --drop and --categorical as in aer fit: x dropped, clinic the one feature.
+	out, errOut, code = aer(t, "cv", "--data", data, "--id", "id", "--drop", "x", "--categorical", "clinic", "--method", "tree", "--folds", "3", "--json")
+	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil || doc.Features != 3 {
+		t.Errorf("--drop x: exit %d, %d features: %s", code, doc.Features, errOut)
+	}
+}
