@@ -126,28 +126,11 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	logger := noteLoggerOnce(stderr, "cv")
-	fit := func(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Model, error) {
-		env.Logger = logger
-		r, err := plan.fit(ctx, train, valid, env)
-		if err != nil {
-			return nil, err
-		}
-		return r.model, nil
-	}
-	start := time.Now()
 	ld := learnData(d)
-	res, err := cv.Run(ctx, ld, fit, &set, learn.Env{Seed: *seed, Workers: *jobs}, func(f cv.Fold) {
-		fmt.Fprintf(stderr, "cv: repeat %d/%d, fold %d/%d: %d test rows (%d positive), balanced accuracy %s at threshold %.4g, %.2f s\n",
-			f.Repeat, *repeats, f.Fold, *folds, f.TestRows, f.TestPositives, cvFmt(f.Report.BalancedAccuracy), f.Threshold, f.Seconds)
-	})
+	res, elapsed, err := cvRun(ctx, plan, ld, &set, learn.Env{Seed: *seed, Workers: *jobs}, stderr)
 	if err != nil {
-		if isUsageError(err) || strings.HasPrefix(err.Error(), "cv: ") {
-			return err
-		}
-		return fmt.Errorf("cv: %w", err)
+		return err
 	}
-	elapsed := time.Since(start)
 	sum, err := res.Summaries(cvMetricKeys()...)
 	if err != nil {
 		return fmt.Errorf("cv: %w", err)
@@ -172,6 +155,32 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	writeCVText(stdout, &o)
 	return nil
+}
+
+// cvRun cross-validates plan on d with set, a line per finished round
+// on stderr, and returns the result and how long it took.
+func cvRun(ctx context.Context, plan *fitPlan, d *learn.Data, set *cv.Settings, env learn.Env, stderr io.Writer) (*cv.Result, time.Duration, error) {
+	logger := noteLoggerOnce(stderr, "cv")
+	fit := func(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Model, error) {
+		env.Logger = logger
+		r, err := plan.fit(ctx, train, valid, env)
+		if err != nil {
+			return nil, err
+		}
+		return r.model, nil
+	}
+	start := time.Now()
+	res, err := cv.Run(ctx, d, fit, set, env, func(f cv.Fold) {
+		fmt.Fprintf(stderr, "cv: repeat %d/%d, fold %d/%d: %d test rows (%d positive), balanced accuracy %s at threshold %.4g, %.2f s\n",
+			f.Repeat, set.Repeats, f.Fold, set.Folds, f.TestRows, f.TestPositives, cvFmt(f.Report.BalancedAccuracy), f.Threshold, f.Seconds)
+	})
+	if err != nil {
+		if isUsageError(err) || strings.HasPrefix(err.Error(), "cv: ") {
+			return nil, 0, err
+		}
+		return nil, 0, fmt.Errorf("cv: %w", err)
+	}
+	return res, time.Since(start), nil
 }
 
 // cvCheckFlags checks aer cv's arguments past the flags and its numbers.
