@@ -212,3 +212,48 @@ func TestCVOOFID(t *testing.T) {
 		t.Errorf("--drop x: exit %d, %d features: %s", code, doc.Features, errOut)
 	}
 }
+
+// aer bench on a folder holding a table with an id and a text column:
+// with --id the text column is one-hot encoded as aer fit does and the
+// run succeeds; the columns read are part of the settings hash (another
+// --drop runs again); without --id the id column is refused, naming --id.
+func TestBenchIDText(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	idTextTable(t, dir, 150)
+	out := filepath.Join(t.TempDir(), "out")
+	bench := func(extra ...string) benchSummary {
+		t.Helper()
+		args := append([]string{"bench", "--datasets", dir, "--seeds", "0", "--methods", "tree", "--out", out, "--json"}, extra...)
+		stdout, errOut, code := aer(t, args...)
+		if code != 0 {
+			t.Fatalf("bench %v: exit %d: %s", extra, code, errOut)
+		}
+		var s benchSummary
+		if err := json.Unmarshal([]byte(stdout), &s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	if s := bench("--id", "id"); s.Ran != 1 || s.Failed != 0 {
+		t.Fatalf("--id id: %+v", s)
+	}
+	report, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil || !strings.Contains(string(report), "4 features") {
+		t.Errorf("report (x and clinic's 3 values: 4 features): %v", err)
+	}
+	if s := bench("--id", "id"); s.Skipped != 1 {
+		t.Errorf("same settings: %+v, want skipped", s)
+	}
+	if s := bench("--id", "id", "--drop", "x"); s.Ran != 1 || s.Failed != 0 {
+		t.Errorf("--drop x: %+v, want run again", s)
+	}
+	_, errOut, code := aer(t, "bench", "--datasets", dir, "--seeds", "0", "--methods", "tree", "--out", filepath.Join(t.TempDir(), "o"))
+	if code != 1 || !strings.Contains(errOut, "too many categories") || !strings.Contains(errOut, "--id id") {
+		t.Errorf("no --id: exit %d: %s", code, errOut)
+	}
+}
+
+type benchSummary struct{ Runs, Ran, Skipped, Failed int }
