@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bufio"
+	"cmp"
 	"bytes"
 	"encoding/csv"
 	"errors"
@@ -585,17 +586,24 @@ func outColumns(d *Dataset) []outColumn {
 		cols = append(cols, outColumn{name: label, kind: outLabel})
 	}
 	if d.Columns != nil {
-		pos := make(map[string]int, len(d.Columns))
+		// In the file's order; a column the file lacks (a split column
+		// added) goes just before the next one in the default order
+		// that it has.
+		pos := make(map[string]float64, len(d.Columns))
 		for j, c := range d.Columns {
-			pos[c] = j
+			pos[c] = float64(j)
 		}
-		at := func(c outColumn) int {
-			if j, ok := pos[c.name]; ok {
-				return j
+		at := make(map[string]float64, len(cols))
+		next := float64(len(d.Columns))
+		for k := len(cols) - 1; k >= 0; k-- {
+			if j, ok := pos[cols[k].name]; ok {
+				next = j
+				at[cols[k].name] = j
+			} else {
+				at[cols[k].name] = next - 0.5
 			}
-			return len(d.Columns) // not in the file: after its columns
 		}
-		slices.SortStableFunc(cols, func(a, b outColumn) int { return at(a) - at(b) })
+		slices.SortStableFunc(cols, func(a, b outColumn) int { return cmp.Compare(at[a.name], at[b.name]) })
 	}
 	return cols
 }

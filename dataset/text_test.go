@@ -97,6 +97,13 @@ func TestTextColumns(t *testing.T) {
 	if want := "a,note,b,memo,label\n5,,6,m3,1\n3,\"p,q\",4,m2,1\n"; buf.String() != want {
 		t.Errorf("subset written\n%s\nwant\n%s", buf.String(), want)
 	}
+	// A split column the file lacks goes before the label.
+	s.Split = []string{"train", "test"}
+	buf.Reset()
+	WriteCSV(&buf, s)
+	if want := "a,note,b,memo,split,label\n5,,6,m3,train,1\n"; !strings.HasPrefix(buf.String(), want) {
+		t.Errorf("with a split column:\n%s\nwant\n%s", buf.String(), want)
+	}
 	// Without KeepDropped a dropped column is not kept.
 	d, err = Read(strings.NewReader(text), "t.csv", Options{Drop: []string{"memo", "note"}})
 	if err != nil || len(d.Text) != 0 {

@@ -32,11 +32,12 @@ const SyntheticID = "smote-"
 // categorical column (d.Categories, one-hot encoded in d.X) a synthetic
 // row takes the category of its nearer parent (the first when the gap is
 // below 1/2), so it is written back as one of the column's values;
-// imbalanced-learn's SMOTENC takes the most frequent category among the
-// seed row's neighbours instead, and weighs the one-hot columns by the
-// numeric features' median deviation in distances, where here every
-// one-hot column is 0 or 1 as encoded. A split column is refused
-// (resample the training rows only).
+// imbalanced-learn 0.10's SMOTENC takes the most frequent category
+// among the seed row's k nearest neighbours instead (ties at random), and
+// sets the one-hot columns to half the median standard deviation of the
+// minority's numeric features for the distances, where here every
+// one-hot column is 0 or 1 as encoded (Tomek links alike). A split
+// column is refused (resample the training rows only).
 func Table(ctx context.Context, s Tracer, d *dataset.Dataset, env learn.Env) (*dataset.Dataset, error) {
 	if d.Split != nil {
 		return nil, fmt.Errorf("%s: %w: the table has a split column: resample the training rows only", s.Name(), learn.ErrData)
