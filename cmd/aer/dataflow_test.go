@@ -111,6 +111,28 @@ func TestSplitIDTextNoFlags(t *testing.T) {
 	if len(seen) != 100 {
 		t.Errorf("%d of 100 rows in the parts", len(seen))
 	}
+	// --column: one file, a split column before the label; a --drop
+	// column passes through too.
+	if _, errOut, code := aer(t, "split", "--data", data, "--drop", "x", "--column", "--out-dir", dir); code != 0 {
+		t.Fatalf("split --column: exit %d: %s", code, errOut)
+	}
+	body, err := os.ReadFile(filepath.Join(dir, "t.split.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(strings.TrimSpace(string(body)), "\n")
+	if rows[0] != "id,x,clinic,split,label" || len(rows) != 101 {
+		t.Fatalf("split.csv header %q, %d rows", rows[0], len(rows)-1)
+	}
+	for _, l := range rows[1:] {
+		f := strings.Split(l, ",")
+		if want := strings.Split(lines[f[0]], ","); f[1] != want[1] || f[2] != want[2] || f[4] != want[3] {
+			t.Errorf("split.csv row %q, want %q", l, lines[f[0]])
+		}
+	}
+	if _, errOut, code := aer(t, "split", "--data", data, "--drop", "nope", "--out-dir", dir); code != 2 || !strings.Contains(errOut, "--drop nope") {
+		t.Errorf("--drop nope: exit %d: %s", code, errOut)
+	}
 }
 
 // aer resample --id on a table with a text column keeps the ids (and

@@ -22,6 +22,10 @@ With --ratio, writes NAME.train.csv, NAME.valid.csv and NAME.test.csv (two
 ratios write train and test only); every part keeps the class balance. With
 --folds, writes NAME.foldI.train.csv and NAME.foldI.test.csv for I = 1..K.
 With --column, writes one file NAME.split.csv with a split column instead.
+Every column of the file is written back in the file's order, cells as they
+were (numbers in shortest form): an id or text column needs no flag (a
+column with more distinct values than --max-categories passes through as
+text, with a note naming it), and --drop columns pass through too.
 
 --protocol sklearn draws the 3:1:1 split of the Python anchors instead of
 aer's own: scikit-learn 1.2.1 train_test_split(test_size=0.4, stratify=y,
@@ -69,6 +73,9 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	d, err := loadData(ctx, *data, df.passOptions())
 	if err != nil {
 		return fmt.Errorf("split: %w", err)
+	}
+	if err := df.checkDropped(d, *data); err != nil {
+		return usageErrorf("split: %v", err)
 	}
 	if err := df.checkPositive(d, *data); err != nil {
 		return usageErrorf("split: %v", err)
