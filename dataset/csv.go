@@ -180,29 +180,26 @@ func Decode(r io.Reader, name string, opt Options) (*Dataset, error) {
 // ErrTooManyCategories on a column read as categorical by AutoCategorical
 // alone, the column is added to opt.Text and read runs again on the
 // input from its start: a regular file seeks back, any other reader is
-// copied to memory as it is read.
+// copied to memory as it is read, up to rereadCopy bytes (past them, the
+// error stands).
 func rereading(r io.Reader, opt *Options, read func(io.Reader, Options) error) error {
 	if !opt.AutoText || !opt.AutoCategorical {
 		return read(r, *opt)
 	}
-	var copied *bytes.Buffer
+	var copied *cappedBuffer
 	in := r
 	f, seekable := r.(*os.File)
-	if seekable {
-		if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-			seekable = false
-		}
-	}
-	if !seekable {
-		copied = new(bytes.Buffer)
-		in = io.TeeReader(r, copied)
-	}
 	start := int64(0)
 	if seekable {
-		var err error
-		if start, err = f.Seek(0, io.SeekCurrent); err != nil {
-			return read(r, *opt)
+		fi, err := f.Stat()
+		if err == nil && fi.Mode().IsRegular() {
+			start, err = f.Seek(0, io.SeekCurrent)
 		}
+		seekable = err == nil && fi.Mode().IsRegular()
+	}
+	if !seekable {
+		copied = &cappedBuffer{max: rereadCopy}
+		in = io.TeeReader(r, copied)
 	}
 	for first := true; ; first = false {
 		err := read(in, *opt)
@@ -210,22 +207,49 @@ func rereading(r io.Reader, opt *Options, read func(io.Reader, Options) error) e
 		if err == nil || !errors.Is(err, ErrTooManyCategories) || !errors.As(err, &e) || e.numbers || !opt.autoTextable(e.Column) {
 			return err
 		}
+		if seekable {
+			if _, serr := f.Seek(start, io.SeekStart); serr != nil {
+				return err
+			}
+		} else {
+			if first {
+				// The rest of the input joins the copy.
+				if _, cerr := io.Copy(io.Discard, in); cerr != nil {
+					return err
+				}
+			}
+			if copied.over {
+				return err
+			}
+			in = bytes.NewReader(copied.buf.Bytes())
+		}
 		opt.Text = append(slices.Clip(opt.Text), e.Column)
 		opt.autoText = append(slices.Clip(opt.autoText), e.Column)
-		if seekable {
-			if _, err := f.Seek(start, io.SeekStart); err != nil {
-				return fmt.Errorf("%s: reading again with column %q as text: %w", e.File, e.Column, err)
-			}
-			continue
-		}
-		if first {
-			// The rest of the input joins the copy.
-			if _, err := io.Copy(io.Discard, in); err != nil {
-				return fmt.Errorf("%s: %w", e.File, err)
-			}
-		}
-		in = bytes.NewReader(copied.Bytes())
 	}
+}
+
+// rereadCopy is the most bytes of a reader that cannot seek kept to read
+// it again (a variable for tests).
+var rereadCopy = 256 << 20
+
+// cappedBuffer keeps what is written to it up to max bytes; past them it
+// drops it all and reports over.
+type cappedBuffer struct {
+	buf  bytes.Buffer
+	max  int
+	over bool
+}
+
+func (c *cappedBuffer) Write(p []byte) (int, error) {
+	if c.over {
+		return len(p), nil
+	}
+	if c.buf.Len()+len(p) > c.max {
+		c.over = true
+		c.buf = bytes.Buffer{}
+		return len(p), nil
+	}
+	return c.buf.Write(p)
 }
 
 // autoTextable reports whether AutoText may make column a Text column:

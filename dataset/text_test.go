@@ -65,6 +65,20 @@ func TestAutoText(t *testing.T) {
 			t.Errorf("written back differs from the file: starts %q", buf.String()[:60])
 		}
 	}
+	// A reader longer than the copy kept to read it again: the error
+	// stands.
+	defer func(n int) { rereadCopy = n }(rereadCopy)
+	rereadCopy = 1000
+	if _, err := Decode(bytes.NewBufferString(text), "t.csv", opt); !errors.Is(err, ErrTooManyCategories) {
+		t.Errorf("past the copy: %v", err)
+	}
+	if _, err := Load(path, opt); err != nil {
+		t.Errorf("a file is read again whatever its size: %v", err)
+	}
+	rereadCopy = len(text)
+	if _, err := Decode(bytes.NewBufferString(text), "t.csv", opt); err != nil {
+		t.Errorf("within the copy: %v", err)
+	}
 	// A column of numbers with a text cell (a typo) still fails.
 	typo := "a,b,label\n1,1,0\n2,2,1\nabc,3,1\n4,4,0\n5,5,0\n"
 	if _, err := Read(strings.NewReader(typo), "t.csv", Options{AutoCategorical: true, AutoText: true, MaxCategories: 1}); !errors.Is(err, ErrTooManyCategories) {
