@@ -172,3 +172,38 @@ func TestIDLike(t *testing.T) {
 		}
 	}
 }
+
+// FuzzTextRoundTrip: a table read with text columns (AutoText at a small
+// category cap) and written back reads again to the same table.
+func FuzzTextRoundTrip(f *testing.F) {
+	f.Add("id,a,c,label\nr1,1,x,0\nr2,2,y,1\nr3,3,z,1\nr4,,x,0\n", uint8(2))
+	f.Add("a,note,label\n1,\"p,q\",0\n2, s ,1\n3,t,1\n", uint8(1))
+	f.Add(textTable(40), uint8(3))
+	f.Fuzz(func(t *testing.T, text string, maxCat uint8) {
+		opt := Options{AutoCategorical: true, AutoText: true, MaxCategories: 1 + int(maxCat%8)}
+		d, err := Read(strings.NewReader(text), "fuzz.csv", opt)
+		if err != nil {
+			return
+		}
+		var buf bytes.Buffer
+		if err := WriteCSV(&buf, d); err != nil {
+			t.Fatal(err)
+		}
+		opt.Text = nil
+		for _, c := range d.Text {
+			opt.Text = append(opt.Text, c.Name)
+		}
+		d2, err := Read(bytes.NewReader(buf.Bytes()), "again.csv", opt)
+		if err != nil {
+			t.Fatalf("written table does not read: %v\n%s", err, buf.String())
+		}
+		if !slices.Equal(d.Features, d2.Features) || !slices.Equal(d.Y, d2.Y) || len(d.Text) != len(d2.Text) {
+			t.Fatalf("features %q / %q, text %d / %d", d.Features, d2.Features, len(d.Text), len(d2.Text))
+		}
+		for k := range d.Text {
+			if !slices.Equal(d.Text[k].Cells, d2.Text[k].Cells) {
+				t.Fatalf("text column %q: %q / %q", d.Text[k].Name, d.Text[k].Cells, d2.Text[k].Cells)
+			}
+		}
+	})
+}
