@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -82,4 +83,24 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+func ExamplePartition_Parts() {
+	y := make([]int, 100) // 20 positive rows
+	for i := 0; i < 100; i += 5 {
+		y[i] = 1
+	}
+	p := Partition{Ratios: []float64{3, 1, 1}, Seed: 1}
+	parts, err := p.Parts(y)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, part := range parts {
+		fmt.Println(part.Name, len(part.Rows), countPos(y, part.Rows))
+	}
+	// Output:
+	// train 60 12
+	// valid 20 4
+	// test 20 4
 }
