@@ -33,9 +33,14 @@ type ColumnProfile struct {
 	PerfectPredictor string `json:"perfect_predictor,omitempty"`
 	// LikelyID flags a column that looks like a row identifier and is
 	// not read as one (Options.ID): named like one (IDLike), or a text
-	// or categorical column whose values are all distinct.
+	// or categorical column whose values (10 or more) are all distinct.
 	LikelyID bool `json:"likely_id,omitempty"`
 }
+
+// minIDValues is the fewest distinct values for which a text column of
+// all-distinct values is flagged LikelyID (a tiny table's text column
+// is often all distinct by chance).
+const minIDValues = 10
 
 // idNames are the column names IDLike takes for an identifier, compared
 // without regard to case.
@@ -299,7 +304,7 @@ func (pr *profiler) profiles(p *parser, d *Dataset) []ColumnProfile {
 		}
 		switch kind[j] {
 		case "numeric", "categorical", "text":
-			distinct := (kind[j] == "text" || kind[j] == "categorical") && !st.capped && len(st.counts) > 1 && len(st.counts) == nonMissing
+			distinct := (kind[j] == "text" || kind[j] == "categorical") && !st.capped && len(st.counts) >= minIDValues && len(st.counts) == nonMissing
 			cp.LikelyID = distinct || IDLike(name)
 		}
 		out[j] = cp

@@ -155,6 +155,11 @@ func TestProfileLikelyID(t *testing.T) {
 	if d.Rows() != 200 || len(d.Text) != 1 {
 		t.Errorf("%d rows, text %d", d.Rows(), len(d.Text))
 	}
+	// A tiny table's all-distinct text column is not flagged.
+	_, cols, err = DecodeProfile(strings.NewReader("name,x,label\nann,1,0\nbob,2,1\ncy,3,1\ndi,4,0\n"), "t.csv", Options{AutoCategorical: true, AutoText: true}, 1000)
+	if err != nil || len(cols) == 0 || cols[0].LikelyID {
+		t.Errorf("4 distinct names: %v %+v", err, cols)
+	}
 	// Read as the id, it is not flagged.
 	_, cols, err = DecodeProfile(strings.NewReader(text), "t.csv", Options{AutoCategorical: true, AutoText: true, ID: "id"}, 1000)
 	if err != nil || cols[0].Type != "id" || cols[0].LikelyID {
