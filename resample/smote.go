@@ -69,17 +69,19 @@ func (s *SMOTE) Params() []learn.Param {
 
 // Resample returns d's rows followed by the synthetic minority rows.
 func (s *SMOTE) Resample(ctx context.Context, d *learn.Data, env learn.Env) (*learn.Data, error) {
-	out, _, err := s.resample(ctx, s.Name(), d, env)
+	out, _, err := s.resample(ctx, s.Name(), d, env, false)
 	return out, err
 }
 
 // Trace resamples as Resample does and says where each row comes from:
 // d's rows, then the synthetic ones with their two parents and gap.
 func (s *SMOTE) Trace(ctx context.Context, d *learn.Data, env learn.Env) (*learn.Data, []Origin, error) {
-	return s.resample(ctx, s.Name(), d, env)
+	return s.resample(ctx, s.Name(), d, env, true)
 }
 
-func (s *SMOTE) resample(ctx context.Context, name string, d *learn.Data, env learn.Env) (*learn.Data, []Origin, error) {
+// resample over-samples d; with trace, it says where each row comes from
+// (nil origins without).
+func (s *SMOTE) resample(ctx context.Context, name string, d *learn.Data, env learn.Env, trace bool) (*learn.Data, []Origin, error) {
 	if err := check(name, d); err != nil {
 		return nil, nil, err
 	}
@@ -102,9 +104,9 @@ func (s *SMOTE) resample(ctx context.Context, name string, d *learn.Data, env le
 	for i := range all {
 		all[i] = i
 	}
-	origins := make([]Origin, n, n+nNew)
-	for i := range origins {
-		origins[i] = Origin{Row: i, A: -1, B: -1}
+	var origins []Origin
+	if trace {
+		origins = append(keptOrigins(all), make([]Origin, 0, nNew)...)
 	}
 	if nNew == 0 {
 		return d.Subset(all), origins, nil
@@ -152,7 +154,9 @@ func (s *SMOTE) resample(ctx context.Context, name string, d *learn.Data, env le
 		for j := range row {
 			row[j] = xa[j] + gap*(xb[j]-xa[j])
 		}
-		origins = append(origins, Origin{Row: -1, A: a, B: b, Gap: gap})
+		if trace {
+			origins = append(origins, Origin{Row: -1, A: a, B: b, Gap: gap})
+		}
 		y[n+s] = minLabel
 		if w != nil {
 			w[n+s] = (d.W[a] + d.W[b]) / 2
@@ -200,15 +204,20 @@ func (s *SMOTETomek) Params() []learn.Param {
 
 // Resample over-samples d with SMOTE, then removes Tomek links.
 func (s *SMOTETomek) Resample(ctx context.Context, d *learn.Data, env learn.Env) (*learn.Data, error) {
-	out, _, err := s.Trace(ctx, d, env)
+	out, _, err := s.resample(ctx, d, env, false)
 	return out, err
 }
 
 // Trace resamples as Resample does and says where each row comes from:
 // the rows of d and the synthetic rows that no Tomek link removed.
 func (s *SMOTETomek) Trace(ctx context.Context, d *learn.Data, env learn.Env) (*learn.Data, []Origin, error) {
+	return s.resample(ctx, d, env, true)
+}
+
+// resample is Resample, and with trace Trace.
+func (s *SMOTETomek) resample(ctx context.Context, d *learn.Data, env learn.Env, trace bool) (*learn.Data, []Origin, error) {
 	r := s.resolved()
-	over, origins, err := r.SMOTE.resample(ctx, s.Name(), d, env)
+	over, origins, err := r.SMOTE.resample(ctx, s.Name(), d, env, trace)
 	if err != nil {
 		return nil, nil, err
 	}
