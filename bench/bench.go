@@ -42,9 +42,16 @@ const GridPaper = "paper"
 // default, as its comment says; Datasets, Seeds and Out are required.
 type Config struct {
 	// Datasets are labelled CSV files (label column "label", else the
-	// last column; the rarer class is the positive one).
+	// last column; the rarer class is the positive one), read with Data.
 	Datasets []string
-	Seeds    []uint64
+	// Data says how every dataset is read: the label, the positive
+	// class, id, dropped and categorical columns, as aer fit reads its
+	// training file. The zero value reads every column but the label
+	// (and the split column) as a number; set AutoCategorical for text
+	// columns, one-hot encoded. Columns Drop or ID name that a file lacks
+	// are skipped. Anything but the default is part of the settings hash.
+	Data  dataset.Options
+	Seeds []uint64
 	// Methods are the specs to run; nil means DefaultSpecs.
 	Methods []Spec
 	// Grid is "" (each method's defaults) or GridPaper.
@@ -174,20 +181,39 @@ type data struct {
 	name, path string
 	sha        string // of the file's bytes
 	d          *dataset.Dataset
+	columns    string // how its columns were read (readColumns)
 }
 
-func loadData(path string) (*data, error) {
+func loadData(path string, opt dataset.Options) (*data, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	d, err := dataset.Read(bytes.NewReader(b), path, dataset.Options{})
+	d, err := dataset.Read(bytes.NewReader(b), path, opt)
 	if err != nil {
 		return nil, err
 	}
 	d.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	sum := sha256.Sum256(b)
-	return &data{name: d.Name, path: path, sha: hex.EncodeToString(sum[:]), d: d}, nil
+	return &data{name: d.Name, path: path, sha: hex.EncodeToString(sum[:]), d: d, columns: readColumns(d, opt)}, nil
+}
+
+// readColumns describes how the columns of d were read, for the settings
+// hash: "" for the default read of a table of numbers (so the hashes of
+// earlier benches stand), else the label, classes, features, id and
+// dropped columns.
+func readColumns(d *dataset.Dataset, opt dataset.Options) string {
+	if opt.Label == "" && opt.Positive == "" && d.IDColumn == "" && len(d.Dropped) == 0 && len(d.Categories) == 0 && len(d.Text) == 0 {
+		return ""
+	}
+	b, _ := json.Marshal(struct {
+		Label    string    `json:"label"`
+		Classes  [2]string `json:"classes"`
+		Features []string  `json:"features"`
+		ID       string    `json:"id,omitempty"`
+		Dropped  []string  `json:"dropped,omitempty"`
+	}{d.Label, d.Classes, d.Features, d.IDColumn, d.Dropped})
+	return string(b)
 }
 
 // job is one run to do.
@@ -226,7 +252,8 @@ func (j *job) axes(grid string) []search.Axis {
 // settingsHash identifies everything a run's result depends on but its
 // seed: the data file's content, the spec and every parameter the method
 // resolves from it (so a changed default is a new run), the grid, the
-// protocol, the standardisation and the threshold objective.
+// protocol, the standardisation, the threshold objective and how the
+// columns were read when not by default.
 func settingsHash(d *data, spec Spec, grid, protocol, rule string, axes []search.Axis) (string, error) {
 	m, err := spec.New()
 	if err != nil {
@@ -245,7 +272,8 @@ func settingsHash(d *data, spec Spec, grid, protocol, rule string, axes []search
 		Protocol    string        `json:"protocol"`
 		Standardise string        `json:"standardise"`
 		Objective   string        `json:"threshold_objective"`
-	}{"aer-bench/1", d.sha, spec.String(), m.Params(), g, protocol, "fit on train", objectiveName(rule)})
+		Columns     string        `json:"columns,omitempty"`
+	}{"aer-bench/1", d.sha, spec.String(), m.Params(), g, protocol, "fit on train", objectiveName(rule), d.columns})
 	if err != nil {
 		return "", err
 	}
@@ -334,7 +362,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	var ds []*data
 	names := map[string]string{}
 	for _, p := range cfg.Datasets {
-		d, err := loadData(p)
+		d, err := loadData(p, cfg.Data)
 		if err != nil {
 			return nil, fmt.Errorf("bench: %w", err)
 		}

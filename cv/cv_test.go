@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -186,6 +187,38 @@ func TestOOFFile(t *testing.T) {
 		if want := res.Score[r][i] >= res.Threshold[r][i]; (p.Pred[k] == 1) != want {
 			t.Fatalf("line %d: pred %d", k+2, p.Pred[k])
 		}
+	}
+}
+
+// TestOOFIDs: with ids, the first column holds them (quoted as CSV
+// needs) and the predictions readers take it for the id.
+func TestOOFIDs(t *testing.T) {
+	d := testData(t)
+	res, err := Run(context.Background(), d, gbdtFit, &Settings{Folds: 3}, learn.Env{Seed: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]string, d.Rows())
+	for i := range ids {
+		ids[i] = fmt.Sprintf("c%d", i)
+	}
+	ids[2] = "a,b"
+	var buf bytes.Buffer
+	if err := WriteOOFIDs(&buf, d, res, "cust", ids); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(buf.String(), "cust,row,repeat,fold,label,score,pred\nc0,1,1,") || !strings.Contains(buf.String(), "\n\"a,b\",3,1,") {
+		t.Fatalf("written: %q", buf.String()[:80])
+	}
+	p, err := dataset.ReadPredictions(&buf, "oof.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.IDColumn != "cust" || !slices.Equal(p.ID, ids) || len(p.Score) != d.Rows() || p.Score[5] != res.Score[0][5] {
+		t.Errorf("read back: id column %q, ids %q", p.IDColumn, p.ID[:3])
+	}
+	if err := WriteOOFIDs(&buf, d, res, "cust", ids[1:]); err == nil {
+		t.Error("too few ids accepted")
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/aer-go/aer/learn"
 )
@@ -16,7 +17,21 @@ import (
 // model that scored the row), and weight when d has weights. Readers of
 // predictions take row, repeat and fold as extra columns.
 func WriteOOF(w io.Writer, d *learn.Data, r *Result) error {
+	return WriteOOFIDs(w, d, r, "", nil)
+}
+
+// WriteOOFIDs writes as WriteOOF does, with a first column named
+// idColumn holding ids[i] on the lines of row i, as aer predict writes
+// an id column (the predictions readers take it for the id). Without
+// ids (nil) it is WriteOOF.
+func WriteOOFIDs(w io.Writer, d *learn.Data, r *Result, idColumn string, ids []string) error {
+	if ids != nil && len(ids) != d.Rows() {
+		return fmt.Errorf("cv: %d ids for %d rows", len(ids), d.Rows())
+	}
 	bw := bufio.NewWriterSize(w, 1<<16)
+	if ids != nil {
+		bw.WriteString(csvField(idColumn) + ",")
+	}
 	bw.WriteString("row,repeat,fold,label,score,pred")
 	if d.W != nil {
 		bw.WriteString(",weight")
@@ -25,7 +40,12 @@ func WriteOOF(w io.Writer, d *learn.Data, r *Result) error {
 	buf := make([]byte, 0, 64)
 	for rep := range r.Score {
 		for i, s := range r.Score[rep] {
-			buf = strconv.AppendInt(buf[:0], int64(i+1), 10)
+			buf = buf[:0]
+			if ids != nil {
+				buf = append(buf, csvField(ids[i])...)
+				buf = append(buf, ',')
+			}
+			buf = strconv.AppendInt(buf, int64(i+1), 10)
 			buf = append(buf, ',')
 			buf = strconv.AppendInt(buf, int64(rep+1), 10)
 			buf = append(buf, ',')
@@ -51,4 +71,12 @@ func WriteOOF(w io.Writer, d *learn.Data, r *Result) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// csvField quotes s when CSV requires it.
+func csvField(s string) string {
+	if strings.ContainsAny(s, ",\"\r\n") || strings.TrimSpace(s) != s {
+		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+	}
+	return s
 }

@@ -33,6 +33,9 @@ type parser struct {
 	features  []string // feature names, in file order
 	dropped   []string
 	ignored   []string // columns left out by Options.Keep
+	// textCols are the columns kept as text (Options.Text, and the
+	// dropped ones with Options.KeepDropped), in file order.
+	textCols []int
 	// canon interns label and split values, so a row costs no allocation
 	// and no row keeps its line's text alive.
 	canon map[string]string
@@ -67,6 +70,7 @@ type rows struct {
 	split   []string
 	w       []float64
 	ids     []string
+	text    []string // the cells of the text columns, row-major
 	missing []int
 	n       int
 }
@@ -74,6 +78,7 @@ type rows struct {
 // reset empties b for the next batch, keeping its storage.
 func (b *rows) reset() {
 	b.x, b.labels, b.lines, b.split, b.w, b.ids = b.x[:0], b.labels[:0], b.lines[:0], b.split[:0], b.w[:0], b.ids[:0]
+	b.text = b.text[:0]
 	clear(b.missing)
 	b.n = 0
 }
@@ -158,11 +163,21 @@ func newParser(name string, header []string, opt Options) (*parser, error) {
 	for _, name := range opt.Keep {
 		keep[name] = true
 	}
+	for _, name := range opt.Text {
+		if j, ok := seen[name]; ok && j == p.labelCol {
+			return nil, fail(1, name, "", ErrDropLabel, "a text column is not read as a feature nor as the label")
+		}
+	}
 	for j, h := range header {
 		switch {
 		case j == p.labelCol || j == p.splitCol || j == p.weightCol || j == p.idCol:
 		case drop[h]:
 			p.dropped = append(p.dropped, h)
+			if opt.KeepDropped {
+				p.textCols = append(p.textCols, j)
+			}
+		case slices.Contains(opt.Text, h):
+			p.textCols = append(p.textCols, j)
 		case opt.Keep != nil && !keep[h]:
 			p.ignored = append(p.ignored, h)
 		default:
@@ -258,6 +273,9 @@ func (p *parser) parse(rec []string, line int, b *rows) error {
 	}
 	if p.idCol >= 0 {
 		b.ids = append(b.ids, strings.Clone(strings.TrimSpace(rec[p.idCol])))
+	}
+	for _, j := range p.textCols {
+		b.text = append(b.text, strings.Clone(strings.TrimSpace(rec[j])))
 	}
 	if p.prof != nil {
 		label := ""
@@ -418,6 +436,7 @@ func (p *parser) dataset(b *rows) (*Dataset, error) {
 		MissingByColumn: b.missing,
 		Dropped:         p.dropped,
 		Ignored:         p.ignored,
+		Columns:         p.header,
 	}
 	x := b.x[: b.n*c : b.n*c]
 	if p.anyCat {
@@ -442,6 +461,9 @@ func (p *parser) dataset(b *rows) (*Dataset, error) {
 		d.IDs = b.ids
 		d.IDColumn = p.header[p.idCol]
 	}
+	if len(p.textCols) > 0 {
+		d.Text = p.textColumns(b)
+	}
 	if p.labelCol >= 0 {
 		d.Label = p.header[p.labelCol]
 		if err := d.setLabels(b.labels, b.lines, p.opt, p.name); err != nil {
@@ -465,4 +487,19 @@ func build(src rowSource, name string, opt Options) (*Dataset, error) {
 		return nil, p.fail(0, "", "", ErrNoRows, "")
 	}
 	return p.dataset(b)
+}
+
+// textColumns returns the text columns of the rows in b.
+func (p *parser) textColumns(b *rows) []TextColumn {
+	t := len(p.textCols)
+	out := make([]TextColumn, t)
+	for k, j := range p.textCols {
+		name := p.header[j]
+		cells := make([]string, b.n)
+		for i := range cells {
+			cells[i] = b.text[i*t+k]
+		}
+		out[k] = TextColumn{Name: name, Cells: cells, Dropped: slices.Contains(p.dropped, name), Auto: slices.Contains(p.opt.autoText, name)}
+	}
+	return out
 }

@@ -144,7 +144,9 @@ func (p *parser) catCell(k int, s string, line int) (float64, error) {
 		if c.numbers > 0 {
 			detail += fmt.Sprintf("; its cells are numbers but for %q at line %d: a typo, or a missing-value token (--na)?", clip(c.firstText), c.firstLine)
 		}
-		return 0, p.fail(line, p.features[k], s, ErrTooManyCategories, detail)
+		err := p.fail(line, p.features[k], s, ErrTooManyCategories, detail)
+		err.(*Error).numbers = c.numbers > 0
+		return 0, err
 	}
 	return float64(c.add(key)), nil
 }

@@ -232,10 +232,10 @@ const (
 
 // fastPlan says how fastRow reads each column (the feature index, or
 // planLabel, or planSkip for a dropped column), or nil when fastRow does
-// not apply: a weight, split, id or categorical column, or extra missing
+// not apply: a weight, split, id, text or categorical column, or extra missing
 // tokens (which may look like numbers).
 func (p *parser) fastPlan() []int {
-	if p.weightCol >= 0 || p.splitCol >= 0 || p.idCol >= 0 || p.anyCat || len(p.opt.NA) > 0 {
+	if p.weightCol >= 0 || p.splitCol >= 0 || p.idCol >= 0 || len(p.textCols) > 0 || p.anyCat || len(p.opt.NA) > 0 {
 		return nil
 	}
 	plan := make([]int, len(p.header))
@@ -501,6 +501,7 @@ func (p *parser) join(b *rows, c *chunk, comma byte) error {
 		b.split = append(b.split, cb.split...)
 		b.w = append(b.w, cb.w...)
 		b.ids = append(b.ids, cb.ids...)
+		b.text = append(b.text, cb.text...)
 	}
 	if c.err != nil {
 		if !c.ragged && cap(b.x)-len(b.x) < w {

@@ -2,6 +2,8 @@ package dataset
 
 import (
 	"bufio"
+	"bytes"
+	"cmp"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -82,6 +84,23 @@ type Options struct {
 	// and is counted in Dataset.Unseen.
 	Categories []Category
 
+	// Text names columns kept as text: never features, their cells
+	// (trimmed) kept in Dataset.Text and written back by WriteCSV, for
+	// commands that pass a table through (aer split, aer resample). A
+	// name the file lacks is skipped; the label cannot be one.
+	Text []string
+	// AutoText, with AutoCategorical, reads a column with more distinct
+	// values than MaxCategories (an id, free text) as a Text column
+	// instead of failing with ErrTooManyCategories (but a column of
+	// numbers with a few text cells, a typo, still fails): Decode and
+	// DecodeProfile read the input again from its start for each such
+	// column (a regular file by seeking, any other reader from a copy in
+	// memory). A column named in Categorical or Categories still fails.
+	AutoText bool
+	// KeepDropped keeps the cells of the Drop columns in Dataset.Text
+	// (marked Dropped), so that WriteCSV writes them back.
+	KeepDropped bool
+
 	// Workers caps the goroutines that parse a large CSV table in
 	// parallel chunks; 0 means GOMAXPROCS. The table read is the same
 	// for any number.
@@ -99,6 +118,8 @@ type Options struct {
 	// the names in idExcept (predictions files).
 	idFirst  bool
 	idExcept []string
+	// autoText lists the Text columns AutoText added.
+	autoText []string
 }
 
 // labelNames are the column names LabelLike takes for a label, compared
@@ -151,11 +172,102 @@ func Stem(path string) string {
 // with Parquet's magic bytes (see parquetSource for how its values read),
 // gzip-compressed CSV when it starts with gzip's, else CSV. See Read.
 func Decode(r io.Reader, name string, opt Options) (*Dataset, error) {
-	src, err := openSource(r, name, &opt)
-	if err != nil {
-		return nil, err
+	var d *Dataset
+	err := rereading(r, &opt, func(r io.Reader, opt Options) error {
+		src, err := openSource(r, name, &opt)
+		if err != nil {
+			return err
+		}
+		d, err = build(src, name, opt)
+		return err
+	})
+	return d, err
+}
+
+// rereading runs read on r. With opt.AutoText, while read fails with
+// ErrTooManyCategories on a column read as categorical by AutoCategorical
+// alone, the column is added to opt.Text and read runs again on the
+// input from its start: a regular file seeks back, any other reader is
+// copied to memory as it is read, up to rereadCopy bytes (past them, the
+// error stands).
+func rereading(r io.Reader, opt *Options, read func(io.Reader, Options) error) error {
+	if !opt.AutoText || !opt.AutoCategorical {
+		return read(r, *opt)
 	}
-	return build(src, name, opt)
+	var copied *cappedBuffer
+	in := r
+	f, seekable := r.(*os.File)
+	start := int64(0)
+	if seekable {
+		fi, err := f.Stat()
+		if err == nil && fi.Mode().IsRegular() {
+			start, err = f.Seek(0, io.SeekCurrent)
+		}
+		seekable = err == nil && fi.Mode().IsRegular()
+	}
+	if !seekable {
+		copied = &cappedBuffer{max: rereadCopy}
+		in = io.TeeReader(r, copied)
+	}
+	for first := true; ; first = false {
+		err := read(in, *opt)
+		var e *Error
+		if err == nil || !errors.Is(err, ErrTooManyCategories) || !errors.As(err, &e) || e.numbers || !opt.autoTextable(e.Column) {
+			return err
+		}
+		if seekable {
+			if _, serr := f.Seek(start, io.SeekStart); serr != nil {
+				return err
+			}
+		} else {
+			if first {
+				// The rest of the input joins the copy.
+				if _, cerr := io.Copy(io.Discard, in); cerr != nil {
+					return err
+				}
+			}
+			if copied.over {
+				return err
+			}
+			in = bytes.NewReader(copied.buf.Bytes())
+		}
+		opt.Text = append(slices.Clip(opt.Text), e.Column)
+		opt.autoText = append(slices.Clip(opt.autoText), e.Column)
+	}
+}
+
+// rereadCopy is the most bytes of a reader that cannot seek kept to read
+// it again (a variable for tests).
+var rereadCopy = 256 << 20
+
+// cappedBuffer keeps what is written to it up to max bytes; past them it
+// drops it all and reports over.
+type cappedBuffer struct {
+	buf  bytes.Buffer
+	max  int
+	over bool
+}
+
+func (c *cappedBuffer) Write(p []byte) (int, error) {
+	if c.over {
+		return len(p), nil
+	}
+	if c.buf.Len()+len(p) > c.max {
+		c.over = true
+		c.buf = bytes.Buffer{}
+		return len(p), nil
+	}
+	return c.buf.Write(p)
+}
+
+// autoTextable reports whether AutoText may make column a Text column:
+// it is neither named categorical nor given fixed categories, nor text
+// already.
+func (o *Options) autoTextable(column string) bool {
+	if column == "" || slices.Contains(o.Categorical, column) || slices.Contains(o.Text, column) {
+		return false
+	}
+	return !slices.ContainsFunc(o.Categories, func(c Category) bool { return c.Column == column })
 }
 
 // sniff returns the delimiter of the table at the start of br: of comma,
@@ -259,11 +371,16 @@ func isMissing(s string, extra []string) bool {
 // two classes, a single class, fewer than two positive rows, no feature
 // columns, no data rows.
 func Read(r io.Reader, name string, opt Options) (*Dataset, error) {
-	src, err := newCSVSource(r, name, &opt)
-	if err != nil {
-		return nil, err
-	}
-	return build(src, name, opt)
+	var d *Dataset
+	err := rereading(r, &opt, func(r io.Reader, opt Options) error {
+		src, err := newCSVSource(r, name, &opt)
+		if err != nil {
+			return err
+		}
+		d, err = build(src, name, opt)
+		return err
+	})
+	return d, err
 }
 
 // canonicalLabel writes numeric labels in one form, so "1", "1.0" and
@@ -379,41 +496,18 @@ func FormatFloat(v float64) string {
 
 // WriteCSV writes d with a header: the ID column when d has one, the
 // features (a categorical column as its text values, in the place of its
-// one-hot features), the split column when d has one, the weight column (named WeightColumn, else "weight") when d has
+// one-hot features), the text columns, the split column when d has one,
+// the weight column (named WeightColumn, else "weight") when d has
 // weights, then the label column (as written in the source, Classes[y])
-// when d is labelled. Values round-trip exactly; missing values are empty
-// cells.
+// when d is labelled; when d.Columns is set (a table read from a file),
+// in the file's column order instead. Values round-trip exactly; missing
+// values are empty cells.
 func WriteCSV(w io.Writer, d *Dataset) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
-	var header []string
-	if d.IDs != nil {
-		header = append(header, d.IDColumn)
-	}
-	groups := categoryGroups(d)
-	for j := 0; j < len(d.Features); j++ {
-		if g, ok := groups[j]; ok {
-			header = append(header, g.Column)
-			j += len(g.Values) - 1
-			continue
-		}
-		header = append(header, d.Features[j])
-	}
-	if d.Split != nil {
-		header = append(header, splitColumn)
-	}
-	if d.W != nil {
-		name := d.WeightColumn
-		if name == "" {
-			name = "weight"
-		}
-		header = append(header, name)
-	}
-	label := d.Label
-	if label == "" {
-		label = "label"
-	}
-	if d.Y != nil {
-		header = append(header, label)
+	cols := outColumns(d)
+	header := make([]string, len(cols))
+	for k, c := range cols {
+		header[k] = c.name
 	}
 	cw := csv.NewWriter(bw)
 	if err := cw.Write(header); err != nil {
@@ -423,55 +517,127 @@ func WriteCSV(w io.Writer, d *Dataset) error {
 	raw := d.X.RawMatrix()
 	buf := make([]byte, 0, 64)
 	c := d.Cols()
-	lone := c == 1 && d.Split == nil && d.W == nil && d.Y == nil && d.IDs == nil
+	lone := len(cols) == 1
 	for i := 0; i < d.Rows(); i++ {
 		row := raw.Data[i*raw.Stride : i*raw.Stride+c]
-		if d.IDs != nil {
-			bw.WriteString(csvCell(d.IDs[i]))
-			bw.WriteByte(',')
-		}
-		for j := 0; j < len(row); j++ {
-			v := row[j]
-			if j > 0 {
+		for k, col := range cols {
+			if k > 0 {
 				bw.WriteByte(',')
 			}
-			if g, ok := groups[j]; ok {
-				// A categorical column, written back as its value (empty
-				// when no one-hot feature is set: missing or unseen).
-				for k := range g.Values {
-					if row[j+k] == 1 {
-						bw.WriteString(csvCell(g.Values[k]))
+			switch col.kind {
+			case outID:
+				bw.WriteString(csvCell(d.IDs[i]))
+			case outText:
+				bw.WriteString(csvCell(d.Text[col.j].Cells[i]))
+			case outCategory:
+				// Written back as its value (empty when no one-hot
+				// feature is set: missing or unseen).
+				for v := range col.cat.Values {
+					if row[col.j+v] == 1 {
+						bw.WriteString(csvCell(col.cat.Values[v]))
 						break
 					}
 				}
-				j += len(g.Values) - 1
-				continue
-			}
-			if v == v {
-				buf = strconv.AppendFloat(buf[:0], v, 'g', -1, 64)
+			case outFeature:
+				if v := row[col.j]; v == v {
+					buf = strconv.AppendFloat(buf[:0], v, 'g', -1, 64)
+					bw.Write(buf)
+				} else if lone {
+					bw.WriteString("NA") // an empty line would be skipped on reading
+				}
+			case outSplit:
+				bw.WriteString(csvCell(d.Split[i]))
+			case outWeight:
+				buf = strconv.AppendFloat(buf[:0], d.W[i], 'g', -1, 64)
 				bw.Write(buf)
-			} else if lone {
-				bw.WriteString("NA") // an empty line would be skipped on reading
+			case outLabel:
+				bw.WriteString(csvCell(d.Classes[d.Y[i]]))
 			}
-		}
-		if d.Split != nil {
-			bw.WriteByte(',')
-			bw.WriteString(csvCell(d.Split[i]))
-		}
-		if d.W != nil {
-			bw.WriteByte(',')
-			buf = strconv.AppendFloat(buf[:0], d.W[i], 'g', -1, 64)
-			bw.Write(buf)
-		}
-		if d.Y != nil {
-			bw.WriteByte(',')
-			bw.WriteString(csvCell(d.Classes[d.Y[i]]))
 		}
 		if err := bw.WriteByte('\n'); err != nil {
 			return err
 		}
 	}
 	return bw.Flush()
+}
+
+// Kinds of the columns WriteCSV writes.
+const (
+	outID = iota
+	outFeature
+	outCategory
+	outText
+	outSplit
+	outWeight
+	outLabel
+)
+
+// outColumn is one column WriteCSV writes: its name, its kind and where
+// its values are (the feature index, the first one-hot feature's of a
+// category, or the index in Dataset.Text).
+type outColumn struct {
+	name string
+	kind int
+	j    int
+	cat  Category
+}
+
+// outColumns lists the columns WriteCSV writes for d, in order.
+func outColumns(d *Dataset) []outColumn {
+	var cols []outColumn
+	if d.IDs != nil {
+		cols = append(cols, outColumn{name: d.IDColumn, kind: outID})
+	}
+	groups := categoryGroups(d)
+	for j := 0; j < len(d.Features); j++ {
+		if g, ok := groups[j]; ok {
+			cols = append(cols, outColumn{name: g.Column, kind: outCategory, j: j, cat: g})
+			j += len(g.Values) - 1
+			continue
+		}
+		cols = append(cols, outColumn{name: d.Features[j], kind: outFeature, j: j})
+	}
+	for k, t := range d.Text {
+		cols = append(cols, outColumn{name: t.Name, kind: outText, j: k})
+	}
+	if d.Split != nil {
+		cols = append(cols, outColumn{name: splitColumn, kind: outSplit})
+	}
+	if d.W != nil {
+		name := d.WeightColumn
+		if name == "" {
+			name = "weight"
+		}
+		cols = append(cols, outColumn{name: name, kind: outWeight})
+	}
+	if d.Y != nil {
+		label := d.Label
+		if label == "" {
+			label = "label"
+		}
+		cols = append(cols, outColumn{name: label, kind: outLabel})
+	}
+	if d.Columns != nil {
+		// In the file's order; a column the file lacks (a split column
+		// added) goes just before the next one in the default order
+		// that it has.
+		pos := make(map[string]float64, len(d.Columns))
+		for j, c := range d.Columns {
+			pos[c] = float64(j)
+		}
+		at := make(map[string]float64, len(cols))
+		next := float64(len(d.Columns))
+		for k := len(cols) - 1; k >= 0; k-- {
+			if j, ok := pos[cols[k].name]; ok {
+				next = j
+				at[cols[k].name] = j
+			} else {
+				at[cols[k].name] = next - 0.5
+			}
+		}
+		slices.SortStableFunc(cols, func(a, b outColumn) int { return cmp.Compare(at[a.name], at[b.name]) })
+	}
+	return cols
 }
 
 // categoryGroups maps the position of each categorical column's first

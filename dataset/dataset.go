@@ -30,6 +30,14 @@ type Dataset struct {
 	// when the file has none. IDColumn names it.
 	IDs      []string
 	IDColumn string
+	// Text holds the text columns (Options.Text and AutoText, and the
+	// dropped columns with Options.KeepDropped), in file order: never
+	// features, written back by WriteCSV.
+	Text []TextColumn
+	// Columns is the header of the file the table was read from, in file
+	// order; WriteCSV writes its columns in this order. Nil for a table
+	// built otherwise (WriteCSV's own order then).
+	Columns []string
 	// Categories lists the categorical feature columns, one-hot encoded
 	// in Features as column=value (see Category), in file order.
 	Categories []Category
@@ -45,6 +53,16 @@ type Dataset struct {
 	// positive one.
 	Classes         [2]string
 	MissingByColumn []int // missing cells per feature
+}
+
+// TextColumn is a column kept as text: its cells, one per row, trimmed.
+type TextColumn struct {
+	Name  string
+	Cells []string
+	// Dropped marks a column of Options.Drop (kept by KeepDropped);
+	// Auto one that Options.AutoText made text (too many distinct
+	// values to be categorical).
+	Dropped, Auto bool
 }
 
 // Rows returns the number of rows.
@@ -94,12 +112,21 @@ func (d *Dataset) Subset(idx []int) *Dataset {
 		Dropped:      d.Dropped,
 		IDColumn:     d.IDColumn,
 		Categories:   d.Categories,
+		Columns:      d.Columns,
 	}
 	if d.IDs != nil {
 		s.IDs = make([]string, len(idx))
 		for k, i := range idx {
 			s.IDs[k] = d.IDs[i]
 		}
+	}
+	for _, t := range d.Text {
+		cells := make([]string, len(idx))
+		for k, i := range idx {
+			cells[k] = t.Cells[i]
+		}
+		t.Cells = cells
+		s.Text = append(s.Text, t)
 	}
 	if d.W != nil {
 		s.W = make([]float64, len(idx))

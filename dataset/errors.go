@@ -47,6 +47,9 @@ type Error struct {
 	Value  string // the offending cell, when there is one
 	Err    error  // one of the sentinel errors above, or a reader error
 	Detail string // extra explanation appended to the message
+	// numbers marks an ErrTooManyCategories column whose other cells are
+	// numbers (a typo, not text): AutoText leaves it an error.
+	numbers bool
 }
 
 // clipAt is the longest cell or name an error message quotes whole.

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -9,7 +10,8 @@ import (
 type ColumnProfile struct {
 	Name string `json:"name"`
 	// Type is the column's role: numeric or categorical (features),
-	// label, weight, split, id or dropped.
+	// label, weight, split, id, text (kept as text, not a feature: see
+	// Options.Text and AutoText) or dropped.
 	Type string `json:"type"`
 	// Distinct counts the distinct non-missing cells (as text), exactly
 	// up to the profile's cap; DistinctCapped says it reached the cap
@@ -29,6 +31,43 @@ type ColumnProfile struct {
 	// with one class only (and values repeat), "threshold" when a
 	// threshold on the numbers separates the classes; "" otherwise.
 	PerfectPredictor string `json:"perfect_predictor,omitempty"`
+	// LikelyID flags a column that looks like a row identifier and is
+	// not read as one (Options.ID): named like one (IDLike), or a text
+	// or categorical column whose values (10 or more) are all distinct.
+	LikelyID bool `json:"likely_id,omitempty"`
+}
+
+// minIDValues is the fewest distinct values for which a text column of
+// all-distinct values is flagged LikelyID (a tiny table's text column
+// is often all distinct by chance).
+const minIDValues = 10
+
+// idNames are the column names IDLike takes for an identifier, compared
+// without regard to case.
+var idNames = []string{"id", "uuid", "guid", "key", "rowid", "row_id", "index", "record", "identifier"}
+
+// IDLike reports whether a column named name looks like a row
+// identifier: id, uuid, guid, key, rowid, index, ... (any case), or a
+// name ending in _id, -id, " id" or ID after a lower-case letter
+// (patient_id, patientID), or starting id_.
+func IDLike(name string) bool {
+	n := strings.TrimSpace(name)
+	low := strings.ToLower(n)
+	if slices.Contains(idNames, low) {
+		return true
+	}
+	for _, suffix := range []string{"_id", "-id", " id", ".id", "_uuid", "_key"} {
+		if strings.HasSuffix(low, suffix) {
+			return true
+		}
+	}
+	if strings.HasPrefix(low, "id_") {
+		return true
+	}
+	if k := len(n) - 2; k > 0 && (n[k:] == "ID" || n[k:] == "Id") && n[k-1] >= 'a' && n[k-1] <= 'z' {
+		return true
+	}
+	return false
 }
 
 // NearConstantShare is the share of non-missing cells one value must fill
@@ -219,6 +258,11 @@ func (pr *profiler) profiles(p *parser, d *Dataset) []ColumnProfile {
 			kind[j] = "categorical"
 		}
 	}
+	for _, j := range p.textCols {
+		if !slices.Contains(p.dropped, p.header[j]) {
+			kind[j] = "text"
+		}
+	}
 	for j, role := range map[int]string{p.labelCol: "label", p.weightCol: "weight", p.splitCol: "split", p.idCol: "id"} {
 		if j >= 0 {
 			kind[j] = role
@@ -258,6 +302,11 @@ func (pr *profiler) profiles(p *parser, d *Dataset) []ColumnProfile {
 			}
 			cp.LabelLike = cp.PerfectPredictor != "" || LabelLike(name, label)
 		}
+		switch kind[j] {
+		case "numeric", "categorical", "text":
+			distinct := (kind[j] == "text" || kind[j] == "categorical") && !st.capped && len(st.counts) >= minIDValues && len(st.counts) == nonMissing
+			cp.LikelyID = distinct || IDLike(name)
+		}
 		out[j] = cp
 	}
 	return out
@@ -266,7 +315,15 @@ func (pr *profiler) profiles(p *parser, d *Dataset) []ColumnProfile {
 // DecodeProfile reads a table as Decode does and profiles every column
 // of the file (in file order) on the way: see ColumnProfile. Distinct
 // values are counted exactly up to maxDistinct per column.
-func DecodeProfile(r io.Reader, name string, opt Options, maxDistinct int) (*Dataset, []ColumnProfile, error) {
+func DecodeProfile(r io.Reader, name string, opt Options, maxDistinct int) (d *Dataset, cols []ColumnProfile, err error) {
+	err = rereading(r, &opt, func(r io.Reader, opt Options) error {
+		d, cols, err = decodeProfile(r, name, opt, maxDistinct)
+		return err
+	})
+	return d, cols, err
+}
+
+func decodeProfile(r io.Reader, name string, opt Options, maxDistinct int) (*Dataset, []ColumnProfile, error) {
 	src, err := openSource(r, name, &opt)
 	if err != nil {
 		return nil, nil, err

@@ -47,6 +47,25 @@ func (s *RUS) Params() []learn.Param {
 // order of d. The draw is a partial Fisher-Yates shuffle of the majority
 // rows seeded by env.Seed.
 func (s *RUS) Resample(ctx context.Context, d *learn.Data, env learn.Env) (*learn.Data, error) {
+	rows, err := s.rows(ctx, d, env)
+	if err != nil {
+		return nil, err
+	}
+	return d.Subset(rows), nil
+}
+
+// Trace resamples as Resample does and says where each row comes from
+// (every row is one of d's).
+func (s *RUS) Trace(ctx context.Context, d *learn.Data, env learn.Env) (*learn.Data, []Origin, error) {
+	rows, err := s.rows(ctx, d, env)
+	if err != nil {
+		return nil, nil, err
+	}
+	return d.Subset(rows), keptOrigins(rows), nil
+}
+
+// rows returns the rows of d that RUS keeps, in order.
+func (s *RUS) rows(ctx context.Context, d *learn.Data, env learn.Env) ([]int, error) {
 	if err := check(s.Name(), d); err != nil {
 		return nil, err
 	}
@@ -69,5 +88,5 @@ func (s *RUS) Resample(ctx context.Context, d *learn.Data, env learn.Env) (*lear
 	}
 	rows := append(drawn, minority...)
 	slices.Sort(rows)
-	return d.Subset(rows), nil
+	return rows, nil
 }

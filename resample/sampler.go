@@ -162,13 +162,40 @@ func ratioParam[T any](help string, field func(*T) *float64) learn.ParamSpec[T] 
 	return p
 }
 
-// without returns the rows of d not in drop, in order.
-func without(d *learn.Data, drop map[int]bool) *learn.Data {
-	rows := make([]int, 0, d.Rows()-len(drop))
-	for i := range d.Rows() {
+// keptRows returns the rows 0..n-1 not in drop, in order.
+func keptRows(n int, drop map[int]bool) []int {
+	rows := make([]int, 0, n-len(drop))
+	for i := range n {
 		if !drop[i] {
 			rows = append(rows, i)
 		}
 	}
-	return d.Subset(rows)
+	return rows
+}
+
+// Origin says where a row of a sampler's output comes from. Row is the
+// row of the input it is (kept), or -1 for a synthetic row, made between
+// the input rows A and B as x_A + Gap·(x_B - x_A) (A and B are -1 for a
+// kept row).
+type Origin struct {
+	Row, A, B int
+	Gap       float64
+}
+
+// Tracer is a Sampler that also reports where each row of its output
+// comes from. Every sampler of this package is one.
+type Tracer interface {
+	Sampler
+	// Trace returns what Resample returns and the origin of each of its
+	// rows.
+	Trace(ctx context.Context, d *learn.Data, env learn.Env) (*learn.Data, []Origin, error)
+}
+
+// keptOrigins are the origins of the kept rows.
+func keptOrigins(rows []int) []Origin {
+	o := make([]Origin, len(rows))
+	for k, i := range rows {
+		o[k] = Origin{Row: i, A: -1, B: -1}
+	}
+	return o
 }

@@ -69,25 +69,34 @@ func (s *SMOTE) Params() []learn.Param {
 
 // Resample returns d's rows followed by the synthetic minority rows.
 func (s *SMOTE) Resample(ctx context.Context, d *learn.Data, env learn.Env) (*learn.Data, error) {
-	return s.resample(ctx, s.Name(), d, env)
+	out, _, err := s.resample(ctx, s.Name(), d, env, false)
+	return out, err
 }
 
-func (s *SMOTE) resample(ctx context.Context, name string, d *learn.Data, env learn.Env) (*learn.Data, error) {
+// Trace resamples as Resample does and says where each row comes from:
+// d's rows, then the synthetic ones with their two parents and gap.
+func (s *SMOTE) Trace(ctx context.Context, d *learn.Data, env learn.Env) (*learn.Data, []Origin, error) {
+	return s.resample(ctx, s.Name(), d, env, true)
+}
+
+// resample over-samples d; with trace, it says where each row comes from
+// (nil origins without).
+func (s *SMOTE) resample(ctx context.Context, name string, d *learn.Data, env learn.Env, trace bool) (*learn.Data, []Origin, error) {
 	if err := check(name, d); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	r := s.resolved()
 	if r.KNeighbors < 1 || !(r.Ratio > 0 && r.Ratio <= 1) {
-		return nil, fmt.Errorf("%s: %w: k_neighbors %d or sampling_strategy %v out of range", name, learn.ErrParam, r.KNeighbors, r.Ratio)
+		return nil, nil, fmt.Errorf("%s: %w: k_neighbors %d or sampling_strategy %v out of range", name, learn.ErrParam, r.KNeighbors, r.Ratio)
 	}
 	if err := learn.Interrupted(ctx); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	minLabel, minority, majority := classes(d.Y)
 	// imbalanced-learn: int(n_majority * ratio - n_minority).
 	nNew := int(float64(len(majority))*r.Ratio - float64(len(minority)))
 	if nNew < 0 {
-		return nil, fmt.Errorf("%s: %w: sampling_strategy %v asks for %d minority rows and there are already %d; raise it",
+		return nil, nil, fmt.Errorf("%s: %w: sampling_strategy %v asks for %d minority rows and there are already %d; raise it",
 			name, learn.ErrData, r.Ratio, len(minority)+nNew, len(minority))
 	}
 	n, c := d.X.Dims()
@@ -95,26 +104,30 @@ func (s *SMOTE) resample(ctx context.Context, name string, d *learn.Data, env le
 	for i := range all {
 		all[i] = i
 	}
+	var origins []Origin
+	if trace {
+		origins = append(keptOrigins(all), make([]Origin, 0, nNew)...)
+	}
 	if nNew == 0 {
-		return d.Subset(all), nil
+		return d.Subset(all), origins, nil
 	}
 	k := r.KNeighbors
 	if k > len(minority)-1 {
-		return nil, fmt.Errorf("%s: %w: k_neighbors=%d needs at least %d minority rows, the data has %d", name, learn.ErrData, k, k+1, len(minority))
+		return nil, nil, fmt.Errorf("%s: %w: k_neighbors=%d needs at least %d minority rows, the data has %d", name, learn.ErrData, k, k+1, len(minority))
 	}
 	if err := checkFinite(name, d, minority); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ix, err := neighbors.NewRows(d.X, minority)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	nn, err := ix.SearchSelf(nil, k, &neighbors.Options{Workers: env.Threads()})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if err := learn.Interrupted(ctx); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 
 	x := mat.NewDense(n+nNew, c, nil)
@@ -141,12 +154,15 @@ func (s *SMOTE) resample(ctx context.Context, name string, d *learn.Data, env le
 		for j := range row {
 			row[j] = xa[j] + gap*(xb[j]-xa[j])
 		}
+		if trace {
+			origins = append(origins, Origin{Row: -1, A: a, B: b, Gap: gap})
+		}
 		y[n+s] = minLabel
 		if w != nil {
 			w[n+s] = (d.W[a] + d.W[b]) / 2
 		}
 	}
-	return &learn.Data{X: x, Y: y, W: w, Features: d.Features}, nil
+	return &learn.Data{X: x, Y: y, W: w, Features: d.Features}, origins, nil
 }
 
 // SMOTETomek is SMOTE, then Tomek-link cleaning of the result, as
@@ -188,11 +204,27 @@ func (s *SMOTETomek) Params() []learn.Param {
 
 // Resample over-samples d with SMOTE, then removes Tomek links.
 func (s *SMOTETomek) Resample(ctx context.Context, d *learn.Data, env learn.Env) (*learn.Data, error) {
+	out, _, err := s.resample(ctx, d, env, false)
+	return out, err
+}
+
+// Trace resamples as Resample does and says where each row comes from:
+// the rows of d and the synthetic rows that no Tomek link removed.
+func (s *SMOTETomek) Trace(ctx context.Context, d *learn.Data, env learn.Env) (*learn.Data, []Origin, error) {
+	return s.resample(ctx, d, env, true)
+}
+
+// resample is Resample, and with trace Trace.
+func (s *SMOTETomek) resample(ctx context.Context, d *learn.Data, env learn.Env, trace bool) (*learn.Data, []Origin, error) {
 	r := s.resolved()
-	over, err := r.SMOTE.resample(ctx, s.Name(), d, env)
+	over, origins, err := r.SMOTE.resample(ctx, s.Name(), d, env, trace)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	t := Tomek{Strategy: r.TomekStrategy}
-	return t.resample(ctx, s.Name(), over, env)
+	out, kept, err := t.resample(ctx, s.Name(), over, env)
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, learn.Pick(origins, kept), nil
 }

@@ -235,29 +235,41 @@ func (s *Tomek) Params() []learn.Param {
 // Resample returns d without the removed ends of its Tomek links, in
 // order. Data of one class has no links and comes back whole.
 func (s *Tomek) Resample(ctx context.Context, d *learn.Data, env learn.Env) (*learn.Data, error) {
-	return s.resample(ctx, s.Name(), d, env)
+	out, _, err := s.resample(ctx, s.Name(), d, env)
+	return out, err
 }
 
-func (s *Tomek) resample(ctx context.Context, name string, d *learn.Data, env learn.Env) (*learn.Data, error) {
+// Trace resamples as Resample does and says where each row comes from
+// (every row is one of d's).
+func (s *Tomek) Trace(ctx context.Context, d *learn.Data, env learn.Env) (*learn.Data, []Origin, error) {
+	out, kept, err := s.resample(ctx, s.Name(), d, env)
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, keptOrigins(kept), nil
+}
+
+// resample returns d without the removed rows, and the rows it kept.
+func (s *Tomek) resample(ctx context.Context, name string, d *learn.Data, env learn.Env) (*learn.Data, []int, error) {
 	if err := d.Check("data to resample"); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	r := s.resolved()
 	if r.Strategy != "auto" && r.Strategy != "all" {
-		return nil, fmt.Errorf("%s: %w: sampling_strategy %q is not auto or all", name, learn.ErrParam, r.Strategy)
+		return nil, nil, fmt.Errorf("%s: %w: sampling_strategy %q is not auto or all", name, learn.ErrParam, r.Strategy)
 	}
 	if err := checkFinite(name, d, nil); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := learn.Interrupted(ctx); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	links, err := TomekLinks(d.X, d.Y, nil, &TomekOptions{Workers: env.Threads()})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if err := learn.Interrupted(ctx); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	minLabel, _, _ := classes(d.Y)
 	drop := make(map[int]bool, len(links))
@@ -269,7 +281,8 @@ func (s *Tomek) resample(ctx context.Context, name string, d *learn.Data, env le
 			drop[l.Minority] = true // label 1
 		}
 	}
-	return without(d, drop), nil
+	kept := keptRows(d.Rows(), drop)
+	return d.Subset(kept), kept, nil
 }
 
 // sharedK is the number of neighbours the shared first search keeps per

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -15,11 +16,9 @@ import (
 	"github.com/aer-go/aer/bench"
 )
 
-func init() {
-	register(&command{
-		name:    "bench",
-		summary: "run the paper's experiment: methods x datasets x seeds, tables, tests and figures",
-		usage: `Usage: aer bench --datasets DIR --seeds 0-4 [--methods LIST] [--grid paper] --out OUT [--jobs N] [--protocol sklearn|split-column] [--anchors DIR] [--json]
+// benchUsage is aer help bench.
+const benchUsage = `Usage: aer bench --datasets DIR --seeds 0-4 [--methods LIST] [--grid paper] --out OUT [--jobs N] [--protocol sklearn|split-column] [--anchors DIR]
+                 [--id COL] [--drop COL,...] [--categorical COL,...] [--json]
 
 Fits every method on every dataset and seed and writes, under OUT:
   runs.csv      one row per dataset, method and seed: the tuned threshold,
@@ -58,7 +57,13 @@ Fits every method on every dataset and seed and writes, under OUT:
 
 --datasets takes a directory (every *.csv in it) or a CSV file, and may be
 repeated. The label is the column named label, else the last column; the
-rarer class is the positive (minority) one.
+rarer class is the positive (minority) one. Columns are read as aer fit
+reads them, with the same flags for every dataset: a text column is
+categorical (one-hot encoded); --id names a row-identifier column and
+--drop columns that are not features (a dataset without them is read
+as it is); --categorical and --max-categories as in aer fit; --label and
+--positive choose the label. Anything but the default read of a table of
+numbers is part of the settings hash.
 
 Each seed splits a dataset 3:1:1 into train, validation and test rows
 (--protocol sklearn: the Python anchors' stratified split, row for row;
@@ -89,8 +94,14 @@ the first of --seeds), splits them 3:1:1, fits each of --methods (default
 aer,gbdt) with --threads workers (0: all cores) and writes OUT/scaling.csv
 (fit seconds, peak heap above the data, AER's seconds per stage, test
 ROC-AUC) and OUT/figures/scaling-time and scaling-memory (log-log, SVG and
-PNG), with the least-squares slope of each method (1 is linear).`,
-		run: runBench,
+PNG), with the least-squares slope of each method (1 is linear).`
+
+func init() {
+	register(&command{
+		name:    "bench",
+		summary: "run the paper's experiment: methods x datasets x seeds, tables, tests and figures",
+		usage:   benchUsage,
+		run:     runBench,
 	})
 }
 
@@ -111,68 +122,27 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	reference := fs.String("reference", "", "method `spec` the tests compare with every other (default: aer if benchmarked, else the first)")
 	asJSON := fs.Bool("json", false, "print one JSON summary on stdout")
 	scaling := fs.String("scaling", "", "run the scaling experiment instead: training row `counts` such as 10k,100k,1M (see below)")
+	var df dataFlags
+	df.register(fs)
+	df.registerCategorical(fs)
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
+	if len(rest) > 0 {
+		return usageErrorf("bench: unexpected argument %q", rest[0])
+	}
 	if *scaling != "" {
-		if len(rest) > 0 {
-			return usageErrorf("bench: unexpected argument %q", rest[0])
-		}
 		return runBenchScaling(ctx, *scaling, *methods, *seeds, *out, *threads, len(datasets) > 0, *asJSON, stdout, stderr)
 	}
-	switch {
-	case len(rest) > 0:
-		return usageErrorf("bench: unexpected argument %q", rest[0])
-	case len(datasets) == 0:
-		return usageErrorf("bench: --datasets is required")
-	case *out == "":
-		return usageErrorf("bench: --out is required")
-	case *jobs < 1:
-		return usageErrorf("bench: --jobs must be at least 1, not %d", *jobs)
-	case *threads < 0:
-		return usageErrorf("bench: --threads must be at least 0, not %d", *threads)
-	case *grid != "" && *grid != bench.GridPaper:
-		return usageErrorf("bench: --grid %q: want paper", *grid)
-	case *protocol != bench.ProtocolSklearn && *protocol != bench.ProtocolSplitColumn:
-		return usageErrorf("bench: --protocol %q: want sklearn or split-column", *protocol)
-	}
-	seedList, err := bench.ParseSeeds(*seeds)
-	if err != nil {
-		return usageErrorf("bench: --seeds: %v", err)
-	}
-	specs, err := bench.ParseSpecs(*methods)
-	if err != nil {
-		return usageErrorf("bench: --methods: %v", err)
-	}
-	if *reference != "" {
-		found := false
-		for _, s := range specs {
-			found = found || s.String() == *reference
-		}
-		if !found {
-			return usageErrorf("bench: --reference %q is not one of the methods", *reference)
-		}
-	}
-	files, err := bench.ExpandDatasets(datasets)
-	if err != nil {
-		return fmt.Errorf("bench: %w", err)
-	}
-	if *anchors == "" {
-		if st, err := os.Stat(datasets[0]); err == nil {
-			dir := datasets[0]
-			if !st.IsDir() {
-				dir = filepath.Dir(dir)
-			}
-			*anchors = bench.DefaultAnchors(dir)
-		}
+	cfg := bench.Config{Grid: *grid, Protocol: *protocol, ThresholdRule: *rule, Jobs: *jobs, Threads: *threads, Out: *out,
+		Anchors: *anchors, Reference: *reference, Data: df.trainingOptions()}
+	if err := benchConfig(&cfg, datasets, *seeds, *methods); err != nil {
+		return err
 	}
 	pr := newBenchProgress(stderr)
-	sum, err := bench.Run(ctx, bench.Config{
-		Datasets: files, Seeds: seedList, Methods: specs, Grid: *grid, Protocol: *protocol, ThresholdRule: *rule,
-		Jobs: *jobs, Threads: *threads, Out: *out, Anchors: *anchors, Reference: *reference,
-		Progress: pr.event, // its lines carry the errors of failed runs too
-	})
+	cfg.Progress = pr.event // its lines carry the errors of failed runs too
+	sum, err := bench.Run(ctx, cfg)
 	pr.done()
 	if err != nil {
 		return err
@@ -183,6 +153,48 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "%d runs: %d ran (%d failed), %d already done\n", sum.Runs, sum.Ran, sum.Failed, sum.Skipped)
 	for _, f := range sum.Files {
 		fmt.Fprintf(stdout, "  %s\n", filepath.Join(sum.Out, f))
+	}
+	return nil
+}
+
+// benchConfig checks the flags of aer bench set in cfg and completes it
+// with the datasets, seeds, methods and default anchors.
+func benchConfig(cfg *bench.Config, datasets []string, seeds, methods string) error {
+	switch {
+	case len(datasets) == 0:
+		return usageErrorf("bench: --datasets is required")
+	case cfg.Out == "":
+		return usageErrorf("bench: --out is required")
+	case cfg.Jobs < 1:
+		return usageErrorf("bench: --jobs must be at least 1, not %d", cfg.Jobs)
+	case cfg.Threads < 0:
+		return usageErrorf("bench: --threads must be at least 0, not %d", cfg.Threads)
+	case cfg.Grid != "" && cfg.Grid != bench.GridPaper:
+		return usageErrorf("bench: --grid %q: want paper", cfg.Grid)
+	case cfg.Protocol != bench.ProtocolSklearn && cfg.Protocol != bench.ProtocolSplitColumn:
+		return usageErrorf("bench: --protocol %q: want sklearn or split-column", cfg.Protocol)
+	}
+	var err error
+	if cfg.Seeds, err = bench.ParseSeeds(seeds); err != nil {
+		return usageErrorf("bench: --seeds: %v", err)
+	}
+	if cfg.Methods, err = bench.ParseSpecs(methods); err != nil {
+		return usageErrorf("bench: --methods: %v", err)
+	}
+	if cfg.Reference != "" && !slices.ContainsFunc(cfg.Methods, func(s bench.Spec) bool { return s.String() == cfg.Reference }) {
+		return usageErrorf("bench: --reference %q is not one of the methods", cfg.Reference)
+	}
+	if cfg.Datasets, err = bench.ExpandDatasets(datasets); err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	if cfg.Anchors == "" {
+		if st, err := os.Stat(datasets[0]); err == nil {
+			dir := datasets[0]
+			if !st.IsDir() {
+				dir = filepath.Dir(dir)
+			}
+			cfg.Anchors = bench.DefaultAnchors(dir)
+		}
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/aer-go/aer/cv"
+	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/learn"
 )
 
@@ -46,8 +47,12 @@ rounds. --json prints every round's full report too.
 --oof writes the out-of-fold predictions, one line per row and repeat, in
 the predictions format aer eval and aer compare read: row (1-based row
 number of the data file), repeat, fold, label (1 = positive), score, pred
-(score >= the round's threshold) and weight (with --weight). aer eval
---data oof.csv scores them (all repeats pooled).
+(score >= the round's threshold) and weight (with --weight); with --id,
+the id column comes first, as aer predict writes it. aer eval --data
+oof.csv scores them (all repeats pooled).
+
+Columns are read as aer fit reads them: --id, --drop, --categorical and
+--max-categories mean the same; a text column is categorical.
 
 --jobs N bounds the goroutines: up to N rounds are fitted at once, each
 with an even share of the N. A line per finished round goes to stderr.`,
@@ -103,22 +108,7 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if len(rest) > 0 {
-		return usageErrorf("cv: unexpected argument %q", rest[0])
-	}
-	if *data == "" {
-		return usageErrorf("cv: --data is required")
-	}
-	if *folds < 2 {
-		return usageErrorf("cv: --folds %d: need at least 2", *folds)
-	}
-	if *repeats < 1 {
-		return usageErrorf("cv: --repeats %d: need at least 1", *repeats)
-	}
-	if *jobs < 0 {
-		return usageErrorf("cv: --jobs must be at least 0, not %d", *jobs)
-	}
-	if err := refuseOverwrite("cv", "--oof", *oof, input{"--data", *data}); err != nil {
+	if err := cvCheckFlags(rest, *data, *folds, *repeats, *jobs, *oof); err != nil {
 		return err
 	}
 	plan, err := ff.plan("cv")
@@ -132,60 +122,16 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		set.Holdout = *holdout
 	}
-
-	opt := df.trainingOptions()
-	opt.Weight = *weight
-	d, err := loadData(ctx, *data, opt)
+	d, err := cvLoad(ctx, &df, *data, *weight, *folds, stderr)
 	if err != nil {
-		return fmt.Errorf("cv: %w", err)
+		return err
 	}
-	noteMixed(stderr, "cv", d, *data)
-	if err := df.checkDropped(d, *data); err != nil {
-		return usageErrorf("cv: %v", err)
-	}
-	if err := df.checkPositive(d, *data); err != nil {
-		return usageErrorf("cv: %v", err)
-	}
-	if d.Split != nil {
-		fmt.Fprintf(stderr, "cv: %s: split column ignored: every row takes part in the folds\n", *data)
-	}
-	_, pos := d.ClassCounts()
-	if *folds > pos {
-		return fmt.Errorf("cv: --folds %d: %s has only %d rows of the positive (minority) class %q, and every fold needs one; use --folds %d or fewer",
-			*folds, *data, pos, d.Classes[1], pos)
-	}
-
-	logger := noteLoggerOnce(stderr, "cv")
-	fit := func(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Model, error) {
-		env.Logger = logger
-		r, err := plan.fit(ctx, train, valid, env)
-		if err != nil {
-			return nil, err
-		}
-		return r.Model, nil
-	}
-	total := *folds * *repeats
-	start := time.Now()
 	ld := learnData(d)
-	res, err := cv.Run(ctx, ld, fit, &set, learn.Env{Seed: *seed, Workers: *jobs}, func(f cv.Fold) {
-		fmt.Fprintf(stderr, "cv: repeat %d/%d, fold %d/%d: %d test rows (%d positive), balanced accuracy %s at threshold %.4g, %.2f s\n",
-			f.Repeat, *repeats, f.Fold, *folds, f.TestRows, f.TestPositives, cvFmt(f.Report.BalancedAccuracy), f.Threshold, f.Seconds)
-	})
+	res, elapsed, err := cvRun(ctx, plan, ld, &set, learn.Env{Seed: *seed, Workers: *jobs}, stderr)
 	if err != nil {
-		if isUsageError(err) {
-			return err
-		}
-		if strings.HasPrefix(err.Error(), "cv: ") {
-			return err
-		}
-		return fmt.Errorf("cv: %w", err)
+		return err
 	}
-	elapsed := time.Since(start)
-	keys := make([]string, len(cvMetrics))
-	for i, m := range cvMetrics {
-		keys[i] = m.key
-	}
-	sum, err := res.Summaries(keys...)
+	sum, err := res.Summaries(cvMetricKeys()...)
 	if err != nil {
 		return fmt.Errorf("cv: %w", err)
 	}
@@ -193,10 +139,11 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *oof != "" {
-		if err := writeFileAtomic(ctx, *oof, func(w io.Writer) error { return cv.WriteOOF(w, ld, res) }); err != nil {
+		if err := writeFileAtomic(ctx, *oof, func(w io.Writer) error { return cv.WriteOOFIDs(w, ld, res, d.IDColumn, d.IDs) }); err != nil {
 			return fmt.Errorf("cv: writing --oof: %w", err)
 		}
 	}
+	_, pos := d.ClassCounts()
 	o := cvOutput{
 		Method: plan.method.Name(), Data: *data, Rows: d.Rows(), Features: d.Cols(), Positives: pos, Classes: d.Classes,
 		Weight: d.WeightColumn, Folds: *folds, Repeats: *repeats, Seed: *seed, Holdout: set.Holdout,
@@ -206,13 +153,98 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *asJSON {
 		return writeJSON(stdout, o)
 	}
-	fmt.Fprintf(stdout, "method     %s\n", o.Method)
-	fmt.Fprintf(stdout, "data       %s: %d rows, %d features, %d positive (%s)\n", o.Data, o.Rows, o.Features, o.Positives, o.Classes[1])
-	how := ""
-	if set.Holdout > 0 {
-		how = fmt.Sprintf("; %.3g of each round's training rows held out for tuning", set.Holdout)
+	writeCVText(stdout, &o)
+	return nil
+}
+
+// cvRun cross-validates plan on d with set, a line per finished round
+// on stderr, and returns the result and how long it took.
+func cvRun(ctx context.Context, plan *fitPlan, d *learn.Data, set *cv.Settings, env learn.Env, stderr io.Writer) (*cv.Result, time.Duration, error) {
+	logger := noteLoggerOnce(stderr, "cv")
+	fit := func(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Model, error) {
+		env.Logger = logger
+		r, err := plan.fit(ctx, train, valid, env)
+		if err != nil {
+			return nil, err
+		}
+		return r.Model, nil
 	}
-	fmt.Fprintf(stdout, "cv         %d folds x %d repeats, seed %d%s, %d rounds in %.3f s\n\n", o.Folds, o.Repeats, o.Seed, how, total, o.Seconds)
+	start := time.Now()
+	res, err := cv.Run(ctx, d, fit, set, env, func(f cv.Fold) {
+		fmt.Fprintf(stderr, "cv: repeat %d/%d, fold %d/%d: %d test rows (%d positive), balanced accuracy %s at threshold %.4g, %.2f s\n",
+			f.Repeat, set.Repeats, f.Fold, set.Folds, f.TestRows, f.TestPositives, cvFmt(f.Report.BalancedAccuracy), f.Threshold, f.Seconds)
+	})
+	if err != nil {
+		if isUsageError(err) || strings.HasPrefix(err.Error(), "cv: ") {
+			return nil, 0, err
+		}
+		return nil, 0, fmt.Errorf("cv: %w", err)
+	}
+	return res, time.Since(start), nil
+}
+
+// cvCheckFlags checks aer cv's arguments past the flags and its numbers.
+func cvCheckFlags(rest []string, data string, folds, repeats, jobs int, oof string) error {
+	switch {
+	case len(rest) > 0:
+		return usageErrorf("cv: unexpected argument %q", rest[0])
+	case data == "":
+		return usageErrorf("cv: --data is required")
+	case folds < 2:
+		return usageErrorf("cv: --folds %d: need at least 2", folds)
+	case repeats < 1:
+		return usageErrorf("cv: --repeats %d: need at least 1", repeats)
+	case jobs < 0:
+		return usageErrorf("cv: --jobs must be at least 0, not %d", jobs)
+	}
+	return refuseOverwrite("cv", "--oof", oof, input{"--data", data})
+}
+
+// cvLoad reads the data of aer cv as aer fit reads training data, and
+// checks that every one of the folds can hold a positive row.
+func cvLoad(ctx context.Context, df *dataFlags, path, weight string, folds int, stderr io.Writer) (*dataset.Dataset, error) {
+	opt := df.trainingOptions()
+	opt.Weight = weight
+	d, err := loadData(ctx, path, opt)
+	if err != nil {
+		return nil, fmt.Errorf("cv: %w", err)
+	}
+	noteMixed(stderr, "cv", d, path)
+	if err := df.checkDropped(d, path); err != nil {
+		return nil, usageErrorf("cv: %v", err)
+	}
+	if err := df.checkPositive(d, path); err != nil {
+		return nil, usageErrorf("cv: %v", err)
+	}
+	if d.Split != nil {
+		fmt.Fprintf(stderr, "cv: %s: split column ignored: every row takes part in the folds\n", path)
+	}
+	if _, pos := d.ClassCounts(); folds > pos {
+		return nil, fmt.Errorf("cv: --folds %d: %s has only %d rows of the positive (minority) class %q, and every fold needs one; use --folds %d or fewer",
+			folds, path, pos, d.Classes[1], pos)
+	}
+	return d, nil
+}
+
+// cvMetricKeys are the keys of cvMetrics.
+func cvMetricKeys() []string {
+	keys := make([]string, len(cvMetrics))
+	for i, m := range cvMetrics {
+		keys[i] = m.key
+	}
+	return keys
+}
+
+// writeCVText renders o as text: the rounds' table, their mean and
+// deviation.
+func writeCVText(w io.Writer, o *cvOutput) {
+	fmt.Fprintf(w, "method     %s\n", o.Method)
+	fmt.Fprintf(w, "data       %s: %d rows, %d features, %d positive (%s)\n", o.Data, o.Rows, o.Features, o.Positives, o.Classes[1])
+	how := ""
+	if o.Holdout > 0 {
+		how = fmt.Sprintf("; %.3g of each round's training rows held out for tuning", o.Holdout)
+	}
+	fmt.Fprintf(w, "cv         %d folds x %d repeats, seed %d%s, %d rounds in %.3f s\n\n", o.Folds, o.Repeats, o.Seed, how, o.Folds*o.Repeats, o.Seconds)
 	head := []string{"repeat", "fold", "train", "test", "pos", "threshold"}
 	align := "rrrrrr"
 	for _, m := range cvMetrics {
@@ -220,7 +252,7 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		align += "r"
 	}
 	rows := [][]string{head}
-	for _, f := range res.Rounds {
+	for _, f := range o.Rounds {
 		row := []string{strconv.Itoa(f.Repeat), strconv.Itoa(f.Fold), strconv.Itoa(f.TrainRows), strconv.Itoa(f.TestRows),
 			strconv.Itoa(f.TestPositives), strconv.FormatFloat(f.Threshold, 'g', 4, 64)}
 		for _, m := range cvMetrics {
@@ -230,16 +262,15 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		rows = append(rows, row)
 	}
 	mean, sd := []string{"mean", "", "", "", "", ""}, []string{"sd", "", "", "", "", ""}
-	for _, s := range sum {
+	for _, s := range o.Summary {
 		mean, sd = append(mean, cvFmt(s.Mean)), append(sd, cvFmt(s.SD))
 	}
 	rows = append(rows, mean, sd)
-	evalWriteTable(stdout, align, rows)
-	fmt.Fprintln(stdout, "(BA: balanced accuracy; PR-AUC: average precision; G-mean: sqrt(TPR*TNR); FM: Fowlkes-Mallows, the paper's G-mean)")
+	evalWriteTable(w, align, rows)
+	fmt.Fprintln(w, "(BA: balanced accuracy; PR-AUC: average precision; G-mean: sqrt(TPR*TNR); FM: Fowlkes-Mallows, the paper's G-mean)")
 	if o.OOF != "" {
-		fmt.Fprintf(stdout, "oof        %s\n", o.OOF)
+		fmt.Fprintf(w, "oof        %s\n", o.OOF)
 	}
-	return nil
 }
 
 // cvFmt formats a metric with 4 decimals, "-" when undefined.

@@ -104,6 +104,19 @@ func (d *dataFlags) trainingOptions() dataset.Options {
 	return opt
 }
 
+// passOptions are the options of commands that read a table to describe
+// it or write it back (aer info, aer split): text columns read as
+// categorical, a column with too many values for that (an id, free
+// text) kept as text instead of refused, and the --drop columns kept, so
+// that every column of the file passes through.
+func (d *dataFlags) passOptions() dataset.Options {
+	opt := d.options()
+	opt.AutoCategorical = true
+	opt.AutoText = true
+	opt.KeepDropped = true
+	return opt
+}
+
 // checkDropped reports the --drop and --id columns the file d was read
 // from lacks.
 func (d *dataFlags) checkDropped(ds *dataset.Dataset, path string) error {
@@ -152,6 +165,33 @@ func noteMixed(w io.Writer, cmd string, d *dataset.Dataset, path string) {
 		fmt.Fprintf(w, "%s: %s: column %q read as categorical: %d cells are numbers, but line %d has %q (a typo, or a missing-value token for --na?)\n",
 			cmd, path, m.Column, m.Numbers, m.Line, m.Value)
 	}
+}
+
+// noteText tells on w about the columns read as text because they have
+// too many distinct values to be categorical, and what cmd does with
+// them.
+func noteText(w io.Writer, cmd string, d *dataset.Dataset, path, what string) {
+	for _, t := range d.Text {
+		if t.Auto {
+			hint := ""
+			if dataset.IDLike(t.Name) || distinct(t.Cells) {
+				hint = fmt.Sprintf(" (a row identifier? --id %s)", t.Name)
+			}
+			fmt.Fprintf(w, "%s: %s: column %q has more distinct values than --max-categories allows, read as text: %s%s\n", cmd, path, t.Name, what, hint)
+		}
+	}
+}
+
+// distinct reports whether the cells are all different.
+func distinct(cells []string) bool {
+	seen := make(map[string]bool, len(cells))
+	for _, c := range cells {
+		if seen[c] {
+			return false
+		}
+		seen[c] = true
+	}
+	return true
 }
 
 func sumInts(v []int) int {

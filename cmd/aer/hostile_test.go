@@ -203,7 +203,7 @@ func TestHostileInput(t *testing.T) {
 		{"resample/missing", []string{"resample", "--sampler", "rus", "--data", "{d}/missing.csv", "--out", "{out}"}, 1, []string{"missing.csv", "no such file"}},
 		{"resample/empty", []string{"resample", "--sampler", "rus", "--data", "{d}/empty.csv", "--out", "{out}"}, 1, []string{"empty.csv", "empty file"}},
 		{"resample/header-only", []string{"resample", "--sampler", "rus", "--data", "{d}/header.csv", "--out", "{out}"}, 1, []string{"header.csv", "no data rows"}},
-		{"resample/non-numeric", []string{"resample", "--sampler", "rus", "--data", "{d}/nonnum.csv", "--out", "{out}"}, 1, []string{"nonnum.csv", "not a number"}},
+		{"resample/non-numeric", []string{"resample", "--sampler", "rus", "--data", "{d}/nonnumcap.csv", "--max-categories", "1", "--out", "{out}"}, 1, []string{"nonnumcap.csv", "line 4", "too many categories"}},
 		{"resample/columns", []string{"resample", "--sampler", "rus", "--data", "{d}/wrongcols.csv", "--out", "{out}"}, 1, []string{"wrongcols.csv", "wrong number of fields"}},
 		{"resample/sampler", []string{"resample", "--sampler", "nope", "--data", "{d}/train.csv", "--out", "{out}"}, 2, []string{`"nope"`}},
 		{"resample/param", []string{"resample", "--sampler", "smote", "--data", "{d}/clean.csv", "--param", "k_neighbors=-1", "--out", "{out}"}, 2, []string{"k_neighbors"}},
@@ -221,7 +221,7 @@ func TestHostileInput(t *testing.T) {
 		{"bench/scaling-tiny", []string{"bench", "--scaling", "50", "--out", "{d}/sc"}, 2, []string{"--scaling", `"50"`}},
 		{"bench/scaling-datasets", []string{"bench", "--scaling", "1k", "--datasets", "{d}/train.csv", "--out", "{d}/sc"}, 2, []string{"drop --datasets"}},
 		{"bench/scaling-method", []string{"bench", "--scaling", "1k", "--methods", "nosuch", "--out", "{d}/sc"}, 2, []string{"--methods", "nosuch"}},
-		{"resample/id", []string{"resample", "--data", "{d}/train.csv", "--sampler", "rus", "--id", "a", "--out", "{out}"}, 2, []string{"--id a", "keep no ids", "--drop"}},
+		{"resample/id", []string{"resample", "--data", "{d}/train.csv", "--sampler", "rus", "--id", "nope", "--out", "{out}"}, 2, []string{"--id nope", "train.csv has no such column"}},
 		// loadtest (no request is sent)
 		{"loadtest/no-url", []string{"loadtest", "--data", "{d}/train.csv"}, 2, []string{"--url and --data are required"}},
 		{"loadtest/bad-url", []string{"loadtest", "--url", "ftp://x/v1/predict", "--data", "{d}/train.csv"}, 2, []string{"--url", "ftp://x", "http://host:port"}},

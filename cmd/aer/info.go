@@ -23,8 +23,11 @@ its distinct values (exact up to --max-distinct, then ">=N"), its share of
 missing cells, and flags: constant (one value), near-constant (one value in
 at least 99.9% of the non-missing cells), label-like (a feature named like
 a label, or that predicts the label perfectly: each of its repeating
-values comes with one class, or a threshold on it separates the classes).
-"features" counts the model's features, a categorical column one per
+values comes with one class, or a threshold on it separates the classes),
+likely id (named like an identifier: id, uuid, key, *_id, ...; or a text
+column whose values are all distinct: pass it as --id). A column with more
+distinct values than --max-categories (an id, free text) is profiled as
+text, not a feature. "features" counts the model's features, a categorical column one per
 value. --model describes a model file instead: method and preset, schema,
 parameters as fitted, decision layer, members, checksum.`,
 		run: runInfo,
@@ -47,6 +50,8 @@ type infoReport struct {
 	Names      []string       `json:"feature_names"`
 	// Columns profiles every column of the file, in file order.
 	Columns []dataset.ColumnProfile `json:"columns"`
+	// LikelyIDs names the columns flagged likely_id: pass one as --id.
+	LikelyIDs []string `json:"likely_id_columns,omitempty"`
 }
 
 func runInfo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -73,8 +78,8 @@ func runInfo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *maxDistinct < 1 || *maxDistinct > 1<<24 {
 		return usageErrorf("info: --max-distinct must be from 1 to %d, not %d", 1<<24, *maxDistinct)
 	}
-	opt := df.options()
-	opt.AutoCategorical = true
+	opt := df.passOptions()
+	opt.KeepDropped = false // profiled, not written back
 	in, err := openData(ctx, *data)
 	if err != nil {
 		return fmt.Errorf("info: %w", err)
@@ -88,9 +93,19 @@ func runInfo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageErrorf("info: %v", err)
 	}
 	noteMixed(stderr, "info", d, *data)
+	r := newInfoReport(*data, d, cols)
+	if *asJSON {
+		return writeJSON(stdout, r)
+	}
+	return writeInfoText(stdout, &r, d)
+}
+
+// newInfoReport describes the table d read from path, its columns
+// profiled as cols.
+func newInfoReport(path string, d *dataset.Dataset, cols []dataset.ColumnProfile) infoReport {
 	neg, pos := d.ClassCounts()
 	r := infoReport{
-		File: *data, Rows: d.Rows(), Features: d.Cols(), Label: d.Label,
+		File: path, Rows: d.Rows(), Features: d.Cols(), Label: d.Label,
 		Negative: d.Classes[0], Positive: d.Classes[1], NegRows: neg, PosRows: pos,
 		Ratio: float64(neg) / float64(pos), Missing: d.Missing(), Names: d.Features, Columns: cols,
 	}
@@ -108,47 +123,68 @@ func runInfo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			r.SplitCount[s]++
 		}
 	}
-	if *asJSON {
-		return writeJSON(stdout, r)
+	for _, c := range cols {
+		if c.LikelyID {
+			r.LikelyIDs = append(r.LikelyIDs, c.Name)
+		}
 	}
-	fmt.Fprintf(stdout, "file            %s\n", r.File)
-	fmt.Fprintf(stdout, "rows            %d\n", r.Rows)
-	fmt.Fprintf(stdout, "features        %d\n", r.Features)
-	fmt.Fprintf(stdout, "label column    %s (negative %q, positive %q)\n", r.Label, r.Negative, r.Positive)
-	fmt.Fprintf(stdout, "classes         %d negative, %d positive (%.1f:1)\n", neg, pos, r.Ratio)
-	fmt.Fprintf(stdout, "missing cells   %d\n", r.Missing)
+	return r
+}
+
+// writeInfoText renders r, of the table d, as text.
+func writeInfoText(w io.Writer, r *infoReport, d *dataset.Dataset) error {
+	fmt.Fprintf(w, "file            %s\n", r.File)
+	fmt.Fprintf(w, "rows            %d\n", r.Rows)
+	fmt.Fprintf(w, "features        %d\n", r.Features)
+	fmt.Fprintf(w, "label column    %s (negative %q, positive %q)\n", r.Label, r.Negative, r.Positive)
+	fmt.Fprintf(w, "classes         %d negative, %d positive (%.1f:1)\n", r.NegRows, r.PosRows, r.Ratio)
+	fmt.Fprintf(w, "missing cells   %d\n", r.Missing)
 	for j, m := range d.MissingByColumn {
 		if m > 0 {
-			fmt.Fprintf(stdout, "  %-14s %d\n", d.Features[j], m)
+			fmt.Fprintf(w, "  %-14s %d\n", d.Features[j], m)
 		}
 	}
 	if d.Split != nil {
-		fmt.Fprintf(stdout, "split column    train %d, valid %d, test %d\n",
+		fmt.Fprintf(w, "split column    train %d, valid %d, test %d\n",
 			r.SplitCount["train"], r.SplitCount["valid"]+r.SplitCount["validation"], r.SplitCount["test"])
 	}
-	fmt.Fprintln(stdout, "columns")
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "columns")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  name\ttype\tdistinct\tmissing\tflags")
-	for _, c := range cols {
+	for _, c := range r.Columns {
 		distinct := fmt.Sprint(c.Distinct)
 		if c.DistinctCapped {
 			distinct = ">=" + distinct
 		}
-		var flags []string
-		if c.Constant {
-			flags = append(flags, "constant")
-		}
-		if c.NearConstant {
-			flags = append(flags, "near-constant")
-		}
-		if c.LabelLike {
-			f := "label-like"
-			if c.PerfectPredictor != "" {
-				f += " (predicts the label by its " + c.PerfectPredictor + ")"
-			}
-			flags = append(flags, f)
-		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%.1f%%\t%s\n", c.Name, c.Type, distinct, 100*c.Missing, strings.Join(flags, ", "))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%.1f%%\t%s\n", c.Name, c.Type, distinct, 100*c.Missing, strings.Join(infoFlags(c), ", "))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, name := range r.LikelyIDs {
+		fmt.Fprintf(w, "hint: column %q looks like a row identifier: pass --id %s (never a feature; aer predict writes it back)\n", name, name)
+	}
+	return nil
+}
+
+// infoFlags are the flags of column c in aer info's table.
+func infoFlags(c dataset.ColumnProfile) []string {
+	var flags []string
+	if c.Constant {
+		flags = append(flags, "constant")
+	}
+	if c.NearConstant {
+		flags = append(flags, "near-constant")
+	}
+	if c.LabelLike {
+		f := "label-like"
+		if c.PerfectPredictor != "" {
+			f += " (predicts the label by its " + c.PerfectPredictor + ")"
+		}
+		flags = append(flags, f)
+	}
+	if c.LikelyID {
+		flags = append(flags, "likely id")
+	}
+	return flags
 }

@@ -16,7 +16,8 @@ func init() {
 	register(&command{
 		name:    "resample",
 		summary: "resample a labelled CSV file (random under-sampling, SMOTE, Tomek links, SMOTE then Tomek)",
-		usage: `usage: aer resample --sampler NAME --data FILE.csv --out OUT.csv [--seed 0] [--param key=value ...] [--weight COLUMN] [--json]
+		usage: `usage: aer resample --sampler NAME --data FILE.csv --out OUT.csv [--seed 0] [--param key=value ...] [--weight COLUMN]
+                    [--id COLUMN] [--drop COL,...] [--categorical COL,...] [--json]
 
 Writes the rows of FILE.csv resampled as imbalanced-learn 0.10 does, with
 the same feature columns and label values, and prints the class counts
@@ -32,11 +33,23 @@ before and after. Samplers (defaults as imbalanced-learn's):
   smote-tomek  SMOTE, then removes both rows of every Tomek link
                (tomek_strategy=auto: the majority row only)
 
-Kept rows stay in file order, synthetic rows follow. The minority is the
-class with fewer rows. SMOTE and Tomek links use Euclidean distances on the
-features as they are (standardise them first if their scales differ) and
-refuse missing values. With --weight, the weight column is kept: rows keep
-their weights and a synthetic row weighs the mean of its two parents'.
+Kept rows stay in file order, synthetic rows follow; every column of the
+file is written back, in the file's order. The minority is the class with
+fewer rows. SMOTE and Tomek links use Euclidean distances on the features
+as they are (standardise them first if their scales differ) and refuse
+missing values. With --weight, the weight column is kept: rows keep their
+weights and a synthetic row weighs the mean of its two parents'.
+
+Columns as in aer fit: --id names a row-identifier column, kept with its
+row; SMOTE's synthetic rows get the ids smote-1, smote-2, ... in output
+order (an input id of that form is refused). --drop columns are no
+features and pass through; a synthetic row has them empty. A text column
+(or a --categorical one) is a categorical feature: one-hot encoded for the
+distances (each value a 0/1 column) and written back as text; a synthetic
+row takes the value of its nearer parent (imbalanced-learn's SMOTENC takes
+the most frequent value among the seed row's neighbours, and scales the
+one-hot columns). A missing categorical cell stays missing.
+
 Resample training rows only: a file with a split column is refused (aer
 split writes the parts apart).`,
 		run: runResample,
@@ -51,6 +64,7 @@ type resampleOutput struct {
 	Data    string            `json:"data"`
 	Out     string            `json:"out"`
 	Weight  string            `json:"weight,omitempty"`
+	ID      string            `json:"id,omitempty"`
 	Classes [2]string         `json:"classes"`
 	Before  resample.Counts   `json:"before"`
 	After   resample.Counts   `json:"after"`
@@ -70,6 +84,7 @@ func runResample(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	asJSON := fs.Bool("json", false, "print one JSON document on stdout")
 	var df dataFlags
 	df.register(fs)
+	df.registerCategorical(fs)
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -89,27 +104,18 @@ func runResample(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := refuseOverwrite("resample", "--out", *out, input{"--data", *data}); err != nil {
 		return err
 	}
-	s, err := resample.New(*name)
+	s, err := newSampler(*name, params)
 	if err != nil {
-		return usageErrorf("%v", err)
-	}
-	for _, p := range params {
-		if err := s.Set(p.Key, p.Value); err != nil {
-			return usageErrorf("resample: --param: %v (aer help resample lists the samplers' parameters)", err)
-		}
-	}
-
-	if df.id != "" {
-		// Samplers return rows, not where they came from, and SMOTE's
-		// synthetic rows have no id: an id column would be dropped
-		// silently.
-		return usageErrorf("resample: --id %s: resampled rows keep no ids (SMOTE's new rows have none); --drop the column, or resample a file without it", df.id)
+		return err
 	}
 	opt := df.options()
-	opt.Weight = *weight
-	d, err := dataset.Load(*data, opt)
+	opt.AutoCategorical, opt.KeepDropped, opt.Weight = true, true, *weight
+	d, err := loadData(ctx, *data, opt)
 	if err != nil {
 		return fmt.Errorf("resample: %w", err)
+	}
+	if err := df.checkDropped(d, *data); err != nil {
+		return usageErrorf("resample: %v", err)
 	}
 	if err := df.checkPositive(d, *data); err != nil {
 		return usageErrorf("resample: %v", err)
@@ -117,38 +123,56 @@ func runResample(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if d.Split != nil {
 		return fmt.Errorf("resample: %s has a split column: resample the training rows only (aer split writes the parts to separate files)", *data)
 	}
-	in := learnData(d)
-	rs, err := s.Resample(ctx, in, learn.Env{Seed: *seed, Workers: *threads})
+	noteMixed(stderr, "resample", d, *data)
+	res, err := resample.Table(ctx, s, d, learn.Env{Seed: *seed, Workers: *threads})
 	if err != nil {
 		if errors.Is(err, learn.ErrParam) {
 			return usageErrorf("resample: %v", err)
 		}
 		return fmt.Errorf("resample: %s: %w", *data, err)
 	}
-	res := &dataset.Dataset{
-		Name: d.Name, Features: d.Features, X: rs.X, Y: rs.Y, W: rs.W,
-		WeightColumn: d.WeightColumn, Label: d.Label, Classes: d.Classes,
-	}
 	if err := writeFileAtomic(ctx, *out, func(w io.Writer) error { return dataset.WriteCSV(w, res) }); err != nil {
 		return fmt.Errorf("resample: %w", err)
 	}
-
 	o := resampleOutput{
-		Sampler: s.Name(), Params: learn.ParamMap(s.Params()), Seed: *seed, Data: *data, Out: *out,
-		Weight: d.WeightColumn, Classes: d.Classes, Before: resample.CountRows(in), After: resample.CountRows(rs),
+		Sampler: s.Name(), Params: learn.ParamMap(s.Params()), Seed: *seed, Data: *data, Out: *out, Weight: d.WeightColumn, ID: d.IDColumn,
+		Classes: d.Classes, Before: resample.CountRows(&learn.Data{Y: d.Y}), After: resample.CountRows(&learn.Data{Y: res.Y}),
 	}
 	if *asJSON {
 		return writeJSON(stdout, o)
 	}
+	writeResampleText(stdout, &o, s.Params())
+	return nil
+}
+
+// newSampler returns the sampler called name with its --param values.
+func newSampler(name string, params paramFlags) (resample.Tracer, error) {
+	s, err := resample.New(name)
+	if err != nil {
+		return nil, usageErrorf("%v", err)
+	}
+	for _, p := range params {
+		if err := s.Set(p.Key, p.Value); err != nil {
+			return nil, usageErrorf("resample: --param: %v (aer help resample lists the samplers' parameters)", err)
+		}
+	}
+	t, ok := s.(resample.Tracer)
+	if !ok {
+		return nil, fmt.Errorf("resample: sampler %s does not say where its rows come from", name)
+	}
+	return t, nil
+}
+
+// writeResampleText renders o as text.
+func writeResampleText(w io.Writer, o *resampleOutput, params []learn.Param) {
 	var kv []string
-	for _, p := range s.Params() {
+	for _, p := range params {
 		kv = append(kv, p.Key+"="+p.Value)
 	}
 	counts := func(c resample.Counts) string {
-		return fmt.Sprintf("%d rows, %d negative (%s), %d positive (%s)", c.Rows, c.Negative, d.Classes[0], c.Positive, d.Classes[1])
+		return fmt.Sprintf("%d rows, %d negative (%s), %d positive (%s)", c.Rows, c.Negative, o.Classes[0], c.Positive, o.Classes[1])
 	}
-	fmt.Fprintf(stdout, "sampler  %s (%s), seed %d\n", o.Sampler, strings.Join(kv, " "), o.Seed)
-	fmt.Fprintf(stdout, "before   %s: %s\n", o.Data, counts(o.Before))
-	fmt.Fprintf(stdout, "after    %s: %s\n", o.Out, counts(o.After))
-	return nil
+	fmt.Fprintf(w, "sampler  %s (%s), seed %d\n", o.Sampler, strings.Join(kv, " "), o.Seed)
+	fmt.Fprintf(w, "before   %s: %s\n", o.Data, counts(o.Before))
+	fmt.Fprintf(w, "after    %s: %s\n", o.Out, counts(o.After))
 }

@@ -4,11 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"path/filepath"
-	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/internal/atomicfile"
@@ -26,6 +22,10 @@ With --ratio, writes NAME.train.csv, NAME.valid.csv and NAME.test.csv (two
 ratios write train and test only); every part keeps the class balance. With
 --folds, writes NAME.foldI.train.csv and NAME.foldI.test.csv for I = 1..K.
 With --column, writes one file NAME.split.csv with a split column instead.
+Every column of the file is written back in the file's order, cells as they
+were (numbers in shortest form): an id or text column needs no flag (a
+column with more distinct values than --max-categories passes through as
+text, with a note naming it), and --drop columns pass through too.
 
 --protocol sklearn draws the 3:1:1 split of the Python anchors instead of
 aer's own: scikit-learn 1.2.1 train_test_split(test_size=0.4, stratify=y,
@@ -66,131 +66,28 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *data == "" {
 		return usageErrorf("split: --data is required")
 	}
-	if *folds < 0 || *folds == 1 {
-		return usageErrorf("split: --folds must be at least 2, not %d", *folds)
+	pt := dataset.Partition{Folds: *folds, Protocol: *protocol, Seed: *seed}
+	if err := splitCheck(&pt, *ratio, *column); err != nil {
+		return err
 	}
-	var ratios []float64
-	if *folds == 0 {
-		for _, f := range strings.Split(*ratio, ":") {
-			v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-			if err != nil || !(v > 0) {
-				return usageErrorf("split: --ratio %q: want positive numbers like 3:1:1", *ratio)
-			}
-			ratios = append(ratios, v)
-		}
-		if len(ratios) < 2 || len(ratios) > 3 {
-			return usageErrorf("split: --ratio %q: want 2 or 3 parts", *ratio)
-		}
-		sum := 0.0
-		for _, v := range ratios {
-			sum += v
-		}
-		if math.IsInf(sum, 0) {
-			return usageErrorf("split: --ratio %q: numbers too large (their sum overflows)", *ratio)
-		}
-	} else if *column {
-		return usageErrorf("split: --column works with --ratio, not --folds")
-	}
-	switch *protocol {
-	case "aer":
-	case "sklearn":
-		if *folds != 0 {
-			return usageErrorf("split: --protocol sklearn makes a 3:1:1 split, not --folds")
-		}
-		if len(ratios) != 3 || ratios[0] != 3*ratios[2] || ratios[1] != ratios[2] {
-			return usageErrorf("split: --protocol sklearn makes a 3:1:1 split, not --ratio %q", *ratio)
-		}
-		if *seed > math.MaxUint32 {
-			return usageErrorf("split: --protocol sklearn: --seed %d is above numpy's limit 2^32-1", *seed)
-		}
-	default:
-		return usageErrorf("split: --protocol %q: want aer or sklearn", *protocol)
-	}
-	opt := df.options()
-	// Text columns pass through as text (read as categorical, written
-	// back as their values).
-	opt.AutoCategorical = true
-	d, err := loadData(ctx, *data, opt)
+	d, err := loadData(ctx, *data, df.passOptions())
 	if err != nil {
 		return fmt.Errorf("split: %w", err)
+	}
+	if err := df.checkDropped(d, *data); err != nil {
+		return usageErrorf("split: %v", err)
 	}
 	if err := df.checkPositive(d, *data); err != nil {
 		return usageErrorf("split: %v", err)
 	}
-	base := filepath.Join(*outDir, d.Name)
-	type out struct {
-		name string
-		rows []int
+	noteText(stderr, "split", d, *data, "passed through as text")
+	parts, err := pt.Parts(d.Y)
+	if err != nil {
+		return fmt.Errorf("split: %s: %w", *data, err)
 	}
-	var outs []out
-	if *folds > 0 {
-		fl, err := dataset.StratifiedKFold(d.Y, *folds, *seed)
-		if err != nil {
-			return fmt.Errorf("split: %s: %w", *data, err)
-		}
-		for k, test := range fl {
-			var train []int
-			for m, f := range fl {
-				if m != k {
-					train = append(train, f...)
-				}
-			}
-			slices.Sort(train)
-			outs = append(outs, out{fmt.Sprintf("fold%d.train", k+1), train}, out{fmt.Sprintf("fold%d.test", k+1), test})
-		}
-	} else if *protocol == "sklearn" {
-		train, valid, test, err := dataset.AnchorSplit(d.Y, uint32(*seed))
-		if err != nil {
-			return fmt.Errorf("split: %s: %w", *data, err)
-		}
-		outs = append(outs, out{"train", train}, out{"valid", valid}, out{"test", test})
-	} else {
-		parts, err := dataset.StratifiedSplit(d.Y, ratios, *seed)
-		if err != nil {
-			return fmt.Errorf("split: %s: %w", *data, err)
-		}
-		names := []string{"train", "valid", "test"}
-		if len(parts) == 2 {
-			names = []string{"train", "test"}
-		}
-		for k, p := range parts {
-			outs = append(outs, out{names[k], p})
-		}
-	}
-	var report []splitPart
-	if *column {
-		split := make([]string, d.Rows())
-		for _, o := range outs {
-			for _, i := range o.rows {
-				split[i] = o.name
-			}
-		}
-		whole := d.Subset(allRows(d.Rows()))
-		whole.Split = split
-		path := base + ".split.csv"
-		if err := writeFileAtomic(ctx, path, func(w io.Writer) error { return dataset.WriteCSV(w, whole) }); err != nil {
-			return err
-		}
-		for _, o := range outs {
-			report = append(report, splitPart{File: path, Part: o.name, Rows: len(o.rows), Positive: countPos(d.Y, o.rows)})
-		}
-	} else {
-		// The parts are written as one: all to temporary files, renamed
-		// into place only when every one is complete, so a failure leaves
-		// no partial set and no earlier file removed.
-		var paths []string
-		var writes []func(io.Writer) error
-		for _, o := range outs {
-			sub := d.Subset(o.rows)
-			sub.Split = nil
-			path := base + "." + o.name + ".csv"
-			paths = append(paths, path)
-			writes = append(writes, func(w io.Writer) error { return dataset.WriteCSV(w, sub) })
-			report = append(report, splitPart{File: path, Part: o.name, Rows: len(o.rows), Positive: countPos(d.Y, o.rows)})
-		}
-		if err := atomicfile.WriteAllContext(ctx, paths, writes); err != nil {
-			return err
-		}
+	report, err := writeSplit(ctx, d, parts, filepath.Join(*outDir, d.Name), *column)
+	if err != nil {
+		return err
 	}
 	// A part without a minority row can neither tune a threshold nor
 	// measure recall: say so, one line per part.
@@ -206,6 +103,61 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "%-12s %6d rows %5d positive  %s\n", p.Part, p.Rows, p.Positive, p.File)
 	}
 	return nil
+}
+
+// splitCheck completes pt with the --ratio of a ratio split and checks
+// it (a usage error naming the flags).
+func splitCheck(pt *dataset.Partition, ratio string, column bool) error {
+	if pt.Folds == 0 || pt.Protocol == dataset.ProtocolSklearn {
+		r, err := dataset.ParseRatio(ratio)
+		if err != nil {
+			return usageErrorf("split: --ratio: %v", err)
+		}
+		if pt.Folds == 0 {
+			pt.Ratios = r
+		}
+	} else if column {
+		return usageErrorf("split: --column works with --ratio, not --folds")
+	}
+	if err := pt.Check(); err != nil {
+		given := fmt.Sprintf("--ratio %s", ratio)
+		if pt.Folds != 0 {
+			given = fmt.Sprintf("--folds %d", pt.Folds)
+		}
+		return usageErrorf("split: %v (%s, --protocol %s, --seed %d)", err, given, pt.Protocol, pt.Seed)
+	}
+	return nil
+}
+
+// writeSplit writes the parts of d: one file BASE.PART.csv each, or with
+// column one file BASE.split.csv with a split column. The files are
+// written as one: a failure leaves no partial set and no earlier file
+// removed.
+func writeSplit(ctx context.Context, d *dataset.Dataset, parts []dataset.Part, base string, column bool) ([]splitPart, error) {
+	var report []splitPart
+	if column {
+		whole := d.Subset(allRows(d.Rows()))
+		whole.Split = dataset.SplitColumn(parts, d.Rows())
+		path := base + ".split.csv"
+		if err := writeFileAtomic(ctx, path, func(w io.Writer) error { return dataset.WriteCSV(w, whole) }); err != nil {
+			return nil, err
+		}
+		for _, p := range parts {
+			report = append(report, splitPart{File: path, Part: p.Name, Rows: len(p.Rows), Positive: countPos(d.Y, p.Rows)})
+		}
+		return report, nil
+	}
+	var paths []string
+	var writes []func(io.Writer) error
+	for _, p := range parts {
+		sub := d.Subset(p.Rows)
+		sub.Split = nil
+		path := base + "." + p.Name + ".csv"
+		paths = append(paths, path)
+		writes = append(writes, func(w io.Writer) error { return dataset.WriteCSV(w, sub) })
+		report = append(report, splitPart{File: path, Part: p.Name, Rows: len(p.Rows), Positive: countPos(d.Y, p.Rows)})
+	}
+	return report, atomicfile.WriteAllContext(ctx, paths, writes)
 }
 
 func countPos(y []int, rows []int) int {
