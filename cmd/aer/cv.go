@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	aerlib "github.com/aer-go/aer"
 	"io"
 	"math"
 	"strconv"
@@ -127,7 +128,7 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	ld := learnData(d)
-	res, elapsed, err := cvRun(ctx, plan, ld, &set, learn.Env{Seed: *seed, Workers: *jobs}, stderr)
+	res, elapsed, err := cvRun(ctx, plan, d, &set, learn.Env{Seed: *seed, Workers: *jobs}, stderr)
 	if err != nil {
 		return err
 	}
@@ -159,28 +160,23 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 // cvRun cross-validates plan on d with set, a line per finished round
 // on stderr, and returns the result and how long it took.
-func cvRun(ctx context.Context, plan *fitPlan, d *learn.Data, set *cv.Settings, env learn.Env, stderr io.Writer) (*cv.Result, time.Duration, error) {
-	logger := noteLoggerOnce(stderr, "cv")
-	fit := func(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Model, error) {
-		env.Logger = logger
-		r, err := plan.fit(ctx, train, valid, env)
-		if err != nil {
-			return nil, err
-		}
-		return r.Model, nil
-	}
+func cvRun(ctx context.Context, plan *fitPlan, d *dataset.Dataset, set *cv.Settings, env learn.Env, stderr io.Writer) (*cv.Result, time.Duration, error) {
+	env.Logger = noteLoggerOnce(stderr, "cv")
 	start := time.Now()
-	res, err := cv.Run(ctx, d, fit, set, env, func(f cv.Fold) {
+	fresh, _ := learn.New(plan.method.Name())
+	res, err := aerlib.CrossValidate(ctx, aerlib.TableOf(d), plan.settings(env), fresh, set, func(f cv.Fold) {
 		fmt.Fprintf(stderr, "cv: repeat %d/%d, fold %d/%d: %d test rows (%d positive), balanced accuracy %s at threshold %.4g, %.2f s\n",
 			f.Repeat, set.Repeats, f.Fold, set.Folds, f.TestRows, f.TestPositives, cvFmt(f.Report.BalancedAccuracy), f.Threshold, f.Seconds)
 	})
-	if err != nil {
-		if isUsageError(err) || strings.HasPrefix(err.Error(), "cv: ") {
-			return nil, 0, err
-		}
-		return nil, 0, fmt.Errorf("cv: %w", err)
+	switch {
+	case err == nil:
+		return res, time.Since(start), nil
+	case isParamError(err):
+		return nil, 0, usageErrorf("cv: %v", err)
+	case isUsageError(err) || strings.HasPrefix(err.Error(), "cv: "):
+		return nil, 0, err
 	}
-	return res, time.Since(start), nil
+	return nil, 0, fmt.Errorf("cv: %w", err)
 }
 
 // cvCheckFlags checks aer cv's arguments past the flags and its numbers.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 
@@ -77,24 +76,22 @@ func (f *fitFlags) plan(cmd string) (*fitPlan, error) {
 	}
 	spec := pipeline.Spec{Method: *f.method, Params: f.params.texts(), Grid: f.grid,
 		Decision: decision.Options{Objective: &obj, Rule: *f.rule, Calibrate: *f.calibrate, Override: explicit}}
-	composed, err := spec.Build()
-	if err != nil {
+	if _, err := spec.Build(); err != nil {
 		if isParamError(err) {
 			return nil, usageErrorf("%s: %v", cmd, err)
 		}
 		return nil, err
 	}
-	return &fitPlan{cmd: cmd, spec: spec, method: method, composed: composed}, nil
+	return &fitPlan{cmd: cmd, spec: spec, method: method}, nil
 }
 
 // fitPlan is one way of fitting: the fit protocol of package pipeline
 // (the method's own fit or a grid search over it, then, with validation
 // data, the decision layer) as the flags describe it.
 type fitPlan struct {
-	cmd      string
-	spec     pipeline.Spec
-	method   learn.Method      // the method with its parameters (names, help, memory)
-	composed *decision.Layered // the whole composition
+	cmd    string
+	spec   pipeline.Spec
+	method learn.Method // the method with its parameters (names, help, memory)
 }
 
 // needsValid tells whether the plan cannot run without validation data:
@@ -121,17 +118,4 @@ func (p *fitPlan) settings(env learn.Env) *aerlib.Settings {
 	return &aerlib.Settings{Params: p.spec.Params, Grid: p.spec.Grid, Decision: p.spec.Decision,
 		Seed: env.Seed, Workers: env.Workers, Progress: env.Progress, Logger: env.Logger,
 		ConsumeTrain: env.ConsumeTrain, MemoryPlan: env.MemoryPlan}
-}
-
-// fit runs the plan on train, with valid (maybe nil) for tuning (aer cv's
-// rounds).
-func (p *fitPlan) fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (*pipeline.Fitted, error) {
-	if err := p.checkValid(valid != nil); err != nil {
-		return nil, err
-	}
-	f, err := pipeline.Fit(ctx, p.composed, train, valid, env)
-	if err != nil && isParamError(err) {
-		return nil, usageErrorf("%s: %v", p.cmd, err)
-	}
-	return f, err
 }
