@@ -10,7 +10,7 @@
 // balanced accuracy, optionally each method's paper grid. It writes
 //
 //	runs.csv                          one row per dataset, method and seed: every metric, timings, peak heap
-//	preds/<dataset>/<method>/<seed>.csv  the test predictions (label,score,pred as aer predict writes them)
+//	preds/<dataset>/<method>/<seed>.csv  the test predictions ([id,]label,score,pred as aer predict writes them)
 //	tests.csv                         McNemar and Wilcoxon tests of the reference method against each other
 //	summaries/<dataset>/<method>/<seed>.json  what the AER figures need of a fit's summary
 //	report.md, report.html            per-dataset tables, tests, mean ranks, Friedman and Nemenyi

@@ -21,6 +21,10 @@ import (
 // standardised with the training rows' means and deviations.
 type split struct {
 	train, valid, test *learn.Data
+	// testIDs are the test rows' ids, and idColumn names them, when the
+	// dataset has an id column (written back in the predictions).
+	testIDs  []string
+	idColumn string
 }
 
 // splitData splits d for one seed by the protocol and standardises it as
@@ -56,7 +60,10 @@ func splitData(d *dataset.Dataset, protocol string, seed uint64) (*split, error)
 		s := d.Subset(rows)
 		return &learn.Data{X: s.X, Y: s.Y, Features: s.Features}
 	}
-	sp := &split{part(tr), part(va), part(te)}
+	sp := &split{train: part(tr), valid: part(va), test: part(te)}
+	if d.IDs != nil {
+		sp.testIDs, sp.idColumn = learn.Pick(d.IDs, te), d.IDColumn
+	}
 	sc := dataset.FitScaler(sp.train.X)
 	for _, p := range []*learn.Data{sp.train, sp.valid, sp.test} {
 		sc.Transform(p.X)
@@ -142,7 +149,7 @@ func fitAndScore(ctx context.Context, j *job, grid, rule string, workers int) (*
 	row.DefaultThreshold = learn.ThresholdOf(decision.Detach(model))
 	row.DefaultBA = aermetrics.FromScores(y, score, row.DefaultThreshold, nil).BalancedAccuracy()
 
-	p := &dataset.Predictions{Label: y, Score: score, Pred: make([]int, len(score))}
+	p := &dataset.Predictions{Label: y, Score: score, Pred: make([]int, len(score)), ID: sp.testIDs, IDColumn: sp.idColumn}
 	for i, s := range score {
 		if s >= layer.Threshold {
 			p.Pred[i] = 1

@@ -266,6 +266,13 @@ func TestBenchIDText(t *testing.T) {
 	if err != nil || !strings.Contains(string(report), "4 features") {
 		t.Errorf("report (x and clinic's 3 values: 4 features): %v", err)
 	}
+	preds, _ := filepath.Glob(filepath.Join(out, "preds", "*", "*", "*.csv"))
+	if len(preds) != 1 {
+		t.Fatalf("prediction files %v, want one", preds)
+	}
+	if b, err := os.ReadFile(preds[0]); err != nil || !strings.HasPrefix(string(b), "id,label,score,pred\nr") {
+		t.Errorf("bench predictions (want the id first): %.60q %v", b, err)
+	}
 	if s := bench("--id", "id"); s.Skipped != 1 {
 		t.Errorf("same settings: %+v, want skipped", s)
 	}
