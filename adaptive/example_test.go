@@ -31,7 +31,7 @@ func Example() {
 	// The default preset pools the members of its 4 member settings: per
 	// setting, 2L subset members and one trained on all rows; and a logistic
 	// regression peer.
-	fmt.Printf("preset %s: L = %d components, %d members\n", report.Config.Preset, report.Mixture.Components, len(model.Members))
+	fmt.Printf("preset %s: L = %d components, %d members\n", report.Config.Preset, report.Mixture.Components, len(model.Members()))
 	fmt.Printf("test ROC-AUC above 0.9: %v\n", r.ROCAUC > 0.9)
 	// Output:
 	// preset plus: L = 2 components, 21 members

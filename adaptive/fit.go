@@ -147,20 +147,20 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 
 	// Preprocessing: impute training means, standardise.
 	t0 := time.Now()
-	m := &Model{Means: dataset.ColumnMeans(x)}
+	m := &Model{means: dataset.ColumnMeans(x)}
 	// The hold-out split made its own copy of the rows; otherwise the
 	// caller's features are copied unless it gave them up.
 	xt := x
 	if !rep.Holdout && !env.ConsumeTrain {
 		xt = mat.DenseCopyOf(x)
 	}
-	dataset.Impute(xt, m.Means)
+	dataset.Impute(xt, m.means)
 	if !c.NoStandardize {
-		m.Scaler = dataset.FitScaler(xt)
-		if err := m.Scaler.Check(train.Features); err != nil {
+		m.scaler = dataset.FitScaler(xt)
+		if err := m.scaler.Check(train.Features); err != nil {
 			return nil, nil, fmt.Errorf("aer: %w: training data: %v", learn.ErrData, err)
 		}
-		m.Scaler.Transform(xt)
+		m.scaler.Transform(xt)
 	}
 	xvt := m.prepare(valid.X)
 	rep.TrainRows, rep.ValidRows = len(y), len(yv)
@@ -215,7 +215,7 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 	if err != nil {
 		return nil, nil, fmt.Errorf("aer: mixture: %w", err)
 	}
-	m.Mixture = sel.Model
+	m.mixture = sel.Model
 	rep.Mixture = sel
 	progress("mixture", 1, 1)
 	rep.Seconds.Mixture = time.Since(t0).Seconds()
@@ -224,7 +224,7 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 	// caller, now and after the subsets.
 	replan := func(from int) {
 		if env.MemoryPlan != nil {
-			L := int64(len(m.Mixture.Weights))
+			L := int64(len(m.mixture.Weights))
 			env.MemoryPlan(c.fitMemory(int64(len(y)), int64(len(yv)), int64(x.RawMatrix().Cols), int64(workers), L, xt != x, from))
 		}
 	}
@@ -233,7 +233,7 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 	// 2. Subsets.
 	t0 = time.Now()
 	xMaj = nil
-	scores, err := rowScores(m.Mixture, xt, majority, c.Rank == "responsibility")
+	scores, err := rowScores(m.mixture, xt, majority, c.Rank == RankResponsibility)
 	if err != nil {
 		return nil, nil, fmt.Errorf("aer: ranking majority rows: %w", err)
 	}
@@ -255,14 +255,14 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 	var wx *mat.Dense
 	var wy []int
 	var ww []float64
-	if c.WeightData == "valid" {
+	if c.WeightData == WeightValid {
 		wx, wy, ww = xvt, yv, valid.W
 	} else {
 		union := unionRows(subsets, len(y))
 		wx, wy, ww = learn.Rows(xt, union), learn.Pick(y, union), learn.Pick(w, union)
 	}
 	rep.WeightRows = len(wy)
-	logDensValid, err := m.Mixture.ComponentLogDensity(xvt, nil)
+	logDensValid, err := m.mixture.ComponentLogDensity(xvt, nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("aer: validation log-densities: %w", err)
 	}
@@ -295,14 +295,8 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 		}
 		seeds[g] = rng.DeriveSeed(env.Seed, streamMembers+uint64(g)*1000)
 	}
-	peerMethods := make([]learn.Method, len(c.Peers))
-	for k, name := range c.Peers {
-		if peerMethods[k], err = newMember(name); err != nil {
-			return nil, nil, err
-		}
-	}
 	trained, owner, peers, err := trainMembers(ctx, member, balanced, subsets, learners, labels, seeds,
-		peerMethods, rng.DeriveSeed(env.Seed, streamPeers), workers, env.Logger, func(done, total int) {
+		c.Peers, rng.DeriveSeed(env.Seed, streamPeers), workers, env.Logger, func(done, total int) {
 			progress("members", done, total)
 		})
 	if err != nil {
@@ -356,7 +350,7 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 			return nil, nil, err
 		}
 		fw := fv
-		if c.WeightData != "valid" {
+		if c.WeightData != WeightValid {
 			if fw, err = memberOutputs(members, wx, workers); err != nil {
 				return nil, nil, err
 			}
@@ -394,7 +388,7 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 			Metric: func(tp, fp, tn, fn int) float64 {
 				return metric.Of(metrics.Confusion{TP: float64(tp), FP: float64(fp), TN: float64(tn), FN: float64(fn)})
 			},
-			Candidates: c.candidates(m.Mixture, colsOf(x)),
+			Candidates: c.candidates(m.mixture, colsOf(x)),
 			Owner:      f.owner,
 			Space:      c.space,
 			Select:     c.selection,
@@ -402,7 +396,7 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 			Workers:    workers,
 			Logits:     logits,
 		}
-		if c.Thresholds == "fine" {
+		if c.Thresholds == ThresholdsFine {
 			ts.Deltas, ts.DeltaQuantiles = ensemble.DeltaGrid(), 200
 		}
 		if c.DynamicEnsemble {
@@ -427,27 +421,27 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 		}
 	}
 	rep.Chosen = best
-	m.Members = bestFit.members
-	m.Combiner = bestFit.tune.Combiner
-	m.Combiner.Static = bestFit.static.Weights
-	rep.Static, rep.Tune, rep.Combiner = bestFit.static, bestFit.tune, m.Combiner
-	m.Config = c.Config
+	m.members = bestFit.members
+	m.combiner = bestFit.tune.Combiner
+	m.combiner.Static = bestFit.static.Weights
+	rep.Static, rep.Tune, rep.Combiner = bestFit.static, bestFit.tune, m.combiner
+	m.config = c.Config
 	rep.Config = c.Config
 
 	scores2, _, err := m.scoreOutputs(bestFit.valid, logDensValid, bestFit.logits)
 	if err != nil {
 		return nil, nil, err
 	}
-	if c.DeltaRule == decision.RuleBayes {
+	if c.DeltaRule == DeltaBayes {
 		if delta, ok, err := bayesDelta(yv, scores2, valid.W, c.metric, train.PositiveShare()); err != nil {
 			return nil, nil, err
 		} else if ok {
-			m.Combiner.Delta = delta
+			m.combiner.Delta = delta
 			rep.Combiner.Delta = delta
 			rep.BayesDelta = true
 		}
 	}
-	rep.Valid = metrics.Evaluate(yv, scores2, m.Combiner.Delta, nil)
+	rep.Valid = metrics.Evaluate(yv, scores2, m.combiner.Delta, nil)
 	rep.Seconds.Total = time.Since(start).Seconds()
 	m.report = rep
 	return m, rep, nil

@@ -95,7 +95,7 @@ func (m *Method) Load(payload []byte) (learn.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	if m.locked && !model.Config.DynamicEnsemble {
+	if m.locked && !model.config.DynamicEnsemble {
 		return nil, errors.New("aer: the payload's dynamic_ensemble setting does not match the method " + m.name)
 	}
 	return model, nil
