@@ -14,6 +14,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/aer-go/aer/boost"
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/metrics"
@@ -523,5 +524,48 @@ func TestParamNamespaces(t *testing.T) {
 	bc := back.Config()
 	if bc.Member.Name() != "logreg" || len(bc.Peers) != 2 || learn.ParamMap(bc.Peers[1].Params())["n_estimators"] != "3" {
 		t.Errorf("loaded configuration: member %v, peers %v", bc.Member, methodNames(bc.Peers))
+	}
+}
+
+// TestMemberValue: a member method configured in Go trains the same
+// model, bit for bit, as its settings given as text, and the saved
+// configuration records them; the caller's method is not changed, and a
+// grid applies on top of its settings.
+func TestMemberValue(t *testing.T) {
+	tr, va, _ := task(t, 800, 5)
+	mv := boost.NewMethod()
+	for _, kv := range [][2]string{{"n_estimators", "20"}, {"max_depth", "3"}} {
+		if err := mv.Set(kv[0], kv[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fit := func(c *Config) (*Model, *Report) {
+		t.Helper()
+		m, rep, err := Fit(context.Background(), ld(tr), ld(va), c, learn.Env{Seed: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m, rep
+	}
+	byValue, _ := fit(&Config{Components: []int{2, 3}, NInit: 2, NoGrid: true, Member: mv})
+	byText, _ := fit(smallConfig())
+	a, err := byValue.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := byText.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a, b) {
+		t.Errorf("member by value and by text differ: %v and %v", byValue.Config().MemberParams, byText.Config().MemberParams)
+	}
+	if got := settingsOf(mv); !slices.Equal(got, []string{"n_estimators=20", "max_depth=3"}) {
+		t.Errorf("the caller's member method changed: %v", got)
+	}
+	_, rep := fit(&Config{Components: []int{2}, NInit: 1, Pool: new(bool), Member: mv, Grid: [][]string{{"eta=0.1"}, {"max_depth=1"}}})
+	if len(rep.Grid) != 2 || rep.Grid[0].MemberLeaves[0] == rep.Grid[1].MemberLeaves[0] ||
+		!slices.Equal(rep.Config.MemberParams, []string{"n_estimators=20", "max_depth=3"}) {
+		t.Errorf("grid on a member value: %+v, member params %v", rep.Grid, rep.Config.MemberParams)
 	}
 }

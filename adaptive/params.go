@@ -77,7 +77,7 @@ var params = learn.ParamTable[Config]{
 			c.Member = m
 			return nil
 		}},
-	{Key: "grid", Help: `member settings, pooled (pool=true) or tried with the best on validation kept: default, none, or "eta:0.1,max_depth:3;eta:0.3,max_depth:6"`,
+	{Key: "grid", Help: `member settings (the member's keys, member. optional), pooled (pool=true) or tried with the best on validation kept: default, none, or "eta:0.1,max_depth:3;eta:0.3,max_depth:6"`,
 		Get: func(c *Config) string { return formatGrid(c.Grid, c.NoGrid) },
 		Set: func(c *Config, v string) error {
 			c.Grid, c.NoGrid = nil, false
@@ -95,7 +95,7 @@ var params = learn.ParamTable[Config]{
 					if !ok {
 						return fmt.Errorf("want entries like eta:0.1,max_depth:3;eta:0.3,max_depth:6")
 					}
-					kvs = append(kvs, k+"="+val)
+					kvs = append(kvs, strings.TrimPrefix(k, memberPrefix)+"="+val)
 				}
 				c.Grid = append(c.Grid, kvs)
 			}
