@@ -136,9 +136,10 @@ func (m *Model) Predict(x *mat.Dense) ([]int, error) {
 // Threshold returns the tuned decision threshold delta.
 func (m *Model) Threshold() float64 { return m.combiner.Delta }
 
-// MemberTable lists the members: component (Combiner.Owner, else member j
-// of component j/2), method, name, static weight and the member
-// parameters of the configuration (learn.Inspector).
+// MemberTable lists the members: component (the combiner's Owner, else
+// member j of component j/2), method, name, static weight and settings:
+// the member parameters of the configuration, or a peer's own
+// (learn.Inspector).
 func (m *Model) MemberTable() []learn.MemberInfo {
 	out := make([]learn.MemberInfo, len(m.members))
 	for j, mb := range m.members {
@@ -150,8 +151,11 @@ func (m *Model) MemberTable() []learn.MemberInfo {
 		if j < len(m.combiner.Static) {
 			w = m.combiner.Static[j]
 		}
-		out[j] = learn.MemberInfo{Component: c, Method: mb.Method, Name: mb.Name, StaticWeight: w,
-			Settings: append([]string(nil), m.config.MemberParams...)}
+		settings := slices.Clone(m.config.MemberParams)
+		if p := j - (len(m.members) - len(m.config.Peers)); p >= 0 && m.config.Peers[p].Name() == mb.Method {
+			settings = settingsOf(m.config.Peers[p]) // a peer
+		}
+		out[j] = learn.MemberInfo{Component: c, Method: mb.Method, Name: mb.Name, StaticWeight: w, Settings: settings}
 	}
 	return out
 }
