@@ -85,11 +85,15 @@ type Report struct {
 type GridPoint struct {
 	// Params are the grid point's member settings ("eta=0.1"), on top of
 	// Config.MemberParams; "method=NAME" for Config.Learners.
-	Params       []string `json:"params"`
-	ValidMetric  float64  `json:"valid_metric"`
-	Lambda       float64  `json:"lambda"`
-	Delta        float64  `json:"delta"`
-	MemberLeaves []int    `json:"member_leaves"`
+	Params []string `json:"params"`
+	// ValidMetric is the metric on the validation rows at the tuned
+	// lambda and delta, Lambda and Delta.
+	ValidMetric float64 `json:"valid_metric"`
+	Lambda      float64 `json:"lambda"`
+	Delta       float64 `json:"delta"`
+	// MemberLeaves is each member's number of parameters (leaves, for
+	// trees), the k of its AIC and BIC.
+	MemberLeaves []int `json:"member_leaves"`
 }
 
 // Timings are wall-clock seconds of the stages of Fit.

@@ -14,9 +14,10 @@ const (
 	DynamicEnsembleName = "dynens"
 )
 
-// Method is AER on the learn contract: its parameters are Config's (and
-// the members' method's), Fit calls Fit with the Env, and Load reads the
-// payload of Model.MarshalBinary.
+// Method is AER on the learn contract: its parameters are Config's, the
+// members' as member.KEY and the peers' as peer.NAME.KEY (Config.Set),
+// Fit calls Fit with the Env, and Load reads the payload of
+// Model.MarshalBinary.
 type Method struct {
 	name string
 	cfg  Config
@@ -33,11 +34,11 @@ func NewDynamicEnsemble() learn.Method {
 	return &Method{name: DynamicEnsembleName, cfg: *dynamicEnsembleConfig(), locked: true}
 }
 
-// Name returns the registered name.
 // dynamicEnsembleConfig is the Dynamic Ensemble's default configuration:
 // the paper's method with lambda fixed at 1.
 func dynamicEnsembleConfig() *Config { return &Config{DynamicEnsemble: true, Preset: PresetPaper} }
 
+// Name returns the registered name.
 func (m *Method) Name() string { return m.name }
 
 // Describe returns a one-line description.
@@ -48,7 +49,8 @@ func (m *Method) Describe() string {
 	return "the AER adaptive ensemble (mixture subsets, boosted members, static and likelihood weights)"
 }
 
-// Config returns a copy of the configuration.
+// Config returns a copy of the configuration (its member and peer
+// methods shared: set them through Set, which copies them first).
 func (m *Method) Config() Config { return m.cfg }
 
 // Set sets one parameter (see Config.Set). The Dynamic Ensemble refuses

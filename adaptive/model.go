@@ -63,8 +63,10 @@ func (m *Model) Combiner() ensemble.Combiner { return m.combiner }
 // Member is one fitted member and the registered method that fitted it
 // (and loads it back).
 type Member struct {
+	// Method is the name the member's method is registered under.
 	Method string
-	Model  learn.Model
+	// Model is the fitted member.
+	Model learn.Model
 	// Name says what the member was trained on ("global 2", "local 2",
 	// "all rows", with the member setting when several are pooled).
 	Name string
