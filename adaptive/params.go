@@ -163,9 +163,10 @@ const (
 //     grid key, the members are then trained with these settings alone
 //     (NoGrid);
 //   - peer.NAME.KEY, a parameter of the peer named NAME (peer.logreg.C=0.5),
-//     set on a copy of it; peer.KEY when there is one peer. Until the
-//     peers key is set the peers are the preset's; setting peers later
-//     replaces them, and their settings with them.
+//     set on a copy of it; peer.KEY when there is one peer. While Peers is
+//     nil the peers are the preset's: a peer parameter makes them the
+//     configuration's own (a later preset key no longer changes them);
+//     setting the peers key replaces them, and their settings with them.
 //
 // Deprecated: a key that is neither AER's nor in a namespace, but one of
 // the member method's, is taken as member.KEY, the form before member
