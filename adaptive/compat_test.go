@@ -2,11 +2,14 @@ package adaptive
 
 import (
 	"bytes"
+	"encoding/json"
 	"encoding/csv"
 	"math"
 	"os"
+	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -117,4 +120,55 @@ func readColumn(t *testing.T, path, name string) []float64 {
 		out[i] = x.At(i, 0)
 	}
 	return out
+}
+
+// TestConfigJSON: every field of Config but Learners has its place in the
+// JSON form, and a configuration with every kind of field set (methods,
+// their settings, enums) encodes, decodes and encodes again to the same
+// bytes; an unknown key is an error.
+func TestConfigJSON(t *testing.T) {
+	ct, jt := reflect.TypeFor[Config](), reflect.TypeFor[configJSON]()
+	for i := range ct.NumField() {
+		name := ct.Field(i).Name
+		if _, ok := jt.FieldByName(name); !ok && name != "Learners" {
+			t.Errorf("Config.%s has no place in configJSON", name)
+		}
+	}
+	c := &Config{Components: []int{2, 5}, Covariance: CovarianceDiag, Likelihood: LikelihoodLog, Grid: [][]string{{"eta=0.1"}}}
+	for _, kv := range [][2]string{{"member", "logreg"}, {"member.C", "3"}, {"peers", "gbdt,logreg"}, {"peer.gbdt.max_depth", "2"},
+		{"peer.logreg.tol", "1e-6"}, {"pool", "false"}, {"preset", "paper"}} {
+		if err := c.Set(kv[0], kv[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Config
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	b2, err := json.Marshal(&back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b, b2) {
+		t.Errorf("round trip:\n%s\n%s", b, b2)
+	}
+	for _, want := range []string{`"preset":"paper"`, `"pool":false`, `"peers":["gbdt","logreg"]`, `"peer_params":["gbdt.max_depth=2","logreg.tol=1e-06"]`,
+		`"covariance":"diag"`, `"member":"logreg"`, `"member_params":["C=3"]`, `"likelihood":"log"`} {
+		if !bytes.Contains(b, []byte(want)) {
+			t.Errorf("JSON lacks %s: %s", want, b)
+		}
+	}
+	if back.Member.Name() != "logreg" || back.Covariance != CovarianceDiag || *back.Pool || len(back.Peers) != 2 {
+		t.Errorf("decoded %+v", back)
+	}
+	if err := json.Unmarshal([]byte(`{"preset":"plus","members":"gbdt"}`), &back); err == nil {
+		t.Error("an unknown key was accepted")
+	}
+	if err := json.Unmarshal([]byte(`{"member":"no-such-method"}`), &back); err == nil || !strings.Contains(err.Error(), "no-such-method") {
+		t.Errorf("unknown member method: %v", err)
+	}
 }
