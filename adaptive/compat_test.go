@@ -2,8 +2,8 @@ package adaptive
 
 import (
 	"bytes"
-	"encoding/json"
 	"encoding/csv"
+	"encoding/json"
 	"math"
 	"os"
 	"reflect"
