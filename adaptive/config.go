@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/aer-go/aer/boost"
 	"github.com/aer-go/aer/ensemble"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/logreg"
@@ -127,8 +126,8 @@ type Config struct {
 	// Grid lists alternative member settings, each a list of "key=value"
 	// applied after MemberParams: every entry is fitted (members, static
 	// weights, tuning) and the one with the best validation metric kept,
-	// as the paper tunes its members. Nil means DefaultGrid() for gbdt
-	// members (none for other methods) unless NoGrid is set.
+	// as the paper tunes its members. Nil means DefaultGrid() for members
+	// of DefaultMember's method (none for others) unless NoGrid is set.
 	Grid [][]string
 	// NoGrid trains the members with MemberParams alone. Setting a member
 	// parameter with Set sets it too.
@@ -475,7 +474,7 @@ func (r *resolvedConfig) resolveMembers() error {
 	switch {
 	case r.NoGrid:
 		grid = [][]string{nil}
-	case grid == nil && r.Member.Name() == boost.MethodName:
+	case grid == nil && r.Member.Name() == DefaultMember().Name():
 		grid = DefaultGrid()
 	case grid == nil:
 		grid = [][]string{nil}

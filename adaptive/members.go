@@ -18,8 +18,8 @@ func DefaultMember() learn.Method { return boost.NewMethod() }
 // registered them: its default member and the plus preset's peer, so
 // that the presets fit, and their models load, without package methods.
 var builtin = map[string]func() learn.Method{
-	boost.MethodName:  DefaultMember,
-	logreg.MethodName: logreg.NewStandardized,
+	DefaultMember().Name(): DefaultMember,
+	logreg.MethodName:      logreg.NewStandardized,
 }
 
 // methodByName returns a fresh method, with its defaults, registered as
