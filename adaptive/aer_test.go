@@ -463,6 +463,9 @@ func TestParams(t *testing.T) {
 	if _, ok := got["eta"]; ok {
 		t.Error("a member parameter is listed without its namespace")
 	}
+	if err := m.Set("etaa", "1"); err == nil || !strings.Contains(err.Error(), "member.KEY") {
+		t.Errorf("an unknown key's error does not name the namespaces: %v", err)
+	}
 	for _, bad := range [][2]string{{"covariance", "banana"}, {"n_init", "0"}, {"holdout", "1"}, {"member.max_depth", "deep"},
 		{"max_depth", "deep"}, {"no_such_key", "1"}, {"member.no_such_key", "1"}, {"peer.no_such_key", "1"}, {"peer.svm.C", "1"}} {
 		if err := m.Set(bad[0], bad[1]); !errors.Is(err, learn.ErrParam) {

@@ -186,19 +186,25 @@ func (c *Config) Set(key, value string) error {
 	case strings.HasPrefix(key, peerPrefix):
 		return c.setPeer(strings.TrimPrefix(key, peerPrefix), value)
 	}
-	if err := c.setMember(key, value); err != nil {
-		return fmt.Errorf("aer: %q is neither an AER parameter (aer help fit --method aer lists them) nor a member's (member.KEY) or a peer's (peer.NAME.KEY): %w", key, err)
+	err := c.setMember(key, value)
+	if _, known := learn.ParamMap(c.memberMethod().Params())[key]; err != nil && !known {
+		return fmt.Errorf("aer: %w: %q is unknown: neither one of AER's parameters nor of its members' (member.KEY) or peers' (peer.NAME.KEY)", learn.ErrParam, key)
 	}
-	return nil
+	return err
+}
+
+// memberMethod returns Member, or DefaultMember() when it is nil.
+func (c *Config) memberMethod() learn.Method {
+	if c.Member == nil {
+		return DefaultMember()
+	}
+	return c.Member
 }
 
 // setMember checks key=value against the member method with its settings
 // so far and appends it to MemberParams.
 func (c *Config) setMember(key, value string) error {
-	member := c.Member
-	if member == nil {
-		member = DefaultMember()
-	}
+	member := c.memberMethod()
 	m, err := configured(member.Name(), settingsOf(member), c.MemberParams)
 	if err != nil {
 		return fmt.Errorf("%w: %v", learn.ErrParam, err)
