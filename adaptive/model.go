@@ -28,9 +28,8 @@ type Model struct {
 	scaler *dataset.Scaler
 	// mixture is the Gaussian mixture of the majority class.
 	mixture *mixture.Model
-	// members are the 2L members (member 2l trained on the global subset
-	// of component l, member 2l+1 on its local subset), then the global
-	// members and the peers of the configuration.
+	// members are the members in the order of the combiner's weights
+	// (see Members).
 	members []Member
 	// combiner holds the static weights, the dynamic rule, lambda and
 	// delta.
@@ -49,10 +48,11 @@ func (m *Model) Config() Config { return m.config }
 // imputed, standardised features. The caller must not modify it.
 func (m *Model) Mixture() *mixture.Model { return m.mixture }
 
-// Members returns the members in the order of the combiner's weights: the
-// 2L subset members (member 2l trained on the global subset of component
-// l, member 2l+1 on its local subset), then those on all rows and the
-// peers. The members' models must not be modified.
+// Members returns the members in the order of the combiner's weights:
+// per member setting kept (every setting when pooled), its 2L subset
+// members (member 2l trained on the global subset of component l, member
+// 2l+1 on its local subset) and its member on all rows (Config.Global);
+// then the peers. The members' models must not be modified.
 func (m *Model) Members() []Member { return slices.Clone(m.members) }
 
 // Combiner returns the combination of the members' outputs: static
