@@ -7,12 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/aer-go/aer/boost"
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/metrics"
@@ -71,13 +73,13 @@ func TestFitPredictRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	L := m.Mixture.K()
+	L := m.mixture.K()
 	// The default preset adds a member trained on all rows to the 2L.
-	if L != rep.Mixture.Components || len(m.Members) != 2*L+2 || len(rep.Subsets) != 2*L {
-		t.Fatalf("L = %d, %d members, %d subsets", L, len(m.Members), len(rep.Subsets))
+	if L != rep.Mixture.Components || len(m.members) != 2*L+2 || len(rep.Subsets) != 2*L {
+		t.Fatalf("L = %d, %d members, %d subsets", L, len(m.members), len(rep.Subsets))
 	}
 	sum := 0.0
-	for _, w := range m.Combiner.Static {
+	for _, w := range m.combiner.Static {
 		if w < 0 {
 			t.Errorf("negative static weight %v", w)
 		}
@@ -86,8 +88,8 @@ func TestFitPredictRoundTrip(t *testing.T) {
 	if math.Abs(sum-1) > 1e-9 {
 		t.Errorf("static weights sum to %v", sum)
 	}
-	if m.Combiner.Lambda < 0 || m.Combiner.Lambda > 1 {
-		t.Errorf("lambda %v", m.Combiner.Lambda)
+	if m.combiner.Lambda < 0 || m.combiner.Lambda > 1 {
+		t.Errorf("lambda %v", m.combiner.Lambda)
 	}
 	// Subset sizes follow Algorithm 1: global = floor(m_n/L) majority minus
 	// Tomek removals, local = m_k + floor(m_k/2) majority.
@@ -192,8 +194,8 @@ func TestHoldoutAndVariants(t *testing.T) {
 		if !rep.Holdout || rep.TrainRows+rep.ValidRows != tr.Rows() {
 			t.Errorf("%s: hold-out %v, %d + %d rows of %d", params, rep.Holdout, rep.TrainRows, rep.ValidRows, tr.Rows())
 		}
-		if c.DynamicEnsemble && m.Combiner.Lambda != 1 {
-			t.Errorf("Dynamic Ensemble has lambda %v", m.Combiner.Lambda)
+		if c.DynamicEnsemble && m.combiner.Lambda != 1 {
+			t.Errorf("Dynamic Ensemble has lambda %v", m.combiner.Lambda)
 		}
 		if len(c.Grid) == 2 && len(rep.Grid) != 2 {
 			t.Errorf("grid: %d points reported", len(rep.Grid))
@@ -215,7 +217,7 @@ func TestMissingValuesAndErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if math.IsNaN(m.Means[0]) {
+	if math.IsNaN(m.means[0]) {
 		t.Error("imputation mean is NaN")
 	}
 	row := append([]float64(nil), te.X.RawRowView(0)...)
@@ -380,8 +382,8 @@ func TestCustomMember(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := m.Members[0].Model.(*centroid); !ok || m.Members[0].Method != "centroid-test" || len(rep.Grid) != 1 || rep.Grid[0].MemberLeaves[0] != 1 {
-		t.Errorf("members %+v, grid %+v", m.Members[0], rep.Grid)
+	if _, ok := m.members[0].Model.(*centroid); !ok || m.members[0].Method != "centroid-test" || len(rep.Grid) != 1 || rep.Grid[0].MemberLeaves[0] != 1 {
+		t.Errorf("members %+v, grid %+v", m.members[0], rep.Grid)
 	}
 	p, _, err := m.Score(te.X, 0)
 	if err != nil {
@@ -434,11 +436,12 @@ func TestWeights(t *testing.T) {
 	}
 }
 
-// TestParams: AER's parameters and its members' are listed with values and
-// defaults; member parameters set on AER show, and switch the grid off.
+// TestParams: AER's parameters, its members' (member.KEY) and its peers'
+// (peer.NAME.KEY) are listed with values and defaults; member parameters
+// set on AER show, and switch the grid off.
 func TestParams(t *testing.T) {
 	m := NewMethod()
-	for _, kv := range [][2]string{{"components", "2-4,6"}, {"eta", "0.05"}, {"projection", "simplex"}} {
+	for _, kv := range [][2]string{{"components", "2-4,6"}, {"member.eta", "0.05"}, {"projection", "simplex"}, {"peer.C", "0.5"}} {
 		if err := m.Set(kv[0], kv[1]); err != nil {
 			t.Fatal(err)
 		}
@@ -448,16 +451,124 @@ func TestParams(t *testing.T) {
 		got[p.Key] = p
 	}
 	for key, want := range map[string][2]string{
-		"components": {"2-4,6", "2-8"}, "eta": {"0.05", "0.3"}, "grid": {"none", "default"},
-		"projection": {"simplex", "minmax"}, "member": {"gbdt", "gbdt"}, "n_estimators": {"100", "100"},
+		"components": {"2-4,6", "2-8"}, "member.eta": {"0.05", "0.3"}, "grid": {"none", "default"},
+		"projection": {"simplex", "minmax"}, "member": {"gbdt", "gbdt"}, "member.n_estimators": {"100", "100"},
+		"peers": {"logreg", "logreg"}, "peer.logreg.C": {"0.5", "1"}, "peer.logreg.max_iter": {"2000", "2000"},
+		"max_iter": {"1000", "1000"},
 	} {
 		if p := got[key]; p.Value != want[0] || p.Default != want[1] {
 			t.Errorf("%s: value %q default %q, want %q and %q", key, p.Value, p.Default, want[0], want[1])
 		}
 	}
-	for _, bad := range [][2]string{{"covariance", "banana"}, {"n_init", "0"}, {"holdout", "1"}, {"max_depth", "deep"}, {"no_such_key", "1"}} {
+	if _, ok := got["eta"]; ok {
+		t.Error("a member parameter is listed without its namespace")
+	}
+	if err := m.Set("etaa", "1"); err == nil || !strings.Contains(err.Error(), "member.KEY") {
+		t.Errorf("an unknown key's error does not name the namespaces: %v", err)
+	}
+	for _, bad := range [][2]string{{"covariance", "banana"}, {"n_init", "0"}, {"holdout", "1"}, {"member.max_depth", "deep"},
+		{"max_depth", "deep"}, {"no_such_key", "1"}, {"member.no_such_key", "1"}, {"peer.no_such_key", "1"}, {"peer.svm.C", "1"}} {
 		if err := m.Set(bad[0], bad[1]); !errors.Is(err, learn.ErrParam) {
 			t.Errorf("Set(%s, %s): %v", bad[0], bad[1], err)
 		}
+	}
+}
+
+// TestParamNamespaces: AER's max_iter and tol are AER's, member.max_iter
+// and peer.NAME.tol reach the member and peer methods; a flat member key
+// is a deprecated alias of member.KEY; peer.KEY is refused with several
+// peers; the settings reach the fitted members and peers and the saved
+// configuration, and load back.
+func TestParamNamespaces(t *testing.T) {
+	c := &Config{}
+	for _, kv := range [][2]string{{"member", "logreg"}, {"max_iter", "50"}, {"member.max_iter", "7"}, {"tol", "1e-3"},
+		{"peers", "logreg,gbdt"}, {"peer.logreg.C", "0.25"}, {"peer.gbdt.n_estimators", "3"}, {"member.C", "2"}} {
+		if err := c.Set(kv[0], kv[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c.MaxIter != 50 || c.Tol != 1e-3 || !slices.Equal(c.MemberParams, []string{"max_iter=7", "C=2"}) {
+		t.Fatalf("max_iter %d, tol %v, member params %v", c.MaxIter, c.Tol, c.MemberParams)
+	}
+	if err := c.Set("peer.C", "1"); err == nil || !strings.Contains(err.Error(), "peer.NAME.C") {
+		t.Errorf("peer.C with two peers: %v", err)
+	}
+	if got := learn.ParamMap(c.Peers[0].Params())["C"]; got != "0.25" {
+		t.Errorf("peer logreg C = %q", got)
+	}
+	// The deprecated flat form of a member key.
+	old := &Config{}
+	if err := old.Set("max_depth", "4"); err != nil || !slices.Equal(old.MemberParams, []string{"max_depth=4"}) || !old.NoGrid {
+		t.Errorf("flat max_depth: %v, member params %v", err, old.MemberParams)
+	}
+
+	c.Components, c.NInit = []int{2}, 1
+	tr, va, _ := task(t, 600, 4)
+	m, _, err := Fit(context.Background(), ld(tr), ld(va), c, learn.Env{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mb := range m.members {
+		if mb.Method != "logreg" && mb.Name != "all rows (gbdt)" {
+			t.Errorf("member %q fitted by %s", mb.Name, mb.Method)
+		}
+	}
+	b, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte(`"peer_params":["logreg.C=0.25","gbdt.n_estimators=3"]`)) || !bytes.Contains(b, []byte(`"member_params":["max_iter=7","C=2"]`)) {
+		t.Errorf("saved configuration lacks the settings: %s", b[:min(len(b), 2000)])
+	}
+	back, err := Load(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bc := back.Config()
+	if bc.Member.Name() != "logreg" || len(bc.Peers) != 2 || learn.ParamMap(bc.Peers[1].Params())["n_estimators"] != "3" {
+		t.Errorf("loaded configuration: member %v, peers %v", bc.Member, methodNames(bc.Peers))
+	}
+}
+
+// TestMemberValue: a member method configured in Go trains the same
+// model, bit for bit, as its settings given as text, and the saved
+// configuration records them; the caller's method is not changed, and a
+// grid applies on top of its settings.
+func TestMemberValue(t *testing.T) {
+	tr, va, _ := task(t, 800, 5)
+	mv := boost.NewMethod()
+	for _, kv := range [][2]string{{"n_estimators", "20"}, {"max_depth", "3"}} {
+		if err := mv.Set(kv[0], kv[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fit := func(c *Config) (*Model, *Report) {
+		t.Helper()
+		m, rep, err := Fit(context.Background(), ld(tr), ld(va), c, learn.Env{Seed: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m, rep
+	}
+	byValue, _ := fit(&Config{Components: []int{2, 3}, NInit: 2, NoGrid: true, Member: mv})
+	byText, _ := fit(smallConfig())
+	a, err := byValue.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := byText.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a, b) {
+		t.Errorf("member by value and by text differ: %v and %v", byValue.Config().MemberParams, byText.Config().MemberParams)
+	}
+	if got := settingsOf(mv); !slices.Equal(got, []string{"n_estimators=20", "max_depth=3"}) {
+		t.Errorf("the caller's member method changed: %v", got)
+	}
+	_, rep := fit(&Config{Components: []int{2}, NInit: 1, Pool: new(bool), Member: mv, Grid: [][]string{{"eta=0.1"}, {"max_depth=1"}}})
+	if len(rep.Grid) != 2 || rep.Grid[0].MemberLeaves[0] == rep.Grid[1].MemberLeaves[0] ||
+		!slices.Equal(rep.Config.MemberParams, []string{"n_estimators=20", "max_depth=3"}) {
+		t.Errorf("grid on a member value: %+v, member params %v", rep.Grid, rep.Config.MemberParams)
 	}
 }

@@ -44,27 +44,27 @@ func (m *Model) Attribute(x *mat.Dense) (*learn.Attribution, error) {
 	}
 	xt := m.prepare(x)
 	rows, nf := xt.Dims()
-	f, err := memberOutputs(m.Members, xt, 1)
+	f, err := memberOutputs(m.members, xt, 1)
 	if err != nil {
 		return nil, err
 	}
-	logDens, err := m.Mixture.ComponentLogDensity(xt, nil)
+	logDens, err := m.mixture.ComponentLogDensity(xt, nil)
 	if err != nil {
 		return nil, fmt.Errorf("aer: component log-densities: %w", err)
 	}
-	mixed, err := m.Combiner.Mixed(nil, logDens)
+	mixed, err := m.combiner.Mixed(nil, logDens)
 	if err != nil {
 		return nil, fmt.Errorf("aer: %w", err)
 	}
-	logit := m.Combiner.Space == ensemble.LogitSpace
-	eps := m.Combiner.OutputEps()
+	logit := m.combiner.Space == ensemble.LogitSpace
+	eps := m.combiner.OutputEps()
 	out := &learn.Attribution{Space: learn.Probability, Base: make([]float64, rows), Phi: mat.NewDense(rows, nf, nil),
 		Method: "the members' attributions (those in logit space rescaled to sum to f_j(x) - sigmoid(base_j)) combined with the row's mixed weights w*(x), an exact decomposition of the score; " + notShapley}
 	if logit {
 		out.Space = learn.Logit
 		out.Method = "the members' attributions combined with the row's mixed weights w*(x), an exact decomposition of the score's logit; " + notShapley
 	}
-	for j, mb := range m.Members {
+	for j, mb := range m.members {
 		a, err := learn.AttributeInner(mb.Model, xt)
 		if err != nil {
 			if errors.Is(err, learn.ErrNoAttribution) {
@@ -147,7 +147,7 @@ func sigmoid(v float64) float64 {
 
 // memberName is member j's name as Breakdown shows it.
 func (m *Model) memberName(j int) string {
-	if n := m.Members[j].Name; n != "" {
+	if n := m.members[j].Name; n != "" {
 		return n
 	}
 	kind := "global"

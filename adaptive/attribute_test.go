@@ -17,7 +17,7 @@ import (
 // attributions is an error naming it.
 func TestAttributeSumsToOutput(t *testing.T) {
 	tr, va, te := task(t, 1000, 4)
-	for _, preset := range []string{PresetPlus, PresetPaper} {
+	for _, preset := range []string{string(PresetPlus), string(PresetPaper)} {
 		t.Run(preset, func(t *testing.T) {
 			c := plusConfig()
 			if err := c.Set("preset", preset); err != nil {
@@ -36,11 +36,11 @@ func TestAttributeSumsToOutput(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := learn.Probability
-			if m.Combiner.Space == ensemble.LogitSpace {
+			if m.combiner.Space == ensemble.LogitSpace {
 				want = learn.Logit
 			}
-			if a.Space != want || (preset == PresetPlus) != (want == learn.Logit) {
-				t.Fatalf("space %s for combiner space %s", a.Space, m.Combiner.Space)
+			if a.Space != want || (Preset(preset) == PresetPlus) != (want == learn.Logit) {
+				t.Fatalf("space %s for combiner space %s", a.Space, m.combiner.Space)
 			}
 			worst := 0.0
 			for i, s := range score {

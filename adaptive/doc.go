@@ -18,6 +18,15 @@
 //     w* = lambda l* + (1 - lambda) w; the score w*.f(x) is thresholded at
 //     delta, lambda and delta chosen on validation data by a metric.
 //
+// The members are trained with Config.Member, any learn.Method (nil:
+// DefaultMember, boosted trees), and Config.Peers are methods trained once
+// on all rows beside them; as text (Config.Set, the command line's
+// --param) their parameters have namespaces of their own, member.KEY and
+// peer.NAME.KEY, apart from AER's (whose max_iter and tol are the static
+// weights' descent's). The enumerated options are named string types
+// (Preset, Space, Likelihood, ...) whose zero value takes the preset's
+// choice.
+//
 // Config.Preset picks the defaults: PresetPaper is that method as NOTES.md
 // of the project reads it; PresetPlus, the default, goes beyond it (the
 // members of every grid setting pooled, a member on all rows per setting
@@ -25,9 +34,10 @@
 // likelihood weights chosen with lambda by validation ROC-AUC, static
 // weights on validation rows and the Bayes threshold of a sigmoid
 // calibration). Each part, and every step the paper leaves ambiguous, is a
-// Config option of its own. Fit returns a Model and a Report of every
-// stage; a Model predicts, explains single rows and saves to bytes that load
-// back to bit-identical predictions.
+// Config option of its own. Fit runs the stages in turn (preparation,
+// mixture, subsets, members, static weights, tuning) and returns a Model
+// and a Report of every stage; a Model predicts, explains single rows and
+// saves to bytes that load back to bit-identical predictions.
 //
 // Features are imputed with training means and standardised with the
 // training mean and standard deviation inside the model, so raw rows (with

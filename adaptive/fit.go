@@ -85,11 +85,15 @@ type Report struct {
 type GridPoint struct {
 	// Params are the grid point's member settings ("eta=0.1"), on top of
 	// Config.MemberParams; "method=NAME" for Config.Learners.
-	Params       []string `json:"params"`
-	ValidMetric  float64  `json:"valid_metric"`
-	Lambda       float64  `json:"lambda"`
-	Delta        float64  `json:"delta"`
-	MemberLeaves []int    `json:"member_leaves"`
+	Params []string `json:"params"`
+	// ValidMetric is the metric on the validation rows at the tuned
+	// lambda and delta, Lambda and Delta.
+	ValidMetric float64 `json:"valid_metric"`
+	Lambda      float64 `json:"lambda"`
+	Delta       float64 `json:"delta"`
+	// MemberLeaves is each member's number of parameters (leaves, for
+	// trees), the k of its AIC and BIC.
+	MemberLeaves []int `json:"member_leaves"`
 }
 
 // Timings are wall-clock seconds of the stages of Fit.
@@ -119,338 +123,441 @@ type Timings struct {
 // validation metric that tunes lambda and delta counts rows, unweighted.
 func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.Env) (*Model, *Report, error) {
 	start := time.Now()
-	c, err := cfg.resolve()
+	f, err := newFit(ctx, train, valid, cfg, env)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := checkData("training", train, 2); err != nil {
+	for _, stage := range []struct {
+		run     func() error
+		seconds *float64
+	}{
+		{f.prepare, &f.rep.Seconds.Prepare},
+		{f.fitMixture, &f.rep.Seconds.Mixture},
+		{f.makeSubsets, &f.rep.Seconds.Subsets},
+		{f.weightRows, nil},
+		{f.fitMembers, &f.rep.Seconds.Members},
+	} {
+		t0 := time.Now()
+		if err := stage.run(); err != nil {
+			return nil, nil, err
+		}
+		if stage.seconds != nil {
+			*stage.seconds += time.Since(t0).Seconds()
+		}
+	}
+	best, err := f.chooseSet()
+	if err != nil {
 		return nil, nil, err
+	}
+	if err := f.finish(best); err != nil {
+		return nil, nil, err
+	}
+	f.rep.Seconds.Total = time.Since(start).Seconds()
+	f.m.report = f.rep
+	return f.m, f.rep, nil
+}
+
+// fitRun carries one fit from stage to stage: the configuration, the data
+// as each stage leaves it, and the model and report being filled in.
+type fitRun struct {
+	ctx          context.Context
+	c            *resolvedConfig
+	env          learn.Env
+	workers      int
+	train, valid *learn.Data
+	m            *Model
+	rep          *Report
+	// xt is the training features imputed and standardised (a copy of
+	// train.X unless held out or given up), xvt the validation
+	// features'.
+	xt, xvt *mat.Dense
+	// majority and minority are the training rows of each class.
+	majority, minority []int
+	subsets            []resample.Subset
+	// logDensValid are the validation rows' component log-densities.
+	logDensValid *mat.Dense
+	// wx, wy and ww are the rows the static weights are fitted on.
+	wx *mat.Dense
+	wy []int
+	ww []float64
+	// sets are the member sets to weigh and tune: one per member
+	// setting, or one pooling them all.
+	sets []memberSet
+	// points name the member settings of each set.
+	points [][]string
+}
+
+// memberSet is an ensemble of fitted members and, once weighed and
+// tuned, its static weights and combiner.
+type memberSet struct {
+	members []Member
+	// owner is the component of each member (-1: none); nil for the
+	// default layout of 2L members.
+	owner  []int
+	static *ensemble.StaticResult
+	tune   *ensemble.TuneResult
+	valid  *mat.Dense // the members' outputs on the validation rows
+	logits *ensemble.Logits
+	leaves []int
+}
+
+// newFit resolves the configuration, checks the data and, without
+// validation data, holds a share of the training rows out for it.
+func newFit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.Env) (*fitRun, error) {
+	c, err := cfg.resolve()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkData("training", train, 2); err != nil {
+		return nil, err
 	}
 	rep := &Report{}
 	if valid == nil {
 		parts, err := dataset.StratifiedSplit(train.Y, []float64{1 - c.Holdout, c.Holdout}, rng.DeriveSeed(env.Seed, streamHoldout))
 		if err != nil {
-			return nil, nil, fmt.Errorf("aer: hold-out split: %w", err)
+			return nil, fmt.Errorf("aer: hold-out split: %w", err)
 		}
 		train, valid = train.Subset(parts[0]), train.Subset(parts[1])
 		rep.Holdout = true
 	}
 	if err := checkData("validation", valid, 1); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if valid.Cols() != train.Cols() {
-		return nil, nil, fmt.Errorf("aer: validation data has %d features, training data %d", valid.Cols(), train.Cols())
+		return nil, fmt.Errorf("aer: validation data has %d features, training data %d", valid.Cols(), train.Cols())
 	}
-	x, y, w, yv := train.X, train.Y, train.W, valid.Y
-	workers := env.Threads()
-	progress := env.Report
+	return &fitRun{ctx: ctx, c: c, env: env, workers: env.Threads(), train: train, valid: valid, rep: rep}, nil
+}
 
-	// Preprocessing: impute training means, standardise.
-	t0 := time.Now()
-	m := &Model{Means: dataset.ColumnMeans(x)}
+// prepare imputes the training means and standardises the training and
+// validation features.
+func (f *fitRun) prepare() error {
+	x := f.train.X
+	f.m = &Model{means: dataset.ColumnMeans(x)}
 	// The hold-out split made its own copy of the rows; otherwise the
 	// caller's features are copied unless it gave them up.
-	xt := x
-	if !rep.Holdout && !env.ConsumeTrain {
-		xt = mat.DenseCopyOf(x)
+	f.xt = x
+	if !f.rep.Holdout && !f.env.ConsumeTrain {
+		f.xt = mat.DenseCopyOf(x)
 	}
-	dataset.Impute(xt, m.Means)
-	if !c.NoStandardize {
-		m.Scaler = dataset.FitScaler(xt)
-		if err := m.Scaler.Check(train.Features); err != nil {
-			return nil, nil, fmt.Errorf("aer: %w: training data: %v", learn.ErrData, err)
+	dataset.Impute(f.xt, f.m.means)
+	if !f.c.NoStandardize {
+		f.m.scaler = dataset.FitScaler(f.xt)
+		if err := f.m.scaler.Check(f.train.Features); err != nil {
+			return fmt.Errorf("aer: %w: training data: %v", learn.ErrData, err)
 		}
-		m.Scaler.Transform(xt)
+		f.m.scaler.Transform(f.xt)
 	}
-	xvt := m.prepare(valid.X)
-	rep.TrainRows, rep.ValidRows = len(y), len(yv)
-	rep.TrainPositives, rep.ValidPositives = count1(y), count1(yv)
-	rep.Seconds.Prepare = time.Since(t0).Seconds()
+	f.xvt = f.m.prepare(f.valid.X)
+	f.rep.TrainRows, f.rep.ValidRows = len(f.train.Y), len(f.valid.Y)
+	f.rep.TrainPositives, f.rep.ValidPositives = count1(f.train.Y), count1(f.valid.Y)
+	return nil
+}
 
-	// 1. Mixture on the majority rows, L by BIC.
-	t0 = time.Now()
-	var majority, minority []int
-	for i, v := range y {
+// fitMixture fits the mixture on the majority rows, L by BIC (step 1).
+func (f *fitRun) fitMixture() error {
+	c, d := f.c, colsOf(f.train.X)
+	for i, v := range f.train.Y {
 		if v == 1 {
-			minority = append(minority, i)
+			f.minority = append(f.minority, i)
 		} else {
-			majority = append(majority, i)
+			f.majority = append(f.majority, i)
 		}
 	}
-	mixRows := majority
-	if c.MixtureRows > 0 && len(majority) > c.MixtureRows {
-		mixRows = sampleRows(majority, c.MixtureRows, rng.DeriveSeed(env.Seed, streamMixtureRows))
-		rep.MixtureRows = len(mixRows)
+	mixRows := f.majority
+	if c.MixtureRows > 0 && len(f.majority) > c.MixtureRows {
+		mixRows = sampleRows(f.majority, c.MixtureRows, rng.DeriveSeed(f.env.Seed, streamMixtureRows))
+		f.rep.MixtureRows = len(mixRows)
 	}
-	xMaj := learn.Rows(xt, mixRows)
-	cov := c.cov.Resolve(colsOf(x), 0)
-	rep.Covariance = cov.String()
+	cov := c.cov.Resolve(d, 0)
+	f.rep.Covariance = cov.String()
 	// A component needs rows to stand on: with full (or tied) covariances
 	// at least d+1 majority rows per component, else at least 2; larger L
 	// only fit degenerate components whose huge densities win the BIC.
 	perComponent := 2
 	if cov == mixture.Full || cov == mixture.Tied {
-		perComponent = colsOf(x) + 1
+		perComponent = d + 1
 	}
 	pool := make([]int, 0, len(c.Components))
 	for _, l := range c.Components {
-		if l*perComponent <= len(majority) {
+		if l*perComponent <= len(f.majority) {
 			pool = append(pool, l)
 		}
 	}
 	if len(pool) == 0 {
-		return nil, nil, fmt.Errorf("aer: %d majority rows are too few for any mixture size in %v (%s covariance needs %d rows per component)",
-			len(majority), c.Components, cov, perComponent)
+		return fmt.Errorf("aer: %d majority rows are too few for any mixture size in %v (%s covariance needs %d rows per component)",
+			len(f.majority), c.Components, cov, perComponent)
 	}
-	rep.Pool = pool
-	sel, err := mixture.Select(ctx, xMaj, pool, &mixture.Settings{
+	f.rep.Pool = pool
+	sel, err := mixture.Select(f.ctx, learn.Rows(f.xt, mixRows), pool, &mixture.Settings{
 		Covariance:    cov,
 		NInit:         c.NInit,
 		SelectRows:    c.SelectRows,
 		RefitRestarts: c.RefitRestarts,
-		Seed:          rng.DeriveSeed(env.Seed, streamMixture),
-		Workers:       workers,
-		Logger:        env.Logger,
+		Seed:          rng.DeriveSeed(f.env.Seed, streamMixture),
+		Workers:       f.workers,
+		Logger:        f.env.Logger,
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("aer: mixture: %w", err)
+		return fmt.Errorf("aer: mixture: %w", err)
 	}
-	m.Mixture = sel.Model
-	rep.Mixture = sel
-	progress("mixture", 1, 1)
-	rep.Seconds.Mixture = time.Since(t0).Seconds()
+	f.m.mixture = sel.Model
+	f.rep.Mixture = sel
+	f.env.Report("mixture", 1, 1)
 	// With the mixture's size known, the rest of the fit needs less than
 	// the estimate before it (which takes the pool's largest): tell the
 	// caller, now and after the subsets.
-	replan := func(from int) {
-		if env.MemoryPlan != nil {
-			L := int64(len(m.Mixture.Weights))
-			env.MemoryPlan(c.fitMemory(int64(len(y)), int64(len(yv)), int64(x.RawMatrix().Cols), int64(workers), L, xt != x, from))
-		}
-	}
-	replan(fromSubsets)
+	f.replan(fromSubsets)
+	return nil
+}
 
-	// 2. Subsets.
-	t0 = time.Now()
-	xMaj = nil
-	scores, err := rowScores(m.Mixture, xt, majority, c.Rank == "responsibility")
-	if err != nil {
-		return nil, nil, fmt.Errorf("aer: ranking majority rows: %w", err)
+// replan tells the caller the memory the fit needs from stage from on.
+func (f *fitRun) replan(from int) {
+	if f.env.MemoryPlan != nil {
+		L := int64(len(f.m.mixture.Weights))
+		x := f.train.X
+		f.env.MemoryPlan(f.c.fitMemory(int64(len(f.train.Y)), int64(len(f.valid.Y)), int64(x.RawMatrix().Cols), int64(f.workers), L, f.xt != x, from))
 	}
-	subsets, err := resample.Subsets(xt, scores, majority, minority, rng.DeriveSeed(env.Seed, streamSubsets), &resample.SubsetOptions{
-		LocalRandom: c.LocalRandom,
-		NoTomek:     c.NoTomek,
-		Workers:     workers,
+}
+
+// makeSubsets ranks the majority rows under each component and draws the
+// global and local subsets (step 2).
+func (f *fitRun) makeSubsets() error {
+	scores, err := rowScores(f.m.mixture, f.xt, f.majority, f.c.Rank == RankResponsibility)
+	if err != nil {
+		return fmt.Errorf("aer: ranking majority rows: %w", err)
+	}
+	f.subsets, err = resample.Subsets(f.xt, scores, f.majority, f.minority, rng.DeriveSeed(f.env.Seed, streamSubsets), &resample.SubsetOptions{
+		LocalRandom: f.c.LocalRandom,
+		NoTomek:     f.c.NoTomek,
+		Workers:     f.workers,
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("aer: subsets: %w", err)
+		return fmt.Errorf("aer: subsets: %w", err)
 	}
-	rep.Subsets = subsets
-	progress("subsets", 1, 1)
-	rep.Seconds.Subsets = time.Since(t0).Seconds()
+	f.rep.Subsets = f.subsets
+	f.env.Report("subsets", 1, 1)
 	// The subsets' buffers are done with: the rest needs less still.
-	replan(fromMembers)
+	f.replan(fromMembers)
+	return nil
+}
 
-	// Rows the static weights are fitted on.
-	var wx *mat.Dense
-	var wy []int
-	var ww []float64
-	if c.WeightData == "valid" {
-		wx, wy, ww = xvt, yv, valid.W
+// weightRows picks the rows the static weights are fitted on and computes
+// the validation rows' component log-densities.
+func (f *fitRun) weightRows() error {
+	if f.c.WeightData == WeightValid {
+		f.wx, f.wy, f.ww = f.xvt, f.valid.Y, f.valid.W
 	} else {
-		union := unionRows(subsets, len(y))
-		wx, wy, ww = learn.Rows(xt, union), learn.Pick(y, union), learn.Pick(w, union)
+		union := unionRows(f.subsets, len(f.train.Y))
+		f.wx, f.wy, f.ww = learn.Rows(f.xt, union), learn.Pick(f.train.Y, union), learn.Pick(f.train.W, union)
 	}
-	rep.WeightRows = len(wy)
-	logDensValid, err := m.Mixture.ComponentLogDensity(xvt, nil)
-	if err != nil {
-		return nil, nil, fmt.Errorf("aer: validation log-densities: %w", err)
+	f.rep.WeightRows = len(f.wy)
+	var err error
+	if f.logDensValid, err = f.m.mixture.ComponentLogDensity(f.xvt, nil); err != nil {
+		return fmt.Errorf("aer: validation log-densities: %w", err)
 	}
-	if err := finiteRows(logDensValid); err != nil {
-		return nil, nil, fmt.Errorf("aer: validation log-densities: %w", err)
+	if err := finiteRows(f.logDensValid); err != nil {
+		return fmt.Errorf("aer: validation log-densities: %w", err)
 	}
+	return nil
+}
 
-	// 3-4. Members, static weights and tuning: per member setting, or
-	// once over the pooled members of every setting.
-	learners := c.learners
-	member := &learn.Data{X: xt, Y: y, W: w}
+// fitMembers trains the members of every member setting, the global
+// members and the peers (step 3), and groups them into the sets to weigh
+// and tune: one per setting, or one pooling them all.
+func (f *fitRun) fitMembers() error {
+	c, learners := f.c, f.c.learners
+	member := &learn.Data{X: f.xt, Y: f.train.Y, W: f.train.W}
 	var balanced *learn.Data
 	if *c.Global {
-		balanced = &learn.Data{X: xt, Y: y, W: balancedWeights(train)}
+		balanced = &learn.Data{X: f.xt, Y: f.train.Y, W: balancedWeights(f.train)}
 	}
-	type fitted struct {
-		members []Member
-		owner   []int
-		static  *ensemble.StaticResult
-		tune    *ensemble.TuneResult
-		valid   *mat.Dense // the members' outputs on the validation rows
-		logits  *ensemble.Logits
-	}
-	sets := make([]fitted, len(learners))
-	t0 = time.Now()
 	labels, seeds := make([]string, len(learners)), make([]uint64, len(learners))
 	for g := range learners {
 		if len(learners) > 1 && *c.Pool {
 			labels[g] = " [" + strings.Join(c.points[g], ",") + "]"
 		}
-		seeds[g] = rng.DeriveSeed(env.Seed, streamMembers+uint64(g)*1000)
+		seeds[g] = rng.DeriveSeed(f.env.Seed, streamMembers+uint64(g)*1000)
 	}
-	peerMethods := make([]learn.Method, len(c.Peers))
-	for k, name := range c.Peers {
-		if peerMethods[k], err = newMember(name); err != nil {
-			return nil, nil, err
-		}
-	}
-	trained, owner, peers, err := trainMembers(ctx, member, balanced, subsets, learners, labels, seeds,
-		peerMethods, rng.DeriveSeed(env.Seed, streamPeers), workers, env.Logger, func(done, total int) {
-			progress("members", done, total)
+	trained, owner, peers, err := trainMembers(f.ctx, member, balanced, f.subsets, learners, labels, seeds,
+		c.Peers, rng.DeriveSeed(f.env.Seed, streamPeers), f.workers, f.env.Logger, func(done, total int) {
+			f.env.Report("members", done, total)
 		})
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	if !*c.Pool && !*c.Global {
 		owner = nil // the default layout of 2L members
 	}
+	f.sets = make([]memberSet, len(learners))
 	for g := range learners {
-		sets[g] = fitted{members: trained[g], owner: owner}
+		f.sets[g] = memberSet{members: trained[g], owner: owner}
 	}
-	points := c.points
-	if *c.Pool && len(sets) > 1 {
-		var pooled fitted
-		for _, f := range sets {
-			pooled.members = append(pooled.members, f.members...)
-			pooled.owner = append(pooled.owner, f.owner...)
+	f.points = c.points
+	if *c.Pool && len(f.sets) > 1 {
+		var pooled memberSet
+		for _, s := range f.sets {
+			pooled.members = append(pooled.members, s.members...)
+			pooled.owner = append(pooled.owner, s.owner...)
 		}
-		sets = []fitted{pooled}
-		points = [][]string{{"pool"}}
+		f.sets = []memberSet{pooled}
+		f.points = [][]string{{"pool"}}
 	}
 	if len(peers) > 0 {
-		for g := range sets {
-			if sets[g].owner == nil {
-				sets[g].owner = make([]int, len(sets[g].members))
-				for k := range sets[g].owner {
-					sets[g].owner[k] = k / 2
+		for g := range f.sets {
+			s := &f.sets[g]
+			if s.owner == nil {
+				s.owner = make([]int, len(s.members))
+				for k := range s.owner {
+					s.owner[k] = k / 2
 				}
 			}
-			sets[g].members = append(slices.Clone(sets[g].members), peers...)
+			s.members = append(slices.Clone(s.members), peers...)
 			for range peers {
-				sets[g].owner = append(sets[g].owner, -1)
+				s.owner = append(s.owner, -1)
 			}
 		}
 	}
-	rep.Seconds.Members += time.Since(t0).Seconds()
+	return nil
+}
+
+// chooseSet weighs and tunes every member set and returns the best on
+// validation; the first (simplest listed) wins ties.
+func (f *fitRun) chooseSet() (memberSet, error) {
 	best := -1
-	var bestFit fitted
-	for g, f := range sets {
-		members := f.members
-		t0 = time.Now()
-		leaves := make([]int, len(members))
-		for k, mb := range members {
-			leaves[k] = learn.NumParams(mb.Model)
-		}
-		// The members' outputs on the validation rows serve the weights
-		// (when fitted there), the tuning and the final validation score:
-		// computed once.
-		fv, err := memberOutputs(members, xvt, workers)
+	var bestSet memberSet
+	for g, s := range f.sets {
+		t0 := time.Now()
+		s, err := f.weigh(s)
 		if err != nil {
-			return nil, nil, err
+			return memberSet{}, err
 		}
-		fw := fv
-		if c.WeightData != "valid" {
-			if fw, err = memberOutputs(members, wx, workers); err != nil {
-				return nil, nil, err
-			}
-		}
-		if c.outputs == ensemble.Labels {
-			if fw == fv {
-				fw = mat.DenseCopyOf(fv)
-			}
-			binarize(fw)
-		}
-		// In logit space the static weights and the tuning share one
-		// logit copy of the validation outputs.
-		var logits *ensemble.Logits
-		if c.space == ensemble.LogitSpace && fw == fv && !c.DynamicEnsemble {
-			logits = ensemble.NewLogits(fv, 0, workers)
-		}
-		static := &ensemble.StaticResult{Weights: uniform(len(members)), Init: "uniform"}
-		if !c.DynamicEnsemble {
-			s := ensemble.StaticSettings{
-				Outputs: c.outputs, Space: c.space, Projection: c.projection, Init: c.init, Leaves: leaves,
-				Schedule: c.schedule, StepScale: c.StepScale, Tol: c.Tol, MaxIter: c.MaxIter, BatchSize: c.BatchSize,
-				Seed: rng.DeriveSeed(env.Seed, streamStatic), Workers: workers, Logits: logits,
-			}
-			static, err = ensemble.FitStatic(fw, wy, ww, &s)
-			if err != nil {
-				return nil, nil, fmt.Errorf("aer: static weights: %w", err)
-			}
-		}
-		progress("weights", g+1, len(sets))
-		rep.Seconds.Weights += time.Since(t0).Seconds()
+		f.env.Report("weights", g+1, len(f.sets))
+		f.rep.Seconds.Weights += time.Since(t0).Seconds()
 
 		t0 = time.Now()
-		metric := c.metric
-		ts := &ensemble.TuneSettings{
-			Metric: func(tp, fp, tn, fn int) float64 {
-				return metric.Of(metrics.Confusion{TP: float64(tp), FP: float64(fp), TN: float64(tn), FN: float64(fn)})
-			},
-			Candidates: c.candidates(m.Mixture, colsOf(x)),
-			Owner:      f.owner,
-			Space:      c.space,
-			Select:     c.selection,
-			Deltas:     deltaGrid(c.DeltaStep),
-			Workers:    workers,
-			Logits:     logits,
+		if s.tune, err = f.tune(s); err != nil {
+			return memberSet{}, err
 		}
-		if c.Thresholds == "fine" {
-			ts.Deltas, ts.DeltaQuantiles = ensemble.DeltaGrid(), 200
-		}
-		if c.DynamicEnsemble {
-			ts.Lambdas = ensemble.DynamicEnsembleLambdas()
-		}
-		tune, err := ensemble.Tune(fv, yv, logDensValid, static.Weights, ts)
-		if err != nil {
-			return nil, nil, fmt.Errorf("aer: tuning lambda and delta: %w", err)
-		}
-		progress("tune", g+1, len(sets))
-		rep.Seconds.Tune += time.Since(t0).Seconds()
+		f.env.Report("tune", g+1, len(f.sets))
+		f.rep.Seconds.Tune += time.Since(t0).Seconds()
 
-		point := GridPoint{Params: points[g], ValidMetric: tune.Metric, Lambda: tune.Combiner.Lambda, Delta: tune.Combiner.Delta, MemberLeaves: leaves}
+		point := GridPoint{Params: f.points[g], ValidMetric: s.tune.Metric, Lambda: s.tune.Combiner.Lambda, Delta: s.tune.Combiner.Delta, MemberLeaves: s.leaves}
 		if point.Params == nil {
 			point.Params = []string{}
 		}
-		rep.Grid = append(rep.Grid, point)
+		f.rep.Grid = append(f.rep.Grid, point)
 		// Strictly better only: the first (simplest listed) setting wins ties.
-		if best < 0 || tune.Metric > rep.Grid[best].ValidMetric {
-			best = g
-			bestFit = fitted{members, f.owner, static, tune, fv, logits}
+		if best < 0 || s.tune.Metric > f.rep.Grid[best].ValidMetric {
+			best, bestSet = g, s
 		}
 	}
-	rep.Chosen = best
-	m.Members = bestFit.members
-	m.Combiner = bestFit.tune.Combiner
-	m.Combiner.Static = bestFit.static.Weights
-	rep.Static, rep.Tune, rep.Combiner = bestFit.static, bestFit.tune, m.Combiner
-	m.Config = c.Config
+	f.rep.Chosen = best
+	return bestSet, nil
+}
+
+// weigh fits the static weights of the members of s (step 4), from their
+// outputs on the weight rows.
+func (f *fitRun) weigh(s memberSet) (memberSet, error) {
+	c := f.c
+	s.leaves = make([]int, len(s.members))
+	for k, mb := range s.members {
+		s.leaves[k] = learn.NumParams(mb.Model)
+	}
+	// The members' outputs on the validation rows serve the weights
+	// (when fitted there), the tuning and the final validation score:
+	// computed once.
+	var err error
+	if s.valid, err = memberOutputs(s.members, f.xvt, f.workers); err != nil {
+		return s, err
+	}
+	fw := s.valid
+	if c.WeightData != WeightValid {
+		if fw, err = memberOutputs(s.members, f.wx, f.workers); err != nil {
+			return s, err
+		}
+	}
+	if c.outputs == ensemble.Labels {
+		if fw == s.valid {
+			fw = mat.DenseCopyOf(s.valid)
+		}
+		binarize(fw)
+	}
+	// In logit space the static weights and the tuning share one logit
+	// copy of the validation outputs.
+	if c.space == ensemble.LogitSpace && fw == s.valid && !c.DynamicEnsemble {
+		s.logits = ensemble.NewLogits(s.valid, 0, f.workers)
+	}
+	s.static = &ensemble.StaticResult{Weights: uniform(len(s.members)), Init: "uniform"}
+	if !c.DynamicEnsemble {
+		st := ensemble.StaticSettings{
+			Outputs: c.outputs, Space: c.space, Projection: c.projection, Init: c.init, Leaves: s.leaves,
+			Schedule: c.schedule, StepScale: c.StepScale, Tol: c.Tol, MaxIter: c.MaxIter, BatchSize: c.BatchSize,
+			Seed: rng.DeriveSeed(f.env.Seed, streamStatic), Workers: f.workers, Logits: s.logits,
+		}
+		if s.static, err = ensemble.FitStatic(fw, f.wy, f.ww, &st); err != nil {
+			return s, fmt.Errorf("aer: static weights: %w", err)
+		}
+	}
+	return s, nil
+}
+
+// tune chooses the dynamic rule, lambda and delta of s on the validation
+// rows (step 5).
+func (f *fitRun) tune(s memberSet) (*ensemble.TuneResult, error) {
+	c, metric := f.c, f.c.metric
+	ts := &ensemble.TuneSettings{
+		Metric: func(tp, fp, tn, fn int) float64 {
+			return metric.Of(metrics.Confusion{TP: float64(tp), FP: float64(fp), TN: float64(tn), FN: float64(fn)})
+		},
+		Candidates: c.candidates(f.m.mixture, colsOf(f.train.X)),
+		Owner:      s.owner,
+		Space:      c.space,
+		Select:     c.selection,
+		Deltas:     deltaGrid(c.DeltaStep),
+		Workers:    f.workers,
+		Logits:     s.logits,
+	}
+	if c.Thresholds == ThresholdsFine {
+		ts.Deltas, ts.DeltaQuantiles = ensemble.DeltaGrid(), 200
+	}
+	if c.DynamicEnsemble {
+		ts.Lambdas = ensemble.DynamicEnsembleLambdas()
+	}
+	t, err := ensemble.Tune(s.valid, f.valid.Y, f.logDensValid, s.static.Weights, ts)
+	if err != nil {
+		return nil, fmt.Errorf("aer: tuning lambda and delta: %w", err)
+	}
+	return t, nil
+}
+
+// finish makes the model of the chosen set: its members and combiner,
+// the Bayes threshold when the configuration asks for it, and the report
+// of the validation rows.
+func (f *fitRun) finish(best memberSet) error {
+	m, rep, c := f.m, f.rep, f.c
+	m.members = best.members
+	m.combiner = best.tune.Combiner
+	m.combiner.Static = best.static.Weights
+	rep.Static, rep.Tune, rep.Combiner = best.static, best.tune, m.combiner
+	m.config = c.Config
 	rep.Config = c.Config
 
-	scores2, _, err := m.scoreOutputs(bestFit.valid, logDensValid, bestFit.logits)
+	scores, _, err := m.scoreOutputs(best.valid, f.logDensValid, best.logits)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	if c.DeltaRule == decision.RuleBayes {
-		if delta, ok, err := bayesDelta(yv, scores2, valid.W, c.metric, train.PositiveShare()); err != nil {
-			return nil, nil, err
+	if c.DeltaRule == DeltaBayes {
+		if delta, ok, err := bayesDelta(f.valid.Y, scores, f.valid.W, c.metric, f.train.PositiveShare()); err != nil {
+			return err
 		} else if ok {
-			m.Combiner.Delta = delta
+			m.combiner.Delta = delta
 			rep.Combiner.Delta = delta
 			rep.BayesDelta = true
 		}
 	}
-	rep.Valid = metrics.Evaluate(yv, scores2, m.Combiner.Delta, nil)
-	rep.Seconds.Total = time.Since(start).Seconds()
-	m.report = rep
-	return m, rep, nil
+	rep.Valid = metrics.Evaluate(f.valid.Y, scores, m.combiner.Delta, nil)
+	return nil
 }
 
 // candidates returns the dynamic rules Tune chooses among.
@@ -533,15 +640,16 @@ func rowScores(mx *mixture.Model, x *mat.Dense, rows []int, resp bool) (*mat.Den
 
 // trainMembers fits, for every learner, one member per subset and, when
 // balanced is not nil, one more on all its rows (the global member), and
-// each peer method once on all of data with its own defaults, workers at
+// each peer method once on all of data with its own settings, workers at
 // a time, each on one goroutine with the seed stream of its learner
 // (seeds[g]) and its place (peers: stream k of peerSeed), so the models do
 // not depend on scheduling. The peers come first, one at a time on every
 // worker (their models do not depend on the number of workers); of the
 // members, the largest fits (the global members, on every row) start
-// first, so that no core waits alone on one of them at the end. The learners that fit one subset share its rows (copied
-// once, then dropped) and what their fits can reuse of them (learn.Shared:
-// boosted trees' bins). It returns each learner's members, the component
+// first, so that no core waits alone on one of them at the end. The
+// learners that fit one subset share its rows (copied once, then dropped)
+// and what their fits can reuse of them (learn.Shared: boosted trees'
+// bins). It returns each learner's members, the component
 // each belongs to (-1 for the global member) and the peers; labels[g] is
 // appended to the names of learner g's members.
 func trainMembers(ctx context.Context, data, balanced *learn.Data, subsets []resample.Subset, learners []learn.Method, labels []string, seeds []uint64,
@@ -561,53 +669,10 @@ func trainMembers(ctx context.Context, data, balanced *learn.Data, subsets []res
 	for g := range members {
 		members[g] = make([]Member, n)
 	}
-	peers := make([]Member, P)
-	// Tasks run place by place, so the rows of few places are held at once.
-	type place struct {
-		once sync.Once
-		d    *learn.Data
-		left atomic.Int32
-	}
-	places := make([]place, n)
-	placeRows := func(k int) int {
-		if k < len(subsets) {
-			return len(subsets[k].Rows)
-		}
-		return data.Rows()
-	}
-	for k := range places {
-		places[k].left.Store(int32(G))
-	}
-	rowsOf := func(k int) *learn.Data {
-		p := &places[k]
-		p.once.Do(func() {
-			if k < len(subsets) {
-				p.d = data.Subset(subsets[k].Rows)
-			} else {
-				d := *balanced
-				p.d = &d
-			}
-			p.d.Shared = &learn.Shared{}
-		})
-		return p.d
-	}
-	// Task order: the places by decreasing rows (ties in order; the
-	// global place, every row, first): the longest fits start first, so
-	// the pool ends on short ones instead of one worker finishing a long
-	// fit alone (4 s of the 6M-row fit, where the local subsets are a
-	// tenth of the global ones). Each member's seed is its place's, so
-	// the order changes no model.
-	order := make([]int, 0, n)
-	if balanced != nil {
-		order = append(order, n-1)
-	}
-	for k := range len(subsets) {
-		order = append(order, k)
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(placeRows(b), placeRows(a)) })
 	// The peers first, one at a time on every worker: a peer's copy of
 	// every row (logreg's feature-major layout) is then never held beside
 	// a global member's buffers, the largest of the pool's.
+	peers := make([]Member, P)
 	for t, pm := range peerMethods {
 		env := learn.Env{Seed: rng.DeriveSeed(peerSeed, uint64(t)), Workers: workers, Logger: logger}
 		mb, err := pm.Fit(ctx, data, nil, env)
@@ -617,14 +682,11 @@ func trainMembers(ctx context.Context, data, balanced *learn.Data, subsets []res
 		peers[t] = Member{Method: pm.Name(), Model: mb, Name: "all rows (" + pm.Name() + ")"}
 		done(t+1, P+n*G)
 	}
+	places := newPlaces(data, balanced, subsets, G)
 	_, err := learn.ForEach(ctx, workers, n*G, func() func(context.Context, int) error {
 		return func(ctx context.Context, t int) error {
-			k, g := order[t/G], t%G
-			defer func() {
-				if places[k].left.Add(-1) == 0 {
-					places[k].d = nil
-				}
-			}()
+			k, g := places.order[t/G], t%G
+			defer places.release(k)
 			// One worker per member; the work its place's members share
 			// (bins) takes every worker, as the others may wait for it.
 			env := learn.Env{Seed: rng.DeriveSeed(seeds[g], uint64(k)), Workers: 1, SharedWorkers: workers, Logger: logger}
@@ -632,7 +694,7 @@ func trainMembers(ctx context.Context, data, balanced *learn.Data, subsets []res
 			if k < len(subsets) {
 				name = fmt.Sprintf("%s %d%s", subsets[k].Kind, subsets[k].Component, labels[g])
 			}
-			mb, err := learners[g].Fit(ctx, rowsOf(k), nil, env)
+			mb, err := learners[g].Fit(ctx, places.rows(k), nil, env)
 			if err != nil {
 				return fmt.Errorf("aer: member %d (%s): %w", k, name, err)
 			}
@@ -644,6 +706,79 @@ func trainMembers(ctx context.Context, data, balanced *learn.Data, subsets []res
 		return nil, nil, nil, err
 	}
 	return members, owner, peers, nil
+}
+
+// places are the row sets members are trained on, the subsets and, when
+// balanced is not nil, all rows with balanced weights (the last place):
+// each place's rows are copied when its first member starts and dropped
+// when its last ends, so the rows of few places are held at once.
+type places struct {
+	data, balanced *learn.Data
+	subsets        []resample.Subset
+	slots          []place
+	// order lists the places by decreasing rows (ties in order; the
+	// global place, every row, first): the longest fits start first, so
+	// the pool ends on short ones instead of one worker finishing a long
+	// fit alone (4 s of the 6M-row fit, where the local subsets are a
+	// tenth of the global ones). Each member's seed is its place's, so
+	// the order changes no model.
+	order []int
+}
+
+type place struct {
+	once sync.Once
+	d    *learn.Data
+	left atomic.Int32
+}
+
+// newPlaces returns the places of the subsets (and balanced), each to be
+// fitted by G members.
+func newPlaces(data, balanced *learn.Data, subsets []resample.Subset, G int) *places {
+	n := len(subsets)
+	if balanced != nil {
+		n++
+	}
+	p := &places{data: data, balanced: balanced, subsets: subsets, slots: make([]place, n), order: make([]int, 0, n)}
+	for k := range p.slots {
+		p.slots[k].left.Store(int32(G))
+	}
+	if balanced != nil {
+		p.order = append(p.order, n-1)
+	}
+	for k := range len(subsets) {
+		p.order = append(p.order, k)
+	}
+	size := func(k int) int {
+		if k < len(subsets) {
+			return len(subsets[k].Rows)
+		}
+		return data.Rows()
+	}
+	slices.SortStableFunc(p.order, func(a, b int) int { return cmp.Compare(size(b), size(a)) })
+	return p
+}
+
+// rows returns the rows of place k, copied on first use, with what the
+// fits of its members can share (learn.Shared: boosted trees' bins).
+func (p *places) rows(k int) *learn.Data {
+	s := &p.slots[k]
+	s.once.Do(func() {
+		if k < len(p.subsets) {
+			s.d = p.data.Subset(p.subsets[k].Rows)
+		} else {
+			d := *p.balanced
+			s.d = &d
+		}
+		s.d.Shared = &learn.Shared{}
+	})
+	return s.d
+}
+
+// release drops the rows of place k once its last member is fitted.
+func (p *places) release(k int) {
+	if p.slots[k].left.Add(-1) == 0 {
+		p.slots[k].d = nil
+	}
 }
 
 // balancedWeights returns the row weights of d (nil: all 1) with the

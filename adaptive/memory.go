@@ -89,12 +89,10 @@ func (r *resolvedConfig) fitMemory(n, nv, f, workers, L int64, copy bool, from i
 	fit := min(workers, G) * n * perRow
 	// The peers fit on every row, one at a time before the members.
 	var peerFit int64
-	for _, name := range r.Peers {
+	for _, pm := range r.Peers {
 		b := n * f * word // at least a copy of the rows
-		if pm, err := newMember(name); err == nil {
-			if e, ok := learn.FitMemory(pm, learn.Shape{Rows: int(n), Features: int(f), Workers: int(workers)}); ok {
-				b = e
-			}
+		if e, ok := learn.FitMemory(pm, learn.Shape{Rows: int(n), Features: int(f), Workers: int(workers)}); ok {
+			b = e
 		}
 		peerFit = max(peerFit, b)
 	}

@@ -40,8 +40,8 @@ func TestMemoryPlan(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.Mixture.K() != comps[0] || len(got) != 2 {
-			t.Fatalf("L = %d: %d plans %v", m.Mixture.K(), len(got), got)
+		if m.mixture.K() != comps[0] || len(got) != 2 {
+			t.Fatalf("L = %d: %d plans %v", m.mixture.K(), len(got), got)
 		}
 		before := (&Method{cfg: *c}).FitMemory(shape)
 		if got[1] <= 16<<20 || got[1] > got[0] || got[0] > before {

@@ -14,9 +14,10 @@ const (
 	DynamicEnsembleName = "dynens"
 )
 
-// Method is AER on the learn contract: its parameters are Config's (and
-// the members' method's), Fit calls Fit with the Env, and Load reads the
-// payload of Model.MarshalBinary.
+// Method is AER on the learn contract: its parameters are Config's, the
+// members' as member.KEY and the peers' as peer.NAME.KEY (Config.Set),
+// Fit calls Fit with the Env, and Load reads the payload of
+// Model.MarshalBinary.
 type Method struct {
 	name string
 	cfg  Config
@@ -48,7 +49,8 @@ func (m *Method) Describe() string {
 	return "the AER adaptive ensemble (mixture subsets, boosted members, static and likelihood weights)"
 }
 
-// Config returns a copy of the configuration.
+// Config returns a copy of the configuration (its member and peer
+// methods shared: set them through Set, which copies them first).
 func (m *Method) Config() Config { return m.cfg }
 
 // Set sets one parameter (see Config.Set). The Dynamic Ensemble refuses
@@ -95,7 +97,7 @@ func (m *Method) Load(payload []byte) (learn.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	if m.locked && !model.Config.DynamicEnsemble {
+	if m.locked && !model.config.DynamicEnsemble {
 		return nil, errors.New("aer: the payload's dynamic_ensemble setting does not match the method " + m.name)
 	}
 	return model, nil

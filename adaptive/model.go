@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -18,45 +19,68 @@ import (
 )
 
 // Model is a fitted AER model. It is safe for concurrent use by several
-// goroutines once fitted or loaded. Its fields are the fitted parts, in
-// the order the score uses them.
+// goroutines once fitted or loaded. Its parts, in the order the score
+// uses them, are read through its methods.
 type Model struct {
-	// Means imputes missing values (training means, raw scale).
-	Means []float64
-	// Scaler standardises features; nil when Config.NoStandardize.
-	Scaler *dataset.Scaler
-	// Mixture is the Gaussian mixture of the majority class.
-	Mixture *mixture.Model
-	// Members are the 2L members: member 2l was trained on the global
-	// subset of component l, member 2l+1 on its local subset.
-	Members []Member
-	// Combiner holds the static weights, the dynamic rule, lambda and delta.
-	Combiner ensemble.Combiner
-	// Config is the configuration the model was fitted with.
-	Config Config
+	// means imputes missing values (training means, raw scale).
+	means []float64
+	// scaler standardises features; nil when Config.NoStandardize.
+	scaler *dataset.Scaler
+	// mixture is the Gaussian mixture of the majority class.
+	mixture *mixture.Model
+	// members are the members in the order of the combiner's weights
+	// (see Members).
+	members []Member
+	// combiner holds the static weights, the dynamic rule, lambda and
+	// delta.
+	combiner ensemble.Combiner
+	// config is the configuration the model was fitted with, resolved.
+	config Config
 
 	report *Report // the fit's report; nil for a loaded model
 }
 
+// Config returns the configuration the model was fitted with, every
+// default filled in.
+func (m *Model) Config() Config { return m.config }
+
+// Mixture returns the Gaussian mixture of the majority class, on the
+// imputed, standardised features. The caller must not modify it.
+func (m *Model) Mixture() *mixture.Model { return m.mixture }
+
+// Members returns the members in the order of the combiner's weights:
+// per member setting kept (every setting when pooled), its 2L subset
+// members (member 2l trained on the global subset of component l, member
+// 2l+1 on its local subset) and its member on all rows (Config.Global);
+// then the peers. The members' models must not be modified.
+func (m *Model) Members() []Member { return slices.Clone(m.members) }
+
+// Combiner returns the combination of the members' outputs: static
+// weights, dynamic rule, lambda and delta. Its slices must not be
+// modified.
+func (m *Model) Combiner() ensemble.Combiner { return m.combiner }
+
 // Member is one fitted member and the registered method that fitted it
 // (and loads it back).
 type Member struct {
+	// Method is the name the member's method is registered under.
 	Method string
-	Model  learn.Model
+	// Model is the fitted member.
+	Model learn.Model
 	// Name says what the member was trained on ("global 2", "local 2",
 	// "all rows", with the member setting when several are pooled).
 	Name string
 }
 
 // NumFeatures returns the number of input features.
-func (m *Model) NumFeatures() int { return len(m.Means) }
+func (m *Model) NumFeatures() int { return len(m.means) }
 
 // prepare returns an imputed, standardised copy of x.
 func (m *Model) prepare(x *mat.Dense) *mat.Dense {
 	xt := mat.DenseCopyOf(x)
-	dataset.Impute(xt, m.Means)
-	if m.Scaler != nil {
-		m.Scaler.Transform(xt)
+	dataset.Impute(xt, m.means)
+	if m.scaler != nil {
+		m.scaler.Transform(xt)
 	}
 	return xt
 }
@@ -108,28 +132,32 @@ func (m *Model) Predict(x *mat.Dense) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	return m.Combiner.Predict(nil, s), nil
+	return m.combiner.Predict(nil, s), nil
 }
 
 // Threshold returns the tuned decision threshold delta.
-func (m *Model) Threshold() float64 { return m.Combiner.Delta }
+func (m *Model) Threshold() float64 { return m.combiner.Delta }
 
-// MemberTable lists the members: component (Combiner.Owner, else member j
-// of component j/2), method, name, static weight and the member
-// parameters of the configuration (learn.Inspector).
+// MemberTable lists the members: component (the combiner's Owner, else
+// member j of component j/2), method, name, static weight and settings:
+// the member parameters of the configuration, or a peer's own
+// (learn.Inspector).
 func (m *Model) MemberTable() []learn.MemberInfo {
-	out := make([]learn.MemberInfo, len(m.Members))
-	for j, mb := range m.Members {
+	out := make([]learn.MemberInfo, len(m.members))
+	for j, mb := range m.members {
 		c := j / 2
-		if m.Combiner.Owner != nil && j < len(m.Combiner.Owner) {
-			c = m.Combiner.Owner[j]
+		if m.combiner.Owner != nil && j < len(m.combiner.Owner) {
+			c = m.combiner.Owner[j]
 		}
 		w := 0.0
-		if j < len(m.Combiner.Static) {
-			w = m.Combiner.Static[j]
+		if j < len(m.combiner.Static) {
+			w = m.combiner.Static[j]
 		}
-		out[j] = learn.MemberInfo{Component: c, Method: mb.Method, Name: mb.Name, StaticWeight: w,
-			Settings: append([]string(nil), m.Config.MemberParams...)}
+		settings := slices.Clone(m.config.MemberParams)
+		if p := j - (len(m.members) - len(m.config.Peers)); p >= 0 && m.config.Peers[p].Name() == mb.Method {
+			settings = settingsOf(m.config.Peers[p]) // a peer
+		}
+		out[j] = learn.MemberInfo{Component: c, Method: mb.Method, Name: mb.Name, StaticWeight: w, Settings: settings}
 	}
 	return out
 }
@@ -143,11 +171,11 @@ func (m *Model) Summary() any {
 }
 
 func (m *Model) scorePrepared(xt *mat.Dense, workers int) ([]float64, Diagnostics, error) {
-	f, err := memberOutputs(m.Members, xt, workers)
+	f, err := memberOutputs(m.members, xt, workers)
 	if err != nil {
 		return nil, Diagnostics{}, err
 	}
-	logDens, err := m.Mixture.ComponentLogDensity(xt, nil)
+	logDens, err := m.mixture.ComponentLogDensity(xt, nil)
 	if err != nil {
 		return nil, Diagnostics{}, fmt.Errorf("aer: component log-densities: %w", err)
 	}
@@ -158,7 +186,7 @@ func (m *Model) scorePrepared(xt *mat.Dense, workers int) ([]float64, Diagnostic
 // per member) with the rows' component log-densities into scores.
 // lg, when not nil, is the logit copy of f that the fit already built.
 func (m *Model) scoreOutputs(f, logDens *mat.Dense, lg *ensemble.Logits) ([]float64, Diagnostics, error) {
-	s, diag, err := m.Combiner.ScoreShared(nil, f, logDens, lg)
+	s, diag, err := m.combiner.ScoreShared(nil, f, logDens, lg)
 	if err != nil {
 		return nil, diag, fmt.Errorf("aer: %w", err)
 	}
@@ -194,20 +222,20 @@ func (m *Model) Breakdown(row []float64) (*Explanation, error) {
 		return nil, fmt.Errorf("aer: %w: row has %d features, the model %d", learn.ErrData, len(row), m.NumFeatures())
 	}
 	xt := m.prepare(mat.NewDense(1, len(row), append([]float64(nil), row...)))
-	f, err := memberOutputs(m.Members, xt, 1)
+	f, err := memberOutputs(m.members, xt, 1)
 	if err != nil {
 		return nil, err
 	}
-	logDens, err := m.Mixture.ComponentLogDensity(xt, nil)
+	logDens, err := m.mixture.ComponentLogDensity(xt, nil)
 	if err != nil {
 		return nil, fmt.Errorf("aer: %w", err)
 	}
-	e, err := m.Combiner.Explain(f.RawRowView(0), logDens.RawRowView(0))
+	e, err := m.combiner.Explain(f.RawRowView(0), logDens.RawRowView(0))
 	if err != nil {
 		return nil, fmt.Errorf("aer: %w", err)
 	}
-	names := make([]string, len(m.Members))
-	for k, mb := range m.Members {
+	names := make([]string, len(m.members))
+	for k, mb := range m.members {
 		names[k] = mb.Name
 		if names[k] == "" { // the default layout of 2L members
 			kind := "global"
@@ -264,8 +292,8 @@ const formatV2 = "aer-model-2"
 
 // MarshalBinary encodes the model.
 func (m *Model) MarshalBinary() ([]byte, error) {
-	e := encoded{Format: formatV2, Means: m.Means, Scaler: m.Scaler, Mixture: m.Mixture, Combiner: m.Combiner, Config: m.Config}
-	for k, mb := range m.Members {
+	e := encoded{Format: formatV2, Means: m.means, Scaler: m.scaler, Mixture: m.mixture, Combiner: m.combiner, Config: m.config}
+	for k, mb := range m.members {
 		b, err := mb.Model.MarshalBinary()
 		if err != nil {
 			return nil, fmt.Errorf("aer: member %d: %w", k, err)
@@ -295,9 +323,9 @@ func Load(b []byte) (*Model, error) {
 	if e.Mixture == nil || len(e.Members) == 0 {
 		return nil, errors.New("aer: model lacks its mixture or members")
 	}
-	nm := &Model{Means: e.Means, Scaler: e.Scaler, Mixture: e.Mixture, Combiner: e.Combiner, Config: e.Config}
+	nm := &Model{means: e.Means, scaler: e.Scaler, mixture: e.Mixture, combiner: e.Combiner, config: e.Config}
 	for k, em := range e.Members {
-		method, err := newMember(em.Method)
+		method, err := methodByName(em.Method)
 		if err != nil {
 			return nil, fmt.Errorf("aer: member %d: %w", k, err)
 		}
@@ -308,22 +336,22 @@ func Load(b []byte) (*Model, error) {
 		if mb.NumFeatures() != len(e.Means) {
 			return nil, fmt.Errorf("aer: member %d has %d features, the model %d", k, mb.NumFeatures(), len(e.Means))
 		}
-		nm.Members = append(nm.Members, Member{Method: em.Method, Model: mb, Name: em.Name})
+		nm.members = append(nm.members, Member{Method: em.Method, Model: mb, Name: em.Name})
 	}
-	if nm.Mixture.Dim() != len(nm.Means) {
-		return nil, fmt.Errorf("aer: mixture has %d features, the model %d", nm.Mixture.Dim(), len(nm.Means))
+	if nm.mixture.Dim() != len(nm.means) {
+		return nil, fmt.Errorf("aer: mixture has %d features, the model %d", nm.mixture.Dim(), len(nm.means))
 	}
-	if len(nm.Combiner.Static) != len(nm.Members) {
-		return nil, fmt.Errorf("aer: %d members and %d static weights", len(nm.Members), len(nm.Combiner.Static))
+	if len(nm.combiner.Static) != len(nm.members) {
+		return nil, fmt.Errorf("aer: %d members and %d static weights", len(nm.members), len(nm.combiner.Static))
 	}
-	if err := nm.Combiner.CheckLayout(len(nm.Members), nm.Mixture.K()); err != nil {
+	if err := nm.combiner.CheckLayout(len(nm.members), nm.mixture.K()); err != nil {
 		return nil, fmt.Errorf("aer: %w", err)
 	}
-	if nm.Config.Preset == "" {
+	if nm.config.Preset == "" {
 		// Written before presets existed: the paper's method.
-		nm.Config.Preset = PresetPaper
+		nm.config.Preset = PresetPaper
 	}
-	if nm.Scaler != nil && (len(nm.Scaler.Mean) != len(nm.Means) || len(nm.Scaler.Scale) != len(nm.Means)) {
+	if nm.scaler != nil && (len(nm.scaler.Mean) != len(nm.means) || len(nm.scaler.Scale) != len(nm.means)) {
 		return nil, errors.New("aer: scaler does not match the number of features")
 	}
 	return nm, nil

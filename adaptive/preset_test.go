@@ -10,6 +10,7 @@ import (
 
 	"github.com/aer-go/aer/ensemble"
 	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/logreg"
 )
 
 // plusConfig is the default preset on a small pool and a 2-point member
@@ -27,35 +28,35 @@ func TestPresetPlusStructure(t *testing.T) {
 	}
 	c := rep.Config
 	if c.Preset != PresetPlus || !*c.Pool || !*c.Global || c.Space != "logit" || c.Thresholds != "fine" || c.Likelihood != "tempered" ||
-		c.WeightData != "valid" || len(c.Peers) != 1 || c.Peers[0] != "logreg" || c.Select != "auc" || c.DeltaRule != "bayes" || !rep.BayesDelta {
+		c.WeightData != "valid" || len(c.Peers) != 1 || c.Peers[0].Name() != "logreg" || c.Select != "auc" || c.DeltaRule != "bayes" || !rep.BayesDelta {
 		t.Fatalf("resolved config %+v is not the plus preset", c)
 	}
 	// Two settings, each with 2L subset members and one global member,
 	// pooled into one ensemble, and the logistic regression peer.
 	L := rep.Mixture.Components
-	if len(m.Members) != 2*(2*L+1)+1 || len(rep.Grid) != 1 || rep.Grid[0].Params[0] != "pool" {
-		t.Fatalf("%d members for L = %d, grid report %+v", len(m.Members), L, rep.Grid)
+	if len(m.members) != 2*(2*L+1)+1 || len(rep.Grid) != 1 || rep.Grid[0].Params[0] != "pool" {
+		t.Fatalf("%d members for L = %d, grid report %+v", len(m.members), L, rep.Grid)
 	}
 	owners := map[int]int{}
-	for k, o := range m.Combiner.Owner {
+	for k, o := range m.combiner.Owner {
 		owners[o]++
-		if o == -1 && !strings.HasPrefix(m.Members[k].Name, "all rows [") && m.Members[k].Name != "all rows (logreg)" {
-			t.Errorf("member %d owns no component but is named %q", k, m.Members[k].Name)
+		if o == -1 && !strings.HasPrefix(m.members[k].Name, "all rows [") && m.members[k].Name != "all rows (logreg)" {
+			t.Errorf("member %d owns no component but is named %q", k, m.members[k].Name)
 		}
 	}
-	if owners[-1] != 3 || m.Members[len(m.Members)-1].Method != "logreg" {
-		t.Errorf("%d members without a component, want one per setting and the peer (last member %s)", owners[-1], m.Members[len(m.Members)-1].Method)
+	if owners[-1] != 3 || m.members[len(m.members)-1].Method != "logreg" {
+		t.Errorf("%d members without a component, want one per setting and the peer (last member %s)", owners[-1], m.members[len(m.members)-1].Method)
 	}
 	for l := range L {
 		if owners[l] != 4 {
 			t.Errorf("component %d has %d members, want 2 per setting", l, owners[l])
 		}
 	}
-	if m.Combiner.Space != ensemble.LogitSpace || m.Combiner.Dynamic.Rule != ensemble.Tempered && m.Combiner.Dynamic.Rule != ensemble.Uniform {
-		t.Errorf("combiner %+v: want logit space and a tempered (or uniform) rule", m.Combiner)
+	if m.combiner.Space != ensemble.LogitSpace || m.combiner.Dynamic.Rule != ensemble.Tempered && m.combiner.Dynamic.Rule != ensemble.Uniform {
+		t.Errorf("combiner %+v: want logit space and a tempered (or uniform) rule", m.combiner)
 	}
 	// The threshold comes from the fine candidates, not the 0.05 grid.
-	if d := m.Combiner.Delta; d <= 0 || d >= 1 {
+	if d := m.combiner.Delta; d <= 0 || d >= 1 {
 		t.Errorf("delta %v", d)
 	}
 
@@ -76,9 +77,9 @@ func TestPresetPlusStructure(t *testing.T) {
 		t.Fatal(err)
 	}
 	back := roundTrip(t, m, te.X, p)
-	for k := range m.Members {
-		if back.Members[k].Name != m.Members[k].Name {
-			t.Errorf("member %d: name %q after loading, %q before", k, back.Members[k].Name, m.Members[k].Name)
+	for k := range m.members {
+		if back.members[k].Name != m.members[k].Name {
+			t.Errorf("member %d: name %q after loading, %q before", k, back.members[k].Name, m.members[k].Name)
 		}
 	}
 }
@@ -91,7 +92,7 @@ func TestPresetFillsPartsOnly(t *testing.T) {
 	paperParts := plusConfig()
 	paperParts.Pool, paperParts.Global = &f, &f
 	paperParts.Space, paperParts.Thresholds, paperParts.Likelihood = "probability", "grid", "exp"
-	paperParts.Projection, paperParts.WeightData, paperParts.Peers = "minmax", "union", []string{}
+	paperParts.Projection, paperParts.WeightData, paperParts.Peers = "minmax", "union", []learn.Method{}
 	paperParts.Select, paperParts.DeltaRule = "threshold", "tuned"
 	paper := plusConfig()
 	paper.Preset = PresetPaper
@@ -99,7 +100,7 @@ func TestPresetFillsPartsOnly(t *testing.T) {
 	plusParts.Preset = PresetPaper
 	plusParts.Pool, plusParts.Global = &tt, &tt
 	plusParts.Space, plusParts.Thresholds, plusParts.Likelihood = "logit", "fine", "tempered"
-	plusParts.WeightData, plusParts.Peers, plusParts.Select = "valid", []string{"logreg"}, "auc"
+	plusParts.WeightData, plusParts.Peers, plusParts.Select = "valid", []learn.Method{logreg.NewStandardized()}, "auc"
 	plusParts.DeltaRule = "bayes"
 	scores := func(c *Config) []float64 {
 		m, _, err := Fit(context.Background(), ld(tr), ld(va), c, learn.Env{Seed: 5})
@@ -161,16 +162,16 @@ func TestPresetPartsSwitch(t *testing.T) {
 		}
 		switch kv {
 		case "pool=false":
-			if len(rep.Grid) != 2 || len(m.Members) != 2*rep.Mixture.Components+2 {
-				t.Errorf("pool=false: %d grid points, %d members", len(rep.Grid), len(m.Members))
+			if len(rep.Grid) != 2 || len(m.members) != 2*rep.Mixture.Components+2 {
+				t.Errorf("pool=false: %d grid points, %d members", len(rep.Grid), len(m.members))
 			}
 		case "peers=none":
-			if len(m.Members) != 2*(2*rep.Mixture.Components+1) {
-				t.Errorf("peers=none: %d members", len(m.Members))
+			if len(m.members) != 2*(2*rep.Mixture.Components+1) {
+				t.Errorf("peers=none: %d members", len(m.members))
 			}
 		case "global=false":
-			if len(m.Members) != 2*2*rep.Mixture.Components+1 {
-				t.Errorf("global=false: %d members", len(m.Members))
+			if len(m.members) != 2*2*rep.Mixture.Components+1 {
+				t.Errorf("global=false: %d members", len(m.members))
 			}
 		}
 	}
@@ -208,8 +209,8 @@ func TestLoadBeforePresets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.Config.Preset != PresetPaper {
-		t.Errorf("old model file loads with preset %q", back.Config.Preset)
+	if back.config.Preset != PresetPaper {
+		t.Errorf("old model file loads with preset %q", back.config.Preset)
 	}
 	if bytes.Contains(old, []byte(`"preset"`)) {
 		t.Fatal("test did not strip the preset")

@@ -205,7 +205,7 @@ func TestQualityAgainstAnchors(t *testing.T) {
 		t.Skip("fits 30 models; skipped in -short mode")
 	}
 	for _, preset := range []struct {
-		name string
+		name Preset
 		ref  map[string]float64
 	}{{PresetPaper, anchorMeans(t, "AER_exp_simplex")}, {PresetPlus, plusAnchorMeans(t)}} {
 		for _, name := range []string{"ecoli", "car_eval_34", "abalone_19"} {

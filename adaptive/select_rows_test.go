@@ -15,7 +15,7 @@ import (
 // of that size.
 func TestSelectRows(t *testing.T) {
 	for _, c := range []struct {
-		preset string
+		preset Preset
 		set    string
 		want   int
 	}{{"", "", mixture.DefaultSelectRows}, {PresetPaper, "", -1}, {"", "500", 500}, {PresetPaper, "-1", -1}} {
@@ -56,8 +56,9 @@ func TestSelectRows(t *testing.T) {
 // ranked (the global subsets still hold floor(m_n / L) of them).
 func TestMixtureRows(t *testing.T) {
 	for _, c := range []struct {
-		preset, set string
-		want        int
+		preset Preset
+		set    string
+		want   int
 	}{{"", "", DefaultMixtureRows}, {PresetPaper, "", -1}, {"", "400", 400}, {"", "-1", -1}} {
 		cfg := &Config{Preset: c.preset}
 		if c.set != "" {

@@ -25,7 +25,7 @@ func aerTask(t *testing.T, dir string) (train, valid, test string) {
 	return filepath.Join(dir, "task.train.csv"), filepath.Join(dir, "task.valid.csv"), filepath.Join(dir, "task.test.csv")
 }
 
-var smallAER = []string{"--param", "components=2-3", "--param", "n_init=2", "--param", "n_estimators=20", "--param", "max_depth=3"}
+var smallAER = []string{"--param", "components=2-3", "--param", "n_init=2", "--param", "member.n_estimators=20", "--param", "member.max_depth=3"}
 
 func TestAERFitPredictExplain(t *testing.T) {
 	dir := t.TempDir()
