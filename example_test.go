@@ -9,7 +9,11 @@ import (
 	"path/filepath"
 
 	"github.com/aer-go/aer"
+	"github.com/aer-go/aer/adaptive"
+	"github.com/aer-go/aer/boost"
 	"github.com/aer-go/aer/cv"
+	"github.com/aer-go/aer/decision"
+	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/metrics"
 )
 
@@ -209,4 +213,29 @@ func ExampleCrossValidate() {
 	fmt.Println("rounds:", len(res.Rounds), "mean balanced accuracy above 0.8:", sum[0].Mean > 0.8)
 	// Output:
 	// rounds: 4 mean balanced accuracy above 0.8: true
+}
+
+// Methods configured with typed settings: AER as the paper describes it
+// (preset paper), and boosted trees, each with a decision threshold
+// chosen on the validation rows for the least cost.
+func ExampleFit() {
+	ctx := context.Background()
+	train, _ := aer.ReadTable("testdata/clinic.train.csv", &aer.ReadOptions{ID: "id"})
+	valid, _ := aer.ReadTable("testdata/clinic.valid.csv", &aer.ReadOptions{ID: "id"})
+	cost, _ := decision.ParseCost("fn=10,fp=1")
+	s := &aer.Settings{Seed: 1, Decision: decision.Options{Objective: &cost, Override: true}}
+	for _, m := range []learn.Method{
+		adaptive.New(adaptive.Config{Preset: adaptive.PresetPaper, Components: []int{2, 3}}),
+		boost.New(boost.Settings{NEstimators: 50, MaxDepth: 3, Eta: 0.1}),
+	} {
+		model, err := aer.Fit(ctx, train, valid, s, m)
+		if err != nil {
+			log.Fatal(err)
+		}
+		_, from := model.Threshold()
+		fmt.Println(model.Method(), "threshold from", from, "for", model.Layer().Objective)
+	}
+	// Output:
+	// aer threshold from decision-layer for cost fn=10,fp=1
+	// gbdt threshold from decision-layer for cost fn=10,fp=1
 }

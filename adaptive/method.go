@@ -28,6 +28,13 @@ type Method struct {
 // NewMethod returns the AER method with the default configuration.
 func NewMethod() learn.Method { return &Method{name: MethodName} }
 
+// New returns the AER method (registered as aer) with the typed
+// configuration cfg (zero fields mean their defaults, as for Fit), for Go
+// programs: the same method as NewMethod with the parameters set from
+// text. Its member and peer methods are shared with cfg until Set
+// copies them.
+func New(cfg Config) learn.Method { return &Method{name: MethodName, cfg: cfg} }
+
 // NewDynamicEnsemble returns the paper's Dynamic Ensemble baseline: AER's
 // members with likelihood weights only (lambda fixed at 1).
 func NewDynamicEnsemble() learn.Method {

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/aer-go/aer/adaptive"
 	"github.com/aer-go/aer/boost"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/logreg"
@@ -24,6 +25,8 @@ func TestTypedConstructors(t *testing.T) {
 		{logreg.New(logreg.Settings{C: 0.5, MaxIter: 300}), "logreg", [][2]string{{"C", "0.5"}, {"max_iter", "300"}}},
 		{svm.New(svm.Settings{C: 2}), "svm", [][2]string{{"C", "2"}}},
 		{tree.New(tree.Settings{ClassWeight: tree.Balanced, MaxDepth: 4}), "tree", [][2]string{{"max_depth", "4"}}},
+		{adaptive.New(adaptive.Config{Preset: adaptive.PresetPaper, Components: []int{2, 3}, Member: logreg.New(logreg.Settings{C: 0.5})}), "aer",
+			[][2]string{{"preset", "paper"}, {"components", "2,3"}, {"member", "logreg"}, {"member.C", "0.5"}, {"grid", "default"}}},
 	} {
 		m, err := learn.New(tc.name)
 		if err != nil {
