@@ -18,11 +18,16 @@ func init() {
 	register(&command{
 		name:    "eval",
 		summary: "score a predictions file: confusion matrix, imbalance metrics, ROC-AUC, threshold sweep",
-		usage: `Usage: aer eval --data preds.csv [--threshold T] [--json] [--sweep [--sweep-out sweep.csv] [--sweep-grid N]]
+		usage: `Usage: aer eval --data preds.csv [--positive CLASS] [--threshold T] [--json] [--sweep [--sweep-out sweep.csv] [--sweep-grid N]]
 
-The predictions file is a CSV with columns label,score[,pred][,weight]:
-label 1 is the positive (minority) class, score grows with the belief in
-label 1, pred is an optional 0/1 decision. The decisions scored are, in this
+The predictions file is a CSV with columns label,score[,pred][,weight], as
+aer predict writes it: label is the true class, score grows with the
+belief in the positive (minority) class, pred is an optional decision.
+Label and pred hold class names (the training file's label values) or 0
+and 1. The positive class is --positive when given; else 1 when every
+value is 0 or 1; else the pred value whose rows have the higher mean
+score (pred is positive when score >= the threshold); else the rarer
+label; the output names it when it is not 1. The decisions scored are, in this
 order of preference: score >= T when --threshold is given; else the pred
 column when present; else score >= 0.5. The output says which was used.
 ROC-AUC and average precision always come from the scores. When every
@@ -58,6 +63,9 @@ type evalOutput struct {
 	// counts are then sums of row weights, and Rows counts the rows.
 	Weighted bool           `json:"weighted,omitempty"`
 	Rows     int            `json:"rows,omitempty"`
+	// Classes are the class names of the file, negative then positive,
+	// when they are not 0 and 1.
+	Classes *[2]string `json:"classes,omitempty"`
 	Decision evalDecision   `json:"decision"`
 	Report   metrics.Report `json:"report"`
 	// Calibration is the Brier score, log-loss and reliability table of
@@ -100,6 +108,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var thr evalOptionalFloat
 	fs.Var(&thr, "threshold", "predict positive when score >= `T`; overrides the pred column (default: the pred column if present, else 0.5)")
 	asJSON := fs.Bool("json", false, "print one JSON document on stdout")
+	positive := fs.String("positive", "", "the positive `class` of the label and pred columns (default: 1 for 0/1, else inferred, see above)")
 	sweep := fs.Bool("sweep", false, "add a threshold sweep: every metric at each threshold of a grid")
 	sweepOut := fs.String("sweep-out", "", "write the sweep as CSV to `file` instead of the output (implies --sweep)")
 	sweepGrid := fs.Int("sweep-grid", 101, "sweep `N` evenly spaced thresholds over [0,1] (over [min,max] score if scores leave [0,1]); 0 sweeps every distinct score")
@@ -127,8 +136,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 
-	p, err := dataset.LoadPredictions(*data)
+	p, err := dataset.LoadPredictionsWith(*data, dataset.PredictionsOptions{Positive: *positive})
 	if err != nil {
+		if errors.Is(err, dataset.ErrPositive) {
+			return fmt.Errorf("eval: %w (--positive)", err)
+		}
 		return fmt.Errorf("eval: %w", err)
 	}
 	if p.Label == nil {
@@ -153,6 +165,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	out := evalOutput{File: *data}
 	if p.Weight != nil {
 		out.Weighted, out.Rows = true, len(p.Label)
+	}
+	if p.Classes != [2]string{} {
+		out.Classes = &p.Classes
 	}
 	switch {
 	case thresholdSet:
@@ -293,13 +308,17 @@ func writeEvalText(w io.Writer, out *evalOutput) error {
 	} else {
 		fmt.Fprint(ew, "rows       ")
 	}
-	fmt.Fprintf(ew, "%s: %s positive (label 1), %s negative (label 0)\n", evalFmtCount(c.N()), evalFmtCount(c.Positives()), evalFmtCount(c.Negatives()))
+	neg, pos := "0", "1"
+	if out.Classes != nil {
+		neg, pos = out.Classes[0], out.Classes[1]
+	}
+	fmt.Fprintf(ew, "%s: %s positive (label %s), %s negative (label %s)\n", evalFmtCount(c.N()), evalFmtCount(c.Positives()), pos, evalFmtCount(c.Negatives()), neg)
 	fmt.Fprintf(ew, "decision   %s\n\n", out.Decision.Text)
 
 	evalWriteTable(ew, "lrr", [][]string{
-		{"", "predicted 1", "predicted 0"},
-		{"label 1", "TP " + evalFmtCount(c.TP), "FN " + evalFmtCount(c.FN)},
-		{"label 0", "FP " + evalFmtCount(c.FP), "TN " + evalFmtCount(c.TN)},
+		{"", "predicted " + pos, "predicted " + neg},
+		{"label " + pos, "TP " + evalFmtCount(c.TP), "FN " + evalFmtCount(c.FN)},
+		{"label " + neg, "FP " + evalFmtCount(c.FP), "TN " + evalFmtCount(c.TN)},
 	})
 	fmt.Fprintln(ew)
 
