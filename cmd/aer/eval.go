@@ -61,11 +61,11 @@ type evalOutput struct {
 	File string `json:"file"`
 	// Weighted is set when the file has a weight column: the report's
 	// counts are then sums of row weights, and Rows counts the rows.
-	Weighted bool           `json:"weighted,omitempty"`
-	Rows     int            `json:"rows,omitempty"`
+	Weighted bool `json:"weighted,omitempty"`
+	Rows     int  `json:"rows,omitempty"`
 	// Classes are the class names of the file, negative then positive,
 	// when they are not 0 and 1.
-	Classes *[2]string `json:"classes,omitempty"`
+	Classes  *[2]string     `json:"classes,omitempty"`
 	Decision evalDecision   `json:"decision"`
 	Report   metrics.Report `json:"report"`
 	// Calibration is the Brier score, log-loss and reliability table of
