@@ -156,11 +156,11 @@ func TestPredictClassNames(t *testing.T) {
 		return path
 	}
 	preds := map[string]string{}
-	for _, c := range []struct{ name, pos, neg string }{{"yesno", "yes", "no"}, {"01", "1", "0"}} {
+	for _, c := range []struct{ name, pos, neg, trees string }{{"yesno", "yes", "no", "10"}, {"01", "1", "0", "10"}, {"01b", "1", "0", "3"}} {
 		train := relabel("testdata/fit/train.csv", c.name+"-train.csv", c.pos, c.neg)
 		test := relabel("testdata/predict/test.csv", c.name+"-test.csv", c.pos, c.neg)
 		model := filepath.Join(dir, c.name+".aer")
-		if _, stderr, code := aer(t, "fit", "--train", train, "--param", "n_estimators=10", "--param", "max_depth=3", "--out", model); code != 0 {
+		if _, stderr, code := aer(t, "fit", "--train", train, "--param", "n_estimators="+c.trees, "--param", "max_depth=3", "--out", model); code != 0 {
 			t.Fatalf("fit: %s", stderr)
 		}
 		out, stderr, code := aer(t, "predict", "--model", model, "--data", test)
@@ -212,5 +212,26 @@ func TestPredictClassNames(t *testing.T) {
 	}
 	if _, stderr, code := aer(t, "eval", "--data", preds["yesno"], "--positive", "maybe"); code != 1 || !strings.Contains(stderr, `"maybe"`) {
 		t.Errorf("--positive maybe: exit %d: %s", code, stderr)
+	}
+
+	// aer compare reads them too: yes/no against 0/1 predictions of
+	// another model is 0/1 against them.
+	compare := func(a, b string) string {
+		t.Helper()
+		out, stderr, code := aer(t, "compare", a, b, "--json")
+		if code != 0 {
+			t.Fatalf("compare %s %s: %s", a, b, stderr)
+		}
+		return strings.ReplaceAll(out, filepath.Base(a), "A")
+	}
+	if got, want := compare(preds["yesno"], preds["01b"]), compare(preds["01"], preds["01b"]); got != want {
+		t.Errorf("compare yes/no with 0/1:\n%s\nwant\n%s", got, want)
+	}
+	// Files that take different positive classes are refused.
+	a, b := filepath.Join(dir, "a.csv"), filepath.Join(dir, "b.csv")
+	os.WriteFile(a, []byte("label,score,pred\nyes,0.9,yes\nno,0.1,no\nno,0.2,no\n"), 0o600)
+	os.WriteFile(b, []byte("label,score,pred\nyes,0.1,yes\nno,0.9,no\nno,0.8,no\n"), 0o600)
+	if _, stderr, code := aer(t, "compare", a, b); code != 1 || !strings.Contains(stderr, `takes "yes" as the positive class, b.csv takes "no"`) {
+		t.Errorf("different positive classes: exit %d: %s", code, stderr)
 	}
 }
