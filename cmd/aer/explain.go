@@ -24,6 +24,11 @@ func init() {
 		usage: `usage: aer explain --model model.aer --data rows.csv [--rows 1,5-7] [--top 10] [--json]
        aer explain --model model.aer --data rows.csv --global [--repeats 5] [--seed 0] [--metric roc_auc] [--json]
 
+Each row comes with its score, its prediction (the positive class when
+the score reaches the model's threshold) and its label when the data has
+one, the classes named by the training file's label values (under --json,
+numbers when they are numbers, as 0 and 1, else strings).
+
 For each row, first its feature attributions, for methods that offer them:
 the base value and each feature's value and attribution, the --top largest
 by absolute attribution (0: all), with base + sum of all attributions =
@@ -204,7 +209,7 @@ type explained struct {
 
 // explainRows scores the rows of d and explains them: feature attributions
 // (explain.Row) and the method's breakdown, those the model offers; the
-// label and prediction as classes' names.
+// label and prediction as the names in classes (negative, positive).
 func explainRows(ctx context.Context, model learn.Model, d *dataset.Dataset, rows []int, classes [2]string, o *explainOptions) (*explained, error) {
 	if classes == [2]string{} {
 		classes = [2]string{"0", "1"}
