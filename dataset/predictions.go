@@ -80,8 +80,8 @@ func LoadPredictions(path string) (*Predictions, error) {
 //  3. the pred value whose rows have the higher mean score, when pred
 //     holds two values (a row is predicted positive when its score
 //     reaches the threshold);
-//  4. the rarer label, when label holds two values (on a tie, the value
-//     that sorts last);
+//  4. the rarer label, when label holds two values (on a tie, 1 if it is
+//     one, else the value that sorts last, as Options.Positive);
 //
 // else the file is refused: name the positive class.
 func LoadPredictionsWith(path string, opt PredictionsOptions) (*Predictions, error) {
