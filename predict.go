@@ -63,10 +63,11 @@ func (p *Predictions) Positives() int {
 }
 
 // WriteCSV writes the predictions as aer predict does: columns
-// [id,]label,score,pred (label only when the table had one).
+// [id,]label,score,pred (label only when the table had one), label and
+// pred as the class names.
 func (p *Predictions) WriteCSV(w io.Writer) error {
 	pw := dataset.NewPredictionsWriter(w, p.IDColumn, p.Label != nil, true, false)
-	if err := pw.Write(&dataset.Predictions{ID: p.ID, Label: p.Label, Score: p.Score, Pred: p.Pred}); err != nil {
+	if err := pw.Write(&dataset.Predictions{ID: p.ID, Label: p.Label, Score: p.Score, Pred: p.Pred, Classes: p.Classes}); err != nil {
 		return err
 	}
 	return pw.Flush()

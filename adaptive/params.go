@@ -9,6 +9,7 @@ import (
 
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/metrics"
+	"github.com/aer-go/aer/mixture"
 )
 
 // params declares AER's own parameters; the members' and peers' are in
@@ -302,31 +303,9 @@ func listMethod(name string, settings []string, prefix, help string) []learn.Par
 	return ps
 }
 
-// ParsePool reads a pool of mixture sizes: "3", "2-8" or "2,4,6".
-func ParsePool(s string) ([]int, error) {
-	var pool []int
-	for _, part := range strings.Split(s, ",") {
-		part = strings.TrimSpace(part)
-		lo, hi, isRange := strings.Cut(part, "-")
-		a, err := strconv.Atoi(strings.TrimSpace(lo))
-		if err != nil || a < 1 {
-			return nil, fmt.Errorf("%q: want sizes like 3, 2-8 or 2,4,6", s)
-		}
-		b := a
-		if isRange {
-			if b, err = strconv.Atoi(strings.TrimSpace(hi)); err != nil || b < a {
-				return nil, fmt.Errorf("%q: want sizes like 3, 2-8 or 2,4,6", s)
-			}
-		}
-		if b-a > 1000 {
-			return nil, fmt.Errorf("%q: range too large", s)
-		}
-		for l := a; l <= b; l++ {
-			pool = append(pool, l)
-		}
-	}
-	return pool, nil
-}
+// ParsePool reads a pool of mixture sizes: "3", "2-8" or "2,4,6"
+// (mixture.ParsePool: increasing, without duplicates).
+func ParsePool(s string) ([]int, error) { return mixture.ParsePool(s) }
 
 // formatPool writes a pool as ParsePool reads it, runs as ranges.
 func formatPool(pool []int) string {

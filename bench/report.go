@@ -294,6 +294,17 @@ func std(v []float64) float64 {
 	return math.Sqrt(s / float64(len(v)-1))
 }
 
+// MeanStd is a mean and a sample standard deviation (n-1), as the
+// report's cells give them over seeds.
+type MeanStd struct {
+	Mean float64 `json:"mean"`
+	Std  float64 `json:"std"`
+}
+
+// Summarise returns the mean and the sample standard deviation (n-1; 0
+// for one value) of v; the mean of no values is NaN.
+func Summarise(v []float64) MeanStd { return MeanStd{Mean: mean(v), Std: std(v)} }
+
 // meanStd formats the mean and spread of v; infinite values (a TP-FP
 // ratio with no false positive) are left out and counted.
 func meanStd(v []float64) string {

@@ -14,6 +14,13 @@
 // (any case) are missing values and load as NaN; infinite values are
 // rejected.
 //
+// A predictions file (Predictions: aer predict writes it, aer eval and aer
+// compare read it) has the columns label, score, pred and weight, label
+// and pred holding class names: the training file's label values, or 0
+// and 1. Its positive class is named by PredictionsOptions.Positive, else
+// 1 for 0/1 files, else inferred from the scores of the pred values, else
+// the rarer label (LoadPredictionsWith).
+//
 // Every format is read by one row parser: a row source (CSV text, the rows
 // of a Parquet file) yields text cells, and the parser settles the column
 // roles once from the header and turns each row into numbers without

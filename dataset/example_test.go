@@ -70,6 +70,29 @@ func ExampleReadPredictions() {
 	// bad.csv: line 3, column "weight": "-2": invalid weight (weights must be finite and not negative)
 }
 
+// A predictions file of a model trained on ok/fraud labels names its
+// classes: fraud, the pred value of the high scores, is the positive
+// class; naming ok positive instead turns every 0 into 1.
+func ExampleReadPredictionsWith() {
+	csv := `label,score,pred
+ok,0.1,ok
+fraud,0.8,fraud
+ok,0.6,fraud
+ok,0.2,ok
+`
+	p, err := dataset.ReadPredictionsWith(strings.NewReader(csv), "preds.csv", dataset.PredictionsOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(p.Classes, p.Label, p.Pred)
+	p, _ = dataset.ReadPredictionsWith(strings.NewReader(csv), "preds.csv", dataset.PredictionsOptions{Positive: "ok"})
+	fmt.Println(p.Classes, p.Label, p.Pred)
+	// Output:
+	// [ok fraud] [0 1 0 0] [0 1 1 0]
+	// [fraud ok] [1 0 1 1] [1 0 0 1]
+}
+
 func ExampleReadScores() {
 	csv := `dataset,aer,xgboost,svm
 ecoli,0.88,0.84,0.80

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -19,10 +20,21 @@ import (
 // other cell does, with ErrNotNumber or ErrInfinite).
 var ErrWeight = errors.New("invalid weight")
 
+// ErrPredClass is wrapped by the *Error of a pred value that is not one of
+// the classes of a predictions file (see LoadPredictionsWith).
+var ErrPredClass = errors.New("pred is not a class of the file")
+
+// ErrPositive is wrapped by the *Error of a predictions file whose
+// positive class cannot be told, or is not one of its classes.
+var ErrPositive = errors.New("positive class unknown")
+
 // Predictions are one method's outputs on labelled or unlabelled rows: the
 // file format of aer predict, read by aer eval and aer compare. Columns:
-// label (0/1, optional), score (probability of the positive class), pred
-// (0/1, optional), weight (the row's weight, optional).
+// label (the true class, optional), score (probability of the positive
+// class), pred (the predicted class, optional), weight (the row's weight,
+// optional). Label and pred hold class names, the label values of the
+// training file as aer predict writes them (Classes), or 0 and 1; in
+// memory they are 0 (negative) and 1 (positive).
 type Predictions struct {
 	Label []int     // nil when the file has no label column
 	Score []float64 // in [0, 1] for probabilities; any finite value is allowed
@@ -35,13 +47,44 @@ type Predictions struct {
 	// nil otherwise. IDColumn names it.
 	ID       []string
 	IDColumn string
+	// Classes are the names of the classes in the label and pred
+	// columns: [0] the negative class, [1] the positive one, as a model
+	// schema's Classes. The zero value means 0 and 1. The negative name
+	// may be empty when the file holds only the positive class.
+	Classes [2]string
 }
 
-// LoadPredictions reads a predictions file. Labels other than 0/1 are
-// mapped with the usual rule (the rarer class positive); pred must be 0 or
-// 1; score must be a finite number on every row, and weight, when there is
-// a weight column, a finite number >= 0 on every row.
+// PredictionsOptions say how a predictions file is read.
+type PredictionsOptions struct {
+	// Positive names the positive class among the label and pred values
+	// (aer eval --positive). Empty infers it: see LoadPredictionsWith.
+	Positive string
+}
+
+// LoadPredictions reads a predictions file, inferring its positive class
+// (LoadPredictionsWith with no options).
 func LoadPredictions(path string) (*Predictions, error) {
+	return LoadPredictionsWith(path, PredictionsOptions{})
+}
+
+// LoadPredictionsWith reads a predictions file. Score must be a finite
+// number on every row, and weight, when there is a weight column, a
+// finite number >= 0 on every row.
+//
+// The label and pred columns name at most two classes between them, pred
+// only classes of the label column when it has two; labels 0/1 take
+// predictions 0/1. The positive class is, in this order:
+//
+//  1. opt.Positive, when given;
+//  2. 1, when every label and pred value is 0 or 1;
+//  3. the pred value whose rows have the higher mean score, when pred
+//     holds two values (a row is predicted positive when its score
+//     reaches the threshold);
+//  4. the rarer label, when label holds two values (on a tie, 1 if it is
+//     one, else the value that sorts last, as Options.Positive);
+//
+// else the file is refused: name the positive class.
+func LoadPredictionsWith(path string, opt PredictionsOptions) (*Predictions, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -57,35 +100,34 @@ func LoadPredictions(path string) (*Predictions, error) {
 		defer g.Close()
 		return locateCell(bufio.NewReader(g), row, col)
 	}
-	return readPredictions(bufio.NewReader(f), filepath.Base(path), locate)
+	return readPredictions(bufio.NewReader(f), filepath.Base(path), opt, locate)
 }
 
-// ReadPredictions reads a predictions table from r; name prefixes errors.
-// See LoadPredictions.
+// ReadPredictions reads a predictions table from r, inferring its positive
+// class; name prefixes errors. See LoadPredictionsWith.
 func ReadPredictions(r io.Reader, name string) (*Predictions, error) {
+	return ReadPredictionsWith(r, name, PredictionsOptions{})
+}
+
+// ReadPredictionsWith reads a predictions table from r; name prefixes
+// errors. See LoadPredictionsWith.
+func ReadPredictionsWith(r io.Reader, name string, opt PredictionsOptions) (*Predictions, error) {
 	// Keep the text, to name the line of a bad cell found after parsing.
 	var buf bytes.Buffer
 	locate := func(row int, col string) (int, string) {
 		return locateCell(bytes.NewReader(buf.Bytes()), row, col)
 	}
-	return readPredictions(io.TeeReader(r, &buf), name, locate)
+	return readPredictions(io.TeeReader(r, &buf), name, opt, locate)
 }
 
 // readPredictions reads a predictions table; locate finds the line and the
 // cell of data row row (from 0) in column col, or 0 and "".
-func readPredictions(r io.Reader, name string, locate func(row int, col string) (int, string)) (*Predictions, error) {
-	opt := Options{Label: "label", LabelOptional: true, AllowOneClass: true,
+func readPredictions(r io.Reader, name string, popt PredictionsOptions, locate func(row int, col string) (int, string)) (*Predictions, error) {
+	opt := Options{Label: "label", LabelOptional: true, AllowOneClass: true, Categorical: []string{"pred"},
 		idFirst: true, idExcept: []string{"label", "score", "pred", "weight", splitColumn}}
 	d, err := Read(r, name, opt)
 	if err != nil {
 		return nil, err
-	}
-	// Prefer 1 as the positive class of 0/1 labels whatever the counts.
-	if d.Y != nil && d.Classes == [2]string{"1", "0"} {
-		for i := range d.Y {
-			d.Y[i] = 1 - d.Y[i]
-		}
-		d.Classes = [2]string{"0", "1"}
 	}
 	col := map[string]int{}
 	for j, f := range d.Features {
@@ -96,7 +138,7 @@ func readPredictions(r io.Reader, name string, locate func(row int, col string) 
 		return nil, &Error{File: name, Line: 1, Column: "score", Err: ErrColumns, Detail: "a predictions file needs a score column"}
 	}
 	n := d.Rows()
-	p := &Predictions{Label: d.Y, Score: make([]float64, n), ID: d.IDs, IDColumn: d.IDColumn}
+	p := &Predictions{Score: make([]float64, n), ID: d.IDs, IDColumn: d.IDColumn}
 	for i := range n {
 		v := d.X.At(i, js)
 		if v != v {
@@ -105,16 +147,12 @@ func readPredictions(r io.Reader, name string, locate func(row int, col string) 
 		}
 		p.Score[i] = v
 	}
-	if jp, ok := col["pred"]; ok {
-		p.Pred = make([]int, n)
-		for i := range n {
-			v := d.X.At(i, jp)
-			if v != 0 && v != 1 {
-				line, _ := locate(i, "pred")
-				return nil, &Error{File: name, Line: line, Column: "pred", Value: FormatFloat(v), Err: ErrNotNumber, Detail: fmt.Sprintf("pred must be 0 or 1, data row %d", i+1)}
-			}
-			p.Pred[i] = int(v)
-		}
+	pred, predNames, err := predColumn(d, name, locate)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.setClasses(d, pred, predNames, name, popt.Positive, locate); err != nil {
+		return nil, err
 	}
 	if jw, ok := col["weight"]; ok {
 		p.Weight = make([]float64, n)
@@ -132,6 +170,146 @@ func readPredictions(r io.Reader, name string, locate func(row int, col string) 
 		}
 	}
 	return p, nil
+}
+
+// predColumn returns the pred column of d, read as a categorical column:
+// each row's index into names (its values, sorted), or nil without one.
+func predColumn(d *Dataset, name string, locate func(row int, col string) (int, string)) ([]int, []string, error) {
+	var c *Category
+	for k := range d.Categories {
+		if d.Categories[k].Column == "pred" {
+			c = &d.Categories[k]
+		}
+	}
+	if c == nil {
+		return nil, nil, nil
+	}
+	first := -1 // no values: every cell missing
+	if len(c.Values) > 0 {
+		first = slices.Index(d.Features, "pred="+c.Values[0])
+	}
+	pred := make([]int, d.Rows())
+	for i := range pred {
+		pred[i] = -1
+		for v := range c.Values {
+			if d.X.At(i, first+v) == 1 {
+				pred[i] = v
+			}
+		}
+		if pred[i] < 0 {
+			line, cell := locate(i, "pred")
+			return nil, nil, &Error{File: name, Line: line, Column: "pred", Value: cell, Err: ErrNotNumber, Detail: fmt.Sprintf("missing pred in data row %d", i+1)}
+		}
+	}
+	return pred, c.Values, nil
+}
+
+// setClasses settles the two classes of the label column of d and of pred
+// (indices into predNames) by the rules of LoadPredictionsWith, and sets
+// p.Classes, p.Label and p.Pred.
+func (p *Predictions) setClasses(d *Dataset, pred []int, predNames []string, name, positive string, locate func(row int, col string) (int, string)) error {
+	var labelNames []string // the label values present
+	if d.Y != nil {
+		for _, y := range []int{0, 1} {
+			if slices.Contains(d.Y, y) {
+				labelNames = append(labelNames, d.Classes[y])
+			}
+		}
+	}
+	zeroOne := func(names []string) bool {
+		return !slices.ContainsFunc(names, func(s string) bool { return s != "0" && s != "1" })
+	}
+	names := slices.Clone(labelNames)
+	for k, v := range predNames {
+		detail := ""
+		switch {
+		case len(labelNames) > 0 && zeroOne(labelNames) && v != "0" && v != "1":
+			detail = "the labels are 0/1: pred must be 0 or 1"
+		case len(labelNames) == 2 && !slices.Contains(labelNames, v):
+			detail = "pred must be a class of the label column, " + quoteList(labelNames)
+		case !slices.Contains(names, v):
+			names = append(names, v)
+		}
+		if len(names) > 2 {
+			detail = "the label and pred columns name more than two classes: " + quoteList(names)
+		}
+		if detail != "" {
+			i := slices.Index(pred, k)
+			line, cell := locate(i, "pred")
+			return &Error{File: name, Line: line, Column: "pred", Value: cell, Err: ErrPredClass, Detail: fmt.Sprintf("%s, data row %d", detail, i+1)}
+		}
+	}
+	pos, err := positiveClass(d, pred, predNames, labelNames, names, positive, p.Score)
+	if err != nil {
+		return &Error{File: name, Value: positive, Err: ErrPositive, Detail: err.Error()}
+	}
+	neg := ""
+	for _, s := range names {
+		if s != pos {
+			neg = s
+		}
+	}
+	if neg == "" && pos == "1" {
+		neg = "0"
+	}
+	if [2]string{neg, pos} != [2]string{"0", "1"} {
+		p.Classes = [2]string{neg, pos}
+	}
+	if d.Y != nil {
+		p.Label = make([]int, len(d.Y))
+		for i, y := range d.Y {
+			if d.Classes[y] == pos {
+				p.Label[i] = 1
+			}
+		}
+	}
+	if pred != nil {
+		p.Pred = make([]int, len(pred))
+		for i, v := range pred {
+			if predNames[v] == pos {
+				p.Pred[i] = 1
+			}
+		}
+	}
+	return nil
+}
+
+// positiveClass is the name of the positive class by the rules of
+// LoadPredictionsWith; names are the classes named by the label column
+// (labelNames) and the pred column (predNames, pred the rows' indices).
+func positiveClass(d *Dataset, pred []int, predNames, labelNames, names []string, positive string, score []float64) (string, error) {
+	if positive != "" {
+		positive = canonicalLabel(positive)
+		if len(names) == 2 && !slices.Contains(names, positive) {
+			return "", fmt.Errorf("the positive class given is none of the file's classes, %s", quoteList(names))
+		}
+		return positive, nil
+	}
+	if !slices.ContainsFunc(names, func(s string) bool { return s != "0" && s != "1" }) {
+		return "1", nil
+	}
+	if len(predNames) == 2 {
+		var sum [2]float64
+		var count [2]int
+		for i, v := range pred {
+			sum[v] += score[i]
+			count[v]++
+		}
+		m0, m1 := sum[0]/float64(count[0]), sum[1]/float64(count[1])
+		switch {
+		case m0 > m1:
+			return predNames[0], nil
+		case m1 > m0:
+			return predNames[1], nil
+		}
+	}
+	if len(labelNames) == 2 {
+		return d.Classes[1], nil // the rarer label, as Read chose it
+	}
+	if len(names) == 1 {
+		return "", fmt.Errorf("cannot tell whether %q is the positive or the negative class: name the positive class", names[0])
+	}
+	return "", fmt.Errorf("cannot tell which of %s is the positive class: name it", quoteList(names))
 }
 
 // locateCell reads a CSV table as Read does and returns the line of data
@@ -176,9 +354,9 @@ func locateCell(r io.Reader, row int, col string) (int, string) {
 }
 
 // WritePredictions writes p as CSV: the ID column (when p has IDs),
-// label (when present), score, pred
-// (when present), weight (when present). Scores and weights round-trip
-// exactly.
+// label (when present), score, pred (when present), weight (when
+// present). Label and pred are written as the names in p.Classes (0 and
+// 1 when it is the zero value). Scores and weights round-trip exactly.
 func WritePredictions(w io.Writer, p *Predictions) error {
 	id := ""
 	if p.ID != nil {
@@ -238,13 +416,18 @@ func (pw *PredictionsWriter) header() {
 	bw.WriteByte('\n')
 }
 
-// Write appends the rows of p (a batch); errors count rows from the start
-// of the file.
+// Write appends the rows of p (a batch), label and pred as the names in
+// p.Classes (0 and 1 when it is the zero value); errors count rows from
+// the start of the file.
 func (pw *PredictionsWriter) Write(p *Predictions) error {
 	pw.header()
 	bw, buf := pw.bw, pw.buf
 	if pw.id != "" && len(p.ID) != len(p.Score) || pw.label && len(p.Label) != len(p.Score) || pw.pred && len(p.Pred) != len(p.Score) || pw.weight && len(p.Weight) != len(p.Score) {
 		return fmt.Errorf("predictions: a batch of %d scores lacks a column the file has", len(p.Score))
+	}
+	cells := [2]string{"0", "1"}
+	if p.Classes != [2]string{} {
+		cells = [2]string{csvCell(p.Classes[0]), csvCell(p.Classes[1])}
 	}
 	for i, s := range p.Score {
 		pw.rows++
@@ -253,7 +436,10 @@ func (pw *PredictionsWriter) Write(p *Predictions) error {
 			bw.WriteByte(',')
 		}
 		if pw.label {
-			bw.WriteByte(byte('0' + p.Label[i]))
+			if err := classCell(p, p.Label[i], pw.rows, "label"); err != nil {
+				return err
+			}
+			bw.WriteString(cells[p.Label[i]])
 			bw.WriteByte(',')
 		}
 		if math.IsNaN(s) {
@@ -262,8 +448,11 @@ func (pw *PredictionsWriter) Write(p *Predictions) error {
 		buf = strconv.AppendFloat(buf[:0], s, 'g', -1, 64)
 		bw.Write(buf)
 		if pw.pred {
+			if err := classCell(p, p.Pred[i], pw.rows, "pred"); err != nil {
+				return err
+			}
 			bw.WriteByte(',')
-			bw.WriteByte(byte('0' + p.Pred[i]))
+			bw.WriteString(cells[p.Pred[i]])
 		}
 		if pw.weight {
 			v := p.Weight[i]
@@ -279,6 +468,18 @@ func (pw *PredictionsWriter) Write(p *Predictions) error {
 		}
 	}
 	pw.buf = buf
+	return nil
+}
+
+// classCell checks that class y (the label or pred of row) is 0 or 1 and
+// has a name in p.Classes.
+func classCell(p *Predictions, y, row int, col string) error {
+	switch {
+	case y != 0 && y != 1:
+		return fmt.Errorf("predictions: row %d: %s %d is not 0 or 1", row, col, y)
+	case p.Classes != [2]string{} && p.Classes[y] == "":
+		return fmt.Errorf("predictions: row %d: %s: class %d has no name in Classes %q", row, col, y, p.Classes)
+	}
 	return nil
 }
 

@@ -49,8 +49,16 @@ func TestPredictionsErrors(t *testing.T) {
 			`w.csv: line 2, column "weight": "Inf": infinite value`},
 		{"missing score", "label,score\n0,0.1\n1,NA\n", ErrNotNumber,
 			`w.csv: line 3, column "score": "NA": not a number (missing score in data row 2)`},
-		{"pred not 0 or 1", "label,score,pred\n0,0.5,2\n", ErrNotNumber,
-			`w.csv: line 2, column "pred": "2": not a number (pred must be 0 or 1, data row 1)`},
+		{"pred not 0 or 1", "label,score,pred\n0,0.5,2\n", ErrPredClass,
+			`w.csv: line 2, column "pred": "2": pred is not a class of the file (the labels are 0/1: pred must be 0 or 1, data row 1)`},
+		{"pred not a label class", "label,score,pred\nyes,0.5,yes\nno,0.25,no\nno,0.2,maybe\n", ErrPredClass,
+			`w.csv: line 4, column "pred": "maybe": pred is not a class of the file (pred must be a class of the label column, "no", "yes", data row 3)`},
+		{"three classes", "score,pred\n0.5,a\n0.25,b\n0.2,c\n", ErrPredClass,
+			`w.csv: line 4, column "pred": "c": pred is not a class of the file (the label and pred columns name more than two classes: "a", "b", "c", data row 3)`},
+		{"missing pred", "label,score,pred\n0,0.5,1\n1,0.25,NA\n", ErrNotNumber,
+			`w.csv: line 3, column "pred": "NA": not a number (missing pred in data row 2)`},
+		{"positive unknown", "label,score\nno,0.5\nno,0.25\n", ErrPositive,
+			`w.csv: positive class unknown (cannot tell whether "no" is the positive or the negative class: name the positive class)`},
 		{"no score column", "label,prob\n0,0.5\n", ErrColumns, `w.csv: line 1, column "score"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -108,6 +116,9 @@ func FuzzReadPredictions(f *testing.F) {
 		"label,score,weight\n0,0.1,-1\n",
 		"weight,score\n\"1\n\",0.2\n\n3,0.4\n",
 		"label,score,weight\nyes,0.3,1e308\nno,0.2,0x1p-3\n",
+		"label,score,pred\nyes,0.9,yes\nno,0.2,no\nno,0.6,yes\n",
+		"score,pred\n0.9,\"a,b\"\n0.2,c\n",
+		"label,score,pred\n1.0,0.9,+1\n0,0.2,0\n",
 		"",
 	} {
 		f.Add(s)
@@ -155,4 +166,51 @@ func FuzzReadPredictions(f *testing.F) {
 			t.Fatalf("re-read %+v, want %+v", q, p)
 		}
 	})
+}
+
+// TestPredictionsClassNames: label and pred hold class names, read by the
+// rules of LoadPredictionsWith and written back byte for byte.
+func TestPredictionsClassNames(t *testing.T) {
+	// aer predict on a table labelled yes/no, yes the majority of the
+	// labels but the class of the high scores.
+	text := "label,score,pred\nyes,0.9,yes\nyes,0.7,yes\nno,0.6,yes\nyes,0.2,no\n"
+	for _, tc := range []struct {
+		name, text, positive string
+		label, pred          []int
+		classes              [2]string
+	}{
+		{"pred scores", text, "", []int{1, 1, 0, 1}, []int{1, 1, 1, 0}, [2]string{"no", "yes"}},
+		{"--positive", text, "no", []int{0, 0, 1, 0}, []int{0, 0, 0, 1}, [2]string{"yes", "no"}},
+		{"rarer label", "label,score\nyes,0.9\nyes,0.7\nno,0.6\n", "", []int{0, 0, 1}, nil, [2]string{"yes", "no"}},
+		{"one pred value: rarer label", "label,score,pred\nyes,0.9,no\nyes,0.7,no\nno,0.6,no\n", "", []int{0, 0, 1}, []int{1, 1, 1}, [2]string{"yes", "no"}},
+		{"no labels", "score,pred\n0.25,ok\n0.75,fraud\n", "", nil, []int{0, 1}, [2]string{"ok", "fraud"}},
+		{"0/1: 1 positive", "label,score,pred\n1,0.2,1\n1,0.3,1\n0,0.9,0\n", "", []int{1, 1, 0}, []int{1, 1, 0}, [2]string{}},
+		{"0/1 --positive 0", "label,score,pred\n1,0.2,1\n0,0.9,0\n", "0", []int{0, 1}, []int{0, 1}, [2]string{"1", "0"}},
+		{"lone positive named", "label,score\nyes,0.9\n", "yes", []int{1}, nil, [2]string{"", "yes"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := ReadPredictionsWith(strings.NewReader(tc.text), "p.csv", PredictionsOptions{Positive: tc.positive})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(p.Label, tc.label) || !slices.Equal(p.Pred, tc.pred) || p.Classes != tc.classes {
+				t.Fatalf("label %v pred %v classes %q; want %v %v %q", p.Label, p.Pred, p.Classes, tc.label, tc.pred, tc.classes)
+			}
+			var buf bytes.Buffer
+			if err := WritePredictions(&buf, p); err != nil {
+				t.Fatal(err)
+			}
+			if buf.String() != tc.text {
+				t.Errorf("written back:\n%s\nwant\n%s", buf.String(), tc.text)
+			}
+		})
+	}
+	if _, err := ReadPredictionsWith(strings.NewReader(text), "p.csv", PredictionsOptions{Positive: "maybe"}); !errors.Is(err, ErrPositive) {
+		t.Errorf("a positive class the file lacks: %v", err)
+	}
+	// A class without a name is not written as an empty cell.
+	p := &Predictions{Label: []int{0}, Score: []float64{0.5}, Classes: [2]string{"", "yes"}}
+	if err := WritePredictions(&bytes.Buffer{}, p); err == nil {
+		t.Error("label of an unnamed class written")
+	}
 }

@@ -20,6 +20,8 @@ type Stream struct {
 	b     rows
 	total int
 	eof   bool
+	// classes are Options.Classes.
+	classes [2]string
 }
 
 // NewStream reads the header of the table at the start of r (CSV,
@@ -46,7 +48,7 @@ func newStream(src rowSource, name string, opt Options) (*Stream, error) {
 	if p.labelCol >= 0 && opt.Classes == [2]string{} {
 		return nil, fmt.Errorf("%s: reading in batches needs the two label values fixed in advance (Options.Classes)", name)
 	}
-	return &Stream{src: src, p: p}, nil
+	return &Stream{src: src, p: p, classes: opt.Classes}, nil
 }
 
 // Features returns the feature names, in file order, a categorical column
@@ -86,6 +88,11 @@ func (s *Stream) IDColumn() string {
 	}
 	return s.p.header[s.p.idCol]
 }
+
+// Classes returns the two label values the stream was given
+// (Options.Classes: [0] negative, [1] positive), labelled or not, so that
+// what is predicted for its rows can be written in them.
+func (s *Stream) Classes() [2]string { return s.classes }
 
 // Labelled reports whether the file has a label column.
 func (s *Stream) Labelled() bool { return s.p.labelCol >= 0 }

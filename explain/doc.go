@@ -1,9 +1,17 @@
-// Package explain provides global feature importances of any fitted
-// model: permutation importance (how much a metric drops when one
-// feature's values are shuffled across the rows of a labelled data set),
-// which needs only the model's scores, and the mean absolute attribution
-// of models that offer per-row attributions (learn.Attributor, such as
-// TreeSHAP values).
+// Package explain provides explanations of any fitted model: global
+// feature importances and the per-row attributions that aer explain and
+// aer serve show.
+//
+// Global importances (Global) are permutation importance (how much a
+// metric drops when one feature's values are shuffled across the rows of
+// a labelled data set, Permutation), which needs only the model's scores;
+// the mean absolute attribution of models that offer per-row attributions
+// (learn.Attributor, such as TreeSHAP values; MeanAbs); and the model's
+// built-in importances (learn.ImportancesOf).
+//
+// Row turns one row of a model's attributions into what a person reads:
+// one value per column (a categorical column's one-hot attributions
+// summed, its value named), the largest by absolute value first.
 //
 // Permutation importance is seeded: shuffle r of feature j draws from its
 // own stream of the seed, so the result does not depend on the number of

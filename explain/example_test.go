@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/aer-go/aer/boost"
 	"github.com/aer-go/aer/explain"
 	"github.com/aer-go/aer/learn"
@@ -37,4 +39,23 @@ func ExamplePermutation() {
 	// signal  drop > 0.1: true
 	// noise1  drop > 0.1: false
 	// noise2  drop > 0.1: false
+}
+
+// One row's attributions as aer explain and aer serve show them: the
+// one-hot features of a categorical column summed into one value, named
+// by the row's category, largest first.
+func ExampleRow() {
+	// Features: age, color=blue, color=red.
+	a := &learn.Attribution{Space: learn.Logit, Base: []float64{-2},
+		Phi: mat.NewDense(1, 3, []float64{0.25, 0, 1.5})}
+	cols := []explain.Column{{Name: "age", Feature: 0}, {Name: "color", Feature: 1, Values: []string{"blue", "red"}}}
+	r := explain.Row(a, 0, []float64{61, 0, 1}, cols, 0)
+	fmt.Printf("base %v + attributions = output %v\n", r.Base, r.Output)
+	for _, v := range r.Values {
+		fmt.Printf("%s = %v: %+.2f\n", v.Feature, v.Value, v.Attribution)
+	}
+	// Output:
+	// base -2 + attributions = output -0.25
+	// color = red: +1.50
+	// age = 61: +0.25
 }

@@ -12,4 +12,7 @@
 // generator that could not keep up is visible. A zero rate runs closed
 // loop instead, a fixed number of requests in flight, to find the
 // throughput at saturation.
+//
+// CSVBodies cuts a CSV table into request bodies of a few rows each, the
+// header first in every body, as aer loadtest sends them to aer serve.
 package loadtest

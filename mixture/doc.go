@@ -27,7 +27,10 @@
 // log-likelihood. A component that loses all its points is re-seeded at the
 // worst-fitted row, and a covariance that is not positive definite gets a
 // larger ridge; both are counted and described in FitResult.Notes. Select
-// fits every number of components in a pool and picks the smallest BIC.
+// fits every number of components in a pool and picks the smallest BIC;
+// ParsePool reads a pool as aer mixture --components and AER's components
+// parameter take it, and FeasiblePool keeps the sizes the rows can
+// support (RowsPerComponent).
 //
 // Speed: rows are processed eight at a time, one per vector lane, by
 // AVX2/FMA assembly kernels on amd64 (pure Go elsewhere, or with the

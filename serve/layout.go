@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/explain"
 	"github.com/aer-go/aer/modelfile"
 )
 
@@ -38,6 +39,8 @@ type layout struct {
 	// oneHot maps a one-hot feature name (col=value) to its column, for
 	// the hint when a request sends it.
 	oneHot map[string]string
+	// attrCols are cols as explain.Row attributes them.
+	attrCols []explain.Column
 }
 
 // what names the columns in messages: "features" for models without
@@ -110,6 +113,16 @@ func newLayout(s *modelfile.Schema) (*layout, error) {
 				return nil, err
 			}
 		}
+	}
+	for _, c := range l.cols {
+		ac := explain.Column{Name: c.name, Feature: c.feat}
+		if c.cat != nil {
+			ac.Values = c.cat.Values
+			if ac.Values == nil {
+				ac.Values = []string{} // categorical, with no feature
+			}
+		}
+		l.attrCols = append(l.attrCols, ac)
 	}
 	return l, nil
 }

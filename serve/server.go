@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/aer-go/aer/explain"
 	"github.com/aer-go/aer/learn"
 )
 
@@ -326,30 +327,15 @@ type Prediction struct {
 // for trees and forests), of the score (see decision.Attach for a
 // calibrated model). For a model with
 // categorical columns a column's attribution is the sum of its one-hot
-// features' (exact, as attributions add up).
-type Attributions struct {
-	Space  learn.Space `json:"space"`
-	Base   float64     `json:"base"`
-	Output float64     `json:"output"`
-	// Shown is the number of Values; Total the number of features (or
-	// columns) attributed.
-	Shown int `json:"shown"`
-	Total int `json:"total"`
-	// Values are the Shown largest attributions by absolute value,
-	// largest first.
-	Values []FeatureAttribution `json:"values"`
-}
+// features' (exact, as attributions add up). aer explain shows the same
+// (explain.Row).
+type Attributions = explain.RowAttributions
 
 // FeatureAttribution is one feature's (or categorical column's) value in
-// the row and its attribution.
-type FeatureAttribution struct {
-	Feature string `json:"feature"`
-	// Value is the row's value: a number, a categorical column's value
-	// (a string), or null when missing (or, for a categorical column, a
-	// value the model did not see).
-	Value       any     `json:"value"`
-	Attribution float64 `json:"attribution"`
-}
+// the row and its attribution: a number, a categorical column's value (a
+// string), or null when missing (or, for a categorical column, a value
+// the model did not see).
+type FeatureAttribution = explain.FeatureAttribution
 
 // PredictResponse is the answer to a predict request.
 type PredictResponse struct {
@@ -458,30 +444,7 @@ func explainQuery(r *http.Request, req *request) *Error {
 // of l (a categorical column's one-hot attributions summed), the top
 // largest by absolute value.
 func rowAttributions(a *learn.Attribution, i int, x []float64, l *layout, top int) *Attributions {
-	phi := a.Phi.RawRowView(i)
-	vals := make([]FeatureAttribution, len(l.cols))
-	for k := range l.cols {
-		c := &l.cols[k]
-		fa := FeatureAttribution{Feature: c.name}
-		if c.cat == nil {
-			fa.Attribution = phi[c.feat]
-			if v := x[c.feat]; !math.IsNaN(v) {
-				fa.Value = v
-			}
-		} else {
-			for v, name := range c.cat.Values {
-				fa.Attribution += phi[c.feat+v]
-				if x[c.feat+v] == 1 {
-					fa.Value = name
-				}
-			}
-		}
-		vals[k] = fa
-	}
-	sort.SliceStable(vals, func(p, q int) bool { return math.Abs(vals[p].Attribution) > math.Abs(vals[q].Attribution) })
-	total := len(vals)
-	vals = vals[:min(top, total)]
-	return &Attributions{Space: a.Space, Base: a.Base[i], Output: a.Output(i), Shown: len(vals), Total: total, Values: vals}
+	return explain.Row(a, i, x, l.attrCols, top)
 }
 
 // scoreError explains why scoring failed: a row the model cannot score

@@ -255,6 +255,18 @@ func fillUniform(m *mat.Dense, r *rand.Rand) {
 	}
 }
 
+// Flipped returns the number of rows whose label was flipped by label
+// noise (Settings.FlipY): those whose label is not their cluster's class.
+func (d *Data) Flipped() int {
+	n := 0
+	for i, y := range d.Y {
+		if y != d.Cluster[i]%2 {
+			n++
+		}
+	}
+	return n
+}
+
 // Dataset returns d as a labelled data set named name, sharing d's matrix
 // and labels; the label column is "label" with classes "0" and "1".
 func (d *Data) Dataset(name string) *dataset.Dataset {

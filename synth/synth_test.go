@@ -623,3 +623,20 @@ func TestRepeatedSourceDistribution(t *testing.T) {
 		}
 	}
 }
+
+// TestFlipped: no label noise flips nothing; FlipY = 0.2 gives each row a
+// random label, so about half of a fifth of the rows change class.
+func TestFlipped(t *testing.T) {
+	if n := generate(t, &Settings{Samples: 2000, FlipY: None}, 1).Flipped(); n != 0 {
+		t.Errorf("no label noise: %d flipped", n)
+	}
+	d := generate(t, &Settings{Samples: 2000, FlipY: 0.2}, 1)
+	n := d.Flipped()
+	if n < 120 || n > 280 {
+		t.Errorf("FlipY 0.2 of 2000 rows: %d flipped, want about 200", n)
+	}
+	d.Y[0] = 1 - d.Y[0]
+	if m := d.Flipped(); m != n+1 && m != n-1 {
+		t.Errorf("one more label changed: %d flipped, was %d", m, n)
+	}
+}

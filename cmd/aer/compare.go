@@ -23,13 +23,15 @@ func init() {
 		summary: "test whether two classifiers (or several methods across datasets) differ",
 		usage: strings.TrimSpace(`
 Usage:
-  aer compare A.csv B.csv [--threshold T] [--quantity Q] [--zero-method M] [--mode M] [--json]
+  aer compare A.csv B.csv [--positive CLASS] [--threshold T] [--quantity Q] [--zero-method M] [--mode M] [--json]
   aer compare --friedman scores.csv [--lower-is-better] [--alpha A] [--json]
 
 Two classifiers on the same rows: A.csv and B.csv are predictions files
 (columns label,score[,pred], as written by aer predict) for the same rows in
 the same order; both need the label column and their labels must agree row
-by row. aer compare reports
+by row. Label and pred hold class names or 0/1; the positive class is
+--positive when given, else inferred as aer eval does (aer help eval), and
+must be the same in both files. aer compare reports
   - each file's balanced accuracy (mean of minority and majority recall) with
     its confusion counts;
   - McNemar's test on per-row correctness, both the chi-square form with
@@ -73,6 +75,7 @@ type compareFlags struct {
 	zeroMethod    string
 	mode          string
 	json          bool
+	positive      string
 	friedman      bool
 	lowerIsBetter bool
 	alpha         float64
@@ -88,6 +91,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.StringVar(&f.zeroMethod, "zero-method", "wilcox", "Wilcoxon treatment `M` of zero differences: wilcox, pratt or zsplit")
 	fs.StringVar(&f.mode, "mode", "auto", "Wilcoxon p-value `M`: auto, exact or approx (normal approximation)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON document on stdout")
+	fs.StringVar(&f.positive, "positive", "", "the positive `class` of the label and pred columns (default: 1 for 0/1, else inferred as aer eval does)")
 	fs.BoolVar(&f.friedman, "friedman", false, "compare several methods across datasets from one scores CSV")
 	fs.BoolVar(&f.lowerIsBetter, "lower-is-better", false, "with --friedman: lower scores are better (e.g. error rates)")
 	fs.Float64Var(&f.alpha, "alpha", 0.05, "with --friedman: significance level `A` of the Nemenyi post-hoc test")
@@ -99,7 +103,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
 
 	if f.friedman {
-		for _, name := range []string{"threshold", "quantity", "zero-method", "mode"} {
+		for _, name := range []string{"threshold", "quantity", "zero-method", "mode", "positive"} {
 			if f.set[name] {
 				return usageErrorf("compare: --%s does not apply with --friedman", name)
 			}
@@ -194,15 +198,18 @@ type pairReport struct {
 }
 
 func comparePair(pathA, pathB string, f *compareFlags, stdout io.Writer) error {
-	pa, err := loadLabelledPredictions(pathA)
+	pa, err := loadLabelledPredictions(pathA, f.positive)
 	if err != nil {
 		return err
 	}
-	pb, err := loadLabelledPredictions(pathB)
+	pb, err := loadLabelledPredictions(pathB, f.positive)
 	if err != nil {
 		return err
 	}
 	nameA, nameB := filepath.Base(pathA), filepath.Base(pathB)
+	if ca, cb := classesOf(pa), classesOf(pb); ca != cb && ca == [2]string{cb[1], cb[0]} {
+		return fmt.Errorf("compare: %s takes %q as the positive class, %s takes %q: name it with --positive", nameA, ca[1], nameB, cb[1])
+	}
 	if len(pa.Label) != len(pb.Label) {
 		return fmt.Errorf("compare: %s has %d rows but %s has %d; both must hold the same rows in the same order",
 			nameA, len(pa.Label), nameB, len(pb.Label))
@@ -257,8 +264,16 @@ func comparePair(pathA, pathB string, f *compareFlags, stdout io.Writer) error {
 	return writePairText(stdout, &rep)
 }
 
-func loadLabelledPredictions(path string) (*dataset.Predictions, error) {
-	p, err := dataset.LoadPredictions(path)
+// classesOf returns the class names of p, negative then positive.
+func classesOf(p *dataset.Predictions) [2]string {
+	if p.Classes == [2]string{} {
+		return [2]string{"0", "1"}
+	}
+	return p.Classes
+}
+
+func loadLabelledPredictions(path, positive string) (*dataset.Predictions, error) {
+	p, err := dataset.LoadPredictionsWith(path, dataset.PredictionsOptions{Positive: positive})
 	if err != nil {
 		return nil, fmt.Errorf("compare: %w", err)
 	}

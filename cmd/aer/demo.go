@@ -62,17 +62,11 @@ var demoMetrics = []struct {
 	{"fit_seconds", "fit seconds", func(r *bench.Row) float64 { return r.FitSeconds }},
 }
 
-// meanStd is a mean and sample standard deviation over seeds.
-type meanStd struct {
-	Mean float64 `json:"mean"`
-	Std  float64 `json:"std"`
-}
-
 // demoResult is one method's test results over the seeds.
 type demoResult struct {
-	Method  string             `json:"method"`
-	Runs    int                `json:"runs"` // ok runs
-	Metrics map[string]meanStd `json:"metrics"`
+	Method  string                   `json:"method"`
+	Runs    int                      `json:"runs"` // ok runs
+	Metrics map[string]bench.MeanStd `json:"metrics"`
 }
 
 type demoOutput struct {
@@ -87,46 +81,63 @@ type demoOutput struct {
 	Results   []demoResult   `json:"results"`
 }
 
-func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c := commands["demo"]
-	fs := newFlagSet(c, stderr)
-	seed := fs.Uint64("seed", 0, "random seed of the synthetic task")
-	samples := fs.Int("samples", 8000, "rows of the synthetic task")
+// demoOptions are aer demo's flags.
+type demoOptions struct {
+	seed          uint64
+	samples       int
+	seeds         []uint64
+	specs         []bench.Spec
+	out           string
+	jobs, threads int
+	asJSON        bool
+}
+
+// parseDemoFlags reads and checks aer demo's flags.
+func parseDemoFlags(args []string, stderr io.Writer) (*demoOptions, error) {
+	fs := newFlagSet(commands["demo"], stderr)
+	var o demoOptions
+	fs.Uint64Var(&o.seed, "seed", 0, "random seed of the synthetic task")
+	fs.IntVar(&o.samples, "samples", 8000, "rows of the synthetic task")
 	seeds := fs.String("seeds", "0-1", "bench `seeds` (splits and models): a range 0-4, a list 1,3,7 or both")
 	methods := fs.String("methods", demoMethods, "comma-separated method `specs` NAME or NAME:key=value")
-	out := fs.String("out", "", "bench output `DIR` (default: a new temporary directory)")
-	jobs := fs.Int("jobs", 2, "`N` runs fitted at once")
-	threads := fs.Int("threads", 0, "worker goroutines of each fit when --jobs is 1 (0: all cores)")
-	asJSON := fs.Bool("json", false, "print one JSON document")
+	fs.StringVar(&o.out, "out", "", "bench output `DIR` (default: a new temporary directory)")
+	fs.IntVar(&o.jobs, "jobs", 2, "`N` runs fitted at once")
+	fs.IntVar(&o.threads, "threads", 0, "worker goroutines of each fit when --jobs is 1 (0: all cores)")
+	fs.BoolVar(&o.asJSON, "json", false, "print one JSON document")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	switch {
 	case len(rest) > 0:
-		return usageErrorf("demo: unexpected argument %q", rest[0])
-	case *samples < 400:
-		return usageErrorf("demo: --samples must be at least 400, got %d", *samples)
-	case *jobs < 1:
-		return usageErrorf("demo: --jobs must be at least 1, not %d", *jobs)
-	case *threads < 0:
-		return usageErrorf("demo: --threads must be at least 0, not %d", *threads)
+		return nil, usageErrorf("demo: unexpected argument %q", rest[0])
+	case o.samples < 400:
+		return nil, usageErrorf("demo: --samples must be at least 400, got %d", o.samples)
+	case o.jobs < 1:
+		return nil, usageErrorf("demo: --jobs must be at least 1, not %d", o.jobs)
+	case o.threads < 0:
+		return nil, usageErrorf("demo: --threads must be at least 0, not %d", o.threads)
 	}
-	seedList, err := bench.ParseSeeds(*seeds)
-	if err != nil {
-		return usageErrorf("demo: --seeds: %v", err)
+	if o.seeds, err = bench.ParseSeeds(*seeds); err != nil {
+		return nil, usageErrorf("demo: --seeds: %v", err)
 	}
-	specs, err := bench.ParseSpecs(*methods)
-	if err != nil {
-		return usageErrorf("demo: --methods: %v", err)
+	if o.specs, err = bench.ParseSpecs(*methods); err != nil {
+		return nil, usageErrorf("demo: --methods: %v", err)
 	}
-	if len(specs) == 0 {
-		return usageErrorf("demo: --methods: no method")
+	if len(o.specs) == 0 {
+		return nil, usageErrorf("demo: --methods: no method")
 	}
+	return &o, nil
+}
 
+func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	o, err := parseDemoFlags(args, stderr)
+	if err != nil {
+		return err
+	}
 	g, err := synth.Generate(&synth.Settings{
-		Samples: *samples, Ratio: 79, Clusters: 10, Features: 20, Informative: 10, FlipY: synth.None,
-	}, *seed)
+		Samples: o.samples, Ratio: 79, Clusters: 10, Features: 20, Informative: 10, FlipY: synth.None,
+	}, o.seed)
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
@@ -140,44 +151,50 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := writeFileAtomic(ctx, data, func(w io.Writer) error { return dataset.WriteCSV(w, d) }); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	if *out == "" {
-		if *out, err = os.MkdirTemp("", "aer-demo-"); err != nil {
+	if o.out == "" {
+		if o.out, err = os.MkdirTemp("", "aer-demo-"); err != nil {
 			return fmt.Errorf("demo: %w", err)
 		}
 	}
 	_, pos := d.ClassCounts()
-	res := demoOutput{Seed: *seed, Rows: d.Rows(), Positives: pos, Features: d.Cols(), Seeds: seedList, Out: *out, Report: filepath.Join(*out, bench.ReportMD)}
-	names := make([]string, len(specs))
-	for i, s := range specs {
+	res := demoOutput{Seed: o.seed, Rows: d.Rows(), Positives: pos, Features: d.Cols(), Seeds: o.seeds, Out: o.out, Report: filepath.Join(o.out, bench.ReportMD)}
+	names := make([]string, len(o.specs))
+	for i, s := range o.specs {
 		names[i] = s.String()
 	}
 	fmt.Fprintf(stderr, "demo: the paper's synthetic task, %d rows (%d minority), %d features; seeds %s; methods %s\n",
-		res.Rows, pos, res.Features, joinSeeds(seedList), strings.Join(names, ", "))
+		res.Rows, pos, res.Features, joinSeeds(o.seeds), strings.Join(names, ", "))
 
 	pr := newBenchProgress(stderr)
 	res.Bench, err = bench.Run(ctx, bench.Config{
-		Datasets: []string{data}, Seeds: seedList, Methods: specs, Jobs: *jobs, Threads: *threads, Out: *out,
+		Datasets: []string{data}, Seeds: o.seeds, Methods: o.specs, Jobs: o.jobs, Threads: o.threads, Out: o.out,
 		Progress: pr.event,
 	})
 	pr.done()
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	if res.Results, err = demoResults(*out, specs, seedList); err != nil {
+	if res.Results, err = demoResults(o.out, o.specs, o.seeds); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-
-	if *asJSON {
+	if o.asJSON {
 		return writeJSON(stdout, res)
 	}
-	fmt.Fprintf(stdout, "Test metrics on the synthetic task (positive = minority), mean ± std over seeds %s;\nthresholds tuned on the validation rows for balanced accuracy\n\n", joinSeeds(seedList))
-	fmt.Fprintf(stdout, "%-22s", "metric")
+	writeDemoText(stdout, &res)
+	return nil
+}
+
+// writeDemoText writes the demo's table of test metrics, a column per
+// method.
+func writeDemoText(w io.Writer, res *demoOutput) {
+	fmt.Fprintf(w, "Test metrics on the synthetic task (positive = minority), mean ± std over seeds %s;\nthresholds tuned on the validation rows for balanced accuracy\n\n", joinSeeds(res.Seeds))
+	fmt.Fprintf(w, "%-22s", "metric")
 	for _, r := range res.Results {
-		fmt.Fprintf(stdout, "%18s", r.Method)
+		fmt.Fprintf(w, "%18s", r.Method)
 	}
-	fmt.Fprintln(stdout)
+	fmt.Fprintln(w)
 	for _, m := range demoMetrics {
-		fmt.Fprintf(stdout, "%-22s", m.label)
+		fmt.Fprintf(w, "%-22s", m.label)
 		for _, r := range res.Results {
 			cell := "n/a"
 			if r.Runs == 0 {
@@ -189,13 +206,12 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 					cell = fmt.Sprintf("%.2f ± %.2f", v.Mean, v.Std)
 				}
 			}
-			fmt.Fprintf(stdout, "%18s", cell)
+			fmt.Fprintf(w, "%18s", cell)
 		}
-		fmt.Fprintln(stdout)
+		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(stdout, "\nFowlkes-Mallows is sqrt(precision x recall), the paper's \"G-mean\".\n")
-	fmt.Fprintf(stdout, "Report (tables, tests, figures): %s\n", res.Report)
-	return nil
+	fmt.Fprintf(w, "\nFowlkes-Mallows is sqrt(precision x recall), the paper's \"G-mean\".\n")
+	fmt.Fprintf(w, "Report (tables, tests, figures): %s\n", res.Report)
 }
 
 // demoResults reads the bench's runs.csv and summarises the dataset demo's
@@ -216,7 +232,7 @@ func demoResults(out string, specs []bench.Spec, seeds []uint64) ([]demoResult, 
 	}
 	var res []demoResult
 	for _, s := range specs {
-		r := demoResult{Method: s.String(), Metrics: map[string]meanStd{}}
+		r := demoResult{Method: s.String(), Metrics: map[string]bench.MeanStd{}}
 		var ok []*bench.Row
 		for i := range rows {
 			if x := &rows[i]; x.Dataset == "demo" && x.Method == r.Method && want[x.Seed] && x.Status == "ok" {
@@ -233,30 +249,13 @@ func demoResults(out string, specs []bench.Spec, seeds []uint64) ([]demoResult, 
 					}
 				}
 				if len(v) > 0 { // else not measured: left out
-					r.Metrics[m.key] = summarise(v)
+					r.Metrics[m.key] = bench.Summarise(v)
 				}
 			}
 		}
 		res = append(res, r)
 	}
 	return res, nil
-}
-
-// summarise returns the mean and sample standard deviation (n-1; 0 for
-// one value) of v.
-func summarise(v []float64) meanStd {
-	var m meanStd
-	for _, x := range v {
-		m.Mean += x
-	}
-	m.Mean /= float64(len(v))
-	if len(v) > 1 {
-		for _, x := range v {
-			m.Std += (x - m.Mean) * (x - m.Mean)
-		}
-		m.Std = math.Sqrt(m.Std / float64(len(v)-1))
-	}
-	return m
 }
 
 func joinSeeds(s []uint64) string {

@@ -18,11 +18,16 @@ func init() {
 	register(&command{
 		name:    "eval",
 		summary: "score a predictions file: confusion matrix, imbalance metrics, ROC-AUC, threshold sweep",
-		usage: `Usage: aer eval --data preds.csv [--threshold T] [--json] [--sweep [--sweep-out sweep.csv] [--sweep-grid N]]
+		usage: `Usage: aer eval --data preds.csv [--positive CLASS] [--threshold T] [--json] [--sweep [--sweep-out sweep.csv] [--sweep-grid N]]
 
-The predictions file is a CSV with columns label,score[,pred][,weight]:
-label 1 is the positive (minority) class, score grows with the belief in
-label 1, pred is an optional 0/1 decision. The decisions scored are, in this
+The predictions file is a CSV with columns label,score[,pred][,weight], as
+aer predict writes it: label is the true class, score grows with the
+belief in the positive (minority) class, pred is an optional decision.
+Label and pred hold class names (the training file's label values) or 0
+and 1. The positive class is --positive when given; else 1 when every
+value is 0 or 1; else the pred value whose rows have the higher mean
+score (pred is positive when score >= the threshold); else the rarer
+label; the output names it when it is not 1. The decisions scored are, in this
 order of preference: score >= T when --threshold is given; else the pred
 column when present; else score >= 0.5. The output says which was used.
 ROC-AUC and average precision always come from the scores. When every
@@ -56,8 +61,11 @@ type evalOutput struct {
 	File string `json:"file"`
 	// Weighted is set when the file has a weight column: the report's
 	// counts are then sums of row weights, and Rows counts the rows.
-	Weighted bool           `json:"weighted,omitempty"`
-	Rows     int            `json:"rows,omitempty"`
+	Weighted bool `json:"weighted,omitempty"`
+	Rows     int  `json:"rows,omitempty"`
+	// Classes are the class names of the file, negative then positive,
+	// when they are not 0 and 1.
+	Classes  *[2]string     `json:"classes,omitempty"`
 	Decision evalDecision   `json:"decision"`
 	Report   metrics.Report `json:"report"`
 	// Calibration is the Brier score, log-loss and reliability table of
@@ -93,69 +101,114 @@ type evalBestPoint struct {
 // metric, and an absurd grid would end in an out-of-memory crash.
 const maxSweepGrid = 1_000_000
 
-func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c := commands["eval"]
-	fs := newFlagSet(c, stderr)
-	data := fs.String("data", "", "predictions CSV with columns label,score[,pred][,weight] (required)")
-	var thr evalOptionalFloat
-	fs.Var(&thr, "threshold", "predict positive when score >= `T`; overrides the pred column (default: the pred column if present, else 0.5)")
-	asJSON := fs.Bool("json", false, "print one JSON document on stdout")
-	sweep := fs.Bool("sweep", false, "add a threshold sweep: every metric at each threshold of a grid")
-	sweepOut := fs.String("sweep-out", "", "write the sweep as CSV to `file` instead of the output (implies --sweep)")
-	sweepGrid := fs.Int("sweep-grid", 101, "sweep `N` evenly spaced thresholds over [0,1] (over [min,max] score if scores leave [0,1]); 0 sweeps every distinct score")
+// evalOptions are aer eval's flags.
+type evalOptions struct {
+	data, positive, sweepOut string
+	threshold                evalOptionalFloat
+	asJSON, sweep            bool
+	sweepGrid                int
+}
+
+// parseEvalFlags reads and checks aer eval's flags.
+func parseEvalFlags(args []string, stderr io.Writer) (*evalOptions, error) {
+	fs := newFlagSet(commands["eval"], stderr)
+	var o evalOptions
+	fs.StringVar(&o.data, "data", "", "predictions CSV with columns label,score[,pred][,weight] (required)")
+	fs.Var(&o.threshold, "threshold", "predict positive when score >= `T`; overrides the pred column (default: the pred column if present, else 0.5)")
+	fs.BoolVar(&o.asJSON, "json", false, "print one JSON document on stdout")
+	fs.StringVar(&o.positive, "positive", "", "the positive `class` of the label and pred columns (default: 1 for 0/1, else inferred, see above)")
+	fs.BoolVar(&o.sweep, "sweep", false, "add a threshold sweep: every metric at each threshold of a grid")
+	fs.StringVar(&o.sweepOut, "sweep-out", "", "write the sweep as CSV to `file` instead of the output (implies --sweep)")
+	fs.IntVar(&o.sweepGrid, "sweep-grid", 101, "sweep `N` evenly spaced thresholds over [0,1] (over [min,max] score if scores leave [0,1]); 0 sweeps every distinct score")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if len(rest) > 0 {
-		return usageErrorf("eval: unexpected argument %q", rest[0])
+	switch {
+	case len(rest) > 0:
+		return nil, usageErrorf("eval: unexpected argument %q", rest[0])
+	case o.data == "":
+		return nil, usageErrorf("eval: --data is required")
+	case math.IsNaN(o.threshold.v):
+		return nil, usageErrorf("eval: --threshold must be a number, not NaN")
+	case o.sweepGrid < 0 || o.sweepGrid == 1 || o.sweepGrid > maxSweepGrid:
+		return nil, usageErrorf("eval: --sweep-grid must be 0 or between 2 and %d, not %d", maxSweepGrid, o.sweepGrid)
 	}
-	if *data == "" {
-		return usageErrorf("eval: --data is required")
+	o.sweep = o.sweep || o.sweepOut != ""
+	if err := refuseOverwrite("eval", "--sweep-out", o.sweepOut, input{"--data", o.data}); err != nil {
+		return nil, err
 	}
-	thresholdSet, threshold := thr.set, thr.v
-	if math.IsNaN(threshold) {
-		return usageErrorf("eval: --threshold must be a number, not NaN")
-	}
-	if *sweepGrid < 0 || *sweepGrid == 1 || *sweepGrid > maxSweepGrid {
-		return usageErrorf("eval: --sweep-grid must be 0 or between 2 and %d, not %d", maxSweepGrid, *sweepGrid)
-	}
-	if *sweepOut != "" {
-		*sweep = true
-	}
-	if err := refuseOverwrite("eval", "--sweep-out", *sweepOut, input{"--data", *data}); err != nil {
-		return err
-	}
+	return &o, nil
+}
 
-	p, err := dataset.LoadPredictions(*data)
+func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	o, err := parseEvalFlags(args, stderr)
 	if err != nil {
-		return fmt.Errorf("eval: %w", err)
+		return err
 	}
-	if p.Label == nil {
-		return fmt.Errorf("eval: %s: no label column: cannot evaluate predictions without labels", *data)
+	p, err := loadEvalPredictions(o)
+	if err != nil {
+		return err
 	}
-	if p.Score == nil {
-		return fmt.Errorf("eval: %s: no score column", *data)
+	out := evaluate(p, o)
+	if o.sweep {
+		s := evalSweep(p, o.sweepGrid, &out)
+		if o.sweepOut != "" {
+			if err := writeFileAtomic(ctx, o.sweepOut, s.WriteCSV); err != nil {
+				return fmt.Errorf("eval: writing the sweep: %w", err)
+			}
+			out.SweepOut = o.sweepOut
+		} else {
+			out.Sweep = &s
+		}
+	}
+	if o.asJSON {
+		return writeJSON(stdout, out)
+	}
+	return writeEvalText(stdout, &out)
+}
+
+// loadEvalPredictions reads the predictions of --data, which must have
+// labels and scores, and checks --threshold against the scores.
+func loadEvalPredictions(o *evalOptions) (*dataset.Predictions, error) {
+	p, err := dataset.LoadPredictionsWith(o.data, dataset.PredictionsOptions{Positive: o.positive})
+	switch {
+	case errors.Is(err, dataset.ErrPositive):
+		return nil, fmt.Errorf("eval: %w (--positive)", err)
+	case err != nil:
+		return nil, fmt.Errorf("eval: %w", err)
+	case p.Label == nil:
+		return nil, fmt.Errorf("eval: %s: no label column: cannot evaluate predictions without labels", o.data)
+	case p.Score == nil:
+		return nil, fmt.Errorf("eval: %s: no score column", o.data)
 	}
 	if err := metrics.Validate(p.Label, p.Score, p.Pred, p.Weight); err != nil {
-		return fmt.Errorf("eval: %s: %w", *data, err)
+		return nil, fmt.Errorf("eval: %s: %w", o.data, err)
 	}
-
-	if thresholdSet && (threshold < 0 || threshold > 1) && metrics.Probabilities(p.Score) {
+	if t := o.threshold.v; o.threshold.set && (t < 0 || t > 1) && metrics.Probabilities(p.Score) {
 		// Every score is a probability: such a threshold predicts every
 		// row alike, which is a typo far more often than a wish.
 		all := "negative"
-		if threshold < 0 {
+		if t < 0 {
 			all = "positive"
 		}
-		return usageErrorf("eval: --threshold %s lies outside [0, 1], where every score of %s lies: every row would be predicted %s", evalFmtFloat(threshold), *data, all)
+		return nil, usageErrorf("eval: --threshold %s lies outside [0, 1], where every score of %s lies: every row would be predicted %s", evalFmtFloat(t), o.data, all)
 	}
-	out := evalOutput{File: *data}
+	return p, nil
+}
+
+// evaluate scores the decisions of o on p: score >= --threshold, else the
+// pred column, else score >= 0.5; and the calibration of the scores.
+func evaluate(p *dataset.Predictions, o *evalOptions) evalOutput {
+	out := evalOutput{File: o.data}
 	if p.Weight != nil {
 		out.Weighted, out.Rows = true, len(p.Label)
 	}
-	switch {
-	case thresholdSet:
+	if p.Classes != [2]string{} {
+		out.Classes = &p.Classes
+	}
+	switch threshold := o.threshold.v; {
+	case o.threshold.set:
 		out.Decision = evalDecision{Rule: "threshold", Threshold: evalFiniteOrNil(threshold),
 			Text: fmt.Sprintf("score >= %s (--threshold)", evalFmtFloat(threshold))}
 		if p.Pred != nil {
@@ -171,42 +224,32 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			Text: "score >= 0.5 (default: no --threshold, no pred column)"}
 		out.Report = metrics.Evaluate(p.Label, p.Score, t, p.Weight)
 	}
-
 	if cal, ok := metrics.EvaluateCalibration(p.Label, p.Score, p.Weight, 10); ok {
 		out.Calibration = &cal
 	}
+	return out
+}
 
-	if *sweep {
-		var s metrics.Sweep
-		if *sweepGrid == 0 {
-			s = metrics.SweepScores(p.Label, p.Score, p.Weight)
-		} else {
-			lo, hi := evalScoreRange(p.Score)
-			s = metrics.SweepThresholds(p.Label, p.Score, metrics.Grid(lo, hi, *sweepGrid), p.Weight)
-		}
-		out.sweep, out.SweepPoints = s, len(s)
-		for _, m := range []metrics.Metric{metrics.BalancedAccuracy, metrics.F1, metrics.FowlkesMallows, metrics.GMean, metrics.MCC} {
-			b := evalBestPoint{Metric: m.String(), threshold: math.NaN(), value: math.NaN()}
-			if i := s.Best(m); i >= 0 {
-				b.threshold, b.value = s[i].Threshold, m.Of(s[i].Confusion)
-				b.Threshold, b.Value = evalFiniteOrNil(b.threshold), evalFiniteOrNil(b.value)
-			}
-			out.Best = append(out.Best, b)
-		}
-		if *sweepOut != "" {
-			if err := writeFileAtomic(ctx, *sweepOut, s.WriteCSV); err != nil {
-				return fmt.Errorf("eval: writing the sweep: %w", err)
-			}
-			out.SweepOut = *sweepOut
-		} else {
-			out.Sweep = &s
-		}
+// evalSweep sweeps the thresholds of a grid of n points (0: every
+// distinct score) and records in out where the main metrics peak.
+func evalSweep(p *dataset.Predictions, n int, out *evalOutput) metrics.Sweep {
+	var s metrics.Sweep
+	if n == 0 {
+		s = metrics.SweepScores(p.Label, p.Score, p.Weight)
+	} else {
+		lo, hi := evalScoreRange(p.Score)
+		s = metrics.SweepThresholds(p.Label, p.Score, metrics.Grid(lo, hi, n), p.Weight)
 	}
-
-	if *asJSON {
-		return writeJSON(stdout, out)
+	out.sweep, out.SweepPoints = s, len(s)
+	for _, m := range []metrics.Metric{metrics.BalancedAccuracy, metrics.F1, metrics.FowlkesMallows, metrics.GMean, metrics.MCC} {
+		b := evalBestPoint{Metric: m.String(), threshold: math.NaN(), value: math.NaN()}
+		if i := s.Best(m); i >= 0 {
+			b.threshold, b.value = s[i].Threshold, m.Of(s[i].Confusion)
+			b.Threshold, b.Value = evalFiniteOrNil(b.threshold), evalFiniteOrNil(b.value)
+		}
+		out.Best = append(out.Best, b)
 	}
-	return writeEvalText(stdout, &out)
+	return s
 }
 
 // evalOptionalFloat is a float flag that knows whether it was given, and shows
@@ -293,13 +336,17 @@ func writeEvalText(w io.Writer, out *evalOutput) error {
 	} else {
 		fmt.Fprint(ew, "rows       ")
 	}
-	fmt.Fprintf(ew, "%s: %s positive (label 1), %s negative (label 0)\n", evalFmtCount(c.N()), evalFmtCount(c.Positives()), evalFmtCount(c.Negatives()))
+	neg, pos := "0", "1"
+	if out.Classes != nil {
+		neg, pos = out.Classes[0], out.Classes[1]
+	}
+	fmt.Fprintf(ew, "%s: %s positive (label %s), %s negative (label %s)\n", evalFmtCount(c.N()), evalFmtCount(c.Positives()), pos, evalFmtCount(c.Negatives()), neg)
 	fmt.Fprintf(ew, "decision   %s\n\n", out.Decision.Text)
 
 	evalWriteTable(ew, "lrr", [][]string{
-		{"", "predicted 1", "predicted 0"},
-		{"label 1", "TP " + evalFmtCount(c.TP), "FN " + evalFmtCount(c.FN)},
-		{"label 0", "FP " + evalFmtCount(c.FP), "TN " + evalFmtCount(c.TN)},
+		{"", "predicted " + pos, "predicted " + neg},
+		{"label " + pos, "TP " + evalFmtCount(c.TP), "FN " + evalFmtCount(c.FN)},
+		{"label " + neg, "FP " + evalFmtCount(c.FP), "TN " + evalFmtCount(c.TN)},
 	})
 	fmt.Fprintln(ew)
 
@@ -327,16 +374,22 @@ func writeEvalText(w io.Writer, out *evalOutput) error {
 		evalWriteTable(ew, "lrrr", rows)
 	}
 
-	if out.sweep == nil {
-		return ew.err
+	if out.sweep != nil {
+		writeEvalSweep(ew, out)
 	}
+	return ew.err
+}
+
+// writeEvalSweep writes where the metrics peak in the sweep, and the
+// sweep itself unless it went to the --sweep-out file.
+func writeEvalSweep(ew *evalErrWriter, out *evalOutput) {
 	s := out.sweep
 	fmt.Fprintf(ew, "\nsweep      %d thresholds", len(s))
 	if out.SweepOut != "" {
 		fmt.Fprintf(ew, ", written to %s", out.SweepOut)
 	}
 	fmt.Fprint(ew, "\n\n")
-	rows = [][]string{{"best of", "value", "at threshold"}}
+	rows := [][]string{{"best of", "value", "at threshold"}}
 	for _, b := range out.Best {
 		m, _ := metrics.ParseMetric(b.Metric)
 		if math.IsNaN(b.value) {
@@ -347,7 +400,7 @@ func writeEvalText(w io.Writer, out *evalOutput) error {
 	}
 	evalWriteTable(ew, "lrr", rows)
 	if out.SweepOut != "" {
-		return ew.err
+		return
 	}
 	// Without --sweep-out the sweep itself is printed, the main metrics by
 	// their usual short names.
@@ -374,7 +427,6 @@ func writeEvalText(w io.Writer, out *evalOutput) error {
 	}
 	evalWriteTable(ew, "rrrrrrrrrrrrr", rows)
 	fmt.Fprintln(ew, "(FM: Fowlkes-Mallows, the paper's G-mean; gmean: sqrt(TPR*TNR); BA: balanced accuracy)")
-	return ew.err
 }
 
 // evalWriteTable writes rows as columns two spaces apart, each column aligned

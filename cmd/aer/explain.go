@@ -1,17 +1,17 @@
 package main
 
 import (
-	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/explain"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/metrics"
@@ -23,6 +23,11 @@ func init() {
 		summary: "break down a model's score of each row (feature attributions; AER: component and member weights), or global feature importance",
 		usage: `usage: aer explain --model model.aer --data rows.csv [--rows 1,5-7] [--top 10] [--json]
        aer explain --model model.aer --data rows.csv --global [--repeats 5] [--seed 0] [--metric roc_auc] [--json]
+
+Each row comes with its score, its prediction (the positive class when
+the score reaches the model's threshold) and its label when the data has
+one, the classes named by the training file's label values (under --json,
+numbers when they are numbers, as 0 and 1, else strings).
 
 For each row, first its feature attributions, for methods that offer them:
 the base value and each feature's value and attribution, the --top largest
@@ -68,179 +73,219 @@ threshold) when one feature is shuffled, mean and standard deviation over
 }
 
 type explainRow struct {
-	Row         int               `json:"row"`
-	ID          string            `json:"id,omitempty"`
-	Label       *int              `json:"label,omitempty"`
-	Score       float64           `json:"score"`
-	Prediction  int               `json:"prediction"`
-	Features    *rowAttribution   `json:"features,omitempty"`
-	Explanation learn.Explanation `json:"explanation,omitempty"`
+	Row         int                      `json:"row"`
+	ID          string                   `json:"id,omitempty"`
+	Label       className                `json:"label,omitempty"`
+	Score       float64                  `json:"score"`
+	Prediction  className                `json:"prediction"`
+	Features    *explain.RowAttributions `json:"features,omitempty"`
+	Explanation learn.Explanation        `json:"explanation,omitempty"`
 }
 
-// rowAttribution is one row's feature attributions: output = base + the
-// sum of every feature's attribution (Features lists the --top ones).
-type rowAttribution struct {
-	Space    learn.Space    `json:"space"`
-	Base     float64        `json:"base"`
-	Output   float64        `json:"output"`
-	Shown    int            `json:"shown"`
-	Total    int            `json:"total"`
-	Features []featureValue `json:"values"`
+// className is a class name, the label value of the training file: in
+// JSON a number when the name is one (0/1 labels stay 0 and 1), else a
+// string.
+type className string
+
+// MarshalJSON writes c as a JSON number when it is a number in canonical
+// form, else as a string.
+func (c className) MarshalJSON() ([]byte, error) {
+	if v, err := strconv.ParseFloat(string(c), 64); err == nil && !math.IsInf(v, 0) && !math.IsNaN(v) &&
+		strconv.FormatFloat(v, 'g', -1, 64) == string(c) {
+		return []byte(c), nil
+	}
+	return json.Marshal(string(c))
 }
 
-type featureValue struct {
-	Feature     string   `json:"feature"`
-	Value       *float64 `json:"value"` // null: missing
-	Attribution float64  `json:"attribution"`
+// explainOptions are aer explain's flags.
+type explainOptions struct {
+	model, data, rows, id, metric string
+	top, repeats, threads         int
+	global, asJSON                bool
+	seed                          uint64
 }
 
-func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c := commands["explain"]
-	fs := newFlagSet(c, stderr)
-	modelPath := fs.String("model", "", "model `file` written by aer fit (required)")
-	dataPath := fs.String("data", "", "data `file` with the rows to explain (CSV, .csv.gz or Parquet), - for standard input (required)")
-	rowsFlag := fs.String("rows", "", "data rows to explain, 1-based: e.g. 1,5-7 (default: all)")
-	top := fs.Int("top", 10, "features shown per row, largest |attribution| first (0: all); with --global, rows of the table (default there: all)")
-	global := fs.Bool("global", false, "print global feature importance instead of per-row explanations")
-	repeats := fs.Int("repeats", 5, "--global: shuffles per feature of permutation importance")
-	seed := fs.Uint64("seed", 0, "--global: random seed of the shuffles")
-	metric := fs.String("metric", explain.ROCAUC, "--global: metric of permutation importance: roc_auc or a thresholded metric (balanced_accuracy, f1, mcc, ...)")
-	threads := fs.Int("threads", 0, "worker goroutines (0: all cores)")
-	asJSON := fs.Bool("json", false, "print one JSON document")
-	id := fs.String("id", "", "row-identifier `column` shown with each row (default: the model's, aer fit --id)")
+// parseExplainFlags reads aer explain's flags.
+func parseExplainFlags(args []string, stderr io.Writer) (*explainOptions, error) {
+	fs := newFlagSet(commands["explain"], stderr)
+	var o explainOptions
+	fs.StringVar(&o.model, "model", "", "model `file` written by aer fit (required)")
+	fs.StringVar(&o.data, "data", "", "data `file` with the rows to explain (CSV, .csv.gz or Parquet), - for standard input (required)")
+	fs.StringVar(&o.rows, "rows", "", "data rows to explain, 1-based: e.g. 1,5-7 (default: all)")
+	fs.IntVar(&o.top, "top", 10, "features shown per row, largest |attribution| first (0: all); with --global, rows of the table (default there: all)")
+	fs.BoolVar(&o.global, "global", false, "print global feature importance instead of per-row explanations")
+	fs.IntVar(&o.repeats, "repeats", 5, "--global: shuffles per feature of permutation importance")
+	fs.Uint64Var(&o.seed, "seed", 0, "--global: random seed of the shuffles")
+	fs.StringVar(&o.metric, "metric", explain.ROCAUC, "--global: metric of permutation importance: roc_auc or a thresholded metric (balanced_accuracy, f1, mcc, ...)")
+	fs.IntVar(&o.threads, "threads", 0, "worker goroutines (0: all cores)")
+	fs.BoolVar(&o.asJSON, "json", false, "print one JSON document")
+	fs.StringVar(&o.id, "id", "", "row-identifier `column` shown with each row (default: the model's, aer fit --id)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	topSet := false
 	fs.Visit(func(f *flag.Flag) { topSet = topSet || f.Name == "top" })
+	if o.global && !topSet {
+		o.top = 0
+	}
 	switch {
 	case len(rest) > 0:
-		return usageErrorf("explain: unexpected argument %q", rest[0])
-	case *modelPath == "" || *dataPath == "":
-		return usageErrorf("explain: --model and --data are required")
-	case *top < 0:
-		return usageErrorf("explain: --top must be at least 0, not %d", *top)
-	case *repeats < 1:
-		return usageErrorf("explain: --repeats must be at least 1, not %d", *repeats)
-	case *threads < 0:
-		return usageErrorf("explain: --threads must be at least 0, not %d", *threads)
+		return nil, usageErrorf("explain: unexpected argument %q", rest[0])
+	case o.model == "" || o.data == "":
+		return nil, usageErrorf("explain: --model and --data are required")
+	case o.top < 0:
+		return nil, usageErrorf("explain: --top must be at least 0, not %d", o.top)
+	case o.repeats < 1:
+		return nil, usageErrorf("explain: --repeats must be at least 1, not %d", o.repeats)
+	case o.threads < 0:
+		return nil, usageErrorf("explain: --threads must be at least 0, not %d", o.threads)
 	}
-	if *metric != explain.ROCAUC {
-		if _, err := metrics.ParseMetric(*metric); err != nil {
-			return usageErrorf("explain: --metric: %v", err)
+	if o.metric != explain.ROCAUC {
+		if _, err := metrics.ParseMetric(o.metric); err != nil {
+			return nil, usageErrorf("explain: --metric: %v", err)
 		}
 	}
-	h, model, err := loadModel(*modelPath)
+	return &o, nil
+}
+
+func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	o, err := parseExplainFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	h, model, err := loadModel(o.model)
 	if err != nil {
 		return fmt.Errorf("explain: %w", err)
 	}
-	d, err := loadFor(ctx, *dataPath, h, *modelPath, *id)
+	d, err := loadFor(ctx, o.data, h, o.model, o.id)
 	if err != nil {
 		return fmt.Errorf("explain: %w", err)
 	}
-	rows, err := parseRows(*rowsFlag, d.Rows())
+	rows, err := parseRows(o.rows, d.Rows())
 	if err != nil {
 		return usageErrorf("explain: --rows: %v", err)
 	}
-	x := learn.Rows(d.X, rows)
-	if *global {
-		if !topSet {
-			*top = 0
-		}
-		data := &learn.Data{X: x, Features: d.Features}
+	if o.global {
+		data := &learn.Data{X: learn.Rows(d.X, rows), Features: d.Features}
 		if d.Y != nil {
 			data.Y, data.W = learn.Pick(d.Y, rows), learn.Pick(d.W, rows)
 		}
-		g := globalOptions{top: *top, metric: *metric, repeats: *repeats, seed: *seed, threads: *threads}
-		return explainGlobal(ctx, model, data, g, h.Method, *modelPath, *dataPath, *asJSON, stdout, stderr)
+		g := globalOptions{top: o.top, metric: o.metric, repeats: o.repeats, seed: o.seed, threads: o.threads}
+		return explainGlobal(ctx, model, data, g, h.Method, o.model, o.data, o.asJSON, stdout, stderr)
 	}
-
-	attr, attrErr := learn.Attribute(ctx, model, x, *threads)
-	if attrErr != nil && !errors.Is(attrErr, learn.ErrNoAttribution) {
-		return fmt.Errorf("explain: %w", attrErr)
-	}
-	ex, hasEx := learn.ExplainerOf(model)
-	if attr == nil && !hasEx {
-		why := ""
-		if attrErr != learn.ErrNoAttribution {
-			why = " (" + attrErr.Error() + ")"
-		}
-		return fmt.Errorf("explain: %s holds a %s model, which offers no per-row explanation and no feature attributions%s", *modelPath, h.Method, why)
-	}
-	unavailable := ""
-	if attr == nil {
-		unavailable = attrErr.Error()
-		if !*asJSON {
-			fmt.Fprintf(stderr, "explain: no feature attributions: %s\n", unavailable)
-		}
-	}
-	score, err := learn.Predict(ctx, model, x, *threads)
+	res, err := explainRows(ctx, model, d, rows, h.Schema.Classes, o)
 	if err != nil {
-		return fmt.Errorf("explain: %w", err)
+		return err
 	}
-	threshold := learn.ThresholdOf(model)
-	var out []explainRow
+	if res.attr == nil && res.explainer == nil {
+		why := ""
+		if res.attrErr != learn.ErrNoAttribution {
+			why = " (" + res.attrErr.Error() + ")"
+		}
+		return fmt.Errorf("explain: %s holds a %s model, which offers no per-row explanation and no feature attributions%s", o.model, h.Method, why)
+	}
+	if o.asJSON {
+		doc := map[string]any{"model": o.model, "method": h.Method, "data": o.data, "threshold": res.threshold, "rows": res.rows}
+		if res.attr == nil {
+			doc["features_unavailable"] = res.attrErr.Error()
+		} else {
+			doc["attribution_method"] = res.attr.Method
+		}
+		return writeJSON(stdout, doc)
+	}
+	if res.attr == nil {
+		fmt.Fprintf(stderr, "explain: no feature attributions: %s\n", res.attrErr)
+	}
+	return writeExplainText(stdout, res, d.IDColumn)
+}
+
+// explained is what aer explain shows of the rows.
+type explained struct {
+	rows      []explainRow
+	threshold float64
+	attr      *learn.Attribution // nil when the model gives none: attrErr says why
+	attrErr   error
+	explainer learn.Explainer // nil when the model offers no breakdown
+}
+
+// explainRows scores the rows of d and explains them: feature attributions
+// (explain.Row) and the method's breakdown, those the model offers; the
+// label and prediction as the names in classes (negative, positive).
+func explainRows(ctx context.Context, model learn.Model, d *dataset.Dataset, rows []int, classes [2]string, o *explainOptions) (*explained, error) {
+	if classes == [2]string{} {
+		classes = [2]string{"0", "1"}
+	}
+	x := learn.Rows(d.X, rows)
+	res := &explained{threshold: learn.ThresholdOf(model)}
+	res.attr, res.attrErr = learn.Attribute(ctx, model, x, o.threads)
+	if res.attrErr != nil && !errors.Is(res.attrErr, learn.ErrNoAttribution) {
+		return nil, fmt.Errorf("explain: %w", res.attrErr)
+	}
+	res.explainer, _ = learn.ExplainerOf(model)
+	if res.attr == nil && res.explainer == nil {
+		return res, nil
+	}
+	score, err := learn.Predict(ctx, model, x, o.threads)
+	if err != nil {
+		return nil, fmt.Errorf("explain: %w", err)
+	}
+	cols := explain.FeatureColumns(d.Features, len(d.Features))
 	for k, i := range rows {
 		if err := ctx.Err(); err != nil {
-			return err
+			return nil, err
 		}
-		r := explainRow{Row: i + 1, Score: score[k]}
-		if score[k] >= threshold {
-			r.Prediction = 1
+		r := explainRow{Row: i + 1, Score: score[k], Prediction: className(classes[0])}
+		if score[k] >= res.threshold {
+			r.Prediction = className(classes[1])
 		}
 		if d.IDs != nil {
 			r.ID = d.IDs[i]
 		}
 		if d.Y != nil {
-			y := d.Y[i]
-			r.Label = &y
+			r.Label = className(classes[d.Y[i]])
 		}
-		if attr != nil {
-			r.Features = rowFeatures(attr, k, x.RawRowView(k), d.Features, *top)
+		if res.attr != nil {
+			r.Features = explain.Row(res.attr, k, x.RawRowView(k), cols, o.top)
 		}
-		if hasEx {
-			e, err := ex.Explain(d.X.RawRowView(i))
+		if res.explainer != nil {
+			e, err := res.explainer.Explain(d.X.RawRowView(i))
 			if err != nil {
-				return fmt.Errorf("explain: row %d: %w", i+1, err)
+				return nil, fmt.Errorf("explain: row %d: %w", i+1, err)
 			}
 			r.Explanation = e
 		}
-		out = append(out, r)
+		res.rows = append(res.rows, r)
 	}
-	if *asJSON {
-		doc := map[string]any{"model": *modelPath, "method": h.Method, "data": *dataPath, "threshold": threshold, "rows": out}
-		if unavailable != "" {
-			doc["features_unavailable"] = unavailable
-		} else {
-			doc["attribution_method"] = attr.Method
-		}
-		return writeJSON(stdout, doc)
+	return res, nil
+}
+
+// writeExplainText writes the explained rows as text.
+func writeExplainText(w io.Writer, res *explained, idColumn string) error {
+	if res.attr != nil && res.attr.Method != "" {
+		fmt.Fprintf(w, "attributions: %s\n\n", res.attr.Method)
 	}
-	if attr != nil && attr.Method != "" {
-		fmt.Fprintf(stdout, "attributions: %s\n\n", attr.Method)
-	}
-	for k, r := range out {
+	for k, r := range res.rows {
 		if k > 0 {
-			fmt.Fprintln(stdout)
+			fmt.Fprintln(w)
 		}
 		label := ""
-		if r.Label != nil {
-			label = fmt.Sprintf(", label %d", *r.Label)
+		if r.Label != "" {
+			label = fmt.Sprintf(", label %s", r.Label)
 		}
 		if r.ID != "" {
-			label = fmt.Sprintf(" (%s %s)", d.IDColumn, r.ID) + label
+			label = fmt.Sprintf(" (%s %s)", idColumn, r.ID) + label
 		}
-		fmt.Fprintf(stdout, "row %d%s: ", r.Row, label)
+		fmt.Fprintf(w, "row %d%s: ", r.Row, label)
 		if r.Features != nil {
-			fmt.Fprintf(stdout, "score %.4f, prediction %d (threshold %.4g)\n", r.Score, r.Prediction, threshold)
-			writeFeatures(stdout, r.Features)
+			fmt.Fprintf(w, "score %.4f, prediction %s (threshold %.4g)\n", r.Score, r.Prediction, res.threshold)
+			writeFeatures(w, r.Features)
 		}
 		if r.Explanation != nil {
 			if r.Features != nil {
-				fmt.Fprint(stdout, "  breakdown: ")
+				fmt.Fprint(w, "  breakdown: ")
 			}
-			if err := r.Explanation.WriteText(stdout); err != nil {
+			if err := r.Explanation.WriteText(w); err != nil {
 				return err
 			}
 		}
@@ -248,48 +293,20 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return nil
 }
 
-// rowFeatures is row k of a with the features' values, the top largest
-// by |attribution| (0: all).
-func rowFeatures(a *learn.Attribution, k int, values []float64, names []string, top int) *rowAttribution {
-	phi := a.Phi.RawRowView(k)
-	r := &rowAttribution{Space: a.Space, Base: a.Base[k], Output: a.Output(k), Total: len(phi)}
-	order := make([]int, len(phi))
-	for j := range order {
-		order[j] = j
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(math.Abs(phi[b]), math.Abs(phi[a])) })
-	if top > 0 && top < len(order) {
-		order = order[:top]
-	}
-	for _, j := range order {
-		fv := featureValue{Feature: featureName(names, j), Attribution: phi[j]}
-		if v := values[j]; !math.IsNaN(v) {
-			fv.Value = &v
-		}
-		r.Features = append(r.Features, fv)
-	}
-	r.Shown = len(r.Features)
-	return r
-}
-
-func featureName(names []string, j int) string {
-	if j < len(names) {
-		return names[j]
-	}
-	return fmt.Sprintf("f%d", j+1)
-}
-
-func writeFeatures(w io.Writer, f *rowAttribution) {
+func writeFeatures(w io.Writer, f *explain.RowAttributions) {
 	fmt.Fprintf(w, "  features (%s space): base %.4f + sum of attributions = output %.4f", f.Space, f.Base, f.Output)
 	if f.Shown < f.Total {
 		fmt.Fprintf(w, "; top %d of %d by |attribution|", f.Shown, f.Total)
 	}
 	fmt.Fprintf(w, "\n  %-20s %12s %12s\n", "feature", "value", "attribution")
 	shown := 0.0
-	for _, v := range f.Features {
+	for _, v := range f.Values {
 		val := "NA"
-		if v.Value != nil {
-			val = strconv.FormatFloat(*v.Value, 'g', 6, 64)
+		switch x := v.Value.(type) {
+		case float64:
+			val = strconv.FormatFloat(x, 'g', 6, 64)
+		case string:
+			val = x
 		}
 		fmt.Fprintf(w, "  %-20s %12s %+12.4f\n", v.Feature, val, v.Attribution)
 		shown += v.Attribution

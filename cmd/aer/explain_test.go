@@ -35,7 +35,8 @@ func TestExplainFeatures(t *testing.T) {
 		Rows      []struct {
 			Row         int             `json:"row"`
 			Score       float64         `json:"score"`
-			Prediction  int             `json:"prediction"`
+			Label       string          `json:"label"`
+			Prediction  string          `json:"prediction"`
 			Explanation json.RawMessage `json:"explanation"`
 			Features    struct {
 				Space  string  `json:"space"`
@@ -69,8 +70,9 @@ func TestExplainFeatures(t *testing.T) {
 				t.Errorf("row %d: features not sorted by |attribution|", r.Row)
 			}
 		}
-		if math.Abs(sum-f.Output) > 1e-12 || math.Abs(1/(1+math.Exp(-sum))-r.Score) > 1e-12 || (r.Score >= doc.Threshold) != (r.Prediction == 1) {
-			t.Errorf("row %d: base + sum %v, output %v, score %v, prediction %d", r.Row, sum, f.Output, r.Score, r.Prediction)
+		if math.Abs(sum-f.Output) > 1e-12 || math.Abs(1/(1+math.Exp(-sum))-r.Score) > 1e-12 || (r.Score >= doc.Threshold) != (r.Prediction == "sick") ||
+			r.Prediction != "sick" && r.Prediction != "healthy" || r.Label != "sick" && r.Label != "healthy" {
+			t.Errorf("row %d: base + sum %v, output %v, score %v, prediction %s", r.Row, sum, f.Output, r.Score, r.Prediction)
 		}
 	}
 	// Row 1 misses feature a: null.
@@ -136,6 +138,18 @@ func TestExplainFeatures(t *testing.T) {
 	for _, flag := range []string{"-global", "-top", "-repeats", "-seed", "-metric", "-threads", "not the Shapley value"} {
 		if !strings.Contains(help, flag) {
 			t.Errorf("aer help explain does not mention %s", flag)
+		}
+	}
+}
+
+// TestClassNameJSON: class names that are numbers stay JSON numbers (the
+// explanations of a 0/1 model are as before class names), others are
+// strings.
+func TestClassNameJSON(t *testing.T) {
+	for name, want := range map[className]string{"1": `1`, "0": `0`, "-2.5": `-2.5`, "sick": `"sick"`, "1.0": `"1.0"`, "NaN": `"NaN"`, `a"b`: `"a\"b"`} {
+		b, err := json.Marshal(explainRow{Label: name, Prediction: name})
+		if err != nil || string(b) != `{"row":0,"label":`+want+`,"score":0,"prediction":`+want+`}` {
+			t.Errorf("%q: %s, %v; want %s", name, b, err, want)
 		}
 	}
 }

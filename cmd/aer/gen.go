@@ -86,138 +86,138 @@ type genSettings struct {
 	Split       string  `json:"split,omitempty"`
 }
 
-func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c := commands["gen"]
-	fs := newFlagSet(c, stderr)
-	var (
-		samples     = fs.Int("samples", 100, "number of rows")
-		features    = fs.Int("features", 20, "number of feature columns")
-		informative = fs.Int("informative", 2, "informative features (the dimension of the cluster hypercube)")
-		redundant   = fs.Int("redundant", 2, "redundant features: random linear combinations of the informative ones")
-		repeated    = fs.Int("repeated", 0, "repeated features: copies of informative or redundant ones")
-		clusters    = fs.Int("clusters", 2, "Gaussian clusters per class")
-		ratio       = fs.Float64("ratio", 1, "imbalance ratio R: majority:minority = R:1 (label 1 is the minority)")
-		flip        = fs.Float64("flip", 0, "fraction of rows given a random label (scikit-learn's flip_y; 0.01 there)")
-		classSep    = fs.Float64("class-sep", 1, "half the side of the hypercube: larger separates classes more")
-		polytope    = fs.Bool("polytope", false, "put clusters on a random polytope instead of the hypercube")
-		shift       = fs.Float64("shift", 0, "value added to every feature")
-		randShift   = fs.Bool("random-shift", false, "shift each feature by a random value in [-class-sep, class-sep)")
-		scale       = fs.Float64("scale", 1, "factor multiplying every feature, after the shift")
-		randScale   = fs.Bool("random-scale", false, "scale each feature by a random factor in [1, 101)")
-		noShuffle   = fs.Bool("no-shuffle", false, "keep rows in cluster order and columns informative, redundant, repeated, noise")
-		split       = fs.String("split", "", "add a stratified split column: train:test or train:valid:test ratios, e.g. 3:1:1")
-		seed        = fs.Uint64("seed", 0, "random seed")
-		out         = fs.String("out", "", "output CSV file, - for standard output (required)")
-		asJSON      = fs.Bool("json", false, "print a JSON summary on standard output")
-	)
+// genOptions are aer gen's flags.
+type genOptions struct {
+	samples, features, informative, redundant, repeated, clusters int
+	ratio, flip, classSep, shift, scale                           float64
+	polytope, randShift, randScale, noShuffle, asJSON             bool
+	split, out                                                    string
+	seed                                                          uint64
+	ratios                                                        []float64 // of --split; nil without it
+}
+
+// parseGenFlags reads and checks aer gen's flags.
+func parseGenFlags(args []string, stderr io.Writer) (*genOptions, error) {
+	fs := newFlagSet(commands["gen"], stderr)
+	var o genOptions
+	fs.IntVar(&o.samples, "samples", 100, "number of rows")
+	fs.IntVar(&o.features, "features", 20, "number of feature columns")
+	fs.IntVar(&o.informative, "informative", 2, "informative features (the dimension of the cluster hypercube)")
+	fs.IntVar(&o.redundant, "redundant", 2, "redundant features: random linear combinations of the informative ones")
+	fs.IntVar(&o.repeated, "repeated", 0, "repeated features: copies of informative or redundant ones")
+	fs.IntVar(&o.clusters, "clusters", 2, "Gaussian clusters per class")
+	fs.Float64Var(&o.ratio, "ratio", 1, "imbalance ratio R: majority:minority = R:1 (label 1 is the minority)")
+	fs.Float64Var(&o.flip, "flip", 0, "fraction of rows given a random label (scikit-learn's flip_y; 0.01 there)")
+	fs.Float64Var(&o.classSep, "class-sep", 1, "half the side of the hypercube: larger separates classes more")
+	fs.BoolVar(&o.polytope, "polytope", false, "put clusters on a random polytope instead of the hypercube")
+	fs.Float64Var(&o.shift, "shift", 0, "value added to every feature")
+	fs.BoolVar(&o.randShift, "random-shift", false, "shift each feature by a random value in [-class-sep, class-sep)")
+	fs.Float64Var(&o.scale, "scale", 1, "factor multiplying every feature, after the shift")
+	fs.BoolVar(&o.randScale, "random-scale", false, "scale each feature by a random factor in [1, 101)")
+	fs.BoolVar(&o.noShuffle, "no-shuffle", false, "keep rows in cluster order and columns informative, redundant, repeated, noise")
+	fs.StringVar(&o.split, "split", "", "add a stratified split column: train:test or train:valid:test ratios, e.g. 3:1:1")
+	fs.Uint64Var(&o.seed, "seed", 0, "random seed")
+	fs.StringVar(&o.out, "out", "", "output CSV file, - for standard output (required)")
+	fs.BoolVar(&o.asJSON, "json", false, "print a JSON summary on standard output")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(rest) > 0 {
-		return usageErrorf("gen: unexpected argument %q", rest[0])
+		return nil, usageErrorf("gen: unexpected argument %q", rest[0])
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if err := o.check(set); err != nil {
+		return nil, err
+	}
+	if o.split != "" {
+		if o.ratios, err = parseSplit(o.split); err != nil {
+			return nil, err
+		}
+	}
+	return &o, nil
+}
+
+// check refuses flags out of range; set holds the flags given.
+func (o *genOptions) check(set map[string]bool) error {
 	switch {
-	case *out == "":
+	case o.out == "":
 		return usageErrorf("gen: --out is required (- writes standard output)")
-	case *asJSON && *out == "-":
+	case o.asJSON && o.out == "-":
 		return usageErrorf("gen: --json prints on standard output, so --out needs a file, not -")
 	}
 	for _, c := range []struct {
 		name     string
 		v, least int
 	}{
-		{"samples", *samples, 1}, {"features", *features, 1}, {"informative", *informative, 1},
-		{"clusters", *clusters, 1}, {"redundant", *redundant, 0}, {"repeated", *repeated, 0},
+		{"samples", o.samples, 1}, {"features", o.features, 1}, {"informative", o.informative, 1},
+		{"clusters", o.clusters, 1}, {"redundant", o.redundant, 0}, {"repeated", o.repeated, 0},
 	} {
 		if c.v < c.least {
 			return usageErrorf("gen: --%s must be at least %d, got %d", c.name, c.least, c.v)
 		}
 	}
-	if !(*flip >= 0 && *flip <= 1) {
-		return usageErrorf("gen: --flip must be in [0, 1], got %v", *flip)
-	}
-	if !(*classSep > 0) {
-		return usageErrorf("gen: --class-sep must be positive, got %v", *classSep)
-	}
-	if !(*scale > 0) {
-		return usageErrorf("gen: --scale must be positive, got %v", *scale)
-	}
-	if *randShift && set["shift"] {
+	switch {
+	case !(o.flip >= 0 && o.flip <= 1):
+		return usageErrorf("gen: --flip must be in [0, 1], got %v", o.flip)
+	case !(o.classSep > 0):
+		return usageErrorf("gen: --class-sep must be positive, got %v", o.classSep)
+	case !(o.scale > 0):
+		return usageErrorf("gen: --scale must be positive, got %v", o.scale)
+	case o.randShift && set["shift"]:
 		return usageErrorf("gen: give --shift or --random-shift, not both")
-	}
-	if *randScale && set["scale"] {
+	case o.randScale && set["scale"]:
 		return usageErrorf("gen: give --scale or --random-scale, not both")
 	}
-	var ratios []float64
-	if *split != "" {
-		if ratios, err = parseSplit(*split); err != nil {
-			return err
-		}
-	}
+	return nil
+}
 
+// settings are the synth settings of the flags.
+func (o *genOptions) settings() *synth.Settings {
 	s := &synth.Settings{
-		Samples:     *samples,
-		Features:    *features,
-		Informative: *informative,
-		Redundant:   *redundant,
-		Repeated:    *repeated,
-		Clusters:    *clusters,
-		Ratio:       *ratio,
-		FlipY:       *flip,
-		ClassSep:    *classSep,
-		Polytope:    *polytope,
-		Shift:       *shift,
-		Scale:       *scale,
-		RandomShift: *randShift,
-		RandomScale: *randScale,
-		NoShuffle:   *noShuffle,
+		Samples: o.samples, Features: o.features, Informative: o.informative, Redundant: o.redundant,
+		Repeated: o.repeated, Clusters: o.clusters, Ratio: o.ratio, FlipY: o.flip, ClassSep: o.classSep,
+		Polytope: o.polytope, Shift: o.shift, Scale: o.scale, RandomShift: o.randShift,
+		RandomScale: o.randScale, NoShuffle: o.noShuffle,
 	}
-	if *redundant == 0 {
+	if o.redundant == 0 {
 		s.Redundant = synth.None
 	}
-	if *flip == 0 {
+	if o.flip == 0 {
 		s.FlipY = synth.None
 	}
-	if *randScale {
+	if o.randScale {
 		s.Scale = 0
 	}
+	return s
+}
+
+func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	o, err := parseGenFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	s := o.settings()
 	planned, err := s.ClassSizes()
 	if err != nil {
 		return settingsError(err)
 	}
-	data, err := synth.Generate(s, *seed)
+	data, err := synth.Generate(s, o.seed)
 	if err != nil {
 		return settingsError(err)
 	}
 	name := "synthetic"
-	if *out != "-" {
-		name = strings.TrimSuffix(filepath.Base(*out), filepath.Ext(*out))
+	if o.out != "-" {
+		name = strings.TrimSuffix(filepath.Base(o.out), filepath.Ext(o.out))
 	}
 	ds := data.Dataset(name)
-	var parts map[string]splitCount
-	if ratios != nil {
-		idx, err := dataset.StratifiedSplit(ds.Y, ratios, rng.DeriveSeed(*seed, splitSeedStream))
-		if err != nil {
-			return usageErrorf("gen: --split: %v", err)
-		}
-		ds.Split = make([]string, ds.Rows())
-		parts = map[string]splitCount{}
-		for k, rows := range idx {
-			pn := splitNames[len(ratios)][k]
-			sc := splitCount{Rows: len(rows)}
-			for _, i := range rows {
-				ds.Split[i] = pn
-				sc.Positive += ds.Y[i]
-			}
-			parts[pn] = sc
-		}
+	parts, err := genSplit(ds, o.ratios, o.seed)
+	if err != nil {
+		return err
 	}
-
 	write := func(w io.Writer) error { return dataset.WriteCSV(w, ds) }
-	if *out == "-" {
+	if o.out == "-" {
 		bw := bufio.NewWriter(stdout)
 		if err := write(bw); err != nil {
 			return fmt.Errorf("gen: write standard output: %w", err)
@@ -225,61 +225,74 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if err := bw.Flush(); err != nil {
 			return fmt.Errorf("gen: write standard output: %w", err)
 		}
-	} else if err := writeFileAtomic(ctx, *out, write); err != nil {
+	} else if err := writeFileAtomic(ctx, o.out, write); err != nil {
 		return fmt.Errorf("gen: %w", err)
 	}
-
-	neg, pos := ds.ClassCounts()
-	flipped := 0
-	for i, y := range data.Y {
-		if y != data.Cluster[i]%2 {
-			flipped++
-		}
+	sum := genReport(o, data, ds, planned, parts)
+	if o.asJSON {
+		return writeJSON(stdout, sum)
 	}
+	dest := o.out
+	if dest == "-" {
+		dest = "standard output"
+	}
+	fmt.Fprintf(stderr, "gen: wrote %d rows x %d features to %s: %d label 0, %d label 1 (ratio %.2f:1, %d labels flipped)\n",
+		sum.Rows, sum.Features, dest, sum.NegRows, sum.PosRows, sum.Ratio, sum.FlippedLabels)
+	return nil
+}
+
+// genSplit fills the split column of ds with a stratified split of
+// ratios (none when nil) and returns each part's counts.
+func genSplit(ds *dataset.Dataset, ratios []float64, seed uint64) (map[string]splitCount, error) {
+	if ratios == nil {
+		return nil, nil
+	}
+	idx, err := dataset.StratifiedSplit(ds.Y, ratios, rng.DeriveSeed(seed, splitSeedStream))
+	if err != nil {
+		return nil, usageErrorf("gen: --split: %v", err)
+	}
+	ds.Split = make([]string, ds.Rows())
+	parts := map[string]splitCount{}
+	for k, rows := range idx {
+		pn := splitNames[len(ratios)][k]
+		sc := splitCount{Rows: len(rows)}
+		for _, i := range rows {
+			ds.Split[i] = pn
+			sc.Positive += ds.Y[i]
+		}
+		parts[pn] = sc
+	}
+	return parts, nil
+}
+
+// genReport summarises what aer gen wrote.
+func genReport(o *genOptions, data *synth.Data, ds *dataset.Dataset, planned [2]int, parts map[string]splitCount) genSummary {
+	neg, pos := ds.ClassCounts()
 	actual := 0.0
 	if pos > 0 {
 		actual = float64(neg) / float64(pos)
 	}
-	if !*asJSON {
-		dest := *out
-		if dest == "-" {
-			dest = "standard output"
-		}
-		fmt.Fprintf(stderr, "gen: wrote %d rows x %d features to %s: %d label 0, %d label 1 (ratio %.2f:1, %d labels flipped)\n",
-			ds.Rows(), ds.Cols(), dest, neg, pos, actual, flipped)
-		return nil
-	}
-	shiftDesc, scaleDesc := strconv.FormatFloat(*shift, 'g', -1, 64), strconv.FormatFloat(*scale, 'g', -1, 64)
-	if *randShift {
+	shiftDesc, scaleDesc := strconv.FormatFloat(o.shift, 'g', -1, 64), strconv.FormatFloat(o.scale, 'g', -1, 64)
+	if o.randShift {
 		shiftDesc = "random"
 	}
-	if *randScale {
+	if o.randScale {
 		scaleDesc = "random"
 	}
-	return writeJSON(stdout, genSummary{
-		File:           *out,
-		Rows:           ds.Rows(),
-		Features:       ds.Cols(),
-		Seed:           *seed,
-		NegRows:        neg,
-		PosRows:        pos,
-		Ratio:          actual,
-		RequestedRatio: *ratio,
-		Planned:        planned,
-		FlippedLabels:  flipped,
-		Informative:    data.Informative,
-		Redundant:      data.Redundant,
-		Repeated:       data.Repeated,
-		RepeatedFrom:   data.RepeatedFrom,
-		Noise:          data.Noise,
-		Split:          parts,
+	return genSummary{
+		File: o.out, Rows: ds.Rows(), Features: ds.Cols(), Seed: o.seed,
+		NegRows: neg, PosRows: pos, Ratio: actual, RequestedRatio: o.ratio, Planned: planned,
+		FlippedLabels: data.Flipped(),
+		Informative:   data.Informative, Redundant: data.Redundant,
+		Repeated: data.Repeated, RepeatedFrom: data.RepeatedFrom, Noise: data.Noise,
+		Split: parts,
 		Settings: genSettings{
-			Samples: *samples, Features: *features, Informative: *informative,
-			Redundant: *redundant, Repeated: *repeated, Clusters: *clusters,
-			Ratio: *ratio, Flip: *flip, ClassSep: *classSep, Polytope: *polytope,
-			Shift: shiftDesc, Scale: scaleDesc, Shuffle: !*noShuffle, Split: *split,
+			Samples: o.samples, Features: o.features, Informative: o.informative,
+			Redundant: o.redundant, Repeated: o.repeated, Clusters: o.clusters,
+			Ratio: o.ratio, Flip: o.flip, ClassSep: o.classSep, Polytope: o.polytope,
+			Shift: shiftDesc, Scale: scaleDesc, Shuffle: !o.noShuffle, Split: o.split,
 		},
-	})
+	}
 }
 
 // settingsError reports invalid synth settings as a usage error: they come

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -40,90 +37,121 @@ Exit status 1 when any request failed.`,
 	})
 }
 
-func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c := commands["loadtest"]
-	fs := newFlagSet(c, stderr)
-	target := fs.String("url", "", "predict `URL` of a running aer serve (required)")
-	data := fs.String("data", "", "CSV `file` whose rows are sent (required)")
-	rows := fs.Int("rows", 1, "rows per request")
-	rps := fs.Float64("rps", 1000, "requests per second of the open-loop run")
-	dur := fs.Duration("duration", 10*time.Second, "length of the open-loop run")
-	saturate := fs.Duration("saturate", 0, "then run closed loop this long to measure the throughput at saturation (0: no)")
-	inFlight := fs.Int("in-flight", 0, "requests outstanding during --saturate (0: 4 per core)")
-	metrics := fs.String("metrics", "", "`URL` of the server's Prometheus metrics, read once a second for its memory (default: /metrics on --url's host; - for none)")
-	asJSON := fs.Bool("json", false, "print one JSON document")
+// loadtestOptions are aer loadtest's flags.
+type loadtestOptions struct {
+	target, data, metrics string
+	rows, inFlight        int
+	rps                   float64
+	dur, saturate         time.Duration
+	asJSON                bool
+}
+
+// parseLoadtestFlags reads and checks aer loadtest's flags; the metrics
+// URL is resolved (empty: none).
+func parseLoadtestFlags(args []string, stderr io.Writer) (*loadtestOptions, error) {
+	fs := newFlagSet(commands["loadtest"], stderr)
+	var o loadtestOptions
+	fs.StringVar(&o.target, "url", "", "predict `URL` of a running aer serve (required)")
+	fs.StringVar(&o.data, "data", "", "CSV `file` whose rows are sent (required)")
+	fs.IntVar(&o.rows, "rows", 1, "rows per request")
+	fs.Float64Var(&o.rps, "rps", 1000, "requests per second of the open-loop run")
+	fs.DurationVar(&o.dur, "duration", 10*time.Second, "length of the open-loop run")
+	fs.DurationVar(&o.saturate, "saturate", 0, "then run closed loop this long to measure the throughput at saturation (0: no)")
+	fs.IntVar(&o.inFlight, "in-flight", 0, "requests outstanding during --saturate (0: 4 per core)")
+	fs.StringVar(&o.metrics, "metrics", "", "`URL` of the server's Prometheus metrics, read once a second for its memory (default: /metrics on --url's host; - for none)")
+	fs.BoolVar(&o.asJSON, "json", false, "print one JSON document")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	switch {
 	case len(rest) > 0:
-		return usageErrorf("loadtest: unexpected argument %q", rest[0])
-	case *target == "" || *data == "":
-		return usageErrorf("loadtest: --url and --data are required")
-	case *rows < 1 || *rows > 1_000_000:
-		return usageErrorf("loadtest: --rows must be from 1 to 1000000, not %d", *rows)
-	case !(*rps > 0) || *rps > 1e6:
-		return usageErrorf("loadtest: --rps must be above 0 and at most 1000000, not %v", *rps)
-	case *dur <= 0 || *saturate < 0:
-		return usageErrorf("loadtest: --duration must be positive and --saturate at least 0")
-	case *inFlight < 0 || *inFlight > 100_000:
-		return usageErrorf("loadtest: --in-flight must be from 0 to 100000, not %d", *inFlight)
-	case float64(*dur)/float64(time.Second)**rps > 1e8:
-		return usageErrorf("loadtest: --duration x --rps is more than 100000000 requests")
+		return nil, usageErrorf("loadtest: unexpected argument %q", rest[0])
+	case o.target == "" || o.data == "":
+		return nil, usageErrorf("loadtest: --url and --data are required")
+	case o.rows < 1 || o.rows > 1_000_000:
+		return nil, usageErrorf("loadtest: --rows must be from 1 to 1000000, not %d", o.rows)
+	case !(o.rps > 0) || o.rps > 1e6:
+		return nil, usageErrorf("loadtest: --rps must be above 0 and at most 1000000, not %v", o.rps)
+	case o.dur <= 0 || o.saturate < 0:
+		return nil, usageErrorf("loadtest: --duration must be positive and --saturate at least 0")
+	case o.inFlight < 0 || o.inFlight > 100_000:
+		return nil, usageErrorf("loadtest: --in-flight must be from 0 to 100000, not %d", o.inFlight)
+	case float64(o.dur)/float64(time.Second)*o.rps > 1e8:
+		return nil, usageErrorf("loadtest: --duration x --rps is more than 100000000 requests")
 	}
-	u, err := url.Parse(*target)
+	u, err := url.Parse(o.target)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return usageErrorf("loadtest: --url %q: want http://host:port/path", *target)
+		return nil, usageErrorf("loadtest: --url %q: want http://host:port/path", o.target)
 	}
-	murl := *metrics
-	switch murl {
+	switch o.metrics {
 	case "":
-		murl = (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/metrics"}).String()
+		o.metrics = (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/metrics"}).String()
 	case "-":
-		murl = ""
+		o.metrics = ""
+	}
+	return &o, nil
+}
+
+// loadReport is what aer loadtest measured.
+type loadReport struct {
+	Rows     int              `json:"rows_per_request"`
+	Open     *loadtest.Result `json:"open_loop"`
+	Saturate *loadtest.Result `json:"saturation,omitempty"`
+}
+
+func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	o, err := parseLoadtestFlags(args, stderr)
+	if err != nil {
+		return err
 	}
 	setServingGC() // the generator's own collections would show as latency
-	bodies, err := csvBodies(*data, *rows)
+	bodies, err := loadBodies(o.data, o.rows)
 	if err != nil {
 		return fmt.Errorf("loadtest: %w", err)
 	}
-	s := &loadtest.Settings{URL: *target, Bodies: bodies, ContentType: "text/csv", Rate: *rps, Duration: *dur, MetricsURL: murl}
-	report := struct {
-		Rows     int              `json:"rows_per_request"`
-		Open     *loadtest.Result `json:"open_loop"`
-		Saturate *loadtest.Result `json:"saturation,omitempty"`
-	}{Rows: *rows}
+	s := &loadtest.Settings{URL: o.target, Bodies: bodies, ContentType: "text/csv", Rate: o.rps, Duration: o.dur, MetricsURL: o.metrics}
+	report := loadReport{Rows: o.rows}
 	if report.Open, err = loadtest.Run(ctx, s); err != nil {
 		return fmt.Errorf("loadtest: %w", err)
 	}
-	failed := report.Open.Errors
-	if *saturate > 0 {
+	failed, first := report.Open.Errors, report.Open.FirstError
+	if o.saturate > 0 {
 		sat := *s
-		sat.Rate, sat.Duration, sat.Workers, sat.MetricsURL = 0, *saturate, *inFlight, ""
+		sat.Rate, sat.Duration, sat.Workers, sat.MetricsURL = 0, o.saturate, o.inFlight, ""
 		if report.Saturate, err = loadtest.Run(ctx, &sat); err != nil {
 			return fmt.Errorf("loadtest: %w", err)
 		}
 		failed += report.Saturate.Errors
+		if first == "" {
+			first = report.Saturate.FirstError
+		}
 	}
-	if *asJSON {
+	if o.asJSON {
 		if err := writeJSON(stdout, report); err != nil {
 			return err
 		}
 	} else {
-		writeLoadResult(stdout, "open loop", report.Open, *rows)
+		writeLoadResult(stdout, "open loop", report.Open, o.rows)
 		if report.Saturate != nil {
-			writeLoadResult(stdout, "saturation", report.Saturate, *rows)
+			writeLoadResult(stdout, "saturation", report.Saturate, o.rows)
 		}
 	}
 	if failed > 0 {
-		first := report.Open.FirstError
-		if first == "" && report.Saturate != nil {
-			first = report.Saturate.FirstError
-		}
 		return fmt.Errorf("loadtest: %d requests failed; the first: %s", failed, first)
 	}
 	return nil
+}
+
+// loadBodies reads the request bodies of rows rows each from the CSV
+// file at path (loadtest.CSVBodies).
+func loadBodies(path string, rows int) ([][]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return loadtest.CSVBodies(f, path, rows)
 }
 
 func writeLoadResult(w io.Writer, name string, r *loadtest.Result, rows int) {
@@ -146,59 +174,4 @@ func writeLoadResult(w io.Writer, name string, r *loadtest.Result, rows int) {
 		}
 		fmt.Fprintln(w)
 	}
-}
-
-// maxBodies caps the distinct request bodies prepared from the file.
-const maxBodies = 1000
-
-// csvBodies cuts the CSV file into request bodies of rows rows each, the
-// header first in every body, cycling through the file's rows.
-func csvBodies(path string, rows int) ([][]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	cr := csv.NewReader(f)
-	header, err := cr.Read()
-	if err == io.EOF {
-		return nil, fmt.Errorf("%s: empty file", path)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	var recs [][]string
-	for len(recs) < maxBodies*rows {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		recs = append(recs, rec)
-	}
-	if len(recs) == 0 {
-		return nil, fmt.Errorf("%s: no data rows", path)
-	}
-	n := min(maxBodies, max(1, len(recs)/rows))
-	bodies := make([][]byte, n)
-	for b := range n {
-		var buf bytes.Buffer
-		w := csv.NewWriter(&buf)
-		if err := w.Write(header); err != nil {
-			return nil, err
-		}
-		for k := range rows {
-			if err := w.Write(recs[(b*rows+k)%len(recs)]); err != nil {
-				return nil, err
-			}
-		}
-		w.Flush()
-		if err := w.Error(); err != nil {
-			return nil, errors.Join(fmt.Errorf("%s", path), err)
-		}
-		bodies[b] = buf.Bytes()
-	}
-	return bodies, nil
 }

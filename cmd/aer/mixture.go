@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/mixture"
 )
 
@@ -78,155 +79,181 @@ type mixtureParams struct {
 	Covariances any         `json:"covariances"`
 }
 
-func runMixture(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c := commands["mixture"]
-	fs := newFlagSet(c, stderr)
-	var df dataFlags
-	df.register(fs)
-	data := fs.String("data", "", "CSV file (required); labelled unless --class all")
-	class := fs.String("class", "majority", "rows to model: majority (label 0), minority (label 1) or all\n"+
+// mixtureOptions are aer mixture's flags.
+type mixtureOptions struct {
+	df                                  dataFlags
+	data, class, comps, save            string
+	pool                                []int
+	cov                                 mixture.CovarianceType
+	init                                mixture.Init
+	nInit, selectRows, maxIter, workers int
+	tol, regCovar                       float64 // as the library takes them: -1 for none
+	seed                                uint64
+	standardize, params, asJSON         bool
+}
+
+// parseMixtureFlags reads and checks aer mixture's flags.
+func parseMixtureFlags(args []string, stderr io.Writer) (*mixtureOptions, error) {
+	fs := newFlagSet(commands["mixture"], stderr)
+	var o mixtureOptions
+	o.df.register(fs)
+	fs.StringVar(&o.data, "data", "", "CSV file (required); labelled unless --class all")
+	fs.StringVar(&o.class, "class", "majority", "rows to model: majority (label 0), minority (label 1) or all\n"+
 		"(all: the label column, a column named label or given by --label, is optional\n"+
 		"and may hold one class; without one every column but split is a feature)")
-	standardize := fs.Bool("standardize", true, "standardise features (mean 0, variance 1 over every row of the file, as AER does) first; --standardize=false fits the raw values")
-	comps := fs.String("components", "2-8", `numbers of components L to try: "3", "2-8" or "2,4,6"`)
+	fs.BoolVar(&o.standardize, "standardize", true, "standardise features (mean 0, variance 1 over every row of the file, as AER does) first; --standardize=false fits the raw values")
+	fs.StringVar(&o.comps, "components", "2-8", `numbers of components L to try: "3", "2-8" or "2,4,6"`)
 	covName := fs.String("covariance", "auto", "covariance type: auto (full up to 32 features, else diag), full, diag, tied or spherical")
-	nInit := fs.Int("n-init", 5, "EM restarts per L; the best log-likelihood is kept")
-	selectRows := fs.Int("select-rows", mixture.DefaultSelectRows, "with more rows, compare the L on this many rows drawn at random\n"+
+	fs.IntVar(&o.nInit, "n-init", 5, "EM restarts per L; the best log-likelihood is kept")
+	fs.IntVar(&o.selectRows, "select-rows", mixture.DefaultSelectRows, "with more rows, compare the L on this many rows drawn at random\n"+
 		"and refit only the chosen L on all rows (-1: always all rows)")
-	maxIter := fs.Int("max-iter", mixture.DefaultMaxIter, "EM iterations per restart at most")
-	tol := fs.Float64("tol", mixture.DefaultTol, "stop when the mean log-likelihood changes by less than this (0: always run --max-iter iterations)")
-	reg := fs.Float64("reg-covar", mixture.DefaultRegCovar, "ridge added to covariance diagonals (0: none)")
+	fs.IntVar(&o.maxIter, "max-iter", mixture.DefaultMaxIter, "EM iterations per restart at most")
+	fs.Float64Var(&o.tol, "tol", mixture.DefaultTol, "stop when the mean log-likelihood changes by less than this (0: always run --max-iter iterations)")
+	fs.Float64Var(&o.regCovar, "reg-covar", mixture.DefaultRegCovar, "ridge added to covariance diagonals (0: none)")
 	initName := fs.String("init", "kmeans", "initialisation: kmeans (k-means++ then k-means) or kmeans++ (seeds only)")
-	seed := fs.Uint64("seed", 0, "random seed")
-	workers := fs.Int("workers", 0, "worker goroutines (0: all cores)")
-	params := fs.Bool("params", false, "also print the chosen model's weights, means and covariances")
-	save := fs.String("save", "", "write the chosen model as JSON to this file")
-	asJSON := fs.Bool("json", false, "print one JSON document")
-	if rest, err := parseFlags(fs, args); err != nil {
-		return err
-	} else if len(rest) > 0 {
-		return usageErrorf("mixture: unexpected argument %q (flags after it would be ignored)", rest[0])
+	fs.Uint64Var(&o.seed, "seed", 0, "random seed")
+	fs.IntVar(&o.workers, "workers", 0, "worker goroutines (0: all cores)")
+	fs.BoolVar(&o.params, "params", false, "also print the chosen model's weights, means and covariances")
+	fs.StringVar(&o.save, "save", "", "write the chosen model as JSON to this file")
+	fs.BoolVar(&o.asJSON, "json", false, "print one JSON document")
+	rest, err := parseFlags(fs, args)
+	switch {
+	case err != nil:
+		return nil, err
+	case len(rest) > 0:
+		return nil, usageErrorf("mixture: unexpected argument %q (flags after it would be ignored)", rest[0])
+	case o.data == "":
+		return nil, usageErrorf("mixture: --data is required")
 	}
-	if *data == "" {
-		return usageErrorf("mixture: --data is required")
+	if o.pool, err = mixture.ParsePool(o.comps); err != nil {
+		return nil, usageErrorf("mixture: --components: %v", err)
 	}
-	pool, err := parseComponents(*comps)
-	if err != nil {
-		return usageErrorf("mixture: --components: %v", err)
+	if o.cov, err = mixture.ParseCovarianceType(*covName); err != nil {
+		return nil, usageErrorf("mixture: --covariance: %v", err)
 	}
-	cov, err := mixture.ParseCovarianceType(*covName)
-	if err != nil {
-		return usageErrorf("mixture: --covariance: %v", err)
+	if o.init, err = mixture.ParseInit(*initName); err != nil {
+		return nil, usageErrorf("mixture: --init %v", err)
 	}
-	var init mixture.Init
-	switch *initName {
-	case "kmeans", "k-means":
-		init = mixture.InitKMeans
-	case "kmeans++", "k-means++":
-		init = mixture.InitKMeansPP
-	default:
-		return usageErrorf("mixture: --init %q: want kmeans or kmeans++", *initName)
+	if err := o.check(); err != nil {
+		return nil, err
 	}
-	if *nInit < 1 || *maxIter < 1 {
-		return usageErrorf("mixture: --n-init and --max-iter must be at least 1")
-	}
-	regCovar := *reg
-	if regCovar == 0 {
-		regCovar = -1 // the library's "no ridge"
-	} else if !(regCovar >= 0) || math.IsInf(regCovar, 0) {
-		return usageErrorf("mixture: --reg-covar must be a finite number, not negative, not %v", *reg)
-	}
-	if !(*tol >= 0) || math.IsInf(*tol, 0) {
-		return usageErrorf("mixture: --tol must be a finite number, not negative, not %v", *tol)
-	}
-	if *workers < 0 {
-		return usageErrorf("mixture: --workers must be 0 (all cores) or more, not %d", *workers)
-	}
+	return &o, refuseOverwrite("mixture", "--save", o.save, input{"--data", o.data})
+}
 
-	switch *class {
-	case "majority", "minority", "all":
-	default:
-		return usageErrorf("mixture: --class %q: want majority, minority or all", *class)
+// check refuses numbers out of range and turns 0 --reg-covar and --tol
+// into the library's "none" (-1).
+func (o *mixtureOptions) check() error {
+	switch {
+	case o.nInit < 1 || o.maxIter < 1:
+		return usageErrorf("mixture: --n-init and --max-iter must be at least 1")
+	case !(o.regCovar >= 0) || math.IsInf(o.regCovar, 0):
+		return usageErrorf("mixture: --reg-covar must be a finite number, not negative, not %v", o.regCovar)
+	case !(o.tol >= 0) || math.IsInf(o.tol, 0):
+		return usageErrorf("mixture: --tol must be a finite number, not negative, not %v", o.tol)
+	case o.workers < 0:
+		return usageErrorf("mixture: --workers must be 0 (all cores) or more, not %d", o.workers)
+	case o.class != "majority" && o.class != "minority" && o.class != "all":
+		return usageErrorf("mixture: --class %q: want majority, minority or all", o.class)
+	case o.selectRows == 0 || o.selectRows < -1:
+		return usageErrorf("mixture: --select-rows %d: want -1 (all rows) or a positive number of rows", o.selectRows)
 	}
-	if err := refuseOverwrite("mixture", "--save", *save, input{"--data", *data}); err != nil {
+	if o.regCovar == 0 {
+		o.regCovar = -1 // the library's "no ridge"
+	}
+	if o.tol == 0 {
+		o.tol = -1 // never stop early
+	}
+	return nil
+}
+
+func runMixture(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	o, err := parseMixtureFlags(args, stderr)
+	if err != nil {
 		return err
 	}
-	d, err := loadMixtureData(*data, *class, df)
+	d, err := loadMixtureData(o.data, o.class, o.df)
 	if err != nil {
 		if !strings.HasPrefix(err.Error(), "mixture: ") {
 			err = fmt.Errorf("mixture: %w", err)
 		}
 		return err
 	}
-	if err := df.checkPositive(d, *data); err != nil {
+	if err := o.df.checkPositive(d, o.data); err != nil {
 		return usageErrorf("mixture: %v", err)
 	}
-	var rows []int
-	for i := 0; i < d.Rows(); i++ {
-		if *class == "all" || *class == "majority" && d.Y[i] == 0 || *class == "minority" && d.Y[i] == 1 {
-			rows = append(rows, i)
-		}
+	x, imputed, err := mixtureRows(d, o)
+	if err != nil {
+		return err
 	}
-	if len(rows) == 0 {
-		return fmt.Errorf("mixture: %s has no %s rows", *data, *class)
-	}
-	// As AER prepares its training rows: every row of the file, of both
-	// classes, gives the means that fill missing cells and the scale.
-	all := mat.DenseCopyOf(d.X)
-	imputed := dataset.Impute(all, dataset.ColumnMeans(all))
-	if *standardize {
-		sc := dataset.FitScaler(all)
-		if err := sc.Check(d.Features); err != nil {
-			return fmt.Errorf("mixture: %s: %w", *data, err)
-		}
-		sc.Transform(all)
-	}
-	x := mat.NewDense(len(rows), d.Cols(), nil)
-	for r, i := range rows {
-		x.SetRow(r, all.RawRowView(i))
-	}
+	n, _ := x.Dims()
 	var warnings []string
 	if imputed > 0 {
 		warnings = append(warnings, fmt.Sprintf("%d missing cells imputed with column means, as AER does", imputed))
 	}
 	// As AER does, keep the L that give every component enough rows.
-	cov = cov.Resolve(d.Cols(), 0)
-	perComponent := 2
-	if cov == mixture.Full || cov == mixture.Tied {
-		perComponent = d.Cols() + 1
-	}
-	var kept, dropped []string
-	for _, l := range pool {
-		if l*perComponent <= len(rows) {
-			kept = append(kept, strconv.Itoa(l))
-		} else {
-			dropped = append(dropped, strconv.Itoa(l))
-		}
-	}
-	if len(kept) == 0 {
+	cov := o.cov.Resolve(d.Cols(), 0)
+	pool, dropped := mixture.FeasiblePool(o.pool, cov, d.Cols(), n)
+	if per := mixture.RowsPerComponent(cov, d.Cols()); len(pool) == 0 {
 		return fmt.Errorf("mixture: %s: %d %s rows are too few for any L in %s (%s covariance needs %d rows per component)",
-			*data, len(rows), *class, *comps, cov, perComponent)
-	}
-	if len(dropped) > 0 {
+			o.data, n, o.class, o.comps, cov, per)
+	} else if len(dropped) > 0 {
 		warnings = append(warnings, fmt.Sprintf("L = %s left out: %d rows are too few (%s covariance needs %d rows per component)",
-			strings.Join(dropped, ","), len(rows), cov, perComponent))
+			joinInts(dropped), n, cov, per))
 	}
-	pool = pool[:len(kept)] // pool is increasing: the kept L come first
-	tolv := *tol
-	if tolv == 0 {
-		tolv = -1 // never stop early
-	}
-	settings := &mixture.Settings{Covariance: cov, NInit: *nInit, MaxIter: *maxIter, Tol: tolv,
-		RegCovar: regCovar, Init: init, Seed: *seed, Workers: *workers, SelectRows: *selectRows}
-	if *selectRows == 0 || *selectRows < -1 {
-		return usageErrorf("mixture: --select-rows %d: want -1 (all rows) or a positive number of rows", *selectRows)
-	}
-	sel, err := mixture.Select(ctx, x, pool, settings)
+	sel, err := mixture.Select(ctx, x, pool, &mixture.Settings{Covariance: cov, NInit: o.nInit, MaxIter: o.maxIter, Tol: o.tol,
+		RegCovar: o.regCovar, Init: o.init, Seed: o.seed, Workers: o.workers, SelectRows: o.selectRows})
 	if err != nil {
 		return err
 	}
-	rep := mixtureReport{File: *data, Class: *class, Rows: len(rows), Features: d.Cols(), Unlabelled: d.Y == nil,
-		Standardized: *standardize, Covariance: sel.Result.Covariance.String(), NInit: *nInit, Seed: *seed,
+	rep := mixtureReportOf(o, d, sel, n, pool, warnings)
+	rep.ImputedCells = imputed
+	for _, w := range rep.Warnings {
+		fmt.Fprintf(stderr, "mixture: warning: %s\n", w)
+	}
+	if o.save != "" {
+		if err := writeFileAtomic(ctx, o.save, func(w io.Writer) error { return writeJSON(w, sel.Model) }); err != nil {
+			return err
+		}
+	}
+	if o.asJSON {
+		return writeJSON(stdout, rep)
+	}
+	writeMixtureText(stdout, rep, sel.Best)
+	return nil
+}
+
+// mixtureRows returns the rows of d that --class picks, prepared as AER
+// prepares its training rows: every row of the file, of both classes,
+// gives the means that fill missing cells (their number is returned) and
+// the scale.
+func mixtureRows(d *dataset.Dataset, o *mixtureOptions) (*mat.Dense, int, error) {
+	var rows []int
+	for i := 0; i < d.Rows(); i++ {
+		if o.class == "all" || o.class == "majority" && d.Y[i] == 0 || o.class == "minority" && d.Y[i] == 1 {
+			rows = append(rows, i)
+		}
+	}
+	if len(rows) == 0 {
+		return nil, 0, fmt.Errorf("mixture: %s has no %s rows", o.data, o.class)
+	}
+	all := mat.DenseCopyOf(d.X)
+	imputed := dataset.Impute(all, dataset.ColumnMeans(all))
+	if o.standardize {
+		sc := dataset.FitScaler(all)
+		if err := sc.Check(d.Features); err != nil {
+			return nil, 0, fmt.Errorf("mixture: %s: %w", o.data, err)
+		}
+		sc.Transform(all)
+	}
+	return learn.Rows(all, rows), imputed, nil
+}
+
+// mixtureReportOf is the report of a selection on n rows of d from pool,
+// with warnings added for a chosen L at an end of the pool and collapsed
+// components.
+func mixtureReportOf(o *mixtureOptions, d *dataset.Dataset, sel *mixture.Selection, n int, pool []int, warnings []string) *mixtureReport {
+	rep := &mixtureReport{File: o.data, Class: o.class, Rows: n, Features: d.Cols(), Unlabelled: d.Y == nil,
+		Standardized: o.standardize, Covariance: sel.Result.Covariance.String(), NInit: o.nInit, Seed: o.seed,
 		Candidates: sel.Candidates, Chosen: sel.Components, Criterion: "bic",
 		SampleRows: sel.SampleRows,
 		Timing:     mixtureTiming{FitSeconds: sel.Seconds, EMIterations: sel.Iterations}}
@@ -247,24 +274,19 @@ func runMixture(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(pool) > 1 && sel.Components == pool[len(pool)-1] {
 		warnings = append(warnings, fmt.Sprintf("BIC chose L = %d, the largest of the pool: more components may fit better (--components)", sel.Components))
 	}
-	for _, c := range sel.Model.Collapsed(len(rows), regCovar) {
+	for _, c := range sel.Model.Collapsed(n, o.regCovar) {
 		warnings = append(warnings, fmt.Sprintf("component %d of the chosen mixture collapsed: %s", c.Component, c.Reason))
 	}
-	rep.Warnings, rep.ImputedCells = warnings, imputed
-	for _, w := range warnings {
-		fmt.Fprintf(stderr, "mixture: warning: %s\n", w)
-	}
-	if *params {
+	rep.Warnings = warnings
+	if o.params {
 		rep.Params = shapeParams(sel.Model)
 	}
-	if *save != "" {
-		if err := writeFileAtomic(ctx, *save, func(w io.Writer) error { return writeJSON(w, sel.Model) }); err != nil {
-			return err
-		}
-	}
-	if *asJSON {
-		return writeJSON(stdout, rep)
-	}
+	return rep
+}
+
+// writeMixtureText writes the report as text; best indexes the chosen
+// candidate.
+func writeMixtureText(w io.Writer, rep *mixtureReport, best int) {
 	std := ""
 	if rep.Unlabelled {
 		std = " (no label column)"
@@ -272,35 +294,43 @@ func runMixture(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if rep.Standardized {
 		std += ", standardized"
 	}
-	fmt.Fprintf(stdout, "%s rows of %s: %d rows x %d features%s; covariance %s, %d restarts, seed %d\n",
+	fmt.Fprintf(w, "%s rows of %s: %d rows x %d features%s; covariance %s, %d restarts, seed %d\n",
 		rep.Class, rep.File, rep.Rows, rep.Features, std, rep.Covariance, rep.NInit, rep.Seed)
-	fmt.Fprintf(stdout, "%4s %8s %14s %14s %12s %6s %s\n", "L", "params", "BIC", "AIC", "mean loglik", "iter", "converged")
+	fmt.Fprintf(w, "%4s %8s %14s %14s %12s %6s %s\n", "L", "params", "BIC", "AIC", "mean loglik", "iter", "converged")
 	for i, cand := range rep.Candidates {
 		mark := ""
-		if i == sel.Best {
+		if i == best {
 			mark = "  <- smallest BIC"
 		}
-		fmt.Fprintf(stdout, "%4d %8d %14.4f %14.4f %12.6f %6d %v%s\n", cand.Components, cand.NParameters,
+		fmt.Fprintf(w, "%4d %8d %14.4f %14.4f %12.6f %6d %v%s\n", cand.Components, cand.NParameters,
 			cand.BIC, cand.AIC, cand.MeanLogLik, cand.Iterations, cand.Converged, mark)
 	}
 	if rep.SampleRows > 0 {
-		fmt.Fprintf(stdout, "(candidates fitted on %d random rows; the chosen L refitted on all %d rows: mean loglik %.6f)\n",
+		fmt.Fprintf(w, "(candidates fitted on %d random rows; the chosen L refitted on all %d rows: mean loglik %.6f)\n",
 			rep.SampleRows, rep.Rows, rep.ChosenMeanLogLik)
 	}
-	fmt.Fprintf(stdout, "chosen L = %d\n", rep.Chosen)
+	fmt.Fprintf(w, "chosen L = %d\n", rep.Chosen)
 	for _, n := range rep.Notes {
-		fmt.Fprintf(stdout, "note: %s\n", n)
+		fmt.Fprintf(w, "note: %s\n", n)
 	}
 	if rep.Params != nil {
-		fmt.Fprintf(stdout, "weights %v\n", rep.Params.Weights)
+		fmt.Fprintf(w, "weights %v\n", rep.Params.Weights)
 		for l, m := range rep.Params.Means {
-			fmt.Fprintf(stdout, "mean %d %v\n", l, m)
+			fmt.Fprintf(w, "mean %d %v\n", l, m)
 		}
-		fmt.Fprintf(stdout, "covariances %v\n", rep.Params.Covariances)
+		fmt.Fprintf(w, "covariances %v\n", rep.Params.Covariances)
 	}
-	fmt.Fprintf(stdout, "fit %.3f s, %d EM iterations (%.0f per second)\n",
+	fmt.Fprintf(w, "fit %.3f s, %d EM iterations (%.0f per second)\n",
 		rep.Timing.FitSeconds, rep.Timing.EMIterations, rep.Timing.IterationsPerSec)
-	return nil
+}
+
+// joinInts writes v as "2,3,5".
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ",")
 }
 
 // loadMixtureData reads the file for --class. A mixture needs no labels,
@@ -365,44 +395,4 @@ func shapeParams(m *mixture.Model) *mixtureParams {
 		p.Covariances = c
 	}
 	return p
-}
-
-// parseComponents reads "3", "2-8", "2,4,6" or mixtures such as "2-4,8"
-// into an increasing list without duplicates.
-func parseComponents(s string) ([]int, error) {
-	seen := map[int]bool{}
-	var out []int
-	add := func(v int) {
-		if !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
-	}
-	for _, part := range strings.Split(s, ",") {
-		part = strings.TrimSpace(part)
-		lo, hi, isRange := strings.Cut(part, "-")
-		a, err := strconv.Atoi(strings.TrimSpace(lo))
-		if err != nil || a < 1 {
-			return nil, fmt.Errorf("%q is not a positive number or range", part)
-		}
-		b := a
-		if isRange {
-			b, err = strconv.Atoi(strings.TrimSpace(hi))
-			if err != nil || b < a {
-				return nil, fmt.Errorf("%q is not a range like 2-8", part)
-			}
-		}
-		if b-a > 1000 {
-			return nil, errors.New("range too large")
-		}
-		for v := a; v <= b; v++ {
-			add(v)
-		}
-	}
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out, nil
 }

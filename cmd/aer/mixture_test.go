@@ -178,22 +178,6 @@ func TestMixtureUnlabelled(t *testing.T) {
 	}
 }
 
-func TestParseComponents(t *testing.T) {
-	for in, want := range map[string]string{"3": "[3]", "2-8": "[2 3 4 5 6 7 8]", "2,4,6": "[2 4 6]", "6,2-3,3": "[2 3 6]"} {
-		got, err := parseComponents(in)
-		if err != nil || strings.Trim(strings.ReplaceAll(strings.Trim(jsonString(got), "[]"), ",", " "), " ") != strings.Trim(want, "[]") {
-			t.Errorf("parseComponents(%q) = %v, %v; want %s", in, got, err, want)
-		}
-	}
-	for _, bad := range []string{"", "x", "0", "3-", "-2", "4-2"} {
-		if _, err := parseComponents(bad); err == nil {
-			t.Errorf("parseComponents(%q) accepted", bad)
-		}
-	}
-}
-
-func jsonString(v any) string { b, _ := json.Marshal(v); return string(b) }
-
 // TestMixtureSharedData runs the command on a real dataset when ../shared
 // is present.
 func TestMixtureSharedData(t *testing.T) {
@@ -214,24 +198,4 @@ func TestMixtureSharedData(t *testing.T) {
 			t.Errorf("L=%d did not converge", c.Components)
 		}
 	}
-}
-
-func FuzzParseComponents(f *testing.F) {
-	for _, s := range []string{"3", "2-8", "2,4,6", "2-4,8", "x", "-", "1-1000"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		got, err := parseComponents(s)
-		if err != nil {
-			return
-		}
-		if len(got) == 0 {
-			t.Fatalf("%q: no error and no components", s)
-		}
-		for i, v := range got {
-			if v < 1 || i > 0 && v <= got[i-1] {
-				t.Fatalf("%q: %v not increasing positive", s, got)
-			}
-		}
-	})
 }

@@ -22,9 +22,12 @@ func init() {
 
 Reads the model file written by aer fit and writes one row per data row with
 columns [id,]label,score,pred: the id column first when the data has one
-(--id, else the one the model was fitted with, aer fit --id); label (0/1,
-only when the data has the model's label column); score; and pred (score
->= the threshold). The threshold is --threshold when given, else the one
+(--id, else the one the model was fitted with, aer fit --id); label
+(only when the data has the model's label column); score, the probability
+of the positive class; and pred, the positive class when score >= the
+threshold. Label and pred are class names: the label values of the
+training file (0 and 1 for 0/1 labels), as aer serve writes them and aer
+eval reads them. The threshold is --threshold when given, else the one
 aer fit chose on validation rows (the decision layer), else the one the
 method tuned itself (AER's delta), else 0.5; --json says which
 ("threshold_from").

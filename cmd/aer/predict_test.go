@@ -3,9 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/aer-go/aer/boost"
@@ -132,5 +135,103 @@ func TestPredictMatchesLibrary(t *testing.T) {
 		if math.Float64bits(got.Score[i]) != math.Float64bits(want[i]) {
 			t.Errorf("row %d: aer predict %v, library %v", i, got.Score[i], want[i])
 		}
+	}
+}
+
+// TestPredictClassNames: aer predict writes label and pred as the class
+// names of the training file, and aer eval scores that file as the same
+// predictions written 0/1.
+func TestPredictClassNames(t *testing.T) {
+	dir := t.TempDir()
+	relabel := func(src, name, pos, neg string) string {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := strings.ReplaceAll(strings.ReplaceAll(string(b), ",sick\n", ","+pos+"\n"), ",healthy\n", ","+neg+"\n")
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	preds := map[string]string{}
+	for _, c := range []struct{ name, pos, neg, trees string }{{"yesno", "yes", "no", "10"}, {"01", "1", "0", "10"}, {"01b", "1", "0", "3"}} {
+		train := relabel("testdata/fit/train.csv", c.name+"-train.csv", c.pos, c.neg)
+		test := relabel("testdata/predict/test.csv", c.name+"-test.csv", c.pos, c.neg)
+		model := filepath.Join(dir, c.name+".aer")
+		if _, stderr, code := aer(t, "fit", "--train", train, "--param", "n_estimators="+c.trees, "--param", "max_depth=3", "--out", model); code != 0 {
+			t.Fatalf("fit: %s", stderr)
+		}
+		out, stderr, code := aer(t, "predict", "--model", model, "--data", test)
+		if code != 0 {
+			t.Fatalf("predict: %s", stderr)
+		}
+		preds[c.name] = filepath.Join(dir, c.name+"-preds.csv")
+		if err := os.WriteFile(preds[c.name], []byte(out), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	yes, _ := os.ReadFile(preds["yesno"])
+	zeroOne, _ := os.ReadFile(preds["01"])
+	if !strings.HasPrefix(string(yes), "label,score,pred\nno,") || !strings.Contains(string(yes), ",yes\n") {
+		t.Errorf("predictions of a yes/no model:\n%s", yes)
+	}
+	named := strings.NewReplacer("no,", "0,", "yes,", "1,", ",no\n", ",0\n", ",yes\n", ",1\n").Replace(string(yes))
+	if named != string(zeroOne) {
+		t.Errorf("yes/no predictions, renamed, differ from the 0/1 ones:\n%s\nwant\n%s", named, zeroOne)
+	}
+	evalJSON := func(args ...string) map[string]any {
+		t.Helper()
+		out, stderr, code := aer(t, append([]string{"eval", "--json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("eval %v: %s", args, stderr)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		return doc
+	}
+	want := evalJSON("--data", preds["01"])
+	for _, args := range [][]string{{"--data", preds["yesno"]}, {"--data", preds["yesno"], "--positive", "yes"}} {
+		got := evalJSON(args...)
+		if !reflect.DeepEqual(got["report"], want["report"]) || !reflect.DeepEqual(got["decision"], want["decision"]) {
+			t.Errorf("eval %v: %v\nwant %v", args, got["report"], want["report"])
+		}
+		if c, _ := got["classes"].([]any); len(c) != 2 || c[0] != "no" || c[1] != "yes" {
+			t.Errorf("eval %v: classes %v", args, got["classes"])
+		}
+	}
+	// Naming the other class positive swaps the confusion matrix.
+	got := evalJSON("--data", preds["yesno"], "--positive", "no")
+	gc, _ := got["report"].(map[string]any)
+	wc, _ := want["report"].(map[string]any)
+	if gc["tp"] == nil || gc["tp"] != wc["tn"] || gc["fp"] != wc["fn"] || gc["tn"] != wc["tp"] {
+		t.Errorf("--positive no: confusion %v, want %v swapped", gc, wc)
+	}
+	if _, stderr, code := aer(t, "eval", "--data", preds["yesno"], "--positive", "maybe"); code != 1 || !strings.Contains(stderr, `"maybe"`) {
+		t.Errorf("--positive maybe: exit %d: %s", code, stderr)
+	}
+
+	// aer compare reads them too: yes/no against 0/1 predictions of
+	// another model is 0/1 against them.
+	compare := func(a, b string) string {
+		t.Helper()
+		out, stderr, code := aer(t, "compare", a, b, "--json")
+		if code != 0 {
+			t.Fatalf("compare %s %s: %s", a, b, stderr)
+		}
+		return strings.ReplaceAll(out, filepath.Base(a), "A")
+	}
+	if got, want := compare(preds["yesno"], preds["01b"]), compare(preds["01"], preds["01b"]); got != want {
+		t.Errorf("compare yes/no with 0/1:\n%s\nwant\n%s", got, want)
+	}
+	// Files that take different positive classes are refused.
+	a, b := filepath.Join(dir, "a.csv"), filepath.Join(dir, "b.csv")
+	os.WriteFile(a, []byte("label,score,pred\nyes,0.9,yes\nno,0.1,no\nno,0.2,no\n"), 0o600)
+	os.WriteFile(b, []byte("label,score,pred\nyes,0.1,yes\nno,0.9,no\nno,0.8,no\n"), 0o600)
+	if _, stderr, code := aer(t, "compare", a, b); code != 1 || !strings.Contains(stderr, `takes "yes" as the positive class, b.csv takes "no"`) {
+		t.Errorf("different positive classes: exit %d: %s", code, stderr)
 	}
 }
