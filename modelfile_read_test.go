@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/aer-go/aer"
+	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/learn"
 	_ "github.com/aer-go/aer/methods" // the registry, for tests only
@@ -38,7 +39,7 @@ func saveModel(path, method string, layer *decision.Layer) error {
 	if err != nil {
 		return err
 	}
-	h := &modelfile.Header{Method: method, Schema: modelfile.Schema{Features: d.Features, Label: "label", Classes: [2]string{"no", "yes"}}}
+	h := &modelfile.Header{Method: method, Schema: dataset.Schema{Features: d.Features, Label: "label", Classes: [2]string{"no", "yes"}}}
 	if layer != nil {
 		if h.Decision, err = json.Marshal(layer); err != nil {
 			return err
@@ -147,8 +148,8 @@ func (zeros) Read(p []byte) (int, error) {
 // ReadOptions carries every column role of the schema and its categories,
 // and reads data that lacks the label.
 func TestReadOptions(t *testing.T) {
-	s := &modelfile.Schema{Label: "y", Classes: [2]string{"no", "yes"}, Weight: "w", Drop: []string{"note"}, ID: "id",
-		Categories: []modelfile.Category{{Column: "color", Values: []string{"blue", "red"}}}}
+	s := &dataset.Schema{Label: "y", Classes: [2]string{"no", "yes"}, Weight: "w", Drop: []string{"note"}, ID: "id",
+		Categories: []dataset.Category{{Column: "color", Values: []string{"blue", "red"}}}}
 	o := s.ReadOptions()
 	if o.Label != "y" || o.Classes != s.Classes || !o.LabelOptional || !o.AllowOneClass || o.Weight != "w" || !o.WeightOptional ||
 		len(o.Drop) != 1 || o.Drop[0] != "note" || o.ID != "id" || len(o.Categories) != 1 || o.Categories[0].Column != "color" || len(o.Categories[0].Values) != 2 {

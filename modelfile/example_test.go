@@ -5,13 +5,14 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/modelfile"
 )
 
 func Example() {
 	h := &modelfile.Header{
 		Method: "gbdt",
-		Schema: modelfile.Schema{Features: []string{"x1", "x2"}, Label: "label", Classes: [2]string{"0", "1"}},
+		Schema: dataset.Schema{Features: []string{"x1", "x2"}, Label: "label", Classes: [2]string{"0", "1"}},
 	}
 	var buf bytes.Buffer
 	if err := modelfile.Encode(&buf, h, []byte("method payload")); err != nil {

@@ -54,17 +54,6 @@ type Header struct {
 	Producer string `json:"producer,omitempty"`
 }
 
-// Schema is the layout of the training data: dataset.Schema, the one
-// schema type of the module.
-//
-// Deprecated: use dataset.Schema.
-type Schema = dataset.Schema
-
-// Category is a categorical column and its values: dataset.Category.
-//
-// Deprecated: use dataset.Category.
-type Category = dataset.Category
-
 // Validate checks that the header is usable: a method and named,
 // distinct features.
 func (h *Header) Validate() error {

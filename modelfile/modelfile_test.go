@@ -8,12 +8,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/aer-go/aer/dataset"
 )
 
 func testHeader() *Header {
 	return &Header{
 		Method:   "gbdt",
-		Schema:   Schema{Features: []string{"a", "b", "c"}, Label: "class", Classes: [2]string{"neg", "pos"}, Weight: "w"},
+		Schema:   dataset.Schema{Features: []string{"a", "b", "c"}, Label: "class", Classes: [2]string{"neg", "pos"}, Weight: "w"},
 		Config:   []byte(`{"eta":0.3}`),
 		Producer: "test",
 	}

@@ -54,11 +54,11 @@ func fitCategorical(t *testing.T, dir string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cats []modelfile.Category
+	var cats []dataset.Category
 	for _, c := range data.Categories {
-		cats = append(cats, modelfile.Category{Column: c.Column, Values: c.Values})
+		cats = append(cats, dataset.Category{Column: c.Column, Values: c.Values})
 	}
-	h := &modelfile.Header{Method: "gbdt", Producer: "test", Schema: modelfile.Schema{Features: data.Features, Label: "class",
+	h := &modelfile.Header{Method: "gbdt", Producer: "test", Schema: dataset.Schema{Features: data.Features, Label: "class",
 		Classes: data.Classes, ID: "id", Categories: cats}}
 	path := filepath.Join(dir, "cat.aer")
 	if err := modelfile.Save(path, h, payload); err != nil {
@@ -248,8 +248,8 @@ func TestIDWithoutCategories(t *testing.T) {
 // TestLayout: the raw columns of a schema, and schemas whose categories
 // do not match their features refused.
 func TestLayout(t *testing.T) {
-	cats := []modelfile.Category{{Column: "c", Values: []string{"x", "y"}}, {Column: "e", Values: nil}}
-	l, err := newLayout(&modelfile.Schema{Features: []string{"a", "c=x", "c=y", "b"}, Categories: cats})
+	cats := []dataset.Category{{Column: "c", Values: []string{"x", "y"}}, {Column: "e", Values: nil}}
+	l, err := newLayout(&dataset.Schema{Features: []string{"a", "c=x", "c=y", "b"}, Categories: cats})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +265,7 @@ func TestLayout(t *testing.T) {
 		{[]string{"a", "b"}, `its one-hot feature "c=x" is not among the features`},
 		{[]string{"a", "c=x", "c=y", "c"}, `names column "c" twice`},
 	} {
-		if _, err := newLayout(&modelfile.Schema{Features: bad.features, Categories: cats[:1]}); err == nil || !strings.Contains(err.Error(), bad.msg) {
+		if _, err := newLayout(&dataset.Schema{Features: bad.features, Categories: cats[:1]}); err == nil || !strings.Contains(err.Error(), bad.msg) {
 			t.Errorf("%v: %v, want %q", bad.features, err, bad.msg)
 		}
 	}

@@ -17,7 +17,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/aer-go/aer/dataset"
-	"github.com/aer-go/aer/modelfile"
 )
 
 // request is a decoded scoring request.
@@ -81,7 +80,7 @@ func decodeRows(body io.Reader, contentType string, l *layout, maxRows int, maxB
 }
 
 type rowDecoder struct {
-	schema  *modelfile.Schema
+	schema  *dataset.Schema
 	lay     *layout
 	maxRows int
 	data    []float64 // rows so far, row-major

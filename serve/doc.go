@@ -26,7 +26,7 @@
 // 0.5), and the threshold.
 //
 // A model's columns are its features, but for a model fitted on
-// categorical columns (modelfile.Schema.Categories): each is sent by its
+// categorical columns (dataset.Schema.Categories): each is sent by its
 // raw name and value (a string, or a number compared in canonical form)
 // and one-hot encoded here as aer predict encodes it; array rows follow
 // ModelInfo.Columns, and CSV bodies are read by package dataset exactly

@@ -34,7 +34,7 @@ func saveModel(path string) error {
 		return err
 	}
 	return modelfile.Save(path, &modelfile.Header{Method: "logreg",
-		Schema: modelfile.Schema{Features: d.Features, Label: "class", Classes: [2]string{"ok", "fraud"}}}, payload)
+		Schema: dataset.Schema{Features: d.Features, Label: "class", Classes: [2]string{"ok", "fraud"}}}, payload)
 }
 
 func Example() {
@@ -106,9 +106,9 @@ func Example_categorical() {
 	}
 	payload, _ := model.MarshalBinary()
 	path := filepath.Join(dir, "pay.aer")
-	cats := []modelfile.Category{{Column: d.Categories[0].Column, Values: d.Categories[0].Values}}
+	cats := []dataset.Category{{Column: d.Categories[0].Column, Values: d.Categories[0].Values}}
 	err = modelfile.Save(path, &modelfile.Header{Method: "logreg",
-		Schema: modelfile.Schema{Features: d.Features, Label: "label", Classes: d.Classes, ID: "id", Categories: cats}}, payload)
+		Schema: dataset.Schema{Features: d.Features, Label: "label", Classes: d.Classes, ID: "id", Categories: cats}}, payload)
 	if err != nil {
 		fmt.Println(err)
 		return

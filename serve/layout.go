@@ -5,7 +5,6 @@ import (
 
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/explain"
-	"github.com/aer-go/aer/modelfile"
 )
 
 // rawColumn is one column of the data a model was fitted on, as a
@@ -30,7 +29,7 @@ func (c *rawColumn) width() int {
 // with them, a categorical column is sent by its raw value and encoded
 // here as aer predict encodes it.
 type layout struct {
-	schema *modelfile.Schema
+	schema *dataset.Schema
 	cols   []rawColumn
 	byName map[string]int // column name -> index in cols
 	names  []string       // column names, in the order of array rows
@@ -56,7 +55,7 @@ func (l *layout) what() string {
 // where its one-hot features start (they are contiguous, in the order of
 // its values, as dataset encodes them); a column with no values (no
 // feature) goes last.
-func newLayout(s *modelfile.Schema) (*layout, error) {
+func newLayout(s *dataset.Schema) (*layout, error) {
 	l := &layout{schema: s, byName: make(map[string]int, len(s.Features)), categorical: len(s.Categories) > 0}
 	start := make(map[string]int, len(s.Categories)) // first one-hot name -> category
 	for k, c := range s.Categories {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aer-go/aer/modelfile"
+	"github.com/aer-go/aer/dataset"
 )
 
 // BenchmarkPredictOneRow is one single-row prediction of an AER model
@@ -38,9 +38,9 @@ func BenchmarkPredictOneRow(b *testing.B) {
 // categorical columns (serve's own parser) and for one with a categorical
 // column (package dataset, a row at a time).
 func BenchmarkDecodeCSV(b *testing.B) {
-	plain, _ := newLayout(&modelfile.Schema{Features: []string{"a", "b", "c", "d"}, Label: "label", Classes: [2]string{"0", "1"}})
-	cat, _ := newLayout(&modelfile.Schema{Features: []string{"a", "color=blue", "color=red", "c", "d"}, Label: "label", Classes: [2]string{"0", "1"},
-		Categories: []modelfile.Category{{Column: "color", Values: []string{"blue", "red"}}}})
+	plain, _ := newLayout(&dataset.Schema{Features: []string{"a", "b", "c", "d"}, Label: "label", Classes: [2]string{"0", "1"}})
+	cat, _ := newLayout(&dataset.Schema{Features: []string{"a", "color=blue", "color=red", "c", "d"}, Label: "label", Classes: [2]string{"0", "1"},
+		Categories: []dataset.Category{{Column: "color", Values: []string{"blue", "red"}}}})
 	for _, tc := range []struct {
 		name string
 		lay  *layout

@@ -15,8 +15,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/aer-go/aer"
+	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/learn"
-	"github.com/aer-go/aer/modelfile"
 )
 
 // Spec names a model file to serve.
@@ -119,7 +119,7 @@ type ModelInfo struct {
 	Columns []string `json:"columns,omitempty"`
 	// Categories are the categorical columns and their values, each
 	// one-hot encoded into the features named column=value.
-	Categories []modelfile.Category `json:"categories,omitempty"`
+	Categories []dataset.Category `json:"categories,omitempty"`
 	// ID names the row-identifier column (aer fit --id): a request row
 	// may carry it, and its answer echoes it.
 	ID      string    `json:"id,omitempty"`

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/aer-go/aer"
+	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/learn"
 	_ "github.com/aer-go/aer/methods" // the registry, for tests only
 	"github.com/aer-go/aer/modelfile"
@@ -50,7 +51,7 @@ func fitFile(t testing.TB, dir, name, method string, params ...string) string {
 	}
 	cfg, _ := json.Marshal(map[string]any{"seed": 7, "params": learn.ParamMap(m.Params())})
 	h := &modelfile.Header{Method: method, Config: cfg, Producer: "test",
-		Schema: modelfile.Schema{Features: d.Features, Label: "class", Classes: [2]string{"no", "yes"}, Weight: "w"}}
+		Schema: dataset.Schema{Features: d.Features, Label: "class", Classes: [2]string{"no", "yes"}, Weight: "w"}}
 	path := filepath.Join(dir, name+".aer")
 	if err := modelfile.Save(path, h, payload); err != nil {
 		t.Fatal(err)

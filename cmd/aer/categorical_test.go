@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/modelfile"
 )
 
@@ -67,7 +68,7 @@ func TestCategoricalRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			wantCats := []modelfile.Category{{Column: "region", Values: []string{"east", "north", "south", "west"}}}
+			wantCats := []dataset.Category{{Column: "region", Values: []string{"east", "north", "south", "west"}}}
 			if len(h.Schema.Categories) != 1 || !slices.Equal(h.Schema.Categories[0].Values, wantCats[0].Values) {
 				t.Fatalf("schema categories %+v", h.Schema.Categories)
 			}

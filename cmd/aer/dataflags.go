@@ -10,7 +10,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/aer-go/aer/dataset"
-	"github.com/aer-go/aer/modelfile"
 )
 
 // dataFlags are the flags every command reading a labelled CSV shares.
@@ -150,10 +149,10 @@ func (d *dataFlags) checkPositive(ds *dataset.Dataset, path string) error {
 
 // schemaCategories converts the dataset's categories for the model
 // file.
-func schemaCategories(cats []dataset.Category) []modelfile.Category {
-	var out []modelfile.Category
+func schemaCategories(cats []dataset.Category) []dataset.Category {
+	var out []dataset.Category
 	for _, c := range cats {
-		out = append(out, modelfile.Category{Column: c.Column, Values: c.Values})
+		out = append(out, dataset.Category{Column: c.Column, Values: c.Values})
 	}
 	return out
 }

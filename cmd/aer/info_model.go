@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/modelfile"
@@ -27,13 +28,13 @@ type infoModelReport struct {
 	// SHA256 is the checksum of the whole file (as sha256sum prints it);
 	// Checksum the one stored at its end, over everything before it,
 	// verified when the file was read.
-	SHA256   string           `json:"sha256"`
-	Checksum string           `json:"checksum"`
-	Method   string           `json:"method"`
-	Preset   string           `json:"preset,omitempty"`
-	Schema   modelfile.Schema `json:"schema"`
-	Train    *trainSummary    `json:"train,omitempty"`
-	Seed     *uint64          `json:"seed,omitempty"`
+	SHA256   string         `json:"sha256"`
+	Checksum string         `json:"checksum"`
+	Method   string         `json:"method"`
+	Preset   string         `json:"preset,omitempty"`
+	Schema   dataset.Schema `json:"schema"`
+	Train    *trainSummary  `json:"train,omitempty"`
+	Seed     *uint64        `json:"seed,omitempty"`
 	// Params are the method's parameters as the fit set them (every one,
 	// defaults resolved), from the file's fit configuration.
 	Params map[string]string `json:"params,omitempty"`
