@@ -84,11 +84,13 @@
 //
 // Info describes a data file: its shape, classes and imbalance, missing
 // cells, the split column's parts, and a profile of every column: its
-// type (numeric or categorical feature, label, weight, split, id,
+// type (numeric or categorical feature, text, label, weight, split, id,
 // dropped), its distinct values (exact up to --max-distinct, 1000), its
 // share of missing cells, and flags for constant, near-constant (one value
-// in 99.9% of the cells) and label-like columns (named like a label, or
-// predicting it perfectly). With --model it describes a model file
+// in 99.9% of the cells), label-like (named like a label, or predicting it
+// perfectly) and likely-id columns (named like an id, or text whose values
+// are all distinct: pass it as --id). An id or free-text column needs no
+// flag. With --model it describes a model file
 // instead: method and preset, schema (features, label, classes, id,
 // weight and dropped columns), the training data's summary, every
 // parameter as fitted, seed, the decision threshold and calibration and
@@ -156,10 +158,11 @@
 // Predict scores a data file with a saved model and writes one row per
 // data row: the id column first when there is one, the label when the
 // data has the model's label column, the score, and pred (score at or
-// above the threshold). The threshold is --threshold when given, else the
+// above the threshold); label and pred are the training file's class
+// names. The threshold is --threshold when given, else the
 // one aer fit chose on validation rows, else the method's own (AER's
 // delta), else 0.5; --json says which. Columns are matched by name, in any
-// order; a category value the model did not see and a missing cell encode
+// order, and columns the model does not use are ignored; a category value the model did not see and a missing cell encode
 // to all zeros and are counted on stderr. Rows are read, scored and
 // written 4096 at a time, so memory does not grow with the file; --out -
 // (or no --out) writes to the standard output.
@@ -210,8 +213,9 @@
 // each round's training rows, 0.25) and prints every round's balanced
 // accuracy, ROC-AUC, PR-AUC, F1, G-mean, Fowlkes-Mallows and MCC at the
 // round model's threshold, with their mean and standard deviation. --oof
-// FILE writes the out-of-fold predictions (row, repeat, fold, label,
-// score, pred), which aer eval reads. --jobs N fits up to N rounds at
+// FILE writes the out-of-fold predictions ([id,] row, repeat, fold, label,
+// score, pred), which aer eval reads; --id, --drop and --categorical read
+// the data as aer fit does. --jobs N fits up to N rounds at
 // once, with the same results for any N.
 //
 //	$ aer cv --data data.csv --method logreg --folds 3 --seed 0 --oof oof.csv
@@ -239,7 +243,8 @@
 // majority), smote (synthetic minority rows), tomek (Tomek-link cleaning)
 // or smote-tomek, with --param sampling_strategy, k_neighbors or
 // tomek_strategy. It prints the class counts before and after; --weight
-// keeps a weight column. Resample training rows only: a file with a split
+// keeps a weight column, --id the ids of the rows it keeps (synthetic rows
+// are smote-1, smote-2, ...), and text columns are written back as text. Resample training rows only: a file with a split
 // column is refused.
 //
 //	$ aer resample --sampler smote --data data.train.csv --seed 0 --out smote.csv
@@ -266,8 +271,9 @@
 // every seed of --seeds, each seed splitting a data set 3:1:1 (--protocol
 // sklearn: the Python anchors' split), thresholds tuned on validation
 // (--threshold-rule), --grid paper to tune each method over its paper
-// grid. Under --out it writes runs.csv (every test metric of every run),
-// the test predictions, McNemar's and Wilcoxon's tests against
+// grid; --id, --drop and --categorical read every data set as aer fit
+// does. Under --out it writes runs.csv (every test metric of every run),
+// the test predictions (the id first when there is one), McNemar's and Wilcoxon's tests against
 // --reference, report.md and a self-contained report.html (tables, mean
 // ranks, Friedman and Nemenyi, and figures: ROC, precision-recall and
 // reliability curves, the critical-difference diagram, AER's static
