@@ -359,6 +359,35 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err := cfg.check(); err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
+	ds, err := loadAll(cfg)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := newRunState(cfg)
+	if err != nil {
+		return nil, err
+	}
+	todo, skipped, err := rs.plan(ds)
+	if err != nil {
+		return nil, err
+	}
+	if err := attachSplits(todo, cfg.Protocol); err != nil {
+		return nil, err
+	}
+	rs.skip(skipped)
+	if err := rs.runAll(ctx, todo); err != nil {
+		return rs.sum, err
+	}
+	files, err := writeReport(cfg, ds, rs.rows)
+	if err != nil {
+		return rs.sum, fmt.Errorf("bench: report: %w", err)
+	}
+	rs.sum.Files = append([]string{RunsFile}, files...)
+	return rs.sum, nil
+}
+
+// loadAll loads the datasets of cfg; two of the same name are an error.
+func loadAll(cfg Config) ([]*data, error) {
 	var ds []*data
 	names := map[string]string{}
 	for _, p := range cfg.Datasets {
@@ -372,6 +401,23 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		names[d.name] = p
 		ds = append(ds, d)
 	}
+	return ds, nil
+}
+
+// runState is a bench in progress: the runs so far, by key, and the
+// counts; save may be called from several goroutines.
+type runState struct {
+	cfg      Config
+	runsPath string
+	rows     map[runKey]Row
+	sum      *Summary
+	mu       sync.Mutex
+	done     int
+}
+
+// newRunState makes the output directory and reads the runs already in
+// its runs.csv.
+func newRunState(cfg Config) (*runState, error) {
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
@@ -384,21 +430,24 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	for _, r := range old {
 		rows[keyOf(&r)] = r
 	}
+	return &runState{cfg: cfg, runsPath: runsPath, rows: rows, sum: &Summary{Out: cfg.Out}}, nil
+}
 
-	sum := &Summary{Out: cfg.Out}
-	var todo []*job
-	var skipped []Row
+// plan lists the runs of every dataset, spec and seed: those to do, and
+// the rows of those already done with the same settings and predictions.
+func (rs *runState) plan(ds []*data) (todo []*job, skipped []Row, err error) {
+	cfg := rs.cfg
 	for _, d := range ds {
 		for _, spec := range cfg.Methods {
 			probe := &job{data: d, spec: spec}
 			hash, err := settingsHash(d, spec, cfg.Grid, cfg.Protocol, cfg.ThresholdRule, probe.axes(cfg.Grid))
 			if err != nil {
-				return nil, fmt.Errorf("bench: %s: %w", spec, err)
+				return nil, nil, fmt.Errorf("bench: %s: %w", spec, err)
 			}
 			for _, seed := range cfg.Seeds {
-				sum.Runs++
+				rs.sum.Runs++
 				j := &job{data: d, spec: spec, seed: seed, hash: hash}
-				if r, ok := rows[runKey{d.name, spec.String(), seed}]; ok && r.SettingsHash == hash && r.Status == "ok" {
+				if r, ok := rs.rows[runKey{d.name, spec.String(), seed}]; ok && r.SettingsHash == hash && r.Status == "ok" {
 					if _, err := os.Stat(PredsPath(cfg.Out, d.name, spec, seed)); err == nil {
 						skipped = append(skipped, r)
 						continue
@@ -408,82 +457,93 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 			}
 		}
 	}
-	// Splits are shared by the runs of a dataset and seed.
+	return todo, skipped, nil
+}
+
+// attachSplits gives each job its split; splits are shared by the runs of
+// a dataset and seed.
+func attachSplits(todo []*job, protocol string) error {
 	splits := map[string]*split{}
 	for _, j := range todo {
 		k := j.data.name + "\x00" + strconv.FormatUint(j.seed, 10)
 		if splits[k] == nil {
-			sp, err := splitData(j.data.d, cfg.Protocol, j.seed)
+			sp, err := splitData(j.data.d, protocol, j.seed)
 			if err != nil {
-				return nil, fmt.Errorf("bench: %s: seed %d: %w", j.data.path, j.seed, err)
+				return fmt.Errorf("bench: %s: seed %d: %w", j.data.path, j.seed, err)
 			}
 			splits[k] = sp
 		}
 		j.split = splits[k]
 	}
+	return nil
+}
 
-	var mu sync.Mutex
-	done := 0
+// skip counts the skipped runs and reports them as progress.
+func (rs *runState) skip(skipped []Row) {
 	for i := range skipped {
-		done++
-		sum.Skipped++
-		if cfg.Progress != nil {
-			cfg.Progress(Event{Row: &skipped[i], Skipped: true, Done: done, Total: sum.Runs})
+		rs.done++
+		rs.sum.Skipped++
+		if rs.cfg.Progress != nil {
+			rs.cfg.Progress(Event{Row: &skipped[i], Skipped: true, Done: rs.done, Total: rs.sum.Runs})
 		}
 	}
-	workers := cfg.Threads
-	if cfg.Jobs > 1 {
+}
+
+// runAll fits and scores the jobs, cfg.Jobs at a time, saving each as it
+// finishes.
+func (rs *runState) runAll(ctx context.Context, todo []*job) error {
+	workers := rs.cfg.Threads
+	if rs.cfg.Jobs > 1 {
 		workers = 1
 	}
-	save := func(o *outcome, j *job) error {
-		mu.Lock()
-		defer mu.Unlock()
-		if o.preds != nil {
-			p := PredsPath(cfg.Out, j.data.name, j.spec, j.seed)
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				return err
-			}
-			if err := atomicfile.Write(p, func(w io.Writer) error { return dataset.WritePredictions(w, o.preds) }); err != nil {
-				return err
-			}
-			if err := saveTuning(SummaryPath(cfg.Out, j.data.name, j.spec, j.seed), o.tuning); err != nil {
-				return err
-			}
-		}
-		rows[keyOf(&o.row)] = o.row
-		if err := atomicfile.Write(runsPath, func(w io.Writer) error { return WriteRuns(w, sortedRows(rows)) }); err != nil {
-			return err
-		}
-		done++
-		sum.Ran++
-		if o.row.Status != "ok" {
-			sum.Failed++
-			cfg.Logger.Warn(fmt.Sprintf("%s %s seed %d failed: %s", o.row.Dataset, o.row.Method, o.row.Seed, o.row.Error))
-		}
-		if cfg.Progress != nil {
-			r := o.row
-			cfg.Progress(Event{Row: &r, Done: done, Total: sum.Runs})
-		}
-		return nil
-	}
-	_, err = learn.ForEach(ctx, cfg.Jobs, len(todo), func() func(context.Context, int) error {
+	_, err := learn.ForEach(ctx, rs.cfg.Jobs, len(todo), func() func(context.Context, int) error {
 		return func(ctx context.Context, k int) error {
-			o, err := fitAndScore(ctx, todo[k], cfg.Grid, cfg.ThresholdRule, workers)
+			o, err := fitAndScore(ctx, todo[k], rs.cfg.Grid, rs.cfg.ThresholdRule, workers)
 			if err != nil {
 				return err
 			}
-			return save(o, todo[k])
+			return rs.save(o, todo[k])
 		}
 	}, nil)
 	if err != nil {
-		return sum, fmt.Errorf("bench: %w", err)
+		return fmt.Errorf("bench: %w", err)
 	}
-	files, err := writeReport(cfg, ds, rows)
-	if err != nil {
-		return sum, fmt.Errorf("bench: report: %w", err)
+	return nil
+}
+
+// save writes a finished run's predictions and tuning summary, rewrites
+// runs.csv with its row, and counts and reports it.
+func (rs *runState) save(o *outcome, j *job) error {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	cfg := rs.cfg
+	if o.preds != nil {
+		p := PredsPath(cfg.Out, j.data.name, j.spec, j.seed)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := atomicfile.Write(p, func(w io.Writer) error { return dataset.WritePredictions(w, o.preds) }); err != nil {
+			return err
+		}
+		if err := saveTuning(SummaryPath(cfg.Out, j.data.name, j.spec, j.seed), o.tuning); err != nil {
+			return err
+		}
 	}
-	sum.Files = append([]string{RunsFile}, files...)
-	return sum, nil
+	rs.rows[keyOf(&o.row)] = o.row
+	if err := atomicfile.Write(rs.runsPath, func(w io.Writer) error { return WriteRuns(w, sortedRows(rs.rows)) }); err != nil {
+		return err
+	}
+	rs.done++
+	rs.sum.Ran++
+	if o.row.Status != "ok" {
+		rs.sum.Failed++
+		cfg.Logger.Warn(fmt.Sprintf("%s %s seed %d failed: %s", o.row.Dataset, o.row.Method, o.row.Seed, o.row.Error))
+	}
+	if cfg.Progress != nil {
+		r := o.row
+		cfg.Progress(Event{Row: &r, Done: rs.done, Total: rs.sum.Runs})
+	}
+	return nil
 }
 
 // sortedRows returns the rows by dataset, method and seed, so runs.csv does

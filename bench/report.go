@@ -363,9 +363,25 @@ var metricCols = []struct {
 
 // document lays the report out as blocks, for both renderings.
 func (rp *report) document() *doc {
-	cfg := rp.cfg
 	var dc doc
 	dc.h(1, "aer bench")
+	rp.docIntro(&dc)
+	rp.docMethods(&dc)
+	for _, d := range rp.ds {
+		rp.docDataset(&dc, d)
+	}
+	rp.docFailed(&dc)
+	rp.docAcross(&dc)
+	for _, f := range rp.figures[""] {
+		dc.figure(f)
+	}
+	return &dc
+}
+
+// docIntro says what was run: datasets, seeds, split, hyper-parameters
+// and the threshold rule.
+func (rp *report) docIntro(dc *doc) {
+	cfg := rp.cfg
 	names := make([]string, len(rp.ds))
 	for i, d := range rp.ds {
 		names[i] = d.name
@@ -389,6 +405,12 @@ func (rp *report) document() *doc {
 		rule = "Every method's decision threshold is found on the validation rows by the Bayes rule for balanced accuracy: a sigmoid calibration (Platt) of the validation scores, and the threshold where the calibrated probability equals the training rows' positive share"
 	}
 	dc.p(rule + "; the metrics below are the test rows' at that threshold. \"BA at default threshold\" uses 0.5, or the threshold a method tunes itself (aer, dynens, gbdt-tuned). Each cell is the mean ± standard deviation (n-1) over seeds. Fowlkes-Mallows is sqrt(precision x recall), which the paper calls \"G-mean\"; TP-FP ratio is TPR/FPR, infinite when a run has no false positive (such runs are left out of the mean and counted).")
+}
+
+// docMethods tables the methods with their parameters and grids, and
+// says how the pair tests were made.
+func (rp *report) docMethods(dc *doc) {
+	cfg := rp.cfg
 	mt := &table{head: []string{"method", "parameters", "grid searched", "Python anchor of the same settings"}}
 	for _, s := range cfg.Methods {
 		g := "none (defaults)"
@@ -407,73 +429,96 @@ func (rp *report) document() *doc {
 	dc.table(mt)
 	ref := rp.ref.String()
 	dc.p(fmt.Sprintf("Tests per dataset compare %s with every other method on the test predictions of all seeds concatenated (each seed's test rows are different rows, so concatenation pools them honestly): McNemar's test on per-row correctness at the tuned thresholds (chi-square with continuity correction, and the exact binomial p for few discordant rows), and the Wilcoxon signed-rank test on d = |label - score| of %s minus that of the other (negative: %s better; zero differences dropped, exact distribution up to 50 rows, else the normal approximation). These are aer compare's tests with its defaults: `aer compare` on the concatenated files gives the same statistics; tests.csv holds them at full precision.", ref, ref, ref))
+}
 
-	for _, d := range rp.ds {
-		neg, pos := d.d.ClassCounts()
-		dc.h(2, fmt.Sprintf("%s", d.name))
-		dc.p(fmt.Sprintf("%d rows (%d minority, %d majority), %d features; file %s.", neg+pos, pos, neg, d.d.Cols(), filepath.Base(d.path)))
-		head := []string{"method"}
+// docDataset is one dataset's section: its size, the metrics table, the
+// pair tests and the figures.
+func (rp *report) docDataset(dc *doc, d *data) {
+	neg, pos := d.d.ClassCounts()
+	dc.h(2, fmt.Sprintf("%s", d.name))
+	dc.p(fmt.Sprintf("%d rows (%d minority, %d majority), %d features; file %s.", neg+pos, pos, neg, d.d.Cols(), filepath.Base(d.path)))
+	anch := rp.anchors[d.name]
+	dc.table(rp.metricsTable(d.name, anch))
+	if anch != nil {
+		dc.p("Anchors: the Python stack's runs of the same settings on the same splits (../shared/anchors/runs.csv), mean ± std over the same seeds.")
+	}
+	if tests := rp.tests[d.name]; len(tests) > 0 {
+		ref := rp.ref.String()
+		dc.h(3, fmt.Sprintf("%s: %s against each method", d.name, ref))
+		dc.table(testsTable(ref, tests))
+	}
+	for _, f := range rp.figures[d.name] {
+		dc.figure(f)
+	}
+}
+
+// metricsTable is one dataset's metrics, a row per method, with the
+// Python anchors' columns when anch is not nil.
+func (rp *report) metricsTable(name string, anch map[string]map[uint64]anchorRun) *table {
+	head := []string{"method"}
+	for _, m := range metricCols {
+		head = append(head, m.head)
+	}
+	if anch != nil {
+		head = append(head, "Python anchor", "anchor BA", "anchor ROC-AUC")
+	}
+	t := &table{head: head}
+	for _, c := range rp.cells[name] {
+		name := c.spec.String()
+		if len(c.rows) < c.runs {
+			name += fmt.Sprintf(" (%d/%d seeds)", len(c.rows), c.runs)
+		}
+		r := []string{name}
 		for _, m := range metricCols {
-			head = append(head, m.head)
+			r = append(r, meanStd(c.values(m.f)))
 		}
-		anch := rp.anchors[d.name]
 		if anch != nil {
-			head = append(head, "Python anchor", "anchor BA", "anchor ROC-AUC")
+			r = append(r, rp.anchorCells(anch, c.spec)...)
 		}
-		t := &table{head: head}
-		for _, c := range rp.cells[d.name] {
-			name := c.spec.String()
-			if len(c.rows) < c.runs {
-				name += fmt.Sprintf(" (%d/%d seeds)", len(c.rows), c.runs)
-			}
-			r := []string{name}
-			for _, m := range metricCols {
-				r = append(r, meanStd(c.values(m.f)))
-			}
-			if anch != nil {
-				a := anchorOf(c.spec)
-				var ba, auc []float64
-				for _, s := range cfg.Seeds {
-					if v, ok := anch[a][s]; ok {
-						ba, auc = append(ba, v.ba), append(auc, v.auc)
-					}
-				}
-				if a == "" || len(ba) == 0 {
-					r = append(r, "", "", "")
-				} else {
-					r = append(r, a, meanStd(ba), meanStd(auc))
-				}
-			}
-			t.rows = append(t.rows, r)
-		}
-		dc.table(t)
-		if anch != nil {
-			dc.p("Anchors: the Python stack's runs of the same settings on the same splits (../shared/anchors/runs.csv), mean ± std over the same seeds.")
-		}
-		if tests := rp.tests[d.name]; len(tests) > 0 {
-			dc.h(3, fmt.Sprintf("%s: %s against each method", d.name, ref))
-			tt := &table{head: []string{"method", "seeds", "rows", "only " + ref + " right", "only other right", "McNemar chi2", "p (chi2)", "p (exact)", "Wilcoxon W", "z", "p", "mean d"}}
-			for _, t := range tests {
-				if t.err != nil {
-					tt.rows = append(tt.rows, []string{t.b.String(), strconv.Itoa(t.seeds), strconv.Itoa(t.rows), "", "", "", "", "", "", "", "", t.err.Error()})
-					continue
-				}
-				m, w := t.p.McNemar, t.p.Wilcoxon
-				tt.rows = append(tt.rows, []string{t.b.String(), strconv.Itoa(t.seeds), strconv.Itoa(t.rows),
-					strconv.Itoa(m.B), strconv.Itoa(m.C), fmt.Sprintf("%.4f", m.ChiSquare), fmtP(m.ChiSquareP), fmtP(m.ExactP),
-					fmt.Sprintf("%g", w.Statistic), fmt.Sprintf("%.4f", w.Z), fmtP(w.P), fmt.Sprintf("%+.4f", t.p.MeanDifference)})
-			}
-			dc.table(tt)
-		}
-		for _, f := range rp.figures[d.name] {
-			dc.figure(f)
+		t.rows = append(t.rows, r)
+	}
+	return t
+}
+
+// anchorCells are the anchor, anchor BA and anchor ROC-AUC cells of spec
+// s; blank when it has no anchor run at the bench's seeds.
+func (rp *report) anchorCells(anch map[string]map[uint64]anchorRun, s Spec) []string {
+	a := anchorOf(s)
+	var ba, auc []float64
+	for _, seed := range rp.cfg.Seeds {
+		if v, ok := anch[a][seed]; ok {
+			ba, auc = append(ba, v.ba), append(auc, v.auc)
 		}
 	}
+	if a == "" || len(ba) == 0 {
+		return []string{"", "", ""}
+	}
+	return []string{a, meanStd(ba), meanStd(auc)}
+}
 
+// testsTable is one dataset's pair tests of the reference ref against
+// each other method.
+func testsTable(ref string, tests []*pairTest) *table {
+	tt := &table{head: []string{"method", "seeds", "rows", "only " + ref + " right", "only other right", "McNemar chi2", "p (chi2)", "p (exact)", "Wilcoxon W", "z", "p", "mean d"}}
+	for _, t := range tests {
+		if t.err != nil {
+			tt.rows = append(tt.rows, []string{t.b.String(), strconv.Itoa(t.seeds), strconv.Itoa(t.rows), "", "", "", "", "", "", "", "", t.err.Error()})
+			continue
+		}
+		m, w := t.p.McNemar, t.p.Wilcoxon
+		tt.rows = append(tt.rows, []string{t.b.String(), strconv.Itoa(t.seeds), strconv.Itoa(t.rows),
+			strconv.Itoa(m.B), strconv.Itoa(m.C), fmt.Sprintf("%.4f", m.ChiSquare), fmtP(m.ChiSquareP), fmtP(m.ExactP),
+			fmt.Sprintf("%g", w.Statistic), fmt.Sprintf("%.4f", w.Z), fmtP(w.P), fmt.Sprintf("%+.4f", t.p.MeanDifference)})
+	}
+	return tt
+}
+
+// docFailed lists the runs that failed, if any.
+func (rp *report) docFailed(dc *doc) {
 	var failed []string
 	for _, d := range rp.ds {
 		for _, c := range rp.cells[d.name] {
-			for _, seed := range cfg.Seeds {
+			for _, seed := range rp.cfg.Seeds {
 				if r, ok := rp.rows[runKey{d.name, c.spec.String(), seed}]; ok && r.Status != "ok" {
 					failed = append(failed, fmt.Sprintf("%s %s seed %d: %s", d.name, r.Method, seed, r.Error))
 				}
@@ -484,67 +529,82 @@ func (rp *report) document() *doc {
 		dc.h(2, "Failed runs")
 		dc.p(strings.Join(failed, "; ") + ".")
 	}
+}
 
+// docAcross is the section across datasets: the mean ranks, Friedman's
+// and Iman-Davenport's tests and the Nemenyi post-hoc test.
+func (rp *report) docAcross(dc *doc) {
 	dc.h(2, "Across datasets")
 	if rp.rankNote != "" {
 		dc.p(rp.rankNote)
 	}
-	if fr := rp.friedman; fr != nil {
-		dc.p(fmt.Sprintf("Mean ranks of the mean test balanced accuracy (at the threshold found on validation) over %d datasets (%s); rank 1 is the best, ties share the average rank.", fr.N, strings.Join(rp.rankSets, ", ")))
-		order := make([]int, fr.K)
-		for i := range order {
-			order[i] = i
+	fr := rp.friedman
+	if fr == nil {
+		return
+	}
+	dc.p(fmt.Sprintf("Mean ranks of the mean test balanced accuracy (at the threshold found on validation) over %d datasets (%s); rank 1 is the best, ties share the average rank.", fr.N, strings.Join(rp.rankSets, ", ")))
+	dc.table(rp.ranksTable())
+	if rp.anchors != nil {
+		dc.p("Anchor mean balanced accuracy: the Python run of the same settings, averaged over the same datasets and seeds (blank when it lacks one of them).")
+	}
+	idf := "+Inf (identical rankings on every dataset)"
+	if !math.IsInf(fr.ImanDavenport, 0) {
+		idf = fmt.Sprintf("%.4f", fr.ImanDavenport)
+	}
+	dc.p(fmt.Sprintf("Friedman's test: chi2 = %.4f, df = %d, p = %s. Iman-Davenport: F = %s, df = (%g, %g), p = %s.",
+		fr.ChiSquare, fr.K-1, fmtP(fr.P), idf, fr.DF1, fr.DF2, fmtP(fr.ImanDavenportP)))
+	if nm := rp.nemenyi; nm != nil {
+		dc.p(rp.nemenyiText(nm))
+	}
+}
+
+// ranksTable is the methods in order of mean rank, with their mean
+// balanced accuracy over the ranked datasets.
+func (rp *report) ranksTable() *table {
+	fr, cfg := rp.friedman, rp.cfg
+	order := make([]int, fr.K)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return fr.MeanRanks[order[a]] < fr.MeanRanks[order[b]] })
+	t := &table{head: []string{"method", "mean rank", "mean balanced accuracy"}}
+	withAnchors := rp.anchors != nil
+	if withAnchors {
+		t.head = append(t.head, "Python anchor", "anchor mean balanced accuracy")
+	}
+	for _, j := range order {
+		var v []float64
+		for _, d := range rp.rankSets {
+			v = append(v, mean(rp.cells[d][j].values(func(r *Row) float64 { return r.BalancedAccuracy })))
 		}
-		sort.SliceStable(order, func(a, b int) bool { return fr.MeanRanks[order[a]] < fr.MeanRanks[order[b]] })
-		t := &table{head: []string{"method", "mean rank", "mean balanced accuracy"}}
-		withAnchors := rp.anchors != nil
+		r := []string{cfg.Methods[j].String(), fmt.Sprintf("%.3f", fr.MeanRanks[j]), fmt.Sprintf("%.4f", mean(v))}
 		if withAnchors {
-			t.head = append(t.head, "Python anchor", "anchor mean balanced accuracy")
+			a := anchorOf(cfg.Methods[j])
+			r = append(r, a, rp.anchorMean(a))
 		}
-		for _, j := range order {
-			var v []float64
-			for _, d := range rp.rankSets {
-				v = append(v, mean(rp.cells[d][j].values(func(r *Row) float64 { return r.BalancedAccuracy })))
+		t.rows = append(t.rows, r)
+	}
+	return t
+}
+
+// nemenyiText is the Nemenyi paragraph: q, the critical difference and
+// the pairs of methods that differ by more.
+func (rp *report) nemenyiText(nm *stattest.Nemenyi) string {
+	var sig []string
+	for _, p := range nm.Pairs {
+		if p.Significant {
+			a, b := rp.cfg.Methods[p.I].String(), rp.cfg.Methods[p.J].String()
+			if p.RankDiff > 0 {
+				a, b = b, a
 			}
-			r := []string{cfg.Methods[j].String(), fmt.Sprintf("%.3f", fr.MeanRanks[j]), fmt.Sprintf("%.4f", mean(v))}
-			if withAnchors {
-				a := anchorOf(cfg.Methods[j])
-				r = append(r, a, rp.anchorMean(a))
-			}
-			t.rows = append(t.rows, r)
-		}
-		dc.table(t)
-		if withAnchors {
-			dc.p("Anchor mean balanced accuracy: the Python run of the same settings, averaged over the same datasets and seeds (blank when it lacks one of them).")
-		}
-		idf := "+Inf (identical rankings on every dataset)"
-		if !math.IsInf(fr.ImanDavenport, 0) {
-			idf = fmt.Sprintf("%.4f", fr.ImanDavenport)
-		}
-		dc.p(fmt.Sprintf("Friedman's test: chi2 = %.4f, df = %d, p = %s. Iman-Davenport: F = %s, df = (%g, %g), p = %s.",
-			fr.ChiSquare, fr.K-1, fmtP(fr.P), idf, fr.DF1, fr.DF2, fmtP(fr.ImanDavenportP)))
-		if nm := rp.nemenyi; nm != nil {
-			var sig []string
-			for _, p := range nm.Pairs {
-				if p.Significant {
-					a, b := cfg.Methods[p.I].String(), cfg.Methods[p.J].String()
-					if p.RankDiff > 0 {
-						a, b = b, a
-					}
-					sig = append(sig, fmt.Sprintf("%s better than %s (%.3f)", a, b, math.Abs(p.RankDiff)))
-				}
-			}
-			s := "no pair of methods differs by more than CD"
-			if len(sig) > 0 {
-				s = "pairs differing by more than CD: " + strings.Join(sig, "; ")
-			}
-			dc.p(fmt.Sprintf("Nemenyi post-hoc test (Demsar 2006), alpha %g: q = %.4f, critical difference CD = %.4f; %s.", nm.Alpha, nm.Q, nm.CD, s))
+			sig = append(sig, fmt.Sprintf("%s better than %s (%.3f)", a, b, math.Abs(p.RankDiff)))
 		}
 	}
-	for _, f := range rp.figures[""] {
-		dc.figure(f)
+	s := "no pair of methods differs by more than CD"
+	if len(sig) > 0 {
+		s = "pairs differing by more than CD: " + strings.Join(sig, "; ")
 	}
-	return &dc
+	return fmt.Sprintf("Nemenyi post-hoc test (Demsar 2006), alpha %g: q = %.4f, critical difference CD = %.4f; %s.", nm.Alpha, nm.Q, nm.CD, s)
 }
 
 // writeTests writes every pair test at full precision, for programs and

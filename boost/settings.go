@@ -137,120 +137,140 @@ func (s *Settings) resolved() (Settings, error) {
 	if s != nil {
 		r = *s
 	}
-	if r.NEstimators == 0 {
-		r.NEstimators = 100
+	r.treeDefaults()
+	r.objectiveDefaults()
+	if err := r.validate(); err != nil {
+		return r, err
 	}
-	if r.Eta == 0 {
-		r.Eta = 0.3
-	}
-	if r.GrowPolicy == "" {
-		r.GrowPolicy = DepthWise
-	}
-	if r.MaxDepth == 0 {
-		if r.GrowPolicy == DepthWise {
-			r.MaxDepth = 6
-		} else {
-			r.MaxDepth = -1
-		}
-	}
-	if r.MaxLeaves == 0 && r.GrowPolicy == LeafWise {
-		r.MaxLeaves = 31
-	} else if r.MaxLeaves < 0 {
-		r.MaxLeaves = 0
-	}
-	if r.Lambda == 0 {
-		r.Lambda = 1
-	} else if r.Lambda < 0 {
-		r.Lambda = 0
-	}
-	if r.MinChildWeight == 0 {
-		r.MinChildWeight = 1
-	} else if r.MinChildWeight < 0 {
-		r.MinChildWeight = 0
-	}
-	if r.Subsample == 0 {
-		r.Subsample = 1
-	}
-	if r.ColsampleByTree == 0 {
-		r.ColsampleByTree = 1
-	}
-	if r.ScalePosWeight == 0 {
-		r.ScalePosWeight = 1
-	}
-	if r.BaseScore == 0 {
-		r.BaseScore = 0.5
-	}
-	if r.MaxBin == 0 {
-		r.MaxBin = 256
-	}
-	if r.Objective == "" {
-		r.Objective = Logistic
-		if r.Gradient != nil {
-			r.Objective = Custom
-		}
-	}
-	if r.Objective == Focal && r.FocalGamma == 0 {
-		r.FocalGamma = 2
-	} else if r.FocalGamma < 0 {
-		r.FocalGamma = 0
-	}
-	if r.WeightedAlpha == 0 {
-		r.WeightedAlpha = 1
-	}
-	if r.EvalMetric == "" {
-		r.EvalMetric = LogLoss
-	}
-	if r.Threads <= 0 {
-		r.Threads = runtime.GOMAXPROCS(0)
-	}
+	return r, nil
+}
 
+// treeDefaults fills in the zero values of the boosting and tree growth
+// settings.
+func (s *Settings) treeDefaults() {
+	if s.NEstimators == 0 {
+		s.NEstimators = 100
+	}
+	if s.Eta == 0 {
+		s.Eta = 0.3
+	}
+	if s.GrowPolicy == "" {
+		s.GrowPolicy = DepthWise
+	}
+	if s.MaxDepth == 0 {
+		if s.GrowPolicy == DepthWise {
+			s.MaxDepth = 6
+		} else {
+			s.MaxDepth = -1
+		}
+	}
+	if s.MaxLeaves == 0 && s.GrowPolicy == LeafWise {
+		s.MaxLeaves = 31
+	} else if s.MaxLeaves < 0 {
+		s.MaxLeaves = 0
+	}
+	if s.Lambda == 0 {
+		s.Lambda = 1
+	} else if s.Lambda < 0 {
+		s.Lambda = 0
+	}
+	if s.MinChildWeight == 0 {
+		s.MinChildWeight = 1
+	} else if s.MinChildWeight < 0 {
+		s.MinChildWeight = 0
+	}
+	if s.Subsample == 0 {
+		s.Subsample = 1
+	}
+	if s.ColsampleByTree == 0 {
+		s.ColsampleByTree = 1
+	}
+	if s.ScalePosWeight == 0 {
+		s.ScalePosWeight = 1
+	}
+	if s.BaseScore == 0 {
+		s.BaseScore = 0.5
+	}
+	if s.MaxBin == 0 {
+		s.MaxBin = 256
+	}
+}
+
+// objectiveDefaults fills in the zero values of the objective, the
+// evaluation metric and the threads.
+func (s *Settings) objectiveDefaults() {
+	if s.Objective == "" {
+		s.Objective = Logistic
+		if s.Gradient != nil {
+			s.Objective = Custom
+		}
+	}
+	if s.Objective == Focal && s.FocalGamma == 0 {
+		s.FocalGamma = 2
+	} else if s.FocalGamma < 0 {
+		s.FocalGamma = 0
+	}
+	if s.WeightedAlpha == 0 {
+		s.WeightedAlpha = 1
+	}
+	if s.EvalMetric == "" {
+		s.EvalMetric = LogLoss
+	}
+	if s.Threads <= 0 {
+		s.Threads = runtime.GOMAXPROCS(0)
+	}
+}
+
+// validate returns an error naming the first invalid field of the resolved
+// settings s.
+func (s *Settings) validate() error {
 	bad := func(name string, v any, want string) error {
 		return fmt.Errorf("boost: %s = %v: %s", name, v, want)
 	}
 	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 	switch {
-	case r.NEstimators < 0:
-		return r, bad("n_estimators", r.NEstimators, "must be positive")
-	case !finite(r.Eta) || r.Eta < 0:
-		return r, bad("eta", r.Eta, "must be positive")
-	case r.GrowPolicy != DepthWise && r.GrowPolicy != LeafWise:
-		return r, bad("grow_policy", r.GrowPolicy, `must be "depthwise" or "leafwise"`)
-	case r.MaxLeaves == 1:
-		return r, bad("max_leaves", r.MaxLeaves, "must be at least 2 (or 0 for no bound)")
-	case !finite(r.Lambda):
-		return r, bad("lambda", r.Lambda, "must be finite")
-	case !finite(r.Alpha) || r.Alpha < 0:
-		return r, bad("alpha", r.Alpha, "must be non-negative")
-	case !finite(r.Gamma) || r.Gamma < 0:
-		return r, bad("gamma", r.Gamma, "must be non-negative")
-	case !finite(r.MinChildWeight):
-		return r, bad("min_child_weight", r.MinChildWeight, "must be finite")
-	case !(r.Subsample > 0 && r.Subsample <= 1):
-		return r, bad("subsample", r.Subsample, "must be in (0, 1]")
-	case !(r.ColsampleByTree > 0 && r.ColsampleByTree <= 1):
-		return r, bad("colsample_bytree", r.ColsampleByTree, "must be in (0, 1]")
-	case !finite(r.ScalePosWeight) || r.ScalePosWeight < 0:
-		return r, bad("scale_pos_weight", r.ScalePosWeight, "must be positive")
-	case !(r.BaseScore > 0 && r.BaseScore < 1):
-		return r, bad("base_score", r.BaseScore, "must be a probability in (0, 1)")
-	case r.MaxBin < 2 || r.MaxBin > 256:
-		return r, bad("max_bin", r.MaxBin, "must be in [2, 256]")
-	case r.Objective != Logistic && r.Objective != Focal && r.Objective != Weighted && r.Objective != Custom:
-		return r, bad("objective", r.Objective, `must be "logistic", "focal", "weighted" or "custom"`)
-	case r.Objective == Custom && r.Gradient == nil:
-		return r, bad("objective", r.Objective, "needs Settings.Gradient")
-	case !finite(r.FocalGamma):
-		return r, bad("focal_gamma", r.FocalGamma, "must be finite")
-	case !finite(r.FocalAlpha) || r.FocalAlpha < 0 || r.FocalAlpha >= 1:
-		return r, bad("focal_alpha", r.FocalAlpha, "must be in [0, 1)")
-	case !finite(r.WeightedAlpha) || r.WeightedAlpha < 0:
-		return r, bad("weighted_alpha", r.WeightedAlpha, "must be positive")
-	case r.EarlyStoppingRounds < 0:
-		return r, bad("early_stopping_rounds", r.EarlyStoppingRounds, "must be non-negative")
-	case r.EvalMetric != LogLoss && r.EvalMetric != AUC:
-		return r, bad("eval_metric", r.EvalMetric, `must be "logloss" or "auc"`)
+	case s.NEstimators < 0:
+		return bad("n_estimators", s.NEstimators, "must be positive")
+	case !finite(s.Eta) || s.Eta < 0:
+		return bad("eta", s.Eta, "must be positive")
+	case s.GrowPolicy != DepthWise && s.GrowPolicy != LeafWise:
+		return bad("grow_policy", s.GrowPolicy, `must be "depthwise" or "leafwise"`)
+	case s.MaxLeaves == 1:
+		return bad("max_leaves", s.MaxLeaves, "must be at least 2 (or 0 for no bound)")
+	case !finite(s.Lambda):
+		return bad("lambda", s.Lambda, "must be finite")
+	case !finite(s.Alpha) || s.Alpha < 0:
+		return bad("alpha", s.Alpha, "must be non-negative")
+	case !finite(s.Gamma) || s.Gamma < 0:
+		return bad("gamma", s.Gamma, "must be non-negative")
+	case !finite(s.MinChildWeight):
+		return bad("min_child_weight", s.MinChildWeight, "must be finite")
+	case !(s.Subsample > 0 && s.Subsample <= 1):
+		return bad("subsample", s.Subsample, "must be in (0, 1]")
+	case !(s.ColsampleByTree > 0 && s.ColsampleByTree <= 1):
+		return bad("colsample_bytree", s.ColsampleByTree, "must be in (0, 1]")
+	case !finite(s.ScalePosWeight) || s.ScalePosWeight < 0:
+		return bad("scale_pos_weight", s.ScalePosWeight, "must be positive")
+	case !(s.BaseScore > 0 && s.BaseScore < 1):
+		return bad("base_score", s.BaseScore, "must be a probability in (0, 1)")
+	case s.MaxBin < 2 || s.MaxBin > 256:
+		return bad("max_bin", s.MaxBin, "must be in [2, 256]")
+	case s.Objective != Logistic && s.Objective != Focal && s.Objective != Weighted && s.Objective != Custom:
+		return bad("objective", s.Objective, `must be "logistic", "focal", "weighted" or "custom"`)
+	case s.Objective == Custom && s.Gradient == nil:
+		return bad("objective", s.Objective, "needs Settings.Gradient")
+	case !finite(s.FocalGamma):
+		return bad("focal_gamma", s.FocalGamma, "must be finite")
+	case !finite(s.FocalAlpha) || s.FocalAlpha < 0 || s.FocalAlpha >= 1:
+		return bad("focal_alpha", s.FocalAlpha, "must be in [0, 1)")
+	case !finite(s.WeightedAlpha) || s.WeightedAlpha < 0:
+		return bad("weighted_alpha", s.WeightedAlpha, "must be positive")
+	case s.EarlyStoppingRounds < 0:
+		return bad("early_stopping_rounds", s.EarlyStoppingRounds, "must be non-negative")
+	case s.EvalMetric != LogLoss && s.EvalMetric != AUC:
+		return bad("eval_metric", s.EvalMetric, `must be "logloss" or "auc"`)
 	}
-	return r, nil
+	return nil
 }
 
 // ErrUnknownParam is returned (wrapped) by Settings.Set for a key it does

@@ -92,6 +92,29 @@ var ErrFolds = errors.New("too many or too few folds")
 // does not depend on env.Workers when fit does not. onRound, when not nil,
 // is called after each round, one call at a time, in completion order.
 func Run(ctx context.Context, d *learn.Data, fit FitFunc, s *Settings, env learn.Env, onRound func(Fold)) (*Result, error) {
+	set, err := withDefaults(s)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.Check("cv data"); err != nil {
+		return nil, err
+	}
+	if err := checkFolds(d, set.Folds); err != nil {
+		return nil, err
+	}
+	res, tasks, err := planRounds(d, set, env.Seed)
+	if err != nil {
+		return nil, err
+	}
+	if err := runRounds(ctx, d, fit, set, env, onRound, res, tasks); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// withDefaults is s, or the zero Settings when nil, with 5 folds and 1
+// repeat where unset, checked.
+func withDefaults(s *Settings) (Settings, error) {
 	var set Settings
 	if s != nil {
 		set = *s
@@ -103,39 +126,50 @@ func Run(ctx context.Context, d *learn.Data, fit FitFunc, s *Settings, env learn
 		set.Repeats = 1
 	}
 	if set.Repeats < 0 {
-		return nil, fmt.Errorf("cv: %d repeats: want at least 1", set.Repeats)
+		return set, fmt.Errorf("cv: %d repeats: want at least 1", set.Repeats)
 	}
 	if !(set.Holdout >= 0 && set.Holdout < 1) {
-		return nil, fmt.Errorf("cv: hold-out share %v is not in [0, 1)", set.Holdout)
+		return set, fmt.Errorf("cv: hold-out share %v is not in [0, 1)", set.Holdout)
 	}
-	if err := d.Check("cv data"); err != nil {
-		return nil, err
-	}
+	return set, nil
+}
+
+// checkFolds says whether d has a positive and a negative row for each of
+// the folds.
+func checkFolds(d *learn.Data, folds int) error {
 	n := d.Rows()
 	posW := 0
 	for _, y := range d.Y {
 		posW += y
 	}
-	if set.Folds < 2 {
-		return nil, fmt.Errorf("cv: %w: %d folds, need at least 2", ErrFolds, set.Folds)
+	if folds < 2 {
+		return fmt.Errorf("cv: %w: %d folds, need at least 2", ErrFolds, folds)
 	}
-	if set.Folds > posW {
-		return nil, fmt.Errorf("cv: %w: %d folds but only %d positive (minority) rows, and every fold needs one", ErrFolds, set.Folds, posW)
+	if folds > posW {
+		return fmt.Errorf("cv: %w: %d folds but only %d positive (minority) rows, and every fold needs one", ErrFolds, folds, posW)
 	}
-	if set.Folds > n-posW {
-		return nil, fmt.Errorf("cv: %w: %d folds but only %d negative rows, and every fold needs one", ErrFolds, set.Folds, n-posW)
+	if folds > n-posW {
+		return fmt.Errorf("cv: %w: %d folds but only %d negative rows, and every fold needs one", ErrFolds, folds, n-posW)
 	}
+	return nil
+}
 
-	type task struct {
-		r, k        int
-		train, test []int
-	}
+// task is one round: repeat r, fold k, and its training and test rows.
+type task struct {
+	r, k        int
+	train, test []int
+}
+
+// planRounds draws the stratified folds of each repeat and lays out the
+// result they fill, with a task per round in repeat and fold order.
+func planRounds(d *learn.Data, set Settings, seed uint64) (*Result, []task, error) {
+	n := d.Rows()
 	res := &Result{Folds: set.Folds, Repeats: set.Repeats}
 	var tasks []task
 	for r := range set.Repeats {
-		folds, err := dataset.StratifiedKFold(d.Y, set.Folds, rng.DeriveSeed(rng.DeriveSeed(env.Seed, streamSplit), uint64(r)))
+		folds, err := dataset.StratifiedKFold(d.Y, set.Folds, rng.DeriveSeed(rng.DeriveSeed(seed, streamSplit), uint64(r)))
 		if err != nil {
-			return nil, fmt.Errorf("cv: %w", err)
+			return nil, nil, fmt.Errorf("cv: %w", err)
 		}
 		foldOf := make([]int, n)
 		for k, f := range folds {
@@ -157,7 +191,12 @@ func Run(ctx context.Context, d *learn.Data, fit FitFunc, s *Settings, env learn
 		}
 	}
 	res.Rounds = make([]Fold, len(tasks))
+	return res, tasks, nil
+}
 
+// runRounds fits and scores the tasks' rounds into res, up to
+// env.Threads() at a time; the first error stops the rounds not begun.
+func runRounds(ctx context.Context, d *learn.Data, fit FitFunc, set Settings, env learn.Env, onRound func(Fold), res *Result, tasks []task) error {
 	total := env.Threads()
 	par := min(total, len(tasks))
 	inner := env
@@ -220,13 +259,10 @@ feed:
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
-	if err := learn.Interrupted(ctx); err != nil {
-		return nil, err
-	}
-	return res, nil
+	return learn.Interrupted(ctx)
 }
 
 // round fits on the train rows (less a validation share when asked) and

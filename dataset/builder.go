@@ -85,8 +85,33 @@ func (b *rows) reset() {
 
 // newParser validates the header and settles the role of every column.
 func newParser(name string, header []string, opt Options) (*parser, error) {
-	fail := func(line int, col, val string, err error, detail string) error {
-		return &Error{File: name, Line: line, Column: col, Value: val, Err: err, Detail: detail}
+	header, seen, err := cleanHeader(name, header)
+	if err != nil {
+		return nil, err
+	}
+	p := &parser{name: name, opt: opt, header: header, labelCol: -1, splitCol: -1, weightCol: -1, idCol: -1,
+		canon: map[string]string{}, lower: map[string]string{}, catCanon: map[string]string{}}
+	if err := p.findLabel(seen); err != nil {
+		return nil, err
+	}
+	if err := p.findSplitWeightID(seen); err != nil {
+		return nil, err
+	}
+	if err := p.assignColumns(seen); err != nil {
+		return nil, err
+	}
+	p.setupCategories()
+	if err := p.refuseLabelLike(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// cleanHeader returns a copy of header with its names trimmed, and each
+// name's column; a name not UTF-8, empty or repeated is an error.
+func cleanHeader(name string, header []string) ([]string, map[string]int, error) {
+	fail := func(col, val string, err error, detail string) error {
+		return &Error{File: name, Line: 1, Column: col, Value: val, Err: err, Detail: detail}
 	}
 	header = append([]string(nil), header...)
 	seen := make(map[string]int, len(header))
@@ -94,38 +119,51 @@ func newParser(name string, header []string, opt Options) (*parser, error) {
 		h = strings.TrimSpace(h)
 		header[j] = h
 		if !utf8.ValidString(h) {
-			return nil, fail(1, "", strings.ToValidUTF8(h, "\ufffd"), ErrEncoding, fmt.Sprintf("field %d of the header; save the file as UTF-8", j+1))
+			return nil, nil, fail("", strings.ToValidUTF8(h, "\ufffd"), ErrEncoding, fmt.Sprintf("field %d of the header; save the file as UTF-8", j+1))
 		}
 		if h == "" {
-			return nil, fail(1, "", "", ErrEmptyName, fmt.Sprintf("field %d of the header", j+1))
+			return nil, nil, fail("", "", ErrEmptyName, fmt.Sprintf("field %d of the header", j+1))
 		}
 		if k, dup := seen[h]; dup {
-			return nil, fail(1, h, "", ErrDuplicate, fmt.Sprintf("fields %d and %d", k+1, j+1))
+			return nil, nil, fail(h, "", ErrDuplicate, fmt.Sprintf("fields %d and %d", k+1, j+1))
 		}
 		seen[h] = j
 	}
-	p := &parser{name: name, opt: opt, header: header, labelCol: -1, splitCol: -1, weightCol: -1, idCol: -1,
-		canon: map[string]string{}, lower: map[string]string{}, catCanon: map[string]string{}}
-	if !opt.Unlabeled {
-		switch {
-		case opt.Label != "":
-			j, ok := seen[opt.Label]
-			if ok {
-				p.labelCol = j
-			} else if !opt.LabelOptional {
-				return nil, fail(1, opt.Label, "", ErrNoLabel, "header has "+quoteList(header))
-			}
-		default:
-			if j, ok := seen["label"]; ok {
-				p.labelCol = j
-			} else if !opt.LabelOptional {
-				p.labelCol = len(header) - 1
-				if header[p.labelCol] == opt.Weight && p.labelCol > 0 {
-					p.labelCol-- // the last column but the weights
-				}
+	return header, seen, nil
+}
+
+// findLabel settles the label column: Options.Label, else "label", else
+// the last column (but the weights), unless the data is unlabeled or the
+// label optional.
+func (p *parser) findLabel(seen map[string]int) error {
+	opt, header := p.opt, p.header
+	if opt.Unlabeled {
+		return nil
+	}
+	switch {
+	case opt.Label != "":
+		j, ok := seen[opt.Label]
+		if ok {
+			p.labelCol = j
+		} else if !opt.LabelOptional {
+			return p.fail(1, opt.Label, "", ErrNoLabel, "header has "+quoteList(header))
+		}
+	default:
+		if j, ok := seen["label"]; ok {
+			p.labelCol = j
+		} else if !opt.LabelOptional {
+			p.labelCol = len(header) - 1
+			if header[p.labelCol] == opt.Weight && p.labelCol > 0 {
+				p.labelCol-- // the last column but the weights
 			}
 		}
 	}
+	return nil
+}
+
+// findSplitWeightID settles the split, weight and id columns.
+func (p *parser) findSplitWeightID(seen map[string]int) error {
+	opt, header := p.opt, p.header
 	if j, ok := seen[splitColumn]; ok && j != p.labelCol {
 		p.splitCol = j
 	}
@@ -133,11 +171,11 @@ func newParser(name string, header []string, opt Options) (*parser, error) {
 		j, ok := seen[opt.Weight]
 		switch {
 		case ok && (j == p.labelCol || j == p.splitCol):
-			return nil, fail(1, opt.Weight, "", ErrNoWeight, "the weight column cannot be the label or split column")
+			return p.fail(1, opt.Weight, "", ErrNoWeight, "the weight column cannot be the label or split column")
 		case ok:
 			p.weightCol = j
 		case !opt.WeightOptional:
-			return nil, fail(1, opt.Weight, "", ErrNoWeight, "header has "+quoteList(header))
+			return p.fail(1, opt.Weight, "", ErrNoWeight, "header has "+quoteList(header))
 		}
 	}
 	id := opt.ID
@@ -147,15 +185,22 @@ func newParser(name string, header []string, opt Options) (*parser, error) {
 	if id != "" {
 		if j, ok := seen[id]; ok {
 			if j == p.labelCol || j == p.splitCol || j == p.weightCol {
-				return nil, fail(1, id, "", ErrIDColumn, "")
+				return p.fail(1, id, "", ErrIDColumn, "")
 			}
 			p.idCol = j
 		}
 	}
+	return nil
+}
+
+// assignColumns sorts the other columns into dropped, text, ignored and
+// features; no feature is an error.
+func (p *parser) assignColumns(seen map[string]int) error {
+	opt := p.opt
 	drop := make(map[string]bool, len(opt.Drop))
 	for _, name := range opt.Drop {
 		if j, ok := seen[name]; ok && j == p.labelCol {
-			return nil, fail(1, name, "", ErrDropLabel, "")
+			return p.fail(1, name, "", ErrDropLabel, "")
 		}
 		drop[name] = true
 	}
@@ -165,10 +210,10 @@ func newParser(name string, header []string, opt Options) (*parser, error) {
 	}
 	for _, name := range opt.Text {
 		if j, ok := seen[name]; ok && j == p.labelCol {
-			return nil, fail(1, name, "", ErrDropLabel, "a text column is not read as a feature nor as the label")
+			return p.fail(1, name, "", ErrDropLabel, "a text column is not read as a feature nor as the label")
 		}
 	}
-	for j, h := range header {
+	for j, h := range p.header {
 		switch {
 		case j == p.labelCol || j == p.splitCol || j == p.weightCol || j == p.idCol:
 		case drop[h]:
@@ -186,18 +231,24 @@ func newParser(name string, header []string, opt Options) (*parser, error) {
 		}
 	}
 	if len(p.features) == 0 {
-		return nil, fail(1, "", "", ErrNoFeatures, "header has "+quoteList(header))
+		return p.fail(1, "", "", ErrNoFeatures, "header has "+quoteList(p.header))
 	}
-	p.setupCategories()
-	if opt.RefuseLabelLike && p.labelCol >= 0 {
-		label := header[p.labelCol]
-		for _, f := range p.features {
-			if LabelLike(f, label) {
-				return nil, fail(1, f, "", ErrLabelLike, fmt.Sprintf("the label is %q: a second outcome leaks into training; leave it out with --drop %s, or choose it as the label with --label %s", label, f, f))
-			}
+	return nil
+}
+
+// refuseLabelLike, with Options.RefuseLabelLike, refuses a feature whose
+// name says it is a second outcome.
+func (p *parser) refuseLabelLike() error {
+	if !p.opt.RefuseLabelLike || p.labelCol < 0 {
+		return nil
+	}
+	label := p.header[p.labelCol]
+	for _, f := range p.features {
+		if LabelLike(f, label) {
+			return p.fail(1, f, "", ErrLabelLike, fmt.Sprintf("the label is %q: a second outcome leaks into training; leave it out with --drop %s, or choose it as the label with --label %s", label, f, f))
 		}
 	}
-	return p, nil
+	return nil
 }
 
 func (p *parser) fail(line int, col, val string, err error, detail string) error {

@@ -100,22 +100,55 @@ func fit(ctx context.Context, train *learn.Data, cm *learn.ColumnMap, s *Setting
 	if err := train.Check("training data"); err != nil {
 		return nil, err
 	}
+	if err := checkComplete(train); err != nil {
+		return nil, err
+	}
+	sw, w0, w1, err := sampleWeights(train, st.ClassWeight)
+	if err != nil {
+		return nil, err
+	}
+	obj, err := newObjective(ctx, train.X, cm, train.Y, sw, st.C, !st.NoIntercept, env.Threads())
+	if err != nil {
+		return nil, err
+	}
+	sol, err := solve(obj, &st, env)
+	if err != nil {
+		return nil, err
+	}
+	n, p := train.X.Dims()
+	md := newModel(obj, sol.theta, n, p, !st.NoIntercept)
+	md.info = &fitInfo{
+		Features: slices.Clone(train.Features), C: st.C, ClassWeights: [2]float64{w0, w1},
+		Solver: sol.solver, Iterations: sol.steps, Converged: sol.converged, Gradient: sol.gnorm,
+	}
+	return md, nil
+}
+
+// checkComplete refuses a missing value in the features of train.
+func checkComplete(train *learn.Data) error {
 	n, p := train.X.Dims()
 	raw := train.X.RawMatrix()
 	for i := range n {
 		for j, v := range raw.Data[i*raw.Stride : i*raw.Stride+p] {
 			if math.IsNaN(v) {
-				return nil, fmt.Errorf("%w: training data row %d, feature %s: missing value (logistic regression needs complete features; the registered logreg imputes them)",
+				return fmt.Errorf("%w: training data row %d, feature %s: missing value (logistic regression needs complete features; the registered logreg imputes them)",
 					learn.ErrData, i+1, featureName(train.Features, j))
 			}
 		}
 	}
+	return nil
+}
+
+// sampleWeights is each row's weight in the loss, its class's weight by
+// cw times its own, and the two class weights.
+func sampleWeights(train *learn.Data, cw ClassWeight) (sw []float64, w0, w1 float64, err error) {
 	neg, pos := train.ClassWeights()
 	if !(neg > 0) || !(pos > 0) {
-		return nil, fmt.Errorf("%w: training data needs rows of both labels with positive weight (label 0: %v, label 1: %v)", learn.ErrData, neg, pos)
+		return nil, 0, 0, fmt.Errorf("%w: training data needs rows of both labels with positive weight (label 0: %v, label 1: %v)", learn.ErrData, neg, pos)
 	}
-	w0, w1 := st.ClassWeight.Weights(neg, pos)
-	sw := make([]float64, n)
+	w0, w1 = cw.Weights(neg, pos)
+	n, _ := train.X.Dims()
+	sw = make([]float64, n)
 	for i, y := range train.Y {
 		sw[i] = w0
 		if y == 1 {
@@ -123,10 +156,22 @@ func fit(ctx context.Context, train *learn.Data, cm *learn.ColumnMap, s *Setting
 		}
 		sw[i] *= train.Weight(i)
 	}
-	obj, err := newObjective(ctx, train.X, cm, train.Y, sw, st.C, !st.NoIntercept, env.Threads())
-	if err != nil {
-		return nil, err
-	}
+	return sw, w0, w1, nil
+}
+
+// solution is the solver's point and how it got there.
+type solution struct {
+	theta     []float64
+	steps     int
+	solver    string
+	gnorm     float64 // the gradient's largest magnitude at theta
+	converged bool
+}
+
+// solve minimises obj with the solver of st (auto: Newton up to
+// NewtonMaxDim coefficients, else L-BFGS). Stopping short of st.Tol is a
+// warning in the log, not an error.
+func solve(obj *objective, st *Settings, env learn.Env) (*solution, error) {
 	solver := st.Solver
 	if solver == SolverAuto {
 		solver = SolverNewton
@@ -137,6 +182,7 @@ func fit(ctx context.Context, train *learn.Data, cm *learn.ColumnMap, s *Setting
 	var (
 		theta []float64
 		steps int
+		err   error
 	)
 	if solver == SolverNewton {
 		res := obj.newton(st.Tol, st.MaxIter, env.Log())
@@ -169,8 +215,13 @@ func fit(ctx context.Context, train *learn.Data, cm *learn.ColumnMap, s *Setting
 		env.Log().Warn("logreg: the solver stopped before the gradient reached tol",
 			"solver", solver, "error", err, "iterations", steps, "gradient", gnorm, "tol", st.Tol)
 	}
+	return &solution{theta: theta, steps: steps, solver: solver, gnorm: gnorm, converged: converged}, nil
+}
 
-	md := &Model{Coef: append([]float64(nil), theta[:p]...), FitIntercept: !st.NoIntercept, Means: make([]float64, p)}
+// newModel is the model of coefficients theta (the intercept last, when
+// fitted) over p features, with the features' means over n rows.
+func newModel(obj *objective, theta []float64, n, p int, intercept bool) *Model {
+	md := &Model{Coef: append([]float64(nil), theta[:p]...), FitIntercept: intercept, Means: make([]float64, p)}
 	// The features' means, summed row by row (as over the rows of the
 	// table) from the solver's copy, which holds them mapped.
 	for j := range p {
@@ -181,14 +232,10 @@ func fit(ctx context.Context, train *learn.Data, cm *learn.ColumnMap, s *Setting
 		md.Means[j] = sum
 	}
 	floats.Scale(1/float64(n), md.Means)
-	if !st.NoIntercept {
+	if intercept {
 		md.Intercept = theta[p]
 	}
-	md.info = &fitInfo{
-		Features: slices.Clone(train.Features), C: st.C, ClassWeights: [2]float64{w0, w1},
-		Solver: solver, Iterations: steps, Converged: converged, Gradient: gnorm,
-	}
-	return md, nil
+	return md
 }
 
 // lbfgs minimises the objective from zero by gonum's L-BFGS. It returns

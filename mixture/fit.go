@@ -122,23 +122,8 @@ func Fit(ctx context.Context, x *mat.Dense, s *Settings) (*Model, *FitResult, er
 		return nil, nil, err
 	}
 	if s != nil && s.Start != nil {
-		start := s.Start
-		switch {
-		case start.p == nil:
-			return nil, nil, fmt.Errorf("mixture: start model: %w", errNotPrepared)
-		case start.K() != cfg.k || start.Dim() != d:
-			return nil, nil, fmt.Errorf("mixture: start model has %d components over %d features, the fit %d over %d", start.K(), start.Dim(), cfg.k, d)
-		}
-		cfg.nInit = 1
-		cfg.startResp = func(resp []float64) error {
-			r, err := start.Responsibilities(x, mat.NewDense(n, cfg.k, resp))
-			if err != nil {
-				return fmt.Errorf("mixture: start model: %w", err)
-			}
-			if raw := r.RawMatrix(); &raw.Data[0] != &resp[0] {
-				copy(resp, raw.Data)
-			}
-			return nil
+		if err := cfg.startFrom(s.Start, x, n, d); err != nil {
+			return nil, nil, err
 		}
 	}
 	if cfg.progress != nil {
@@ -146,21 +131,70 @@ func Fit(ctx context.Context, x *mat.Dense, s *Settings) (*Model, *FitResult, er
 		f := cfg.progress
 		cfg.progress = func(p Progress) { mu.Lock(); defer mu.Unlock(); f(p) }
 	}
+	glob, xt := cfg.layouts(data, stride, n, d)
+	outs := runRestarts(ctx, data, stride, n, d, cfg, glob, xt)
+	res, best, err := cfg.pickRestart(outs, n, d)
+	if err != nil {
+		return nil, nil, err
+	}
+	res.Seconds = time.Since(start).Seconds()
+	cfg.logger.Debug("mixture fit", "components", cfg.k, "covariance", cfg.typ.String(),
+		"mean_loglik", res.MeanLogLik, "best_restart", res.BestRestart, "seconds", res.Seconds)
+	return modelFromParams(best), res, nil
+}
+
+// startFrom makes the fit one restart from start's responsibilities of
+// the n rows of x over d features; start must match the fit.
+func (cfg *resolved) startFrom(start *Model, x *mat.Dense, n, d int) error {
+	switch {
+	case start.p == nil:
+		return fmt.Errorf("mixture: start model: %w", errNotPrepared)
+	case start.K() != cfg.k || start.Dim() != d:
+		return fmt.Errorf("mixture: start model has %d components over %d features, the fit %d over %d", start.K(), start.Dim(), cfg.k, d)
+	}
+	cfg.nInit = 1
+	cfg.startResp = func(resp []float64) error {
+		r, err := start.Responsibilities(x, mat.NewDense(n, cfg.k, resp))
+		if err != nil {
+			return fmt.Errorf("mixture: start model: %w", err)
+		}
+		if raw := r.RawMatrix(); &raw.Data[0] != &resp[0] {
+			copy(resp, raw.Data)
+		}
+		return nil
+	}
+	return nil
+}
+
+// layouts sets up the views of the data the iterations read: the data
+// covariance (computed once, when first needed), and either the Diag
+// layout or the rows transposed in 8-row groups.
+func (cfg *resolved) layouts(data []float64, stride, n, d int) (glob func() []float64, xt []float64) {
 	// The data covariance is needed only to re-seed components, rarely.
-	glob := sync.OnceValue(func() []float64 { return globalCovariance(data, stride, n, d, cfg) })
+	glob = sync.OnceValue(func() []float64 { return globalCovariance(data, stride, n, d, cfg) })
 	if useDiagFast(cfg.typ, d) {
 		cfg.diag = sync.OnceValue(func() *diagData { return newDiagData(data, stride, n, d) })
 	}
 	// The Diag iterations on wide data read their own layout (diagData);
 	// the others read x in 8-row groups.
-	var xt []float64
 	if !useDiagFast(cfg.typ, d) {
 		xt = transposeAll(data, stride, n, d)
 	} else {
 		// Only iterations whose expansion is too inexact need it.
 		cfg.xt = sync.OnceValue(func() []float64 { return transposeAll(data, stride, n, d) })
 	}
+	return glob, xt
+}
 
+// restartOut is what one EM restart gives.
+type restartOut struct {
+	p   *params
+	res Restart
+	err error
+}
+
+// runRestarts runs the cfg.nInit EM restarts.
+func runRestarts(ctx context.Context, data []float64, stride, n, d int, cfg *resolved, glob func() []float64, xt []float64) []restartOut {
 	// Restarts run in parallel when there are enough of them to keep the
 	// workers busy; otherwise each restart spreads its row blocks over the
 	// workers. Either way the numbers are the same.
@@ -170,12 +204,7 @@ func Fit(ctx context.Context, x *mat.Dense, s *Settings) (*Model, *FitResult, er
 	} else if cfg.nInit > 1 {
 		outer, inner = cfg.nInit, max(1, cfg.workers/cfg.nInit)
 	}
-	type out struct {
-		p   *params
-		res Restart
-		err error
-	}
-	outs := make([]out, cfg.nInit)
+	outs := make([]restartOut, cfg.nInit)
 	parallel(outer, cfg.nInit, func(_, r int) {
 		if err := ctx.Err(); err != nil {
 			outs[r].err = err
@@ -183,8 +212,14 @@ func Fit(ctx context.Context, x *mat.Dense, s *Settings) (*Model, *FitResult, er
 		}
 		e := newEM(data, stride, n, d, cfg, inner, glob, xt)
 		p, res, err := e.run(ctx, r)
-		outs[r] = out{p, res, err}
+		outs[r] = restartOut{p, res, err}
 	})
+	return outs
+}
+
+// pickRestart keeps the restart of the best mean log-likelihood and sums
+// the restarts up; the first restart's error is returned.
+func (cfg *resolved) pickRestart(outs []restartOut, n, d int) (*FitResult, *params, error) {
 	res := &FitResult{Components: cfg.k, Covariance: cfg.typ, Rows: n, Features: d,
 		NParameters: nParameters(cfg.typ, cfg.k, d), BestRestart: -1}
 	for r, o := range outs {
@@ -216,10 +251,7 @@ func Fit(ctx context.Context, x *mat.Dense, s *Settings) (*Model, *FitResult, er
 	}
 	res.BIC = bic(res.MeanLogLik, n, res.NParameters)
 	res.AIC = aic(res.MeanLogLik, n, res.NParameters)
-	res.Seconds = time.Since(start).Seconds()
-	cfg.logger.Debug("mixture fit", "components", cfg.k, "covariance", cfg.typ.String(),
-		"mean_loglik", res.MeanLogLik, "best_restart", res.BestRestart, "seconds", res.Seconds)
-	return modelFromParams(best.p), res, nil
+	return res, best.p, nil
 }
 
 // globalCovariance returns the covariance of all rows in the layout of

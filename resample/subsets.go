@@ -78,13 +78,60 @@ func Subsets(x *mat.Dense, scores *mat.Dense, majority, minority []int, seed uin
 	if len(majority) == 0 || L == 0 {
 		return nil, fmt.Errorf("resample: need majority rows and components, have %d and %d", len(majority), L)
 	}
-	frac := opt.LocalRandom
+	frac, err := localFraction(opt.LocalRandom)
+	if err != nil {
+		return nil, err
+	}
+	isMin, err := markMinority(nx, majority, minority)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkScores(scores, majority); err != nil {
+		return nil, err
+	}
+	minRows := slices.Clone(minority)
+	slices.Sort(minRows)
+
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	perComp := min(workers, L)
+	tom := &TomekOptions{Strict: opt.StrictTomek, Workers: max(1, workers/perComp)}
+	ranks, globals := rankComponents(scores, majority, minRows, perComp)
+	toms, err := componentTomek(x, globals, majority, minRows, workers, tom, opt.NoTomek)
+	if err != nil {
+		return nil, err
+	}
+
+	out := make([]Subset, 2*L)
+	errs := make([]error, L)
+	par.For(perComp, L, func(l int) {
+		out[2*l], out[2*l+1], errs[l] = component(x, ranks[l], globals[l], l, majority, minRows, isMin, seed, frac, opt.NoTomek, toms[l])
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// localFraction is SubsetOptions.LocalRandom with its default, 0.5.
+func localFraction(v float64) (float64, error) {
+	frac := v
 	if frac == 0 {
 		frac = 0.5
 	}
 	if frac < 0 || math.IsNaN(frac) || math.IsInf(frac, 0) {
-		return nil, fmt.Errorf("resample: LocalRandom %v is not a non-negative number", opt.LocalRandom)
+		return 0, fmt.Errorf("resample: LocalRandom %v is not a non-negative number", v)
 	}
+	return frac, nil
+}
+
+// markMinority checks that the majority and minority rows are row
+// numbers below nx and none is listed twice, and marks the minority ones.
+func markMinority(nx int, majority, minority []int) ([]bool, error) {
 	isMin := make([]bool, nx)
 	seen := make([]bool, nx)
 	for _, list := range [2][]int{majority, minority} {
@@ -101,27 +148,29 @@ func Subsets(x *mat.Dense, scores *mat.Dense, majority, minority []int, seed uin
 	for _, i := range minority {
 		isMin[i] = true
 	}
+	return isMin, nil
+}
+
+// checkScores refuses a NaN score.
+func checkScores(scores *mat.Dense, majority []int) error {
+	_, L := scores.Dims()
 	for i, row := range majority {
 		for l := range L {
 			if v := scores.At(i, l); math.IsNaN(v) {
-				return nil, fmt.Errorf("resample: score of row %d under component %d is NaN", row, l)
+				return fmt.Errorf("resample: score of row %d under component %d is NaN", row, l)
 			}
 		}
 	}
-	minRows := slices.Clone(minority)
-	slices.Sort(minRows)
+	return nil
+}
 
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	perComp := min(workers, L)
-	tom := &TomekOptions{Strict: opt.StrictTomek, Workers: max(1, workers/perComp)}
-
-	// The rankings and global rows of every component first: the Tomek
-	// links' first search is shared by the global subsets (sharedFirst).
-	ranks := make([][]int, L)
-	globals := make([][]int, L)
+// rankComponents ranks the majority rows under every component (indices
+// into majority, best first) and lists each component's global rows: its
+// top len(majority)/L majority rows and the minority rows, sorted.
+func rankComponents(scores *mat.Dense, majority, minRows []int, perComp int) (ranks, globals [][]int) {
+	mn, L := scores.Dims()
+	ranks = make([][]int, L)
+	globals = make([][]int, L)
 	par.For(perComp, L, func(l int) {
 		ranks[l] = rankDesc(scores, l, majority) // indices into majority, best first
 		g := make([]int, 0, mn/L+len(minRows))
@@ -132,41 +181,38 @@ func Subsets(x *mat.Dense, scores *mat.Dense, majority, minority []int, seed uin
 		slices.Sort(g)
 		globals[l] = g
 	})
-	toms := make([]*TomekOptions, L)
+	return ranks, globals
+}
+
+// componentTomek is each component's Tomek options: tom, with the Tomek
+// links' first search of its global rows, which the components share
+// (sharedFirst), unless noTomek.
+func componentTomek(x *mat.Dense, globals [][]int, majority, minRows []int, workers int, tom *TomekOptions, noTomek bool) ([]*TomekOptions, error) {
+	toms := make([]*TomekOptions, len(globals))
 	for l := range toms {
 		toms[l] = tom
 	}
-	if !opt.NoTomek {
-		firsts, err := sharedFirst(x, globals, minRows, workers, tom.Workers)
-		if err != nil {
-			return nil, fmt.Errorf("resample: tomek links: %w", err)
-		}
-		for l, f := range firsts {
-			t := *tom
-			t.first = f
-			toms[l] = &t
-		}
-		// The shared search's index over the union (float64 rows and
-		// int16 panels, float32 ones where a tile needs them: 1.2 to 1.7
-		// GB at 6M rows) is garbage from here: collect
-		// it before the subsets build their own, so that the process never
-		// holds both (it was the 6M-row fit's peak, 0.6 GB above the rest).
-		if _, cols := x.Dims(); firsts != nil && len(majority)*cols >= 1<<24 {
-			runtime.GC()
-		}
+	if noTomek {
+		return toms, nil
 	}
-
-	out := make([]Subset, 2*L)
-	errs := make([]error, L)
-	par.For(perComp, L, func(l int) {
-		out[2*l], out[2*l+1], errs[l] = component(x, ranks[l], globals[l], l, majority, minRows, isMin, seed, frac, opt.NoTomek, toms[l])
-	})
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	firsts, err := sharedFirst(x, globals, minRows, workers, tom.Workers)
+	if err != nil {
+		return nil, fmt.Errorf("resample: tomek links: %w", err)
 	}
-	return out, nil
+	for l, f := range firsts {
+		t := *tom
+		t.first = f
+		toms[l] = &t
+	}
+	// The shared search's index over the union (float64 rows and
+	// int16 panels, float32 ones where a tile needs them: 1.2 to 1.7
+	// GB at 6M rows) is garbage from here: collect
+	// it before the subsets build their own, so that the process never
+	// holds both (it was the 6M-row fit's peak, 0.6 GB above the rest).
+	if _, cols := x.Dims(); firsts != nil && len(majority)*cols >= 1<<24 {
+		runtime.GC()
+	}
+	return toms, nil
 }
 
 // component builds the global and local subsets of component l from its

@@ -123,6 +123,8 @@ func orDefault(v, def int) int {
 	return v
 }
 
+// resolve fills in the defaults of s (nil for all defaults) and checks
+// the result.
 func (s *Settings) resolve() (*params, error) {
 	if s == nil {
 		s = &Settings{}
@@ -142,77 +144,110 @@ func (s *Settings) resolve() (*params, error) {
 		randScale:   s.RandomScale,
 		shuf:        !s.NoShuffle,
 	}
+	if err := s.checkCounts(); err != nil {
+		return nil, err
+	}
+	if err := p.checkSizes(); err != nil {
+		return nil, err
+	}
+	w, err := s.resolveWeights()
+	if err != nil {
+		return nil, err
+	}
+	p.weights = w
+	if err := p.resolveScalars(s); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// checkCounts rejects negative counts other than None where allowed.
+func (s *Settings) checkCounts() error {
 	switch {
 	case s.Samples < 0:
-		return nil, invalid("samples must be positive, got %d", s.Samples)
+		return invalid("samples must be positive, got %d", s.Samples)
 	case s.Features < 0:
-		return nil, invalid("features must be positive, got %d", s.Features)
+		return invalid("features must be positive, got %d", s.Features)
 	case s.Informative < 0:
-		return nil, invalid("informative must be positive, got %d", s.Informative)
+		return invalid("informative must be positive, got %d", s.Informative)
 	case s.Redundant < 0 && s.Redundant != None:
-		return nil, invalid("redundant must be non-negative (or None), got %d", s.Redundant)
+		return invalid("redundant must be non-negative (or None), got %d", s.Redundant)
 	case s.Repeated < 0:
-		return nil, invalid("repeated must be non-negative, got %d", s.Repeated)
+		return invalid("repeated must be non-negative, got %d", s.Repeated)
 	case s.Clusters < 0:
-		return nil, invalid("clusters per class must be positive, got %d", s.Clusters)
+		return invalid("clusters per class must be positive, got %d", s.Clusters)
 	}
+	return nil
+}
+
+// checkSizes bounds the matrices by MaxCells, checks that the features
+// and clusters fit, and sets the number of useless features.
+func (p *params) checkSizes() error {
 	if p.samples > MaxCells/p.features {
-		return nil, invalid("samples (%d) x features (%d) exceeds %d cells", p.samples, p.features, MaxCells)
+		return invalid("samples (%d) x features (%d) exceeds %d cells", p.samples, p.features, MaxCells)
 	}
 	// The random covariance matrices (one informative x informative matrix
 	// per cluster) and the redundant mixing matrix are bounded like X.
 	if float64(2*p.clusters)*float64(p.informative)*float64(p.informative) > MaxCells {
-		return nil, invalid("2 x %d clusters of %d x %d covariance matrices exceed %d cells",
+		return invalid("2 x %d clusters of %d x %d covariance matrices exceed %d cells",
 			p.clusters, p.informative, p.informative, MaxCells)
 	}
 	if float64(p.informative)*float64(p.redundant) > MaxCells {
-		return nil, invalid("informative (%d) x redundant (%d) exceeds %d cells", p.informative, p.redundant, MaxCells)
+		return invalid("informative (%d) x redundant (%d) exceeds %d cells", p.informative, p.redundant, MaxCells)
 	}
 	if used := p.informative + p.redundant + p.repeated; used > p.features {
-		return nil, invalid("informative (%d) + redundant (%d) + repeated (%d) = %d exceeds features (%d)",
+		return invalid("informative (%d) + redundant (%d) + repeated (%d) = %d exceeds features (%d)",
 			p.informative, p.redundant, p.repeated, used, p.features)
 	}
 	p.useless = p.features - p.informative - p.redundant - p.repeated
 	// make_classification's rule: every cluster needs its own vertex.
 	if p.informative < 62 && 2*p.clusters > 1<<p.informative {
-		return nil, invalid("2 classes x %d clusters per class = %d exceeds 2^informative = %d vertices",
+		return invalid("2 classes x %d clusters per class = %d exceeds 2^informative = %d vertices",
 			p.clusters, 2*p.clusters, 1<<p.informative)
 	}
 	if 2*p.clusters > p.samples {
-		return nil, invalid("2 classes x %d clusters per class = %d exceeds samples (%d)",
+		return invalid("2 classes x %d clusters per class = %d exceeds samples (%d)",
 			p.clusters, 2*p.clusters, p.samples)
 	}
+	return nil
+}
 
+// resolveWeights is the class proportions from Ratio or Weights.
+func (s *Settings) resolveWeights() ([2]float64, error) {
 	switch {
 	case s.Ratio != 0 && s.Weights != nil:
-		return nil, invalid("set either ratio or weights, not both")
+		return [2]float64{}, invalid("set either ratio or weights, not both")
 	case s.Ratio != 0:
 		if !(s.Ratio >= 1) || math.IsInf(s.Ratio, 0) {
-			return nil, invalid("ratio (majority:minority) must be a finite number >= 1, got %v", s.Ratio)
+			return [2]float64{}, invalid("ratio (majority:minority) must be a finite number >= 1, got %v", s.Ratio)
 		}
-		p.weights = [2]float64{s.Ratio / (s.Ratio + 1), 1 / (s.Ratio + 1)}
+		return [2]float64{s.Ratio / (s.Ratio + 1), 1 / (s.Ratio + 1)}, nil
 	case s.Weights == nil:
-		p.weights = [2]float64{0.5, 0.5}
+		return [2]float64{0.5, 0.5}, nil
 	case len(s.Weights) == 1:
 		w := s.Weights[0]
 		if !(w >= 0 && w <= 1) {
-			return nil, invalid("weight of class 0 must be in [0, 1], got %v", w)
+			return [2]float64{}, invalid("weight of class 0 must be in [0, 1], got %v", w)
 		}
-		p.weights = [2]float64{w, 1 - w}
+		return [2]float64{w, 1 - w}, nil
 	case len(s.Weights) == 2:
 		for i, w := range s.Weights {
 			if !(w >= 0 && w <= 1) {
-				return nil, invalid("weight of class %d must be in [0, 1], got %v", i, w)
+				return [2]float64{}, invalid("weight of class %d must be in [0, 1], got %v", i, w)
 			}
 		}
 		if sum := s.Weights[0] + s.Weights[1]; math.Abs(sum-1) > 1e-9 {
-			return nil, invalid("weights must sum to 1, got %v + %v = %v", s.Weights[0], s.Weights[1], sum)
+			return [2]float64{}, invalid("weights must sum to 1, got %v + %v = %v", s.Weights[0], s.Weights[1], sum)
 		}
-		p.weights = [2]float64{s.Weights[0], s.Weights[1]}
+		return [2]float64{s.Weights[0], s.Weights[1]}, nil
 	default:
-		return nil, invalid("weights need 1 or 2 values for 2 classes, got %d", len(s.Weights))
+		return [2]float64{}, invalid("weights need 1 or 2 values for 2 classes, got %d", len(s.Weights))
 	}
+}
 
+// resolveScalars fills in and checks the label noise, class separation,
+// shift and scale.
+func (p *params) resolveScalars(s *Settings) error {
 	switch {
 	case s.FlipY == 0:
 		p.flipY = 0.01
@@ -221,30 +256,30 @@ func (s *Settings) resolve() (*params, error) {
 	case s.FlipY >= 0 && s.FlipY <= 1:
 		p.flipY = s.FlipY
 	default:
-		return nil, invalid("flip fraction must be in [0, 1] (or None), got %v", s.FlipY)
+		return invalid("flip fraction must be in [0, 1] (or None), got %v", s.FlipY)
 	}
 	switch {
 	case s.ClassSep == 0:
 		p.classSep = 1
 	case !(s.ClassSep > 0) || math.IsInf(s.ClassSep, 0):
-		return nil, invalid("class separation must be a finite number > 0, got %v", s.ClassSep)
+		return invalid("class separation must be a finite number > 0, got %v", s.ClassSep)
 	}
 	switch {
 	case math.IsNaN(s.Shift) || math.IsInf(s.Shift, 0):
-		return nil, invalid("shift must be finite, got %v", s.Shift)
+		return invalid("shift must be finite, got %v", s.Shift)
 	case s.RandomShift && s.Shift != 0:
-		return nil, invalid("set either shift or random shift, not both")
+		return invalid("set either shift or random shift, not both")
 	}
 	switch {
 	case s.Scale == 0:
 		p.scale = 1
 	case !(s.Scale > 0) || math.IsInf(s.Scale, 0):
-		return nil, invalid("scale must be a finite number > 0, got %v", s.Scale)
+		return invalid("scale must be a finite number > 0, got %v", s.Scale)
 	}
 	if s.RandomScale && s.Scale != 0 {
-		return nil, invalid("set either scale or random scale, not both")
+		return invalid("set either scale or random scale, not both")
 	}
-	return p, nil
+	return nil
 }
 
 // clusterSizes shares the rows among the clusters exactly as
