@@ -181,16 +181,23 @@ func ExampleModel_Explain() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	sum := e.Base
-	for _, f := range e.Features {
+	a := e.Attributions
+	sum := a.Base
+	for _, f := range a.Values {
 		sum += f.Attribution
 	}
 	logit := math.Log(e.Score / (1 - e.Score))
-	fmt.Println("row", e.Row, e.ID, e.Class, "in", e.Space, "space")
-	fmt.Println("features:", len(e.Features), "attributions add up:", math.Abs(sum-logit) < 1e-9)
+	fmt.Println("row", e.Row, e.ID, e.Class, "in", a.Space, "space")
+	fmt.Println("columns:", a.Total, "attributions add up:", math.Abs(sum-logit) < 1e-9)
+	for _, f := range a.Values {
+		if f.Feature == "clinic" {
+			fmt.Println("clinic:", f.Value)
+		}
+	}
 	// Output:
 	// row 0 p1169 no in logit space
-	// features: 8 attributions add up: true
+	// columns: 6 attributions add up: true
+	// clinic: north
 }
 
 // Cross-validate boosted trees with a decision threshold tuned on a

@@ -7,15 +7,16 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/aer-go/aer/explain"
 	"github.com/aer-go/aer/learn"
 )
 
-// Explanation says why one row got its score: its feature attributions
-// (for models that offer them: exact TreeSHAP for boosted trees, trees
-// and forests, exact linear SHAP for logistic regression, their
-// mixed-weight combination for AER) and the method's own breakdown (AER:
-// component likelihoods, static, likelihood and mixed weights, each
-// member's output).
+// Explanation says why one row got its score, as aer explain and aer
+// serve's "explain" show it: its feature attributions (for models that
+// offer them: exact TreeSHAP for boosted trees, trees and forests, exact
+// linear SHAP for logistic regression, their mixed-weight combination for
+// AER) and the method's own breakdown (AER: component likelihoods, static,
+// likelihood and mixed weights, each member's output).
 type Explanation struct {
 	// Row is the row's index in the table, from 0; ID its id cell, when
 	// the table has an id column.
@@ -25,26 +26,16 @@ type Explanation struct {
 	Score     float64 `json:"score"`
 	Class     string  `json:"class"`
 	Threshold float64 `json:"threshold"`
-	// Space is where the attributions add up: Base plus their sum is the
-	// model's output in that space (a logit or a probability).
-	Space string `json:"space,omitempty"`
-	// Attribution says in one line what the values are.
-	Attribution string  `json:"attribution,omitempty"`
-	Base        float64 `json:"base,omitempty"`
-	// Features are the row's features (one-hot ones by their column=value
-	// names) with their values and attributions, in the model's order;
-	// nil when the model offers no attributions.
-	Features []FeatureAttribution `json:"features,omitempty"`
+	// Attributions are the row's feature attributions, one per column (a
+	// categorical column's one-hot attributions summed, its value named),
+	// largest first: Output = Base + their sum, in Space (a logit or a
+	// probability). nil when the model offers none; Unavailable says why.
+	Attributions *explain.RowAttributions `json:"attributions,omitempty"`
+	// Attribution says in one line what the attributions are.
+	Attribution string `json:"attribution,omitempty"`
+	Unavailable string `json:"unavailable,omitempty"`
 	// Method is the method's own breakdown; nil when it has none.
 	Method learn.Explanation `json:"method,omitempty"`
-}
-
-// FeatureAttribution is one feature's value in a row and its share of
-// the row's output.
-type FeatureAttribution struct {
-	Name        string  `json:"name"`
-	Value       float64 `json:"value"`
-	Attribution float64 `json:"attribution"`
 }
 
 // Explain explains row (from 0) of t, whose columns are matched to the
@@ -67,15 +58,14 @@ func (m *Model) Explain(ctx context.Context, t *Table, row int) (*Explanation, e
 	if p.ID != nil {
 		out.ID = p.ID[0]
 	}
-	x := e.X.RawRowView(0)
 	a, err := learn.Attribute(ctx, m.model, e.X, 1)
 	switch {
 	case err == nil:
-		out.Space, out.Attribution, out.Base = string(a.Space), a.Method, a.Base[0]
-		for j, name := range s.Features {
-			out.Features = append(out.Features, FeatureAttribution{Name: name, Value: x[j], Attribution: a.Phi.At(0, j)})
-		}
-	case !errors.Is(err, learn.ErrNoAttribution):
+		out.Attributions = explain.Row(a, 0, e.X.RawRowView(0), explain.SchemaColumns(&s), 0)
+		out.Attribution = a.Method
+	case errors.Is(err, learn.ErrNoAttribution):
+		out.Unavailable = err.Error()
+	default:
 		return nil, err
 	}
 	if ex, ok := learn.ExplainerOf(m.model); ok {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/learn"
 )
 
@@ -29,6 +30,31 @@ func FeatureColumns(names []string, p int) []Column {
 	cols := make([]Column, p)
 	for j := range cols {
 		cols[j] = Column{Name: FeatureName(names, j), Feature: j}
+	}
+	return cols
+}
+
+// SchemaColumns are the columns of a model of schema s as a row's
+// attributions show them: each numeric feature, and each categorical
+// column once, at its first one-hot feature, with its values.
+func SchemaColumns(s *dataset.Schema) []Column {
+	first := map[string]dataset.Category{}
+	inCat := map[string]bool{}
+	for _, c := range s.Categories {
+		if names := c.Names(); len(names) > 0 {
+			first[names[0]] = c
+			for _, n := range names {
+				inCat[n] = true
+			}
+		}
+	}
+	var cols []Column
+	for j, f := range s.Features {
+		if c, ok := first[f]; ok {
+			cols = append(cols, Column{Name: c.Column, Feature: j, Values: c.Values})
+		} else if !inCat[f] {
+			cols = append(cols, Column{Name: f, Feature: j})
+		}
 	}
 	return cols
 }

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"math"
+	"reflect"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/aer-go/aer/boost"
+	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/synth"
 )
@@ -101,3 +103,15 @@ func (constant) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
 
 func (constant) NumFeatures() int               { return 3 }
 func (constant) MarshalBinary() ([]byte, error) { return nil, nil }
+
+// TestSchemaColumns: numeric features one column each, a categorical
+// column once at its first one-hot feature, with its values.
+func TestSchemaColumns(t *testing.T) {
+	s := &dataset.Schema{Features: []string{"a", "c=x", "c=y", "b"},
+		Categories: []dataset.Category{{Column: "c", Values: []string{"x", "y"}}}}
+	got := SchemaColumns(s)
+	want := []Column{{Name: "a", Feature: 0}, {Name: "c", Feature: 1, Values: []string{"x", "y"}}, {Name: "b", Feature: 3}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%+v, want %+v", got, want)
+	}
+}
