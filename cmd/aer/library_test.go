@@ -140,3 +140,21 @@ func TestLibraryPredictMatchesCLI(t *testing.T) {
 		t.Errorf("aer predict: exit %d, %s; want an error naming heart_rate", code, errOut)
 	}
 }
+
+// TestExplainByName: aer explain reads a table whose columns come in
+// another order, with a text column the model does not use, and names
+// the classes.
+func TestExplainByName(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.aer")
+	if _, errOut, code := aer(t, "fit", "--method", "gbdt", "--param", "n_estimators=10", "--train", clinic("train"), "--id", "id", "--out", model); code != 0 {
+		t.Fatalf("fit: %s", errOut)
+	}
+	out, errOut, code := aer(t, "explain", "--model", model, "--data", clinic("test"), "--rows", "1", "--json")
+	if code != 0 {
+		t.Fatalf("explain: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, `"label": "no"`) || !strings.Contains(out, `"p1169"`) {
+		t.Errorf("explain of row 1 (p1169, label no): %.400s", out)
+	}
+}

@@ -44,9 +44,11 @@ func loadModel(path string) (*modelfile.Header, learn.Model, error) {
 }
 
 // loadFor reads data to score with a model: its feature columns in model
-// order, the label when present, the weight column ignored.
+// order, the label when present, the weight column and the columns the
+// model does not use ignored.
 func loadFor(ctx context.Context, path string, h *modelfile.Header, modelPath, id string) (*dataset.Dataset, error) {
 	opt := h.Schema.ReadOptions()
+	opt.Keep = aerlib.RawColumns(&h.Schema)
 	if id != "" {
 		opt.ID = id
 	}
