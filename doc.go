@@ -1,9 +1,10 @@
 // Package aer is imbalanced binary classification in Go: read a table,
 // fit a model, score and explain tables by column name, save the model
-// as the file the aer command line reads and writes, and serve it over
-// HTTP. It is the library behind the aer command: aer fit, aer predict,
-// aer cv and aer bench run what this package runs, so a Go program and
-// the command line give byte-identical models and scores.
+// as the file the aer command line reads and writes, cross-validate, and
+// serve it over HTTP in a program's own server (serve.Handler). It is the
+// library behind the aer command: aer fit, aer predict, aer cv and aer
+// bench run what this package runs, so a Go program and the command line
+// give byte-identical models and scores.
 //
 // The default method is AER, the adaptive ensemble of classifiers with
 // regularization of the paper "Adaptive Ensemble of Classifiers with
