@@ -133,9 +133,12 @@ type fitOutput struct {
 	Threshold  *float64          `json:"threshold,omitempty"`
 	Decision   *decision.Layer   `json:"decision,omitempty"`
 	Search     *search.Outcome   `json:"grid,omitempty"`
-	Result     any               `json:"result"`
-	Out        string            `json:"out"`
-	Classes    [2]string         `json:"classes"`
+	// Warnings are the fit's warnings (aerlib.FitReport.Warnings), also
+	// printed on stderr.
+	Warnings []string  `json:"warnings,omitempty"`
+	Result   any       `json:"result"`
+	Out      string    `json:"out"`
+	Classes  [2]string `json:"classes"`
 	// MemoryEstimate is the method's estimate, before the fit, of the
 	// memory its fit needs beyond the tables (learn.FitMemory); PeakRSS
 	// the process's largest resident set, reading included.
@@ -231,6 +234,9 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return usageErrorf("fit: %v", err)
 		}
 		return fmt.Errorf("fit: %w", err)
+	}
+	for _, w := range model.Report().Warnings {
+		fmt.Fprintf(stderr, "fit: warning: %s\n", w)
 	}
 	if err := model.Save(ctx, *a.out); err != nil {
 		if ctx.Err() != nil {
@@ -332,7 +338,7 @@ func (a *fitArgs) output(model *aerlib.Model, train, valid *aerlib.Table, mem *f
 	o := fitOutput{
 		Method: h.Method, Train: *a.train, Rows: cfg.Train.Rows, Features: len(h.Schema.Features), Positives: cfg.Train.Positives,
 		Weight: h.Schema.Weight, Seed: *a.seed, Params: cfg.Params, FitSeconds: rep.Seconds, Out: *a.out, Classes: h.Schema.Classes,
-		Decision: rep.Layer, Search: rep.Search, MemoryEstimate: mem.estimate, Result: rep.Summary,
+		Decision: rep.Layer, Search: rep.Search, MemoryEstimate: mem.estimate, Result: rep.Summary, Warnings: rep.Warnings,
 	}
 	if mem.limit > 0 && mem.limit < math.MaxInt64 {
 		o.MemoryLimit = mem.limit
