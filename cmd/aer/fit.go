@@ -74,6 +74,16 @@ the BIC table and chosen L, subset sizes, the member settings tried, static
 weights, lambda, delta, validation metrics and seconds per stage), the
 method's memory estimate, the soft memory limit and the peak resident set.
 
+Warnings: what the fit found that you should know is printed on stderr
+("fit: warning: ...") and listed under "warnings" in --json (absent when
+there is none). For aer they are aer mixture's warnings on its mixture
+stage, in the same words: BIC chose the smallest or largest L of the
+pool (--param components widens it), mixture sizes too large for the
+majority rows left out, and components of the chosen mixture that
+collapsed (less than one row's worth of weight, or a variance at the
+covariance ridge, as on a binary feature). They are not saved in the
+model file.
+
 Memory: a fit the method estimates needs more memory than is available is
 refused before it starts (--memory-check=false tries anyway). Unless
 GOMEMLIMIT is set, the garbage collector's soft limit is the fit's plan,
