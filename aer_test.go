@@ -130,6 +130,34 @@ func TestFitErrors(t *testing.T) {
 	}
 }
 
+// TestFitWarnings: an AER fit whose mixture takes the largest L of its
+// pool reports it in FitReport.Warnings, found through the decision layer
+// as the method's own (learn.WarningsOf), worded as mixture.Selection
+// words it; a method with nothing to say leaves Warnings nil.
+func TestFitWarnings(t *testing.T) {
+	ctx := context.Background()
+	train, valid := clinicTable(t, "train"), clinicTable(t, "valid")
+	model, err := aer.Fit(ctx, train, valid, &aer.Settings{Params: []string{"components=1-2", "grid=none"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := model.Report().Warnings
+	want := "BIC chose a mixture of L = 2 components, the largest of the pool 1-2: more may fit better"
+	if len(w) == 0 || w[0] != want {
+		t.Errorf("warnings %q, want %q first", w, want)
+	}
+	if got := learn.WarningsOf(model.Learned()); !reflect.DeepEqual(got, w) {
+		t.Errorf("the model's warnings %q, the report's %q", got, w)
+	}
+	g, err := aer.Fit(ctx, train, valid, &aer.Settings{Params: []string{"n_estimators=5"}}, gbdt(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Report().Warnings != nil {
+		t.Errorf("gbdt warns %q", g.Report().Warnings)
+	}
+}
+
 // TestSaveLoad: a saved model loads back to the same scores and
 // threshold; a save that fails leaves the existing file as it was.
 func TestSaveLoad(t *testing.T) {

@@ -215,6 +215,11 @@ type FitReport struct {
 	// Summary is the method's report of its fit (learn.Summarizer), for
 	// JSON; nil when it has none.
 	Summary any
+	// Warnings are what the method's fit found that the user should know
+	// (learn.Warner: AER's mixture at an edge of its pool of L, or with
+	// collapsed components), as aer fit prints them; nil when none. They
+	// are not saved in the model file.
+	Warnings []string
 	// Seconds is the fit's wall time, reading excluded.
 	Seconds float64
 }
@@ -235,5 +240,6 @@ func newFitted(f *pipeline.Fitted, schema dataset.Schema, seed uint64, ts *Train
 	m := &Model{header: h, model: f.Model, layer: f.Layer,
 		report: &FitReport{Search: f.Search, Layer: f.Layer, Seconds: elapsed.Seconds()}}
 	m.report.Summary = learn.SummaryOf(f.Model)
+	m.report.Warnings = learn.WarningsOf(f.Model)
 	return m, nil
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -302,6 +303,10 @@ func TestPoolGuard(t *testing.T) {
 	if len(rep.Pool) == 0 || rep.Pool[0] != 2 || len(rep.Pool) == len(c.Components) {
 		t.Errorf("pool %v from %v with %d majority rows", rep.Pool, c.Components, neg)
 	}
+	// The sizes left out are named in the report's first warning.
+	if want := fmt.Sprintf("L = 25,40 left out: %d rows are too few (full covariance needs 7 rows per component)", neg); len(rep.Warnings) == 0 || rep.Warnings[0] != want {
+		t.Errorf("warnings %q, want %q first", rep.Warnings, want)
+	}
 	c.Components = []int{100}
 	if _, _, err := Fit(context.Background(), ld(tr), ld(va), c, learn.Env{}); err == nil || !strings.Contains(err.Error(), "too few") {
 		t.Errorf("impossible pool: %v", err)
@@ -570,5 +575,47 @@ func TestMemberValue(t *testing.T) {
 	if len(rep.Grid) != 2 || rep.Grid[0].MemberLeaves[0] == rep.Grid[1].MemberLeaves[0] ||
 		!slices.Equal(rep.Config.MemberParams, []string{"n_estimators=20", "max_depth=3"}) {
 		t.Errorf("grid on a member value: %+v, member params %v", rep.Grid, rep.Config.MemberParams)
+	}
+}
+
+// TestFitWarnings: the report words the mixture's warnings as
+// mixture.Selection.Warnings does (a chosen L at the largest of the
+// pool), the model gives them as a learn.Warner, and a loaded model,
+// whose file does not hold them, has none.
+func TestFitWarnings(t *testing.T) {
+	tr, va, _ := task(t, 300, 5)
+	c := smallConfig()
+	c.Components = []int{1, 2}
+	m, rep, err := Fit(context.Background(), ld(tr), ld(va), c, learn.Env{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Mixture.Components != 2 {
+		t.Fatalf("BIC chose L = %d of %v; the test wants the largest", rep.Mixture.Components, rep.Pool)
+	}
+	want := "BIC chose a mixture of L = 2 components, the largest of the pool 1-2: more may fit better"
+	if len(rep.Warnings) == 0 || rep.Warnings[0] != want || !reflect.DeepEqual(rep.Warnings, rep.Mixture.Warnings(0)) {
+		t.Errorf("warnings %q, want %q first, as the selection's %q", rep.Warnings, want, rep.Mixture.Warnings(0))
+	}
+	if got := learn.WarningsOf(m); !reflect.DeepEqual(got, rep.Warnings) {
+		t.Errorf("WarningsOf %q, report %q", got, rep.Warnings)
+	}
+	p, _, err := m.Score(va.X, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back := roundTrip(t, m, va.X, p); back.Warnings() != nil {
+		t.Errorf("a loaded model has warnings %q", back.Warnings())
+	}
+	// A pool of one L has no edge to warn of.
+	c.Components = []int{2}
+	_, rep, err = Fit(context.Background(), ld(tr), ld(va), c, learn.Env{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range rep.Warnings {
+		if strings.Contains(w, "of the pool") {
+			t.Errorf("pool %v: %q", rep.Pool, w)
+		}
 	}
 }

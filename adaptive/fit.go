@@ -79,6 +79,12 @@ type Report struct {
 	Valid metrics.Report `json:"valid"`
 	// Seconds per stage and in total (excluding data loading).
 	Seconds Timings `json:"seconds"`
+	// Warnings are what the user should know about the fit, in words, as
+	// aer mixture words them for the same mixture: sizes of
+	// Config.Components left out of the pool, BIC choosing the smallest
+	// or largest L of the pool, components of the chosen mixture that
+	// collapsed (mixture.Selection.Warnings).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // GridPoint is the outcome of one member setting.
@@ -274,21 +280,15 @@ func (f *fitRun) fitMixture() error {
 	// A component needs rows to stand on: with full (or tied) covariances
 	// at least d+1 majority rows per component, else at least 2; larger L
 	// only fit degenerate components whose huge densities win the BIC.
-	perComponent := 2
-	if cov == mixture.Full || cov == mixture.Tied {
-		perComponent = d + 1
-	}
-	pool := make([]int, 0, len(c.Components))
-	for _, l := range c.Components {
-		if l*perComponent <= len(f.majority) {
-			pool = append(pool, l)
-		}
-	}
+	pool, dropped := mixture.FeasiblePool(c.Components, cov, d, len(f.majority))
 	if len(pool) == 0 {
 		return fmt.Errorf("aer: %d majority rows are too few for any mixture size in %v (%s covariance needs %d rows per component)",
-			len(f.majority), c.Components, cov, perComponent)
+			len(f.majority), c.Components, cov, mixture.RowsPerComponent(cov, d))
 	}
 	f.rep.Pool = pool
+	if w := mixture.LeftOutWarning(dropped, len(f.majority), d, cov); w != "" {
+		f.rep.Warnings = append(f.rep.Warnings, w)
+	}
 	sel, err := mixture.Select(f.ctx, learn.Rows(f.xt, mixRows), pool, &mixture.Settings{
 		Covariance:    cov,
 		NInit:         c.NInit,
@@ -303,6 +303,7 @@ func (f *fitRun) fitMixture() error {
 	}
 	f.m.mixture = sel.Model
 	f.rep.Mixture = sel
+	f.rep.Warnings = append(f.rep.Warnings, sel.Warnings(0)...)
 	f.env.Report("mixture", 1, 1)
 	// With the mixture's size known, the rest of the fit needs less than
 	// the estimate before it (which takes the pool's largest): tell the

@@ -170,6 +170,15 @@ func (m *Model) Summary() any {
 	return m.report
 }
 
+// Warnings returns the fit's warnings (Report.Warnings; learn.Warner),
+// nil for a loaded model: they are not saved.
+func (m *Model) Warnings() []string {
+	if m.report == nil {
+		return nil
+	}
+	return m.report.Warnings
+}
+
 func (m *Model) scorePrepared(xt *mat.Dense, workers int) ([]float64, Diagnostics, error) {
 	f, err := memberOutputs(m.members, xt, workers)
 	if err != nil {

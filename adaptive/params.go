@@ -308,22 +308,7 @@ func listMethod(name string, settings []string, prefix, help string) []learn.Par
 func ParsePool(s string) ([]int, error) { return mixture.ParsePool(s) }
 
 // formatPool writes a pool as ParsePool reads it, runs as ranges.
-func formatPool(pool []int) string {
-	var parts []string
-	for i := 0; i < len(pool); {
-		j := i
-		for j+1 < len(pool) && pool[j+1] == pool[j]+1 {
-			j++
-		}
-		if j > i {
-			parts = append(parts, fmt.Sprintf("%d-%d", pool[i], pool[j]))
-		} else {
-			parts = append(parts, strconv.Itoa(pool[i]))
-		}
-		i = j + 1
-	}
-	return strings.Join(parts, ",")
-}
+func formatPool(pool []int) string { return mixture.FormatPool(pool) }
 
 // formatGrid writes a grid as the grid parameter reads it.
 func formatGrid(grid [][]string, none bool) string {

@@ -28,7 +28,7 @@
 // inwards, as net/http.ResponseController finds a ResponseWriter's
 // optional methods, with Find, As and the helpers built on them
 // (ThresholdOf, TunedThreshold, ExplainerOf, Attribute, SummaryOf,
-// NumParams, ImportancesOf, MembersOf); never by a type assertion on the
+// WarningsOf, NumParams, ImportancesOf, MembersOf); never by a type assertion on the
 // outer model.
 //
 // A capability of an inner model is only taken when it holds for the
@@ -50,8 +50,8 @@
 //     (feature j is still feature j), and one that changes the score
 //     where its change maps attributions exactly (a sigmoid calibration
 //     of the log-odds is linear in them);
-//   - the make-up of the model (Summarizer, Sizer, Importancer,
-//     Inspector) holds whatever a wrapper changes: As walks the whole
+//   - the make-up of the model and its fit (Summarizer, Warner, Sizer,
+//     Importancer, Inspector) holds whatever a wrapper changes: As walks the whole
 //     chain. A wrapper with a report of its own implements Summarizer and
 //     includes SummaryOf its inner model.
 //

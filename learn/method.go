@@ -81,6 +81,14 @@ type Summarizer interface {
 	Summary() any
 }
 
+// Warner is a Model whose fit found what its user should know, in words
+// (a mixture size at the edge of its pool, a collapsed component): aer
+// fit prints them on stderr and lists them in --json. A model loaded
+// from a file has none: warnings are not saved.
+type Warner interface {
+	Warnings() []string
+}
+
 // Sizer is a Model that reports its number of free parameters (leaves,
 // for trees): the k of an AIC or BIC.
 type Sizer interface {

@@ -100,7 +100,7 @@ func Find[T any](m Model, stop Change) (T, bool) {
 
 // As returns the first model of m's whole chain that implements T, as
 // errors.As does for errors: for capabilities about the model's make-up
-// (Summarizer, Sizer, Importancer, Inspector), which hold whatever a
+// (Summarizer, Warner, Sizer, Importancer, Inspector), which hold whatever a
 // wrapper changes. It is Find with no stop.
 func As[T any](m Model) (T, bool) {
 	return Find[T](m, 0)
@@ -137,6 +137,16 @@ func ExplainerOf(m Model) (Explainer, bool) {
 func SummaryOf(m Model) any {
 	if s, ok := As[Summarizer](m); ok {
 		return s.Summary()
+	}
+	return nil
+}
+
+// WarningsOf returns the fit warnings of the first Warner in m's chain
+// (a model behind a decision layer, a resampling or a preprocessing),
+// nil when none has some.
+func WarningsOf(m Model) []string {
+	if w, ok := As[Warner](m); ok {
+		return w.Warnings()
 	}
 	return nil
 }

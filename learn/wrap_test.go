@@ -29,6 +29,7 @@ func (bottom) NumFeatures() int               { return 2 }
 func (bottom) MarshalBinary() ([]byte, error) { return []byte("bottom"), nil }
 func (bottom) Threshold() float64             { return 0.3 }
 func (bottom) Summary() any                   { return "bottom's summary" }
+func (bottom) Warnings() []string             { return []string{"bottom's warning"} }
 func (bottom) NumParams() int                 { return 7 }
 func (bottom) Importances() []learn.Importance {
 	return []learn.Importance{{Kind: "gain", Values: []float64{1, 2}}}
@@ -99,6 +100,7 @@ type capabilities struct {
 	explains    bool
 	attributes  bool
 	summary     any
+	warnings    []string
 	params      int
 	importances int
 	members     int
@@ -118,6 +120,7 @@ func find(t *testing.T, m learn.Model) capabilities {
 	}
 	c.attributes = err == nil
 	c.summary = learn.SummaryOf(m)
+	c.warnings = learn.WarningsOf(m)
 	c.params = learn.NumParams(m)
 	c.importances = len(learn.ImportancesOf(m))
 	c.members = len(learn.MembersOf(m))
@@ -125,8 +128,9 @@ func find(t *testing.T, m learn.Model) capabilities {
 }
 
 var (
-	everything = capabilities{threshold: 0.3, tuned: true, explains: true, attributes: true, summary: "bottom's summary", params: 7, importances: 1, members: 1}
-	makeUpOnly = capabilities{summary: "bottom's summary", params: 7, importances: 1, members: 1}
+	everything = capabilities{threshold: 0.3, tuned: true, explains: true, attributes: true, summary: "bottom's summary",
+		warnings: []string{"bottom's warning"}, params: 7, importances: 1, members: 1}
+	makeUpOnly = capabilities{summary: "bottom's summary", warnings: []string{"bottom's warning"}, params: 7, importances: 1, members: 1}
 )
 
 // Through wrappers that change nothing, every capability of the bottom
@@ -216,7 +220,7 @@ func TestFindEdges(t *testing.T) {
 	if _, ok := learn.Find[learn.Thresholder](nil, 0); ok {
 		t.Error("Find in a nil model found something")
 	}
-	if learn.ThresholdOf(nil) != 0.5 || learn.NumParams(nil) != 1 || learn.SummaryOf(nil) != nil {
+	if learn.ThresholdOf(nil) != 0.5 || learn.NumParams(nil) != 1 || learn.SummaryOf(nil) != nil || learn.WarningsOf(nil) != nil {
 		t.Error("the helpers on a nil model are not their defaults")
 	}
 	if th, ok := learn.TunedThreshold(unwrapOnly{bottom{}}); !ok || th != 0.3 {

@@ -145,7 +145,10 @@
 // static weights, lambda, delta, validation metrics and seconds per
 // stage), the memory estimate and the peak resident set. A fit the method
 // estimates needs more memory than is available is refused before it
-// starts (--memory-check=false tries anyway).
+// starts (--memory-check=false tries anyway). What the fit found that
+// the user should know goes to stderr ("fit: warning: ...") and under
+// "warnings" in --json: for aer, aer mixture's warnings on its mixture
+// stage (BIC at an end of the pool of L, collapsed components).
 //
 //	$ aer fit --method gbdt --train data.train.csv --valid data.valid.csv --out gbdt.aer
 //	$ aer fit --method aer --train data.train.csv --valid data.valid.csv --seed 0 --out model.aer

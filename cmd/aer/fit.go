@@ -74,6 +74,16 @@ the BIC table and chosen L, subset sizes, the member settings tried, static
 weights, lambda, delta, validation metrics and seconds per stage), the
 method's memory estimate, the soft memory limit and the peak resident set.
 
+Warnings: what the fit found that you should know is printed on stderr
+("fit: warning: ...") and listed under "warnings" in --json (absent when
+there is none). For aer they are aer mixture's warnings on its mixture
+stage, in the same words: BIC chose the smallest or largest L of the
+pool (--param components widens it), mixture sizes too large for the
+majority rows left out, and components of the chosen mixture that
+collapsed (less than one row's worth of weight, or a variance at the
+covariance ridge, as on a binary feature). They are not saved in the
+model file.
+
 Memory: a fit the method estimates needs more memory than is available is
 refused before it starts (--memory-check=false tries anyway). Unless
 GOMEMLIMIT is set, the garbage collector's soft limit is the fit's plan,
@@ -133,9 +143,12 @@ type fitOutput struct {
 	Threshold  *float64          `json:"threshold,omitempty"`
 	Decision   *decision.Layer   `json:"decision,omitempty"`
 	Search     *search.Outcome   `json:"grid,omitempty"`
-	Result     any               `json:"result"`
-	Out        string            `json:"out"`
-	Classes    [2]string         `json:"classes"`
+	// Warnings are the fit's warnings (aerlib.FitReport.Warnings), also
+	// printed on stderr.
+	Warnings []string  `json:"warnings,omitempty"`
+	Result   any       `json:"result"`
+	Out      string    `json:"out"`
+	Classes  [2]string `json:"classes"`
 	// MemoryEstimate is the method's estimate, before the fit, of the
 	// memory its fit needs beyond the tables (learn.FitMemory); PeakRSS
 	// the process's largest resident set, reading included.
@@ -231,6 +244,9 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return usageErrorf("fit: %v", err)
 		}
 		return fmt.Errorf("fit: %w", err)
+	}
+	for _, w := range model.Report().Warnings {
+		fmt.Fprintf(stderr, "fit: warning: %s\n", w)
 	}
 	if err := model.Save(ctx, *a.out); err != nil {
 		if ctx.Err() != nil {
@@ -332,7 +348,7 @@ func (a *fitArgs) output(model *aerlib.Model, train, valid *aerlib.Table, mem *f
 	o := fitOutput{
 		Method: h.Method, Train: *a.train, Rows: cfg.Train.Rows, Features: len(h.Schema.Features), Positives: cfg.Train.Positives,
 		Weight: h.Schema.Weight, Seed: *a.seed, Params: cfg.Params, FitSeconds: rep.Seconds, Out: *a.out, Classes: h.Schema.Classes,
-		Decision: rep.Layer, Search: rep.Search, MemoryEstimate: mem.estimate, Result: rep.Summary,
+		Decision: rep.Layer, Search: rep.Search, MemoryEstimate: mem.estimate, Result: rep.Summary, Warnings: rep.Warnings,
 	}
 	if mem.limit > 0 && mem.limit < math.MaxInt64 {
 		o.MemoryLimit = mem.limit

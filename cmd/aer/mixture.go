@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -196,16 +195,15 @@ func runMixture(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if per := mixture.RowsPerComponent(cov, d.Cols()); len(pool) == 0 {
 		return fmt.Errorf("mixture: %s: %d %s rows are too few for any L in %s (%s covariance needs %d rows per component)",
 			o.data, n, o.class, o.comps, cov, per)
-	} else if len(dropped) > 0 {
-		warnings = append(warnings, fmt.Sprintf("L = %s left out: %d rows are too few (%s covariance needs %d rows per component)",
-			joinInts(dropped), n, cov, per))
+	} else if w := mixture.LeftOutWarning(dropped, n, d.Cols(), cov); w != "" {
+		warnings = append(warnings, w)
 	}
 	sel, err := mixture.Select(ctx, x, pool, &mixture.Settings{Covariance: cov, NInit: o.nInit, MaxIter: o.maxIter, Tol: o.tol,
 		RegCovar: o.regCovar, Init: o.init, Seed: o.seed, Workers: o.workers, SelectRows: o.selectRows})
 	if err != nil {
 		return err
 	}
-	rep := mixtureReportOf(o, d, sel, n, pool, warnings)
+	rep := mixtureReportOf(o, d, sel, n, warnings)
 	rep.ImputedCells = imputed
 	for _, w := range rep.Warnings {
 		fmt.Fprintf(stderr, "mixture: warning: %s\n", w)
@@ -248,10 +246,10 @@ func mixtureRows(d *dataset.Dataset, o *mixtureOptions) (*mat.Dense, int, error)
 	return learn.Rows(all, rows), imputed, nil
 }
 
-// mixtureReportOf is the report of a selection on n rows of d from pool,
-// with warnings added for a chosen L at an end of the pool and collapsed
-// components.
-func mixtureReportOf(o *mixtureOptions, d *dataset.Dataset, sel *mixture.Selection, n int, pool []int, warnings []string) *mixtureReport {
+// mixtureReportOf is the report of a selection on n rows of d, with the
+// selection's warnings (a chosen L at an end of the pool, collapsed
+// components) added to warnings.
+func mixtureReportOf(o *mixtureOptions, d *dataset.Dataset, sel *mixture.Selection, n int, warnings []string) *mixtureReport {
 	rep := &mixtureReport{File: o.data, Class: o.class, Rows: n, Features: d.Cols(), Unlabelled: d.Y == nil,
 		Standardized: o.standardize, Covariance: sel.Result.Covariance.String(), NInit: o.nInit, Seed: o.seed,
 		Candidates: sel.Candidates, Chosen: sel.Components, Criterion: "bic",
@@ -268,15 +266,7 @@ func mixtureReportOf(o *mixtureOptions, d *dataset.Dataset, sel *mixture.Selecti
 			rep.Notes = append(rep.Notes, fmt.Sprintf("L=%d: %s", cand.Components, n))
 		}
 	}
-	if len(pool) > 1 && sel.Components == pool[0] {
-		warnings = append(warnings, fmt.Sprintf("BIC chose L = %d, the smallest of the pool: fewer components may fit as well (--components)", sel.Components))
-	}
-	if len(pool) > 1 && sel.Components == pool[len(pool)-1] {
-		warnings = append(warnings, fmt.Sprintf("BIC chose L = %d, the largest of the pool: more components may fit better (--components)", sel.Components))
-	}
-	for _, c := range sel.Model.Collapsed(n, o.regCovar) {
-		warnings = append(warnings, fmt.Sprintf("component %d of the chosen mixture collapsed: %s", c.Component, c.Reason))
-	}
+	warnings = append(warnings, sel.Warnings(o.regCovar)...)
 	rep.Warnings = warnings
 	if o.params {
 		rep.Params = shapeParams(sel.Model)
@@ -322,15 +312,6 @@ func writeMixtureText(w io.Writer, rep *mixtureReport, best int) {
 	}
 	fmt.Fprintf(w, "fit %.3f s, %d EM iterations (%.0f per second)\n",
 		rep.Timing.FitSeconds, rep.Timing.EMIterations, rep.Timing.IterationsPerSec)
-}
-
-// joinInts writes v as "2,3,5".
-func joinInts(v []int) string {
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = strconv.Itoa(x)
-	}
-	return strings.Join(s, ",")
 }
 
 // loadMixtureData reads the file for --class. A mixture needs no labels,

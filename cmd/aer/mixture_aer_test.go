@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"os"
@@ -121,8 +122,8 @@ func TestMixtureMissingAndWarnings(t *testing.T) {
 	// Three blobs: L = 3 at either edge of a pool is named, not inside.
 	blobs := filepath.Join("testdata", "mixture", "blobs.csv")
 	for _, c := range []struct{ pool, want string }{
-		{"1-3", "BIC chose L = 3, the largest of the pool"},
-		{"3-5", "BIC chose L = 3, the smallest of the pool"},
+		{"1-3", "BIC chose a mixture of L = 3 components, the largest of the pool 1-3"},
+		{"3-5", "BIC chose a mixture of L = 3 components, the smallest of the pool 3-5"},
 		{"2-5", ""},
 	} {
 		_, errOut, code := aer(t, "mixture", "--data", blobs, "--components", c.pool, "--seed", "1")
@@ -134,5 +135,62 @@ func TestMixtureMissingAndWarnings(t *testing.T) {
 	_, errOut, code := aer(t, "mixture", "--data", blobs, "--class", "minority", "--components", "2,3,4", "--seed", "1")
 	if code != 0 || !strings.Contains(errOut, "L = 4 left out: 10 rows are too few (full covariance needs 3 rows per component)") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestFitWarnings: aer fit --method aer prints the warnings of its mixture
+// stage on stderr and lists them under "warnings" in --json, in the words
+// aer mixture uses for the same data and pool (three blobs, L = 3 the
+// largest of 2-3); a fit with nothing to say has no "warnings" key, and
+// the model file does not hold them.
+func TestFitWarnings(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join("testdata", "mixture", "blobs.csv")
+	fit := func(out string, args ...string) (map[string]json.RawMessage, string) {
+		t.Helper()
+		stdout, stderr, code := aer(t, append([]string{"fit", "--train", data, "--valid", data, "--method", "aer", "--seed", "1",
+			"--out", filepath.Join(dir, out), "--json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var doc map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+			t.Fatal(err)
+		}
+		return doc, stderr
+	}
+	doc, stderr := fit("edge.aer", "--param", "components=2-3")
+	mixOut, mixErr, code := aer(t, "mixture", "--data", data, "--components", "2-3", "--seed", "1", "--json")
+	if code != 0 {
+		t.Fatal(mixErr)
+	}
+	var rep mixtureReport
+	if err := json.Unmarshal([]byte(mixOut), &rep); err != nil {
+		t.Fatal(err)
+	}
+	want := "BIC chose a mixture of L = 3 components, the largest of the pool 2-3: more may fit better"
+	if !reflect.DeepEqual(rep.Warnings, []string{want}) {
+		t.Fatalf("aer mixture warns %q, want %q", rep.Warnings, want)
+	}
+	var warnings []string
+	if err := json.Unmarshal(doc["warnings"], &warnings); err != nil || !reflect.DeepEqual(warnings, rep.Warnings) {
+		t.Errorf("--json warnings %s (%v), aer mixture's %q", doc["warnings"], err, rep.Warnings)
+	}
+	if !strings.Contains(stderr, "fit: warning: "+want+"\n") || strings.Count(stderr, "warning") != 1 {
+		t.Errorf("stderr %q, want the one warning %q", stderr, want)
+	}
+	// The default pool holds L = 3 inside it: nothing to say.
+	doc, stderr = fit("quiet.aer")
+	if _, ok := doc["warnings"]; ok || strings.Contains(stderr, "warning") {
+		t.Errorf("a fit without warnings: --json warnings %s, stderr %q", doc["warnings"], stderr)
+	}
+	// Warnings are not saved: the model file (plain JSON inside) holds
+	// its mixture but not a word of them.
+	b, err := os.ReadFile(filepath.Join(dir, "edge.aer"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte(`"covariances"`)) || bytes.Contains(b, []byte("warning")) || bytes.Contains(b, []byte("largest of the pool")) {
+		t.Error("the model file holds the warnings, or no readable mixture")
 	}
 }
