@@ -391,7 +391,7 @@ func TestParseSpec(t *testing.T) {
 func TestRunAERFigures(t *testing.T) {
 	out := t.TempDir()
 	cfg := tinyBench(t, out)
-	specs, err := bench.ParseSpecs("aer,logreg")
+	specs, err := bench.ParseSpecs("aer,logreg,aer:preset=paper")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -420,7 +420,8 @@ func TestRunAERFigures(t *testing.T) {
 			t.Errorf("seed %d: logreg has a summary file", seed)
 		}
 	}
-	figs := []string{"alpha_aer_weights", "alpha_aer_lambda", "alpha_aer_delta", "alpha_aer_f1_fm"}
+	figs := []string{"alpha_aer_weights", "alpha_aer_lambda", "alpha_aer_delta", "alpha_aer_f1_fm",
+		"alpha_aer_preset=paper_weights", "alpha_aer_preset=paper_lambda", "alpha_aer_preset=paper_delta", "alpha_aer_preset=paper_f1_fm"}
 	check := func() {
 		t.Helper()
 		md, err := os.ReadFile(filepath.Join(out, bench.ReportMD))
@@ -440,6 +441,20 @@ func TestRunAERFigures(t *testing.T) {
 		if strings.Contains(string(md), "alpha_logreg_weights") || !strings.Contains(string(md), "seeds 0, 1") || !strings.Contains(string(md), "Validation curves") {
 			t.Error("report.md: wrong AER figures or captions")
 		}
+		// Each figure names the rule that chose its marked point: the
+		// default's lambda by validation ROC-AUC and delta by the Bayes
+		// rule, the paper's both by the balanced accuracy curve drawn.
+		for f, want := range map[string]string{
+			"alpha_aer_lambda":              "Lambda (with the likelihood rule) was chosen by the validation ROC-AUC (select=auc)",
+			"alpha_aer_delta":               "Delta was chosen by the Bayes rule of a sigmoid calibration of the validation scores",
+			"alpha_aer_f1_fm":               "not for these: by the Bayes rule",
+			"alpha_aer_preset=paper_lambda": "chosen by the validation balanced accuracy at its best delta (select=threshold)",
+			"alpha_aer_preset=paper_delta":  "Delta was chosen as the best point of this curve (delta_rule=tuned",
+		} {
+			if c := caption(string(md), f); !strings.Contains(c, want) {
+				t.Errorf("caption of %s lacks %q: %q", f, want, c)
+			}
+		}
 		html, _ := os.ReadFile(filepath.Join(out, bench.ReportHTML))
 		if n := bytes.Count(html, []byte("<svg")); n != 3+len(figs) {
 			t.Errorf("report.html inlines %d figures, want %d", n, 3+len(figs))
@@ -454,4 +469,17 @@ func TestRunAERFigures(t *testing.T) {
 		t.Fatalf("resumed: %+v, %v", sum, err)
 	}
 	check()
+}
+
+// caption returns the alt text of figure f's image in report.md.
+func caption(md, f string) string {
+	end := strings.Index(md, "](figures/"+f+".png)")
+	if end < 0 {
+		return ""
+	}
+	start := strings.LastIndex(md[:end], "![")
+	if start < 0 {
+		return ""
+	}
+	return md[start+2 : end]
 }
