@@ -483,3 +483,62 @@ func caption(md, f string) string {
 	}
 	return md[start+2 : end]
 }
+
+// TestRunAnchorPairs checks the report's anchor columns: aer:preset=paper
+// beside the anchors' faithful AER run for run, the default aer beside
+// the Python AER+'s mean over the anchors' seeds, said to be no more.
+func TestRunAnchorPairs(t *testing.T) {
+	out := t.TempDir()
+	cfg := tinyBench(t, out)
+	specs, err := bench.ParseSpecs("aer,aer:preset=paper,logreg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Methods = specs
+	cfg.Anchors = t.TempDir()
+	runs := "dataset,method,seed,status,tuned_ba,roc_auc\n" +
+		"alpha,AER_exp_simplex,0,ok,0.61,0.70\nalpha,AER_exp_simplex,1,ok,0.63,0.72\n" +
+		"beta,AER_exp_simplex,0,ok,0.51,0.60\nbeta,AER_exp_simplex,1,ok,0.53,0.62\n" +
+		"alpha,LR_balanced,0,ok,0.5,0.5\nalpha,LR_balanced,1,ok,0.5,0.5\nbeta,LR_balanced,0,ok,0.5,0.5\nbeta,LR_balanced,1,ok,0.5,0.5\n"
+	plus := "# AER+\n\nA study (seeds 0-4).\n\n| dataset | faithful AER | AER+ |\n|---|---|---|\n| alpha | 0.70 | 0.777 |\n| beta | 0.60 | 0.700 |\n| mean | 0.65 | 0.7385 |\n"
+	for name, text := range map[string]string{"runs.csv": runs, "aerplus.md": plus} {
+		if err := os.WriteFile(filepath.Join(cfg.Anchors, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := bench.Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(out, bench.ReportMD))
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(b)
+	rows := map[string][]string{}
+	for _, line := range strings.Split(md, "\n") {
+		if cells := strings.Split(line, " | "); strings.HasPrefix(line, "| ") && len(cells) > 2 {
+			name := strings.TrimPrefix(cells[0], "| ")
+			rows[name] = append(rows[name], line)
+		}
+	}
+	// The methods table, the two datasets' tables, the ranks table.
+	for _, want := range []struct{ method, cells string }{
+		{"aer", "| none (defaults) | AER+ |"},
+		{"aer:preset=paper", "| none (defaults) | AER_exp_simplex |"},
+		{"aer", "| AER+ (aerplus.md) | 0.777 (mean of the anchors' seeds 0-4) |  |"},
+		{"aer:preset=paper", "| AER_exp_simplex | 0.6200 ± 0.0141 | 0.7100 ± 0.0141 |"},
+		{"aer", "| AER+ (aerplus.md) | 0.700 (mean of the anchors' seeds 0-4) |  |"},
+		{"aer:preset=paper", "| AER_exp_simplex | 0.5200 ± 0.0141 | 0.6100 ± 0.0141 |"},
+		{"aer", "| AER+ | 0.7385 (means of the anchors' seeds 0-4) |"},
+		{"aer:preset=paper", "| AER_exp_simplex | 0.5700 |"},
+	} {
+		if !slices.ContainsFunc(rows[want.method], func(r string) bool { return strings.HasSuffix(r, want.cells) }) {
+			t.Errorf("no row of %s ends %q: %q", want.method, want.cells, rows[want.method])
+		}
+	}
+	for _, want := range []string{"known only as its mean test balanced accuracy per dataset over the anchors' seeds 0-4", "not per run"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+}
