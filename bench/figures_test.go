@@ -213,11 +213,11 @@ func TestTuningFigureRules(t *testing.T) {
 	}
 
 	short, s := lambdaRule(runs, "balanced accuracy")
-	if short != " (chosen by validation ROC-AUC)" || !strings.Contains(s, "chosen by the validation ROC-AUC (select=auc)") || !strings.Contains(s, "did not choose it") {
+	if short != "\nchosen by validation ROC-AUC" || !strings.Contains(s, "chosen by the validation ROC-AUC (select=auc)") || !strings.Contains(s, "did not choose it") {
 		t.Errorf("lambda rule %q, %q", short, s)
 	}
 	short, s = deltaRule(runs, "balanced accuracy")
-	if short != " (chosen by the Bayes rule)" || !strings.Contains(s, "Bayes rule of a sigmoid calibration") || !strings.Contains(s, "not as the best point of this curve") {
+	if short != "\nchosen by the Bayes rule" || !strings.Contains(s, "Bayes rule of a sigmoid calibration") || !strings.Contains(s, "not as the best point of this curve") {
 		t.Errorf("delta rule %q, %q", short, s)
 	}
 	// The paper's rules, and a seed whose calibration fell back.
@@ -225,10 +225,10 @@ func TestTuningFigureRules(t *testing.T) {
 	for _, r := range paper {
 		r.t.Select, r.t.DeltaRule = selectThreshold, deltaTuned
 	}
-	if short, s := lambdaRule(paper, "balanced accuracy"); short != " (chosen by validation balanced accuracy)" || !strings.Contains(s, "select=threshold") {
+	if short, s := lambdaRule(paper, "balanced accuracy"); short != "\nchosen by validation balanced accuracy" || !strings.Contains(s, "select=threshold") {
 		t.Errorf("paper lambda rule %q, %q", short, s)
 	}
-	if short, s := deltaRule(paper, "balanced accuracy"); short != " (chosen by validation balanced accuracy)" || !strings.Contains(s, "best point of this curve (delta_rule=tuned") {
+	if short, s := deltaRule(paper, "balanced accuracy"); short != "\nchosen by validation balanced accuracy" || !strings.Contains(s, "best point of this curve (delta_rule=tuned") {
 		t.Errorf("paper delta rule %q, %q", short, s)
 	}
 	runs[1].t.BayesDelta = false
@@ -246,9 +246,9 @@ func TestTuningFigureRules(t *testing.T) {
 func TestTuningRuleFigures(t *testing.T) {
 	runs := ruleTunings()
 	cmpimg.CheckPlot(func() {
-		r, err := lambdaFigure("task: aer, tuning lambda (chosen by validation ROC-AUC)", "balanced_accuracy", runs)
+		r, err := lambdaFigure("task: aer, tuning lambda\nchosen by validation ROC-AUC", "balanced_accuracy", runs)
 		goldenFigure(t, "lambda_auc.png", r, err)
-		r, err = deltaFigure("task: aer, tuning delta (chosen by the Bayes rule)", "balanced_accuracy", runs)
+		r, err = deltaFigure("task: aer, tuning delta\nchosen by the Bayes rule", "balanced_accuracy", runs)
 		goldenFigure(t, "delta_bayes.png", r, err)
 	}, t, "lambda_auc.png", "delta_bayes.png")
 }

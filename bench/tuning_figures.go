@@ -462,9 +462,12 @@ func panelsFigure(title string, plots []*plot.Plot, names []string) (*rendered, 
 	l := legend(names)
 	legendW := legendWidth(l, names)
 	panelW := 4 * vg.Inch
-	titleH := vg.Points(24)
+	// 24 points for a title of one line, and a line's height more for
+	// each further line.
+	st := textStyle(11, draw.XCenter, draw.YTop)
+	titleH := vg.Points(24) + st.Height(title) - st.Height("x")
 	return render(vg.Length(len(plots))*panelW+legendW, plotHeight, func(c draw.Canvas) {
-		c.FillText(textStyle(11, draw.XCenter, draw.YTop), vg.Point{X: c.Min.X + vg.Length(len(plots))*panelW/2, Y: c.Max.Y - vg.Points(6)}, title)
+		c.FillText(st, vg.Point{X: c.Min.X + vg.Length(len(plots))*panelW/2, Y: c.Max.Y - vg.Points(6)}, title)
 		for j, p := range plots {
 			x0 := vg.Length(j) * panelW
 			p.Draw(draw.Crop(c, x0, x0+panelW-(c.Max.X-c.Min.X), 0, -titleH))
@@ -569,8 +572,8 @@ func seedList(runs []seedTuning) string {
 }
 
 // lambdaRule says what chose the runs' lambda: a short form for a
-// figure's title (", chosen by ...", "" when unknown) and a sentence for
-// its caption.
+// figure's title (a second line "chosen by ...", "" when unknown) and a
+// sentence for its caption.
 func lambdaRule(runs []seedTuning, metric string) (short, sentence string) {
 	by := map[string][]seedTuning{}
 	for _, r := range runs {
@@ -578,9 +581,9 @@ func lambdaRule(runs []seedTuning, metric string) (short, sentence string) {
 	}
 	switch {
 	case len(by[selectAUC]) == len(runs) && lambdaByAUC(runs):
-		return " (chosen by validation ROC-AUC)", fmt.Sprintf("Lambda (with the likelihood rule) was chosen by the validation ROC-AUC (select=auc): the circle is the highest point of the left panel, not of the right one, whose %s at each lambda's best delta did not choose it.", metric)
+		return "\nchosen by validation ROC-AUC", fmt.Sprintf("Lambda (with the likelihood rule) was chosen by the validation ROC-AUC (select=auc): the circle is the highest point of the left panel, not of the right one, whose %s at each lambda's best delta did not choose it.", metric)
 	case len(by[selectThreshold]) == len(runs):
-		return " (chosen by validation " + metric + ")", fmt.Sprintf("Lambda (with the likelihood rule) was chosen by the validation %s at its best delta (select=threshold): the circle is the curve's highest point (of tied ones, the middle).", metric)
+		return "\nchosen by validation " + metric, fmt.Sprintf("Lambda (with the likelihood rule) was chosen by the validation %s at its best delta (select=threshold): the circle is the curve's highest point (of tied ones, the middle).", metric)
 	case len(by[""]) == len(runs):
 		return "", "The fit summaries do not record what chose lambda."
 	}
@@ -596,7 +599,7 @@ func lambdaRule(runs []seedTuning, metric string) (short, sentence string) {
 }
 
 // deltaRule says what chose the runs' delta: a short form for a figure's
-// title and a sentence for its caption.
+// title (as lambdaRule's) and a sentence for its caption.
 func deltaRule(runs []seedTuning, metric string) (short, sentence string) {
 	const bayes = "the Bayes rule of a sigmoid calibration of the validation scores (delta_rule=bayes: the threshold where the calibrated probability equals the training rows' positive share)"
 	var b, tuned, fell, unknown []seedTuning
@@ -614,9 +617,9 @@ func deltaRule(runs []seedTuning, metric string) (short, sentence string) {
 	}
 	switch {
 	case len(b) == len(runs):
-		return " (chosen by the Bayes rule)", fmt.Sprintf("Delta was chosen by %s, not as the best point of this curve: the circle marks that delta and the final model's validation %s there, and need not sit at the curve's peak.", bayes, metric)
+		return "\nchosen by the Bayes rule", fmt.Sprintf("Delta was chosen by %s, not as the best point of this curve: the circle marks that delta and the final model's validation %s there, and need not sit at the curve's peak.", bayes, metric)
 	case len(tuned) == len(runs):
-		return " (chosen by validation " + metric + ")", "Delta was chosen as the best point of this curve (delta_rule=tuned; of tied best thresholds, the middle one)."
+		return "\nchosen by validation " + metric, "Delta was chosen as the best point of this curve (delta_rule=tuned; of tied best thresholds, the middle one)."
 	case len(unknown) == len(runs):
 		return "", "The fit summaries do not record what chose delta."
 	}
