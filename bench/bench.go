@@ -71,7 +71,8 @@ type Config struct {
 	// Out is the output directory: runs.csv, preds/, report.md, report.html.
 	Out string
 	// Anchors is a directory holding the Python anchors' runs.csv, whose
-	// numbers the report shows beside ours; "" for none.
+	// numbers the report shows beside ours, and aerplus.md, whose AER+
+	// means per dataset it shows beside the default aer's; "" for none.
 	Anchors string
 	// Reference is the spec the report tests against every other; ""
 	// means the first spec named aer, else the first spec.

@@ -391,7 +391,7 @@ func TestParseSpec(t *testing.T) {
 func TestRunAERFigures(t *testing.T) {
 	out := t.TempDir()
 	cfg := tinyBench(t, out)
-	specs, err := bench.ParseSpecs("aer,logreg")
+	specs, err := bench.ParseSpecs("aer,logreg,aer:preset=paper")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -420,7 +420,8 @@ func TestRunAERFigures(t *testing.T) {
 			t.Errorf("seed %d: logreg has a summary file", seed)
 		}
 	}
-	figs := []string{"alpha_aer_weights", "alpha_aer_lambda", "alpha_aer_delta", "alpha_aer_f1_fm"}
+	figs := []string{"alpha_aer_weights", "alpha_aer_lambda", "alpha_aer_delta", "alpha_aer_f1_fm",
+		"alpha_aer_preset=paper_weights", "alpha_aer_preset=paper_lambda", "alpha_aer_preset=paper_delta", "alpha_aer_preset=paper_f1_fm"}
 	check := func() {
 		t.Helper()
 		md, err := os.ReadFile(filepath.Join(out, bench.ReportMD))
@@ -440,6 +441,20 @@ func TestRunAERFigures(t *testing.T) {
 		if strings.Contains(string(md), "alpha_logreg_weights") || !strings.Contains(string(md), "seeds 0, 1") || !strings.Contains(string(md), "Validation curves") {
 			t.Error("report.md: wrong AER figures or captions")
 		}
+		// Each figure names the rule that chose its marked point: the
+		// default's lambda by validation ROC-AUC and delta by the Bayes
+		// rule, the paper's both by the balanced accuracy curve drawn.
+		for f, want := range map[string]string{
+			"alpha_aer_lambda":              "Lambda (with the likelihood rule) was chosen by the validation ROC-AUC (select=auc)",
+			"alpha_aer_delta":               "Delta was chosen by the Bayes rule of a sigmoid calibration of the validation scores",
+			"alpha_aer_f1_fm":               "not for these: by the Bayes rule",
+			"alpha_aer_preset=paper_lambda": "chosen by the validation balanced accuracy at its best delta (select=threshold)",
+			"alpha_aer_preset=paper_delta":  "Delta was chosen as the best point of this curve (delta_rule=tuned",
+		} {
+			if c := caption(string(md), f); !strings.Contains(c, want) {
+				t.Errorf("caption of %s lacks %q: %q", f, want, c)
+			}
+		}
 		html, _ := os.ReadFile(filepath.Join(out, bench.ReportHTML))
 		if n := bytes.Count(html, []byte("<svg")); n != 3+len(figs) {
 			t.Errorf("report.html inlines %d figures, want %d", n, 3+len(figs))
@@ -454,4 +469,76 @@ func TestRunAERFigures(t *testing.T) {
 		t.Fatalf("resumed: %+v, %v", sum, err)
 	}
 	check()
+}
+
+// caption returns the alt text of figure f's image in report.md.
+func caption(md, f string) string {
+	end := strings.Index(md, "](figures/"+f+".png)")
+	if end < 0 {
+		return ""
+	}
+	start := strings.LastIndex(md[:end], "![")
+	if start < 0 {
+		return ""
+	}
+	return md[start+2 : end]
+}
+
+// TestRunAnchorPairs checks the report's anchor columns: aer:preset=paper
+// beside the anchors' faithful AER run for run, the default aer beside
+// the Python AER+'s mean over the anchors' seeds, said to be no more.
+func TestRunAnchorPairs(t *testing.T) {
+	out := t.TempDir()
+	cfg := tinyBench(t, out)
+	specs, err := bench.ParseSpecs("aer,aer:preset=paper,logreg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Methods = specs
+	cfg.Anchors = t.TempDir()
+	runs := "dataset,method,seed,status,tuned_ba,roc_auc\n" +
+		"alpha,AER_exp_simplex,0,ok,0.61,0.70\nalpha,AER_exp_simplex,1,ok,0.63,0.72\n" +
+		"beta,AER_exp_simplex,0,ok,0.51,0.60\nbeta,AER_exp_simplex,1,ok,0.53,0.62\n" +
+		"alpha,LR_balanced,0,ok,0.5,0.5\nalpha,LR_balanced,1,ok,0.5,0.5\nbeta,LR_balanced,0,ok,0.5,0.5\nbeta,LR_balanced,1,ok,0.5,0.5\n"
+	plus := "# AER+\n\nA study (seeds 0-4).\n\n| dataset | faithful AER | AER+ |\n|---|---|---|\n| alpha | 0.70 | 0.777 |\n| beta | 0.60 | 0.700 |\n| mean | 0.65 | 0.7385 |\n"
+	for name, text := range map[string]string{"runs.csv": runs, "aerplus.md": plus} {
+		if err := os.WriteFile(filepath.Join(cfg.Anchors, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := bench.Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(out, bench.ReportMD))
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(b)
+	rows := map[string][]string{}
+	for _, line := range strings.Split(md, "\n") {
+		if cells := strings.Split(line, " | "); strings.HasPrefix(line, "| ") && len(cells) > 2 {
+			name := strings.TrimPrefix(cells[0], "| ")
+			rows[name] = append(rows[name], line)
+		}
+	}
+	// The methods table, the two datasets' tables, the ranks table.
+	for _, want := range []struct{ method, cells string }{
+		{"aer", "| none (defaults) | AER+ |"},
+		{"aer:preset=paper", "| none (defaults) | AER_exp_simplex |"},
+		{"aer", "| AER+ (aerplus.md) | 0.777 (mean of the anchors' seeds 0-4) |  |"},
+		{"aer:preset=paper", "| AER_exp_simplex | 0.6200 ± 0.0141 | 0.7100 ± 0.0141 |"},
+		{"aer", "| AER+ (aerplus.md) | 0.700 (mean of the anchors' seeds 0-4) |  |"},
+		{"aer:preset=paper", "| AER_exp_simplex | 0.5200 ± 0.0141 | 0.6100 ± 0.0141 |"},
+		{"aer", "| AER+ | 0.7385 (means of the anchors' seeds 0-4) |"},
+		{"aer:preset=paper", "| AER_exp_simplex | 0.5700 |"},
+	} {
+		if !slices.ContainsFunc(rows[want.method], func(r string) bool { return strings.HasSuffix(r, want.cells) }) {
+			t.Errorf("no row of %s ends %q: %q", want.method, want.cells, rows[want.method])
+		}
+	}
+	for _, want := range []string{"known only as its mean test balanced accuracy per dataset over the anchors' seeds 0-4", "not per run"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
 }

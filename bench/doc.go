@@ -26,7 +26,17 @@
 // The AER figures (NOTES.md section 7) come from the fitted model's
 // learn.Summarizer summary, read through its JSON form: any method whose
 // summary has a combiner's static weights or a tune's by_lambda and
-// by_delta curves gets them; bench knows no method by name.
+// by_delta curves gets them; bench knows no method by name. Each figure
+// circles the point the summary's rules chose and says which rule chose
+// it: lambda by validation ROC-AUC (select=auc, drawn beside the metric it
+// did not choose) or by the metric at its best delta; delta by the Bayes
+// rule of a sigmoid calibration (delta_rule=bayes) or as the metric
+// curve's best point.
+//
+// With the Python anchors (Config.Anchors), a spec is paired with the
+// anchors' run of the same settings; aer:preset=paper with AER_exp_simplex,
+// the faithful AER, and the default aer with the Python AER+ of
+// aerplus.md, known only as a mean per dataset over the anchors' seeds.
 //
 // The package reaches methods only through the learn registry; import
 // github.com/aer-go/aer/methods (or register methods otherwise) first.

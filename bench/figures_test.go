@@ -5,9 +5,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/plot/cmpimg"
+	"gonum.org/v1/plot/plotter"
 )
 
 // figureCurves are three made-up scorers of 200 rows, 40 positive: a good
@@ -143,4 +145,110 @@ func TestTuningFigures(t *testing.T) {
 		r, err = f1FMFigure("task: aer validation F1 and Fowlkes-Mallows vs delta", runs)
 		goldenFigure(t, "f1_fm.png", r, err)
 	}, t, "weights.png", "lambda.png", "delta.png", "f1_fm.png")
+}
+
+// ruleTunings are figureTunings as the default aer records them: lambda
+// chosen by validation ROC-AUC, whose peak is not the balanced accuracy's,
+// and delta by the Bayes rule, off the curve's candidates and its peak.
+func ruleTunings() []seedTuning {
+	runs := figureTunings()
+	for i, r := range runs {
+		t := r.t
+		t.Select, t.DeltaRule, t.BayesDelta = selectAUC, deltaBayes, true
+		best := -1.0
+		for k := range t.ByLambda {
+			q := &t.ByLambda[k]
+			q.AUC = 0.9 + 0.04*math.Cos(4*(q.Lambda-0.7-0.05*float64(i)))
+			if q.AUC > best {
+				best, t.Lambda = q.AUC, q.Lambda
+			}
+		}
+		t.Delta = 0.415 + 0.1*float64(i) // between the candidates 0.41 and 0.42
+		// The confusion at that delta of figureTunings' made-up scorer.
+		tp := int(math.Round(20 * (1 - math.Pow(t.Delta, 3+float64(i)))))
+		fp := int(math.Round(380 * math.Pow(1-t.Delta, 4+float64(i)*0.8)))
+		t.Chosen = &confusion{TP: tp, FP: fp, TN: 380 - fp, FN: 20 - tp}
+	}
+	return runs
+}
+
+// TestTuningFigureRules checks that the lambda and delta figures mark the
+// point the recorded rule chose and their captions name that rule.
+func TestTuningFigureRules(t *testing.T) {
+	runs := ruleTunings()
+	for _, r := range runs {
+		auc := aucCurve(r.t)
+		m, ok := lambdaMark(r.t, auc)
+		top := 0.0
+		for _, q := range auc {
+			top = max(top, q.Y)
+		}
+		if !ok || m.X != r.t.Lambda || m.Y != top {
+			t.Errorf("seed %d: lambda mark %v, want lambda %v at the highest ROC-AUC %v", r.seed, m, r.t.Lambda, top)
+		}
+		// The balanced accuracy curve peaks elsewhere: the figure must
+		// not suggest it chose lambda.
+		ba := metricByLambda(r.t)
+		peak := ba[0]
+		for _, q := range ba {
+			if q.Y > peak.Y {
+				peak = q
+			}
+		}
+		if peak.X == r.t.Lambda {
+			t.Fatalf("seed %d: test data: the ROC-AUC and balanced accuracy peak at the same lambda", r.seed)
+		}
+		d, ok := deltaMark(r.t, nil, metricOf("balanced_accuracy"))
+		want := r.t.Chosen.metrics().BalancedAccuracy()
+		if !ok || d.X != r.t.Delta || d.Y != want {
+			t.Errorf("seed %d: delta mark %v, want (%v, %v): the Bayes delta at the final model's validation balanced accuracy", r.seed, d, r.t.Delta, want)
+		}
+		// A tuned delta is the curve's own point.
+		tuned := *r.t
+		tuned.BayesDelta, tuned.Delta = false, 0.414
+		xy := plotter.XYs{{X: 0.41, Y: 0.8}, {X: 0.42, Y: 0.9}}
+		if d, ok := deltaMark(&tuned, xy, metricOf("balanced_accuracy")); !ok || d != xy[0] {
+			t.Errorf("seed %d: tuned delta mark %v, want %v", r.seed, d, xy[0])
+		}
+	}
+
+	short, s := lambdaRule(runs, "balanced accuracy")
+	if short != "\nchosen by validation ROC-AUC" || !strings.Contains(s, "chosen by the validation ROC-AUC (select=auc)") || !strings.Contains(s, "did not choose it") {
+		t.Errorf("lambda rule %q, %q", short, s)
+	}
+	short, s = deltaRule(runs, "balanced accuracy")
+	if short != "\nchosen by the Bayes rule" || !strings.Contains(s, "Bayes rule of a sigmoid calibration") || !strings.Contains(s, "not as the best point of this curve") {
+		t.Errorf("delta rule %q, %q", short, s)
+	}
+	// The paper's rules, and a seed whose calibration fell back.
+	paper := figureTunings()
+	for _, r := range paper {
+		r.t.Select, r.t.DeltaRule = selectThreshold, deltaTuned
+	}
+	if short, s := lambdaRule(paper, "balanced accuracy"); short != "\nchosen by validation balanced accuracy" || !strings.Contains(s, "select=threshold") {
+		t.Errorf("paper lambda rule %q, %q", short, s)
+	}
+	if short, s := deltaRule(paper, "balanced accuracy"); short != "\nchosen by validation balanced accuracy" || !strings.Contains(s, "best point of this curve (delta_rule=tuned") {
+		t.Errorf("paper delta rule %q, %q", short, s)
+	}
+	runs[1].t.BayesDelta = false
+	if short, s := deltaRule(runs, "balanced accuracy"); short != "" || !strings.Contains(s, "for seeds 0, 2") || !strings.Contains(s, "for seed 1, where the Bayes rule was asked for but the calibration could not") {
+		t.Errorf("mixed delta rule %q, %q", short, s)
+	}
+	if _, s := lambdaRule(figureTunings(), "balanced accuracy"); !strings.Contains(s, "do not record") {
+		t.Errorf("unrecorded lambda rule %q", s)
+	}
+}
+
+// TestTuningRuleFigures compares the figures of a default aer's rules
+// (lambda by ROC-AUC in two panels, delta by the Bayes rule) with their
+// golden images.
+func TestTuningRuleFigures(t *testing.T) {
+	runs := ruleTunings()
+	cmpimg.CheckPlot(func() {
+		r, err := lambdaFigure("task: aer, tuning lambda\nchosen by validation ROC-AUC", "balanced_accuracy", runs)
+		goldenFigure(t, "lambda_auc.png", r, err)
+		r, err = deltaFigure("task: aer, tuning delta\nchosen by the Bayes rule", "balanced_accuracy", runs)
+		goldenFigure(t, "delta_bayes.png", r, err)
+	}, t, "lambda_auc.png", "delta_bayes.png")
 }

@@ -61,6 +61,7 @@ type report struct {
 	cells    map[string][]*cell // by dataset, in spec order
 	tests    map[string][]*pairTest
 	anchors  anchorRuns
+	plus     *plusMeans // the Python AER+'s means, nil without aerplus.md
 	friedman *stattest.FriedmanResult
 	nemenyi  *stattest.Nemenyi
 	rankSets []string // datasets in the ranks
@@ -90,6 +91,9 @@ func buildReport(cfg Config, ds []*data, rows map[runKey]Row) (*report, error) {
 	rp.ref = rp.reference()
 	var err error
 	if rp.anchors, err = readAnchors(cfg.Anchors); err != nil {
+		return nil, err
+	}
+	if rp.plus, err = readPlusMeans(cfg.Anchors); err != nil {
 		return nil, err
 	}
 	for _, d := range ds {
@@ -257,6 +261,19 @@ func (rp *report) anchorMean(a string) string {
 		return ""
 	}
 	var v []float64
+	if a == plusAnchor {
+		if rp.plus == nil {
+			return ""
+		}
+		for _, d := range rp.rankSets {
+			ba, ok := rp.plus.ba[d]
+			if !ok {
+				return ""
+			}
+			v = append(v, ba)
+		}
+		return fmt.Sprintf("%.4f (means of %s)", mean(v), rp.plus.seedsText())
+	}
 	for _, d := range rp.rankSets {
 		var ba []float64
 		for _, s := range rp.cfg.Seeds {
@@ -411,7 +428,7 @@ func (rp *report) docIntro(dc *doc) {
 // says how the pair tests were made.
 func (rp *report) docMethods(dc *doc) {
 	cfg := rp.cfg
-	mt := &table{head: []string{"method", "parameters", "grid searched", "Python anchor of the same settings"}}
+	mt := &table{head: []string{"method", "parameters", "grid searched", "Python anchor"}}
 	for _, s := range cfg.Methods {
 		g := "none (defaults)"
 		if cfg.Grid == GridPaper {
@@ -427,6 +444,12 @@ func (rp *report) docMethods(dc *doc) {
 		mt.rows = append(mt.rows, []string{s.String(), s.paramText(), g, anchorOf(s)})
 	}
 	dc.table(mt)
+	if rp.anchors != nil || rp.plus != nil {
+		dc.p(fmt.Sprintf("Python anchor: the anchors' run of the same settings (../shared/anchors/README.md); for %s the anchors' faithful AER, %s.", PaperPreset, paperAnchor))
+		if rp.plus != nil && rp.hasPlusSpec() {
+			dc.p(rp.plusNote())
+		}
+	}
 	ref := rp.ref.String()
 	dc.p(fmt.Sprintf("Tests per dataset compare %s with every other method on the test predictions of all seeds concatenated (each seed's test rows are different rows, so concatenation pools them honestly): McNemar's test on per-row correctness at the tuned thresholds (chi-square with continuity correction, and the exact binomial p for few discordant rows), and the Wilcoxon signed-rank test on d = |label - score| of %s minus that of the other (negative: %s better; zero differences dropped, exact distribution up to 50 rows, else the normal approximation). These are aer compare's tests with its defaults: `aer compare` on the concatenated files gives the same statistics; tests.csv holds them at full precision.", ref, ref, ref))
 }
@@ -438,9 +461,13 @@ func (rp *report) docDataset(dc *doc, d *data) {
 	dc.h(2, fmt.Sprintf("%s", d.name))
 	dc.p(fmt.Sprintf("%d rows (%d minority, %d majority), %d features; file %s.", neg+pos, pos, neg, d.d.Cols(), filepath.Base(d.path)))
 	anch := rp.anchors[d.name]
+	_, plus := rp.plusOf(d.name)
 	dc.table(rp.metricsTable(d.name, anch))
 	if anch != nil {
 		dc.p("Anchors: the Python stack's runs of the same settings on the same splits (../shared/anchors/runs.csv), mean ± std over the same seeds.")
+	}
+	if plus && rp.hasPlusSpec() {
+		dc.p(fmt.Sprintf("%s, the default aer's anchor: the Python AER+'s mean test balanced accuracy over %s (../shared/anchors/aerplus.md), not per run and not a run of the same settings (see the methods above).", plusAnchor, rp.plus.seedsText()))
 	}
 	if tests := rp.tests[d.name]; len(tests) > 0 {
 		ref := rp.ref.String()
@@ -459,21 +486,23 @@ func (rp *report) metricsTable(name string, anch map[string]map[uint64]anchorRun
 	for _, m := range metricCols {
 		head = append(head, m.head)
 	}
-	if anch != nil {
+	_, plus := rp.plusOf(name)
+	withAnchors := anch != nil || plus && rp.hasPlusSpec()
+	if withAnchors {
 		head = append(head, "Python anchor", "anchor BA", "anchor ROC-AUC")
 	}
 	t := &table{head: head}
 	for _, c := range rp.cells[name] {
-		name := c.spec.String()
+		method := c.spec.String()
 		if len(c.rows) < c.runs {
-			name += fmt.Sprintf(" (%d/%d seeds)", len(c.rows), c.runs)
+			method += fmt.Sprintf(" (%d/%d seeds)", len(c.rows), c.runs)
 		}
-		r := []string{name}
+		r := []string{method}
 		for _, m := range metricCols {
 			r = append(r, meanStd(c.values(m.f)))
 		}
-		if anch != nil {
-			r = append(r, rp.anchorCells(anch, c.spec)...)
+		if withAnchors {
+			r = append(r, rp.anchorCells(name, anch, c.spec)...)
 		}
 		t.rows = append(t.rows, r)
 	}
@@ -481,9 +510,18 @@ func (rp *report) metricsTable(name string, anch map[string]map[uint64]anchorRun
 }
 
 // anchorCells are the anchor, anchor BA and anchor ROC-AUC cells of spec
-// s; blank when it has no anchor run at the bench's seeds.
-func (rp *report) anchorCells(anch map[string]map[uint64]anchorRun, s Spec) []string {
+// s on dataset d; blank when it has no anchor run at the bench's seeds.
+// The default aer's AER+ has only a mean balanced accuracy over the
+// anchors' seeds.
+func (rp *report) anchorCells(d string, anch map[string]map[uint64]anchorRun, s Spec) []string {
 	a := anchorOf(s)
+	if a == plusAnchor {
+		ba, ok := rp.plusOf(d)
+		if !ok {
+			return []string{"", "", ""}
+		}
+		return []string{a + " (aerplus.md)", fmt.Sprintf("%.3f (mean of %s)", ba, rp.plus.seedsText()), ""}
+	}
 	var ba, auc []float64
 	for _, seed := range rp.cfg.Seeds {
 		if v, ok := anch[a][seed]; ok {
@@ -544,8 +582,8 @@ func (rp *report) docAcross(dc *doc) {
 	}
 	dc.p(fmt.Sprintf("Mean ranks of the mean test balanced accuracy (at the threshold found on validation) over %d datasets (%s); rank 1 is the best, ties share the average rank.", fr.N, strings.Join(rp.rankSets, ", ")))
 	dc.table(rp.ranksTable())
-	if rp.anchors != nil {
-		dc.p("Anchor mean balanced accuracy: the Python run of the same settings, averaged over the same datasets and seeds (blank when it lacks one of them).")
+	if rp.anchors != nil || rp.plus != nil && rp.hasPlusSpec() {
+		dc.p("Anchor mean balanced accuracy: the Python run of the same settings, averaged over the same datasets and seeds (blank when it lacks one of them); for AER+, the mean over the same datasets of its per-dataset means over the anchors' seeds.")
 	}
 	idf := "+Inf (identical rankings on every dataset)"
 	if !math.IsInf(fr.ImanDavenport, 0) {
@@ -568,7 +606,7 @@ func (rp *report) ranksTable() *table {
 	}
 	sort.SliceStable(order, func(a, b int) bool { return fr.MeanRanks[order[a]] < fr.MeanRanks[order[b]] })
 	t := &table{head: []string{"method", "mean rank", "mean balanced accuracy"}}
-	withAnchors := rp.anchors != nil
+	withAnchors := rp.anchors != nil || rp.plus != nil && rp.hasPlusSpec()
 	if withAnchors {
 		t.head = append(t.head, "Python anchor", "anchor mean balanced accuracy")
 	}
@@ -657,4 +695,29 @@ func writeReport(cfg Config, ds []*data, rows map[runKey]Row) ([]string, error) 
 		}
 	}
 	return append(files, figs...), nil
+}
+
+// plusOf returns the Python AER+'s mean balanced accuracy on dataset d.
+func (rp *report) plusOf(d string) (float64, bool) {
+	if rp.plus == nil {
+		return 0, false
+	}
+	v, ok := rp.plus.ba[d]
+	return v, ok
+}
+
+// hasPlusSpec reports whether a spec of the bench has AER+ as anchor.
+func (rp *report) hasPlusSpec() bool {
+	for _, s := range rp.cfg.Methods {
+		if anchorOf(s) == plusAnchor {
+			return true
+		}
+	}
+	return false
+}
+
+// plusNote says what the default aer's AER+ anchor is and is not.
+func (rp *report) plusNote() string {
+	return fmt.Sprintf("The default aer's anchor is the Python reference's %s (../shared/anchors/aerplus.md), the combination AER's default preset grew from. It is known only as its mean test balanced accuracy per dataset over %s (the anchors' splits), not per run: no standard deviation, no ROC-AUC, and not over this bench's seeds unless they are the same. AER's default preset is not its settings (its rules for lambda and delta, for one, are those the figures' captions name), so %s is a reference, not a pair run for run.",
+		plusAnchor, rp.plus.seedsText(), plusAnchor)
 }

@@ -50,12 +50,37 @@ type tuning struct {
 	// ByLambda and ByDelta are the tuning curves on the validation rows.
 	ByLambda []lambdaPoint `json:"by_lambda,omitempty"`
 	ByDelta  []deltaPoint  `json:"by_delta,omitempty"`
+	// Select is what chose lambda (and the likelihood rule) on the
+	// validation rows: selectAUC (their ROC-AUC, in ByLambda's AUC) or
+	// selectThreshold (Metric at its best delta, ByLambda's Metric); ""
+	// when the summary does not say (a summary file of an older bench).
+	Select string `json:"select,omitempty"`
+	// DeltaRule is the configured rule for delta (deltaTuned or
+	// deltaBayes) and BayesDelta says the Bayes rule set the chosen delta
+	// (it falls back to the tuned one when the calibration cannot).
+	DeltaRule  string `json:"delta_rule,omitempty"`
+	BayesDelta bool   `json:"bayes_delta,omitempty"`
+	// Chosen is the validation confusion at the chosen lambda and delta
+	// (the final model's), nil when the summary does not give it: the
+	// point a delta the curve's grid lacks marks.
+	Chosen *confusion `json:"chosen,omitempty"`
 }
+
+// The rules a fit summary names (adaptive.Config's Select and DeltaRule).
+const (
+	selectAUC       = "auc"
+	selectThreshold = "threshold"
+	deltaTuned      = "tuned"
+	deltaBayes      = "bayes"
+)
 
 type lambdaPoint struct {
 	Lambda float64 `json:"lambda"`
 	Metric float64 `json:"metric"`
 	Delta  float64 `json:"delta"`
+	// AUC is the validation ROC-AUC at this lambda, 0 when the fit did
+	// not compute it (lambda not selected by ROC-AUC).
+	AUC float64 `json:"auc,omitempty"`
 }
 
 type deltaPoint struct {
@@ -98,8 +123,19 @@ func (t *tuning) staticUsed() bool {
 // the shape of the AER fit report (aer fit --json's "result").
 type summaryReport struct {
 	Config struct {
-		Metric string `json:"metric"`
+		Metric    string `json:"metric"`
+		Select    string `json:"select"`
+		DeltaRule string `json:"delta_rule"`
 	} `json:"config"`
+	BayesDelta bool `json:"bayes_delta"`
+	// Valid is the final model's validation metrics at its threshold:
+	// counts, which are whole without row weights.
+	Valid *struct {
+		TP *float64 `json:"tp"`
+		FP *float64 `json:"fp"`
+		TN *float64 `json:"tn"`
+		FN *float64 `json:"fn"`
+	} `json:"valid"`
 	Combiner *struct {
 		Static []float64 `json:"static"`
 		Lambda float64   `json:"lambda"`
@@ -129,7 +165,10 @@ func tuningOf(m learn.Model, row []float64) *tuning {
 	if err := json.Unmarshal(b, &rep); err != nil {
 		return nil // a summary of another shape
 	}
-	t := &tuning{Metric: rep.Config.Metric}
+	t := &tuning{Metric: rep.Config.Metric, Select: rep.Config.Select, DeltaRule: rep.Config.DeltaRule, BayesDelta: rep.BayesDelta}
+	if v := rep.Valid; v != nil && v.TP != nil && v.FP != nil && v.TN != nil && v.FN != nil {
+		t.Chosen = &confusion{TP: int(math.Round(*v.TP)), FP: int(math.Round(*v.FP)), TN: int(math.Round(*v.TN)), FN: int(math.Round(*v.FN))}
+	}
 	if c := rep.Combiner; c != nil {
 		t.Static, t.Lambda, t.Delta = c.Static, c.Lambda, c.Delta
 	}

@@ -240,41 +240,147 @@ func markChosen(p *plot.Plot, x, y float64, i int) error {
 	return nil
 }
 
-// lambdaFigure draws the validation metric against lambda, each lambda at
-// its best delta, one line per seed, the chosen lambda circled.
-func lambdaFigure(title, metric string, runs []seedTuning) (*rendered, error) {
-	p := newPlot(title, "lambda (weight of the likelihood weights)", "validation "+metricLabel(metric)+" (best delta)")
-	lo, hi := math.Inf(1), math.Inf(-1)
-	var names []string
-	for i, r := range runs {
-		xy := make(plotter.XYs, len(r.t.ByLambda))
-		for k, q := range r.t.ByLambda {
-			xy[k] = plotter.XY{X: q.Lambda, Y: q.Metric}
-			lo, hi = min(lo, q.Metric), max(hi, q.Metric)
+// lambdaByAUC reports whether every run chose lambda by validation
+// ROC-AUC and has that curve to draw.
+func lambdaByAUC(runs []seedTuning) bool {
+	for _, r := range runs {
+		if r.t.Select != selectAUC || len(aucCurve(r.t)) < 2 {
+			return false
 		}
-		if err := addLine(p, xy, i); err != nil {
-			return nil, err
-		}
-		if k := nearest(len(xy), func(k int) float64 { return xy[k].X }, r.t.Lambda); k >= 0 {
-			if err := markChosen(p, xy[k].X, xy[k].Y, i); err != nil {
-				return nil, err
-			}
-		}
-		names = append(names, fmt.Sprintf("seed %d (lambda %.2f)", r.seed, r.t.Lambda))
 	}
-	// The curve is often flat near its best: the y axis spans the data.
+	return len(runs) > 0
+}
+
+// aucCurve is t's validation ROC-AUC against lambda; lambdas where it
+// was not computed (0 in the summary) are left out.
+func aucCurve(t *tuning) plotter.XYs {
+	var xy plotter.XYs
+	for _, q := range t.ByLambda {
+		if q.AUC > 0 && finite(q.AUC) {
+			xy = append(xy, plotter.XY{X: q.Lambda, Y: q.AUC})
+		}
+	}
+	return xy
+}
+
+// metricByLambda is t's validation metric against lambda, each at its
+// best delta.
+func metricByLambda(t *tuning) plotter.XYs {
+	xy := make(plotter.XYs, len(t.ByLambda))
+	for k, q := range t.ByLambda {
+		xy[k] = plotter.XY{X: q.Lambda, Y: q.Metric}
+	}
+	return xy
+}
+
+// lambdaMark is the point of curve xy at t's chosen lambda (a value of
+// the lambda grid, so a point of the curve); false for an empty curve.
+func lambdaMark(t *tuning, xy plotter.XYs) (plotter.XY, bool) {
+	k := nearest(len(xy), func(k int) float64 { return xy[k].X }, t.Lambda)
+	if k < 0 {
+		return plotter.XY{}, false
+	}
+	return xy[k], true
+}
+
+// deltaMark is the point of curve xy, whose y is f of the validation
+// confusion, at t's chosen delta. A delta the Bayes rule set is no point
+// of the curve's candidates: it is marked at itself, with f of the
+// final model's validation confusion when the summary has it (else the
+// nearest candidate's). A tuned delta is a candidate: its point.
+func deltaMark(t *tuning, xy plotter.XYs, f func(metrics.Confusion) float64) (plotter.XY, bool) {
+	if t.BayesDelta && t.Chosen != nil && f != nil {
+		return plotter.XY{X: t.Delta, Y: f(t.Chosen.metrics())}, true
+	}
+	k := nearest(len(xy), func(k int) float64 { return xy[k].X }, t.Delta)
+	if k < 0 {
+		return plotter.XY{}, false
+	}
+	return xy[k], true
+}
+
+// metrics returns c as metrics counts.
+func (c confusion) metrics() metrics.Confusion {
+	return metrics.Confusion{TP: float64(c.TP), FP: float64(c.FP), TN: float64(c.TN), FN: float64(c.FN)}
+}
+
+// metricOf returns the function computing the named metric from a
+// confusion, nil for a name metrics does not know.
+func metricOf(name string) func(metrics.Confusion) float64 {
+	m, err := metrics.ParseMetric(name)
+	if err != nil {
+		return nil
+	}
+	return m.Of
+}
+
+// yRange sets p's y axis to span lo..hi with a margin: tuning curves are
+// often flat near their best.
+func yRange(p *plot.Plot, lo, hi float64) {
 	if !(lo <= hi) {
 		lo, hi = 0, 1
 	}
 	pad := max((hi-lo)*0.1, 0.005)
 	p.Y.Min, p.Y.Max = lo-pad, hi+pad
-	return renderWithLegend(p, names)
+}
+
+// lambdaPanel draws curve(t) of every run against lambda, one line per
+// seed, a circle at the chosen lambda.
+func lambdaPanel(title, ylabel string, runs []seedTuning, curve func(*tuning) plotter.XYs) (*plot.Plot, error) {
+	p := newPlot(title, "lambda (weight of the likelihood weights)", ylabel)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i, r := range runs {
+		xy := curve(r.t)
+		for _, q := range xy {
+			lo, hi = min(lo, q.Y), max(hi, q.Y)
+		}
+		if err := addLine(p, xy, i); err != nil {
+			return nil, err
+		}
+		if m, ok := lambdaMark(r.t, xy); ok {
+			if err := markChosen(p, m.X, m.Y, i); err != nil {
+				return nil, err
+			}
+		}
+	}
+	yRange(p, lo, hi)
+	return p, nil
+}
+
+// lambdaFigure draws the criterion that chose lambda against lambda, one
+// line per seed, the chosen lambda circled. When the runs chose lambda by
+// validation ROC-AUC it draws two panels: that ROC-AUC, which chose it,
+// and beside it the validation metric at each lambda's best delta, which
+// did not; otherwise the validation metric at its best delta alone.
+func lambdaFigure(title, metric string, runs []seedTuning) (*rendered, error) {
+	names := make([]string, len(runs))
+	for i, r := range runs {
+		names[i] = fmt.Sprintf("seed %d (lambda %.2f)", r.seed, r.t.Lambda)
+	}
+	if !lambdaByAUC(runs) {
+		p, err := lambdaPanel(title, "validation "+metricLabel(metric)+" (best delta)", runs, metricByLambda)
+		if err != nil {
+			return nil, err
+		}
+		return renderWithLegend(p, names)
+	}
+	auc, err := lambdaPanel("", "validation ROC-AUC (chose lambda)", runs, aucCurve)
+	if err != nil {
+		return nil, err
+	}
+	m, err := lambdaPanel("", "validation "+metricLabel(metric)+" (best delta; did not choose)", runs, metricByLambda)
+	if err != nil {
+		return nil, err
+	}
+	return panelsFigure(title, []*plot.Plot{auc, m}, names)
 }
 
 // deltaFigure draws the validation metric against delta at the chosen
-// lambda, one line per seed, the chosen delta circled.
+// lambda, one line per seed, the chosen delta circled (where the Bayes
+// rule chose it, at the final model's validation metric).
 func deltaFigure(title, metric string, runs []seedTuning) (*rendered, error) {
 	p := newPlot(title, "delta (decision threshold on the score)", "validation "+metricLabel(metric))
+	f := metricOf(metric)
 	var names []string
 	for i, r := range runs {
 		xy := make(plotter.XYs, len(r.t.ByDelta))
@@ -284,14 +390,32 @@ func deltaFigure(title, metric string, runs []seedTuning) (*rendered, error) {
 		if err := addLine(p, xy, i); err != nil {
 			return nil, err
 		}
-		if k := nearest(len(xy), func(k int) float64 { return xy[k].X }, r.t.Delta); k >= 0 {
-			if err := markChosen(p, xy[k].X, xy[k].Y, i); err != nil {
+		if m, ok := deltaMark(r.t, xy, f); ok {
+			if err := markChosen(p, m.X, m.Y, i); err != nil {
 				return nil, err
 			}
 		}
-		names = append(names, fmt.Sprintf("seed %d (delta %.2f)", r.seed, r.t.Delta))
+		names = append(names, fmt.Sprintf("seed %d (delta %.2f%s)", r.seed, r.t.Delta, bayesTag(runs, r.t)))
 	}
 	return renderWithLegend(p, names)
+}
+
+// bayesTag is ", Bayes rule" or ", tuned" for a legend entry when the
+// runs' deltas were chosen by different rules, else "".
+func bayesTag(runs []seedTuning, t *tuning) string {
+	bayes := 0
+	for _, r := range runs {
+		if r.t.BayesDelta {
+			bayes++
+		}
+	}
+	switch {
+	case bayes == 0 || bayes == len(runs):
+		return ""
+	case t.BayesDelta:
+		return ", Bayes rule"
+	}
+	return ", tuned"
 }
 
 // f1FMFigure draws, side by side, F1 and Fowlkes-Mallows (the paper's
@@ -312,14 +436,13 @@ func f1FMFigure(title string, runs []seedTuning) (*rendered, error) {
 		for i, r := range runs {
 			xy := make(plotter.XYs, len(r.t.ByDelta))
 			for k, q := range r.t.ByDelta {
-				c := q.Confusion
-				xy[k] = plotter.XY{X: q.Delta, Y: pn.f(metrics.Confusion{TP: float64(c.TP), FP: float64(c.FP), TN: float64(c.TN), FN: float64(c.FN)})}
+				xy[k] = plotter.XY{X: q.Delta, Y: pn.f(q.Confusion.metrics())}
 			}
 			if err := addLine(p, xy, i); err != nil {
 				return nil, err
 			}
-			if chosen := nearest(len(xy), func(k int) float64 { return xy[k].X }, r.t.Delta); chosen >= 0 {
-				if err := markChosen(p, xy[chosen].X, xy[chosen].Y, i); err != nil {
+			if m, ok := deltaMark(r.t, xy, pn.f); ok {
+				if err := markChosen(p, m.X, m.Y, i); err != nil {
 					return nil, err
 				}
 			}
@@ -328,14 +451,23 @@ func f1FMFigure(title string, runs []seedTuning) (*rendered, error) {
 	}
 	names := make([]string, len(runs))
 	for i, r := range runs {
-		names[i] = fmt.Sprintf("seed %d (delta %.2f)", r.seed, r.t.Delta)
+		names[i] = fmt.Sprintf("seed %d (delta %.2f%s)", r.seed, r.t.Delta, bayesTag(runs, r.t))
 	}
+	return panelsFigure(title, plots, names)
+}
+
+// panelsFigure draws plots side by side under one title, with one legend
+// of names on the right.
+func panelsFigure(title string, plots []*plot.Plot, names []string) (*rendered, error) {
 	l := legend(names)
 	legendW := legendWidth(l, names)
 	panelW := 4 * vg.Inch
-	titleH := vg.Points(24)
+	// 24 points for a title of one line, and a line's height more for
+	// each further line.
+	st := textStyle(11, draw.XCenter, draw.YTop)
+	titleH := vg.Points(24) + st.Height(title) - st.Height("x")
 	return render(vg.Length(len(plots))*panelW+legendW, plotHeight, func(c draw.Canvas) {
-		c.FillText(textStyle(11, draw.XCenter, draw.YTop), vg.Point{X: c.Min.X + vg.Length(len(plots))*panelW/2, Y: c.Max.Y - vg.Points(6)}, title)
+		c.FillText(st, vg.Point{X: c.Min.X + vg.Length(len(plots))*panelW/2, Y: c.Max.Y - vg.Points(6)}, title)
 		for j, p := range plots {
 			x0 := vg.Length(j) * panelW
 			p.Draw(draw.Crop(c, x0, x0+panelW-(c.Max.X-c.Min.X), 0, -titleH))
@@ -400,23 +532,131 @@ func (rp *report) tuningFigures(d string, c *cell, add func(key, name, caption s
 		}
 	}
 	if l := with(func(t *tuning) bool { return len(t.ByLambda) > 1 }); len(l) > 0 {
-		r, err := lambdaFigure(d+": "+spec+", tuning lambda", runs[0].t.Metric, l)
-		caption := fmt.Sprintf("%s: validation %s against lambda, the share of the likelihood weights in w* = lambda l* + (1 - lambda) w, each lambda at its best delta; one line per seed, a circle at the chosen lambda. %s", who, metric, valid)
+		short, rule := lambdaRule(l, metric)
+		r, err := lambdaFigure(d+": "+spec+", tuning lambda"+short, runs[0].t.Metric, l)
+		drawn := fmt.Sprintf("validation %s against lambda, the share of the likelihood weights in w* = lambda l* + (1 - lambda) w, each lambda at its best delta", metric)
+		if lambdaByAUC(l) {
+			drawn = fmt.Sprintf("left, validation ROC-AUC against lambda, the share of the likelihood weights in w* = lambda l* + (1 - lambda) w; right, validation %s against lambda, each lambda at its best delta", metric)
+		}
+		caption := fmt.Sprintf("%s: %s; one line per seed, a circle at the chosen lambda. %s %s", who, drawn, rule, valid)
 		if err := add(d, base+"_lambda", caption, r, err); err != nil {
 			return err
 		}
 	}
 	if dl := with(func(t *tuning) bool { return len(t.ByDelta) > 1 }); len(dl) > 0 {
-		r, err := deltaFigure(d+": "+spec+", tuning delta", runs[0].t.Metric, dl)
-		caption := fmt.Sprintf("%s: validation %s against the decision threshold delta at the chosen lambda; one line per seed, a circle at the chosen delta. %s", who, metric, valid)
+		short, rule := deltaRule(dl, metric)
+		r, err := deltaFigure(d+": "+spec+", tuning delta"+short, runs[0].t.Metric, dl)
+		caption := fmt.Sprintf("%s: validation %s against the decision threshold delta at the chosen lambda; one line per seed, a circle at the chosen delta. %s %s", who, metric, rule, valid)
 		if err := add(d, base+"_delta", caption, r, err); err != nil {
 			return err
 		}
 		r, err = f1FMFigure(d+": "+spec+", F1 and Fowlkes-Mallows vs delta (validation)", dl)
-		caption = fmt.Sprintf("%s: validation F1 and Fowlkes-Mallows (sqrt(precision x recall), the paper's \"G-mean\") of the minority class against delta at the chosen lambda, from the validation confusion counts; a circle at the chosen delta (tuned for %s, not for these). %s", who, metric, valid)
+		caption = fmt.Sprintf("%s: validation F1 and Fowlkes-Mallows (sqrt(precision x recall), the paper's \"G-mean\") of the minority class against delta at the chosen lambda, from the validation confusion counts; a circle at the chosen delta (chosen for %s, not for these: %s). %s", who, metric, deltaHow(dl, metric), valid)
 		if err := add(d, base+"_f1_fm", caption, r, err); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// seedList writes the seeds of runs as "seed 0" or "seeds 0, 1".
+func seedList(runs []seedTuning) string {
+	s := make([]string, len(runs))
+	for i, r := range runs {
+		s[i] = strconv.FormatUint(r.seed, 10)
+	}
+	if len(s) == 1 {
+		return "seed " + s[0]
+	}
+	return "seeds " + strings.Join(s, ", ")
+}
+
+// lambdaRule says what chose the runs' lambda: a short form for a
+// figure's title (a second line "chosen by ...", "" when unknown) and a
+// sentence for its caption.
+func lambdaRule(runs []seedTuning, metric string) (short, sentence string) {
+	by := map[string][]seedTuning{}
+	for _, r := range runs {
+		by[r.t.Select] = append(by[r.t.Select], r)
+	}
+	switch {
+	case len(by[selectAUC]) == len(runs) && lambdaByAUC(runs):
+		return "\nchosen by validation ROC-AUC", fmt.Sprintf("Lambda (with the likelihood rule) was chosen by the validation ROC-AUC (select=auc): the circle is the highest point of the left panel, not of the right one, whose %s at each lambda's best delta did not choose it.", metric)
+	case len(by[selectThreshold]) == len(runs):
+		return "\nchosen by validation " + metric, fmt.Sprintf("Lambda (with the likelihood rule) was chosen by the validation %s at its best delta (select=threshold): the circle is the curve's highest point (of tied ones, the middle).", metric)
+	case len(by[""]) == len(runs):
+		return "", "The fit summaries do not record what chose lambda."
+	}
+	var parts []string
+	for _, k := range []string{selectAUC, selectThreshold, ""} {
+		if len(by[k]) == 0 {
+			continue
+		}
+		what := map[string]string{selectAUC: "validation ROC-AUC", selectThreshold: "validation " + metric + " at its best delta", "": "a rule the summary does not record"}[k]
+		parts = append(parts, fmt.Sprintf("by %s for %s", what, seedList(by[k])))
+	}
+	return "", "Lambda was chosen " + strings.Join(parts, ", ") + "; the curve drawn is the validation " + metric + " at each lambda's best delta."
+}
+
+// deltaRule says what chose the runs' delta: a short form for a figure's
+// title (as lambdaRule's) and a sentence for its caption.
+func deltaRule(runs []seedTuning, metric string) (short, sentence string) {
+	const bayes = "the Bayes rule of a sigmoid calibration of the validation scores (delta_rule=bayes: the threshold where the calibrated probability equals the training rows' positive share)"
+	var b, tuned, fell, unknown []seedTuning
+	for _, r := range runs {
+		switch {
+		case r.t.BayesDelta:
+			b = append(b, r)
+		case r.t.DeltaRule == deltaBayes:
+			fell = append(fell, r)
+		case r.t.DeltaRule == deltaTuned:
+			tuned = append(tuned, r)
+		default:
+			unknown = append(unknown, r)
+		}
+	}
+	switch {
+	case len(b) == len(runs):
+		return "\nchosen by the Bayes rule", fmt.Sprintf("Delta was chosen by %s, not as the best point of this curve: the circle marks that delta and the final model's validation %s there, and need not sit at the curve's peak.", bayes, metric)
+	case len(tuned) == len(runs):
+		return "\nchosen by validation " + metric, "Delta was chosen as the best point of this curve (delta_rule=tuned; of tied best thresholds, the middle one)."
+	case len(unknown) == len(runs):
+		return "", "The fit summaries do not record what chose delta."
+	}
+	var parts []string
+	if len(b) > 0 {
+		parts = append(parts, fmt.Sprintf("by %s for %s", bayes, seedList(b)))
+	}
+	if len(fell) > 0 {
+		parts = append(parts, fmt.Sprintf("as the curve's best point for %s, where the Bayes rule was asked for but the calibration could not give it", seedList(fell)))
+	}
+	if len(tuned) > 0 {
+		parts = append(parts, fmt.Sprintf("as the curve's best point (delta_rule=tuned) for %s", seedList(tuned)))
+	}
+	if len(unknown) > 0 {
+		parts = append(parts, fmt.Sprintf("by a rule the summary does not record for %s", seedList(unknown)))
+	}
+	return "", "Delta was chosen " + strings.Join(parts, "; ") + "."
+}
+
+// deltaHow is deltaRule's choice in a few words: "by the Bayes rule ...",
+// "as the best point of its validation METRIC curve", or a pointer to the
+// delta figure when the runs differ.
+func deltaHow(runs []seedTuning, metric string) string {
+	bayes, tuned := 0, 0
+	for _, r := range runs {
+		switch {
+		case r.t.BayesDelta:
+			bayes++
+		case r.t.DeltaRule == deltaTuned || r.t.DeltaRule == deltaBayes:
+			tuned++
+		}
+	}
+	switch {
+	case bayes == len(runs):
+		return "by the Bayes rule of a sigmoid calibration of the validation scores, the circle at F1 and Fowlkes-Mallows of the final model's validation predictions there"
+	case tuned == len(runs):
+		return "as the best point of its validation " + metric + " curve"
+	}
+	return "the delta figure's caption says how"
 }

@@ -45,15 +45,20 @@ Fits every method on every dataset and seed and writes, under OUT:
                 standard deviation over seeds), the tests, mean ranks,
                 Friedman's test and the Nemenyi critical difference, and the
                 Python anchors' numbers beside ours when the datasets are the
-                shared ones. report.html is self-contained (figures inline);
-                report.md links the figures;
+                shared ones (aer:preset=paper beside AER_exp_simplex, run for
+                run; the default aer beside the Python AER+'s mean per
+                dataset over the anchors' seeds). report.html is
+                self-contained (figures inline); report.md links the figures;
   figures/      each figure as SVG and PNG: per dataset the ROC,
                 precision-recall and reliability curves (test predictions of
                 all seeds pooled) and, for each AER spec, the paper's figures:
                 the learned static weight of each member (a heat strip, one
-                row per seed), the validation metric against lambda and
-                against delta, and validation F1 and Fowlkes-Mallows against
-                delta; across datasets the critical-difference diagram.
+                row per seed), the criterion that chose lambda against lambda
+                (validation ROC-AUC beside the metric it did not choose, or
+                the metric at its best delta), the validation metric against
+                delta, and validation F1 and Fowlkes-Mallows against delta,
+                each captioned with the rule that chose its circled point;
+                across datasets the critical-difference diagram.
 
 --datasets takes a directory (every *.csv in it) or a CSV file, and may be
 repeated. The label is the column named label, else the last column; the
@@ -118,7 +123,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	threads := fs.Int("threads", 0, "worker goroutines of each fit when --jobs is 1 (0: all cores)")
 	rule := fs.String("threshold-rule", "tuned", "how every method's threshold is found on validation rows: `tuned` (the anchors' candidates) or bayes (a sigmoid calibration, at the training positive share)")
 	protocol := fs.String("protocol", bench.ProtocolSklearn, "split `rule`: sklearn (the anchors' 3:1:1 split) or split-column")
-	anchors := fs.String("anchors", "", "`DIR` holding the Python anchors' runs.csv (default: ../anchors beside the datasets directory, when present)")
+	anchors := fs.String("anchors", "", "`DIR` holding the Python anchors' runs.csv and aerplus.md (default: ../anchors beside the datasets directory, when present)")
 	reference := fs.String("reference", "", "method `spec` the tests compare with every other (default: aer if benchmarked, else the first)")
 	asJSON := fs.Bool("json", false, "print one JSON summary on stdout")
 	scaling := fs.String("scaling", "", "run the scaling experiment instead: training row `counts` such as 10k,100k,1M (see below)")
