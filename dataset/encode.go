@@ -140,13 +140,32 @@ func (d *Dataset) encodeCategory(s *Schema, k, j0 int, raw, src blas64.General, 
 		}
 	}
 	if dc, text := dcats[c.Column]; text {
+		// Each of the table's values maps to one offset of the schema's
+		// block (-1: unseen), found once, not per row.
+		to := make([]int, len(dc.Values))
+		for v, value := range dc.Values {
+			off, ok := pos[categoryKey(value)]
+			if !ok {
+				off = -1
+			}
+			to[v] = off
+		}
 		start := dstart[c.Column]
+		if len(to) == 0 {
+			return // every cell missing: all zeros
+		}
 		for i := range n {
-			for v, value := range dc.Values {
-				if src.Data[i*src.Stride+start+v] == 1 {
-					set(i, value)
-					break
+			row := src.Data[i*src.Stride+start : i*src.Stride+start+len(to)]
+			for v, x := range row {
+				if x != 1 {
+					continue
 				}
+				if to[v] >= 0 {
+					raw.Data[i*raw.Stride+j0+to[v]] = 1
+				} else {
+					e.Unseen[k]++
+				}
+				break
 			}
 		}
 		return

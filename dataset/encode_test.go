@@ -111,3 +111,47 @@ func TestFromRecords(t *testing.T) {
 		t.Errorf("a bad cell: %v, want its line and value", err)
 	}
 }
+
+// TestEncodeEmptyCategory: a categorical column whose every cell is
+// missing (no one-hot feature) encodes to all zeros.
+func TestEncodeEmptyCategory(t *testing.T) {
+	s := Schema{Features: []string{"a", "c=x", "c=y"}, Classes: [2]string{"0", "1"},
+		Categories: []Category{{Column: "c", Values: []string{"x", "y"}}}}
+	d := readText(t, "a,c,label\n1,,0\n2,,1\n", Options{Categorical: []string{"c"}})
+	e, err := d.Encode(&s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		if got := e.X.RawRowView(i)[1:]; got[0] != 0 || got[1] != 0 {
+			t.Errorf("row %d: %v, want zeros", i, got)
+		}
+	}
+}
+
+// FuzzEncode maps any table onto the schema of any other: an error or a
+// matrix of the schema's width, never a panic.
+func FuzzEncode(f *testing.F) {
+	f.Add("a,color,zip,b,label\n1,red,10,5,yes\n2,blue,20,6,no\n3,red,10,7,no\n", "label,note,b,zip,color,a\nno,x,5,20,purple,1.5\nyes,y,6,10,,2.5\n")
+	f.Add("a,c,label\n1,,0\n2,,1\n", "c,a,label\nx,1,0\n,2,1\n")
+	f.Add("x,label\n1,0\n2,1\n", "x\nhello\n")
+	f.Fuzz(func(t *testing.T, train, test string) {
+		opt := Options{AutoCategorical: true, AllowOneClass: true, LabelOptional: true}
+		a, err := Read(strings.NewReader(train), "train", opt)
+		if err != nil {
+			return
+		}
+		b, err := Read(strings.NewReader(test), "test", opt)
+		if err != nil {
+			return
+		}
+		s := a.Schema()
+		e, err := b.Encode(&s)
+		if err != nil {
+			return
+		}
+		if r, c := e.X.Dims(); r != b.Rows() || c != len(s.Features) {
+			t.Fatalf("encoded %dx%d, want %dx%d", r, c, b.Rows(), len(s.Features))
+		}
+	})
+}
