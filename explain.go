@@ -45,18 +45,23 @@ func (m *Model) Explain(ctx context.Context, t *Table, row int) (*Explanation, e
 		return nil, fmt.Errorf("%w: row %d: the table has rows 0 to %d", learn.ErrData, row, t.Rows()-1)
 	}
 	one := t.Subset([]int{row})
-	p, err := m.Predict(ctx, one, &PredictOptions{Workers: 1})
+	e, err := m.encode(one)
+	if err != nil {
+		return nil, err
+	}
+	score, err := learn.Predict(ctx, m.model, e.X, 1)
 	if err != nil {
 		return nil, err
 	}
 	s := m.Schema()
-	e, err := one.d.Encode(&s)
-	if err != nil {
-		return nil, err
+	out := &Explanation{Row: row, Score: score[0]}
+	out.Threshold, _ = m.Threshold()
+	out.Class = s.Classes[0]
+	if score[0] >= out.Threshold {
+		out.Class = s.Classes[1]
 	}
-	out := &Explanation{Row: row, Score: p.Score[0], Class: p.Class(0), Threshold: p.Threshold}
-	if p.ID != nil {
-		out.ID = p.ID[0]
+	if one.d.IDs != nil {
+		out.ID = one.d.IDs[0]
 	}
 	a, err := learn.Attribute(ctx, m.model, e.X, 1)
 	switch {

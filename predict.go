@@ -83,17 +83,16 @@ func (m *Model) Predict(ctx context.Context, t *Table, opt *PredictOptions) (*Pr
 	if opt == nil {
 		opt = &PredictOptions{}
 	}
-	s := m.Schema()
-	e, err := t.d.Encode(&s)
+	enc, err := m.encode(t)
 	if err != nil {
 		return nil, err
 	}
-	score, err := learn.Predict(ctx, m.model, e.X, opt.Workers)
+	score, err := learn.Predict(ctx, m.model, enc.X, opt.Workers)
 	if err != nil {
 		return nil, err
 	}
-	p := &Predictions{Classes: s.Classes, IDColumn: t.d.IDColumn, ID: t.d.IDs, Label: e.Y, Score: score,
-		Pred: make([]int, len(score)), Ignored: e.Ignored}
+	p := &Predictions{Classes: m.header.Schema.Classes, IDColumn: t.d.IDColumn, ID: t.d.IDs, Label: enc.Y, Score: score,
+		Pred: make([]int, len(score)), Unseen: enc.unseen, Ignored: enc.ignored}
 	p.Threshold, p.ThresholdFrom = m.Threshold()
 	if opt.Threshold != nil {
 		p.Threshold, p.ThresholdFrom = *opt.Threshold, "option"
@@ -103,26 +102,44 @@ func (m *Model) Predict(ctx context.Context, t *Table, opt *PredictOptions) (*Pr
 			p.Pred[i] = 1
 		}
 	}
-	count := func(column string, n int) {
-		if n > 0 {
-			if p.Unseen == nil {
-				p.Unseen = map[string]int{}
-			}
-			p.Unseen[column] += n
-		}
+	return p, nil
+}
+
+// encoded is a table encoded for the model, with what Predictions report
+// of it.
+type encoded struct {
+	*dataset.Encoded
+	unseen  map[string]int // per categorical column; nil when none
+	ignored []string       // the table's columns the model does not use
+}
+
+// encode maps t's columns onto the model's schema by name (see Predict).
+func (m *Model) encode(t *Table) (*encoded, error) {
+	s := m.Schema()
+	e, err := t.d.Encode(&s)
+	if err != nil {
+		return nil, err
 	}
-	for k, c := range s.Categories {
-		count(c.Column, e.Unseen[k])
-	}
+	out := &encoded{Encoded: e, ignored: append(slices.Clone(t.d.Ignored), e.Ignored...)}
+	out.unseen = addUnseen(nil, s.Categories, e.Unseen)
 	// A table read with the model's lists of values (Model.ReadTable)
 	// counted its unseen values as it read them.
-	for k, c := range t.d.Categories {
-		if k < len(t.d.Unseen) {
-			count(c.Column, t.d.Unseen[k])
+	out.unseen = addUnseen(out.unseen, t.d.Categories, t.d.Unseen)
+	return out, nil
+}
+
+// addUnseen adds counts[k], the unseen values of cats[k], to dst by
+// column name, and returns it; dst stays nil while every count is 0.
+func addUnseen(dst map[string]int, cats []dataset.Category, counts []int) map[string]int {
+	for k, c := range cats {
+		if k < len(counts) && counts[k] > 0 {
+			if dst == nil {
+				dst = map[string]int{}
+			}
+			dst[c.Column] += counts[k]
 		}
 	}
-	p.Ignored = append(slices.Clone(t.d.Ignored), p.Ignored...)
-	return p, nil
+	return dst
 }
 
 // ReadOptions are the options to read data for the model, as aer predict
@@ -133,33 +150,8 @@ func (m *Model) Predict(ctx context.Context, t *Table, opt *PredictOptions) (*Pr
 func (m *Model) ReadOptions() dataset.Options {
 	s := m.Schema()
 	opt := s.ReadOptions()
-	opt.Keep = RawColumns(&s)
+	opt.Keep = s.RawColumns()
 	return opt
-}
-
-// RawColumns are the columns of data a model of schema s reads, as they
-// are named in a file: the numeric features and the categorical columns
-// (each one once, by its own name), in the schema's order.
-func RawColumns(s *dataset.Schema) []string {
-	catOf := map[string]string{}
-	for _, c := range s.Categories {
-		for _, n := range c.Names() {
-			catOf[n] = c.Column
-		}
-	}
-	var out []string
-	seen := map[string]bool{}
-	for _, f := range s.Features {
-		name := f
-		if c, ok := catOf[f]; ok {
-			name = c
-		}
-		if !seen[name] {
-			seen[name] = true
-			out = append(out, name)
-		}
-	}
-	return out
 }
 
 // ReadTable reads the table at path ("-": the standard input) as data for

@@ -107,13 +107,6 @@ func (m *Model) PredictStream(ctx context.Context, r io.Reader, name string, w i
 			return nil, err
 		}
 	}
-	for k, c := range s.Categories() {
-		if n := s.Unseen()[k]; n > 0 {
-			if sum.Unseen == nil {
-				sum.Unseen = map[string]int{}
-			}
-			sum.Unseen[c.Column] = n
-		}
-	}
+	sum.Unseen = addUnseen(nil, s.Categories(), s.Unseen())
 	return sum, pw.Flush()
 }

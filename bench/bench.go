@@ -21,6 +21,7 @@ import (
 	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/internal/atomicfile"
 	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/pipeline"
 	"github.com/aer-go/aer/search"
 )
 
@@ -235,17 +236,9 @@ func (j *job) axes(grid string) []search.Axis {
 	if err != nil {
 		return nil
 	}
-	g, ok := m.(learn.Gridder)
-	if !ok {
-		return nil
-	}
-	var axes []search.Axis
-	for _, s := range g.PaperGrid() {
-		a, err := search.ParseAxis(s)
-		if err != nil {
-			return nil
-		}
-		axes = append(axes, a)
+	axes, err := pipeline.Axes(m, []string{GridPaper})
+	if err != nil {
+		return nil // a method without a paper grid is fitted as it is
 	}
 	return axes
 }

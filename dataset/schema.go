@@ -62,6 +62,31 @@ func (s *Schema) ReadOptions() Options {
 	}
 }
 
+// RawColumns are the columns of data a model of schema s reads, as they
+// are named in a file: the numeric features and the categorical columns
+// (each one once, by its own name), in the schema's order.
+func (s *Schema) RawColumns() []string {
+	catOf := map[string]string{}
+	for _, c := range s.Categories {
+		for _, n := range c.Names() {
+			catOf[n] = c.Column
+		}
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range s.Features {
+		name := f
+		if c, ok := catOf[f]; ok {
+			name = c
+		}
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
 // Columns maps the model's features onto data columns named features:
 // idx[j] is the data column of model feature j. Columns may come in any
 // order; a missing or unexpected column is an ErrSchema error naming

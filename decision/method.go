@@ -70,46 +70,31 @@ func (o Options) Check() error {
 // Its name, parameters and payloads are the inner method's: the layer is
 // not part of the payload (a model file keeps it in its header).
 type Layered struct {
-	inner learn.Method
-	opt   Options
+	learn.WrappedMethod // Unwrap, Name, Describe, Set and Params: the inner method's
+	opt                 Options
 }
 
 // Wrap returns inner behind a decision layer fitted as opt says.
 func Wrap(inner learn.Method, opt Options) *Layered {
-	return &Layered{inner: inner, opt: opt}
+	return &Layered{WrappedMethod: learn.WrappedMethod{Inner: inner}, opt: opt}
 }
-
-// Unwrap returns the inner method.
-func (l *Layered) Unwrap() learn.Method { return l.inner }
 
 // Options returns the options the layer is fitted with.
 func (l *Layered) Options() Options { return l.opt }
 
-// Name is the inner method's.
-func (l *Layered) Name() string { return l.inner.Name() }
-
-// Set sets a parameter of the inner method.
-func (l *Layered) Set(key, value string) error { return l.inner.Set(key, value) }
-
-// Params lists the inner method's parameters.
-func (l *Layered) Params() []learn.Param { return l.inner.Params() }
-
 // Load decodes an inner model's payload.
-func (l *Layered) Load(payload []byte) (learn.Model, error) { return l.inner.Load(payload) }
+func (l *Layered) Load(payload []byte) (learn.Model, error) { return l.Inner.Load(payload) }
 
 // FitMemory is the inner method's estimate: the layer needs the
 // validation rows' scores only.
 func (l *Layered) FitMemory(s learn.Shape) int64 {
-	n, _ := learn.FitMemory(l.inner, s)
+	n, _ := learn.FitMemory(l.Inner, s)
 	return n
 }
 
-// Describe is the inner method's description.
-func (l *Layered) Describe() string { return learn.Describe(l.inner) }
-
 // PaperGrid is the inner method's, if it has one.
 func (l *Layered) PaperGrid() []string {
-	if g, ok := l.inner.(learn.Gridder); ok {
+	if g, ok := l.Inner.(learn.Gridder); ok {
 		return g.PaperGrid()
 	}
 	return nil
@@ -130,7 +115,7 @@ func (l *Layered) Fit(ctx context.Context, train, valid *learn.Data, env learn.E
 	if valid == nil && l.opt.Override {
 		return nil, ErrNoValid
 	}
-	m, err := l.inner.Fit(ctx, train, valid, env)
+	m, err := l.Inner.Fit(ctx, train, valid, env)
 	if err != nil {
 		return nil, err
 	}

@@ -53,17 +53,11 @@ func openData(ctx context.Context, path string) (*dataFile, error) {
 // loadData reads the whole table at path ("-": the standard input): CSV,
 // gzip-compressed CSV or Parquet, named as dataset.Load names it.
 func loadData(ctx context.Context, path string, opt dataset.Options) (*dataset.Dataset, error) {
-	df, err := openData(ctx, path)
+	t, err := aerlib.ReadTableFrom(ctx, path, opt)
 	if err != nil {
 		return nil, err
 	}
-	defer df.Close()
-	d, err := dataset.Decode(df.r, df.name, opt)
-	if err != nil {
-		return nil, err
-	}
-	d.Name = df.stem
-	return d, nil
+	return t.Dataset(), nil
 }
 
 // oneStdin is a usage error when more than one of the named inputs is

@@ -109,9 +109,9 @@ func (p *paramFlags) String() string {
 }
 
 // texts returns the parameters as key=value.
-func (p *paramFlags) texts() []string {
-	out := make([]string, len(*p))
-	for i, kv := range *p {
+func (p paramFlags) texts() []string {
+	out := make([]string, len(p))
+	for i, kv := range p {
 		out[i] = kv.Key + "=" + kv.Value
 	}
 	return out
@@ -296,7 +296,7 @@ func (a *fitArgs) readData(ctx context.Context, stderr io.Writer) (train, valid 
 	d, schema := train.Dataset(), train.Schema()
 	valid, err = aerlib.ReadTableFrom(ctx, *a.valid, dataset.Options{Label: d.Label, Classes: d.Classes, AllowOneClass: true, Weight: *a.weight,
 		Drop: opt.Drop, Delimiter: opt.Delimiter, NA: opt.NA, ID: opt.ID, Categories: d.Categories, Workers: *a.threads,
-		Keep: aerlib.RawColumns(&schema)})
+		Keep: schema.RawColumns()})
 	if err != nil {
 		return nil, nil, fmt.Errorf("fit: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/aer-go/aer/learn"
 	_ "github.com/aer-go/aer/methods" // every method, by name
 	"github.com/aer-go/aer/modelfile"
+	"github.com/aer-go/aer/pipeline"
 )
 
 // param is one --param key=value.
@@ -25,10 +26,8 @@ func newMethod(cmd, name string, params []param) (learn.Method, error) {
 	if err != nil {
 		return nil, usageErrorf("%s: %v", cmd, err)
 	}
-	for _, p := range params {
-		if err := m.Set(p.Key, p.Value); err != nil {
-			return nil, usageErrorf("%s: --param: %v (aer help fit --method %s lists the parameters)", cmd, err, name)
-		}
+	if err := pipeline.SetParams(m, paramFlags(params).texts()); err != nil {
+		return nil, usageErrorf("%s: --param: %v (aer help fit --method %s lists the parameters)", cmd, err, name)
 	}
 	return m, nil
 }
@@ -48,7 +47,7 @@ func loadModel(path string) (*modelfile.Header, learn.Model, error) {
 // model does not use ignored.
 func loadFor(ctx context.Context, path string, h *modelfile.Header, modelPath, id string) (*dataset.Dataset, error) {
 	opt := h.Schema.ReadOptions()
-	opt.Keep = aerlib.RawColumns(&h.Schema)
+	opt.Keep = h.Schema.RawColumns()
 	if id != "" {
 		opt.ID = id
 	}
