@@ -165,6 +165,26 @@ func (m *Model) Learned() learn.Model { return m.model }
 // Layer is the decision layer fitted on validation rows, nil without one.
 func (m *Model) Layer() *decision.Layer { return m.layer }
 
+// What a model's scores are, as Model.Scores says.
+const (
+	// ScoresProbability: calibrated probabilities of the positive class
+	// (the decision layer's calibration, fitted on validation rows).
+	ScoresProbability = "probability"
+	// ScoresRaw: the method's own scores, uncalibrated. They rank rows;
+	// class weights, resampling and ensembling shift them away from the
+	// rate of positives.
+	ScoresRaw = "score"
+)
+
+// Scores says what the model's scores are: ScoresProbability when its
+// decision layer calibrated them, else ScoresRaw.
+func (m *Model) Scores() string {
+	if m.layer != nil && m.layer.Calibration != nil {
+		return ScoresProbability
+	}
+	return ScoresRaw
+}
+
 // Report is what the fit found; nil for a model read from a file.
 func (m *Model) Report() *FitReport { return m.report }
 

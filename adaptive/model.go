@@ -138,6 +138,13 @@ func (m *Model) Predict(x *mat.Dense) ([]int, error) {
 // Threshold returns the tuned decision threshold delta.
 func (m *Model) Threshold() float64 { return m.combiner.Delta }
 
+// DefersThreshold reports whether delta gives way to a decision layer
+// (learn.Deferrer): under DeltaBayes, the preset plus's rule, it is the
+// threshold a default decision layer finds on the same validation scores,
+// and the layer keeps the calibration too, so that the scores are
+// probabilities. The paper's tuned delta stays.
+func (m *Model) DefersThreshold() bool { return m.config.DeltaRule == DeltaBayes }
+
 // MemberTable lists the members: component (the combiner's Owner, else
 // member j of component j/2), method, name, static weight and settings:
 // the member parameters of the configuration, or a peer's own

@@ -60,9 +60,10 @@ type Config struct {
 	// Protocol is ProtocolSklearn (the default, "") or ProtocolSplitColumn.
 	Protocol string
 	// ThresholdRule is how every method's threshold is found on the
-	// validation rows: decision.RuleTuned (the default, "": the anchors'
-	// candidates) or decision.RuleBayes (a sigmoid calibration, and the
-	// threshold where it reaches the training rows' positive share).
+	// validation rows: decision.RuleBayes (the default, "", as aer fit's
+	// decision layer: a sigmoid calibration of the scores, kept, and the
+	// threshold at the training rows' positive share) or decision.RuleTuned
+	// (the anchors' candidates, on the raw scores).
 	ThresholdRule string
 	// Jobs is the number of runs fitted at once; 0 means 1. With more than
 	// one, each fit gets one worker; results do not depend on Jobs.
@@ -279,7 +280,7 @@ func settingsHash(d *data, spec Spec, grid, protocol, rule string, axes []search
 // hash records it (unchanged for the tuned rule, so earlier runs resume).
 func objectiveName(rule string) string {
 	if rule == decision.RuleBayes {
-		return "balanced_accuracy (bayes)"
+		return "balanced_accuracy (bayes, calibrated)"
 	}
 	return "balanced_accuracy"
 }
@@ -316,9 +317,9 @@ func (c *Config) check() error {
 		dirs[s.dir()] = s.String()
 	}
 	switch c.ThresholdRule {
-	case "", decision.RuleTuned:
-		c.ThresholdRule = ""
-	case decision.RuleBayes:
+	case "":
+		c.ThresholdRule = decision.RuleBayes
+	case decision.RuleTuned, decision.RuleBayes:
 	default:
 		return fmt.Errorf("threshold rule %q: want %s or %s", c.ThresholdRule, decision.RuleTuned, decision.RuleBayes)
 	}

@@ -417,9 +417,9 @@ func (rp *report) docIntro(dc *doc) {
 	}
 	dc.p(fmt.Sprintf("Datasets: %s. Seeds: %s. Methods: %d. Split: %s. Features standardised with the training rows' means and deviations. Hyper-parameters: %s.",
 		strings.Join(names, ", "), strings.Join(seeds, ", "), len(cfg.Methods), split, grid))
-	rule := "Every method's decision threshold is tuned on the validation rows for balanced accuracy (candidates 0.01, ..., 0.99 and the validation scores' quantiles; of tied best thresholds, the middle one)"
+	rule := "Every method's decision threshold is tuned on the validation rows for balanced accuracy, the Python anchors' rule (candidates 0.01, ..., 0.99 and the validation scores' quantiles; of tied best thresholds, the middle one), on its raw scores"
 	if rp.cfg.ThresholdRule == decision.RuleBayes {
-		rule = "Every method's decision threshold is found on the validation rows by the Bayes rule for balanced accuracy: a sigmoid calibration (Platt) of the validation scores, and the threshold where the calibrated probability equals the training rows' positive share"
+		rule = "Every method's scores pass through aer fit's default decision layer: a sigmoid calibration (Platt, on the logit of the scores) fitted on the validation rows, so that they are probabilities, and the Bayes threshold for balanced accuracy, the training rows' positive share"
 	}
 	dc.p(rule + "; the metrics below are the test rows' at that threshold. \"BA at default threshold\" uses 0.5, or the threshold a method tunes itself (aer, dynens, gbdt-tuned). Each cell is the mean ± standard deviation (n-1) over seeds. Fowlkes-Mallows is sqrt(precision x recall), which the paper calls \"G-mean\"; TP-FP ratio is TPR/FPR, infinite when a run has no false positive (such runs are left out of the mean and counted).")
 }

@@ -17,9 +17,9 @@ import (
 
 // Behind a layer without calibration a model keeps everything it offers,
 // the layer's threshold first; behind a calibrating layer, only what is
-// about its make-up: its explanations and attributions are of the
-// uncalibrated score (a tree's attributions are of its probability, which
-// no calibration maps linearly).
+// about its make-up; its explanations come with the calibrated score beside
+// them, and its attributions are not offered (a tree's attributions are
+// of its probability, which no calibration maps linearly).
 func TestAttachCapabilities(t *testing.T) {
 	ctx := context.Background()
 	tk := newTask(t)
@@ -65,8 +65,19 @@ func TestAttachCapabilities(t *testing.T) {
 			}
 			continue
 		}
-		if explains || !errors.Is(attrErr, learn.ErrNoAttribution) {
-			t.Errorf("%q: explains %v, attributions %v: the uncalibrated score's are offered", cal, explains, attrErr)
+		if !explains || !errors.Is(attrErr, learn.ErrNoAttribution) {
+			t.Fatalf("%q: explains %v, attributions %v: the uncalibrated score's attributions are offered, or its explanation is not", cal, explains, attrErr)
+		}
+		// The explanation is the tree's, with the calibrated score and
+		// the layer's prediction beside it.
+		e, err := ex.Explain(row)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ce, ok := e.(*decision.Explanation)
+		want := l.Calibration.Apply(score[0])
+		if !ok || !reflect.DeepEqual(ce.Model, must(m.(learn.Explainer).Explain(row))) || ce.Score != want || ce.ModelScore != score[0] || (ce.Prediction == 1) != (want >= l.Threshold) {
+			t.Errorf("%q: explanation %+v, want the tree's with calibrated score %v", cal, e, want)
 		}
 		if reflect.DeepEqual(p, score) {
 			t.Errorf("%q: the calibrated scores are the tree's", cal)

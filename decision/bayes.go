@@ -61,45 +61,77 @@ func (c *Calibration) Inverse(p float64) (float64, bool) {
 }
 
 // FitBayesLayer fits a layer by RuleBayes on validation labels y, the
-// model's scores and optional row weights w: a sigmoid calibration, not
-// kept (the threshold applies to the raw scores, which it orders the same
-// way), and the score where the calibrated probability reaches o's
-// Bayes-optimal one. prior is the population's positive share for
-// balanced accuracy (<= 0: the validation rows' weighted share). Where the
-// calibration does not increase with the score, it falls back to
-// RuleTuned.
+// model's scores and optional row weights w, with the calibration not
+// kept: a sigmoid calibration finds the score where the calibrated
+// probability reaches o's Bayes-optimal one, and the threshold applies to
+// the raw scores, which it orders the same way (FitBayes with None).
 func FitBayesLayer(y []int, score, w []float64, o Objective, prior float64) (*Layer, error) {
+	return FitBayes(y, score, w, o, prior, None)
+}
+
+// FitBayes fits a layer by RuleBayes on validation labels y, the model's
+// scores and optional row weights w: a calibration of the scores
+// (calibrate is Sigmoid, "" too, or Isotonic), kept in the layer, and the
+// threshold at o's Bayes-optimal probability on the calibrated scale; or,
+// with calibrate None, a sigmoid calibration that is not kept and the
+// raw score where it reaches that probability. prior is the population's
+// positive share for balanced accuracy (<= 0: the validation rows'
+// weighted share). Where a sigmoid calibration does not increase with the
+// score, it falls back to RuleTuned on the raw scores.
+func FitBayes(y []int, score, w []float64, o Objective, prior float64, calibrate string) (*Layer, error) {
 	if err := metrics.Validate(y, score, nil, w); err != nil {
 		return nil, err
 	}
 	if prior <= 0 {
-		var pos, all float64
-		for i, v := range y {
-			wi := 1.0
-			if w != nil {
-				wi = w[i]
-			}
-			all += wi
-			pos += wi * float64(v)
-		}
-		prior = pos / all
+		prior = positiveShare(y, w)
 	}
 	p, err := BayesProbability(o, prior)
 	if err != nil {
 		return nil, err
 	}
-	c, err := Calibrate(Sigmoid, y, score, w)
+	method := calibrate
+	if method == "" || method == None {
+		method = Sigmoid
+	}
+	c, err := Calibrate(method, y, score, w)
 	if err != nil {
 		return nil, err
 	}
-	t, ok := c.Inverse(p)
-	if !ok {
-		return FitLayer(y, score, w, o, "")
+	l := &Layer{Objective: o.String(), Rule: RuleBayes}
+	s := score
+	if calibrate == None {
+		t, ok := c.Inverse(p)
+		if !ok {
+			return FitLayer(y, score, w, o, "")
+		}
+		l.Threshold = t
+	} else {
+		if c.Method == Sigmoid && !(c.A < 0) {
+			return FitLayer(y, score, w, o, "")
+		}
+		l.Calibration, l.Threshold = c, p
+		s = make([]float64, len(score))
+		for i, v := range score {
+			s[i] = c.Apply(v)
+		}
 	}
-	l := &Layer{Threshold: t, Objective: o.String(), Rule: RuleBayes}
-	l.Value = o.value(metrics.FromScores(y, score, t, w))
+	l.Value = o.value(metrics.FromScores(y, s, l.Threshold, w))
 	if o.CostFN+o.CostFP > 0 {
 		l.Value = -l.Value
 	}
 	return l, nil
+}
+
+// positiveShare is the weighted share of label 1 in y.
+func positiveShare(y []int, w []float64) float64 {
+	var pos, all float64
+	for i, v := range y {
+		wi := 1.0
+		if w != nil {
+			wi = w[i]
+		}
+		all += wi
+		pos += wi * float64(v)
+	}
+	return pos / all
 }

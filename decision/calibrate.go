@@ -14,6 +14,9 @@ import (
 const (
 	Sigmoid  = "sigmoid"  // Platt scaling: p = 1/(1 + exp(A f + B))
 	Isotonic = "isotonic" // a non-decreasing step map by pool-adjacent-violators
+	// None asks for no calibration where a rule would calibrate by
+	// default (Options.Calibrate).
+	None = "none"
 )
 
 // Calibration maps a method's scores to probabilities that mean what they

@@ -2,6 +2,7 @@ package decision
 
 import (
 	"fmt"
+	"io"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -26,12 +27,12 @@ type Layer struct {
 
 // FitLayer fits a layer on validation labels y, the model's scores and
 // optional row weights w: the calibration when calibrate is Sigmoid or
-// Isotonic ("" for none), then the threshold best for o on the calibrated
+// Isotonic ("" or None for none), then the threshold best for o on the calibrated
 // scores among Candidates.
 func FitLayer(y []int, score, w []float64, o Objective, calibrate string) (*Layer, error) {
 	l := &Layer{Objective: o.String()}
 	s := score
-	if calibrate != "" {
+	if calibrate != "" && calibrate != None {
 		c, err := Calibrate(calibrate, y, score, w)
 		if err != nil {
 			return nil, err
@@ -67,9 +68,9 @@ func (l *Layer) Check() error {
 // importances, members) is found through it. Without a calibration it
 // scores as m does, so m's per-row explanations and attributions are
 // found through it too. With one it changes the scores
-// (learn.ScoreChanged): m's explanations, of its uncalibrated score, are
-// not offered, and its attributions only where the calibration maps them
-// exactly (see calibrating.Attribute). The layer is not part of m's
+// (learn.ScoreChanged): m's explanations come with the calibrated score
+// beside them (Explanation), and its attributions only where the
+// calibration maps them exactly (see calibrating.Attribute). The layer is not part of m's
 // payload: MarshalBinary gives m's bytes, and whoever saves the model
 // keeps the layer beside it.
 func Attach(m learn.Model, l *Layer) learn.Model {
@@ -78,7 +79,11 @@ func Attach(m learn.Model, l *Layer) learn.Model {
 		return a
 	}
 	a.Changed = learn.ScoreChanged
-	return &calibrating{a}
+	c := &calibrating{a}
+	if _, ok := learn.ExplainerOf(m); ok {
+		return &explaining{c}
+	}
+	return c
 }
 
 type attached struct {
@@ -102,6 +107,55 @@ func (a *attached) Threshold() float64             { return a.layer.Threshold }
 
 // calibrating is a layer with a calibration.
 type calibrating struct{ *attached }
+
+// Explanation is the explanation of one row's score through a decision
+// layer's calibration: the calibrated score and the prediction at the
+// layer's threshold, then the model's own explanation of its score
+// before calibration.
+type Explanation struct {
+	Score       float64           `json:"score"`
+	Prediction  int               `json:"prediction"`
+	Threshold   float64           `json:"threshold"`
+	ModelScore  float64           `json:"model_score"`
+	Calibration string            `json:"calibration"`
+	Model       learn.Explanation `json:"model"`
+}
+
+// WriteText writes the calibrated score, then the model's explanation.
+func (e *Explanation) WriteText(w io.Writer) error {
+	if _, err := fmt.Fprintf(w, "probability %.4f, prediction %d (threshold %.4g): the decision layer's %s calibration of the model's score %.4f, which the model breaks down as follows\n",
+		e.Score, e.Prediction, e.Threshold, e.Calibration, e.ModelScore); err != nil {
+		return err
+	}
+	return e.Model.WriteText(w)
+}
+
+// explaining is a layer with a calibration in front of a model that
+// explains its scores (learn.Explainer).
+type explaining struct{ *calibrating }
+
+// Explain explains the calibrated score of one row (raw features) where
+// the model explains its own: the model's explanation of its score, with
+// the calibrated score and the layer's prediction beside it.
+func (c *explaining) Explain(row []float64) (learn.Explanation, error) {
+	ex, ok := learn.ExplainerOf(c.Inner)
+	if !ok {
+		return nil, fmt.Errorf("%w: the model does not explain its scores", learn.ErrNoAttribution)
+	}
+	in, err := ex.Explain(row)
+	if err != nil {
+		return nil, err
+	}
+	s, err := c.Inner.PredictProba(mat.NewDense(1, len(row), append([]float64(nil), row...)), nil)
+	if err != nil {
+		return nil, err
+	}
+	out := &Explanation{Score: c.layer.Calibration.Apply(s[0]), Threshold: c.layer.Threshold, ModelScore: s[0], Calibration: c.layer.Calibration.Method, Model: in}
+	if out.Score >= out.Threshold {
+		out.Prediction = 1
+	}
+	return out, nil
+}
 
 // Attribute gives the attributions of the calibrated score where the
 // calibration maps the inner model's attributions exactly: a sigmoid

@@ -10,20 +10,28 @@ import (
 )
 
 // Options say how a decision layer is fitted on validation rows in front
-// of a method's models (see Layered). The zero value tunes the threshold
-// for balanced accuracy among Candidates, without calibration, and leaves
-// a model that tunes its own threshold (a learn.Thresholder, such as
-// AER's delta) as it is.
+// of a method's models (see Layered). The zero value is the default: for
+// balanced accuracy, a sigmoid calibration of the scores, kept, so that
+// the model's scores are probabilities, and the Bayes-optimal threshold
+// on them, the training rows' positive share (RuleBayes); a model that
+// tunes its own threshold (a learn.Thresholder, such as AER's paper
+// delta) is left as it is, unless its threshold defers to a layer
+// (learn.Deferrer, AER's default Bayes delta). docs/decision.md gives the
+// evidence for this default.
 type Options struct {
 	// Objective is what the threshold is chosen for; nil means balanced
 	// accuracy.
 	Objective *Objective
-	// Rule is how the threshold is found: RuleTuned ("" too) or
-	// RuleBayes.
+	// Rule is how the threshold is found: RuleTuned (the best of the
+	// candidates on the validation rows) or RuleBayes; "" means RuleBayes
+	// for an objective with a Bayes-optimal threshold (balanced accuracy
+	// and costs), RuleTuned for the others.
 	Rule string
-	// Calibrate is "" (none), Sigmoid or Isotonic: the scores are
-	// calibrated on the validation rows before the threshold is chosen.
-	// It cannot be combined with RuleBayes, which calibrates by itself.
+	// Calibrate is Sigmoid, Isotonic or None: how the scores are
+	// calibrated on the validation rows before the threshold is found. ""
+	// means Sigmoid under RuleBayes, None under RuleTuned. Under RuleBayes
+	// with None, a sigmoid calibration finds the threshold but is not
+	// kept: the model's scores stay as they are.
 	Calibrate string
 	// Override fits the layer in front of a model that tunes its own
 	// threshold too. The command line sets it when a threshold flag is
@@ -39,21 +47,43 @@ func (o Options) Goal() Objective {
 	return MetricObjective(metrics.BalancedAccuracy)
 }
 
+// ThresholdRule returns the rule the options resolve to: Rule, or for ""
+// RuleBayes where the objective has a Bayes-optimal threshold and
+// RuleTuned where not.
+func (o Options) ThresholdRule() string {
+	if o.Rule != "" {
+		return o.Rule
+	}
+	if _, err := BayesProbability(o.Goal(), 0.5); err == nil {
+		return RuleBayes
+	}
+	return RuleTuned
+}
+
+// Calibration returns the calibration the options resolve to: Sigmoid,
+// Isotonic or None.
+func (o Options) Calibration() string {
+	switch {
+	case o.Calibrate != "":
+		return o.Calibrate
+	case o.ThresholdRule() == RuleBayes:
+		return Sigmoid
+	}
+	return None
+}
+
 // Check reports options that cannot be used: an unknown rule or
-// calibration, a calibration with the Bayes rule, or a Bayes rule for an
-// objective without a Bayes-optimal threshold. Errors wrap learn.ErrParam.
+// calibration, or a Bayes rule for an objective without a Bayes-optimal
+// threshold. Errors wrap learn.ErrParam.
 func (o Options) Check() error {
 	switch o.Calibrate {
-	case "", Sigmoid, Isotonic:
+	case "", Sigmoid, Isotonic, None:
 	default:
-		return fmt.Errorf("%w: calibration %q: want sigmoid or isotonic", learn.ErrParam, o.Calibrate)
+		return fmt.Errorf("%w: calibration %q: want sigmoid, isotonic or none", learn.ErrParam, o.Calibrate)
 	}
 	switch o.Rule {
 	case "", RuleTuned:
 	case RuleBayes:
-		if o.Calibrate != "" {
-			return fmt.Errorf("%w: the bayes threshold rule calibrates the scores itself; leave out the calibration", learn.ErrParam)
-		}
 		if _, err := BayesProbability(o.Goal(), 0.5); err != nil {
 			return fmt.Errorf("%w: threshold rule bayes: %v", learn.ErrParam, err)
 		}
@@ -124,10 +154,11 @@ func (l *Layered) Fit(ctx context.Context, train, valid *learn.Data, env learn.E
 
 // Finish puts the layer in front of m, a model the inner method fitted
 // on train: fitted on valid, unless valid is nil or m has a threshold of
-// its own and the options do not override it (m is then returned as it
-// is). Fit is the inner method's Fit followed by Finish.
+// its own that does not defer to a layer and the options do not override
+// it (m is then returned as it is). Fit is the inner method's Fit
+// followed by Finish.
 func (l *Layered) Finish(ctx context.Context, m learn.Model, train, valid *learn.Data, workers int) (learn.Model, error) {
-	if _, own := learn.TunedThreshold(m); valid == nil || own && !l.opt.Override {
+	if _, own := learn.TunedThreshold(m); valid == nil || own && !l.opt.Override && !learn.DefersThreshold(m) {
 		return m, nil
 	}
 	layer, err := l.FitLayer(ctx, m, train, valid, workers)
@@ -146,10 +177,13 @@ func (l *Layered) FitLayer(ctx context.Context, m learn.Model, train, valid *lea
 		return nil, fmt.Errorf("scoring the validation rows: %w", err)
 	}
 	var layer *Layer
-	if l.opt.Rule == RuleBayes {
-		layer, err = FitBayesLayer(valid.Y, score, valid.W, l.opt.Goal(), train.PositiveShare())
+	if cal := l.opt.Calibration(); l.opt.ThresholdRule() == RuleBayes {
+		layer, err = FitBayes(valid.Y, score, valid.W, l.opt.Goal(), train.PositiveShare(), cal)
 	} else {
-		layer, err = FitLayer(valid.Y, score, valid.W, l.opt.Goal(), l.opt.Calibrate)
+		if cal == None {
+			cal = ""
+		}
+		layer, err = FitLayer(valid.Y, score, valid.W, l.opt.Goal(), cal)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("decision layer on the validation rows: %w", err)
@@ -166,6 +200,9 @@ func LayerOf(m learn.Model) *Layer {
 	if c, ok := learn.As[*calibrating](m); ok {
 		return c.layer
 	}
+	if e, ok := learn.As[*explaining](m); ok {
+		return e.layer
+	}
 	return nil
 }
 
@@ -176,6 +213,8 @@ func Detach(m learn.Model) learn.Model {
 	case *attached:
 		return a.Inner
 	case *calibrating:
+		return a.Inner
+	case *explaining:
 		return a.Inner
 	}
 	return m

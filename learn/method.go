@@ -62,6 +62,17 @@ type Thresholder interface {
 	Threshold() float64
 }
 
+// A Deferrer is a Thresholder whose threshold gives way to a decision
+// layer: one its method found by the same rule the layer would use (AER's
+// Bayes delta), kept for a model used without a layer. A decision layer
+// fitted in front of it by default replaces its threshold, where one in
+// front of any other Thresholder keeps that threshold unless told to
+// override it.
+type Deferrer interface {
+	Thresholder
+	DefersThreshold() bool
+}
+
 // Explainer is a Model that can break down the score of one row (raw
 // features, in training order).
 type Explainer interface {

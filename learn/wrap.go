@@ -116,6 +116,14 @@ func TunedThreshold(m Model) (float64, bool) {
 	return 0, false
 }
 
+// DefersThreshold reports whether m's tuned threshold (TunedThreshold)
+// gives way to a decision layer (Deferrer).
+func DefersThreshold(m Model) bool {
+	t, ok := Find[Thresholder](m, ScoreChanged)
+	d, defers := t.(Deferrer)
+	return ok && defers && d.DefersThreshold()
+}
+
 // ThresholdOf returns m's tuned threshold (TunedThreshold), or 0.5 when
 // it has none.
 func ThresholdOf(m Model) float64 {

@@ -45,13 +45,18 @@ func TestSpecBuild(t *testing.T) {
 	if _, grid := l.Unwrap().(*search.Grid); !grid {
 		t.Errorf("grid: inner %T, want *search.Grid", l.Unwrap())
 	}
+	minRecall, err := decision.MinRecallObjective(0.9)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, bad := range []pipeline.Spec{
 		{Method: "gbdt", Params: []string{"no_such=1"}},
 		{Method: "gbdt", Params: []string{"n_estimators"}},
 		{Method: "logreg", Grid: []string{"paper"}},
 		{Method: "gbdt", Grid: []string{"max_depth="}},
 		{Method: "gbdt", Decision: decision.Options{Rule: "magic"}},
-		{Method: "gbdt", Decision: decision.Options{Rule: decision.RuleBayes, Calibrate: decision.Sigmoid}},
+		{Method: "gbdt", Decision: decision.Options{Rule: decision.RuleBayes, Calibrate: "platt"}},
+		{Method: "gbdt", Decision: decision.Options{Rule: decision.RuleBayes, Objective: &minRecall}},
 	} {
 		if _, err := bad.Build(); !errors.Is(err, learn.ErrParam) {
 			t.Errorf("%+v: %v, want ErrParam", bad, err)

@@ -141,7 +141,10 @@ type ModelInfo struct {
 	Threshold     float64 `json:"threshold"`
 	ThresholdFrom string  `json:"threshold_from"`
 	Calibrated    bool    `json:"calibrated"`
-	Explains      bool    `json:"explains"`
+	// Scores is "probability" (calibrated on validation rows) or
+	// "score" (the method's own, uncalibrated).
+	Scores   string `json:"scores"`
+	Explains bool   `json:"explains"`
 	// Attributions says whether the model gives feature attributions
 	// ("explain": true adds them to each row's answer).
 	Attributions bool `json:"attributions"`
@@ -160,7 +163,7 @@ func (s *slot) info() ModelInfo {
 		Name: s.spec.Name, File: filepath.Base(s.spec.Path), Method: h.Method,
 		Features: h.Schema.Features, Label: h.Schema.Label, Classes: h.Schema.Classes, Weight: h.Schema.Weight,
 		Config: h.Config, Decision: h.Decision, Producer: h.Producer,
-		Threshold: m.threshold, ThresholdFrom: m.from, Calibrated: m.saved.Layer() != nil && m.saved.Layer().Calibration != nil,
+		Threshold: m.threshold, ThresholdFrom: m.from, Calibrated: m.saved.Layer() != nil && m.saved.Layer().Calibration != nil, Scores: m.saved.Scores(),
 		Categories: h.Schema.Categories, ID: h.Schema.ID,
 		Explains: explains, Attributions: attributes, Checksum: m.saved.Checksum(), LoadedAt: m.loadedAt,
 	}

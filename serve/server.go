@@ -299,8 +299,8 @@ func (s *Server) predictNamed(w http.ResponseWriter, r *http.Request, rec *recor
 
 // Prediction is the answer for one row.
 type Prediction struct {
-	// Score is the model's probability of the positive class (calibrated
-	// when the model has a calibration).
+	// Score is the model's probability of the positive class: calibrated
+	// when the model has a calibration (PredictResponse.Scores says).
 	Score float64 `json:"score"`
 	// Label is the predicted class, in the label values of the training
 	// data: the positive one when Score >= the threshold.
@@ -339,11 +339,15 @@ type FeatureAttribution = explain.FeatureAttribution
 
 // PredictResponse is the answer to a predict request.
 type PredictResponse struct {
-	Model         string       `json:"model"`
-	Method        string       `json:"method"`
-	Threshold     float64      `json:"threshold"`
-	ThresholdFrom string       `json:"threshold_from"`
-	Rows          []Prediction `json:"rows"`
+	Model         string  `json:"model"`
+	Method        string  `json:"method"`
+	Threshold     float64 `json:"threshold"`
+	ThresholdFrom string  `json:"threshold_from"`
+	// Scores says what each row's score is: "probability" (calibrated
+	// on validation rows, as aer fit does by default) or "score" (the
+	// method's own, uncalibrated).
+	Scores string       `json:"scores"`
+	Rows   []Prediction `json:"rows"`
 }
 
 func (s *Server) predict(w http.ResponseWriter, r *http.Request, sl *slot, rec *record) *Error {
@@ -387,7 +391,7 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request, sl *slot, rec *
 	if top == 0 {
 		top = defaultTop
 	}
-	out := PredictResponse{Model: sl.spec.Name, Method: m.saved.Header().Method, Threshold: m.threshold, ThresholdFrom: m.from, Rows: make([]Prediction, n)}
+	out := PredictResponse{Model: sl.spec.Name, Method: m.saved.Header().Method, Threshold: m.threshold, ThresholdFrom: m.from, Scores: m.saved.Scores(), Rows: make([]Prediction, n)}
 	for i, p := range score {
 		pos := p >= m.threshold
 		c := 0

@@ -37,7 +37,11 @@ func TestAERFitPredictExplain(t *testing.T) {
 		t.Fatalf("fit: %s", errOut)
 	}
 	var fit struct {
-		Method string `json:"method"`
+		Method    string  `json:"method"`
+		Threshold float64 `json:"threshold"`
+		Decision  *struct {
+			Rule string `json:"rule"`
+		} `json:"decision"`
 		Result struct {
 			Mixture struct {
 				Components int `json:"components"`
@@ -76,20 +80,26 @@ func TestAERFitPredictExplain(t *testing.T) {
 		t.Errorf("fit report: %+v", r)
 	}
 
-	// predict uses the tuned delta unless --threshold is given.
+	// The default AER's Bayes delta gives way to the default decision
+	// layer: its scores are calibrated probabilities, and predict uses the
+	// layer's threshold (the training positive share) unless --threshold
+	// is given.
+	if fit.Decision == nil || fit.Decision.Rule != "bayes" || fit.Threshold <= 0 || fit.Threshold >= 0.5 {
+		t.Fatalf("default aer: no Bayes decision layer: %s", out)
+	}
 	preds := filepath.Join(dir, "p.csv")
 	if out, errOut, code := aer(t, "predict", "--model", model, "--data", test, "--out", preds, "--json"); code != 0 {
 		t.Fatal(errOut)
-	} else if !strings.Contains(out, `"threshold": `+trimFloat(r.Combiner.Delta)) {
-		t.Errorf("predict did not use delta %v:\n%s", r.Combiner.Delta, out)
+	} else if !strings.Contains(out, `"threshold": `+trimFloat(fit.Threshold)) || !strings.Contains(out, `"scores": "probability"`) {
+		t.Errorf("predict did not use the layer's threshold %v:\n%s", fit.Threshold, out)
 	}
 	p, err := dataset.LoadPredictions(preds)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, s := range p.Score {
-		if (s >= r.Combiner.Delta) != (p.Pred[i] == 1) || s < 0 || s > 1 {
-			t.Fatalf("row %d: score %v, pred %d, delta %v", i, s, p.Pred[i], r.Combiner.Delta)
+		if (s >= fit.Threshold) != (p.Pred[i] == 1) || s < 0 || s > 1 {
+			t.Fatalf("row %d: score %v, pred %d, threshold %v", i, s, p.Pred[i], fit.Threshold)
 		}
 	}
 	out, errOut, code = aer(t, "eval", "--data", preds, "--json")
@@ -114,11 +124,13 @@ func TestAERFitPredictExplain(t *testing.T) {
 				} `json:"values"`
 			} `json:"features"`
 			E struct {
-				Score        float64   `json:"score"`
-				Prediction   int       `json:"prediction"`
-				Members      []string  `json:"members"`
-				Contribution []float64 `json:"contribution"`
-				Component    []float64 `json:"component"`
+				Score      float64 `json:"score"`
+				Prediction int     `json:"prediction"`
+				Model      struct {
+					Members      []string  `json:"members"`
+					Contribution []float64 `json:"contribution"`
+					Component    []float64 `json:"component"`
+				} `json:"model"`
 			} `json:"explanation"`
 		} `json:"rows"`
 	}
@@ -129,7 +141,7 @@ func TestAERFitPredictExplain(t *testing.T) {
 		t.Fatalf("explained %d rows", len(ex.Rows))
 	}
 	for k, e := range ex.Rows {
-		if e.Row != k+1 || math.Abs(e.E.Score-p.Score[k]) > 1e-12 || e.E.Prediction != p.Pred[k] || len(e.E.Members) != 2*L+2 || len(e.E.Component) != L {
+		if e.Row != k+1 || math.Abs(e.E.Score-p.Score[k]) > 1e-12 || e.E.Prediction != p.Pred[k] || len(e.E.Model.Members) != 2*L+2 || len(e.E.Model.Component) != L {
 			t.Errorf("row %d: explain %+v, predict score %v pred %d", k+1, e, p.Score[k], p.Pred[k])
 		}
 		// The features come first and sum to the score's logit.

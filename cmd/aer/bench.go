@@ -73,8 +73,13 @@ numbers is part of the settings hash.
 Each seed splits a dataset 3:1:1 into train, validation and test rows
 (--protocol sklearn: the Python anchors' stratified split, row for row;
 split-column: the file's own split column). Features are standardised with
-the training rows' means and deviations. Each method's decision threshold is
-tuned on the validation rows for balanced accuracy, as aer fit does.
+the training rows' means and deviations. Each method goes through aer fit's
+default decision layer, fitted on the validation rows for balanced
+accuracy: a sigmoid calibration, so that its scores are probabilities, and
+the Bayes threshold, the training rows' positive share (--threshold-rule
+bayes, also for a method that tunes its own threshold).
+--threshold-rule tuned takes instead the Python anchors' rule: the best
+candidate threshold on the raw validation scores.
 
 --methods is a comma-separated list of method specs NAME or
 NAME:key=value:key=value (aer:preset=paper); values cannot hold commas or
@@ -121,7 +126,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	out := fs.String("out", "", "output `DIR` (required)")
 	jobs := fs.Int("jobs", 1, "`N` runs fitted at once (each on one worker when N > 1)")
 	threads := fs.Int("threads", 0, "worker goroutines of each fit when --jobs is 1 (0: all cores)")
-	rule := fs.String("threshold-rule", "tuned", "how every method's threshold is found on validation rows: `tuned` (the anchors' candidates) or bayes (a sigmoid calibration, at the training positive share)")
+	rule := fs.String("threshold-rule", "bayes", "how every method's threshold is found on validation rows: `bayes` (aer fit's default: a sigmoid calibration, kept, at the training positive share) or tuned (the anchors' candidates on the raw scores)")
 	protocol := fs.String("protocol", bench.ProtocolSklearn, "split `rule`: sklearn (the anchors' 3:1:1 split) or split-column")
 	anchors := fs.String("anchors", "", "`DIR` holding the Python anchors' runs.csv and aerplus.md (default: ../anchors beside the datasets directory, when present)")
 	reference := fs.String("reference", "", "method `spec` the tests compare with every other (default: aer if benchmarked, else the first)")

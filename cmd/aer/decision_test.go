@@ -45,12 +45,12 @@ func TestDecisionLayer(t *testing.T) {
 		Decision  *decision.Layer `json:"decision"`
 	}
 
-	// The default: balanced accuracy, no calibration.
-	out, plain := fit("plain")
+	// --threshold-rule tuned: the anchors' rule, no calibration.
+	out, plain := fit("plain", "--threshold-rule", "tuned")
 	var f fitJSON
 	json.Unmarshal([]byte(out), &f)
-	if f.Decision == nil || f.Decision.Objective != "balanced_accuracy" || f.Decision.Calibration != nil || f.Threshold != f.Decision.Threshold {
-		t.Fatalf("default layer: %s", out)
+	if f.Decision == nil || f.Decision.Objective != "balanced_accuracy" || f.Decision.Calibration != nil || f.Decision.Rule != decision.RuleTuned || f.Threshold != f.Decision.Threshold {
+		t.Fatalf("tuned layer: %s", out)
 	}
 	raw, js := predict(plain)
 	if js["threshold"] != f.Threshold || js["threshold_from"] != "decision-layer" || js["calibrated"] != false {
@@ -62,6 +62,41 @@ func TestDecisionLayer(t *testing.T) {
 		}
 	}
 
+	// The default: a sigmoid calibration, kept, and the Bayes threshold
+	// for balanced accuracy, the training rows' positive share.
+	out, def := fit("default")
+	var d fitJSON
+	json.Unmarshal([]byte(out), &d)
+	var sizes struct {
+		Rows      float64 `json:"rows"`
+		Positives float64 `json:"positives"`
+	}
+	json.Unmarshal([]byte(out), &sizes)
+	if c := d.Decision; c == nil || c.Rule != decision.RuleBayes || c.Calibration == nil || c.Calibration.Method != decision.Sigmoid || c.Threshold != sizes.Positives/sizes.Rows || d.Threshold != c.Threshold {
+		t.Fatalf("default layer: %s", out)
+	}
+	p, js := predict(def)
+	if js["calibrated"] != true || js["scores"] != "probability" {
+		t.Errorf("predict does not say the scores are calibrated probabilities: %v", js)
+	}
+	for i := range p.Score {
+		if want := d.Decision.Calibration.Apply(raw.Score[i]); math.Abs(p.Score[i]-want) > 1e-15 || (p.Pred[i] == 1) != (want >= d.Threshold) {
+			t.Fatalf("row %d: calibrated %v (pred %d), want %v", i+1, p.Score[i], p.Pred[i], want)
+		}
+	}
+	// --calibrate none: the same decisions on the raw scores.
+	out, none := fit("none", "--calibrate", "none")
+	json.Unmarshal([]byte(out), &f)
+	if f.Decision == nil || f.Decision.Calibration != nil || f.Decision.Rule != decision.RuleBayes {
+		t.Fatalf("bayes without calibration: %s", out)
+	}
+	q, _ := predict(none)
+	for i := range q.Score {
+		if q.Score[i] != raw.Score[i] || q.Pred[i] != p.Pred[i] && math.Abs(p.Score[i]-d.Threshold) > 1e-9 {
+			t.Fatalf("row %d: --calibrate none gives score %v pred %d; raw %v, calibrated pred %d", i+1, q.Score[i], q.Pred[i], raw.Score[i], p.Pred[i])
+		}
+	}
+
 	// Isotonic calibration: predict's scores are the calibration of the
 	// raw scores, and the threshold is chosen on them.
 	out, cal := fit("iso", "--calibrate", "isotonic", "--tune-metric", "f1")
@@ -70,7 +105,7 @@ func TestDecisionLayer(t *testing.T) {
 	if g.Decision == nil || g.Decision.Calibration == nil || g.Decision.Calibration.Method != "isotonic" || g.Decision.Objective != "f1" {
 		t.Fatalf("isotonic layer: %s", out)
 	}
-	p, js := predict(cal)
+	p, js = predict(cal)
 	if js["calibrated"] != true {
 		t.Errorf("predict does not say the scores are calibrated: %v", js)
 	}
@@ -90,14 +125,19 @@ func TestDecisionLayer(t *testing.T) {
 		t.Errorf("min recall: %s", out)
 	}
 
-	// AER keeps its own delta unless a flag asks otherwise.
-	out, _ = fit("aer", "--method", "aer", "--param", "components=2-3", "--param", "n_init=2")
+	// AER's paper preset keeps its own delta unless a flag asks
+	// otherwise; the default preset's Bayes delta gives way to the layer.
+	out, _ = fit("aer", "--method", "aer", "--param", "preset=paper", "--param", "components=2-3", "--param", "n_init=2")
 	if strings.Contains(out, `"decision"`) {
-		t.Errorf("aer got a decision layer without asking: %s", out)
+		t.Errorf("aer preset=paper got a decision layer without asking: %s", out)
 	}
 	out, _ = fit("aer2", "--method", "aer", "--param", "components=2-3", "--param", "n_init=2", "--tune-metric", "mcc")
 	if !strings.Contains(out, `"objective": "mcc"`) {
 		t.Errorf("aer --tune-metric mcc: %s", out)
+	}
+	out, _ = fit("aer3", "--method", "aer", "--param", "components=2-3", "--param", "n_init=2")
+	if !strings.Contains(out, `"rule": "bayes"`) || !strings.Contains(out, `"method": "sigmoid"`) {
+		t.Errorf("the default aer got no calibrated layer: %s", out)
 	}
 
 	// Mistakes are usage errors and write nothing.
@@ -105,6 +145,7 @@ func TestDecisionLayer(t *testing.T) {
 	for _, args := range [][]string{
 		{"--valid", valid, "--tune-metric", "f1", "--cost", "fn=1,fp=1"},
 		{"--valid", valid, "--calibrate", "beta"},
+		{"--valid", valid, "--threshold-rule", "bayes", "--tune-metric", "f1"},
 		{"--valid", valid, "--min-recall", "1.5"},
 		{"--calibrate", "sigmoid"}, // no validation data
 	} {

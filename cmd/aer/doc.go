@@ -127,17 +127,20 @@
 // beyond the paper; --param preset=paper is the paper's method).
 //
 // With validation data (--valid, or the valid rows of a split column) fit
-// runs the decision layer: it chooses the decision threshold on the
-// validation rows and saves it in the model, for the largest --tune-metric
-// (balanced_accuracy by default; f1, mcc, gmean, ...), the least --cost
-// fn=A,fp=B, or the highest precision at a recall of at least
-// --min-recall R. --threshold-rule bayes takes instead the score where a
-// sigmoid calibration of the validation scores reaches the Bayes-optimal
-// probability. --calibrate sigmoid|isotonic first maps the scores to
-// calibrated probabilities. --grid key=v1,v2 (repeatable) fits every
-// combination and keeps the best on validation; --grid paper is the
-// method's grid from the paper's appendix. A method that tunes its own
-// threshold (aer's delta, gbdt-tuned) keeps it unless one of these flags
+// runs the decision layer: by default it calibrates the scores on the
+// validation rows (a sigmoid, Platt scaling), so that they are
+// probabilities, and predicts positive where the probability reaches the
+// Bayes-optimal one (the training positive share for balanced accuracy,
+// fp/(fn+fp) for --cost fn=A,fp=B). --threshold-rule tuned chooses instead
+// the candidate threshold best on the validation rows for the largest
+// --tune-metric (balanced_accuracy by default; f1, mcc, gmean, ...), the
+// least --cost, or the highest precision at a recall of at least
+// --min-recall R (objectives without a Bayes threshold are always tuned).
+// --calibrate sigmoid|isotonic|none chooses the calibration. --grid
+// key=v1,v2 (repeatable) fits every combination and keeps the best on
+// validation; --grid paper is the method's grid from the paper's
+// appendix. A method that tunes its own threshold (aer with
+// preset=paper, dynens, gbdt-tuned) keeps it unless one of these flags
 // is given.
 //
 // --json prints the fit summary: data sizes, parameters, the fit time and
@@ -272,8 +275,9 @@
 // --datasets, repeatable): every method of --methods (every registered
 // method by default; a spec is NAME or NAME:key=value:key=value) times
 // every seed of --seeds, each seed splitting a data set 3:1:1 (--protocol
-// sklearn: the Python anchors' split), thresholds tuned on validation
-// (--threshold-rule), --grid paper to tune each method over its paper
+// sklearn: the Python anchors' split), every method behind aer fit's
+// default decision layer (calibrated scores and the Bayes threshold;
+// --threshold-rule tuned for the anchors' tuned threshold), --grid paper to tune each method over its paper
 // grid; --id, --drop and --categorical read every data set as aer fit
 // does. Under --out it writes runs.csv (every test metric of every run),
 // the test predictions (the id first when there is one), McNemar's and Wilcoxon's tests against

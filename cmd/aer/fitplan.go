@@ -31,8 +31,8 @@ func (f *fitFlags) register(fs *flag.FlagSet) {
 	f.tuneMetric = fs.String("tune-metric", "", "choose the decision threshold on validation rows for `metric` (balanced_accuracy, f1, mcc, gmean, ...)")
 	f.cost = fs.String("cost", "", "choose the threshold of least validation cost `fn=A,fp=B` (A per missed positive, B per false alarm)")
 	f.minRecall = fs.String("min-recall", "", "choose the threshold of highest validation precision at a minority recall of at least `R`")
-	f.calibrate = fs.String("calibrate", "", "calibrate the scores on validation rows: `sigmoid` or isotonic")
-	f.rule = fs.String("threshold-rule", "", "how the threshold is found on validation rows: `tuned` (the best candidate) or bayes (where a sigmoid calibration reaches the Bayes-optimal probability)")
+	f.calibrate = fs.String("calibrate", "", "calibrate the scores on validation rows: `sigmoid` (the default under the bayes rule), isotonic or none (the default under the tuned rule)")
+	f.rule = fs.String("threshold-rule", "", "how the threshold is found on validation rows: `bayes` (the default for balanced accuracy and costs: the Bayes-optimal probability of the calibrated scores) or tuned (the best candidate)")
 	usage := fs.Usage
 	fs.Usage = func() {
 		usage()
@@ -60,12 +60,12 @@ func (f *fitFlags) plan(cmd string) (*fitPlan, error) {
 		return nil, err
 	}
 	switch *f.rule {
-	case "", decision.RuleTuned:
+	case "":
+	case decision.RuleTuned:
+		explicit = true
 	case decision.RuleBayes:
 		explicit = true
-		if *f.calibrate != "" {
-			return nil, usageErrorf("%s: --threshold-rule bayes calibrates the scores itself; leave out --calibrate", cmd)
-		} else if _, berr := decision.BayesProbability(obj, 0.5); berr != nil {
+		if _, berr := decision.BayesProbability(obj, 0.5); berr != nil {
 			return nil, usageErrorf("%s: --threshold-rule bayes: %v", cmd, berr)
 		}
 	default:

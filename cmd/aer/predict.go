@@ -32,13 +32,15 @@ aer fit chose on validation rows (the decision layer), else the one the
 method tuned itself (AER's delta), else 0.5; --json says which
 ("threshold_from").
 
-Scores are calibrated probabilities when the model was fitted with
---calibrate ("calibrated": true under --json): a score of 0.2 then means
-about one positive in five. Otherwise a score is the method's own: it
-ranks rows, and for boosted trees, logistic regression and the SVM (Platt
-scaling) it is a probability of the training loss, which class weights
-and resampling shift away from the true rate of positives; AER's score is
-a weighted mean of its members' probabilities.
+Scores are calibrated probabilities when aer fit calibrated them on
+validation rows, as it does by default ("scores": "probability" and
+"calibrated": true under --json): a score of 0.2 then means about one
+positive in five. Otherwise ("scores": "score": fitted without validation
+rows, or with --calibrate none or --threshold-rule tuned) a score is the
+method's own: it ranks rows, and for boosted trees, logistic regression
+and the SVM (Platt scaling) it is a probability of the training loss,
+which class weights and resampling shift away from the true rate of
+positives; AER's score is a weighted mean of its members' outputs.
 
 A categorical (text) column of the training data is read with the model's
 list of its values: a value the list lacks, and a missing cell, encode to
@@ -70,9 +72,11 @@ type predictOutput struct {
 	ThresholdFrom string `json:"threshold_from"`
 	// Calibrated says whether the scores went through a calibration
 	// fitted on validation rows (aer fit --calibrate).
-	Calibrated bool   `json:"calibrated"`
-	Predicted  int    `json:"predicted_positive"`
-	Out        string `json:"out"`
+	Calibrated bool `json:"calibrated"`
+	// Scores is probability (calibrated) or score (the method's own).
+	Scores    string `json:"scores"`
+	Predicted int    `json:"predicted_positive"`
+	Out       string `json:"out"`
 	// UnseenCategories counts the cells of categorical columns whose
 	// value the training data did not have (encoded as all zeros);
 	// UnseenByColumn splits it by column.
@@ -205,7 +209,7 @@ func renderPredict(stdout, stderr io.Writer, a *predictArgs, model *aerlib.Model
 		layer := model.Layer()
 		return writeJSON(stdout, predictOutput{
 			Model: *a.model, Method: model.Method(), Data: *a.data, Rows: sum.Rows, Labelled: sum.Labelled,
-			Threshold: sum.Threshold, ThresholdFrom: from, Calibrated: layer != nil && layer.Calibration != nil,
+			Threshold: sum.Threshold, ThresholdFrom: from, Calibrated: layer != nil && layer.Calibration != nil, Scores: model.Scores(),
 			Predicted: sum.Positive, Out: *a.out, UnseenCategories: unseen, UnseenByColumn: sum.Unseen,
 		})
 	}
