@@ -65,6 +65,10 @@ type Config struct {
 	// threshold at the training rows' positive share) or decision.RuleTuned
 	// (the anchors' candidates, on the raw scores).
 	ThresholdRule string
+	// CrossFit is every decision layer's cross-fitting
+	// (decision.Options.CrossFit): 0 is the default rule, K > 1 folds
+	// always, -1 never.
+	CrossFit int
 	// Jobs is the number of runs fitted at once; 0 means 1. With more than
 	// one, each fit gets one worker; results do not depend on Jobs.
 	Jobs int
@@ -249,7 +253,7 @@ func (j *job) axes(grid string) []search.Axis {
 // resolves from it (so a changed default is a new run), the grid, the
 // protocol, the standardisation, the threshold objective and how the
 // columns were read when not by default.
-func settingsHash(d *data, spec Spec, grid, protocol, rule string, axes []search.Axis) (string, error) {
+func settingsHash(d *data, spec Spec, grid, protocol, objective string, axes []search.Axis) (string, error) {
 	m, err := spec.New()
 	if err != nil {
 		return "", err
@@ -268,7 +272,7 @@ func settingsHash(d *data, spec Spec, grid, protocol, rule string, axes []search
 		Standardise string        `json:"standardise"`
 		Objective   string        `json:"threshold_objective"`
 		Columns     string        `json:"columns,omitempty"`
-	}{"aer-bench/1", d.sha, spec.String(), m.Params(), g, protocol, "fit on train", objectiveName(rule), d.columns})
+	}{"aer-bench/1", d.sha, spec.String(), m.Params(), g, protocol, "fit on train", objective, d.columns})
 	if err != nil {
 		return "", err
 	}
@@ -278,11 +282,15 @@ func settingsHash(d *data, spec Spec, grid, protocol, rule string, axes []search
 
 // objectiveName is what the thresholds are chosen for, as the settings
 // hash records it (unchanged for the tuned rule, so earlier runs resume).
-func objectiveName(rule string) string {
+func objectiveName(rule string, crossFit int) string {
+	name := "balanced_accuracy"
 	if rule == decision.RuleBayes {
-		return "balanced_accuracy (bayes, calibrated)"
+		name += " (bayes, calibrated)"
 	}
-	return "balanced_accuracy"
+	if crossFit != 0 {
+		name += fmt.Sprintf(" cross-fit %d", crossFit)
+	}
+	return name
 }
 
 type runKey struct {
@@ -435,7 +443,7 @@ func (rs *runState) plan(ds []*data) (todo []*job, skipped []Row, err error) {
 	for _, d := range ds {
 		for _, spec := range cfg.Methods {
 			probe := &job{data: d, spec: spec}
-			hash, err := settingsHash(d, spec, cfg.Grid, cfg.Protocol, cfg.ThresholdRule, probe.axes(cfg.Grid))
+			hash, err := settingsHash(d, spec, cfg.Grid, cfg.Protocol, objectiveName(cfg.ThresholdRule, cfg.CrossFit), probe.axes(cfg.Grid))
 			if err != nil {
 				return nil, nil, fmt.Errorf("bench: %s: %w", spec, err)
 			}
@@ -493,7 +501,7 @@ func (rs *runState) runAll(ctx context.Context, todo []*job) error {
 	}
 	_, err := learn.ForEach(ctx, rs.cfg.Jobs, len(todo), func() func(context.Context, int) error {
 		return func(ctx context.Context, k int) error {
-			o, err := fitAndScore(ctx, todo[k], rs.cfg.Grid, rs.cfg.ThresholdRule, workers)
+			o, err := fitAndScore(ctx, todo[k], rs.cfg.Grid, rs.cfg.ThresholdRule, rs.cfg.CrossFit, workers)
 			if err != nil {
 				return err
 			}

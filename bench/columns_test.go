@@ -48,8 +48,8 @@ func TestLoadDataColumns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h1, _ := settingsHash(d, Spec{Name: "tree"}, "", ProtocolSklearn, "", nil)
-	h2, _ := settingsHash(d2, Spec{Name: "tree"}, "", ProtocolSklearn, "", nil)
+	h1, _ := settingsHash(d, Spec{Name: "tree"}, "", ProtocolSklearn, objectiveName("", 0), nil)
+	h2, _ := settingsHash(d2, Spec{Name: "tree"}, "", ProtocolSklearn, objectiveName("", 0), nil)
 	if h1 == h2 {
 		t.Error("dropping a column leaves the settings hash as it was")
 	}

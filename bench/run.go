@@ -81,7 +81,7 @@ type outcome struct {
 
 // fitAndScore fits one spec on one split and scores it; the returned error
 // is only ctx's (a method's failure is an error row).
-func fitAndScore(ctx context.Context, j *job, grid, rule string, workers int) (*outcome, error) {
+func fitAndScore(ctx context.Context, j *job, grid, rule string, crossFit, workers int) (*outcome, error) {
 	row := Row{
 		Dataset: j.data.name, Method: j.spec.String(), Params: j.spec.paramText(), Seed: j.seed,
 		Status: "ok", SettingsHash: j.hash,
@@ -114,7 +114,7 @@ func fitAndScore(ctx context.Context, j *job, grid, rule string, workers int) (*
 	mem := startHeapSampler()
 	start := time.Now()
 	var fitted *pipeline.Fitted
-	composed, err := pipeline.Compose(j.spec.New, grids, decision.Options{Objective: &obj, Rule: rule, Override: true})
+	composed, err := pipeline.Compose(j.spec.New, grids, decision.Options{Objective: &obj, Rule: rule, Override: true, CrossFit: crossFit})
 	if err == nil {
 		fitted, err = pipeline.Fit(ctx, composed, sp.train, sp.valid, env)
 	}

@@ -23,6 +23,11 @@ type Layer struct {
 	// Rule is how the threshold was found: RuleTuned (empty in files
 	// written before rules existed) or RuleBayes.
 	Rule string `json:"rule,omitempty"`
+	// Folds is the number of folds of cross-fitting (Options.CrossFit):
+	// the layer was fitted on the out-of-fold scores of the training rows
+	// and the validation rows' scores together; 0 when on the validation
+	// rows alone.
+	Folds int `json:"cross_fit_folds,omitempty"`
 }
 
 // FitLayer fits a layer on validation labels y, the model's scores and

@@ -37,6 +37,18 @@ type Options struct {
 	// threshold too. The command line sets it when a threshold flag is
 	// given.
 	Override bool
+	// CrossFit is the number of folds of cross-fitting: the layer is then
+	// fitted on the out-of-fold scores of the training rows (the method
+	// fitted once more per fold, on the training rows without that fold)
+	// together with the model's scores on the validation rows, as
+	// scikit-learn's CalibratedClassifierCV(ensemble=False) calibrates;
+	// the model itself is the one fitted on all training rows. 0 means
+	// the default rule (Folds): DefaultFolds folds when the validation
+	// rows hold fewer than CrossFitBelow positive rows, unless the model
+	// tuned a threshold of its own (AER, gbdt-tuned), which has used the
+	// validation rows already; negative, never. It costs one fit per
+	// fold.
+	CrossFit int
 }
 
 // Goal returns the objective of the threshold (and of a grid search): Objective, balanced accuracy when nil.
@@ -80,6 +92,9 @@ func (o Options) Check() error {
 	case "", Sigmoid, Isotonic, None:
 	default:
 		return fmt.Errorf("%w: calibration %q: want sigmoid, isotonic or none", learn.ErrParam, o.Calibrate)
+	}
+	if o.CrossFit == 1 {
+		return fmt.Errorf("%w: cross-fitting needs 2 or more folds", learn.ErrParam)
 	}
 	switch o.Rule {
 	case "", RuleTuned:
@@ -145,49 +160,73 @@ func (l *Layered) Fit(ctx context.Context, train, valid *learn.Data, env learn.E
 	if valid == nil && l.opt.Override {
 		return nil, ErrNoValid
 	}
-	m, err := l.Inner.Fit(ctx, train, valid, env)
+	fenv := env
+	if l.opt.Folds(valid) > 0 {
+		fenv.ConsumeTrain = false // the folds are fitted on train after
+	}
+	m, err := l.Inner.Fit(ctx, train, valid, fenv)
 	if err != nil {
 		return nil, err
 	}
-	return l.Finish(ctx, m, train, valid, env.Workers)
+	return l.Finish(ctx, m, l.Inner, train, valid, env)
 }
 
-// Finish puts the layer in front of m, a model the inner method fitted
-// on train: fitted on valid, unless valid is nil or m has a threshold of
-// its own that does not defer to a layer and the options do not override
-// it (m is then returned as it is). Fit is the inner method's Fit
-// followed by Finish.
-func (l *Layered) Finish(ctx context.Context, m learn.Model, train, valid *learn.Data, workers int) (learn.Model, error) {
+// Finish puts the layer in front of m, a model that method fitted on
+// train: fitted on valid, unless valid is nil or m has a threshold of its
+// own that does not defer to a layer and the options do not override it
+// (m is then returned as it is). Cross-fitting (Options.CrossFit) fits
+// method on folds of train (which m's fit must have left unchanged: no
+// learn.Env.ConsumeTrain). Fit is the inner method's Fit followed by
+// Finish.
+func (l *Layered) Finish(ctx context.Context, m learn.Model, method learn.Method, train, valid *learn.Data, env learn.Env) (learn.Model, error) {
 	if _, own := learn.TunedThreshold(m); valid == nil || own && !l.opt.Override && !learn.DefersThreshold(m) {
 		return m, nil
 	}
-	layer, err := l.FitLayer(ctx, m, train, valid, workers)
+	layer, err := l.FitLayer(ctx, m, method, train, valid, env)
 	if err != nil {
 		return nil, err
 	}
 	return Attach(m, layer), nil
 }
 
-// FitLayer fits the layer alone, in front of a fitted model m, on the
-// validation rows valid (train gives the positive share of the Bayes
-// rule's prior).
-func (l *Layered) FitLayer(ctx context.Context, m learn.Model, train, valid *learn.Data, workers int) (*Layer, error) {
-	score, err := learn.Predict(ctx, m, valid.X, workers)
+// FitLayer fits the layer alone, in front of a model m that method fitted
+// on train, on the validation rows valid, and with cross-fitting on the
+// out-of-fold scores of train's rows too (train gives the positive share
+// of the Bayes rule's prior).
+func (l *Layered) FitLayer(ctx context.Context, m learn.Model, method learn.Method, train, valid *learn.Data, env learn.Env) (*Layer, error) {
+	score, err := learn.Predict(ctx, m, valid.X, env.Workers)
 	if err != nil {
 		return nil, fmt.Errorf("scoring the validation rows: %w", err)
 	}
+	y, w := valid.Y, valid.W
+	k := l.opt.Folds(valid)
+	if _, own := learn.TunedThreshold(m); own && l.opt.CrossFit == 0 {
+		// The default rule leaves out a model that tuned a threshold of
+		// its own on the validation rows (AER, gbdt-tuned): measured on
+		// AER, cross-fitting cost 4x the fit and gained nothing
+		// (docs/decision.md).
+		k = 0
+	}
+	if k > 0 {
+		oof, err := outOfFold(ctx, method, train, valid, k, env)
+		if err != nil {
+			return nil, err
+		}
+		y, score, w = appendRows(train.Y, oof, train.W, valid.Y, score, valid.W)
+	}
 	var layer *Layer
 	if cal := l.opt.Calibration(); l.opt.ThresholdRule() == RuleBayes {
-		layer, err = FitBayes(valid.Y, score, valid.W, l.opt.Goal(), train.PositiveShare(), cal)
+		layer, err = FitBayes(y, score, w, l.opt.Goal(), train.PositiveShare(), cal)
 	} else {
 		if cal == None {
 			cal = ""
 		}
-		layer, err = FitLayer(valid.Y, score, valid.W, l.opt.Goal(), cal)
+		layer, err = FitLayer(y, score, w, l.opt.Goal(), cal)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("decision layer on the validation rows: %w", err)
 	}
+	layer.Folds = k
 	return layer, nil
 }
 

@@ -142,16 +142,21 @@ func Fit(ctx context.Context, m learn.Method, train, valid *learn.Data, env lear
 	}
 	out := &Fitted{Method: inner}
 	var err error
+	fenv := env
+	if layered != nil && layered.Options().Folds(valid) > 0 {
+		fenv.ConsumeTrain = false // cross-fitting fits folds of train after
+	}
 	if g, ok := inner.(*search.Grid); ok {
-		if out.Search, err = g.Search(ctx, train, valid, env); err != nil {
+		if out.Search, err = g.Search(ctx, train, valid, fenv); err != nil {
 			return nil, err
 		}
 		out.Method, out.Model = out.Search.Method, out.Search.Model
-	} else if out.Model, err = inner.Fit(ctx, train, valid, env); err != nil {
+	} else if out.Model, err = inner.Fit(ctx, train, valid, fenv); err != nil {
 		return nil, err
 	}
 	if layered != nil {
-		if out.Model, err = layered.Finish(ctx, out.Model, train, valid, env.Workers); err != nil {
+		// Cross-fitting refits the method the search chose, not the grid.
+		if out.Model, err = layered.Finish(ctx, out.Model, out.Method, train, valid, env); err != nil {
 			return nil, err
 		}
 		out.Layer = decision.LayerOf(out.Model)

@@ -127,6 +127,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	jobs := fs.Int("jobs", 1, "`N` runs fitted at once (each on one worker when N > 1)")
 	threads := fs.Int("threads", 0, "worker goroutines of each fit when --jobs is 1 (0: all cores)")
 	rule := fs.String("threshold-rule", "bayes", "how every method's threshold is found on validation rows: `bayes` (aer fit's default: a sigmoid calibration, kept, at the training positive share) or tuned (the anchors' candidates on the raw scores)")
+	crossFit := fs.Int("cross-fit", 0, "every decision layer's cross-fitting: `K` folds, 0 the default rule (aer fit's), -1 never")
 	protocol := fs.String("protocol", bench.ProtocolSklearn, "split `rule`: sklearn (the anchors' 3:1:1 split) or split-column")
 	anchors := fs.String("anchors", "", "`DIR` holding the Python anchors' runs.csv and aerplus.md (default: ../anchors beside the datasets directory, when present)")
 	reference := fs.String("reference", "", "method `spec` the tests compare with every other (default: aer if benchmarked, else the first)")
@@ -145,7 +146,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *scaling != "" {
 		return runBenchScaling(ctx, *scaling, *methods, *seeds, *out, *threads, len(datasets) > 0, *asJSON, stdout, stderr)
 	}
-	cfg := bench.Config{Grid: *grid, Protocol: *protocol, ThresholdRule: *rule, Jobs: *jobs, Threads: *threads, Out: *out,
+	cfg := bench.Config{Grid: *grid, Protocol: *protocol, ThresholdRule: *rule, CrossFit: *crossFit, Jobs: *jobs, Threads: *threads, Out: *out,
 		Anchors: *anchors, Reference: *reference, Data: df.trainingOptions()}
 	if err := benchConfig(&cfg, datasets, *seeds, *methods); err != nil {
 		return err

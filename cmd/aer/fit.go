@@ -391,17 +391,21 @@ func writeFitText(w io.Writer, o fitOutput) error {
 		fmt.Fprintf(w, "result     %s\n", st)
 	}
 	layer := o.Decision
+	on := "on validation"
+	if layer != nil && layer.Folds > 0 {
+		on = fmt.Sprintf("on validation and %d-fold out-of-fold training scores", layer.Folds)
+	}
 	switch {
 	case layer != nil && layer.Calibration != nil && layer.Rule == decision.RuleBayes:
-		fmt.Fprintf(w, "decision   scores are probabilities (%s calibration on validation); threshold %.4g, the Bayes-optimal probability for %s (%.4f on validation)\n", layer.Calibration.Method, layer.Threshold, layer.Objective, layer.Value)
+		fmt.Fprintf(w, "decision   scores are probabilities (%s calibration %s); threshold %.4g, the Bayes-optimal probability for %s (%.4f there)\n", layer.Calibration.Method, on, layer.Threshold, layer.Objective, layer.Value)
 	case layer != nil && layer.Calibration != nil:
-		fmt.Fprintf(w, "decision   scores are probabilities (%s calibration on validation); threshold %.4g for %s on validation (%.4f)\n", layer.Calibration.Method, layer.Threshold, layer.Objective, layer.Value)
+		fmt.Fprintf(w, "decision   scores are probabilities (%s calibration %s); threshold %.4g for %s (%.4f there)\n", layer.Calibration.Method, on, layer.Threshold, layer.Objective, layer.Value)
 	case layer != nil:
 		how := ""
 		if layer.Rule == decision.RuleBayes {
 			how = " (Bayes threshold of a sigmoid calibration)"
 		}
-		fmt.Fprintf(w, "decision   threshold %.4g for %s on validation (%.4f)%s\n", layer.Threshold, layer.Objective, layer.Value, how)
+		fmt.Fprintf(w, "decision   threshold %.4g for %s %s (%.4f)%s\n", layer.Threshold, layer.Objective, on, layer.Value, how)
 	case o.Threshold != nil:
 		fmt.Fprintf(w, "threshold  %.4g (tuned by the method)\n", *o.Threshold)
 	}

@@ -22,6 +22,7 @@ type fitFlags struct {
 	minRecall  *string
 	calibrate  *string
 	rule       *string
+	crossFit   *int
 }
 
 func (f *fitFlags) register(fs *flag.FlagSet) {
@@ -33,6 +34,7 @@ func (f *fitFlags) register(fs *flag.FlagSet) {
 	f.minRecall = fs.String("min-recall", "", "choose the threshold of highest validation precision at a minority recall of at least `R`")
 	f.calibrate = fs.String("calibrate", "", "calibrate the scores on validation rows: `sigmoid` (the default under the bayes rule), isotonic or none (the default under the tuned rule)")
 	f.rule = fs.String("threshold-rule", "", "how the threshold is found on validation rows: `bayes` (the default for balanced accuracy and costs: the Bayes-optimal probability of the calibrated scores) or tuned (the best candidate)")
+	f.crossFit = fs.Int("cross-fit", 0, "fit the decision layer on out-of-fold scores of the training rows too, refitting the method once per fold: `K` folds, 0 for the default (5 folds when the validation rows hold fewer than 10 positives), -1 never")
 	usage := fs.Usage
 	fs.Usage = func() {
 		usage()
@@ -71,11 +73,17 @@ func (f *fitFlags) plan(cmd string) (*fitPlan, error) {
 	default:
 		return nil, usageErrorf("%s: --threshold-rule %q: want tuned or bayes", cmd, *f.rule)
 	}
+	if *f.crossFit > 0 {
+		explicit = true
+	}
+	if *f.crossFit == 1 || *f.crossFit < -1 {
+		return nil, usageErrorf("%s: --cross-fit %d: want 2 or more folds, 0 for the default rule or -1 for never", cmd, *f.crossFit)
+	}
 	if err := gridAxes(cmd, method, f.grid); err != nil {
 		return nil, err
 	}
 	spec := pipeline.Spec{Method: *f.method, Params: f.params.texts(), Grid: f.grid,
-		Decision: decision.Options{Objective: &obj, Rule: *f.rule, Calibrate: *f.calibrate, Override: explicit}}
+		Decision: decision.Options{Objective: &obj, Rule: *f.rule, Calibrate: *f.calibrate, Override: explicit, CrossFit: *f.crossFit}}
 	if _, err := spec.Build(); err != nil {
 		if isParamError(err) {
 			return nil, usageErrorf("%s: %v", cmd, err)
