@@ -21,8 +21,8 @@ const (
 
 // Calibration maps a method's scores to probabilities that mean what they
 // say, fitted on validation rows. For Sigmoid, f is the logit of the score
-// (clipped to [1e-12, 1 - 1e-12]) when every fitting score is a
-// probability, else the score itself; for Isotonic, scores are mapped by
+// (clipped to [1e-12, 1 - 1e-12] when applied) when every fitting score
+// lies strictly between 0 and 1, else the score itself; for Isotonic, scores are mapped by
 // linear interpolation between the fitted points, clipped at both ends
 // (scikit-learn's IsotonicRegression with out_of_bounds="clip").
 type Calibration struct {
@@ -77,7 +77,7 @@ func Calibrate(method string, y []int, score, w []float64) (*Calibration, error)
 // and Weng (2007), on Platt's smoothed targets (N+ + 1)/(N+ + 2) and
 // 1/(N- + 2), which keep the fit finite on separable scores.
 func fitPlatt(y []int, score, w []float64, pos, neg float64) *Calibration {
-	c := &Calibration{Method: Sigmoid, Logit: metrics.Probabilities(score)}
+	c := &Calibration{Method: Sigmoid, Logit: openUnit(score)}
 	f := make([]float64, len(score))
 	for i, s := range score {
 		f[i] = s
@@ -88,6 +88,19 @@ func fitPlatt(y []int, score, w []float64, pos, neg float64) *Calibration {
 	a, b := platt.Fit(f, y, w, pos, neg)
 	c.A, c.B = a, b
 	return c
+}
+
+// openUnit reports whether every score lies strictly between 0 and 1:
+// log-odds then exist. Votes and leaf shares (bagging, forests, trees)
+// reach 0 and 1 exactly, where the clipped logit of ±27.6 would pull the
+// sigmoid flat; those are calibrated on the scores themselves.
+func openUnit(score []float64) bool {
+	for _, s := range score {
+		if !(s > 0 && s < 1) {
+			return false
+		}
+	}
+	return true
 }
 
 // isotonic fits the non-decreasing map of scores to labels that is
