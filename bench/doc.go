@@ -6,8 +6,10 @@
 // "aer:preset=paper") on every dataset and seed: a stratified 3:1:1 split
 // per seed (the Python anchors' split, row for row, or the dataset's own
 // split column), features standardised with the training rows' means and
-// deviations, the decision threshold tuned on the validation rows for
-// balanced accuracy, optionally each method's paper grid. It writes
+// deviations, every method behind aer fit's default decision layer for
+// balanced accuracy (calibrated scores and the Bayes threshold; or, with
+// Config.ThresholdRule tuned, the anchors' tuned threshold), optionally
+// each method's paper grid. It writes
 //
 //	runs.csv                          one row per dataset, method and seed: every metric, timings, peak heap
 //	preds/<dataset>/<method>/<seed>.csv  the test predictions ([id,]label,score,pred as aer predict writes them)

@@ -31,8 +31,9 @@ rows, 1:79 imbalance, 10 clusters per class, 20 features of which 10
 informative; --seed draws it) into a temporary file and runs aer bench on it
 with a few fast methods (default ` + demoMethods + `) and two seeds:
 each seed splits the task 3:1:1 (stratified), every method fits on the
-training rows and has its decision threshold tuned on the validation rows
-for balanced accuracy (AER also tunes lambda and delta there). It prints
+training rows and goes through aer fit's default decision layer on the
+validation rows: calibrated scores and the Bayes threshold for balanced
+accuracy (AER also tunes its weights and lambda there). It prints
 the test metrics of each method, mean ± standard deviation over the seeds,
 and where the bench's report is: report.md and report.html with the tables,
 tests, ROC, precision-recall and reliability curves, and AER's static
@@ -187,7 +188,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // writeDemoText writes the demo's table of test metrics, a column per
 // method.
 func writeDemoText(w io.Writer, res *demoOutput) {
-	fmt.Fprintf(w, "Test metrics on the synthetic task (positive = minority), mean ± std over seeds %s;\nthresholds tuned on the validation rows for balanced accuracy\n\n", joinSeeds(res.Seeds))
+	fmt.Fprintf(w, "Test metrics on the synthetic task (positive = minority), mean ± std over seeds %s;\nscores calibrated and thresholds found on the validation rows for balanced accuracy\n\n", joinSeeds(res.Seeds))
 	fmt.Fprintf(w, "%-22s", "metric")
 	for _, r := range res.Results {
 		fmt.Fprintf(w, "%18s", r.Method)

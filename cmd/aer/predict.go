@@ -71,7 +71,8 @@ type predictOutput struct {
 	// "method" (tuned by the method itself) or "default" (0.5).
 	ThresholdFrom string `json:"threshold_from"`
 	// Calibrated says whether the scores went through a calibration
-	// fitted on validation rows (aer fit --calibrate).
+	// fitted on validation rows (aer fit's default decision layer, or
+	// --calibrate).
 	Calibrated bool `json:"calibrated"`
 	// Scores is probability (calibrated) or score (the method's own).
 	Scores    string `json:"scores"`
