@@ -63,16 +63,26 @@ func stratifiedFolds(y []int, k int, seed uint64) []int {
 	return fold
 }
 
+// fillsFolds reports whether every class of y has at least k rows, one
+// per fold.
+func fillsFolds(y []int, k int) bool {
+	pos := 0
+	for _, v := range y {
+		pos += v
+	}
+	return pos >= k && len(y)-pos >= k
+}
+
 // outOfFold returns the out-of-fold scores of train's rows: method is
 // fitted k times, each time on train without one fold (and valid for its
 // own tuning), and scores the rows of that fold. Each fit's seed derives
 // from env's.
 func outOfFold(ctx context.Context, method learn.Method, train, valid *learn.Data, k int, env learn.Env) ([]float64, error) {
-	pos := 0
-	for _, y := range train.Y {
-		pos += y
-	}
-	if pos < k || len(train.Y)-pos < k {
+	if !fillsFolds(train.Y, k) {
+		pos := 0
+		for _, y := range train.Y {
+			pos += y
+		}
 		return nil, fmt.Errorf("cross-fitting: %d folds need at least %d training rows of each class (%d positive, %d negative)", k, k, pos, len(train.Y)-pos)
 	}
 	fold := stratifiedFolds(train.Y, k, env.Seed)

@@ -130,6 +130,20 @@ func TestOutOfFold(t *testing.T) {
 	if _, err := outOfFold(context.Background(), mm, withPositives(20, 3), nil, 5, learn.Env{}); err == nil {
 		t.Error("5 folds over 3 positives: no error")
 	}
+	// By default, training rows that cannot fill the folds are no error:
+	// the layer is fitted on the validation rows alone.
+	few, valid := withPositives(20, 3), withPositives(10, 2)
+	valid.X.Set(0, 0, 1)
+	m, err := Wrap(&memoMethod{}, Options{}).Fit(context.Background(), few, valid, learn.Env{})
+	if err != nil {
+		t.Fatalf("default rule on 3 training positives: %v", err)
+	}
+	if l := LayerOf(m); l == nil || l.Folds != 0 {
+		t.Errorf("layer %+v, want one without cross-fitting", l)
+	}
+	if _, err := Wrap(&memoMethod{}, Options{CrossFit: 5}).Fit(context.Background(), few, valid, learn.Env{}); err == nil {
+		t.Error("--cross-fit 5 on 3 training positives: no error")
+	}
 }
 
 // A cross-fitted layer is the Bayes layer of the out-of-fold training

@@ -151,7 +151,8 @@ var ErrNoValid = errors.New("decision: the decision layer needs validation data"
 
 // Fit fits the inner method, then, with validation rows, the layer in
 // front of its model (decision.Attach); a model with a threshold of its
-// own keeps it unless Options.Override. Without validation rows the inner
+// own keeps it unless Options.Override or it defers to a layer
+// (learn.Deferrer). Without validation rows the inner
 // model is returned as it is, or, with Override, an ErrNoValid error.
 func (l *Layered) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Model, error) {
 	if err := l.opt.Check(); err != nil {
@@ -206,6 +207,9 @@ func (l *Layered) FitLayer(ctx context.Context, m learn.Model, method learn.Meth
 		// AER, cross-fitting cost 4x the fit and gained nothing
 		// (docs/decision.md).
 		k = 0
+	}
+	if k > 0 && l.opt.CrossFit == 0 && !fillsFolds(train.Y, k) {
+		k = 0 // by default, too few training rows of a class is no error
 	}
 	if k > 0 {
 		oof, err := outOfFold(ctx, method, train, valid, k, env)
