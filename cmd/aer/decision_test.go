@@ -84,6 +84,16 @@ func TestDecisionLayer(t *testing.T) {
 			t.Fatalf("row %d: calibrated %v (pred %d), want %v", i+1, p.Score[i], p.Pred[i], want)
 		}
 	}
+	if out, errOut, code := aer(t, "info", "--model", def, "--json"); code != 0 || !strings.Contains(out, `"scores": "probability"`) {
+		t.Errorf("info --json of a calibrated model: %s %s", out, errOut)
+	}
+	if out, _, _ := aer(t, "info", "--model", plain); !strings.Contains(out, "rule tuned") || strings.Contains(out, "probabilities") {
+		t.Errorf("info of a tuned model:\n%s", out)
+	}
+	if out, _, _ := aer(t, "info", "--model", def); !strings.Contains(out, "scores are probabilities (sigmoid calibration)") || !strings.Contains(out, "rule bayes") {
+		t.Errorf("info of a calibrated model:\n%s", out)
+	}
+
 	// --calibrate none: the same decisions on the raw scores.
 	out, none := fit("none", "--calibrate", "none")
 	json.Unmarshal([]byte(out), &f)

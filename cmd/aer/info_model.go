@@ -40,11 +40,23 @@ type infoModelReport struct {
 	Params map[string]string `json:"params,omitempty"`
 	// Threshold is where a score predicts the positive class, and
 	// ThresholdFrom says who chose it: decision-layer, method or default.
-	Threshold     float64         `json:"threshold"`
-	ThresholdFrom string          `json:"threshold_from"`
-	Decision      *decision.Layer `json:"decision,omitempty"`
+	Threshold     float64 `json:"threshold"`
+	ThresholdFrom string  `json:"threshold_from"`
+	// Scores is probability (calibrated by the decision layer) or score
+	// (the method's own).
+	Scores   string          `json:"scores"`
+	Decision *decision.Layer `json:"decision,omitempty"`
 	// Members lists an ensemble's members (AER).
 	Members []learn.MemberInfo `json:"members,omitempty"`
+}
+
+// crossFitted says how many folds of out-of-fold training scores the
+// layer was fitted on beside the validation rows, if any.
+func crossFitted(l *decision.Layer) string {
+	if l.Folds == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" and %d-fold out-of-fold training scores", l.Folds)
 }
 
 // describeModel reads the model file at path for aer info --model.
@@ -63,7 +75,7 @@ func describeModel(path string) (*infoModelReport, error) {
 	r := &infoModelReport{
 		File: path, Bytes: size, Format: modelfile.Version, Producer: h.Producer,
 		SHA256: sum, Checksum: sm.Checksum(), Method: h.Method, Schema: h.Schema,
-		Decision: sm.Layer(),
+		Decision: sm.Layer(), Scores: sm.Scores(),
 	}
 	r.Threshold, r.ThresholdFrom = sm.Threshold()
 	var cfg headerConfig
@@ -154,9 +166,9 @@ func runInfoModel(path string, asJSON bool, stdout io.Writer) error {
 	}
 	switch l := r.Decision; {
 	case l != nil && l.Calibration != nil:
-		fmt.Fprintf(w, "decision        scores calibrated (%s), threshold %.4g for %s on validation (%.4f)\n", l.Calibration.Method, l.Threshold, l.Objective, l.Value)
+		fmt.Fprintf(w, "decision        scores are probabilities (%s calibration), threshold %.4g for %s, rule %s (%.4f on validation%s)\n", l.Calibration.Method, l.Threshold, l.Objective, cmp.Or(l.Rule, decision.RuleTuned), l.Value, crossFitted(l))
 	case l != nil:
-		fmt.Fprintf(w, "decision        threshold %.4g for %s on validation (%.4f), rule %s\n", l.Threshold, l.Objective, l.Value, cmp.Or(l.Rule, decision.RuleTuned))
+		fmt.Fprintf(w, "decision        threshold %.4g for %s on validation (%.4f%s), rule %s\n", l.Threshold, l.Objective, l.Value, crossFitted(l), cmp.Or(l.Rule, decision.RuleTuned))
 	case r.ThresholdFrom == aerlib.FromMethod:
 		fmt.Fprintf(w, "decision        threshold %.4g (tuned by the method), no calibration\n", r.Threshold)
 	default:
