@@ -24,7 +24,10 @@ import (
 // training.
 
 // Fit AER on a CSV file with validation data, save the model for aer
-// predict, and score a test table.
+// predict, and score a test table. The default decision layer calibrates
+// the scores on the validation rows, so they are probabilities, and
+// predicts the positive class above the training rows' positive share
+// (the Bayes-optimal threshold for balanced accuracy).
 func Example() {
 	ctx := context.Background()
 	read := &aer.ReadOptions{ID: "id"}
@@ -56,11 +59,15 @@ func Example() {
 	}
 	auc := metrics.ROCAUC(preds.Label, preds.Score, nil)
 	fmt.Println("method:", model.Method(), "classes:", model.Schema().Classes)
+	th, _ := model.Threshold()
+	neg, pos := train.ClassCounts()
+	fmt.Println("scores:", model.Scores(), "threshold is the positive share:", th == float64(pos)/float64(neg+pos))
 	fmt.Println("first row:", preds.ID[0], preds.Class(0))
 	fmt.Println("test ROC-AUC above 0.9:", auc > 0.9)
 	fmt.Println("unseen clinics:", preds.Unseen, "ignored:", preds.Ignored)
 	// Output:
 	// method: aer classes: [no yes]
+	// scores: probability threshold is the positive share: true
 	// first row: p1169 no
 	// test ROC-AUC above 0.9: true
 	// unseen clinics: map[clinic:1] ignored: [note]
