@@ -141,7 +141,9 @@
 // validation; --grid paper is the method's grid from the paper's
 // appendix. A method that tunes its own threshold (aer with
 // preset=paper, dynens, gbdt-tuned) keeps it unless one of these flags
-// is given.
+// is given. With fewer than 10 positive validation rows the layer is
+// cross-fitted on out-of-fold scores of 5 folds of the training rows too
+// (--cross-fit K for K folds, -1 never).
 //
 // --json prints the fit summary: data sizes, parameters, the fit time and
 // the method's report (for aer the BIC table and chosen L, subset sizes,

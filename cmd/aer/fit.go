@@ -61,7 +61,13 @@ violators) calibrates instead of sigmoid, and --calibrate none keeps the
 raw scores (under the Bayes rule the sigmoid then only finds the
 threshold). A method that tunes its own threshold (aer with
 preset=paper, dynens, gbdt-tuned) keeps it unless one of these flags is
-given; the default aer's Bayes delta gives way to the layer.
+given; the default aer's Bayes delta gives way to the layer. With fewer
+than 10 positive validation rows the layer is cross-fitted: the method is
+fitted 5 more times, each on the training rows without one fold, and the
+calibration and threshold see those out-of-fold scores beside the
+validation rows' (the model kept is the one on all rows; it costs one fit
+per fold). --cross-fit K asks for K folds whatever the validation rows,
+-1 never; by default a method with a threshold of its own is left out.
 
 --grid key=v1,v2 (repeatable) fits every combination of the values and
 keeps the one whose best threshold gives the best --tune-metric (or cost,
