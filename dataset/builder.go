@@ -499,6 +499,9 @@ func (p *parser) dataset(b *rows) (*Dataset, error) {
 		d.Features, x, d.MissingByColumn, d.Categories = names, out, miss, cats
 		d.Unseen, d.Mixed = p.unseen(), p.mixed()
 		c = len(names)
+		if c == 0 {
+			return nil, p.fail(1, "", "", ErrNoFeatures, "every feature column is categorical and holds no value: header has "+quoteList(p.header))
+		}
 	}
 	d.X = mat.NewDense(b.n, c, x)
 	if p.splitCol >= 0 {
