@@ -3,6 +3,7 @@ module github.com/aer-go/aer
 go 1.26.0
 
 require (
+	github.com/creack/pty v1.1.24
 	github.com/parquet-go/parquet-go v0.32.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/schollz/progressbar/v3 v3.19.1

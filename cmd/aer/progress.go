@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -34,6 +35,9 @@ type progress struct {
 	lastLine time.Time
 }
 
+// barThrottle bounds how often the bar is drawn (tests draw every frame).
+var barThrottle = 100 * time.Millisecond
+
 // lineEvery bounds how often plain lines report the progress of one stage.
 const lineEvery = 10 * time.Second
 
@@ -50,7 +54,7 @@ func newProgress(w io.Writer, label string) *progress {
 		progressbar.OptionSetDescription(label),
 		progressbar.OptionSpinnerType(14),
 		progressbar.OptionClearOnFinish(),
-		progressbar.OptionThrottle(100_000_000),
+		progressbar.OptionThrottle(barThrottle),
 	)}
 }
 
@@ -73,8 +77,12 @@ func (p *progress) update(s learn.Progress) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if s.Stage != p.stage {
+		// A new bar state per stage: a stage whose count reached its
+		// total finishes the bar, and a finished bar draws nothing more.
+		// A stage that does not count its work gets a spinner.
 		p.stage = s.Stage
-		p.bar.ChangeMax(s.Total)
+		p.bar.Reset()
+		p.bar.ChangeMax(cmp.Or(max(s.Total, 0), -1))
 		p.bar.Describe(p.label + ": " + s.Stage)
 	}
 	p.bar.Set(s.Done)
