@@ -44,6 +44,11 @@ type ScalingConfig struct {
 	Seed uint64
 	// Workers of each fit; 0 means all cores.
 	Workers int
+	// Threads, when not empty, fits every method at every size once per
+	// worker count listed, in turn, instead of once with Workers: fit
+	// time against threads, and each fit's speedup over the first count's
+	// (ScalingRow.Speedup).
+	Threads []int
 	// Out is the directory of scaling.csv and the figures (required).
 	Out string
 	// Progress, when set, is told of each fit as it starts.
@@ -52,7 +57,9 @@ type ScalingConfig struct {
 
 // ScalingRow is one fit of a scaling experiment.
 type ScalingRow struct {
-	Method    string  `json:"method"`
+	Method string `json:"method"`
+	// Threads is the fit's worker count.
+	Threads   int     `json:"threads"`
 	Rows      int     `json:"train_rows"`
 	Features  int     `json:"features"`
 	Seconds   float64 `json:"fit_seconds"`
@@ -66,14 +73,20 @@ type ScalingRow struct {
 	Stages map[string]float64 `json:"stages,omitempty"`
 	// ROCAUC on the test rows, a check that the fit did its job.
 	ROCAUC float64 `json:"test_roc_auc"`
+	// Speedup is the fit time of the same method and size at the first
+	// of ScalingConfig.Threads over this fit's (1 for that first one, and
+	// without a thread list).
+	Speedup float64 `json:"speedup"`
 }
 
 // ScalingSlope is the least-squares slope of log(fit time) and of
-// log(peak heap) against log(rows) of one method: 1 is linear.
+// log(peak heap) against log(rows) of one method at one thread count: 1
+// is linear.
 type ScalingSlope struct {
-	Method string  `json:"method"`
-	Time   float64 `json:"time_slope"`
-	Memory float64 `json:"memory_slope"`
+	Method  string  `json:"method"`
+	Threads int     `json:"threads"`
+	Time    float64 `json:"time_slope"`
+	Memory  float64 `json:"memory_slope"`
 }
 
 // ScalingResult is what Scaling measured.
@@ -129,6 +142,15 @@ func Scaling(ctx context.Context, cfg ScalingConfig) (*ScalingResult, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	threads := cfg.Threads
+	for _, t := range threads {
+		if t < 1 {
+			return nil, fmt.Errorf("bench: scaling: %d threads: want 1 or more", t)
+		}
+	}
+	if len(threads) == 0 {
+		threads = []int{workers}
+	}
 	res := &ScalingResult{Workers: workers}
 	for _, n := range sizes {
 		s := set
@@ -145,31 +167,40 @@ func Scaling(ctx context.Context, cfg ScalingConfig) (*ScalingResult, error) {
 		train, valid, test := all.Subset(parts[0]), all.Subset(parts[1]), all.Subset(parts[2])
 		g, all = nil, nil
 		for _, sp := range parsed {
-			if err := ctx.Err(); err != nil {
-				return nil, err
+			var first float64
+			for k, t := range threads {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+				if cfg.Progress != nil {
+					cfg.Progress(sp.String(), len(train.Y))
+				}
+				row, err := scalingFit(ctx, sp, train, valid, test, cfg.Seed, t)
+				if err != nil {
+					return nil, fmt.Errorf("bench: scaling: %s at %d rows on %d threads: %w", sp, len(train.Y), t, err)
+				}
+				if k == 0 {
+					first = row.Seconds
+				}
+				row.Speedup = first / row.Seconds
+				res.Rows = append(res.Rows, *row)
 			}
-			if cfg.Progress != nil {
-				cfg.Progress(sp.String(), len(train.Y))
-			}
-			row, err := scalingFit(ctx, sp, train, valid, test, cfg.Seed, workers)
-			if err != nil {
-				return nil, fmt.Errorf("bench: scaling: %s at %d rows: %w", sp, len(train.Y), err)
-			}
-			res.Rows = append(res.Rows, *row)
 		}
 	}
 	for _, sp := range parsed {
-		var lr, lt, lm []float64
-		for _, r := range res.Rows {
-			if r.Method == sp.String() {
-				lr = append(lr, math.Log(float64(r.Rows)))
-				lt = append(lt, math.Log(r.Seconds))
-				lm = append(lm, math.Log(float64(max(r.PeakBytes, 1))))
+		for _, t := range threads {
+			var lr, lt, lm []float64
+			for _, r := range res.Rows {
+				if r.Method == sp.String() && r.Threads == t {
+					lr = append(lr, math.Log(float64(r.Rows)))
+					lt = append(lt, math.Log(r.Seconds))
+					lm = append(lm, math.Log(float64(max(r.PeakBytes, 1))))
+				}
 			}
+			res.Slopes = append(res.Slopes, ScalingSlope{Method: sp.String(), Threads: t, Time: slope(lr, lt), Memory: slope(lr, lm)})
 		}
-		res.Slopes = append(res.Slopes, ScalingSlope{Method: sp.String(), Time: slope(lr, lt), Memory: slope(lr, lm)})
 	}
-	if err := writeScaling(cfg.Out, res); err != nil {
+	if err := writeScaling(cfg.Out, res, len(cfg.Threads) > 1); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -199,7 +230,7 @@ func scalingFit(ctx context.Context, sp Spec, train, valid, test *learn.Data, se
 	if err != nil {
 		return nil, err
 	}
-	row := &ScalingRow{Method: sp.String(), Rows: len(train.Y), Features: d, Seconds: secs, PeakBytes: peak, EstimateBytes: estimate, ROCAUC: math.NaN()}
+	row := &ScalingRow{Method: sp.String(), Threads: workers, Rows: len(train.Y), Features: d, Seconds: secs, PeakBytes: peak, EstimateBytes: estimate, ROCAUC: math.NaN()}
 	if s := learn.SummaryOf(model); s != nil {
 		row.Stages = stageSeconds(s)
 	}
@@ -257,7 +288,7 @@ func slope(x, y []float64) float64 {
 }
 
 // writeScaling writes scaling.csv and the two figures.
-func writeScaling(out string, res *ScalingResult) error {
+func writeScaling(out string, res *ScalingResult, byThreads bool) error {
 	stages := map[string]bool{}
 	for _, r := range res.Rows {
 		for k := range r.Stages {
@@ -271,7 +302,7 @@ func writeScaling(out string, res *ScalingResult) error {
 	sort.Strings(names)
 	write := func(w io.Writer) error {
 		cw := csv.NewWriter(w)
-		head := []string{"method", "train_rows", "features", "fit_seconds", "heap_peak_bytes", "test_roc_auc", "estimate_bytes"}
+		head := []string{"method", "train_rows", "features", "fit_seconds", "heap_peak_bytes", "test_roc_auc", "estimate_bytes", "threads", "speedup"}
 		for _, k := range names {
 			head = append(head, "stage_"+k+"_seconds")
 		}
@@ -280,7 +311,8 @@ func writeScaling(out string, res *ScalingResult) error {
 		}
 		for _, r := range res.Rows {
 			rec := []string{r.Method, strconv.Itoa(r.Rows), strconv.Itoa(r.Features), dataset.FormatFloat(r.Seconds),
-				strconv.FormatUint(r.PeakBytes, 10), dataset.FormatFloat(r.ROCAUC), strconv.FormatInt(r.EstimateBytes, 10)}
+				strconv.FormatUint(r.PeakBytes, 10), dataset.FormatFloat(r.ROCAUC), strconv.FormatInt(r.EstimateBytes, 10),
+				strconv.Itoa(r.Threads), dataset.FormatFloat(r.Speedup)}
 			for _, k := range names {
 				v, ok := r.Stages[k]
 				if !ok {
@@ -316,7 +348,7 @@ func writeScaling(out string, res *ScalingResult) error {
 		for i, s := range res.Slopes {
 			var xy plotter.XYs
 			for _, r := range res.Rows {
-				if r.Method == s.Method && fig.val(r) > 0 {
+				if r.Method == s.Method && r.Threads == s.Threads && fig.val(r) > 0 {
 					xy = append(xy, plotter.XY{X: float64(r.Rows), Y: fig.val(r)})
 				}
 			}
@@ -327,7 +359,11 @@ func writeScaling(out string, res *ScalingResult) error {
 			if err := addLine(p, xy, i); err != nil {
 				return err
 			}
-			legendNames = append(legendNames, fmt.Sprintf("%s (slope %.2f)", s.Method, fig.slope(s)))
+			name := s.Method
+			if byThreads {
+				name = fmt.Sprintf("%s, %d threads", s.Method, s.Threads)
+			}
+			legendNames = append(legendNames, fmt.Sprintf("%s (slope %.2f)", name, fig.slope(s)))
 		}
 		if math.IsInf(p.X.Min, 0) || math.IsInf(p.Y.Min, 0) {
 			continue

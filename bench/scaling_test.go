@@ -77,6 +77,55 @@ func TestScaling(t *testing.T) {
 	}
 }
 
+// With a thread list, every method is fitted at every size once per
+// thread count, with its speedup over the first count, and one slope per
+// method and count.
+func TestScalingThreads(t *testing.T) {
+	out := t.TempDir()
+	res, err := Scaling(context.Background(), ScalingConfig{
+		Sizes: []int{300, 600}, Methods: []string{"gbdt:n_estimators=5"}, Threads: []int{1, 2},
+		Seed: 1, Out: out, Features: 6, Informative: 3, Clusters: 1, Ratio: 9,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rows) != 4 || len(res.Slopes) != 2 || res.Slopes[0].Threads != 1 || res.Slopes[1].Threads != 2 {
+		t.Fatalf("%d fits, slopes %+v; want 4 fits and a slope per thread count", len(res.Rows), res.Slopes)
+	}
+	for i, want := range []struct{ rows, threads int }{{300, 1}, {300, 2}, {600, 1}, {600, 2}} {
+		r := res.Rows[i]
+		first := res.Rows[i-i%2]
+		if r.Rows != want.rows || r.Threads != want.threads || r.Speedup != first.Seconds/r.Seconds || (i%2 == 0 && r.Speedup != 1) {
+			t.Errorf("fit %d: %+v; want %d rows on %d threads, speedup over %v s", i, r, want.rows, want.threads, first.Seconds)
+		}
+	}
+	// Boosted trees give the same model on any number of threads.
+	if res.Rows[0].ROCAUC != res.Rows[1].ROCAUC {
+		t.Errorf("ROC-AUC %v on 1 thread, %v on 2", res.Rows[0].ROCAUC, res.Rows[1].ROCAUC)
+	}
+	recs := readCSV(t, filepath.Join(out, "scaling.csv"))
+	if h := recs[0]; h[7] != "threads" || h[8] != "speedup" || recs[2][7] != "2" {
+		t.Errorf("scaling.csv %v", recs)
+	}
+	if _, err := Scaling(context.Background(), ScalingConfig{Sizes: []int{300}, Threads: []int{0}, Out: out}); err == nil {
+		t.Error("0 threads accepted")
+	}
+}
+
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
 // TestStageSeconds reads the per-stage seconds a fit summary reports.
 func TestStageSeconds(t *testing.T) {
 	got := stageSeconds(map[string]any{"seconds": map[string]any{"mixture": 1.5, "members": 2.0, "note": "x"}, "lambda": 0.3})

@@ -104,7 +104,11 @@ the first of --seeds), splits them 3:1:1, fits each of --methods (default
 aer,gbdt) with --threads workers (0: all cores) and writes OUT/scaling.csv
 (fit seconds, peak heap above the data, AER's seconds per stage, test
 ROC-AUC) and OUT/figures/scaling-time and scaling-memory (log-log, SVG and
-PNG), with the least-squares slope of each method (1 is linear).`
+PNG), with the least-squares slope of each method (1 is linear).
+--scaling-threads 1,2,4,8,16 fits each method at each size once per thread
+count instead, and adds each fit's speedup over the first count
+(scaling.csv's threads and speedup columns; one line per method and
+thread count in the figures).`
 
 func init() {
 	register(&command{
@@ -133,6 +137,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	reference := fs.String("reference", "", "method `spec` the tests compare with every other (default: aer if benchmarked, else the first)")
 	asJSON := fs.Bool("json", false, "print one JSON summary on stdout")
 	scaling := fs.String("scaling", "", "run the scaling experiment instead: training row `counts` such as 10k,100k,1M (see below)")
+	scalingThreads := fs.String("scaling-threads", "", "with --scaling, fit at each of these thread `counts`, such as 1,2,4,8,16, and report the speedup")
 	var df dataFlags
 	df.register(fs)
 	df.registerCategorical(fs)
@@ -143,8 +148,11 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(rest) > 0 {
 		return usageErrorf("bench: unexpected argument %q", rest[0])
 	}
+	if *scalingThreads != "" && *scaling == "" {
+		return usageErrorf("bench: --scaling-threads goes with --scaling")
+	}
 	if *scaling != "" {
-		return runBenchScaling(ctx, *scaling, *methods, *seeds, *out, *threads, len(datasets) > 0, *asJSON, stdout, stderr)
+		return runBenchScaling(ctx, scalingArgs{sizes: *scaling, methods: *methods, seeds: *seeds, out: *out, threads: *threads, threadList: *scalingThreads, hasDatasets: len(datasets) > 0, asJSON: *asJSON}, stdout, stderr)
 	}
 	cfg := bench.Config{Grid: *grid, Protocol: *protocol, ThresholdRule: *rule, CrossFit: *crossFit, Jobs: *jobs, Threads: *threads, Out: *out,
 		Anchors: *anchors, Reference: *reference, Data: df.trainingOptions()}

@@ -294,7 +294,9 @@
 // training size, aer gen-style data (20 features, 10 informative, 4
 // clusters, ratio 99) split 3:1:1, each of --methods (aer,gbdt) fitted,
 // and scaling.csv (fit seconds, peak heap, AER's seconds per stage, test
-// ROC-AUC) with log-log figures of time and memory against rows.
+// ROC-AUC) with log-log figures of time and memory against rows;
+// --scaling-threads 1,2,4 fits each at each thread count and adds the
+// speedup over the first.
 //
 //	$ aer bench --datasets data.csv --methods gbdt,logreg,aer:preset=paper --seeds 0-1 --out bench
 //	$ aer bench --scaling 2k --methods gbdt --out scaling
