@@ -542,3 +542,38 @@ func TestRunAnchorPairs(t *testing.T) {
 		}
 	}
 }
+
+// The balanced accuracy at a method's own threshold (0.5, or the one it
+// tuned) is of its own scores: the same whether the decision layer
+// calibrates the scores (the default rule) or not (the tuned rule).
+func TestDefaultThresholdRawScores(t *testing.T) {
+	byRule := map[string][][]string{}
+	for _, rule := range []string{"bayes", "tuned"} {
+		out := t.TempDir()
+		cfg := tinyBench(t, out)
+		specs, err := bench.ParseSpecs("gbdt:n_estimators=20,gbdt-tuned:n_estimators=20")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Methods, cfg.ThresholdRule, cfg.CrossFit = specs, rule, -1
+		if _, err := bench.Run(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		byRule[rule] = readCSV(t, filepath.Join(out, bench.RunsFile))
+	}
+	a, b := byRule["bayes"], byRule["tuned"]
+	col := map[string]int{}
+	for j, h := range a[0] {
+		col[h] = j
+	}
+	for i := 1; i < len(a); i++ {
+		for _, c := range []string{"default_threshold", "default_balanced_accuracy", "roc_auc"} {
+			if a[i][col[c]] != b[i][col[c]] {
+				t.Errorf("%s %s seed %s: %s %s under the bayes rule, %s under the tuned one", a[i][col["dataset"]], a[i][col["method"]], a[i][col["seed"]], c, a[i][col[c]], b[i][col[c]])
+			}
+		}
+		if a[i][col["brier"]] == b[i][col["brier"]] {
+			t.Errorf("run %d: the same Brier score with and without calibration", i)
+		}
+	}
+}

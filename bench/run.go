@@ -146,8 +146,17 @@ func fitAndScore(ctx context.Context, j *job, grid, rule string, crossFit, worke
 	if cal, ok := aermetrics.EvaluateCalibration(y, score, nil, 10); ok {
 		row.Brier, row.LogLoss = cal.Brier, cal.LogLoss
 	}
-	row.DefaultThreshold = learn.ThresholdOf(decision.Detach(model))
-	row.DefaultBA = aermetrics.FromScores(y, score, row.DefaultThreshold, nil).BalancedAccuracy()
+	// The method's own threshold applies to its own scores, before the
+	// layer's calibration.
+	raw := decision.Detach(model)
+	row.DefaultThreshold = learn.ThresholdOf(raw)
+	rawScore := score
+	if layer.Calibration != nil {
+		if rawScore, err = learn.Predict(ctx, raw, sp.test.X, workers); err != nil {
+			return fail(fmt.Errorf("scoring the test rows without the decision layer: %w", err))
+		}
+	}
+	row.DefaultBA = aermetrics.FromScores(y, rawScore, row.DefaultThreshold, nil).BalancedAccuracy()
 
 	p := &dataset.Predictions{Label: y, Score: score, Pred: make([]int, len(score)), ID: sp.testIDs, IDColumn: sp.idColumn}
 	for i, s := range score {
