@@ -111,10 +111,17 @@ func (m *Model) PredictMargin(x *mat.Dense, dst []float64) []float64 {
 	tasks := (n + rowsPerTask - 1) / rowsPerTask
 	// Each goroutine takes blocks of rows in turn and keeps one buffer
 	// of widened rows.
+	// The buffer margins needs for a block of k rows: a single-row call
+	// (a server's) must not allocate and clear a whole block's.
+	k := min(n, rowsPerTask)
+	bufLen := 2 * k * nf
+	if k >= 8 {
+		bufLen = (k + 7) / 8 * 16 * nf
+	}
 	var next atomic.Int64
 	work := func() {
 		var rows [rowsPerTask][]float64
-		buf := make([]float64, rowsPerTask*2*nf)
+		buf := make([]float64, bufLen)
 		for {
 			b := int(next.Add(1)) - 1
 			if b >= tasks {
