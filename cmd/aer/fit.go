@@ -19,11 +19,7 @@ import (
 	"github.com/aer-go/aer/search"
 )
 
-func init() {
-	register(&command{
-		name:    "fit",
-		summary: "train a classifier on a CSV file and save it as a model file",
-		usage: `Usage: aer fit --train train.csv [--valid valid.csv] [--method gbdt] [--param key=value ...] [--weight COLUMN] --out model.aer [--json]
+const fitUsage = `Usage: aer fit --train train.csv [--valid valid.csv] [--method gbdt] [--param key=value ...] [--weight COLUMN] --out model.aer [--json]
 
 Trains the method on the labelled CSV file and writes the model file (the
 method, the data schema, the fit configuration and the fitted model, with a
@@ -104,8 +100,14 @@ the memory available), lowered during the fit when the method learns a
 closer figure (aer, once it knows its mixture): it collects as the heap
 nears what the fit is expected to hold at its peak instead of letting it
 grow to twice the live data.
-Ctrl-C stops a fit within a second and writes nothing.`,
-		run: runFit,
+Ctrl-C stops a fit within a second and writes nothing.`
+
+func init() {
+	register(&command{
+		name:    "fit",
+		summary: "train a classifier on a CSV file and save it as a model file",
+		usage:   fitUsage,
+		run:     runFit,
 	})
 }
 
