@@ -54,7 +54,7 @@ var params = learn.ParamTable[Config]{
 			return nil
 		}},
 	enum("covariance", "mixture covariance; auto is full up to 32 features, diag beyond", covNames, func(c *Config) *Covariance { return &c.Covariance }),
-	learn.Int("n_init", "EM restarts per L", 1, func(c *Config) *int { return &c.NInit }),
+	learn.Int("n_init", "EM restarts per L (the preset's: plus 1, paper 5)", 1, func(c *Config) *int { return &c.NInit }),
 	learn.Int("select_rows", "majority rows on which BIC compares the mixture sizes (more: a random subsample, then the chosen L refitted on all rows); -1 = all rows; 0 = the preset's (plus 20000, paper all)", -1,
 		func(c *Config) *int { return &c.SelectRows }),
 	learn.Int("mixture_rows", "majority rows the mixture is fitted on (more: a random subsample of that many; every row is still ranked); -1 = all rows; 0 = the preset's (plus 200000, paper all)", -1,
