@@ -176,7 +176,7 @@ func TestHoldoutAndVariants(t *testing.T) {
 	for _, params := range []string{
 		"likelihood=log&projection=minmax&outputs=binary",
 		"likelihood=tempered&weight_data=valid",
-		"dynamic_ensemble=true&grid=&pool=false",
+		"preset=paper&dynamic_ensemble=true&grid=&pool=false",
 		"rank=responsibility&tomek=false&init=uniform&projection=simplex",
 		"grid=max_depth:2,n_estimators:10;max_depth:3,n_estimators:20&pool=false",
 		"preset=paper&likelihood=tempered&space=logit",
@@ -201,8 +201,12 @@ func TestHoldoutAndVariants(t *testing.T) {
 		if len(c.Grid) == 2 && len(rep.Grid) != 2 {
 			t.Errorf("grid: %d points reported", len(rep.Grid))
 		}
+		// The paper's default member grid is 2x2; plus trains one setting.
 		if c.DynamicEnsemble && (len(rep.Grid) != 4 || rep.Grid[0].Params[0] != "eta=0.1" || rep.Grid[3].Params[1] != "max_depth=6") {
-			t.Errorf("default grid: %+v", rep.Grid)
+			t.Errorf("paper's default grid: %+v", rep.Grid)
+		}
+		if params == "likelihood=tempered&weight_data=valid" && (len(rep.Grid) != 1 || len(rep.Grid[0].Params) != 0) {
+			t.Errorf("plus's default grid: %+v", rep.Grid)
 		}
 		if _, _, err := m.Score(te.X, 0); err != nil {
 			t.Errorf("%s: %v", params, err)
@@ -456,7 +460,7 @@ func TestParams(t *testing.T) {
 		got[p.Key] = p
 	}
 	for key, want := range map[string][2]string{
-		"components": {"2-4,6", "2-8"}, "member.eta": {"0.05", "0.3"}, "grid": {"none", "default"},
+		"components": {"2-4,6", "2-8"}, "member.eta": {"0.05", "0.3"}, "grid": {"none", "none"},
 		"projection": {"simplex", "minmax"}, "member": {"gbdt", "gbdt"}, "member.n_estimators": {"100", "100"},
 		"peers": {"logreg", "logreg"}, "peer.logreg.C": {"0.5", "1"}, "peer.logreg.max_iter": {"2000", "2000"},
 		"max_iter": {"1000", "1000"},
@@ -467,6 +471,21 @@ func TestParams(t *testing.T) {
 	}
 	if _, ok := got["eta"]; ok {
 		t.Error("a member parameter is listed without its namespace")
+	}
+	// Under the paper's preset the default is the 2x2 member grid, and a
+	// member parameter switches it off.
+	paper := NewMethod()
+	if err := paper.Set("preset", "paper"); err != nil {
+		t.Fatal(err)
+	}
+	if p := learn.ParamMap(paper.Params())["grid"]; p != "default" {
+		t.Errorf("paper's grid %q, want default", p)
+	}
+	if err := paper.Set("member.eta", "0.05"); err != nil {
+		t.Fatal(err)
+	}
+	if p := learn.ParamMap(paper.Params())["grid"]; p != "none" {
+		t.Errorf("paper's grid after member.eta: %q, want none", p)
 	}
 	if err := m.Set("etaa", "1"); err == nil || !strings.Contains(err.Error(), "member.KEY") {
 		t.Errorf("an unknown key's error does not name the namespaces: %v", err)

@@ -29,13 +29,13 @@ func Example() {
 	}
 	scores, _, _ := model.Score(test.X, 0)
 	r := metrics.Evaluate(test.Y, scores, model.Threshold(), nil)
-	// The default preset pools the members of its 4 member settings: per
-	// setting, 2L subset members and one trained on all rows; and a logistic
+	// The default preset trains one member setting (the member's own):
+	// 2L subset members and one trained on all rows; and a logistic
 	// regression peer.
 	fmt.Printf("preset %s: L = %d components, %d members\n", report.Config.Preset, report.Mixture.Components, len(model.Members()))
 	fmt.Printf("test ROC-AUC above 0.9: %v\n", r.ROCAUC > 0.9)
 	// Output:
-	// preset plus: L = 2 components, 21 members
+	// preset plus: L = 2 components, 6 members
 	// test ROC-AUC above 0.9: true
 }
 
