@@ -232,13 +232,13 @@ type preset struct {
 	// memberGrid trains the members over DefaultGrid when Config.Grid is
 	// nil (the paper); without it, one setting, the member's defaults.
 	memberGrid bool
-	space                   Space
-	thresholds              Thresholds
-	weightData              WeightData
-	projection              Projection
-	likelihood              Likelihood
-	selection               Select
-	deltaRule               DeltaRule
+	space      Space
+	thresholds Thresholds
+	weightData WeightData
+	projection Projection
+	likelihood Likelihood
+	selection  Select
+	deltaRule  DeltaRule
 	// peers are the names of the peer methods.
 	peers []string
 }
