@@ -127,8 +127,19 @@ func fitAndScore(ctx context.Context, j *job, grid, rule string, crossFit, worke
 	if s := fitted.Search; s != nil && len(s.Points[s.Chosen].Params) > 0 {
 		row.Params = strings.TrimSpace(row.Params + " " + strings.Join(s.Points[s.Chosen].Params, " "))
 	}
+	// The test rows are scored once, without the layer: the method's own
+	// threshold applies to those scores, the layer's to their calibration
+	// (what the layered model's PredictProba computes).
+	raw := decision.Detach(model)
 	start = time.Now()
-	score, err := learn.Predict(ctx, model, sp.test.X, workers)
+	rawScore, err := learn.Predict(ctx, raw, sp.test.X, workers)
+	score := rawScore
+	if cal := layer.Calibration; err == nil && cal != nil {
+		score = make([]float64, len(rawScore))
+		for i, v := range rawScore {
+			score[i] = cal.Apply(v)
+		}
+	}
 	row.PredictSeconds = time.Since(start).Seconds()
 	if err != nil {
 		return fail(fmt.Errorf("scoring the test rows: %w", err))
@@ -146,16 +157,7 @@ func fitAndScore(ctx context.Context, j *job, grid, rule string, crossFit, worke
 	if cal, ok := aermetrics.EvaluateCalibration(y, score, nil, 10); ok {
 		row.Brier, row.LogLoss = cal.Brier, cal.LogLoss
 	}
-	// The method's own threshold applies to its own scores, before the
-	// layer's calibration.
-	raw := decision.Detach(model)
 	row.DefaultThreshold = learn.ThresholdOf(raw)
-	rawScore := score
-	if layer.Calibration != nil {
-		if rawScore, err = learn.Predict(ctx, raw, sp.test.X, workers); err != nil {
-			return fail(fmt.Errorf("scoring the test rows without the decision layer: %w", err))
-		}
-	}
 	row.DefaultBA = aermetrics.FromScores(y, rawScore, row.DefaultThreshold, nil).BalancedAccuracy()
 
 	p := &dataset.Predictions{Label: y, Score: score, Pred: make([]int, len(score)), ID: sp.testIDs, IDColumn: sp.idColumn}
@@ -164,7 +166,7 @@ func fitAndScore(ctx context.Context, j *job, grid, rule string, crossFit, worke
 			p.Pred[i] = 1
 		}
 	}
-	return &outcome{row: row, preds: p, tuning: tuningOf(decision.Detach(model), firstRow(sp.valid.X))}, nil
+	return &outcome{row: row, preds: p, tuning: tuningOf(raw, firstRow(sp.valid.X))}, nil
 }
 
 // heapObjects is the runtime/metrics name of the bytes of heap objects:

@@ -33,11 +33,7 @@ func (o Options) Folds(valid *learn.Data) int {
 	case o.CrossFit < 0 || valid == nil:
 		return 0
 	}
-	pos := 0
-	for _, y := range valid.Y {
-		pos += y
-	}
-	if pos < CrossFitBelow {
+	if positives(valid.Y) < CrossFitBelow {
 		return DefaultFolds
 	}
 	return 0
@@ -63,13 +59,19 @@ func stratifiedFolds(y []int, k int, seed uint64) []int {
 	return fold
 }
 
+// positives counts the rows labelled 1.
+func positives(y []int) int {
+	n := 0
+	for _, v := range y {
+		n += v
+	}
+	return n
+}
+
 // fillsFolds reports whether every class of y has at least k rows, one
 // per fold.
 func fillsFolds(y []int, k int) bool {
-	pos := 0
-	for _, v := range y {
-		pos += v
-	}
+	pos := positives(y)
 	return pos >= k && len(y)-pos >= k
 }
 
@@ -79,10 +81,7 @@ func fillsFolds(y []int, k int) bool {
 // from env's.
 func outOfFold(ctx context.Context, method learn.Method, train, valid *learn.Data, k int, env learn.Env) ([]float64, error) {
 	if !fillsFolds(train.Y, k) {
-		pos := 0
-		for _, y := range train.Y {
-			pos += y
-		}
+		pos := positives(train.Y)
 		return nil, fmt.Errorf("cross-fitting: %d folds need at least %d training rows of each class (%d positive, %d negative)", k, k, pos, len(train.Y)-pos)
 	}
 	fold := stratifiedFolds(train.Y, k, env.Seed)

@@ -163,7 +163,7 @@ func (s *slot) info() ModelInfo {
 		Name: s.spec.Name, File: filepath.Base(s.spec.Path), Method: h.Method,
 		Features: h.Schema.Features, Label: h.Schema.Label, Classes: h.Schema.Classes, Weight: h.Schema.Weight,
 		Config: h.Config, Decision: h.Decision, Producer: h.Producer,
-		Threshold: m.threshold, ThresholdFrom: m.from, Calibrated: m.saved.Layer() != nil && m.saved.Layer().Calibration != nil, Scores: m.saved.Scores(),
+		Threshold: m.threshold, ThresholdFrom: m.from, Calibrated: m.saved.Scores() == aer.ScoresProbability, Scores: m.saved.Scores(),
 		Categories: h.Schema.Categories, ID: h.Schema.ID,
 		Explains: explains, Attributions: attributes, Checksum: m.saved.Checksum(), LoadedAt: m.loadedAt,
 	}

@@ -207,10 +207,9 @@ func renderPredict(stdout, stderr io.Writer, a *predictArgs, model *aerlib.Model
 		from = "flag"
 	}
 	if *a.asJSON {
-		layer := model.Layer()
 		return writeJSON(stdout, predictOutput{
 			Model: *a.model, Method: model.Method(), Data: *a.data, Rows: sum.Rows, Labelled: sum.Labelled,
-			Threshold: sum.Threshold, ThresholdFrom: from, Calibrated: layer != nil && layer.Calibration != nil, Scores: model.Scores(),
+			Threshold: sum.Threshold, ThresholdFrom: from, Calibrated: model.Scores() == aerlib.ScoresProbability, Scores: model.Scores(),
 			Predicted: sum.Positive, Out: *a.out, UnseenCategories: unseen, UnseenByColumn: sum.Unseen,
 		})
 	}
