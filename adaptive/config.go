@@ -93,6 +93,21 @@ type Config struct {
 	// 20,000 for plus (the shared datasets, all smaller, get the full
 	// procedure), all rows for paper; -1 means all rows.
 	SelectRows int
+	// SelectPCs, on tables with more than four times as many features, makes
+	// BIC compare the pool of mixture sizes on the majority rows' first
+	// SelectPCs principal components with full covariances; the chosen L
+	// is then fitted on the features (mixture.Settings.SelectProjection).
+	// With diagonal covariances on many features the comparison is
+	// decided by components collapsing onto binary features, and costs
+	// most of a wide table's fit; on fewer features the full covariances
+	// cost more than the diagonal ones they replace (satimage's 36
+	// features: 0.11 s against 0.22 s). Over the 13 development datasets
+	// x 10 seeds, on the five it changes (64 to 294 features), balanced
+	// accuracy moved by -0.0008 per dataset on average, ROC-AUC by -0.003
+	// (both within noise: standard errors 0.005 and 0.003), and scene's
+	// fit fell from 1.9 to 1.4 s (docs/speed.md). 0 means the preset's
+	// choice: 16 for plus, none for paper; -1 means none.
+	SelectPCs int
 	// RefitRestarts refits the chosen L on all majority rows with NInit
 	// restarts from scratch, when SelectRows subsampled; by default the
 	// refit is one EM run started from the subsample's fit
@@ -223,11 +238,15 @@ func DefaultGrid() [][]string {
 // DefaultMixtureRows is the plus preset's MixtureRows.
 const DefaultMixtureRows = 200_000
 
+// DefaultSelectPCs is the plus preset's SelectPCs.
+const DefaultSelectPCs = 16
+
 // preset holds the choices a preset makes for the parts a Config leaves
 // unset.
 type preset struct {
 	pool, global            bool
 	selectRows, mixtureRows int
+	selectPCs               int
 	nInit                   int
 	// memberGrid trains the members over DefaultGrid when Config.Grid is
 	// nil (the paper); without it, one setting, the member's defaults.
@@ -244,10 +263,10 @@ type preset struct {
 }
 
 var presets = map[Preset]preset{
-	PresetPlus: {pool: true, global: true, selectRows: mixture.DefaultSelectRows, mixtureRows: DefaultMixtureRows, nInit: 1, space: SpaceLogit, thresholds: ThresholdsFine,
+	PresetPlus: {pool: true, global: true, selectRows: mixture.DefaultSelectRows, selectPCs: DefaultSelectPCs, mixtureRows: DefaultMixtureRows, nInit: 1, space: SpaceLogit, thresholds: ThresholdsFine,
 		weightData: WeightValid, projection: ProjectionMinMax, likelihood: LikelihoodTempered, selection: SelectAUC, deltaRule: DeltaBayes,
 		peers: []string{logreg.MethodName}},
-	PresetPaper: {selectRows: -1, mixtureRows: -1, nInit: 5, memberGrid: true, space: SpaceProbability, thresholds: ThresholdsGrid,
+	PresetPaper: {selectRows: -1, selectPCs: -1, mixtureRows: -1, nInit: 5, memberGrid: true, space: SpaceProbability, thresholds: ThresholdsGrid,
 		weightData: WeightUnion, projection: ProjectionMinMax, likelihood: LikelihoodExp, selection: SelectThreshold, deltaRule: DeltaTuned},
 }
 
@@ -409,6 +428,12 @@ func (r *resolvedConfig) resolveMixture(ps preset) error {
 	}
 	if r.SelectRows < -1 {
 		return fmt.Errorf("aer: select_rows %d: want -1 (all rows) or a positive number of rows", r.SelectRows)
+	}
+	if r.SelectPCs == 0 {
+		r.SelectPCs = ps.selectPCs
+	}
+	if r.SelectPCs < -1 {
+		return fmt.Errorf("aer: select_pcs %d: want -1 (none) or a positive number of components", r.SelectPCs)
 	}
 	if r.MixtureRows == 0 {
 		r.MixtureRows = ps.mixtureRows

@@ -26,6 +26,7 @@ type configJSON struct {
 	Covariance      Covariance `json:"covariance"`
 	NInit           int        `json:"n_init"`
 	SelectRows      int        `json:"select_rows,omitempty"`
+	SelectPCs       int        `json:"select_pcs,omitempty"`
 	RefitRestarts   bool       `json:"refit_restarts,omitempty"`
 	MixtureRows     int        `json:"mixture_rows,omitempty"`
 	Rank            Rank       `json:"rank"`
@@ -61,7 +62,7 @@ func (c Config) MarshalJSON() ([]byte, error) {
 	j := configJSON{
 		Preset: c.Preset, Pool: c.Pool, Global: c.Global, Peers: methodNames(c.Peers), PeerParams: peerSettings(c.Peers),
 		Space: c.Space, Thresholds: c.Thresholds, DeltaRule: c.DeltaRule, Select: c.Select,
-		Components: c.Components, Covariance: c.Covariance, NInit: c.NInit, SelectRows: c.SelectRows,
+		Components: c.Components, Covariance: c.Covariance, NInit: c.NInit, SelectRows: c.SelectRows, SelectPCs: c.SelectPCs,
 		RefitRestarts: c.RefitRestarts, MixtureRows: c.MixtureRows, Rank: c.Rank, LocalRandom: c.LocalRandom, NoTomek: c.NoTomek,
 		MemberParams: c.MemberParams, Grid: c.Grid, NoGrid: c.NoGrid,
 		Outputs: c.Outputs, Projection: c.Projection, Init: c.Init, WeightData: c.WeightData, Schedule: c.Schedule,
@@ -89,7 +90,7 @@ func (c *Config) UnmarshalJSON(b []byte) error {
 	n := Config{
 		Preset: j.Preset, Pool: j.Pool, Global: j.Global,
 		Space: j.Space, Thresholds: j.Thresholds, DeltaRule: j.DeltaRule, Select: j.Select,
-		Components: j.Components, Covariance: j.Covariance, NInit: j.NInit, SelectRows: j.SelectRows,
+		Components: j.Components, Covariance: j.Covariance, NInit: j.NInit, SelectRows: j.SelectRows, SelectPCs: j.SelectPCs,
 		RefitRestarts: j.RefitRestarts, MixtureRows: j.MixtureRows, Rank: j.Rank, LocalRandom: j.LocalRandom, NoTomek: j.NoTomek,
 		MemberParams: j.MemberParams, Grid: j.Grid, NoGrid: j.NoGrid,
 		Outputs: j.Outputs, Projection: j.Projection, Init: j.Init, WeightData: j.WeightData, Schedule: j.Schedule,

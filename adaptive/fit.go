@@ -280,23 +280,30 @@ func (f *fitRun) fitMixture() error {
 	// A component needs rows to stand on: with full (or tied) covariances
 	// at least d+1 majority rows per component, else at least 2; larger L
 	// only fit degenerate components whose huge densities win the BIC.
-	pool, dropped := mixture.FeasiblePool(c.Components, cov, d, len(f.majority))
+	// On wide tables the sizes are compared on principal components
+	// with full covariances, which need the more rows per component.
+	pcs, poolCov, poolD := 0, cov, d
+	if c.SelectPCs > 0 && d > 4*c.SelectPCs {
+		pcs, poolCov, poolD = c.SelectPCs, mixture.Full, c.SelectPCs
+	}
+	pool, dropped := mixture.FeasiblePool(c.Components, poolCov, poolD, len(f.majority))
 	if len(pool) == 0 {
 		return fmt.Errorf("aer: %d majority rows are too few for any mixture size in %v (%s covariance needs %d rows per component)",
-			len(f.majority), c.Components, cov, mixture.RowsPerComponent(cov, d))
+			len(f.majority), c.Components, poolCov, mixture.RowsPerComponent(poolCov, poolD))
 	}
 	f.rep.Pool = pool
-	if w := mixture.LeftOutWarning(dropped, len(f.majority), d, cov); w != "" {
+	if w := mixture.LeftOutWarning(dropped, len(f.majority), poolD, poolCov); w != "" {
 		f.rep.Warnings = append(f.rep.Warnings, w)
 	}
 	sel, err := mixture.Select(f.ctx, learn.Rows(f.xt, mixRows), pool, &mixture.Settings{
-		Covariance:    cov,
-		NInit:         c.NInit,
-		SelectRows:    c.SelectRows,
-		RefitRestarts: c.RefitRestarts,
-		Seed:          rng.DeriveSeed(f.env.Seed, streamMixture),
-		Workers:       f.workers,
-		Logger:        f.env.Logger,
+		Covariance:       cov,
+		NInit:            c.NInit,
+		SelectRows:       c.SelectRows,
+		SelectProjection: pcs,
+		RefitRestarts:    c.RefitRestarts,
+		Seed:             rng.DeriveSeed(f.env.Seed, streamMixture),
+		Workers:          f.workers,
+		Logger:           f.env.Logger,
 	})
 	if err != nil {
 		return fmt.Errorf("aer: mixture: %w", err)

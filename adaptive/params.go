@@ -57,6 +57,8 @@ var params = learn.ParamTable[Config]{
 	learn.Int("n_init", "EM restarts per L (the preset's: plus 1, paper 5)", 1, func(c *Config) *int { return &c.NInit }),
 	learn.Int("select_rows", "majority rows on which BIC compares the mixture sizes (more: a random subsample, then the chosen L refitted on all rows); -1 = all rows; 0 = the preset's (plus 20000, paper all)", -1,
 		func(c *Config) *int { return &c.SelectRows }),
+	learn.Int("select_pcs", "principal components on which BIC compares the mixture sizes on tables of more than four times as many features (full covariances there; the chosen L is fitted on the features); -1 = none; 0 = the preset's (plus 16, paper none)", -1,
+		func(c *Config) *int { return &c.SelectPCs }),
 	learn.Int("mixture_rows", "majority rows the mixture is fitted on (more: a random subsample of that many; every row is still ranked); -1 = all rows; 0 = the preset's (plus 200000, paper all)", -1,
 		func(c *Config) *int { return &c.MixtureRows }),
 	learn.Bool("refit_restarts", "refit the chosen L on all majority rows with n_init restarts, not one EM run from the subsample's fit (only when select_rows subsampled)", false, func(c *Config) *bool { return &c.RefitRestarts }),

@@ -27,11 +27,11 @@ func gatherRows(dst *uint8, bins *uint8, nf int, gdst *gpair, gp *gpair, wdst *f
 // fewer features than those take (or useRange off), an assembly loop
 // adds each row's pairs feature by feature.
 func (g *grower) accumulate(hist []float64, rows []int32) {
-	n, nf := len(rows), g.m.nf
+	n, nf := len(rows), g.m.bcols
 	if n == 0 || nf == 0 {
 		return
 	}
-	_ = hist[2*g.m.histLen-1]
+	_ = hist[2*g.m.bLen-1]
 	switch {
 	case useRange && nf >= 4 && int(rows[n-1])-int(rows[0]) == n-1:
 		g.accumulateRange(hist, int(rows[0]), n)
@@ -50,7 +50,7 @@ func (g *grower) accumulate(hist []float64, rows []int32) {
 // feature the rows go in order, so every slot receives the same pairs in
 // the same order as in accumulateGo: the sums are bit-identical.
 func (g *grower) accumulateRange(hist []float64, lo, n int) {
-	nf := g.m.nf
+	nf := g.m.bcols
 	bins := g.m.bins[lo*nf : (lo+n)*nf]
 	gp := g.gp[lo : lo+n]
 	var w []float64
@@ -90,7 +90,7 @@ var gatherPool sync.Pool
 // consecutive rows of accumulateRange, so the sums are bit-identical to
 // accumulateGo's for the same reasons.
 func (g *grower) accumulateGather(hist []float64, rows []int32) {
-	nf := g.m.nf
+	nf := g.m.bcols
 	gb, _ := gatherPool.Get().(*gatherBuf)
 	if gb == nil || len(gb.codes) < rangeChunk*nf {
 		gb = &gatherBuf{codes: make([]uint8, rangeChunk*nf), gp: make([]gpair, rangeChunk), w: make([]float64, rangeChunk)}

@@ -45,6 +45,14 @@ type matrix struct {
 	off     []int32 // first histogram slot of each feature
 	histLen int     // histogram slots (value bins + one missing slot per feature)
 	dense   bool    // no missing value at all
+	// The layout histograms are built in: bins holds bcols codes a row,
+	// column c's slots start at boff[c], bLen slots in all. Without
+	// bundling (bundle.go) the columns are the features (bcols = nf,
+	// boff = off, bLen = histLen); with it, bundles[c] describes column c.
+	bcols   int
+	boff    []int32
+	bLen    int
+	bundles []bundleCol
 }
 
 // split is the best split found for a node.
@@ -83,7 +91,7 @@ type grower struct {
 	// adds exactly what k copies of it add. (XGBoost rounds the weighted
 	// pair to single precision instead, which breaks that equivalence.)
 	w    []float64
-	off2 []int32 // 2*m.off[f]: the float64 index of feature f's first slot
+	off2 []int32 // 2*m.boff[c]: the float64 index of column c's first slot
 	// rootGrad, when not nil, computes the gradient pairs of rows lo..hi-1
 	// (a block: lo is a multiple of block, hi = min(n, lo+block)) when the
 	// root's rows are all rows in order: grow calls it for each block just
@@ -101,6 +109,7 @@ type grower struct {
 
 	mu     sync.Mutex
 	free   [][]float64
+	freeB  [][]float64 // bundled-column histograms (bundle.go)
 	freeSp []*sparseHist
 	seq    int
 }
@@ -120,9 +129,9 @@ func newGrower(m *matrix, s *Settings) *grower {
 		mcw:     float64(float32(s.MinChildWeight)),
 		gamma:   float32(s.Gamma),
 	}
-	g.off2 = make([]int32, m.nf)
-	for f := range g.off2 {
-		g.off2[f] = 2 * m.off[f]
+	g.off2 = make([]int32, m.bcols)
+	for c := range g.off2 {
+		g.off2[c] = 2 * m.boff[c]
 	}
 	return g
 }
@@ -145,6 +154,32 @@ func (g *grower) getHistDirty() []float64 {
 	return make([]float64, 2*g.m.histLen)
 }
 
+// getBuild returns a buffer to build a histogram in, not cleared: a
+// histogram without bundling, a bundled-column one with it.
+func (g *grower) getBuild() []float64 {
+	if g.m.bundles == nil {
+		return g.getHistDirty()
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if k := len(g.freeB); k > 0 {
+		h := g.freeB[k-1]
+		g.freeB = g.freeB[:k-1]
+		return h
+	}
+	return make([]float64, 2*g.m.bLen)
+}
+
+func (g *grower) putBuild(h []float64) {
+	if g.m.bundles == nil {
+		g.putHist(h)
+		return
+	}
+	g.mu.Lock()
+	g.freeB = append(g.freeB, h)
+	g.mu.Unlock()
+}
+
 func (g *grower) putHist(h []float64) {
 	if h == nil {
 		return
@@ -159,10 +194,10 @@ func (g *grower) putHist(h []float64) {
 // is safe because every code of feature f is at most nb[f] and
 // off[f]+nb[f] < histLen by construction (newMatrix).
 func (g *grower) accumulateGo(hist []float64, rows []int32) {
-	nf := g.m.nf
+	nf := g.m.bcols
 	bins := g.m.bins
-	off := g.m.off[:nf]
-	_ = hist[2*g.m.histLen-1]
+	off := g.m.boff[:nf]
+	_ = hist[2*g.m.bLen-1]
 	base := unsafe.Pointer(unsafe.SliceData(hist))
 	for _, r := range rows {
 		gr, hs := g.pair(r)
@@ -198,14 +233,9 @@ type buildJob struct {
 func (g *grower) buildHists(nodes []*gnode, pre func(lo, hi int)) {
 	var jobs []buildJob
 	for _, nd := range nodes {
-		nd.hist = g.getHistDirty()
 		for lo := nd.begin; lo < nd.end || lo == nd.begin; lo += block {
 			hi := min(lo+block, nd.end)
-			buf := nd.hist
-			if lo != nd.begin {
-				buf = g.getHistDirty()
-			}
-			jobs = append(jobs, buildJob{nd, lo, hi, buf})
+			jobs = append(jobs, buildJob{nd, lo, hi, g.getBuild()})
 			if hi >= nd.end {
 				break
 			}
@@ -220,8 +250,9 @@ func (g *grower) buildHists(nodes []*gnode, pre func(lo, hi int)) {
 		g.accumulate(j.buf, g.idx[j.lo:j.hi])
 	})
 	// Each node's histogram is the sum of its blocks' partial histograms
-	// in block order, slot by slot: the slots are split among the threads
-	// (the order of the sum within a slot is the same).
+	// in block order, slot by slot, in its first block's buffer: the
+	// slots are split among the threads (the order of the sum within a
+	// slot is the same).
 	type sumJob struct {
 		first  int // the node's first job
 		end    int // after its last job
@@ -229,7 +260,9 @@ func (g *grower) buildHists(nodes []*gnode, pre func(lo, hi int)) {
 	}
 	const chunk = 2048
 	var sums []sumJob
+	var firsts []int
 	for k := 0; k < len(jobs); {
+		firsts = append(firsts, k)
 		e := k + 1
 		for e < len(jobs) && jobs[e].nd == jobs[k].nd {
 			e++
@@ -243,7 +276,7 @@ func (g *grower) buildHists(nodes []*gnode, pre func(lo, hi int)) {
 	}
 	par.For(g.threads, len(sums), func(i int) {
 		sj := &sums[i]
-		h := jobs[sj.first].nd.hist[sj.lo:sj.hi]
+		h := jobs[sj.first].buf[sj.lo:sj.hi]
 		for _, j := range jobs[sj.first+1 : sj.end] {
 			for k, v := range j.buf[sj.lo:sj.hi] {
 				h[k] += v
@@ -252,9 +285,21 @@ func (g *grower) buildHists(nodes []*gnode, pre func(lo, hi int)) {
 	})
 	for _, j := range jobs {
 		if j.lo != j.nd.begin {
-			g.putHist(j.buf)
+			g.putBuild(j.buf)
 		}
 	}
+	if g.m.bundles == nil {
+		for _, k := range firsts {
+			jobs[k].nd.hist = jobs[k].buf
+		}
+		return
+	}
+	par.For(g.threads, len(firsts), func(i int) {
+		j := &jobs[firsts[i]]
+		j.nd.hist = g.getHistDirty()
+		g.m.expand(j.nd.hist, j.buf)
+		g.putBuild(j.buf)
+	})
 }
 
 // gain is XGBoost's CalcGainGivenWeight without constraints:

@@ -178,6 +178,7 @@ func newMatrix(x *mat.Dense, w []float64, maxBin, threads int) *matrix {
 		m.off[f+1] = m.off[f] + m.nb[f] + 1
 	}
 	m.histLen = int(m.off[nf])
+	m.bcols, m.boff, m.bLen = nf, m.off, m.histLen
 	// Bins in both layouts at once: row-major for the histograms,
 	// feature-major for the partitions.
 	m.bins = hugepage.Bytes(n * nf)
@@ -233,6 +234,7 @@ func newMatrix(x *mat.Dense, w []float64, maxBin, threads int) *matrix {
 			}
 		}
 	})
+	m.planBundles(missing, threads)
 	return m
 }
 

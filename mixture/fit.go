@@ -112,6 +112,12 @@ func (s *Settings) resolve(n, d int) (*resolved, error) {
 // restarts. x must hold only finite values; the error names the first row
 // and column that does not.
 func Fit(ctx context.Context, x *mat.Dense, s *Settings) (*Model, *FitResult, error) {
+	return fitFrom(ctx, x, s, nil)
+}
+
+// fitFrom is Fit; startResp, when not nil, fills the initial
+// responsibilities of one EM run in place of s.Start or the restarts.
+func fitFrom(ctx context.Context, x *mat.Dense, s *Settings, startResp func(resp []float64) error) (*Model, *FitResult, error) {
 	start := time.Now()
 	data, stride, n, d, err := rawRows(x, -1)
 	if err != nil {
@@ -121,7 +127,10 @@ func Fit(ctx context.Context, x *mat.Dense, s *Settings) (*Model, *FitResult, er
 	if err != nil {
 		return nil, nil, err
 	}
-	if s != nil && s.Start != nil {
+	switch {
+	case startResp != nil:
+		cfg.nInit, cfg.startResp = 1, startResp
+	case s != nil && s.Start != nil:
 		if err := cfg.startFrom(s.Start, x, n, d); err != nil {
 			return nil, nil, err
 		}

@@ -48,6 +48,12 @@ type Selection struct {
 	SampleRows int `json:"sample_rows,omitempty"`
 	// RefitSeconds is the time of that final fit on all rows.
 	RefitSeconds float64 `json:"refit_seconds,omitempty"`
+	// Projection is the number of principal components the candidates
+	// were compared on (Settings.SelectProjection), 0 when they were
+	// fitted on the features. Candidates then describe full-covariance
+	// fits on the components; Model and Result are the chosen L fitted
+	// on the features.
+	Projection int `json:"projection,omitempty"`
 }
 
 // selectStream is the random stream of Select's subsample, apart from
@@ -114,6 +120,18 @@ func Select(ctx context.Context, x *mat.Dense, pool []int, s *Settings) (*Select
 	if len(pool) > 1 { // one L needs no comparison
 		xs = subsample(x, limit, base.Seed)
 	}
+	sampleRows := 0
+	if xs != x {
+		sampleRows, _ = xs.Dims()
+	}
+	var pr *projection
+	if _, d := x.Dims(); base.SelectProjection > 0 && base.SelectProjection < d && len(pool) > 1 {
+		var err error
+		if pr, err = principal(xs, base.SelectProjection, base.Seed); err != nil {
+			return nil, err
+		}
+		xs = pr.apply(xs)
+	}
 	type out struct {
 		m   *Model
 		res *FitResult
@@ -125,6 +143,9 @@ func Select(ctx context.Context, x *mat.Dense, pool []int, s *Settings) (*Select
 		cs.Components = pool[i]
 		cs.Workers = w
 		cs.Start = nil
+		if pr != nil {
+			cs.Covariance = Full
+		}
 		m, res, err := Fit(ctx, xs, &cs)
 		outs[i] = out{m, res, err}
 	}
@@ -157,15 +178,20 @@ func Select(ctx context.Context, x *mat.Dense, pool []int, s *Settings) (*Select
 	b := sel.Candidates[sel.Best]
 	sel.Components, sel.Model, sel.Result = b.Components, b.Model, b.Result
 	if xs != x {
-		sel.SampleRows, _ = xs.Dims()
+		sel.SampleRows = sampleRows
 		t0 := time.Now()
 		cs := base
 		cs.Components = b.Components
 		cs.Workers = workers
-		if !base.RefitRestarts {
+		var startResp func([]float64) error
+		switch {
+		case pr != nil:
+			sel.Projection = base.SelectProjection
+			startResp = responsibilitiesOf(b.Model, pr.apply(x))
+		case !base.RefitRestarts:
 			cs.Start = b.Model
 		}
-		m, res, err := Fit(ctx, x, &cs)
+		m, res, err := fitFrom(ctx, x, &cs, startResp)
 		if err != nil {
 			return nil, fmt.Errorf("mixture: fitting %d components on all rows: %w", b.Components, err)
 		}
@@ -175,4 +201,20 @@ func Select(ctx context.Context, x *mat.Dense, pool []int, s *Settings) (*Select
 	}
 	sel.Seconds = time.Since(start).Seconds()
 	return sel, nil
+}
+
+// responsibilitiesOf returns a startResp filling in m's responsibilities
+// on the rows of z.
+func responsibilitiesOf(m *Model, z *mat.Dense) func([]float64) error {
+	return func(resp []float64) error {
+		n, _ := z.Dims()
+		r, err := m.Responsibilities(z, mat.NewDense(n, m.K(), resp))
+		if err != nil {
+			return fmt.Errorf("mixture: projected fit: %w", err)
+		}
+		if raw := r.RawMatrix(); &raw.Data[0] != &resp[0] {
+			copy(resp, raw.Data)
+		}
+		return nil
+	}
 }

@@ -149,6 +149,16 @@ type Settings struct {
 	// all rows whatever their number. A pool of one L is always fitted on
 	// all rows. Fit ignores it.
 	SelectRows int
+	// SelectProjection, when positive and below the number of features,
+	// makes Select compare its pool on the first SelectProjection
+	// principal components of the rows (of the subsample, see SelectRows)
+	// with full covariances, and fit the chosen L on the features with
+	// Covariance, one EM run started from the projected fit's
+	// responsibilities on all rows. On wide data that costs a fraction of
+	// the pool's fits on every feature, and the comparison is not decided
+	// by components collapsing onto binary features (project.go). Zero
+	// compares on the features; Fit ignores it.
+	SelectProjection int
 	// RefitRestarts makes Select's refit on all rows (see SelectRows) run
 	// NInit restarts from scratch. By default the refit is one EM run
 	// started from the subsample's chosen fit (its responsibilities on all
