@@ -691,13 +691,19 @@ func trainMembers(ctx context.Context, data, balanced *learn.Data, subsets []res
 		done(t+1, P+n*G)
 	}
 	places := newPlaces(data, balanced, subsets, G)
+	threads := places.threads(workers, G)
+	pool := newCores(learn.Env{Workers: workers}.Threads())
 	_, err := learn.ForEach(ctx, workers, n*G, func() func(context.Context, int) error {
 		return func(ctx context.Context, t int) error {
 			k, g := places.order[t/G], t%G
 			defer places.release(k)
-			// One worker per member; the work its place's members share
-			// (bins) takes every worker, as the others may wait for it.
-			env := learn.Env{Seed: rng.DeriveSeed(seeds[g], uint64(k)), Workers: 1, SharedWorkers: workers, Logger: logger}
+			// A member takes its share of the workers (one, but several
+			// for a place too big to finish alongside the others); the
+			// work its place's members share (bins) takes every worker,
+			// as the others may wait for it.
+			pool.take(threads[k])
+			defer pool.give(threads[k])
+			env := learn.Env{Seed: rng.DeriveSeed(seeds[g], uint64(k)), Workers: threads[k], SharedWorkers: workers, Logger: logger}
 			name := "all rows" + labels[g]
 			if k < len(subsets) {
 				name = fmt.Sprintf("%s %d%s", subsets[k].Kind, subsets[k].Component, labels[g])
@@ -756,14 +762,76 @@ func newPlaces(data, balanced *learn.Data, subsets []resample.Subset, G int) *pl
 	for k := range len(subsets) {
 		p.order = append(p.order, k)
 	}
-	size := func(k int) int {
-		if k < len(subsets) {
-			return len(subsets[k].Rows)
-		}
-		return data.Rows()
-	}
-	slices.SortStableFunc(p.order, func(a, b int) int { return cmp.Compare(size(b), size(a)) })
+	slices.SortStableFunc(p.order, func(a, b int) int { return cmp.Compare(p.size(b), p.size(a)) })
 	return p
+}
+
+// threadBlock is the rows below which a member fits on one thread: the
+// boosted trees spread a node's rows over threads in blocks of 16,384.
+const threadBlock = 16384
+
+// threads returns how many of workers threads each place's members
+// take. A member's share of the pool's work (rows times G) decides: one
+// that would run for longer than the pool's ideal span (the total work
+// over the workers) on one thread gets the threads that bring it down
+// to that span, at most one per threadBlock of its rows. On 16 cores
+// the member on every row of a 1M-row fit otherwise ran alone at the
+// end on one thread while the rest of the machine idled. Results do not
+// depend on it (every member's fit is the same on any number of
+// workers).
+func (p *places) threads(workers, G int) []int {
+	w := learn.Env{Workers: workers}.Threads()
+	out := make([]int, len(p.slots))
+	total := 0
+	for k := range out {
+		total += p.size(k) * G
+	}
+	for k := range out {
+		out[k] = 1
+		if size := p.size(k); size >= 2*threadBlock && total > 0 {
+			t := (w*size + total - 1) / total
+			out[k] = max(1, min(t, w, size/threadBlock))
+		}
+	}
+	return out
+}
+
+// size is the number of rows of place k.
+func (p *places) size(k int) int {
+	if k < len(p.subsets) {
+		return len(p.subsets[k].Rows)
+	}
+	return p.data.Rows()
+}
+
+// cores hands the workers' threads out to the members: a member of t
+// threads waits until t are free.
+type cores struct {
+	mu   sync.Mutex
+	cond *sync.Cond
+	free int
+}
+
+func newCores(n int) *cores {
+	c := &cores{free: n}
+	c.cond = sync.NewCond(&c.mu)
+	return c
+}
+
+func (c *cores) take(t int) {
+	c.mu.Lock()
+	for c.free < t {
+		c.cond.Wait()
+	}
+	c.free -= t
+	c.mu.Unlock()
+}
+
+func (c *cores) give(t int) {
+	c.mu.Lock()
+	c.free += t
+	c.mu.Unlock()
+	c.cond.Broadcast()
 }
 
 // rows returns the rows of place k, copied on first use, with what the

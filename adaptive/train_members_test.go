@@ -136,3 +136,48 @@ func TestTrainMembersSchedule(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainMembersThreads: on many workers the member on every row,
+// which would otherwise run alone on one thread long after the others,
+// gets the threads that bring it down to the pool's span; small members
+// keep one thread, and two workers change nothing.
+func TestTrainMembersThreads(t *testing.T) {
+	const rows, subRows, nsub = 200_000, 10_000, 36
+	data := &learn.Data{X: mat.NewDense(rows, 1, nil), Y: make([]int, rows)}
+	for i := 0; i < rows; i += 50 {
+		data.Y[i] = 1
+	}
+	subsets := make([]resample.Subset, nsub)
+	for k := range subsets {
+		subsets[k] = resample.Subset{Component: k / 2, Kind: resample.Global, Rows: make([]int, subRows)}
+		for i := range subsets[k].Rows {
+			subsets[k].Rows[i] = k*subRows/4 + i
+		}
+	}
+	for _, c := range []struct {
+		workers, global int
+	}{{16, 6}, {64, 12}, {2, 1}, {1, 1}} {
+		p := newPlaces(data, data, subsets, 1)
+		th := p.threads(c.workers, 1)
+		// total work 200k + 36 x 10k = 560k rows: 16 x 200k / 560k = 5.7
+		// -> 6 threads; 64 workers are capped at one per 16,384 rows (12).
+		if th[nsub] != c.global {
+			t.Errorf("%d workers: the member on every row gets %d threads, want %d", c.workers, th[nsub], c.global)
+		}
+		for k := range nsub {
+			if th[k] != 1 {
+				t.Errorf("%d workers: subset %d of %d rows gets %d threads", c.workers, k, subRows, th[k])
+			}
+		}
+	}
+	var mu sync.Mutex
+	var log []string
+	learners := []learn.Method{recorder{"a", &mu, &log, 16}}
+	if _, _, _, err := trainMembers(context.Background(), data, data, subsets, learners, []string{""}, []uint64{1},
+		nil, 2, 16, nil, func(int, int) {}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(log, "a:200000/6") || slices.Contains(log, "a:200000/1") {
+		t.Errorf("the member on every row was not fitted on 6 threads: %v", log[:3])
+	}
+}
