@@ -55,7 +55,7 @@ var params = learn.ParamTable[Config]{
 		}},
 	enum("covariance", "mixture covariance; auto is full up to 32 features, diag beyond", covNames, func(c *Config) *Covariance { return &c.Covariance }),
 	learn.Int("n_init", "EM restarts per L (the preset's: plus 1, paper 5)", 1, func(c *Config) *int { return &c.NInit }),
-	learn.Int("select_rows", "majority rows on which BIC compares the mixture sizes (more: a random subsample, then the chosen L refitted on all rows); -1 = all rows; 0 = the preset's (plus 20000, paper all)", -1,
+	learn.Int("select_rows", "majority rows on which BIC compares the mixture sizes (more: a random subsample, then the chosen L refitted on all rows); -1 = all rows; 0 = the preset's (plus 3000, paper all)", -1,
 		func(c *Config) *int { return &c.SelectRows }),
 	learn.Int("select_pcs", "principal components on which BIC compares the mixture sizes on tables of more than four times as many features (full covariances there; the chosen L is fitted on the features); -1 = none; 0 = the preset's (plus 16, paper none)", -1,
 		func(c *Config) *int { return &c.SelectPCs }),

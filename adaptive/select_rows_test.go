@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/aer-go/aer/learn"
-	"github.com/aer-go/aer/mixture"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -18,7 +17,7 @@ func TestSelectRows(t *testing.T) {
 		preset Preset
 		set    string
 		want   int
-	}{{"", "", mixture.DefaultSelectRows}, {PresetPaper, "", -1}, {"", "500", 500}, {PresetPaper, "-1", -1}} {
+	}{{"", "", DefaultSelectRows}, {PresetPaper, "", -1}, {"", "500", 500}, {PresetPaper, "-1", -1}} {
 		cfg := &Config{Preset: c.preset}
 		if c.set != "" {
 			if err := cfg.Set("select_rows", c.set); err != nil {
