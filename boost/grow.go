@@ -143,15 +143,12 @@ func (g *grower) getHist() []float64 {
 }
 
 // getHistDirty is getHist without clearing the buffer.
-func (g *grower) getHistDirty() []float64 {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if k := len(g.free); k > 0 {
-		h := g.free[k-1]
-		g.free = g.free[:k-1]
-		return h
+func (g *grower) getHistDirty() []float64 { return g.pop(&g.free, 2*g.m.histLen) }
+
+func (g *grower) putHist(h []float64) {
+	if h != nil {
+		g.push(&g.free, h)
 	}
-	return make([]float64, 2*g.m.histLen)
 }
 
 // getBuild returns a buffer to build a histogram in, not cleared: a
@@ -160,14 +157,7 @@ func (g *grower) getBuild() []float64 {
 	if g.m.bundles == nil {
 		return g.getHistDirty()
 	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if k := len(g.freeB); k > 0 {
-		h := g.freeB[k-1]
-		g.freeB = g.freeB[:k-1]
-		return h
-	}
-	return make([]float64, 2*g.m.bLen)
+	return g.pop(&g.freeB, 2*g.m.bLen)
 }
 
 func (g *grower) putBuild(h []float64) {
@@ -175,17 +165,25 @@ func (g *grower) putBuild(h []float64) {
 		g.putHist(h)
 		return
 	}
-	g.mu.Lock()
-	g.freeB = append(g.freeB, h)
-	g.mu.Unlock()
+	g.push(&g.freeB, h)
 }
 
-func (g *grower) putHist(h []float64) {
-	if h == nil {
-		return
-	}
+// pop takes a buffer from the free list, or makes one of n floats.
+func (g *grower) pop(free *[][]float64, n int) []float64 {
 	g.mu.Lock()
-	g.free = append(g.free, h)
+	defer g.mu.Unlock()
+	if k := len(*free); k > 0 {
+		h := (*free)[k-1]
+		*free = (*free)[:k-1]
+		return h
+	}
+	return make([]float64, n)
+}
+
+// push returns h to the free list.
+func (g *grower) push(free *[][]float64, h []float64) {
+	g.mu.Lock()
+	*free = append(*free, h)
 	g.mu.Unlock()
 }
 
