@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/aer-go/aer/dataset"
@@ -85,7 +86,11 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("split: %s: %w", *data, err)
 	}
-	report, err := writeSplit(ctx, d, parts, filepath.Join(*outDir, d.Name), *column)
+	// The folder is made as needed (as users expect of an output folder).
+	if err := os.MkdirAll(*outDir, 0o777); err != nil {
+		return fmt.Errorf("split: --out-dir: %w", err)
+	}
+	report, err := writeSplit(ctx, d, parts, filepath.Join(*outDir, d.Name), *column, *data)
 	if err != nil {
 		return err
 	}
@@ -132,15 +137,19 @@ func splitCheck(pt *dataset.Partition, ratio string, column bool) error {
 // writeSplit writes the parts of d: one file BASE.PART.csv each, or with
 // column one file BASE.split.csv with a split column. The files are
 // written as one: a failure leaves no partial set and no earlier file
-// removed.
-func writeSplit(ctx context.Context, d *dataset.Dataset, parts []dataset.Part, base string, column bool) ([]splitPart, error) {
+// removed. No file may be the input file (a link at BASE.train.csv to
+// the data, say).
+func writeSplit(ctx context.Context, d *dataset.Dataset, parts []dataset.Part, base string, column bool, data string) ([]splitPart, error) {
 	var report []splitPart
 	if column {
 		whole := d.Subset(allRows(d.Rows()))
 		whole.Split = dataset.SplitColumn(parts, d.Rows())
 		path := base + ".split.csv"
-		if err := writeFileAtomic(ctx, path, func(w io.Writer) error { return dataset.WriteCSV(w, whole) }); err != nil {
+		if err := refuseOverwrite("split", "output", path, input{"--data", data}); err != nil {
 			return nil, err
+		}
+		if err := writeFileAtomic(ctx, path, func(w io.Writer) error { return dataset.WriteCSV(w, whole) }); err != nil {
+			return nil, fmt.Errorf("split: %w", err)
 		}
 		for _, p := range parts {
 			report = append(report, splitPart{File: path, Part: p.Name, Rows: len(p.Rows), Positive: countPos(d.Y, p.Rows)})
@@ -153,11 +162,17 @@ func writeSplit(ctx context.Context, d *dataset.Dataset, parts []dataset.Part, b
 		sub := d.Subset(p.Rows)
 		sub.Split = nil
 		path := base + "." + p.Name + ".csv"
+		if err := refuseOverwrite("split", "output", path, input{"--data", data}); err != nil {
+			return nil, err
+		}
 		paths = append(paths, path)
 		writes = append(writes, func(w io.Writer) error { return dataset.WriteCSV(w, sub) })
 		report = append(report, splitPart{File: path, Part: p.Name, Rows: len(p.Rows), Positive: countPos(d.Y, p.Rows)})
 	}
-	return report, atomicfile.WriteAllContext(ctx, paths, writes)
+	if err := atomicfile.WriteAllContext(ctx, paths, writes); err != nil {
+		return nil, fmt.Errorf("split: %w", err)
+	}
+	return report, nil
 }
 
 func countPos(y []int, rows []int) int {

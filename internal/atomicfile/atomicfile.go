@@ -21,6 +21,9 @@ import (
 // The file gets the mode of the file it replaces, else 0666 less the
 // process's umask (as a shell redirection would); a symbolic link at path
 // is followed, so the file it points to is replaced and the link stays.
+// A path that names a device, a named pipe or a socket (/dev/null,
+// /dev/stdout, a FIFO) is written in place, never replaced; a directory
+// is an error.
 // After the rename the directory is synced, so the new name survives a
 // crash.
 func Write(path string, write func(io.Writer) error) error {
@@ -55,10 +58,13 @@ func (c ctxWriter) Write(p []byte) (int, error) {
 	return c.w.Write(p)
 }
 
-// WriteAll writes several files as one: every file is written to its
-// temporary first, and only when all of them are complete are they
-// renamed into place. If any write fails, every temporary is removed and
-// no path is touched.
+// WriteAll writes several files as one: every destination is checked
+// first (a directory in the way fails before anything is written), every
+// file is written to its temporary, and only when all of them are
+// complete are they renamed into place. If any write fails, every
+// temporary is removed and no path is touched. Devices and pipes among
+// the paths are written in place after the temporaries are complete and
+// before the renames.
 func WriteAll(paths []string, writes []func(io.Writer) error) error {
 	return WriteAllContext(context.Background(), paths, writes)
 }
@@ -72,22 +78,33 @@ func WriteAllContext(ctx context.Context, paths []string, writes []func(io.Write
 		return fmt.Errorf("atomicfile: %d paths for %d writers", len(paths), len(writes))
 	}
 	targets := make([]string, len(paths))
-	temps := make([]string, 0, len(paths))
+	inPlace := make([]bool, len(paths))
+	temps := make([]string, len(paths))
 	defer func() {
 		if err != nil {
 			for _, t := range temps {
-				os.Remove(t)
+				if t != "" {
+					os.Remove(t)
+				}
 			}
 		}
 	}()
+	// Every destination is checked before anything is written, so that
+	// none is replaced when a later one cannot be.
 	for i, path := range paths {
 		if targets[i], err = resolve(path); err != nil {
 			return err
 		}
-		tmp, err := writeTemp(ctx, targets[i], path, writes[i])
-		if tmp != "" {
-			temps = append(temps, tmp)
+		if inPlace[i], err = special(targets[i], path); err != nil {
+			return err
 		}
+	}
+	for i, path := range paths {
+		if inPlace[i] {
+			continue
+		}
+		tmp, err := writeTemp(ctx, targets[i], path, writes[i])
+		temps[i] = tmp
 		if err != nil {
 			return err
 		}
@@ -95,11 +112,63 @@ func WriteAllContext(ctx context.Context, paths []string, writes []func(io.Write
 	if err = ctx.Err(); err != nil {
 		return err
 	}
+	// Devices and pipes take their bytes in place, once every regular
+	// file is complete: a rename would replace the device node itself
+	// (/dev/null) with a regular file.
+	for i, path := range paths {
+		if inPlace[i] {
+			if err = writeInPlace(ctx, targets[i], path, writes[i]); err != nil {
+				return err
+			}
+		}
+	}
 	for i, tmp := range temps {
+		if tmp == "" {
+			continue
+		}
 		if err = os.Rename(tmp, targets[i]); err != nil {
 			return fmt.Errorf("rename into %s: %w", paths[i], err)
 		}
 		syncDir(filepath.Dir(targets[i]))
+	}
+	return nil
+}
+
+// special reports whether target exists and is not a regular file (a
+// device, a named pipe or a socket: written in place); a directory is an
+// error. name is the path as the user gave it.
+func special(target, name string) (bool, error) {
+	fi, err := os.Stat(target)
+	switch {
+	case err != nil:
+		return false, nil // not there yet (or unreadable: the write says why)
+	case fi.IsDir():
+		return false, fmt.Errorf("write %s: is a directory", name)
+	}
+	return !fi.Mode().IsRegular(), nil
+}
+
+// writeInPlace writes to an existing device or pipe through its own
+// name.
+func writeInPlace(ctx context.Context, target, name string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(target, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", name, err)
+	}
+	bw := bufio.NewWriterSize(ctxWriter{ctx, f}, 1<<16)
+	if err := write(bw); err != nil {
+		f.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("close %s: %w", name, err)
 	}
 	return nil
 }

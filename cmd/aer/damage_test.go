@@ -1,0 +1,125 @@
+//go:build unix
+
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestOutNamedPipe: every command's output flag, pointed at a named pipe
+// (as at /dev/null or /dev/stdout), writes through it and leaves it a
+// pipe; renaming a temporary file over it replaced the device node
+// itself (aer predict --out /dev/null, run as root, replaced the
+// machine's /dev/null).
+func TestOutNamedPipe(t *testing.T) {
+	dir := t.TempDir()
+	hostileFixtures(t, dir)
+	train, clean := filepath.Join(dir, "train.csv"), filepath.Join(dir, "clean.csv")
+	cases := []struct {
+		name string
+		args []string // {out} is the pipe
+		want string   // a prefix of what comes through
+	}{
+		{"predict", []string{"predict", "--model", filepath.Join(dir, "tree.aer"), "--data", train, "--out", "{out}"}, "label,score,pred"},
+		{"fit", []string{"fit", "--train", train, "--method", "tree", "--out", "{out}"}, ""},
+		{"gen", []string{"gen", "--samples", "50", "--features", "3", "--informative", "2", "--redundant", "0", "--out", "{out}"}, "x0,x1,x2,label"},
+		{"resample", []string{"resample", "--data", clean, "--sampler", "rus", "--out", "{out}"}, "x0,"},
+		{"cv-oof", []string{"cv", "--data", clean, "--method", "tree", "--folds", "3", "--oof", "{out}"}, "row,"},
+		{"eval-sweep", []string{"eval", "--data", filepath.Join(dir, "preds.csv"), "--sweep-out", "{out}"}, "threshold,"},
+		{"mixture", []string{"mixture", "--data", clean, "--components", "2", "--save", "{out}"}, "{"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			fifo := filepath.Join(t.TempDir(), "out")
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Skipf("no named pipes here: %v", err)
+			}
+			got := make(chan string, 1)
+			go func() {
+				f, err := os.Open(fifo)
+				if err != nil {
+					got <- err.Error()
+					return
+				}
+				b, _ := io.ReadAll(f)
+				f.Close()
+				got <- string(b)
+			}()
+			args := make([]string, len(c.args))
+			for i, a := range c.args {
+				args[i] = strings.ReplaceAll(a, "{out}", fifo)
+			}
+			_, errOut, code := aer(t, args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			select {
+			case s := <-got:
+				if s == "" || !strings.HasPrefix(s, c.want) {
+					t.Errorf("through the pipe: %.60q", s)
+				}
+			case <-time.After(10 * time.Second):
+				if f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+					f.Close()
+				}
+				t.Error("nothing came through the pipe")
+			}
+			if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+				t.Errorf("the pipe was replaced: %v %v", fi.Mode(), err)
+			}
+		})
+	}
+}
+
+// TestSplitOwnInput: a part's name that is a link to the input file is
+// refused (it overwrote the data with the train part, exit 0), and a part
+// that cannot be written (a directory in the way) replaces no earlier
+// part; the output folder is made when missing.
+func TestSplitOwnInput(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "x.csv")
+	src, err := os.ReadFile(filepath.Join("testdata", "fit", "train.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(data, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("x.csv", filepath.Join(dir, "x.train.csv")); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := aer(t, "split", "--data", data, "--out-dir", dir)
+	if code != 2 || !strings.Contains(errOut, "refusing to overwrite an input") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	if b, _ := os.ReadFile(data); string(b) != string(src) {
+		t.Fatal("the input was overwritten")
+	}
+	other := filepath.Join(dir, "other")
+	if err := os.MkdirAll(filepath.Join(other, "x.test.csv"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(other, "x.train.csv"), []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code = aer(t, "split", "--data", data, "--out-dir", other)
+	if code != 1 || !strings.Contains(errOut, "x.test.csv: is a directory") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	if b, _ := os.ReadFile(filepath.Join(other, "x.train.csv")); string(b) != "old\n" {
+		t.Error("an earlier part was replaced before the failing one")
+	}
+	fresh := filepath.Join(dir, "new", "parts")
+	if _, errOut, code := aer(t, "split", "--data", data, "--out-dir", fresh); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(fresh, "x.valid.csv")); err != nil {
+		t.Error(err)
+	}
+}
