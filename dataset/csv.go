@@ -482,6 +482,10 @@ func csvError(name string, err error) error {
 	if errors.As(err, &pe) {
 		return &Error{File: name, Line: pe.StartLine, Err: pe.Err, Detail: fmt.Sprintf("field %d", pe.Column)}
 	}
+	var de *Error
+	if errors.As(err, &de) {
+		return err // the reader's own (a line too long), which names the file
+	}
 	return fmt.Errorf("%s: %w", name, err)
 }
 

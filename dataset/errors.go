@@ -35,6 +35,8 @@ var (
 
 	ErrTooManyCategories = errors.New("too many categories")
 	ErrTooLarge          = errors.New("the table does not fit in memory")
+	ErrLineTooLong       = errors.New("line too long")
+	ErrTruncated         = errors.New("the file is truncated")
 )
 
 // Error locates a problem in an input file. Line is 1-based and counts the

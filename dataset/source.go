@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -51,6 +52,50 @@ type csvSource struct {
 	size int64
 }
 
+// MaxLineBytes is the longest line a CSV table may have, 64 MiB: a line
+// past it (a decompressed file of one 3 GB line, /dev/zero) is an error,
+// not memory exhausted. A table a million columns wide takes about 10 MB
+// a line.
+const MaxLineBytes = 64 << 20
+
+// maxLine is MaxLineBytes; tests lower it.
+var maxLine int64 = MaxLineBytes
+
+// lineLimit reads r and fails once a line, the bytes since the last
+// newline, grows past max: every reader of the text (the line splitter,
+// the chunked reader, encoding/csv) holds at most a line.
+type lineLimit struct {
+	r    io.Reader
+	max  int64
+	run  int64 // bytes since the last newline
+	line int   // newlines seen
+	name string
+}
+
+func (l *lineLimit) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	b := p[:n]
+	for {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			l.run += int64(len(b))
+			break
+		}
+		if l.run+int64(i) > l.max {
+			l.run += int64(i)
+			break
+		}
+		l.run = 0
+		l.line++
+		b = b[i+1:]
+	}
+	if l.run > l.max {
+		return 0, &Error{File: l.name, Line: l.line + 1, Err: ErrLineTooLong,
+			Detail: fmt.Sprintf("more than %d MiB without a line end: is it a text table?", l.max>>20)}
+	}
+	return n, err
+}
+
 // rowEstimator is a rowSource that can tell about how many rows the
 // table holds once it has read some, so the reader sizes its buffer
 // once instead of growing it.
@@ -72,10 +117,7 @@ func (s *csvSource) estimateRows(read int) int {
 // newCSVSource sniffs the delimiter (opt.Delimiter overrides it) and reads
 // the header of the table at the start of r.
 func newCSVSource(r io.Reader, name string, opt *Options) (*csvSource, error) {
-	br, ok := r.(*bufio.Reader)
-	if !ok || br.Size() < 4096 {
-		br = bufio.NewReaderSize(r, 1<<16)
-	}
+	br := bufio.NewReaderSize(&lineLimit{r: r, max: maxLine, name: name}, 1<<16)
 	comma, err := sniff(br, name)
 	if err != nil {
 		return nil, err
@@ -129,7 +171,9 @@ func (s *csvSource) next() ([]string, int, error) {
 	}
 	for {
 		b, err := s.readLine()
-		if len(b) == 0 && err != nil {
+		if err != nil && (err != io.EOF || len(b) == 0) {
+			// A read error (a truncated gzip stream, a line too long)
+			// wins over the partial line before it.
 			if err == io.EOF {
 				return nil, 0, io.EOF
 			}

@@ -3,6 +3,7 @@ package dataset
 import (
 	"bufio"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 )
@@ -149,7 +150,25 @@ func decompress(r io.Reader, name string) (io.Reader, error) {
 		if err != nil {
 			return nil, &Error{File: name, Err: ErrUnsupported, Detail: "a gzip file that does not open: " + err.Error()}
 		}
-		return bufio.NewReaderSize(zr, 1<<16), nil
+		return bufio.NewReaderSize(gzipErrors{zr, name}, 1<<16), nil
 	}
 	return br, nil
+}
+
+// gzipErrors says what a gzip stream's failures mean: a stream that
+// ends early is a truncated file, not a table whose last line is short.
+type gzipErrors struct {
+	r    io.Reader
+	name string
+}
+
+func (g gzipErrors) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	switch {
+	case err == nil || err == io.EOF:
+		return n, err
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return n, &Error{File: g.name, Err: ErrTruncated, Detail: "the gzip stream ends before its end marker"}
+	}
+	return n, &Error{File: g.name, Err: ErrUnsupported, Detail: "a damaged gzip stream: " + err.Error()}
 }

@@ -123,3 +123,22 @@ func TestSplitOwnInput(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestPredictEndlessLine: a data file with no line end (/dev/zero) fails
+// at the line limit with its reason, and leaves nothing beside --out
+// (it exhausted memory and left the temporary file).
+func TestPredictEndlessLine(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	dir := t.TempDir()
+	hostileFixtures(t, dir)
+	outDir := t.TempDir()
+	_, errOut, code := aer(t, "predict", "--model", filepath.Join(dir, "tree.aer"), "--data", "/dev/zero", "--out", filepath.Join(outDir, "p.csv"))
+	if code != 1 || !strings.Contains(errOut, "line 1: line too long") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	if ents, _ := os.ReadDir(outDir); len(ents) != 0 {
+		t.Errorf("left beside --out: %v", ents)
+	}
+}
