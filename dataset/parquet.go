@@ -7,10 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/big"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
 )
 
 // parquetMagic opens (and closes) every Parquet file.
@@ -24,11 +27,16 @@ const parquetMagic = "PAR1"
 // becomes the shortest text that reads back to it, a float (32-bit) the
 // shortest text of its float32 value (as a CSV export writes it), an
 // integer its decimal digits, a boolean 1 or 0, and a byte array (string)
-// its bytes. Errors name row r of the file as line r+1, as if the header
-// were line 1.
+// its bytes. Logical types: unsigned integers read as unsigned, decimals
+// with their scale (DECIMAL(9,2) holding 56 reads 0.56), strings, enums
+// and JSON as text; dates, times, timestamps and the other logical types
+// are refused by name (convert them to numbers first), never read as
+// their storage's integers. Errors name row r of the file as line r+1,
+// as if the header were line 1.
 type parquetSource struct {
 	name string
 	head []string
+	cols []pqColumn
 	r    *parquet.Reader
 	buf  []parquet.Row
 	at   int // next row of buf
@@ -64,16 +72,50 @@ func newParquetSource(ra io.ReaderAt, size int64, name string) (src *parquetSour
 		return nil, &Error{File: name, Err: ErrUnsupported, Detail: "a Parquet file that does not open: " + err.Error()}
 	}
 	var head []string
+	var cols []pqColumn
 	for _, fl := range f.Schema().Fields() {
 		if !fl.Leaf() || fl.Repeated() {
 			return nil, &Error{File: name, Column: fl.Name(), Err: ErrUnsupported, Detail: "a nested or repeated Parquet column; aer reads flat tables"}
 		}
+		c, err := pqColumnOf(fl)
+		if err != nil {
+			return nil, &Error{File: name, Column: fl.Name(), Err: ErrUnsupported, Detail: err.Error()}
+		}
 		head = append(head, fl.Name())
+		cols = append(cols, c)
 	}
 	if len(head) == 0 {
 		return nil, &Error{File: name, Err: ErrEmpty}
 	}
-	return &parquetSource{name: name, head: head, r: parquet.NewReader(f), buf: make([]parquet.Row, 256), line: 1, rec: make([]string, len(head))}, nil
+	return &parquetSource{name: name, head: head, cols: cols, r: parquet.NewReader(f), buf: make([]parquet.Row, 256), line: 1, rec: make([]string, len(head))}, nil
+}
+
+// pqColumn is how a column's values read: as their physical type says,
+// as unsigned integers, or as decimals of a scale.
+type pqColumn struct {
+	unsigned bool
+	decimal  bool
+	scale    int
+}
+
+// pqColumnOf reads a leaf field's logical type.
+func pqColumnOf(fl parquet.Field) (pqColumn, error) {
+	lt := fl.Type().LogicalType()
+	if lt == nil || lt.Value == nil {
+		return pqColumn{}, nil
+	}
+	switch t := lt.Value.(type) {
+	case *format.IntType:
+		return pqColumn{unsigned: !t.IsSigned}, nil
+	case *format.DecimalType:
+		if t.Scale < 0 || t.Scale > 76 {
+			return pqColumn{}, fmt.Errorf("a Parquet DECIMAL of scale %d", t.Scale)
+		}
+		return pqColumn{decimal: true, scale: int(t.Scale)}, nil
+	case *format.StringType, *format.EnumType, *format.JsonType:
+		return pqColumn{}, nil
+	}
+	return pqColumn{}, fmt.Errorf("a Parquet %s column: aer reads numbers and text; convert it to numbers first", lt)
 }
 
 func (s *parquetSource) header() []string { return s.head }
@@ -105,9 +147,55 @@ func (s *parquetSource) next() (rec []string, line int, err error) {
 		if j < 0 || j >= len(s.rec) || v.IsNull() {
 			continue
 		}
-		s.rec[j] = parquetText(v)
+		s.rec[j] = s.cols[j].text(v)
 	}
 	return s.rec, s.line, nil
+}
+
+// text writes v as the text a CSV file would hold for its column.
+func (c pqColumn) text(v parquet.Value) string {
+	switch {
+	case c.unsigned && v.Kind() == parquet.Int32:
+		return strconv.FormatUint(uint64(v.Uint32()), 10)
+	case c.unsigned && v.Kind() == parquet.Int64:
+		return strconv.FormatUint(v.Uint64(), 10)
+	case c.decimal:
+		var n big.Int
+		switch v.Kind() {
+		case parquet.Int32:
+			n.SetInt64(int64(v.Int32()))
+		case parquet.Int64:
+			n.SetInt64(v.Int64())
+		case parquet.ByteArray, parquet.FixedLenByteArray:
+			b := v.ByteArray() // big-endian two's complement
+			n.SetBytes(b)
+			if len(b) > 0 && b[0]&0x80 != 0 {
+				n.Sub(&n, new(big.Int).Lsh(big.NewInt(1), uint(8*len(b))))
+			}
+		default:
+			return parquetText(v)
+		}
+		return scaled(n.String(), c.scale)
+	}
+	return parquetText(v)
+}
+
+// scaled places a decimal point scale digits from the right of the
+// integer digits (a leading minus kept): "56", 2 -> "0.56".
+func scaled(digits string, scale int) string {
+	if scale == 0 {
+		return digits
+	}
+	neg := strings.HasPrefix(digits, "-")
+	digits = strings.TrimPrefix(digits, "-")
+	if len(digits) <= scale {
+		digits = strings.Repeat("0", scale-len(digits)+1) + digits
+	}
+	out := digits[:len(digits)-scale] + "." + digits[len(digits)-scale:]
+	if neg {
+		out = "-" + out
+	}
+	return out
 }
 
 // parquetText writes a Parquet value as the text a CSV file would hold.

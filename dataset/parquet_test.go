@@ -110,3 +110,70 @@ func FuzzDecodeParquet(f *testing.F) {
 		}
 	})
 }
+
+type pqLogical struct {
+	U32   uint32  `parquet:"u32"`
+	U64   uint64  `parquet:"u64"`
+	D32   int32   `parquet:"d32,decimal(2:9)"`
+	D64   int64   `parquet:"d64,decimal(3:18)"`
+	DFix  [8]byte `parquet:"dfix,decimal(2:18)"`
+	Label int32   `parquet:"label"`
+}
+
+type pqDate struct {
+	Day   int32 `parquet:"day,date"`
+	Label int32 `parquet:"label"`
+}
+
+// TestParquetLogicalTypes: unsigned integers read as unsigned (UINT_32
+// and UINT_64 read as -1 before), decimals with their scale (0.56, not
+// 56), and a date is refused by name rather than read as its day count.
+func TestParquetLogicalTypes(t *testing.T) {
+	be := func(v int64) (b [8]byte) {
+		for i := range 8 {
+			b[7-i] = byte(v >> (8 * i))
+		}
+		return b
+	}
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[pqLogical](&buf)
+	rows := []pqLogical{
+		{U32: 4294967295, U64: 18446744073709551615, D32: 56, D64: -1234, DFix: be(-5), Label: 0},
+		{U32: 7, U64: 9, D32: -100000, D64: 5, DFix: be(123456), Label: 1},
+		{U32: 8, U64: 10, D32: 1, D64: 0, DFix: be(0), Label: 1},
+		{Label: 0}, {Label: 0},
+	}
+	if _, err := w.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Decode(bytes.NewReader(buf.Bytes()), "t.parquet", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]float64{
+		{4294967295, 18446744073709551615, 0.56, -1.234, -0.05},
+		{7, 9, -1000, 0.005, 1234.56},
+		{8, 10, 0.01, 0, 0},
+	}
+	for i, row := range want {
+		for j, v := range row {
+			if got := d.X.At(i, j); got != v {
+				t.Errorf("row %d, %s: %v, want %v", i, d.Features[j], got, v)
+			}
+		}
+	}
+	if got := scaled("-5", 3); got != "-0.005" {
+		t.Errorf("scaled(-5, 3) = %s", got)
+	}
+	buf.Reset()
+	wd := parquet.NewGenericWriter[pqDate](&buf)
+	wd.Write([]pqDate{{Day: 19000, Label: 0}, {Day: 19001, Label: 1}, {Day: 19002, Label: 1}, {Day: 3}, {Day: 4}})
+	wd.Close()
+	_, err = Decode(bytes.NewReader(buf.Bytes()), "t.parquet", Options{})
+	if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), `column "day"`) || !strings.Contains(err.Error(), "DATE") {
+		t.Errorf("a date column: %v", err)
+	}
+}
