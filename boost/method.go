@@ -108,6 +108,9 @@ func (m *Method) Fit(ctx context.Context, train, valid *learn.Data, env learn.En
 	if err := train.Check("training data"); err != nil {
 		return nil, err
 	}
+	if err := train.CheckClassWeights("training data"); err != nil {
+		return nil, err
+	}
 	if valid != nil {
 		if err := valid.Check("validation data"); err != nil {
 			return nil, err

@@ -70,6 +70,17 @@ func (d *Data) ClassWeights() (neg, pos float64) {
 	return neg, pos
 }
 
+// CheckClassWeights is an ErrData error unless both labels have rows of
+// positive total weight: with no weight on a class, a fit can only learn
+// a constant.
+func (d *Data) CheckClassWeights(what string) error {
+	neg, pos := d.ClassWeights()
+	if !(neg > 0) || !(pos > 0) {
+		return fmt.Errorf("%w: %s needs rows of both labels with positive weight (label 0: %v, label 1: %v)", ErrData, what, neg, pos)
+	}
+	return nil
+}
+
 // PositiveShare is the weighted share of rows labelled 1: the prior of
 // the positive class in the population d stands for.
 func (d *Data) PositiveShare() float64 {

@@ -142,10 +142,10 @@ func checkComplete(train *learn.Data) error {
 // sampleWeights is each row's weight in the loss, its class's weight by
 // cw times its own, and the two class weights.
 func sampleWeights(train *learn.Data, cw ClassWeight) (sw []float64, w0, w1 float64, err error) {
-	neg, pos := train.ClassWeights()
-	if !(neg > 0) || !(pos > 0) {
-		return nil, 0, 0, fmt.Errorf("%w: training data needs rows of both labels with positive weight (label 0: %v, label 1: %v)", learn.ErrData, neg, pos)
+	if err := train.CheckClassWeights("training data"); err != nil {
+		return nil, 0, 0, err
 	}
+	neg, pos := train.ClassWeights()
 	w0, w1 = cw.Weights(neg, pos)
 	n, _ := train.X.Dims()
 	sw = make([]float64, n)

@@ -130,8 +130,14 @@ type Fitted struct {
 
 // Fit fits m on train, with valid (nil: none) for tuning: m may be a
 // decision.Layered around a search.Grid around a method, or any part of
-// that composition, or any other method.
+// that composition, or any other method. Training data without positive
+// weight on both labels is an error (learn.ErrData).
 func Fit(ctx context.Context, m learn.Method, train, valid *learn.Data, env learn.Env) (*Fitted, error) {
+	// No weight on a class leaves every method a constant to learn (the
+	// boosted trees and the bagging ensembles wrote one without a word).
+	if err := train.CheckClassWeights("training data"); err != nil {
+		return nil, err
+	}
 	layered, _ := m.(*decision.Layered)
 	inner := m
 	if layered != nil {

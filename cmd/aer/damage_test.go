@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/aer-go/aer/learn"
 )
 
 // TestOutNamedPipe: every command's output flag, pointed at a named pipe
@@ -140,5 +142,59 @@ func TestPredictEndlessLine(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(outDir); len(ents) != 0 {
 		t.Errorf("left beside --out: %v", ents)
+	}
+}
+
+// TestFitNoClassWeight: every registered method refuses training rows
+// whose weights leave a label with no weight (all zero, or zero on
+// every positive row), where the boosted trees and the bagging
+// ensembles wrote a constant model and exited 0.
+func TestFitNoClassWeight(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "fit", "train.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(string(src), "\n"), "\n")
+	dir := t.TempDir()
+	write := func(name string, weight func(label string) string) string {
+		var b strings.Builder
+		b.WriteString(lines[0] + ",w\n")
+		for _, l := range lines[1:] {
+			b.WriteString(l + "," + weight(l[strings.LastIndexByte(l, ',')+1:]) + "\n")
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	// The positive class is the minority one.
+	count := map[string]int{}
+	for _, l := range lines[1:] {
+		count[l[strings.LastIndexByte(l, ',')+1:]]++
+	}
+	pos := ""
+	for label, n := range count {
+		if pos == "" || n < count[pos] || n == count[pos] && label < pos {
+			pos = label
+		}
+	}
+	zeroPos := write("zeropos.csv", func(label string) string {
+		if label == pos {
+			return "0"
+		}
+		return "1"
+	})
+	allZero := write("allzero.csv", func(string) string { return "0" })
+	for _, name := range learn.Names() {
+		for _, data := range []string{zeroPos, allZero} {
+			_, errOut, code := aer(t, "fit", "--method", name, "--train", data, "--weight", "w", "--out", filepath.Join(dir, "m.aer"))
+			if code != 1 || !strings.Contains(errOut, "needs rows of both labels with positive weight") {
+				t.Errorf("%s on %s: exit %d: %s", name, filepath.Base(data), code, errOut)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "m.aer")); err == nil {
+		t.Error("a model was written")
 	}
 }
