@@ -54,7 +54,9 @@ func SetParams(m learn.Method, params []string) error {
 }
 
 // Axes reads grid specs: "paper" for the method's paper grid (an error
-// when it has none), else key=v1,v2 axes. nil means no grid search.
+// when it has none), else key=v1,v2 axes. nil means no grid search. A
+// key given twice, a value repeated within an axis, or more than
+// MaxGridPoints points is an error.
 func Axes(m learn.Method, specs []string) ([]search.Axis, error) {
 	var flat []string
 	for _, f := range specs {
@@ -69,21 +71,55 @@ func Axes(m learn.Method, specs []string) ([]search.Axis, error) {
 		flat = append(flat, g.PaperGrid()...)
 	}
 	var axes []search.Axis
+	seen := map[string]bool{}
+	points := 1
 	for _, s := range flat {
 		a, err := search.ParseAxis(s)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", learn.ErrParam, err)
 		}
+		if seen[a.Key] {
+			return nil, fmt.Errorf("%w: grid: %s is given twice (one --grid per key, its values separated by commas)", learn.ErrParam, a.Key)
+		}
+		seen[a.Key] = true
+		vals := map[string]bool{}
+		for _, v := range a.Values {
+			if vals[v] {
+				return nil, fmt.Errorf("%w: grid %s: the value %s is given twice", learn.ErrParam, a.Key, v)
+			}
+			vals[v] = true
+		}
+		if points > MaxGridPoints/len(a.Values) {
+			return nil, fmt.Errorf("%w: grid: more than %d points (every point is a fit); give fewer values", learn.ErrParam, MaxGridPoints)
+		}
+		points *= len(a.Values)
 		axes = append(axes, a)
 	}
 	return axes, nil
 }
 
+// MaxGridPoints bounds a grid search: every point is a fit.
+const MaxGridPoints = 10000
+
 // Build returns the composition s describes: the method with its
 // parameters, inside a grid search when s has a grid, inside a decision
 // layer.
 func (s Spec) Build() (*decision.Layered, error) {
-	return Compose(func() (learn.Method, error) { return NewMethod(s.Method, s.Params) }, s.Grid, s.Decision)
+	l, err := Compose(func() (learn.Method, error) { return NewMethod(s.Method, s.Params) }, s.Grid, s.Decision)
+	if err != nil {
+		return nil, err
+	}
+	// A key both set and searched: the grid would silently win.
+	if g, ok := l.Unwrap().(*search.Grid); ok {
+		for _, a := range g.Axes() {
+			for _, p := range s.Params {
+				if k, _, _ := strings.Cut(p, "="); strings.TrimSpace(k) == a.Key {
+					return nil, fmt.Errorf("%w: %s is both a --param and a --grid key: give it in one of them", learn.ErrParam, a.Key)
+				}
+			}
+		}
+	}
+	return l, nil
 }
 
 // Compose returns the composition of the methods newMethod makes: one of

@@ -3,6 +3,8 @@ package pipeline_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/aer-go/aer/dataset"
@@ -106,5 +108,35 @@ func TestFit(t *testing.T) {
 	plain, _ := pipeline.Spec{Method: "gbdt", Params: []string{"n_estimators=5"}}.Build()
 	if f, err := pipeline.Fit(ctx, plain, train, nil, env); err != nil || f.Layer != nil {
 		t.Errorf("no validation rows: layer %v, %v", f.Layer, err)
+	}
+}
+
+// TestGridMistakes: a key searched twice, a value repeated, a key both
+// set and searched (the grid silently won), and a grid of more points
+// than MaxGridPoints (built up front: 10^12 points exhausted memory) are
+// parameter errors; a good grid builds.
+func TestGridMistakes(t *testing.T) {
+	many := make([]string, 101)
+	for i := range many {
+		many[i] = fmt.Sprint(i + 1)
+	}
+	long := strings.Join(many, ",")
+	for _, c := range []struct {
+		params, grid []string
+		want         string
+	}{
+		{nil, []string{"eta=0.1,0.3", "eta=0.5"}, "eta is given twice"},
+		{nil, []string{"eta=0.1,0.1"}, "the value 0.1 is given twice"},
+		{[]string{"eta=0.2"}, []string{"eta=0.1,0.3"}, "both a --param and a --grid key"},
+		{nil, []string{"max_depth=" + long, "n_estimators=" + long}, "more than 10000 points"},
+		{[]string{"max_depth=3"}, []string{"eta=0.1,0.3", "n_estimators=5,10"}, ""},
+	} {
+		_, err := pipeline.Spec{Method: "gbdt", Params: c.params, Grid: c.grid}.Build()
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%v %v: %v", c.params, c.grid, err)
+		case c.want != "" && (!errors.Is(err, learn.ErrParam) || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%v %v: error %v, want %q", c.params, c.grid, err, c.want)
+		}
 	}
 }
