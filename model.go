@@ -98,6 +98,9 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 	// Decode verified the checksum, so the last bytes are it.
 	out := &Model{header: h, model: model, sum: hex.EncodeToString(data[len(data)-sha256.Size:])}
 	if len(h.Decision) > 0 {
+		if bytes.Equal(bytes.TrimSpace(h.Decision), []byte("null")) {
+			return nil, fmt.Errorf("%s: decision layer: null (a file without a layer has no \"decision\" key)", name)
+		}
 		var l decision.Layer
 		dec := json.NewDecoder(bytes.NewReader(h.Decision))
 		dec.DisallowUnknownFields()

@@ -135,6 +135,20 @@ func TestLoadErrors(t *testing.T) {
 	if _, err := aer.ReadModel(&buf, "x.aer"); err == nil || !strings.Contains(err.Error(), "decision layer") {
 		t.Errorf("bad layer: %v", err)
 	}
+	// A null layer (it read as threshold 0) and thresholds no probability
+	// can cross (--threshold refuses them on the command line).
+	for _, c := range []struct{ layer, want string }{
+		{`null`, "decision layer: null"},
+		{`{"threshold": 2, "objective": "f1", "valid_value": 0}`, "threshold 2 lies outside [0, 1]"},
+		{`{"threshold": -5, "objective": "f1", "valid_value": 0}`, "threshold -5 lies outside [0, 1]"},
+	} {
+		h.Decision = json.RawMessage(c.layer)
+		buf.Reset()
+		modelfile.Encode(&buf, h, payload)
+		if _, err := aer.ReadModel(&buf, "x.aer"); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("layer %s: %v", c.layer, err)
+		}
+	}
 }
 
 // zeros is an endless reader of zero bytes, as /dev/zero.

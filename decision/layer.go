@@ -3,7 +3,6 @@ package decision
 import (
 	"fmt"
 	"io"
-	"math"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -58,8 +57,11 @@ func FitLayer(y []int, score, w []float64, o Objective, calibrate string) (*Laye
 
 // Check reports a layer that cannot be applied (one read from a file).
 func (l *Layer) Check() error {
-	if math.IsNaN(l.Threshold) || math.IsInf(l.Threshold, 0) {
-		return fmt.Errorf("decision: threshold %v", l.Threshold)
+	// Scores are probabilities (the calibrated ones too): a threshold
+	// outside [0, 1] predicts every row alike, as aer predict --threshold
+	// refuses it.
+	if !(l.Threshold >= 0 && l.Threshold <= 1) {
+		return fmt.Errorf("decision: threshold %v lies outside [0, 1]", l.Threshold)
 	}
 	if l.Calibration != nil {
 		return l.Calibration.check()
