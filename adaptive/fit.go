@@ -503,7 +503,7 @@ func (f *fitRun) weigh(s memberSet) (memberSet, error) {
 			Schedule: c.schedule, StepScale: c.StepScale, Tol: c.Tol, MaxIter: c.MaxIter, BatchSize: c.BatchSize,
 			Seed: rng.DeriveSeed(f.env.Seed, streamStatic), Workers: f.workers, Logits: s.logits,
 		}
-		if s.static, err = ensemble.FitStatic(fw, f.wy, f.ww, &st); err != nil {
+		if s.static, err = ensemble.FitStaticContext(f.ctx, fw, f.wy, f.ww, &st); err != nil {
 			return s, fmt.Errorf("aer: static weights: %w", err)
 		}
 	}

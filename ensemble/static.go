@@ -1,6 +1,7 @@
 package ensemble
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -616,6 +617,12 @@ func infoInit(f *mat.Dense, y []int, rw []float64, leaves []int, aicShare, eps f
 // and the best iterate are taken after each pass; the batches are drawn
 // from the rows whatever their weights, each row keeping its weight.
 func FitStatic(f *mat.Dense, y []int, rw []float64, s *StaticSettings) (*StaticResult, error) {
+	return FitStaticContext(context.Background(), f, y, rw, s)
+}
+
+// FitStaticContext is FitStatic that stops with ctx's error when ctx is
+// done (checked after every pass).
+func FitStaticContext(ctx context.Context, f *mat.Dense, y []int, rw []float64, s *StaticSettings) (*StaticResult, error) {
 	set, err := s.withDefaults()
 	if err != nil {
 		return nil, err
@@ -705,6 +712,7 @@ func FitStatic(f *mat.Dense, y []int, rw []float64, s *StaticSettings) (*StaticR
 	}
 	c := set.StepScale
 	const minScale = 1e-12
+	const maxHalvings = 64 // 2^-64: far below minScale
 	res.Reason = "max-iter"
 
 	// step takes one step on rows idx (nil = all) from w; it reports
@@ -718,7 +726,14 @@ func FitStatic(f *mat.Dense, y []int, rw []float64, s *StaticSettings) (*StaticR
 		if !(norm > 0) || math.IsInf(norm, 0) {
 			return false, false
 		}
-		for {
+		// At most maxHalvings rejected steps in a row: c may be so small
+		// (step_scale=1e-320) that minScale*StepScale underflows to 0,
+		// and a projection that moves w by itself never stops rejecting.
+		for halvings := 0; ; halvings++ {
+			if halvings > maxHalvings {
+				c = set.StepScale
+				return false, true
+			}
 			ct := c
 			if set.Schedule == InvSqrt {
 				ct = set.StepScale / math.Sqrt(float64(res.Steps+1))
@@ -760,6 +775,9 @@ func FitStatic(f *mat.Dense, y []int, rw []float64, s *StaticSettings) (*StaticR
 	}
 
 	for pass := 1; pass <= set.MaxIter; pass++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		res.Passes = pass
 		moved, underflow := false, false
 		if batch == 0 {

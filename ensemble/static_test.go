@@ -1,12 +1,15 @@
 package ensemble
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -718,5 +721,32 @@ func TestInfoInitWorkers(t *testing.T) {
 				t.Fatalf("%d workers: %v %v, on 1: %v %v", workers, w, c.LogLik, w1, c1.LogLik)
 			}
 		}
+	}
+}
+
+// TestFitStaticTinyStep: a step scale so small that its floor underflows
+// (1e-320) ends within max_iter passes (cmd/aer's TestTinyStepEnds has
+// the data where it looped forever), and a cancelled context stops the
+// descent.
+func TestFitStaticTinyStep(t *testing.T) {
+	r := rng.New(5)
+	f, y := randomProblem(r, 100, 5, 0.01)
+	done := make(chan error, 1)
+	go func() {
+		_, err := FitStatic(f, y, nil, &StaticSettings{StepScale: 1e-320, Projection: MinMax, MaxIter: 20, Tol: -1})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the descent did not end")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := FitStaticContext(ctx, f, y, nil, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
 	}
 }
