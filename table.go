@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/internal/ctxio"
 	"github.com/aer-go/aer/learn"
 )
 
@@ -119,7 +120,7 @@ func Stdin(ctx context.Context) io.Reader {
 // ctx (see WithStdin).
 func ReadTableFrom(ctx context.Context, path string, opt dataset.Options) (*Table, error) {
 	if path == "-" {
-		d, err := dataset.Decode(Stdin(ctx), "stdin", opt)
+		d, err := dataset.Decode(ctxio.NewReader(ctx, Stdin(ctx)), "stdin", opt)
 		if err != nil {
 			return nil, err
 		}
@@ -131,7 +132,8 @@ func ReadTableFrom(ctx context.Context, path string, opt dataset.Options) (*Tabl
 		return nil, err
 	}
 	defer f.Close()
-	d, err := dataset.Decode(f, filepath.Base(path), opt)
+	// Reads stop when ctx is done (Ctrl-C during a long read).
+	d, err := dataset.Decode(ctxio.NewFile(ctx, f), filepath.Base(path), opt)
 	if err != nil {
 		return nil, err
 	}

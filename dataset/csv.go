@@ -196,7 +196,7 @@ func rereading(r io.Reader, opt *Options, read func(io.Reader, Options) error) e
 	}
 	var copied *cappedBuffer
 	in := r
-	f, seekable := r.(*os.File)
+	f, seekable := r.(File)
 	start := int64(0)
 	if seekable {
 		fi, err := f.Stat()

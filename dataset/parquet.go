@@ -220,13 +220,23 @@ func parquetText(v parquet.Value) string {
 	return v.String()
 }
 
+// File is what the readers use of an open file beyond reading it (an
+// *os.File, or one whose reads stop with a context): its size and
+// position, to read a Parquet file at offsets or a table again.
+type File interface {
+	io.Reader
+	io.ReaderAt
+	io.Seeker
+	Stat() (os.FileInfo, error)
+}
+
 // openSource returns the row source of the table at the start of r:
 // Parquet (by its magic bytes), gzip-compressed CSV or CSV. A Parquet
-// file is read in place when r is an *os.File, else into memory first.
+// file is read in place when r is a File, else into memory first.
 func openSource(r io.Reader, name string, opt *Options) (rowSource, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	if magic, _ := br.Peek(len(parquetMagic)); string(magic) == parquetMagic {
-		if f, ok := r.(*os.File); ok {
+		if f, ok := r.(File); ok {
 			if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
 				return newParquetSource(f, fi.Size(), name)
 			}
@@ -245,7 +255,7 @@ func openSource(r io.Reader, name string, opt *Options) (rowSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	if f, ok := r.(*os.File); ok && dr == io.Reader(br) {
+	if f, ok := r.(File); ok && dr == io.Reader(br) {
 		// An uncompressed file: its size tells how many rows to expect.
 		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
 			if off, err := f.Seek(0, io.SeekCurrent); err == nil {

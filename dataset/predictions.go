@@ -3,6 +3,7 @@ package dataset
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -13,6 +14,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/aer-go/aer/internal/ctxio"
 )
 
 // ErrWeight is wrapped by the *Error of a weight that is missing or
@@ -85,6 +88,12 @@ func LoadPredictions(path string) (*Predictions, error) {
 //
 // else the file is refused: name the positive class.
 func LoadPredictionsWith(path string, opt PredictionsOptions) (*Predictions, error) {
+	return LoadPredictionsContext(context.Background(), path, opt)
+}
+
+// LoadPredictionsContext is LoadPredictionsWith whose reading stops with
+// ctx's error when ctx is done.
+func LoadPredictionsContext(ctx context.Context, path string, opt PredictionsOptions) (*Predictions, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -100,7 +109,7 @@ func LoadPredictionsWith(path string, opt PredictionsOptions) (*Predictions, err
 		defer g.Close()
 		return locateCell(bufio.NewReader(g), row, col)
 	}
-	return readPredictions(bufio.NewReader(f), filepath.Base(path), opt, locate)
+	return readPredictions(bufio.NewReader(ctxio.NewFile(ctx, f)), filepath.Base(path), opt, locate)
 }
 
 // ReadPredictions reads a predictions table from r, inferring its positive

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bufio"
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -11,6 +12,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/aer-go/aer/internal/ctxio"
 )
 
 // Scores is a table of one score per dataset and method, such as the
@@ -25,12 +28,18 @@ type Scores struct {
 
 // LoadScores reads a scores table from the file at path. See ReadScores.
 func LoadScores(path string) (*Scores, error) {
+	return LoadScoresContext(context.Background(), path)
+}
+
+// LoadScoresContext is LoadScores whose reading stops with ctx's error
+// when ctx is done.
+func LoadScoresContext(ctx context.Context, path string) (*Scores, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return ReadScores(bufio.NewReader(f), filepath.Base(path))
+	return ReadScores(bufio.NewReader(ctxio.NewFile(ctx, f)), filepath.Base(path))
 }
 
 // scoresError is an error of ReadScores: its message, and the sentinel

@@ -114,7 +114,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if !(f.alpha > 0 && f.alpha < 1) {
 			return usageErrorf("compare: --alpha %v is not between 0 and 1", f.alpha)
 		}
-		return compareFriedman(pos[0], &f, stdout)
+		return compareFriedman(ctx, pos[0], &f, stdout)
 	}
 	for _, name := range []string{"lower-is-better", "alpha"} {
 		if f.set[name] {
@@ -136,7 +136,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if _, err := stattest.ParseMode(f.mode); err != nil {
 		return usageErrorf("compare: unknown --mode %q (want auto, exact or approx)", f.mode)
 	}
-	return comparePair(pos[0], pos[1], &f, stdout)
+	return comparePair(ctx, pos[0], pos[1], &f, stdout)
 }
 
 // parseInterspersed parses flags that may come before, between or after the
@@ -197,12 +197,12 @@ type pairReport struct {
 	Wilcoxon  wilcoxonReport         `json:"wilcoxon"`
 }
 
-func comparePair(pathA, pathB string, f *compareFlags, stdout io.Writer) error {
-	pa, err := loadLabelledPredictions(pathA, f.positive)
+func comparePair(ctx context.Context, pathA, pathB string, f *compareFlags, stdout io.Writer) error {
+	pa, err := loadLabelledPredictions(ctx, pathA, f.positive)
 	if err != nil {
 		return err
 	}
-	pb, err := loadLabelledPredictions(pathB, f.positive)
+	pb, err := loadLabelledPredictions(ctx, pathB, f.positive)
 	if err != nil {
 		return err
 	}
@@ -272,8 +272,8 @@ func classesOf(p *dataset.Predictions) [2]string {
 	return p.Classes
 }
 
-func loadLabelledPredictions(path, positive string) (*dataset.Predictions, error) {
-	p, err := dataset.LoadPredictionsWith(path, dataset.PredictionsOptions{Positive: positive})
+func loadLabelledPredictions(ctx context.Context, path, positive string) (*dataset.Predictions, error) {
+	p, err := dataset.LoadPredictionsContext(ctx, path, dataset.PredictionsOptions{Positive: positive})
 	if err != nil {
 		return nil, fmt.Errorf("compare: %w", err)
 	}
@@ -422,8 +422,8 @@ type nemenyiPairJ struct {
 	Significant bool    `json:"significant"`
 }
 
-func compareFriedman(path string, f *compareFlags, stdout io.Writer) error {
-	table, err := dataset.LoadScores(path)
+func compareFriedman(ctx context.Context, path string, f *compareFlags, stdout io.Writer) error {
+	table, err := dataset.LoadScoresContext(ctx, path)
 	if err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}

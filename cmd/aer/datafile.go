@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/internal/ctxio"
 )
 
 // predictBatch is the number of rows aer predict reads, scores and writes
@@ -40,14 +41,15 @@ func stdinOf(ctx context.Context) io.Reader { return aerlib.Stdin(ctx) }
 // openData opens the data file at path; "-" is the standard input (named
 // stdin in messages).
 func openData(ctx context.Context, path string) (*dataFile, error) {
+	// Reads stop when ctx is done (Ctrl-C or SIGTERM during a long read).
 	if path == "-" {
-		return &dataFile{r: stdinOf(ctx), name: "stdin", stem: "stdin", path: path}, nil
+		return &dataFile{r: ctxio.NewReader(ctx, stdinOf(ctx)), name: "stdin", stem: "stdin", path: path}, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	return &dataFile{r: f, name: filepath.Base(path), stem: dataset.Stem(path), path: path, f: f}, nil
+	return &dataFile{r: ctxio.NewFile(ctx, f), name: filepath.Base(path), stem: dataset.Stem(path), path: path, f: f}, nil
 }
 
 // loadData reads the whole table at path ("-": the standard input): CSV,

@@ -146,7 +146,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	p, err := loadEvalPredictions(o)
+	p, err := loadEvalPredictions(ctx, o)
 	if err != nil {
 		return err
 	}
@@ -170,8 +170,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 // loadEvalPredictions reads the predictions of --data, which must have
 // labels and scores, and checks --threshold against the scores.
-func loadEvalPredictions(o *evalOptions) (*dataset.Predictions, error) {
-	p, err := dataset.LoadPredictionsWith(o.data, dataset.PredictionsOptions{Positive: o.positive})
+func loadEvalPredictions(ctx context.Context, o *evalOptions) (*dataset.Predictions, error) {
+	p, err := dataset.LoadPredictionsContext(ctx, o.data, dataset.PredictionsOptions{Positive: o.positive})
 	switch {
 	case errors.Is(err, dataset.ErrPositive):
 		return nil, fmt.Errorf("eval: %w (--positive)", err)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -35,5 +37,29 @@ func TestTinyStepEnds(t *testing.T) {
 		}
 	case <-time.After(60 * time.Second):
 		t.Fatal("the fit did not end")
+	}
+}
+
+// TestCancelledReads: info, eval and compare stop reading when the
+// context is cancelled (Ctrl-C, SIGTERM), exit non-zero and print no
+// report; they read to the end and exited 0.
+func TestCancelledReads(t *testing.T) {
+	dir := t.TempDir()
+	hostileFixtures(t, dir)
+	preds := filepath.Join(dir, "preds.csv")
+	scores := filepath.Join("testdata", "compare", "friedman.csv")
+	for _, args := range [][]string{
+		{"info", "--data", filepath.Join(dir, "train.csv")},
+		{"eval", "--data", preds},
+		{"compare", preds, preds},
+		{"compare", "--friedman", scores},
+	} {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		var out, errw bytes.Buffer
+		err := runContext(ctx, args, &out, &errw)
+		if code := exitCode(err, &errw); code != 1 || !strings.Contains(err.Error(), "interrupted") || out.Len() > 0 {
+			t.Errorf("%v: exit %d, error %v, %d bytes of report", args, code, err, out.Len())
+		}
 	}
 }
