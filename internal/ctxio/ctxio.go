@@ -16,6 +16,7 @@ type File struct {
 // NewFile wraps f.
 func NewFile(ctx context.Context, f *os.File) *File { return &File{File: f, ctx: ctx} }
 
+// Read reads from the file unless ctx is done.
 func (f *File) Read(p []byte) (int, error) {
 	if err := f.ctx.Err(); err != nil {
 		return 0, err
@@ -23,6 +24,7 @@ func (f *File) Read(p []byte) (int, error) {
 	return f.File.Read(p)
 }
 
+// ReadAt reads at off unless ctx is done.
 func (f *File) ReadAt(p []byte, off int64) (int, error) {
 	if err := f.ctx.Err(); err != nil {
 		return 0, err
@@ -40,6 +42,7 @@ type Reader struct {
 // NewReader wraps r.
 func NewReader(ctx context.Context, r io.Reader) *Reader { return &Reader{r: r, ctx: ctx} }
 
+// Read reads from the reader unless ctx is done.
 func (r *Reader) Read(p []byte) (int, error) {
 	if err := r.ctx.Err(); err != nil {
 		return 0, err
