@@ -489,8 +489,8 @@ func (r *resolvedConfig) resolveWeights() error {
 	if r.DeltaStep == 0 {
 		r.DeltaStep = 0.05
 	}
-	if !(r.DeltaStep > 0 && r.DeltaStep < 0.5) {
-		return fmt.Errorf("aer: delta_step %v is not in (0, 0.5)", r.DeltaStep)
+	if !(r.DeltaStep >= 1e-4 && r.DeltaStep < 0.5) {
+		return fmt.Errorf("aer: delta_step %v is not in [0.0001, 0.5) (each step is a candidate threshold)", r.DeltaStep)
 	}
 	if r.Holdout == 0 {
 		r.Holdout = 0.25

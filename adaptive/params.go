@@ -116,7 +116,7 @@ var params = learn.ParamTable[Config]{
 	enum("likelihood", "dynamic weight rule; log is the paper's literal ratio", likelihoodNames, func(c *Config) *Likelihood { return &c.Likelihood }),
 	learn.Bool("mixture_weights", "include log pi_l in the likelihood weights", false, func(c *Config) *bool { return &c.MixtureWeights }),
 	learn.Bool("dynamic_ensemble", "fix lambda = 1 (the paper's Dynamic Ensemble)", false, func(c *Config) *bool { return &c.DynamicEnsemble }),
-	learn.OpenFloat("delta_step", "spacing of the threshold grid", 0, 0.5, func(c *Config) *float64 { return &c.DeltaStep }),
+	learn.OpenFloat("delta_step", "spacing of the threshold grid, from 0.0001", 0, 0.5, func(c *Config) *float64 { return &c.DeltaStep }),
 	learn.Enum("metric", "what lambda and delta maximise on validation", metricNames(), func(c *Config) *string { return &c.Metric }),
 	learn.OpenFloat("holdout", "share of training rows held out for tuning without validation data", 0, 1, func(c *Config) *float64 { return &c.Holdout }),
 	learn.Bool("standardize", "standardise features inside the model", true, func(c *Config) *bool { return &c.NoStandardize }),

@@ -41,7 +41,8 @@ type GradFunc func(margin float64, y int) (grad, hess float64)
 // meaningful setting but not the default (Lambda, MinChildWeight), a
 // negative value selects zero.
 type Settings struct {
-	// NEstimators is the number of boosting rounds (trees). Zero selects 100.
+	// NEstimators is the number of boosting rounds (trees), at most
+	// MaxEstimators. Zero selects 100.
 	NEstimators int `json:"n_estimators"`
 	// Eta is the learning rate (shrinkage) applied to every leaf value.
 	// Zero selects 0.3.
@@ -231,6 +232,8 @@ func (s *Settings) validate() error {
 	switch {
 	case s.NEstimators < 0:
 		return bad("n_estimators", s.NEstimators, "must be positive")
+	case s.NEstimators > MaxEstimators:
+		return bad("n_estimators", s.NEstimators, fmt.Sprintf("at most %d trees", MaxEstimators))
 	case !finite(s.Eta) || s.Eta < 0:
 		return bad("eta", s.Eta, "must be positive")
 	case s.GrowPolicy != DepthWise && s.GrowPolicy != LeafWise:
@@ -279,6 +282,21 @@ var ErrUnknownParam = errors.New("unknown parameter")
 
 // intParam declares an integer parameter; zeroAs is stored when the user
 // writes 0 (XGBoost's "no bound"), and a stored negative value reads as 0.
+// capped refuses values of p (the field field) above hi as they are set.
+func capped(p learn.ParamSpec[Settings], hi int, field func(*Settings) *int) learn.ParamSpec[Settings] {
+	set := p.Set
+	p.Set = func(s *Settings, v string) error {
+		if err := set(s, v); err != nil {
+			return err
+		}
+		if *field(s) > hi {
+			return fmt.Errorf("want at most %d", hi)
+		}
+		return nil
+	}
+	return p
+}
+
 func intParam(key, help string, min, zeroAs int, field func(*Settings) *int) learn.ParamSpec[Settings] {
 	p := learn.Int(key, help, min, field)
 	set := p.Set
@@ -328,7 +346,7 @@ func positiveParam(key, help string, field func(*Settings) *float64) learn.Param
 
 // params declares every parameter, named as in XGBoost.
 var params = learn.ParamTable[Settings]{
-	intParam("n_estimators", "number of trees (boosting rounds)", 1, 0, func(s *Settings) *int { return &s.NEstimators }),
+	capped(intParam("n_estimators", "number of trees (boosting rounds), at most 1000000", 1, 0, func(s *Settings) *int { return &s.NEstimators }), MaxEstimators, func(s *Settings) *int { return &s.NEstimators }),
 	positiveParam("eta", "learning rate (alias learning_rate)", func(s *Settings) *float64 { return &s.Eta }),
 	intParam("max_depth", "maximum tree depth (0: no bound)", 0, -1, func(s *Settings) *int { return &s.MaxDepth }),
 	intParam("max_leaves", "maximum leaves per tree (0: no bound)", 0, -1, func(s *Settings) *int { return &s.MaxLeaves }),
@@ -416,3 +434,7 @@ func (s *Settings) Check() error {
 	_, err := s.resolved()
 	return err
 }
+
+// MaxEstimators bounds NEstimators: a million trees of depth 6 hold about
+// 8 GB.
+const MaxEstimators = 1_000_000

@@ -128,6 +128,9 @@ func withDefaults(s *Settings) (Settings, error) {
 	if set.Repeats < 0 {
 		return set, fmt.Errorf("cv: %d repeats: want at least 1", set.Repeats)
 	}
+	if set.Folds > MaxFits || set.Repeats > MaxFits/max(set.Folds, 1) {
+		return set, fmt.Errorf("cv: %d folds x %d repeats: more than %d fits", set.Folds, set.Repeats, MaxFits)
+	}
 	if !(set.Holdout >= 0 && set.Holdout < 1) {
 		return set, fmt.Errorf("cv: hold-out share %v is not in [0, 1)", set.Holdout)
 	}
@@ -389,3 +392,7 @@ func metricOf(name string) (func(*metrics.Report) float64, error) {
 	}
 	return func(r *metrics.Report) float64 { return r.Value(m) }, nil
 }
+
+// MaxFits bounds Folds x Repeats: every fold of every repeat is a fit,
+// and its results are held until the end.
+const MaxFits = 100_000

@@ -28,7 +28,7 @@ type Settings struct {
 
 var params = learn.ParamTable[Settings]{
 	learn.Enum("threshold_metric", "what the decision threshold maximises on validation", metricNames(), func(s *Settings) *string { return &s.Metric }),
-	learn.OpenFloat("threshold_step", "spacing of the threshold grid", 0, 0.5, func(s *Settings) *float64 { return &s.Step }),
+	learn.OpenFloat("threshold_step", "spacing of the threshold grid, from 0.0001", 0, 0.5, func(s *Settings) *float64 { return &s.Step }),
 	learn.OpenFloat("threshold_holdout", "share of training rows held out for tuning without validation data", 0, 1, func(s *Settings) *float64 { return &s.Holdout }),
 }
 
@@ -54,8 +54,8 @@ func (s Settings) resolved() (Settings, metrics.Metric, error) {
 	if err != nil {
 		return s, 0, err
 	}
-	if !(s.Step > 0 && s.Step < 0.5) || !(s.Holdout > 0 && s.Holdout < 1) {
-		return s, 0, fmt.Errorf("threshold_step %v or threshold_holdout %v out of range", s.Step, s.Holdout)
+	if !(s.Step >= 1e-4 && s.Step < 0.5) || !(s.Holdout > 0 && s.Holdout < 1) {
+		return s, 0, fmt.Errorf("threshold_step %v (from 0.0001 below 0.5: each step is a candidate threshold) or threshold_holdout %v out of range", s.Step, s.Holdout)
 	}
 	return s, m, nil
 }

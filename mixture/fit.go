@@ -93,6 +93,8 @@ func (s *Settings) resolve(n, d int) (*resolved, error) {
 		return nil, fmt.Errorf("mixture: %d components", r.k)
 	case r.nInit < 0 || r.maxIter < 0 || r.kmIter < 0:
 		return nil, fmt.Errorf("mixture: negative NInit, MaxIter or KMeansIter")
+	case r.nInit > MaxNInit:
+		return nil, fmt.Errorf("mixture: NInit %d: at most %d restarts", r.nInit, MaxNInit)
 	case s.Covariance < Full || s.Covariance > Auto:
 		return nil, fmt.Errorf("mixture: invalid covariance type %d", int(s.Covariance))
 	case s.Init != InitKMeans && s.Init != InitKMeansPP:
@@ -941,3 +943,7 @@ func (e *em) factorWithRidge() {
 		}
 	}
 }
+
+// MaxNInit bounds Settings.NInit: each restart holds its own fit until
+// the best is chosen.
+const MaxNInit = 1000

@@ -18,8 +18,10 @@ const blockRows = 256
 func numBlocks(n int) int { return (n + blockRows - 1) / blockRows }
 
 func workerCount(w int) int {
-	if w <= 0 {
-		w = runtime.GOMAXPROCS(0)
+	// More workers than cores only add buffers (one set each): a million
+	// of them exhausted memory. Results do not depend on the number.
+	if procs := runtime.GOMAXPROCS(0); w <= 0 || w > procs {
+		w = procs
 	}
 	return max(w, 1)
 }

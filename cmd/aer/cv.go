@@ -190,6 +190,8 @@ func cvCheckFlags(rest []string, data string, folds, repeats, jobs int, oof stri
 		return usageErrorf("cv: --folds %d: need at least 2", folds)
 	case repeats < 1:
 		return usageErrorf("cv: --repeats %d: need at least 1", repeats)
+	case folds > cv.MaxFits || repeats > cv.MaxFits/folds:
+		return usageErrorf("cv: --folds %d x --repeats %d: more than %d fits", folds, repeats, cv.MaxFits)
 	case jobs < 0:
 		return usageErrorf("cv: --jobs must be at least 0, not %d", jobs)
 	}

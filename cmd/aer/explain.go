@@ -136,8 +136,8 @@ func parseExplainFlags(args []string, stderr io.Writer) (*explainOptions, error)
 		return nil, usageErrorf("explain: --model and --data are required")
 	case o.top < 0:
 		return nil, usageErrorf("explain: --top must be at least 0, not %d", o.top)
-	case o.repeats < 1:
-		return nil, usageErrorf("explain: --repeats must be at least 1, not %d", o.repeats)
+	case o.repeats < 1 || o.repeats > 1000:
+		return nil, usageErrorf("explain: --repeats must be from 1 to 1000, not %d", o.repeats)
 	case o.threads < 0:
 		return nil, usageErrorf("explain: --threads must be at least 0, not %d", o.threads)
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/internal/memlimit"
 	"github.com/aer-go/aer/internal/rng"
 	"github.com/aer-go/aer/synth"
 )
@@ -202,6 +203,14 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	planned, err := s.ClassSizes()
 	if err != nil {
 		return settingsError(err)
+	}
+	// The table, its CSV text and the split copy it makes: about 3
+	// float64 a cell. Past the memory available, say so instead of
+	// exhausting it.
+	if avail, ok := availableMemory(); ok && avail > 0 {
+		if need := int64(o.samples) * int64(o.features) * 24; need > avail {
+			return fmt.Errorf("gen: --samples %d x --features %d needs about %s, and %s are available: ask for fewer", o.samples, o.features, memlimit.Format(need), memlimit.Format(avail))
+		}
 	}
 	data, err := synth.Generate(s, o.seed)
 	if err != nil {

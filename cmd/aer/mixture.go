@@ -145,6 +145,8 @@ func (o *mixtureOptions) check() error {
 	switch {
 	case o.nInit < 1 || o.maxIter < 1:
 		return usageErrorf("mixture: --n-init and --max-iter must be at least 1")
+	case o.nInit > mixture.MaxNInit:
+		return usageErrorf("mixture: --n-init %d: at most %d restarts", o.nInit, mixture.MaxNInit)
 	case !(o.regCovar >= 0) || math.IsInf(o.regCovar, 0):
 		return usageErrorf("mixture: --reg-covar must be a finite number, not negative, not %v", o.regCovar)
 	case !(o.tol >= 0) || math.IsInf(o.tol, 0):

@@ -12,9 +12,36 @@ import (
 )
 
 // Available returns the bytes of memory the process may still allocate,
-// and false when the system does not say (not Linux, no /proc).
+// and false when the system does not say (not Linux, no /proc): the
+// system's available memory, within the control group's limit and the
+// address-space limit (ulimit -v) less what the process has mapped.
 func Available() (int64, bool) {
-	return available(os.DirFS("/"))
+	root := os.DirFS("/")
+	free, ok := available(root)
+	if room, ok2 := addressRoom(root); ok2 && (!ok || room < free) {
+		free, ok = room, true
+	}
+	return free, ok
+}
+
+// vmSize reads the process's mapped address space (VmSize of
+// /proc/self/status).
+func vmSize(root fs.FS) (int64, bool) {
+	f, err := root.Open("proc/self/status")
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		rest, ok := strings.CutPrefix(sc.Text(), "VmSize:")
+		if !ok {
+			continue
+		}
+		kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+		return kb * 1024, err == nil && kb >= 0
+	}
+	return 0, false
 }
 
 func available(root fs.FS) (int64, bool) {
