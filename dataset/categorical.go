@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/aer-go/aer/internal/memlimit"
 )
 
 // DefaultMaxCategories is the cap on the distinct values of one
@@ -175,6 +177,32 @@ func (p *parser) makeCategorical(k int, b *rows, s string, line int) {
 	}
 }
 
+// checkOneHot fails with ErrTooLarge, naming the widest categorical
+// column, when n rows of w one-hot encoded features would not fit in the
+// memory the process may still use (half of it, as checkMemory).
+func (p *parser) checkOneHot(n, w int64, cats []Category) error {
+	bytes := n * w * 8
+	if w != 0 && bytes/w/8 != n {
+		bytes = math.MaxInt64
+	}
+	if bytes < checkFrom {
+		return nil
+	}
+	free, ok := memlimit.Available()
+	if !ok || bytes <= free/2 {
+		return nil
+	}
+	widest := Category{}
+	for _, c := range cats {
+		if len(c.Values) > len(widest.Values) {
+			widest = c
+		}
+	}
+	return &Error{File: p.name, Column: widest.Column, Err: ErrTooLarge,
+		Detail: fmt.Sprintf("one-hot encoding %d rows into %d features needs %s of memory and %s are available; the column has %d values: lower --max-categories, or read it with --drop or --id",
+			n, w, memlimit.Format(bytes), memlimit.Format(free), len(widest.Values))}
+}
+
 // encode one-hot encodes the categorical columns of the n rows in x
 // (row-major, one slot per raw feature): the feature names, the encoded
 // rows (in buf's storage when it is large enough) and the missing counts
@@ -212,6 +240,9 @@ func (p *parser) encode(x []float64, n int, missing []int, buf []float64) (names
 		seen[nm] = j
 	}
 	wo := len(names)
+	if err := p.checkOneHot(int64(n), int64(wo), cats); err != nil {
+		return nil, nil, nil, nil, err
+	}
 	if cap(buf) >= n*wo {
 		out = buf[:n*wo]
 		clear(out)

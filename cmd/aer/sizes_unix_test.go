@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,12 +30,24 @@ func TestSizesFromUserNumbers(t *testing.T) {
 	hostileFixtures(t, dir)
 	clean, model := filepath.Join(dir, "clean.csv"), filepath.Join(dir, "tree.aer")
 	out := filepath.Join(dir, "out")
+	// 60,000 rows of a text column with as many values: one-hot encoded,
+	// 27 GB.
+	var b strings.Builder
+	b.WriteString("c,x,label\n")
+	for i := range 60000 {
+		fmt.Fprintf(&b, "v%d,%d,%d\n", i, i%7, min(1, i%20))
+	}
+	cats := filepath.Join(dir, "cats.csv")
+	if err := os.WriteFile(cats, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		args []string
 		want string
 	}{
 		{[]string{"fit", "--method", "gbdt", "--train", clean, "--param", "n_estimators=2147483648", "--out", out}, "n_estimators"},
 		{[]string{"fit", "--method", "gbdt", "--train", clean, "--param", "n_estimators=1000000", "--out", out}, "not enough memory"},
+		{[]string{"fit", "--method", "gbdt", "--train", cats, "--max-categories", "65536", "--out", out}, "lower --max-categories"},
 		{[]string{"cv", "--data", clean, "--method", "tree", "--repeats", "1000000000"}, "--repeats"},
 		{[]string{"gen", "--samples", "100", "--features", "10000000", "--out", out}, "--features"},
 		{[]string{"mixture", "--data", clean, "--n-init", "2000000000"}, "--n-init"},
