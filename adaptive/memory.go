@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/mixture"
 )
 
 // FitMemory estimates the live heap an AER fit of shape s needs at its
@@ -83,6 +84,10 @@ func (r *resolvedConfig) fitMemory(n, nv, f, workers, L int64, copy bool, from i
 		mixRows = min(n, int64(r.MixtureRows))
 	}
 	mix := mixRows*f*word + workers*mixRows*L*word*2
+	if cov := r.cov.Resolve(int(f), 0); cov == mixture.Full || cov == mixture.Tied {
+		// Each restart's covariances and their inverses, f x f each.
+		mix += (2*workers*L + 1) * f * f * word
+	}
 	// Boosted trees: two layouts of one-byte bins, and about 100 bytes a
 	// row of gradients, row indices, margins and weights.
 	perRow := 2*f + 100

@@ -370,7 +370,13 @@ func newEM(x []float64, stride, n, d int, cfg *resolved, workers int, glob func(
 	e := &em{x: x, xt: xt, stride: stride, n: n, d: d, k: k, cfg: cfg, workers: workers, glob: glob,
 		p: newParams(cfg.typ, k, d), resp: make([]float64, n*k), ll: make([]float64, n),
 		bNk: make([]float64, nb*k), bSx: make([]float64, nb*k*d), bLL: make([]float64, nb),
-		nk: make([]float64, k), facScratch: make([]float64, d*d), reseedBudget: 3 * k}
+		nk: make([]float64, k), reseedBudget: 3 * k}
+	if cfg.typ == Full || cfg.typ == Tied {
+		// The Cholesky factorisation's scratch: d x d, only for the
+		// covariance types that have d x d matrices (50,000 diagonal
+		// features asked for 20 GB of it).
+		e.facScratch = make([]float64, d*d)
+	}
 	e.scratch = make([][]float64, workers)
 	e.lanes = make([][]float64, workers)
 	e.rt = make([][]float64, workers)

@@ -108,7 +108,11 @@ func (m *Model) prepare() error {
 			return errors.New("mixture: model covariance is not finite")
 		}
 	}
-	if bad := p.factor(make([]float64, d*d)); bad >= 0 {
+	var scratch []float64 // Cholesky's, for the d x d covariances only
+	if typ == Full || typ == Tied {
+		scratch = make([]float64, d*d)
+	}
+	if bad := p.factor(scratch); bad >= 0 {
 		return fmt.Errorf("mixture: covariance of component %d is not positive definite", bad)
 	}
 	m.p = p

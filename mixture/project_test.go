@@ -5,6 +5,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -146,5 +147,32 @@ func TestSelectProjection(t *testing.T) {
 	// Fewer features than twice the projection: compared on the features.
 	if _, err := principal(x.Slice(0, 2000, 0, 8).(*mat.Dense), 8, 1); err == nil {
 		t.Error("8 components of 8 features accepted")
+	}
+}
+
+// TestDiagNoSquareBuffer: a diagonal fit and its model hold nothing of
+// size features x features (a scratch of that size asked for 20 GB at
+// 50,000 features).
+func TestDiagNoSquareBuffer(t *testing.T) {
+	const n, d = 40, 12000
+	r := rand.New(rand.NewPCG(1, 1))
+	x := mat.NewDense(n, d, nil)
+	for i := range n {
+		for j := range d {
+			x.Set(i, j, r.NormFloat64()+float64(i%2)*3)
+		}
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	m, _, err := Fit(context.Background(), x, &Settings{Components: 2, Covariance: Diag, Seed: 1, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if got, square := after.TotalAlloc-before.TotalAlloc, uint64(d*d*8); got > square/2 {
+		t.Errorf("a diagonal fit of %d features allocated %d bytes (features^2 doubles: %d)", d, got, square)
+	}
+	if m.Dim() != d {
+		t.Fatalf("dim %d", m.Dim())
 	}
 }

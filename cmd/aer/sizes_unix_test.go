@@ -41,6 +41,22 @@ func TestSizesFromUserNumbers(t *testing.T) {
 	if err := os.WriteFile(cats, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// 60 rows of 20,000 features: full covariances are 3.2 GB each.
+	b.Reset()
+	for j := range 20000 {
+		fmt.Fprintf(&b, "f%d,", j)
+	}
+	b.WriteString("label\n")
+	for i := range 60 {
+		for j := range 20000 {
+			fmt.Fprintf(&b, "%d,", (i*j)%7)
+		}
+		fmt.Fprintf(&b, "%d\n", min(1, i%6))
+	}
+	wide := filepath.Join(dir, "wide.csv")
+	if err := os.WriteFile(wide, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		args []string
 		want string
@@ -48,6 +64,7 @@ func TestSizesFromUserNumbers(t *testing.T) {
 		{[]string{"fit", "--method", "gbdt", "--train", clean, "--param", "n_estimators=2147483648", "--out", out}, "n_estimators"},
 		{[]string{"fit", "--method", "gbdt", "--train", clean, "--param", "n_estimators=1000000", "--out", out}, "not enough memory"},
 		{[]string{"fit", "--method", "gbdt", "--train", cats, "--max-categories", "65536", "--out", out}, "lower --max-categories"},
+		{[]string{"fit", "--method", "aer", "--train", wide, "--param", "covariance=full", "--out", out}, "not enough memory"},
 		{[]string{"cv", "--data", clean, "--method", "tree", "--repeats", "1000000000"}, "--repeats"},
 		{[]string{"gen", "--samples", "100", "--features", "10000000", "--out", out}, "--features"},
 		{[]string{"mixture", "--data", clean, "--n-init", "2000000000"}, "--n-init"},
