@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -79,6 +80,11 @@ func load(sp Spec) (*loaded, error) {
 	m := sp.Model
 	path := sp.Path
 	if m == nil {
+		// A pipe or a device at the path would block the open (a reload
+		// from a FIFO held its request forever).
+		if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+			return nil, fmt.Errorf("%s: not a regular file (%v): a model is read from a file", path, fi.Mode().Type())
+		}
 		var err error
 		if m, err = aer.Load(path); err != nil {
 			return nil, err

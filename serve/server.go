@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -242,6 +243,14 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, rt route, allo
 		return errorf(http.StatusMethodNotAllowed, kindMethod, 0, "", "method %s is not allowed on %s (allowed: %s)", r.Method, rt.pattern, strings.Join(allowed, ", "))
 	}
 	if rt.limited {
+		// The body is read before a slot is taken: a client sending it
+		// slowly (1 byte a second) held a slot for the whole read, so a
+		// few of them kept everyone else at 503. The read is bounded by
+		// MaxBody here and by the connection's ReadTimeout.
+		if r.Body != nil && r.Body != http.NoBody {
+			b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opt.MaxBody))
+			r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(b), errBody{err}))
+		}
 		select {
 		case s.sem <- struct{}{}:
 			defer func() { <-s.sem }()
@@ -251,6 +260,17 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, rt route, allo
 		}
 	}
 	return h(w, r, rec)
+}
+
+// errBody ends a body read in advance with the error its read met (nil:
+// the end of the body).
+type errBody struct{ err error }
+
+func (e errBody) Read([]byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	return 0, io.EOF
 }
 
 func (s *Server) writeError(w http.ResponseWriter, e *Error) {
