@@ -129,3 +129,13 @@ func gzForFuzz(s string) []byte {
 	w.Close()
 	return out.Bytes()
 }
+
+// TestGzipTwice: a file compressed twice is named as such (the message
+// told users to read it through a path ending in .gz, which they did).
+func TestGzipTwice(t *testing.T) {
+	twice := gz(t, gz(t, []byte("a,b,label\n1,2,0\n3,4,1\n5,6,1\n")))
+	_, err := Decode(bytes.NewReader(twice), "t.csv.gz", Options{})
+	if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "compressed twice") {
+		t.Errorf("error %v", err)
+	}
+}

@@ -429,7 +429,14 @@ func (d *rowDecoder) jsonValue(dec *json.Decoder, i int, field string, v *float6
 // missing-value token of the files aer reads (dataset.IsMissing: the
 // empty cell, ?, NA, NaN, N/A, null, <NA>, #N/A) is a missing value.
 func (d *rowDecoder) readCSV(r io.Reader) error {
-	cr := csv.NewReader(r)
+	// The delimiter as aer predict finds it: comma, semicolon or tab.
+	br := bufio.NewReader(r)
+	comma, err := dataset.SniffDelimiter(br, "body")
+	if err != nil {
+		return errorf(http.StatusBadRequest, kindMalformedCSV, 0, "", "%v", err)
+	}
+	cr := csv.NewReader(br)
+	cr.Comma = comma
 	cr.ReuseRecord = true
 	header, err := cr.Read()
 	if err == io.EOF {

@@ -485,3 +485,22 @@ func TestGracefulShutdown(t *testing.T) {
 		t.Error("still answering after shutdown")
 	}
 }
+
+// TestCSVDelimiters: CSV bodies separated by semicolons or tabs read as
+// aer predict reads such files (they were refused), and score as the
+// comma-separated one does.
+func TestCSVDelimiters(t *testing.T) {
+	lr, _ := models(t)
+	s := newServer(t, nil, Spec{Name: "lr", Path: lr})
+	comma := "x0,x1,x2,x3\n1,2,3,4\n-1,0.5,2,0\n"
+	code, _, want := do(t, s, "POST", "/v1/predict", "text/csv", comma)
+	if code != 200 {
+		t.Fatalf("comma: %d %s", code, want)
+	}
+	for _, sep := range []string{";", "\t"} {
+		body := strings.ReplaceAll(comma, ",", sep)
+		if code, _, got := do(t, s, "POST", "/v1/predict", "text/csv", body); code != 200 || got != want {
+			t.Errorf("separator %q: %d %s, want %s", sep, code, got, want)
+		}
+	}
+}
