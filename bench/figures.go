@@ -64,7 +64,9 @@ func render(w, h vg.Length, draw1 func(draw.Canvas)) (*rendered, error) {
 	if _, err := sc.WriteTo(&b); err != nil {
 		return nil, err
 	}
-	r.svg = b.Bytes()
+	// vgsvg embeds raster images (the heat maps' cells) as PNG data but
+	// labels them image/jpg; say what they are.
+	r.svg = bytes.ReplaceAll(b.Bytes(), []byte("data:image/jpg;base64,iVBOR"), []byte("data:image/png;base64,iVBOR"))
 	ic := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(150), vgimg.UseBackgroundColor(color.White))
 	draw1(draw.New(ic))
 	var p bytes.Buffer

@@ -252,3 +252,17 @@ func TestTuningRuleFigures(t *testing.T) {
 		goldenFigure(t, "delta_bayes.png", r, err)
 	}, t, "lambda_auc.png", "delta_bayes.png")
 }
+
+// TestSVGRasterType: the weight strip's heat map is embedded in the SVG
+// (and so in report.html) as PNG data labelled image/png; gonum's SVG
+// canvas labels it image/jpg.
+func TestSVGRasterType(t *testing.T) {
+	r, err := weightStripFigure("weights", figureTunings())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(r.svg)
+	if !strings.Contains(s, "data:image/png;base64,iVBOR") || strings.Contains(s, "data:image/jpg") {
+		t.Errorf("embedded raster: png %v, jpg %v", strings.Contains(s, "data:image/png"), strings.Contains(s, "data:image/jpg"))
+	}
+}

@@ -244,7 +244,11 @@ func component(x *mat.Dense, rank, g []int, l int, majority, minRows []int, isMi
 
 	top := min(mk, mn)
 	rest := rowsOf(rank[top:])
-	nRand := min(int(math.Floor(frac*float64(mk))), len(rest))
+	// Clamped as a float: a huge local_random (1e18) overflowed the int.
+	nRand := len(rest)
+	if f := math.Floor(frac * float64(mk)); f < float64(nRand) {
+		nRand = int(f)
+	}
 	drawn, err := Sample(rest, nRand, rng.Derive(seed, uint64(l)))
 	if err != nil {
 		return global, local, err // not reached: nRand <= len(rest)
