@@ -193,6 +193,16 @@ func benchConfig(cfg *bench.Config, datasets []string, seeds, methods string) er
 	case cfg.Protocol != bench.ProtocolSklearn && cfg.Protocol != bench.ProtocolSplitColumn:
 		return usageErrorf("bench: --protocol %q: want sklearn or split-column", cfg.Protocol)
 	}
+	// The output folder must not be a datasets folder: runs.csv and the
+	// figures would land among the datasets (a resume then read runs.csv
+	// as one).
+	if fo, err := os.Stat(cfg.Out); err == nil && fo.IsDir() {
+		for _, d := range datasets {
+			if fd, err := os.Stat(d); err == nil && fd.IsDir() && os.SameFile(fo, fd) {
+				return usageErrorf("bench: --out %s is the --datasets folder %s: choose another output folder", cfg.Out, d)
+			}
+		}
+	}
 	var err error
 	if cfg.Seeds, err = bench.ParseSeeds(seeds); err != nil {
 		return usageErrorf("bench: --seeds: %v", err)

@@ -198,3 +198,25 @@ func TestFitNoClassWeight(t *testing.T) {
 		t.Error("a model was written")
 	}
 }
+
+// TestBenchOutIsDatasets: bench refuses to write its results into the
+// folder it reads datasets from (a resume then read runs.csv as a
+// dataset).
+func TestBenchOutIsDatasets(t *testing.T) {
+	dir := t.TempDir()
+	hostileFixtures(t, dir)
+	data := filepath.Join(dir, "data")
+	if err := os.Mkdir(data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(dir, "clean.csv"), filepath.Join(data, "clean.csv")); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := aer(t, "bench", "--datasets", data, "--out", data+"/.", "--methods", "tree", "--seeds", "0")
+	if code != 2 || !strings.Contains(errOut, "is the --datasets folder") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	if ents, _ := os.ReadDir(data); len(ents) != 1 {
+		t.Errorf("written into the datasets folder: %v", ents)
+	}
+}
