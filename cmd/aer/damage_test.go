@@ -220,3 +220,31 @@ func TestBenchOutIsDatasets(t *testing.T) {
 		t.Errorf("written into the datasets folder: %v", ents)
 	}
 }
+
+// TestInfoOneClass: info describes a file of one class (it refused it),
+// in text and in JSON (an infinite imbalance ratio broke the encoding).
+func TestInfoOneClass(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "fit", "train.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(string(src), "\n"), "\n")
+	keep := []string{lines[0]}
+	for _, l := range lines[1:] {
+		if strings.HasSuffix(l, ",healthy") {
+			keep = append(keep, l)
+		}
+	}
+	p := filepath.Join(t.TempDir(), "one.csv")
+	if err := os.WriteFile(p, []byte(strings.Join(keep, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := aer(t, "info", "--data", p)
+	if code != 0 || !strings.Contains(out, "one class") {
+		t.Errorf("exit %d: %s%s", code, out, errOut)
+	}
+	out, errOut, code = aer(t, "info", "--data", p, "--json")
+	if code != 0 || !strings.Contains(out, `"imbalance_ratio": 0`) {
+		t.Errorf("json: exit %d: %s%s", code, out, errOut)
+	}
+}

@@ -43,7 +43,7 @@ type infoReport struct {
 	Positive   string         `json:"positive_class"`
 	NegRows    int            `json:"negative_rows"`
 	PosRows    int            `json:"positive_rows"`
-	Ratio      float64        `json:"imbalance_ratio"` // negative rows per positive row
+	Ratio      float64        `json:"imbalance_ratio"` // negative rows per positive row; 0 with one class
 	Missing    int            `json:"missing_cells"`
 	MissingBy  map[string]int `json:"missing_by_column,omitempty"`
 	SplitCount map[string]int `json:"split,omitempty"`
@@ -80,6 +80,7 @@ func runInfo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	opt := df.passOptions()
 	opt.KeepDropped = false // profiled, not written back
+	opt.AllowOneClass = true  // described, not trained on
 	in, err := openData(ctx, *data)
 	if err != nil {
 		return fmt.Errorf("info: %w", err)
@@ -107,7 +108,10 @@ func newInfoReport(path string, d *dataset.Dataset, cols []dataset.ColumnProfile
 	r := infoReport{
 		File: path, Rows: d.Rows(), Features: d.Cols(), Label: d.Label,
 		Negative: d.Classes[0], Positive: d.Classes[1], NegRows: neg, PosRows: pos,
-		Ratio: float64(neg) / float64(pos), Missing: d.Missing(), Names: d.Features, Columns: cols,
+		Missing: d.Missing(), Names: d.Features, Columns: cols,
+	}
+	if pos > 0 && neg > 0 {
+		r.Ratio = float64(neg) / float64(pos)
 	}
 	for j, m := range d.MissingByColumn {
 		if m > 0 {
@@ -137,7 +141,11 @@ func writeInfoText(w io.Writer, r *infoReport, d *dataset.Dataset) error {
 	fmt.Fprintf(w, "rows            %d\n", r.Rows)
 	fmt.Fprintf(w, "features        %d\n", r.Features)
 	fmt.Fprintf(w, "label column    %s (negative %q, positive %q)\n", r.Label, r.Negative, r.Positive)
-	fmt.Fprintf(w, "classes         %d negative, %d positive (%.1f:1)\n", r.NegRows, r.PosRows, r.Ratio)
+	if r.Ratio == 0 {
+		fmt.Fprintf(w, "classes         one class: %d rows (%d negative, %d positive): a classifier needs rows of two\n", r.NegRows+r.PosRows, r.NegRows, r.PosRows)
+	} else {
+		fmt.Fprintf(w, "classes         %d negative, %d positive (%.1f:1)\n", r.NegRows, r.PosRows, r.Ratio)
+	}
 	fmt.Fprintf(w, "missing cells   %d\n", r.Missing)
 	for j, m := range d.MissingByColumn {
 		if m > 0 {
