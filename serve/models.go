@@ -2,9 +2,12 @@ package serve
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -69,6 +72,7 @@ type loaded struct {
 	threshold  float64
 	from       string
 	loadedAt   time.Time
+	sha256     string // of the model file's bytes, as sha256sum prints it
 }
 
 // ErrInMemory is returned (wrapped) when a model given in memory
@@ -100,7 +104,24 @@ func load(sp Spec) (*loaded, error) {
 		_, err = learn.Attribute(context.Background(), m.Learned(), mat.NewDense(1, nf, nil), 1)
 		attributes = err == nil
 	}
-	return &loaded{saved: m, model: m.Learned(), lay: lay, attributes: attributes, threshold: t, from: from, loadedAt: time.Now().UTC()}, nil
+	// The whole file's SHA-256, as sha256sum prints it (the stored
+	// checksum covers everything before it, so the two differ).
+	h := sha256.New()
+	if sp.Model == nil {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		_, err = io.Copy(h, f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	} else if _, err := m.WriteTo(h); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &loaded{saved: m, model: m.Learned(), lay: lay, attributes: attributes, threshold: t, from: from, loadedAt: time.Now().UTC(),
+		sha256: hex.EncodeToString(h.Sum(nil))}, nil
 }
 
 // slot holds a served model; reloads replace its value atomically, so a
@@ -154,9 +175,12 @@ type ModelInfo struct {
 	// Attributions says whether the model gives feature attributions
 	// ("explain": true adds them to each row's answer).
 	Attributions bool `json:"attributions"`
-	// Checksum is the SHA-256 checksum stored in (and verified against)
-	// the file.
+	// Checksum is the SHA-256 checksum stored at the end of (and
+	// verified against) the file, over everything before it; SHA256 is
+	// the whole file's, as sha256sum prints it (aer info --model shows
+	// both).
 	Checksum string    `json:"checksum"`
+	SHA256   string    `json:"sha256"`
 	LoadedAt time.Time `json:"loaded_at"`
 }
 
@@ -171,7 +195,7 @@ func (s *slot) info() ModelInfo {
 		Config: h.Config, Decision: h.Decision, Producer: h.Producer,
 		Threshold: m.threshold, ThresholdFrom: m.from, Calibrated: m.saved.Scores() == aer.ScoresProbability, Scores: m.saved.Scores(),
 		Categories: h.Schema.Categories, ID: h.Schema.ID,
-		Explains: explains, Attributions: attributes, Checksum: m.saved.Checksum(), LoadedAt: m.loadedAt,
+		Explains: explains, Attributions: attributes, Checksum: m.saved.Checksum(), SHA256: m.sha256, LoadedAt: m.loadedAt,
 	}
 	if m.lay.categorical {
 		info.Columns = m.lay.names

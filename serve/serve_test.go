@@ -3,6 +3,8 @@ package serve
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"math"
@@ -307,6 +309,13 @@ func TestModelInfo(t *testing.T) {
 		t.Fatalf("%d %s", code, raw)
 	}
 	m, _ := aer.Load(lr)
+	// The whole file's SHA-256 beside the stored checksum, as aer info
+	// --model shows them (serve showed only the checksum, which matches
+	// nothing sha256sum prints).
+	fileBytes, _ := os.ReadFile(lr)
+	if sum := sha256.Sum256(fileBytes); doc["sha256"] != hex.EncodeToString(sum[:]) {
+		t.Errorf("sha256 %v, sha256sum %x", doc["sha256"], sum)
+	}
 	if doc["name"] != "lr" || doc["file"] != "lr.aer" || doc["method"] != "logreg" || doc["checksum"] != m.Checksum() ||
 		doc["threshold"] != 0.5 || doc["threshold_from"] != "default" || doc["label"] != "class" || doc["seed"] != 7.0 || doc["explains"] != false {
 		t.Errorf("info: %s", raw)
