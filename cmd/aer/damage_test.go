@@ -3,8 +3,10 @@
 package main
 
 import (
+	"bytes"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -246,5 +248,29 @@ func TestInfoOneClass(t *testing.T) {
 	out, errOut, code = aer(t, "info", "--data", p, "--json")
 	if code != 0 || !strings.Contains(out, `"imbalance_ratio": 0`) {
 		t.Errorf("json: exit %d: %s%s", code, out, errOut)
+	}
+}
+
+// TestClosedStdout: a reader that goes away (aer ... | head -1) ends aer
+// with exit status 1 and the reason, not killed by SIGPIPE (141).
+func TestClosedStdout(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "gen", "--samples", "200000", "--features", "5", "--out", "-")
+	cmd.Env = append(os.Environ(), runAsAerEnv+"=1")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 100)
+	io.ReadFull(out, buf)
+	out.Close()
+	err = cmd.Wait()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), "broken pipe") {
+		t.Errorf("exit %v: %s", err, stderr.String())
 	}
 }

@@ -15,6 +15,10 @@ import (
 func main() {
 	// Ctrl-C or SIGTERM cancels the context: a fit stops within a second,
 	// writes nothing and exits non-zero; a second Ctrl-C kills at once.
+	// A reader that goes away (aer ... | head) makes the next write fail
+	// with EPIPE, an error like any other (exit status 1), instead of
+	// SIGPIPE killing the process (status 141).
+	signal.Ignore(syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	go func() {
 		<-ctx.Done()
