@@ -79,8 +79,8 @@ func runInfo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageErrorf("info: --max-distinct must be from 1 to %d, not %d", 1<<24, *maxDistinct)
 	}
 	opt := df.passOptions()
-	opt.KeepDropped = false // profiled, not written back
-	opt.AllowOneClass = true  // described, not trained on
+	opt.KeepDropped = false  // profiled, not written back
+	opt.AllowOneClass = true // described, not trained on
 	in, err := openData(ctx, *data)
 	if err != nil {
 		return fmt.Errorf("info: %w", err)
