@@ -71,12 +71,17 @@ func (d *Data) ClassWeights() (neg, pos float64) {
 }
 
 // CheckClassWeights is an ErrData error unless both labels have rows of
-// positive total weight: with no weight on a class, a fit can only learn
-// a constant.
+// positive total weight (with no weight on a class, a fit can only learn
+// a constant) and the weights' total is finite, below 1e300.
 func (d *Data) CheckClassWeights(what string) error {
 	neg, pos := d.ClassWeights()
 	if !(neg > 0) || !(pos > 0) {
 		return fmt.Errorf("%w: %s needs rows of both labels with positive weight (label 0: %v, label 1: %v)", ErrData, what, neg, pos)
+	}
+	// Weights near the float64 limit (1e308) sum to infinity, and the
+	// fits' sums turn into NaN.
+	if math.IsInf(neg+pos, 0) || neg+pos > 1e300 {
+		return fmt.Errorf("%w: %s: the row weights sum to %v, past what the fits can add up; divide them by a constant (only their ratios matter)", ErrData, what, neg+pos)
 	}
 	return nil
 }

@@ -150,7 +150,8 @@ func TestPredictEndlessLine(t *testing.T) {
 // TestFitNoClassWeight: every registered method refuses training rows
 // whose weights leave a label with no weight (all zero, or zero on
 // every positive row), where the boosted trees and the bagging
-// ensembles wrote a constant model and exited 0.
+// ensembles wrote a constant model and exited 0, and weights whose sum
+// overflows.
 func TestFitNoClassWeight(t *testing.T) {
 	src, err := os.ReadFile(filepath.Join("testdata", "fit", "train.csv"))
 	if err != nil {
@@ -188,10 +189,17 @@ func TestFitNoClassWeight(t *testing.T) {
 		return "1"
 	})
 	allZero := write("allzero.csv", func(string) string { return "0" })
+	// Weights at the float64 limit: their sums overflowed into a NaN
+	// model ("json: unsupported value: NaN").
+	huge := write("huge.csv", func(string) string { return "1e308" })
 	for _, name := range learn.Names() {
-		for _, data := range []string{zeroPos, allZero} {
+		for _, data := range []string{zeroPos, allZero, huge} {
+			want := "needs rows of both labels with positive weight"
+			if data == huge {
+				want = "divide them by a constant"
+			}
 			_, errOut, code := aer(t, "fit", "--method", name, "--train", data, "--weight", "w", "--out", filepath.Join(dir, "m.aer"))
-			if code != 1 || !strings.Contains(errOut, "needs rows of both labels with positive weight") {
+			if code != 1 || !strings.Contains(errOut, want) {
 				t.Errorf("%s on %s: exit %d: %s", name, filepath.Base(data), code, errOut)
 			}
 		}
