@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -280,5 +281,26 @@ func TestClosedStdout(t *testing.T) {
 	ee, ok := err.(*exec.ExitError)
 	if !ok || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), "broken pipe") {
 		t.Errorf("exit %v: %s", err, stderr.String())
+	}
+}
+
+// TestFitWarnsSuspects: fit warns about a feature that gives the label
+// away and about weights read as a feature (it trained on them silently).
+func TestFitWarnsSuspects(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("x,score,weight,label\n")
+	for i := range 100 {
+		y := min(1, i%5)
+		fmt.Fprintf(&b, "%d,%d,2,%d\n", i%9, 10*y, 1-y)
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "leak.csv")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := aer(t, "fit", "--method", "tree", "--train", p, "--out", filepath.Join(dir, "m.aer"))
+	if code != 0 || !strings.Contains(errOut, `warning: `+p+`: feature "score": a threshold on it separates the classes`) ||
+		!strings.Contains(errOut, `feature "weight": named like row weights`) {
+		t.Errorf("exit %d: %s", code, errOut)
 	}
 }

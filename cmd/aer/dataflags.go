@@ -166,6 +166,15 @@ func noteMixed(w io.Writer, cmd string, d *dataset.Dataset, path string) {
 	}
 }
 
+// noteSuspects warns on w about the features of d that look like
+// something else (dataset.Suspects: a leak of the label, row weights
+// read as a feature), which cmd trains on all the same.
+func noteSuspects(w io.Writer, cmd string, d *dataset.Dataset, path string) {
+	for _, s := range d.Suspects() {
+		fmt.Fprintf(w, "%s: warning: %s: feature %q: %s\n", cmd, path, s.Column, s.Reason)
+	}
+}
+
 // noteText tells on w about the columns read as text because they have
 // too many distinct values to be categorical, and what cmd does with
 // them.

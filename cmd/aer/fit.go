@@ -292,6 +292,7 @@ func (a *fitArgs) readData(ctx context.Context, stderr io.Writer) (train, valid 
 		return nil, nil, usageErrorf("fit: %v", err)
 	}
 	noteMixed(stderr, "fit", t.Dataset(), *a.train)
+	noteSuspects(stderr, "fit", t.Dataset(), *a.train)
 	train = t
 	if t.Dataset().Split != nil {
 		tr, va, te, err := t.Dataset().SplitIndices()
