@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aer-go/aer/internal/memlimit"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
 )
@@ -220,6 +221,15 @@ func parquetText(v parquet.Value) string {
 	return v.String()
 }
 
+// parquetStreamLimit is the most bytes of a Parquet stream read into
+// memory: half the memory available. Tests lower it.
+var parquetStreamLimit = func() int64 {
+	if free, ok := memlimit.Available(); ok {
+		return free / 2
+	}
+	return 1 << 62
+}
+
 // File is what the readers use of an open file beyond reading it (an
 // *os.File, or one whose reads stop with a context): its size and
 // position, to read a Parquet file at offsets or a table again.
@@ -241,9 +251,15 @@ func openSource(r io.Reader, name string, opt *Options) (rowSource, error) {
 				return newParquetSource(f, fi.Size(), name)
 			}
 		}
-		b, err := io.ReadAll(br)
+		// Parquet is read at offsets: from a stream, into memory first,
+		// as much of it as half the memory available allows.
+		limit := parquetStreamLimit()
+		b, err := io.ReadAll(io.LimitReader(br, limit+1))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if int64(len(b)) > limit {
+			return nil, &Error{File: name, Err: ErrTooLarge, Detail: fmt.Sprintf("a Parquet stream is read into memory, and it holds more than %s (half the memory available): give the file's path instead", memlimit.Format(limit))}
 		}
 		return newParquetSource(bytes.NewReader(b), int64(len(b)), name)
 	}

@@ -3,6 +3,7 @@ package dataset
 import (
 	"bytes"
 	"errors"
+	"io"
 	"math"
 	"strings"
 	"testing"
@@ -175,5 +176,23 @@ func TestParquetLogicalTypes(t *testing.T) {
 	_, err = Decode(bytes.NewReader(buf.Bytes()), "t.parquet", Options{})
 	if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), `column "day"`) || !strings.Contains(err.Error(), "DATE") {
 		t.Errorf("a date column: %v", err)
+	}
+}
+
+// TestParquetStreamBounded: a Parquet stream (standard input) is read
+// into memory only up to the limit (half the memory available); past it,
+// an error says to give the path (it was read whole, whatever its size).
+func TestParquetStreamBounded(t *testing.T) {
+	b := parquetBytes(t, []pqRow{{A: 1, Color: "x"}, {A: 2, Color: "y", Label: 1}, {A: 3, Color: "y", Label: 1}, {A: 4}, {A: 5}})
+	old := parquetStreamLimit
+	defer func() { parquetStreamLimit = old }()
+	parquetStreamLimit = func() int64 { return int64(len(b)) - 1 }
+	_, err := Decode(io.MultiReader(bytes.NewReader(b)), "stdin", Options{AutoCategorical: true})
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "give the file's path") {
+		t.Errorf("error %v", err)
+	}
+	parquetStreamLimit = func() int64 { return int64(len(b)) }
+	if _, err := Decode(io.MultiReader(bytes.NewReader(b)), "stdin", Options{AutoCategorical: true}); err != nil {
+		t.Errorf("at the limit: %v", err)
 	}
 }
