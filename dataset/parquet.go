@@ -68,9 +68,15 @@ func newParquetSource(ra io.ReaderAt, size int64, name string) (src *parquetSour
 	if string(tail[4:]) != parquetMagic || footer+12 > size {
 		return nil, &Error{File: name, Err: ErrUnsupported, Detail: "a Parquet file that does not open: no valid footer (a truncated file?)"}
 	}
-	f, err := parquet.OpenFile(ra, size)
+	// Rows are read in order: the page indexes and bloom filters (more
+	// structures a damaged file could make parquet-go trust) are not
+	// needed.
+	f, err := parquet.OpenFile(ra, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return nil, &Error{File: name, Err: ErrUnsupported, Detail: "a Parquet file that does not open: " + err.Error()}
+	}
+	if col, err := checkPages(ra, size, f.Metadata()); err != nil {
+		return nil, &Error{File: name, Column: col, Err: ErrUnsupported, Detail: "a corrupt Parquet file: " + err.Error()}
 	}
 	var head []string
 	var cols []pqColumn
