@@ -14,7 +14,9 @@ import (
 // values than its bytes can hold (2^31-1 values in a 4 KB file asked for
 // 16 GiB, beyond what recover can catch), and data pages whose values do
 // not add up to the column chunk's (a page declaring no values read as
-// a column of missing cells). It returns the column and the problem.
+// a column of missing cells), and an empty dictionary for values that
+// are not all null (they read as zeros). It returns the column and the
+// problem.
 func checkPages(ra io.ReaderAt, size int64, md *format.FileMetaData) (column string, err error) {
 	for _, rg := range md.RowGroups {
 		for _, cc := range rg.Columns {
@@ -43,9 +45,9 @@ func checkChunk(ra io.ReaderAt, size int64, m *format.ColumnMetaData) error {
 	}
 	var values int64
 	for pos := start; pos < end; {
-		r := (&thrift.CompactProtocol{}).NewReader(io.NewSectionReader(ra, pos, end-pos))
+		cr := &countingReader{r: io.NewSectionReader(ra, pos, end-pos)}
 		var h format.PageHeader
-		if err := thrift.NewDecoder(r).Decode(&h); err != nil {
+		if err := thrift.NewDecoder((&thrift.CompactProtocol{}).NewReader(cr)).Decode(&h); err != nil {
 			return fmt.Errorf("a page header at byte %d: %v", pos, err)
 		}
 		if h.CompressedPageSize < 0 || h.UncompressedPageSize < 0 {
@@ -54,8 +56,14 @@ func checkChunk(ra io.ReaderAt, size int64, m *format.ColumnMetaData) error {
 		switch h.Type {
 		case format.DictionaryPage:
 			// At least one bit a value, whatever its encoding.
-			if d, ok := h.DictionaryPageHeader.Get(); !ok || d.NumValues < 0 || int64(d.NumValues) > 8*int64(h.UncompressedPageSize)+8 {
+			d, ok := h.DictionaryPageHeader.Get()
+			if !ok || d.NumValues < 0 || int64(d.NumValues) > 8*int64(h.UncompressedPageSize)+8 {
 				return fmt.Errorf("a dictionary page at byte %d declaring %d values in %d bytes", pos, d.NumValues, h.UncompressedPageSize)
+			}
+			// An empty dictionary for values that are not all null: every
+			// value would read as 0.
+			if d.NumValues == 0 && m.NumValues > 0 && m.Statistics.NullCount < m.NumValues {
+				return fmt.Errorf("an empty dictionary page at byte %d for %d values, %d of them null", pos, m.NumValues, m.Statistics.NullCount)
 			}
 		case format.DataPage:
 			d, ok := h.DataPageHeader.Get()
@@ -70,10 +78,33 @@ func checkChunk(ra io.ReaderAt, size int64, m *format.ColumnMetaData) error {
 			}
 			values += int64(d.NumValues)
 		}
-		pos += int64(r.BytesRead()) + int64(h.CompressedPageSize)
+		pos += cr.n + int64(h.CompressedPageSize)
 	}
 	if values != m.NumValues {
 		return fmt.Errorf("its pages hold %d values, the column chunk %d (a damaged page)", values, m.NumValues)
 	}
 	return nil
+}
+
+// countingReader counts the bytes read through it, a byte at a time
+// where the decoder asks for one (the thrift reader's own count misses
+// some).
+type countingReader struct {
+	r *io.SectionReader
+	n int64
+	b [1]byte
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+func (c *countingReader) ReadByte() (byte, error) {
+	if _, err := io.ReadFull(c.r, c.b[:]); err != nil {
+		return 0, err
+	}
+	c.n++
+	return c.b[0], nil
 }

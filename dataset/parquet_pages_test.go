@@ -3,6 +3,7 @@ package dataset
 import (
 	"bytes"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 
@@ -14,12 +15,12 @@ import (
 // pageAt returns the page header at off in file b and its length.
 func pageAt(t *testing.T, b []byte, off int64) (format.PageHeader, int) {
 	t.Helper()
-	r := (&thrift.CompactProtocol{}).NewReader(bytes.NewReader(b[off:]))
+	cr := &countingReader{r: io.NewSectionReader(bytes.NewReader(b), off, int64(len(b))-off)}
 	var h format.PageHeader
-	if err := thrift.NewDecoder(r).Decode(&h); err != nil {
+	if err := thrift.NewDecoder((&thrift.CompactProtocol{}).NewReader(cr)).Decode(&h); err != nil {
 		t.Fatal(err)
 	}
-	return h, r.BytesRead()
+	return h, int(cr.n)
 }
 
 // patchLast returns b with the last occurrence of old within
@@ -94,6 +95,16 @@ func TestParquetCorruptPages(t *testing.T) {
 	if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "declaring 2147483647 values") || !strings.Contains(err.Error(), `column "color"`) {
 		t.Errorf("a huge dictionary: %v", err)
 	}
+	// An empty dictionary page, patched in place: the values read as 0.
+	h, n = pageAt(t, b, dictAt)
+	emptyDict := patchPage(t, b, dictAt, n, func(h *format.PageHeader) bool {
+		d, ok := h.DictionaryPageHeader.Get()
+		return ok && d.NumValues == 0
+	})
+	_, err = Decode(bytes.NewReader(emptyDict), "dict0.parquet", Options{AutoCategorical: true})
+	if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "an empty dictionary page") {
+		t.Errorf("an empty dictionary: %v", err)
+	}
 	// A data page declaring no values, its header patched in place (the
 	// same length, the page and its checksum untouched): parquet-go reads
 	// the column as missing cells.
@@ -119,9 +130,9 @@ func patchPage(t *testing.T, b []byte, off int64, n int, want func(*format.PageH
 	for p := int(off); p < int(off)+n; p++ {
 		c := bytes.Clone(b)
 		c[p] = 0
-		r := (&thrift.CompactProtocol{}).NewReader(bytes.NewReader(c[off:]))
+		cr := &countingReader{r: io.NewSectionReader(bytes.NewReader(c), off, int64(len(c))-off)}
 		var h format.PageHeader
-		if thrift.NewDecoder(r).Decode(&h) == nil && r.BytesRead() == n && want(&h) {
+		if thrift.NewDecoder((&thrift.CompactProtocol{}).NewReader(cr)).Decode(&h) == nil && cr.n == int64(n) && want(&h) {
 			return c
 		}
 	}
@@ -138,4 +149,39 @@ func rewritePage(t *testing.T, b []byte, off int64, n int, h format.PageHeader) 
 		t.Fatal(err)
 	}
 	return append(append(append([]byte(nil), b[:off]...), enc...), b[off+int64(n):]...)
+}
+
+// TestParquetManyPages: column chunks of many pages (each header read
+// and stepped over) and several row groups pass the check and read back.
+func TestParquetManyPages(t *testing.T) {
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[pqRow](&buf, parquet.PageBufferSize(256), parquet.MaxRowsPerRowGroup(700))
+	var rows []pqRow
+	for i := range 3000 {
+		rows = append(rows, pqRow{A: float32(i), Color: []string{"red", "blue", "green"}[i%3], Label: int32(i % 9 / 8)})
+	}
+	if _, err := w.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b := buf.Bytes()
+	f, err := parquet.OpenFile(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := len(f.Metadata().RowGroups); g < 4 {
+		t.Fatalf("%d row groups", g)
+	}
+	if _, err := checkPages(bytes.NewReader(b), int64(len(b)), f.Metadata()); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Decode(bytes.NewReader(b), "many.parquet", Options{AutoCategorical: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Rows() != 3000 || d.X.At(2999, 0) != 2999 {
+		t.Errorf("%d rows, last a %v", d.Rows(), d.X.At(d.Rows()-1, 0))
+	}
 }
