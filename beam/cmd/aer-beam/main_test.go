@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aer-go/aer"
+	"github.com/aer-go/aer/beam/predict"
+)
+
+// TestPredictCommand runs aer-beam predict on two files (Prism,
+// in-process): a shard each, the counts printed; and the usage errors.
+func TestPredictCommand(t *testing.T) {
+	dir := t.TempDir()
+	trainPath := filepath.Join("..", "..", "..", "cmd", "aer", "testdata", "fit", "train.csv")
+	tbl, err := aer.ReadTable(trainPath, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := aer.Method("tree")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := aer.Fit(context.Background(), tbl, nil, nil, tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	modelFile := filepath.Join(dir, "m.aer")
+	if err := m.Save(context.Background(), modelFile); err != nil {
+		t.Fatal(err)
+	}
+	train, err := os.ReadFile(trainPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(train), "\n")
+	for k, part := range [][]string{lines[1:20], lines[20 : len(lines)-1]} {
+		body := lines[0] + strings.Join(part, "")
+		if err := os.WriteFile(filepath.Join(dir, "in"+string(rune('a'+k))+".csv"), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(dir, "scores")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"aer-beam", "predict", "--model", modelFile, "--data", filepath.Join(dir, "in*.csv"), "--out", out, "--runner", "prism"}, &stdout, &stderr)
+	if code != 0 || !strings.Contains(stdout.String(), "2 files scored") {
+		t.Fatalf("exit %d: %s%s", code, stdout.String(), stderr.String())
+	}
+	if _, err := os.Stat(predict.Shard(out, filepath.Join(dir, "ina.csv"))); err != nil {
+		t.Error(err)
+	}
+	stderr.Reset()
+	if code := run([]string{"aer-beam", "predict", "--model", modelFile}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "required") {
+		t.Errorf("missing flags: exit %d: %s", code, stderr.String())
+	}
+	stderr.Reset()
+	if code := run([]string{"aer-beam", "nosuch"}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "unknown command") {
+		t.Errorf("unknown command: exit %d: %s", code, stderr.String())
+	}
+}
