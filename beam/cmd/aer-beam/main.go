@@ -3,7 +3,7 @@
 // --endpoint, --environment_type and the other Beam flags), where this
 // program is also the workers' binary.
 //
-//	aer-beam predict --model model.aer --data 'GLOB' --out PREFIX [--id COL] [Beam flags]
+//	aer-beam predict --model model.aer --data 'GLOB' --out PREFIX [--id COL] [--json] [Beam flags]
 //
 // predict scores every file the pattern matches (CSV, gzip-compressed
 // CSV or Parquet; local paths, and gs:// or s3:// where Beam reaches
@@ -14,6 +14,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -33,16 +34,18 @@ import (
 type predictFlags struct {
 	fs                   *flag.FlagSet
 	model, data, out, id *string
+	asJSON               *bool
 }
 
 func newPredictFlags(stderr io.Writer) *predictFlags {
 	fs := flag.NewFlagSet("predict", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	return &predictFlags{fs: fs,
-		model: fs.String("model", "", "the model file aer fit wrote (required)"),
-		data:  fs.String("data", "", "pattern of the data files, e.g. 'data/part-*.csv' or 'gs://b/in/*.csv.gz' (required)"),
-		out:   fs.String("out", "", "prefix of the output shards PREFIX-HASH.csv (required)"),
-		id:    fs.String("id", "", "the data's id column, written first (default: the model's)"),
+		model:  fs.String("model", "", "the model file aer fit wrote (required)"),
+		data:   fs.String("data", "", "pattern of the data files, e.g. 'data/part-*.csv' or 'gs://b/in/*.csv.gz' (required)"),
+		out:    fs.String("out", "", "prefix of the output shards PREFIX-HASH.csv (required)"),
+		id:     fs.String("id", "", "the data's id column, written first (default: the model's)"),
+		asJSON: fs.Bool("json", false, "print one JSON document: the shards' prefix, files, rows and positive rows"),
 	}
 }
 
@@ -65,7 +68,7 @@ func split(fs *flag.FlagSet, args []string) (own, rest []string) {
 	return own, rest
 }
 
-const usage = `usage: aer-beam predict --model model.aer --data 'GLOB' --out PREFIX [--id COL] [Beam flags: --runner prism|flink|spark|dataflow, --endpoint, --environment_type, ...]`
+const usage = `usage: aer-beam predict --model model.aer --data 'GLOB' --out PREFIX [--id COL] [--json] [Beam flags: --runner prism|flink|spark|dataflow, --endpoint, --environment_type, ...]`
 
 func main() {
 	os.Exit(run(os.Args, os.Stdout, os.Stderr))
@@ -132,6 +135,10 @@ func runPredict(ctx context.Context, pf *predictFlags, stdout io.Writer) error {
 				counts[c.Key.Name] += c.Committed
 			}
 		}
+	}
+	if *pf.asJSON {
+		return json.NewEncoder(stdout).Encode(map[string]any{"out": *pf.out + "-*.csv", "files": counts[predict.FileCounter],
+			"rows": counts[predict.RowsCounter], "positive": counts[predict.PosCounter]})
 	}
 	fmt.Fprintf(stdout, "aer-beam: predict: %d files scored into %s-*.csv: %d rows, %d predicted positive\n",
 		counts[predict.FileCounter], *pf.out, counts[predict.RowsCounter], counts[predict.PosCounter])

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,6 +53,12 @@ func TestPredictCommand(t *testing.T) {
 	}
 	if _, err := os.Stat(predict.Shard(out, filepath.Join(dir, "ina.csv"))); err != nil {
 		t.Error(err)
+	}
+	stdout.Reset()
+	code = run([]string{"aer-beam", "predict", "--model", modelFile, "--data", filepath.Join(dir, "in*.csv"), "--out", out, "--json"}, &stdout, &stderr)
+	var doc struct{ Files, Rows, Positive int64 }
+	if err := json.Unmarshal(stdout.Bytes(), &doc); code != 0 || err != nil || doc.Files != 2 || doc.Rows != int64(len(lines)-2) {
+		t.Errorf("--json: exit %d, %v: %s", code, err, stdout.String())
 	}
 	stderr.Reset()
 	if code := run([]string{"aer-beam", "predict", "--model", modelFile}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "required") {
