@@ -459,15 +459,33 @@ func (b *rows) grow(w, line int, p *parser) error {
 // against the memory the process may still use.
 const checkFrom = 256 << 20
 
+// readMemory is the memory a read may hold: half of what the process
+// may still use (the rest is the fit's that follows), or 2^62 bytes when
+// the system does not say.
+func readMemory() (free, limit int64) {
+	free, ok := memlimit.Available()
+	if !ok {
+		return 1 << 62, 1 << 62
+	}
+	return free, free / 2
+}
+
+// overReadMemory reports whether a buffer of bytes (at least checkFrom)
+// would not fit in readMemory, and the memory available.
+func overReadMemory(bytes int64) (free int64, over bool) {
+	if bytes < checkFrom {
+		return 0, false
+	}
+	free, limit := readMemory()
+	return free, bytes > limit
+}
+
 // checkMemory fails with ErrTooLarge when a buffer of bytes would not fit
 // in the memory the process may still use (with room for the fit that
 // follows a read).
 func (p *parser) checkMemory(bytes int64, rowsRead, line int) error {
-	if bytes < checkFrom {
-		return nil
-	}
-	free, ok := memlimit.Available()
-	if !ok || bytes <= free/2 {
+	free, over := overReadMemory(bytes)
+	if !over {
 		return nil
 	}
 	return p.fail(line, "", "", ErrTooLarge, fmt.Sprintf("after %d rows, the feature matrix needs %s of memory and %s are available (half of it may be used to read); sample the rows first (aer split) or use a machine with more memory",

@@ -185,11 +185,8 @@ func (p *parser) checkOneHot(n, w int64, cats []Category) error {
 	if w != 0 && bytes/w/8 != n {
 		bytes = math.MaxInt64
 	}
-	if bytes < checkFrom {
-		return nil
-	}
-	free, ok := memlimit.Available()
-	if !ok || bytes <= free/2 {
+	free, over := overReadMemory(bytes)
+	if !over {
 		return nil
 	}
 	widest := Category{}

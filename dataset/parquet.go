@@ -230,10 +230,8 @@ func parquetText(v parquet.Value) string {
 // parquetStreamLimit is the most bytes of a Parquet stream read into
 // memory: half the memory available. Tests lower it.
 var parquetStreamLimit = func() int64 {
-	if free, ok := memlimit.Available(); ok {
-		return free / 2
-	}
-	return 1 << 62
+	_, limit := readMemory()
+	return limit
 }
 
 // File is what the readers use of an open file beyond reading it (an

@@ -26,23 +26,7 @@ func Available() (int64, bool) {
 
 // vmSize reads the process's mapped address space (VmSize of
 // /proc/self/status).
-func vmSize(root fs.FS) (int64, bool) {
-	f, err := root.Open("proc/self/status")
-	if err != nil {
-		return 0, false
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		rest, ok := strings.CutPrefix(sc.Text(), "VmSize:")
-		if !ok {
-			continue
-		}
-		kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-		return kb * 1024, err == nil && kb >= 0
-	}
-	return 0, false
-}
+func vmSize(root fs.FS) (int64, bool) { return kBField(root, "proc/self/status", "VmSize:") }
 
 func available(root fs.FS) (int64, bool) {
 	free, ok := memAvailable(root)
@@ -56,15 +40,18 @@ func available(root fs.FS) (int64, bool) {
 }
 
 // memAvailable reads MemAvailable of /proc/meminfo.
-func memAvailable(root fs.FS) (int64, bool) {
-	f, err := root.Open("proc/meminfo")
+func memAvailable(root fs.FS) (int64, bool) { return kBField(root, "proc/meminfo", "MemAvailable:") }
+
+// kBField reads the "key  N kB" line of file as bytes.
+func kBField(root fs.FS, file, key string) (int64, bool) {
+	f, err := root.Open(file)
 	if err != nil {
 		return 0, false
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		rest, ok := strings.CutPrefix(sc.Text(), "MemAvailable:")
+		rest, ok := strings.CutPrefix(sc.Text(), key)
 		if !ok {
 			continue
 		}
