@@ -186,6 +186,9 @@ type fitRun struct {
 	wx *mat.Dense
 	wy []int
 	ww []float64
+	// prior is the training rows' (weighted) positive share, the Bayes
+	// threshold's prior.
+	prior float64
 	// sets are the member sets to weigh and tune: one per member
 	// setting, or one pooling them all.
 	sets []memberSet
@@ -257,12 +260,12 @@ func (f *fitRun) prepare() error {
 	f.xvt = f.m.prepare(f.valid.X)
 	f.rep.TrainRows, f.rep.ValidRows = len(f.train.Y), len(f.valid.Y)
 	f.rep.TrainPositives, f.rep.ValidPositives = count1(f.train.Y), count1(f.valid.Y)
+	f.prior = f.train.PositiveShare()
 	return nil
 }
 
 // fitMixture fits the mixture on the majority rows, L by BIC (step 1).
 func (f *fitRun) fitMixture() error {
-	c, d := f.c, colsOf(f.train.X)
 	for i, v := range f.train.Y {
 		if v == 1 {
 			f.minority = append(f.minority, i)
@@ -271,12 +274,31 @@ func (f *fitRun) fitMixture() error {
 		}
 	}
 	mixRows := f.majority
-	if c.MixtureRows > 0 && len(f.majority) > c.MixtureRows {
+	if c := f.c; c.MixtureRows > 0 && len(f.majority) > c.MixtureRows {
 		mixRows = sampleRows(f.majority, c.MixtureRows, rng.DeriveSeed(f.env.Seed, streamMixtureRows))
 		f.rep.MixtureRows = len(mixRows)
 	}
+	sel, err := f.c.selectMixture(f.ctx, learn.Rows(f.xt, mixRows), len(f.majority), f.rep, f.env, f.workers)
+	if err != nil {
+		return err
+	}
+	f.m.mixture = sel.Model
+	f.env.Report("mixture", 1, 1)
+	// With the mixture's size known, the rest of the fit needs less than
+	// the estimate before it (which takes the pool's largest): tell the
+	// caller, now and after the subsets.
+	f.replan(fromSubsets)
+	return nil
+}
+
+// selectMixture fits the mixture on x, standardised majority rows (all
+// nMajority of them or a sample), choosing L by BIC among the sizes
+// nMajority rows can stand on, and records the pool, the covariance, the
+// BIC table and the warnings in rep.
+func (c *resolvedConfig) selectMixture(ctx context.Context, x *mat.Dense, nMajority int, rep *Report, env learn.Env, workers int) (*mixture.Selection, error) {
+	d := colsOf(x)
 	cov := c.cov.Resolve(d, 0)
-	f.rep.Covariance = cov.String()
+	rep.Covariance = cov.String()
 	// A component needs rows to stand on: with full (or tied) covariances
 	// at least d+1 majority rows per component, else at least 2; larger L
 	// only fit degenerate components whose huge densities win the BIC.
@@ -286,37 +308,31 @@ func (f *fitRun) fitMixture() error {
 	if c.SelectPCs > 0 && d > 4*c.SelectPCs {
 		pcs, poolCov, poolD = c.SelectPCs, mixture.Full, c.SelectPCs
 	}
-	pool, dropped := mixture.FeasiblePool(c.Components, poolCov, poolD, len(f.majority))
+	pool, dropped := mixture.FeasiblePool(c.Components, poolCov, poolD, nMajority)
 	if len(pool) == 0 {
-		return fmt.Errorf("aer: %d majority rows are too few for any mixture size in %v (%s covariance needs %d rows per component)",
-			len(f.majority), c.Components, poolCov, mixture.RowsPerComponent(poolCov, poolD))
+		return nil, fmt.Errorf("aer: %d majority rows are too few for any mixture size in %v (%s covariance needs %d rows per component)",
+			nMajority, c.Components, poolCov, mixture.RowsPerComponent(poolCov, poolD))
 	}
-	f.rep.Pool = pool
-	if w := mixture.LeftOutWarning(dropped, len(f.majority), poolD, poolCov); w != "" {
-		f.rep.Warnings = append(f.rep.Warnings, w)
+	rep.Pool = pool
+	if w := mixture.LeftOutWarning(dropped, nMajority, poolD, poolCov); w != "" {
+		rep.Warnings = append(rep.Warnings, w)
 	}
-	sel, err := mixture.Select(f.ctx, learn.Rows(f.xt, mixRows), pool, &mixture.Settings{
+	sel, err := mixture.Select(ctx, x, pool, &mixture.Settings{
 		Covariance:       cov,
 		NInit:            c.NInit,
 		SelectRows:       c.SelectRows,
 		SelectProjection: pcs,
 		RefitRestarts:    c.RefitRestarts,
-		Seed:             rng.DeriveSeed(f.env.Seed, streamMixture),
-		Workers:          f.workers,
-		Logger:           f.env.Logger,
+		Seed:             rng.DeriveSeed(env.Seed, streamMixture),
+		Workers:          workers,
+		Logger:           env.Logger,
 	})
 	if err != nil {
-		return fmt.Errorf("aer: mixture: %w", err)
+		return nil, fmt.Errorf("aer: mixture: %w", err)
 	}
-	f.m.mixture = sel.Model
-	f.rep.Mixture = sel
-	f.rep.Warnings = append(f.rep.Warnings, sel.Warnings(0)...)
-	f.env.Report("mixture", 1, 1)
-	// With the mixture's size known, the rest of the fit needs less than
-	// the estimate before it (which takes the pool's largest): tell the
-	// caller, now and after the subsets.
-	f.replan(fromSubsets)
-	return nil
+	rep.Mixture = sel
+	rep.Warnings = append(rep.Warnings, sel.Warnings(0)...)
+	return sel, nil
 }
 
 // replan tells the caller the memory the fit needs from stage from on.
@@ -394,26 +410,35 @@ func (f *fitRun) fitMembers() error {
 	if err != nil {
 		return err
 	}
+	f.sets, f.points = c.groupSets(trained, owner, peers)
+	return nil
+}
+
+// groupSets groups the trained members (per learner, per place, with the
+// component each place belongs to) and the peers into the sets to weigh
+// and tune: one per member setting, or one pooling them all; points
+// name each set's member settings.
+func (c *resolvedConfig) groupSets(trained [][]Member, owner []int, peers []Member) (sets []memberSet, points [][]string) {
 	if !*c.Pool && !*c.Global {
 		owner = nil // the default layout of 2L members
 	}
-	f.sets = make([]memberSet, len(learners))
-	for g := range learners {
-		f.sets[g] = memberSet{members: trained[g], owner: owner}
+	sets = make([]memberSet, len(trained))
+	for g := range trained {
+		sets[g] = memberSet{members: trained[g], owner: owner}
 	}
-	f.points = c.points
-	if *c.Pool && len(f.sets) > 1 {
+	points = c.points
+	if *c.Pool && len(sets) > 1 {
 		var pooled memberSet
-		for _, s := range f.sets {
+		for _, s := range sets {
 			pooled.members = append(pooled.members, s.members...)
 			pooled.owner = append(pooled.owner, s.owner...)
 		}
-		f.sets = []memberSet{pooled}
-		f.points = [][]string{{"pool"}}
+		sets = []memberSet{pooled}
+		points = [][]string{{"pool"}}
 	}
 	if len(peers) > 0 {
-		for g := range f.sets {
-			s := &f.sets[g]
+		for g := range sets {
+			s := &sets[g]
 			if s.owner == nil {
 				s.owner = make([]int, len(s.members))
 				for k := range s.owner {
@@ -426,7 +451,7 @@ func (f *fitRun) fitMembers() error {
 			}
 		}
 	}
-	return nil
+	return sets, points
 }
 
 // chooseSet weighs and tunes every member set and returns the best on
@@ -518,7 +543,7 @@ func (f *fitRun) tune(s memberSet) (*ensemble.TuneResult, error) {
 		Metric: func(tp, fp, tn, fn int) float64 {
 			return metric.Of(metrics.Confusion{TP: float64(tp), FP: float64(fp), TN: float64(tn), FN: float64(fn)})
 		},
-		Candidates: c.candidates(f.m.mixture, colsOf(f.train.X)),
+		Candidates: c.candidates(f.m.mixture, colsOf(f.xvt)),
 		Owner:      s.owner,
 		Space:      c.space,
 		Select:     c.selection,
@@ -556,7 +581,7 @@ func (f *fitRun) finish(best memberSet) error {
 		return err
 	}
 	if c.DeltaRule == DeltaBayes {
-		if delta, ok, err := bayesDelta(f.valid.Y, scores, f.valid.W, c.metric, f.train.PositiveShare()); err != nil {
+		if delta, ok, err := bayesDelta(f.valid.Y, scores, f.valid.W, c.metric, f.prior); err != nil {
 			return err
 		} else if ok {
 			m.combiner.Delta = delta

@@ -3,6 +3,7 @@ package dataset
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -50,17 +51,35 @@ func FitScaler(x *mat.Dense) *Scaler {
 		}
 	}
 	for j := range s.Scale {
-		sd := 0.0
-		if n[j] > 0 {
-			sd = math.Sqrt(s.Scale[j] / n[j])
-		}
-		// scikit-learn treats a scale below 10 eps of the mean as zero.
-		if sd < 10*2.220446049250313e-16*math.Max(1, math.Abs(s.Mean[j])) {
-			sd = 1
-		}
-		s.Scale[j] = sd
+		s.Scale[j] = scaleOf(s.Scale[j], n[j], s.Mean[j])
 	}
 	return s
+}
+
+// ScalerFrom returns the scaler of columns with the given means and sums
+// of squared deviations from them over n rows, as FitScaler computes
+// them: for an engine that sums over parts of the rows held apart.
+func ScalerFrom(mean, sumSq []float64, n float64) *Scaler {
+	s := &Scaler{Mean: slices.Clone(mean), Scale: make([]float64, len(mean))}
+	for j := range s.Scale {
+		s.Scale[j] = scaleOf(sumSq[j], n, mean[j])
+	}
+	return s
+}
+
+// scaleOf is the standard deviation of a column with sum of squared
+// deviations ss over n values and the given mean, 1 for a column that
+// is constant (or has no values).
+func scaleOf(ss, n, mean float64) float64 {
+	sd := 0.0
+	if n > 0 {
+		sd = math.Sqrt(ss / n)
+	}
+	// scikit-learn treats a scale below 10 eps of the mean as zero.
+	if sd < 10*2.220446049250313e-16*math.Max(1, math.Abs(mean)) {
+		sd = 1
+	}
+	return sd
 }
 
 // Check reports the first column whose mean or standard deviation is not

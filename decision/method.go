@@ -218,9 +218,21 @@ func (l *Layered) FitLayer(ctx context.Context, m learn.Model, method learn.Meth
 		}
 		y, score, w = appendRows(train.Y, oof, train.W, valid.Y, score, valid.W)
 	}
+	layer, err := l.fitOn(y, score, w, train.PositiveShare())
+	if err != nil {
+		return nil, err
+	}
+	layer.Folds = k
+	return layer, nil
+}
+
+// fitOn fits the layer on scores with labels y and weights w; prior is
+// the training rows' positive share (the Bayes rule's prior).
+func (l *Layered) fitOn(y []int, score, w []float64, prior float64) (*Layer, error) {
 	var layer *Layer
+	var err error
 	if cal := l.opt.Calibration(); l.opt.ThresholdRule() == RuleBayes {
-		layer, err = FitBayes(y, score, w, l.opt.Goal(), train.PositiveShare(), cal)
+		layer, err = FitBayes(y, score, w, l.opt.Goal(), prior, cal)
 	} else {
 		if cal == None {
 			cal = ""
@@ -230,8 +242,35 @@ func (l *Layered) FitLayer(ctx context.Context, m learn.Model, method learn.Meth
 	if err != nil {
 		return nil, fmt.Errorf("decision layer on the validation rows: %w", err)
 	}
-	layer.Folds = k
 	return layer, nil
+}
+
+// FinishPrior is Finish for a model m fitted where its training rows
+// are not at hand (a distributed fit): prior is their weighted positive
+// share, and there is no cross-fitting (an Options.CrossFit above 0 is
+// an error).
+func (l *Layered) FinishPrior(ctx context.Context, m learn.Model, valid *learn.Data, prior float64, env learn.Env) (learn.Model, error) {
+	if err := l.opt.Check(); err != nil {
+		return nil, err
+	}
+	if valid == nil && l.opt.Override {
+		return nil, ErrNoValid
+	}
+	if _, own := learn.TunedThreshold(m); valid == nil || own && !l.opt.Override && !learn.DefersThreshold(m) {
+		return m, nil
+	}
+	if l.opt.CrossFit > 0 {
+		return nil, fmt.Errorf("%w: cross-fitting needs the training rows in one place", learn.ErrParam)
+	}
+	score, err := learn.Predict(ctx, m, valid.X, env.Workers)
+	if err != nil {
+		return nil, fmt.Errorf("scoring the validation rows: %w", err)
+	}
+	layer, err := l.fitOn(valid.Y, score, valid.W, prior)
+	if err != nil {
+		return nil, err
+	}
+	return Attach(m, layer), nil
 }
 
 // LayerOf returns the decision layer attached in front of m (by Attach or
