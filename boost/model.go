@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/aer-go/aer/internal/catsplit"
 )
 
 // Model is a trained boosted-tree model. Its exported fields are saved by
@@ -263,6 +265,22 @@ func (m *Model) validate() error {
 			}
 			if t.Feature[i] < 0 || int(t.Feature[i]) >= m.NumFeatures {
 				return fmt.Errorf("boost: tree %d node %d: feature %d out of range", ti, i, t.Feature[i])
+			}
+		}
+		if t.Categories != nil {
+			if len(t.Categories) != n {
+				return fmt.Errorf("boost: tree %d: %d category sets for %d nodes", ti, len(t.Categories), n)
+			}
+			for i, c := range t.Categories {
+				if c == nil {
+					continue
+				}
+				if t.Left[i] < 0 {
+					return fmt.Errorf("boost: tree %d node %d: a leaf with categories", ti, i)
+				}
+				if err := catsplit.Check(c); err != nil {
+					return fmt.Errorf("boost: tree %d node %d: %w", ti, i, err)
+				}
 			}
 		}
 	}

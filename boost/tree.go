@@ -1,6 +1,10 @@
 package boost
 
-import "math"
+import (
+	"math"
+
+	"github.com/aer-go/aer/internal/catsplit"
+)
 
 // Tree is one regression tree in flat arrays indexed by node id; node 0 is
 // the root and the children of a split node are always allocated together,
@@ -21,6 +25,15 @@ type Tree struct {
 	Gain []float64 `json:"gain"`
 	// Cover is the hessian sum of the training rows reaching the node.
 	Cover []float64 `json:"cover"`
+	// Categories is nil but in trees imported from XGBoost with
+	// categorical splits; then it has one entry per node: for a
+	// categorical split, the category codes (ascending) whose rows go
+	// right (the feature's value, rounded to float32 and truncated to an
+	// integer, in the set: catsplit.Right), every other present value
+	// going left and Threshold unused; nil for numeric splits and leaves.
+	// Trees with categorical splits are walked node by node rather than
+	// by the flat layout.
+	Categories [][]int32 `json:"categories,omitempty"`
 }
 
 // NumNodes returns the number of nodes.
@@ -69,6 +82,8 @@ func (t *Tree) Leaf(row []float64) int {
 	for t.Left[i] >= 0 {
 		v := row[t.Feature[i]]
 		switch {
+		case t.Categories != nil && t.Categories[i] != nil && v == v:
+			i = t.Left[i] + b2i(catsplit.Right(t.Categories[i], v))
 		case v < t.Threshold[i]:
 			i = t.Left[i]
 		case v >= t.Threshold[i]:
@@ -121,6 +136,10 @@ func compile(trees []Tree, nf int) forest {
 	f := forest{nf: nf, ok: true}
 	for ti := range trees {
 		t := &trees[ti]
+		if t.Categories != nil {
+			// Categorical splits have no threshold: walk the Trees.
+			f.ok = false
+		}
 		base := int32(len(f.nodes))
 		f.roots = append(f.roots, base)
 		f.depths = append(f.depths, int32(t.Depth()))
@@ -320,14 +339,19 @@ func sigmoid(x float64) float64 {
 func logit(p float64) float64 { return math.Log(p / (1 - p)) }
 
 // walk returns the leaf a row reaches under the rule of prediction: right
-// when the value is >= the threshold, or when it is missing and the split
-// sends missing values right. It is Leaf but for NaN thresholds (which
+// when the value is >= the threshold (at a categorical split: when its
+// code is in the split's set), or when it is missing and the split sends
+// missing values right. It is Leaf but for NaN thresholds (which
 // neither training nor a model file produces), where it sends present
 // values left as the flat layout does.
 func (t *Tree) walk(row []float64) int {
 	i := int32(0)
 	for t.Left[i] >= 0 {
 		v := row[t.Feature[i]]
+		if t.Categories != nil && t.Categories[i] != nil && v == v {
+			i = t.Left[i] + b2i(catsplit.Right(t.Categories[i], v))
+			continue
+		}
 		if v >= t.Threshold[i] || (v != v && !t.DefaultLeft[i]) {
 			i = t.Left[i] + 1
 		} else {

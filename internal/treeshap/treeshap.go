@@ -1,17 +1,24 @@
 package treeshap
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/aer-go/aer/internal/catsplit"
+)
 
 // Tree is a binary tree prepared for TreeSHAP. A row goes left at a split
 // node when its value is below the threshold (at or below it with
 // LessEqual), right when above, and to the default child when it is
-// missing (NaN), exactly as the model's prediction does.
+// missing (NaN), exactly as the model's prediction does. At a categorical
+// split (Nodes.Categories) a present value goes right when its category
+// code is in the split's set (package catsplit).
 type Tree struct {
 	feature     []int32
 	left, right []int32
 	threshold   []float64
 	defaultLeft []bool
 	lessEqual   bool
+	categories  [][]int32 // nil, or one entry per node: nil unless a categorical split
 	// zero[i] is the share of node i's parent's cover that reached i.
 	zero []float64
 	// value is the leaf value; mean is the cover-weighted mean leaf value
@@ -34,6 +41,10 @@ type Nodes struct {
 	// LessEqual: a row goes left when value <= threshold (scikit-learn)
 	// instead of value < threshold (XGBoost).
 	LessEqual bool
+	// Categories, when not nil, has one entry per node: the category codes
+	// a categorical split sends right (catsplit.Right), nil at numeric
+	// splits and leaves (XGBoost's partition splits, imported).
+	Categories [][]int32
 }
 
 // New checks n and prepares its tree. A split node whose cover is not
@@ -44,8 +55,11 @@ func New(n Nodes) (*Tree, error) {
 		len(n.DefaultLeft) != k || len(n.Cover) != k || len(n.Value) != k {
 		return nil, fmt.Errorf("treeshap: node arrays are empty or of different lengths")
 	}
+	if n.Categories != nil && len(n.Categories) != k {
+		return nil, fmt.Errorf("treeshap: %d category sets for %d nodes", len(n.Categories), k)
+	}
 	t := &Tree{feature: n.Feature, left: n.Left, right: n.Right, threshold: n.Threshold,
-		defaultLeft: n.DefaultLeft, lessEqual: n.LessEqual,
+		defaultLeft: n.DefaultLeft, lessEqual: n.LessEqual, categories: n.Categories,
 		zero: make([]float64, k), value: n.Value, mean: make([]float64, k)}
 	depth := make([]int, k)
 	t.zero[0] = 1
@@ -94,6 +108,8 @@ func (t *Tree) hot(i int32, row []float64) (hot, cold int32) {
 	v, th := row[t.feature[i]], t.threshold[i]
 	var left bool
 	switch {
+	case t.categories != nil && t.categories[i] != nil && v == v:
+		left = !catsplit.Right(t.categories[i], v)
 	case v < th:
 		left = true
 	case v == th:

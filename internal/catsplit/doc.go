@@ -1,0 +1,7 @@
+// Package catsplit decides XGBoost's categorical partition splits: a split
+// node holds a sorted set of category codes, and a row whose feature value
+// is one of those codes goes right, any other value left (XGBoost's
+// common::Decision, the same in 1.7 and 3.x). Prediction (package boost)
+// and TreeSHAP (package treeshap) share this one rule, so that a row goes
+// the same way in both.
+package catsplit
