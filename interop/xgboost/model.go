@@ -1,0 +1,622 @@
+package xgboost
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+
+	"github.com/aer-go/aer/internal/catsplit"
+)
+
+// Errors returned (wrapped) by Read and Decode.
+var (
+	// ErrFormat: the file is not a well-formed XGBoost model (malformed
+	// JSON or UBJSON, a missing or ill-typed field, a tree whose arrays
+	// disagree, a truncated file).
+	ErrFormat = errors.New("not a well-formed XGBoost model")
+	// ErrUnsupported: a well-formed model that aer cannot score as XGBoost
+	// does (another objective, booster or version, several classes or
+	// outputs).
+	ErrUnsupported = errors.New("unsupported XGBoost model")
+)
+
+// MaxBytes bounds the size of a model file Read accepts (1 GiB).
+const MaxBytes = 1 << 30
+
+// Objectives aer imports: both score the positive class by the margin,
+// the sum of the trees' leaves and the base score.
+const (
+	// Logistic is binary:logistic: Booster.predict gives sigmoid(margin);
+	// base_score is a probability.
+	Logistic = "binary:logistic"
+	// LogitRaw is binary:logitraw: Booster.predict gives the margin;
+	// base_score is a margin.
+	LogitRaw = "binary:logitraw"
+)
+
+// maxTreeDepth bounds a tree's depth (TreeSHAP's bound, internal/treeshap).
+const maxTreeDepth = 512
+
+// Model is an XGBoost model read from a file that Booster.save_model
+// wrote, in JSON or UBJSON.
+type Model struct {
+	// Version is the XGBoost version that saved the model.
+	Version [3]int
+	// Format is "json" or "ubjson".
+	Format string
+	// Objective is Logistic or LogitRaw.
+	Objective string
+	// Booster is "gbtree" or "dart".
+	Booster string
+	// BaseScore is learner_model_param.base_score as saved: a probability
+	// for binary:logistic, a margin for binary:logitraw.
+	BaseScore float32
+	// NumFeature is the number of features the model reads.
+	NumFeature int
+	// FeatureNames are the model's feature names, nil when it has none.
+	FeatureNames []string
+	// FeatureTypes are the model's feature types ("float", "int", "i",
+	// "q", "c" for categorical), nil when it has none.
+	FeatureTypes []string
+	// Trees are the trees, in the order their leaves are summed.
+	Trees []Tree
+}
+
+// Tree is one tree in XGBoost's arrays, indexed by XGBoost's node ids
+// (node 0 the root). Nodes that no path from the root reaches (deleted by
+// pruning) are kept as saved and never read.
+type Tree struct {
+	// Left and Right are the children of a split node, -1 at a leaf.
+	Left, Right []int32
+	// Feature is the feature a split node tests.
+	Feature []int32
+	// Condition is split_conditions: a numeric split sends a row left
+	// when its value, as a float32, is below it; at a leaf, the leaf's
+	// value (learning rate applied).
+	Condition []float32
+	// DefaultLeft says where a missing value goes.
+	DefaultLeft []bool
+	// Categories is nil unless the tree has a categorical split; then
+	// it has one entry per node: the ascending category codes a
+	// categorical split sends right, nil at numeric splits and leaves.
+	Categories [][]int32
+	// Cover is sum_hessian, the hessian sum of the training rows that
+	// reached each node (TreeSHAP's background).
+	Cover []float32
+	// Gain is loss_changes, the loss reduction of each split.
+	Gain []float32
+	// Weight scales the tree's leaves: dart's weight_drop, 1 for gbtree.
+	Weight float32
+}
+
+// Read reads a model file from r: JSON or UBJSON, told apart by their
+// first bytes. It reads at most MaxBytes.
+func Read(r io.Reader) (*Model, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxBytes {
+		return nil, fmt.Errorf("%w: the file is larger than %d bytes", ErrUnsupported, MaxBytes)
+	}
+	return Decode(data)
+}
+
+// IsJSON tells whether data looks like a JSON document rather than
+// UBJSON: after white space, an object's '{' and then white space, a
+// key's '"' or the closing '}' (UBJSON follows '{' with a key's length
+// marker or a '$' or '#').
+func IsJSON(data []byte) bool {
+	i := 0
+	space := func() {
+		for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+			i++
+		}
+	}
+	space()
+	if i >= len(data) || data[i] != '{' {
+		return i < len(data) && data[i] != '{' && data[i] != '[' // neither: let JSON name the error
+	}
+	i++
+	if i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r' || data[i] == '"' || data[i] == '}') {
+		return true
+	}
+	return false
+}
+
+// Decode decodes a model from the bytes of a JSON or UBJSON file.
+func Decode(data []byte) (*Model, error) {
+	if len(data) == 0 {
+		return nil, fmt.Errorf("%w: the file is empty", ErrFormat)
+	}
+	var doc any
+	var err error
+	format := "ubjson"
+	if IsJSON(data) {
+		format = "json"
+		doc, err = decodeJSON(data)
+	} else {
+		doc, err = decodeUBJSON(data)
+	}
+	if err != nil {
+		return nil, err
+	}
+	m, err := fromDocument(field{v: doc, ok: true})
+	if err != nil {
+		return nil, err
+	}
+	m.Format = format
+	return m, nil
+}
+
+// fromDocument reads a model from a decoded document.
+func fromDocument(root field) (*Model, error) {
+	if _, ok := root.v.(map[string]any); !ok {
+		return nil, fmt.Errorf("%w: the document is %s, not an object", ErrFormat, kind(root.v))
+	}
+	m := &Model{}
+	ver, err := root.need("version")
+	if err != nil {
+		return nil, err
+	}
+	v, err := ver.ints(0, math.MaxInt32)
+	if err != nil {
+		return nil, err
+	}
+	if len(v) != 3 {
+		return nil, ver.errorf("want [major, minor, patch], found %d numbers", len(v))
+	}
+	m.Version = [3]int{int(v[0]), int(v[1]), int(v[2])}
+	if m.Version[0] < 1 || m.Version[0] > 3 {
+		return nil, fmt.Errorf("%w: saved by XGBoost %d.%d.%d; aer reads models of XGBoost 1.x to 3.x", ErrUnsupported, m.Version[0], m.Version[1], m.Version[2])
+	}
+	learner, err := root.need("learner")
+	if err != nil {
+		return nil, err
+	}
+	if err := m.readLearner(learner); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func (m *Model) readLearner(learner field) error {
+	obj, err := learner.need("objective")
+	if err != nil {
+		return err
+	}
+	name, err := obj.need("name")
+	if err != nil {
+		return err
+	}
+	if m.Objective, err = name.str(); err != nil {
+		return err
+	}
+	if m.Objective != Logistic && m.Objective != LogitRaw {
+		return fmt.Errorf("%w: objective %q (%s); aer imports binary classifiers: %s or %s", ErrUnsupported, m.Objective, name.path, Logistic, LogitRaw)
+	}
+
+	param, err := learner.need("learner_model_param")
+	if err != nil {
+		return err
+	}
+	nf, err := param.need("num_feature")
+	if err != nil {
+		return err
+	}
+	n, err := nf.int(1, math.MaxInt32)
+	if err != nil {
+		return err
+	}
+	m.NumFeature = int(n)
+	for _, k := range []string{"num_class", "num_target"} {
+		f, err := param.key(k)
+		if err != nil {
+			return err
+		}
+		if !f.ok {
+			continue
+		}
+		c, err := f.int(0, math.MaxInt32)
+		if err != nil {
+			return err
+		}
+		if c > 1 {
+			return fmt.Errorf("%w: %s is %d: a model of several classes or outputs", ErrUnsupported, f.path, c)
+		}
+	}
+	bs, err := param.need("base_score")
+	if err != nil {
+		return err
+	}
+	if m.BaseScore, err = bs.float32(); err != nil {
+		return err
+	}
+	b := float64(m.BaseScore)
+	switch {
+	case math.IsNaN(b) || math.IsInf(b, 0):
+		return bs.errorf("base score %v", b)
+	case m.Objective == Logistic && !(b > 0 && b < 1):
+		return bs.errorf("base score %v of %s is not a probability in (0, 1)", b, Logistic)
+	}
+
+	for _, k := range []string{"feature_names", "feature_types"} {
+		f, err := learner.key(k)
+		if err != nil {
+			return err
+		}
+		if !f.ok {
+			continue
+		}
+		s, err := f.strs()
+		if err != nil {
+			return err
+		}
+		if len(s) == 0 {
+			continue
+		}
+		if len(s) != m.NumFeature {
+			return f.errorf("%d names for %d features", len(s), m.NumFeature)
+		}
+		if k == "feature_names" {
+			m.FeatureNames = s
+		} else {
+			m.FeatureTypes = s
+		}
+	}
+
+	gb, err := learner.need("gradient_booster")
+	if err != nil {
+		return err
+	}
+	gname, err := gb.need("name")
+	if err != nil {
+		return err
+	}
+	if m.Booster, err = gname.str(); err != nil {
+		return err
+	}
+	var model field
+	var weights []float64
+	switch m.Booster {
+	case "gbtree":
+		if model, err = gb.need("model"); err != nil {
+			return err
+		}
+	case "dart":
+		inner, err := gb.need("gbtree")
+		if err != nil {
+			return err
+		}
+		if model, err = inner.need("model"); err != nil {
+			return err
+		}
+		wd, err := gb.need("weight_drop")
+		if err != nil {
+			return err
+		}
+		if weights, err = wd.nums(); err != nil {
+			return err
+		}
+		for i, w := range weights {
+			if math.IsNaN(w) || math.IsInf(w, 0) {
+				return fmt.Errorf("%w: %s[%d]: weight %v", ErrFormat, wd.path, i, w)
+			}
+		}
+	default:
+		return fmt.Errorf("%w: booster %q (%s); aer imports tree boosters: gbtree or dart", ErrUnsupported, m.Booster, gname.path)
+	}
+	return m.readTrees(model, weights)
+}
+
+func (m *Model) readTrees(model field, weights []float64) error {
+	trees, err := model.need("trees")
+	if err != nil {
+		return err
+	}
+	nt, err := trees.length()
+	if err != nil {
+		return err
+	}
+	if weights != nil && len(weights) != nt {
+		return fmt.Errorf("%w: dart has %d weights for %d trees", ErrFormat, len(weights), nt)
+	}
+	if p, err := model.key("gbtree_model_param"); err != nil {
+		return err
+	} else if p.ok {
+		f, err := p.need("num_trees")
+		if err != nil {
+			return err
+		}
+		n, err := f.int(0, math.MaxInt32)
+		if err != nil {
+			return err
+		}
+		if int(n) != nt {
+			return f.errorf("%d trees, the model holds %d (truncated?)", n, nt)
+		}
+	}
+	info, err := model.key("tree_info")
+	if err != nil {
+		return err
+	}
+	if info.ok {
+		groups, err := info.ints(math.MinInt32, math.MaxInt32)
+		if err != nil {
+			return err
+		}
+		if len(groups) != nt {
+			return info.errorf("%d entries for %d trees", len(groups), nt)
+		}
+		for i, g := range groups {
+			if g != 0 {
+				return fmt.Errorf("%w: %s[%d]: tree of output %d: a model of several classes or outputs", ErrUnsupported, info.path, i, g)
+			}
+		}
+	}
+	m.Trees = make([]Tree, nt)
+	for i := range nt {
+		m.Trees[i].Weight = 1
+		if weights != nil {
+			m.Trees[i].Weight = float32(weights[i])
+		}
+		if err := m.Trees[i].read(trees.at(i), m.NumFeature); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// read reads and checks one tree.
+func (t *Tree) read(f field, nf int) error {
+	if p, err := f.key("tree_param"); err != nil {
+		return err
+	} else if p.ok {
+		if s, err := p.key("size_leaf_vector"); err != nil {
+			return err
+		} else if s.ok {
+			n, err := s.int(0, math.MaxInt32)
+			if err != nil {
+				return err
+			}
+			if n > 1 {
+				return fmt.Errorf("%w: %s is %d: leaves of several outputs", ErrUnsupported, s.path, n)
+			}
+		}
+	}
+	left, err := intArray(f, "left_children", -1, math.MaxInt32)
+	if err != nil {
+		return err
+	}
+	n := len(left)
+	if n == 0 {
+		return f.errorf("a tree without nodes")
+	}
+	get := func(k string) ([]float64, error) {
+		c, err := f.need(k)
+		if err != nil {
+			return nil, err
+		}
+		a, err := c.nums()
+		if err != nil {
+			return nil, err
+		}
+		if len(a) != n {
+			return nil, c.errorf("%d values for %d nodes", len(a), n)
+		}
+		return a, nil
+	}
+	right, err := intArray(f, "right_children", -1, math.MaxInt32)
+	if err != nil {
+		return err
+	}
+	feat, err := intArray(f, "split_indices", 0, math.MaxInt32)
+	if err != nil {
+		return err
+	}
+	defLeft, err := intArray(f, "default_left", 0, 1)
+	if err != nil {
+		return err
+	}
+	cond, err := get("split_conditions")
+	if err != nil {
+		return err
+	}
+	cover, err := get("sum_hessian")
+	if err != nil {
+		return err
+	}
+	gain, err := get("loss_changes")
+	if err != nil {
+		return err
+	}
+	for k, a := range [][]int64{right, feat, defLeft} {
+		if len(a) != n {
+			name := []string{"right_children", "split_indices", "default_left"}[k]
+			return fmt.Errorf("%w: %s.%s: %d values for %d nodes", ErrFormat, f.path, name, len(a), n)
+		}
+	}
+	var splitType []int64
+	if st, err := f.key("split_type"); err != nil {
+		return err
+	} else if st.ok {
+		if splitType, err = intArray(f, "split_type", 0, 1); err != nil {
+			return err
+		}
+		if len(splitType) != n {
+			return st.errorf("%d values for %d nodes", len(splitType), n)
+		}
+	}
+
+	t.Left, t.Right, t.Feature = make([]int32, n), make([]int32, n), make([]int32, n)
+	t.Condition, t.DefaultLeft = make([]float32, n), make([]bool, n)
+	t.Cover, t.Gain = make([]float32, n), make([]float32, n)
+	for i := range n {
+		t.Left[i], t.Right[i], t.Feature[i] = int32(left[i]), int32(right[i]), int32(feat[i])
+		t.Condition[i], t.DefaultLeft[i] = float32(cond[i]), defLeft[i] == 1
+		t.Cover[i], t.Gain[i] = float32(cover[i]), float32(gain[i])
+	}
+
+	if err := t.readCategories(f, splitType); err != nil {
+		return err
+	}
+	if err := t.check(nf); err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrFormat, f.path, err)
+	}
+	return nil
+}
+
+// readCategories reads the category sets of a tree's categorical splits
+// (split_type 1). A categorical node without a set gets an empty one,
+// which check refuses if a row can reach it.
+func (t *Tree) readCategories(f field, splitType []int64) error {
+	n := len(t.Left)
+	if !slices.Contains(splitType, 1) {
+		return nil
+	}
+	cats, err := intArray(f, "categories", 0, catsplit.MaxCode-1)
+	if err != nil {
+		return err
+	}
+	nodes, err := intArray(f, "categories_nodes", 0, int64(n-1))
+	if err != nil {
+		return err
+	}
+	segs, err := intArray(f, "categories_segments", 0, int64(len(cats)))
+	if err != nil {
+		return err
+	}
+	sizes, err := intArray(f, "categories_sizes", 0, int64(len(cats)))
+	if err != nil {
+		return err
+	}
+	if len(segs) != len(nodes) || len(sizes) != len(nodes) {
+		return fmt.Errorf("%w: %s: %d categories_nodes, %d categories_segments, %d categories_sizes", ErrFormat, f.path, len(nodes), len(segs), len(sizes))
+	}
+	t.Categories = make([][]int32, n)
+	for k, node := range nodes {
+		at := fmt.Sprintf("%s.categories_nodes[%d]", f.path, k)
+		if splitType[node] != 1 {
+			return fmt.Errorf("%w: %s: node %d is not a categorical split", ErrFormat, at, node)
+		}
+		if t.Categories[node] != nil {
+			return fmt.Errorf("%w: %s: node %d has two category sets", ErrFormat, at, node)
+		}
+		if segs[k]+sizes[k] > int64(len(cats)) {
+			return fmt.Errorf("%w: %s: categories [%d, %d) of %d", ErrFormat, at, segs[k], segs[k]+sizes[k], len(cats))
+		}
+		set := make([]int32, sizes[k])
+		for j := range set {
+			set[j] = int32(cats[segs[k]+int64(j)])
+		}
+		slices.Sort(set)
+		t.Categories[node] = slices.Compact(set)
+	}
+	for i, s := range splitType {
+		switch {
+		case t.Left[i] < 0:
+			// A leaf decides nothing, whatever its split type.
+			t.Categories[i] = nil
+		case s == 1 && t.Categories[i] == nil:
+			t.Categories[i] = []int32{}
+		}
+	}
+	return nil
+}
+
+// check checks the nodes a walk from the root reaches: each reached once
+// (a tree, no cycles), children in range, depth bounded, features below
+// nf, finite leaf values, covers and gains, numeric conditions not NaN,
+// categorical splits with a set of valid codes. Nodes no walk reaches
+// (deleted by pruning) are not read.
+func (t *Tree) check(nf int) error {
+	n := len(t.Left)
+	if n == 0 {
+		return fmt.Errorf("no nodes")
+	}
+	if len(t.Right) != n || len(t.Feature) != n || len(t.Condition) != n || len(t.DefaultLeft) != n ||
+		len(t.Cover) != n || len(t.Gain) != n || (t.Categories != nil && len(t.Categories) != n) {
+		return fmt.Errorf("node arrays of different lengths")
+	}
+	depth := make([]int32, n)
+	seen := make([]bool, n)
+	seen[0] = true
+	stack := []int32{0}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		l, r := t.Left[i], t.Right[i]
+		if c := float64(t.Cover[i]); !(c >= 0) || math.IsInf(c, 0) {
+			return fmt.Errorf("node %d: cover (sum_hessian) %v", i, c)
+		}
+		if l < 0 || r < 0 {
+			if l != -1 || r != -1 {
+				return fmt.Errorf("node %d: children %d and %d (a leaf has -1 and -1)", i, l, r)
+			}
+			if c := float64(t.Condition[i]); math.IsNaN(c) || math.IsInf(c, 0) {
+				return fmt.Errorf("node %d: leaf value %v", i, c)
+			}
+			if t.Categories != nil && t.Categories[i] != nil {
+				return fmt.Errorf("node %d: a leaf with categories", i)
+			}
+			continue
+		}
+		for _, c := range []int32{l, r} {
+			if int(c) >= n {
+				return fmt.Errorf("node %d: child %d is not one of the tree's %d nodes", i, c, n)
+			}
+			if seen[c] {
+				return fmt.Errorf("node %d: node %d is reached twice (not a tree)", i, c)
+			}
+			seen[c] = true
+			depth[c] = depth[i] + 1
+			if depth[c] > maxTreeDepth {
+				return fmt.Errorf("node %d: deeper than %d", c, maxTreeDepth)
+			}
+			stack = append(stack, c)
+		}
+		if t.Feature[i] < 0 || int(t.Feature[i]) >= nf {
+			return fmt.Errorf("node %d: feature %d; the model has %d", i, t.Feature[i], nf)
+		}
+		if g := float64(t.Gain[i]); math.IsNaN(g) || math.IsInf(g, 0) {
+			return fmt.Errorf("node %d: gain (loss_changes) %v", i, g)
+		}
+		if t.Categories != nil && t.Categories[i] != nil {
+			if err := catsplit.Check(t.Categories[i]); err != nil {
+				return fmt.Errorf("node %d: categorical split: %w", i, err)
+			}
+		} else if math.IsNaN(float64(t.Condition[i])) {
+			return fmt.Errorf("node %d: split condition NaN", i)
+		}
+	}
+	if w := float64(t.Weight); math.IsNaN(w) || math.IsInf(w, 0) {
+		return fmt.Errorf("weight %v", w)
+	}
+	return nil
+}
+
+// intArray reads the integer array k of f, values in [lo, hi].
+func intArray(f field, k string, lo, hi int64) ([]int64, error) {
+	c, err := f.need(k)
+	if err != nil {
+		return nil, err
+	}
+	return c.ints(lo, hi)
+}
+
+// BaseMargin is the margin every row starts from: base_score, turned into
+// a margin by the logit for binary:logistic, computed as XGBoost does,
+// in float32: -log(1/b - 1).
+func (m *Model) BaseMargin() float64 {
+	if m.Objective == Logistic {
+		return float64(-float32(math.Log(float64(1/m.BaseScore - 1))))
+	}
+	return float64(m.BaseScore)
+}
+
+// Categorical tells whether feature j is categorical (feature type "c").
+func (m *Model) Categorical(j int) bool {
+	return j < len(m.FeatureTypes) && m.FeatureTypes[j] == "c"
+}
