@@ -27,12 +27,13 @@ type jsonDecoder struct {
 	data  []byte
 	pos   int
 	depth int
+	mem   budget
 }
 
 // decodeJSON decodes one JSON document that must fill data (trailing
 // white space allowed).
 func decodeJSON(data []byte) (any, error) {
-	d := &jsonDecoder{data: data}
+	d := &jsonDecoder{data: data, mem: newBudget(len(data))}
 	v, err := d.value()
 	if err != nil {
 		return nil, err
@@ -149,6 +150,9 @@ func (d *jsonDecoder) object() (any, error) {
 			d.pos = at
 			return nil, d.errorf("key %q appears twice in an object", k)
 		}
+		if !d.mem.charge(48 + len(k)) {
+			return nil, d.errorf(overBudget)
+		}
 		d.space()
 		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
 			return nil, d.errorf("unexpected %s after a key (want ':')", d.show())
@@ -159,6 +163,9 @@ func (d *jsonDecoder) object() (any, error) {
 			return nil, err
 		}
 		obj[k] = v
+		if !d.mem.charge(cost(v)) {
+			return nil, d.errorf(overBudget)
+		}
 		d.space()
 		if d.pos >= len(d.data) {
 			return nil, d.errorf("unexpected end of file in an object (truncated?)")
@@ -193,6 +200,9 @@ func (d *jsonDecoder) array() (any, error) {
 		v, err := d.value()
 		if err != nil {
 			return nil, err
+		}
+		if !d.mem.charge(16 + cost(v)) {
+			return nil, d.errorf(overBudget)
 		}
 		if x, ok := v.(float64); ok && mixed == nil {
 			nums = append(nums, x)

@@ -241,6 +241,9 @@ func (m *Model) readLearner(learner field) error {
 	case m.Objective == Logistic && !(b > 0 && b < 1):
 		return bs.errorf("base score %v of %s is not a probability in (0, 1)", b, Logistic)
 	}
+	if bm := m.BaseMargin(); math.IsInf(bm, 0) {
+		return bs.errorf("base score %v is too close to 0 or 1: its margin is %v", b, bm)
+	}
 
 	for _, k := range []string{"feature_names", "feature_types"} {
 		f, err := learner.key(k)

@@ -26,11 +26,12 @@ type ubjDecoder struct {
 	data  []byte
 	pos   int
 	depth int
+	mem   budget
 }
 
 // decodeUBJSON decodes one UBJSON value that must fill data.
 func decodeUBJSON(data []byte) (any, error) {
-	d := &ubjDecoder{data: data}
+	d := &ubjDecoder{data: data, mem: newBudget(len(data))}
 	m, err := d.marker()
 	if err != nil {
 		return nil, err
@@ -117,9 +118,10 @@ func (d *ubjDecoder) number(m byte) (float64, error) {
 	}
 }
 
-// length reads a length or count: an integer marker and its value, which
-// must be at least 0 and at most max.
-func (d *ubjDecoder) length(what string, max int) (int, error) {
+// length reads a length or count: an integer marker and its value, at
+// least 0 and at most the bytes left divided by per, the fewest bytes
+// each unit takes.
+func (d *ubjDecoder) length(what string, per int) (int, error) {
 	at := d.pos
 	m, err := d.marker()
 	if err != nil {
@@ -134,8 +136,8 @@ func (d *ubjDecoder) length(what string, max int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if v < 0 || v > float64(max) {
-		return 0, d.errorf(at, "%s of %.0f: the file has %d bytes left (corrupt or truncated)", what, v, len(d.data)-d.pos)
+	if left := len(d.data) - d.pos; v < 0 || v > float64(left/per) {
+		return 0, d.errorf(at, "%s of %.0f: the file has %d bytes left (corrupt or truncated)", what, v, left)
 	}
 	return int(v), nil
 }
@@ -149,7 +151,7 @@ func showMarker(m byte) string {
 
 // str reads a string's length and bytes.
 func (d *ubjDecoder) str(what string) (string, error) {
-	n, err := d.length(what+" length", len(d.data)-d.pos)
+	n, err := d.length(what+" length", 1)
 	if err != nil {
 		return "", err
 	}
@@ -227,23 +229,11 @@ func (d *ubjDecoder) header(what string) (typ byte, n int, err error) {
 	if d.pos < len(d.data) && d.data[d.pos] == '#' {
 		d.pos++
 		// Each element takes a byte at least (a typed number its size,
-		// an object's entry a key length and a value).
-		per := 1
-		switch {
-		case numSize(typ) > 0:
-			per = numSize(typ)
-		case typ == 'Z' || typ == 'T' || typ == 'F':
-			per = 0
-		}
-		limit := len(d.data) - d.pos
-		if per > 1 {
-			limit /= per
-		}
-		if n, err = d.length(what+" count", limit); err != nil {
+		// an object's entry a key length and a value); null and boolean
+		// elements of a typed array take none, but one byte each is
+		// still the bound (and the budget charges them).
+		if n, err = d.length(what+" count", max(1, numSize(typ))); err != nil {
 			return 0, 0, err
-		}
-		if per == 0 && n > 1<<20 {
-			return 0, 0, d.errorf(d.pos, "%s of %d empty values", what, n)
 		}
 	}
 	return typ, n, nil
@@ -265,6 +255,9 @@ func (d *ubjDecoder) container(object bool) (any, error) {
 	}
 	// A typed array of numbers: one read, no markers.
 	if !object && numSize(typ) > 0 {
+		if !d.mem.charge(8 * n) {
+			return nil, d.errorf(d.pos, overBudget)
+		}
 		out := make([]float64, n)
 		for i := range out {
 			if out[i], err = d.number(typ); err != nil {
@@ -313,6 +306,9 @@ func (d *ubjDecoder) container(object bool) (any, error) {
 		v, err := d.value(m)
 		if err != nil {
 			return nil, err
+		}
+		if !d.mem.charge(48 + len(key) + cost(v)) {
+			return nil, d.errorf(keyAt, overBudget)
 		}
 		switch {
 		case object:

@@ -7,6 +7,38 @@ import (
 	"strings"
 )
 
+// budget bounds the memory a decoded document takes: about 16 bytes per
+// byte of the file (and 1 MiB), where an XGBoost model takes two or
+// three (its float32s become float64s), so that a file of many tiny
+// values (empty objects, one-byte numbers) cannot take a multiple of its
+// size large enough to exhaust memory.
+type budget struct{ left int }
+
+func newBudget(size int) budget { return budget{left: 16*size + 1<<20} }
+
+// charge takes n bytes from the budget and tells whether it was enough.
+func (b *budget) charge(n int) bool {
+	b.left -= n
+	return b.left >= 0
+}
+
+// cost is the memory a decoded value takes beyond the slot that holds it.
+func cost(v any) int {
+	switch v := v.(type) {
+	case float64:
+		return 8
+	case string:
+		return 16 + len(v)
+	case map[string]any:
+		return 64
+	case []float64, []any:
+		return 24
+	}
+	return 0
+}
+
+const overBudget = "the document decodes to more than 16 times its size (not a model)"
+
 // field is a decoded value and its path in the document, so that every
 // error names where it is (learner.gradient_booster.model.trees[3].
 // split_conditions).
