@@ -55,6 +55,7 @@ type Imported struct {
 // ImportConfig is the configuration a model file's header holds for an
 // imported model.
 type ImportConfig struct {
+	// Imported says where the model came from.
 	Imported Imported `json:"imported"`
 }
 

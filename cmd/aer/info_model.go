@@ -48,6 +48,8 @@ type infoModelReport struct {
 	Decision *decision.Layer `json:"decision,omitempty"`
 	// Members lists an ensemble's members (AER).
 	Members []learn.MemberInfo `json:"members,omitempty"`
+	// Imported says where a model aer import wrote came from.
+	Imported *aerlib.Imported `json:"imported,omitempty"`
 }
 
 // crossFitted says how many folds of out-of-fold training scores the
@@ -75,7 +77,7 @@ func describeModel(path string) (*infoModelReport, error) {
 	r := &infoModelReport{
 		File: path, Bytes: size, Format: modelfile.Version, Producer: h.Producer,
 		SHA256: sum, Checksum: sm.Checksum(), Method: h.Method, Schema: h.Schema,
-		Decision: sm.Layer(), Scores: sm.Scores(),
+		Decision: sm.Layer(), Scores: sm.Scores(), Imported: sm.ImportedFrom(),
 	}
 	r.Threshold, r.ThresholdFrom = sm.Threshold()
 	var cfg headerConfig
@@ -152,7 +154,9 @@ func runInfoModel(path string, asJSON bool, stdout io.Writer) error {
 	if len(s.Drop) > 0 {
 		fmt.Fprintf(w, "dropped         %s\n", strings.Join(s.Drop, ", "))
 	}
-	if t := r.Train; t != nil {
+	if im := r.Imported; im != nil {
+		fmt.Fprintf(w, "imported        from %s %s (%s, sha256 %s): %s, %s booster, %d trees, base score %.7g\n", im.From, im.Version, im.Format, im.SHA256, im.Objective, im.Booster, im.Trees, im.BaseScore)
+	} else if t := r.Train; t != nil {
 		fmt.Fprintf(w, "trained on      %d rows (%d positive), %d missing cells", t.Rows, t.Positives, t.MissingCells)
 		if t.ValidRows > 0 {
 			fmt.Fprintf(w, "; validated on %d rows (%d positive)", t.ValidRows, t.ValidPositives)

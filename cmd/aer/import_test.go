@@ -1,0 +1,229 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	aerlib "github.com/aer-go/aer"
+	"github.com/aer-go/aer/modelfile"
+)
+
+// xgbFixtures is the folder of the XGBoost fixtures (interop/xgboost).
+const xgbFixtures = "../../interop/xgboost/testdata"
+
+// TestImportXGBoost imports XGBoost's categorical model with aer import,
+// scores the rows XGBoost scored with aer predict, and compares; then
+// aer explain, aer eval and aer info read the file.
+func TestImportXGBoost(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "cat.aer")
+	out, errOut, code := aer(t, "import", "--from", "xgboost", "--model", filepath.Join(xgbFixtures, "categorical.json"),
+		"--data", filepath.Join(xgbFixtures, "categorical.csv"), "--out", model)
+	if code != 0 {
+		t.Fatalf("import: exit %d\n%s", code, errOut)
+	}
+	golden(t, "import/categorical.txt", strings.ReplaceAll(out, dir, "DIR"))
+
+	var g struct {
+		Rows, Probe struct {
+			Predict  []float64   `json:"predict"`
+			Contribs [][]float64 `json:"contribs"`
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(xgbFixtures, "categorical.golden.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &g); err != nil {
+		t.Fatal(err)
+	}
+	// The probe rows hold codes XGBoost never saw (too large, negative,
+	// fractional, beyond 2^24) and missing ones.
+	preds := filepath.Join(dir, "preds.csv")
+	if _, errOut, code := aer(t, "predict", "--model", model, "--data", filepath.Join(xgbFixtures, "categorical.probe.csv"), "--out", preds); code != 0 {
+		t.Fatalf("predict: exit %d\n%s", code, errOut)
+	}
+	f, err := os.Open(preds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs)-1 != len(g.Probe.Predict) || strings.Join(recs[0], ",") != "label,score,pred" {
+		t.Fatalf("predict wrote %d rows (%v), XGBoost scored %d", len(recs)-1, recs[0], len(g.Probe.Predict))
+	}
+	worst := 0.0
+	for i, r := range recs[1:] {
+		s, err := strconv.ParseFloat(r[1], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		worst = max(worst, math.Abs(s-g.Probe.Predict[i]))
+	}
+	if worst > 1e-6 {
+		t.Errorf("max |aer predict - Booster.predict| = %.3g, want <= 1e-6", worst)
+	}
+
+	out, errOut, code = aer(t, "explain", "--model", model, "--data", filepath.Join(xgbFixtures, "categorical.csv"), "--rows", "1-3", "--json")
+	if code != 0 {
+		t.Fatalf("explain: exit %d\n%s", code, errOut)
+	}
+	var ex struct {
+		Rows []struct {
+			Row      int `json:"row"`
+			Features struct {
+				Base   float64 `json:"base"`
+				Values []struct {
+					Feature     string  `json:"feature"`
+					Attribution float64 `json:"attribution"`
+				} `json:"values"`
+			} `json:"features"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(out), &ex); err != nil {
+		t.Fatal(err)
+	}
+	if len(ex.Rows) != 3 {
+		t.Fatalf("explain gave %d rows", len(ex.Rows))
+	}
+	for _, r := range ex.Rows {
+		want := g.Rows.Contribs[r.Row-1] // --rows count from 1
+		d := math.Abs(r.Features.Base - want[2])
+		for _, v := range r.Features.Values {
+			d = max(d, math.Abs(v.Attribution-want[map[string]int{"x": 0, "colour": 1}[v.Feature]]))
+		}
+		if d > 1e-5 {
+			t.Errorf("explain row %d: attributions differ from pred_contribs by %.3g", r.Row, d)
+		}
+	}
+
+	if _, errOut, code := aer(t, "predict", "--model", model, "--data", filepath.Join(xgbFixtures, "categorical.csv"), "--out", preds); code != 0 {
+		t.Fatalf("predict: exit %d\n%s", code, errOut)
+	}
+	out, errOut, code = aer(t, "eval", "--data", preds, "--json")
+	if code != 0 || !strings.Contains(out, `"roc_auc"`) {
+		t.Errorf("eval: exit %d\n%s%s", code, out, errOut)
+	}
+	out, errOut, code = aer(t, "info", "--model", model)
+	if code != 0 || !strings.Contains(out, "imported        from xgboost 1.7.4 (json") {
+		t.Errorf("info: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestImportJSONAndStdin: --json describes the import; --model - reads the
+// model from standard input; the UBJSON file gives the same model file as
+// the JSON one.
+func TestImportJSONAndStdin(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(xgbFixtures, "plain.csv")
+	out, errOut, code := aer(t, "import", "--from", "xgboost", "--model", filepath.Join(xgbFixtures, "plain.ubj"), "--data", data,
+		"--out", filepath.Join(dir, "a.aer"), "--json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	var doc struct {
+		Format, Version, Objective string
+		Trees                      int
+		Features                   []string
+		Classes                    [2]string
+		ROCAUC                     float64 `json:"roc_auc"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Format != "ubjson" || doc.Version != "1.7.4" || doc.Trees != 30 || len(doc.Features) != 4 || doc.Classes[1] != "1" || doc.ROCAUC < 0.9 {
+		t.Errorf("--json: %s", out)
+	}
+	raw, err := os.ReadFile(filepath.Join(xgbFixtures, "plain.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	err = runContext(aerlib.WithStdin(context.Background(), bytes.NewReader(raw)), []string{"import", "--from", "xgboost", "--model", "-", "--data", data, "--out", filepath.Join(dir, "b.aer")}, &stdout, &stderr)
+	if err != nil {
+		t.Fatalf("--model -: %v\n%s", err, stderr.String())
+	}
+	// The two files differ only in the format and hash they record: the
+	// models are the same.
+	_, pa, errA := modelfile.Load(filepath.Join(dir, "a.aer"))
+	_, pb, errB := modelfile.Load(filepath.Join(dir, "b.aer"))
+	if errA != nil || errB != nil || !bytes.Equal(pa, pb) {
+		t.Errorf("the UBJSON and JSON files import to different models (%v, %v)", errA, errB)
+	}
+}
+
+// TestImportRefused: each refusal exits with the documented status, says
+// why, and writes nothing.
+func TestImportRefused(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "m.aer")
+	plain, plainCSV := filepath.Join(xgbFixtures, "plain.json"), filepath.Join(xgbFixtures, "plain.csv")
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	raw, err := os.ReadFile(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	softprob := write("softprob.json", strings.Replace(string(raw), `"binary:logistic"`, `"multi:softprob"`, 1))
+	cut := write("cut.json", string(raw[:len(raw)/3]))
+	yesNo := write("yesno.csv", strings.NewReplacer(",0\n", ",no\n", ",1\n", ",yes\n").Replace(mustRead(t, plainCSV)))
+	renamed := write("renamed.csv", strings.Replace(mustRead(t, plainCSV), "age,dose", "dose,age", 1))
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no from", []string{"--model", plain, "--data", plainCSV, "--out", out}, 2, "--from is required"},
+		{"lightgbm", []string{"--from", "lightgbm", "--model", plain, "--data", plainCSV, "--out", out}, 2, `--from "lightgbm"`},
+		{"no out", []string{"--from", "xgboost", "--model", plain, "--data", plainCSV}, 2, "--out is required"},
+		{"overwrite", []string{"--from", "xgboost", "--model", plain, "--data", plainCSV, "--out", plain}, 2, "refusing to overwrite an input"},
+		{"objective", []string{"--from", "xgboost", "--model", softprob, "--data", plainCSV, "--out", out}, 1, `objective "multi:softprob" (learner.objective.name)`},
+		{"truncated", []string{"--from", "xgboost", "--model", cut, "--data", plainCSV, "--out", out}, 1, "cut.json: not a well-formed XGBoost model: JSON at byte"},
+		{"labels", []string{"--from", "xgboost", "--model", plain, "--data", yesNo, "--out", out}, 2, `the labels are "no" and "yes", not 0 and 1`},
+		{"positive 0", []string{"--from", "xgboost", "--model", plain, "--data", plainCSV, "--positive", "0", "--out", out}, 2, "score the label 1, not 0"},
+		{"names", []string{"--from", "xgboost", "--model", plain, "--data", renamed, "--out", out}, 1, `feature 1 is "age" in the XGBoost model, "dose" in the table`},
+	} {
+		_, errOut, code := aer(t, append([]string{"import"}, c.args...)...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d saying %q", c.name, code, errOut, c.code, c.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Fatalf("%s: wrote %s", c.name, out)
+		}
+	}
+	// With --positive, other labels import, and the positive class is it.
+	if _, errOut, code := aer(t, "import", "--from", "xgboost", "--model", plain, "--data", yesNo, "--positive", "yes", "--out", out); code != 0 {
+		t.Errorf("--positive yes: exit %d\n%s", code, errOut)
+	}
+	// Naming the wrong class warns: the scores rank it below chance.
+	_, errOut, code := aer(t, "import", "--from", "xgboost", "--model", plain, "--data", yesNo, "--positive", "no", "--out", out)
+	if code != 0 || !strings.Contains(errOut, "below chance") {
+		t.Errorf("--positive no: exit %d, stderr %q", code, errOut)
+	}
+}
+
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
