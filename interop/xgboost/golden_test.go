@@ -31,6 +31,7 @@ var fixtures = []struct {
 	{"missing", "missing.ubj", false},
 	{"many", "many.json", true},
 	{"categorical", "categorical.json", true},
+	{"dart", "dart.ubj", true},
 }
 
 // readCSV reads a fixture's CSV: the features (empty cells NaN), without

@@ -34,6 +34,8 @@ The models (issue 28's "must show"):
                  a numeric one; JSON. categorical.probe.csv holds codes
                  XGBoost never saw: above the largest, beyond 2^24, negative,
                  fractional.
+    dart         the dart booster (8 trees of depth 2, dropout 0.3: each
+                 tree weighted by weight_drop); UBJSON
 
 Everything is seeded: the same XGBoost writes the same files.
 """
@@ -124,3 +126,12 @@ X = np.column_stack([x, code])
 probe = np.array([[v, c] for v in (-1.0, 0.0, 1.5) for c in
                   (0, 1, 19, 31, 32, 37, 39, 40, 45, 63, 64, 100, 1e7, 2.0**24, -1, -0.5, 2.5, 2.9999999999, np.nan)])
 save("categorical", bst, X, y, ["x", "colour"], "json", types=["q", "c"], probe=probe)
+
+# dart: trees scaled by their weight_drop.
+rng = np.random.default_rng(32)
+X = rng.normal(size=(200, 3))
+y = (X[:, 0] + rng.normal(size=200) > 0.5).astype(int)
+bst = xgb.train({"booster": "dart", "objective": "binary:logistic", "max_depth": 2, "rate_drop": 0.3,
+                 "skip_drop": 0.0, "seed": 0},
+                xgb.DMatrix(X, label=y), num_boost_round=8)
+save("dart", bst, X, y, ["u", "v", "w"], "ubj")
