@@ -86,8 +86,23 @@ func TestDoc(t *testing.T) {
 	debug.SetGCPercent(gc)
 	t.Cleanup(func() { debug.SetGCPercent(gc) })
 
+	// The inputs aer cannot make: a model XGBoost trained, with its data,
+	// for import, and a table of scores for compare --friedman.
+	xgbModel, err := os.ReadFile("../../interop/xgboost/testdata/plain.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	xgbData, err := os.ReadFile("../../interop/xgboost/testdata/plain.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Chdir(t.TempDir())
-	// The one input aer cannot make: a table of scores for compare --friedman.
+	if err := os.WriteFile("xgb.json", xgbModel, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("xgb.csv", xgbData, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	scores := "dataset,aer,gbdt,logreg\na,0.80,0.70,0.75\nb,0.90,0.85,0.80\nc,0.70,0.72,0.60\nd,0.85,0.80,0.70\n"
 	if err := os.WriteFile("scores.csv", []byte(scores), 0o644); err != nil {
 		t.Fatal(err)
