@@ -3,7 +3,15 @@
 // --endpoint, --environment_type and the other Beam flags), where this
 // program is also the workers' binary.
 //
+//	aer-beam fit --train 'GLOB' [--valid 'GLOB'] --out model.aer [--seed S] [--param KEY=VALUE ...] [data flags] [--json] [Beam flags]
 //	aer-beam predict --model model.aer --data 'GLOB' --out PREFIX [--id COL] [--json] [Beam flags]
+//
+// fit fits AER (the default aer fit fits) with its stages spread over
+// the workers and writes the model file aer fit writes; its data flags
+// are aer fit's (--label, --positive, --id, --weight, --drop,
+// --categorical, --max-categories, --delimiter, --na). Without --valid a
+// quarter of the training rows (--holdout) is held out for validation.
+// See docs/beam.md.
 //
 // predict scores every file the pattern matches (CSV, gzip-compressed
 // CSV or Parquet; local paths, and gs:// or s3:// where Beam reaches
@@ -25,7 +33,10 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
+	"github.com/aer-go/aer"
+	"github.com/aer-go/aer/beam/fit"
 	"github.com/aer-go/aer/beam/predict"
+	"github.com/aer-go/aer/pipeline"
 )
 
 // predictFlags are predict's own flags; the rest of the command line
@@ -49,6 +60,69 @@ func newPredictFlags(stderr io.Writer) *predictFlags {
 	}
 }
 
+// listFlag is a flag that may be repeated, and takes comma-separated
+// lists when split is set.
+type listFlag struct {
+	vals  []string
+	split bool
+}
+
+func (l *listFlag) String() string { return strings.Join(l.vals, ",") }
+func (l *listFlag) Set(v string) error {
+	if l.split {
+		for _, p := range strings.Split(v, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				l.vals = append(l.vals, p)
+			}
+		}
+		return nil
+	}
+	l.vals = append(l.vals, v)
+	return nil
+}
+
+// fitFlags are fit's own flags.
+type fitFlags struct {
+	fs                                     *flag.FlagSet
+	train, valid, out, method              *string
+	label, positive, id, weight, delimiter *string
+	seed                                   *uint64
+	holdout                                *float64
+	allRows, maxCategories                 *int
+	params, drop, categorical, na          *listFlag
+	asJSON                                 *bool
+}
+
+func newFitFlags(stderr io.Writer) *fitFlags {
+	fs := flag.NewFlagSet("fit", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	f := &fitFlags{fs: fs,
+		train:         fs.String("train", "", "pattern of the training files, e.g. 'data/part-*.csv' or 'gs://b/train/*.parquet' (required)"),
+		valid:         fs.String("valid", "", "pattern of the validation files (default: --holdout of the training rows)"),
+		out:           fs.String("out", "", "the model file to write (required; local paths are written atomically)"),
+		method:        fs.String("method", "aer", "the method: aer (the only one fitted distributed)"),
+		seed:          fs.Uint64("seed", 0, "the seed every random choice flows from"),
+		holdout:       fs.Float64("holdout", 0.25, "without --valid, the share of training rows held out for validation (drawn per row)"),
+		allRows:       fs.Int("all-rows", 2_000_000, "training rows beyond which the member on all rows and the peers train on a draw of the majority rows (0: no limit)"),
+		label:         fs.String("label", "", "the label column (default: label, else the last column)"),
+		positive:      fs.String("positive", "", "the positive class (default: the rarer over all files)"),
+		id:            fs.String("id", "", "a row-identifier column: not a feature, written back by aer predict"),
+		weight:        fs.String("weight", "", "a column of non-negative row weights"),
+		delimiter:     fs.String("delimiter", "", "the CSV field separator (default: sniffed from the header)"),
+		maxCategories: fs.Int("max-categories", 0, "the most values a categorical column may have in a file (default: aer fit's)"),
+		params:        &listFlag{},
+		drop:          &listFlag{split: true},
+		categorical:   &listFlag{split: true},
+		na:            &listFlag{split: true},
+		asJSON:        fs.Bool("json", false, "print one JSON document: the model file, the training and validation rows and the members"),
+	}
+	fs.Var(f.params, "param", "an AER parameter KEY=VALUE, as aer fit --param (repeatable; aer help fit --method aer lists them)")
+	fs.Var(f.drop, "drop", "columns that are not features, comma-separated (repeatable)")
+	fs.Var(f.categorical, "categorical", "columns read as categorical even when they hold numbers (repeatable)")
+	fs.Var(f.na, "na", "more cell values that mean missing (repeatable)")
+	return f
+}
+
 // split sorts args into fs's flags (with their values) and the rest.
 func split(fs *flag.FlagSet, args []string) (own, rest []string) {
 	for i := 0; i < len(args); i++ {
@@ -68,7 +142,9 @@ func split(fs *flag.FlagSet, args []string) (own, rest []string) {
 	return own, rest
 }
 
-const usage = `usage: aer-beam predict --model model.aer --data 'GLOB' --out PREFIX [--id COL] [--json] [Beam flags: --runner prism|flink|spark|dataflow, --endpoint, --environment_type, ...]`
+const usage = `usage: aer-beam fit --train 'GLOB' [--valid 'GLOB'] --out model.aer [--seed S] [--param KEY=VALUE ...] [data flags] [--json] [Beam flags]
+       aer-beam predict --model model.aer --data 'GLOB' --out PREFIX [--id COL] [--json] [Beam flags]
+Beam flags: --runner prism|flink|spark|dataflow, --endpoint, --environment_type, --environment_config, ... (docs/beam.md)`
 
 func main() {
 	os.Exit(run(os.Args, os.Stdout, os.Stderr))
@@ -81,11 +157,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
 		cmd, rest = rest[0], rest[1:]
 	}
-	pf := newPredictFlags(stderr)
-	if cmd == "predict" {
-		var own []string
-		own, rest = split(pf.fs, rest)
-		if err := pf.fs.Parse(own); err != nil {
+	pf, ff := newPredictFlags(stderr), newFitFlags(stderr)
+	var own *flag.FlagSet
+	switch cmd {
+	case "predict":
+		own = pf.fs
+	case "fit":
+		own = ff.fs
+	}
+	if own != nil {
+		var mine []string
+		mine, rest = split(own, rest)
+		if err := own.Parse(mine); err != nil {
 			return 2
 		}
 	}
@@ -94,24 +177,33 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	beam.Init() // a worker runs its harness here and does not return
+	var err error
 	switch cmd {
 	case "predict":
-		if err := runPredict(context.Background(), pf, stdout); err != nil {
-			fmt.Fprintln(stderr, "aer-beam: predict:", err)
-			var ue usageError
-			if errors.As(err, &ue) {
-				return 2
-			}
-			return 1
-		}
-		return 0
+		err = runPredict(context.Background(), pf, stdout)
+	case "fit":
+		err = runFit(context.Background(), ff, stdout)
 	case "", "help":
 		fmt.Fprintln(stderr, usage)
-		pf.fs.PrintDefaults()
+		if len(rest) > 0 && rest[0] == "fit" {
+			ff.fs.PrintDefaults()
+		} else {
+			pf.fs.PrintDefaults()
+		}
+		return 2
+	default:
+		fmt.Fprintf(stderr, "aer-beam: unknown command %q\n%s\n", cmd, usage)
 		return 2
 	}
-	fmt.Fprintf(stderr, "aer-beam: unknown command %q\n%s\n", cmd, usage)
-	return 2
+	if err != nil {
+		fmt.Fprintf(stderr, "aer-beam: %s: %v\n", cmd, err)
+		var ue usageError
+		if errors.As(err, &ue) {
+			return 2
+		}
+		return 1
+	}
+	return 0
 }
 
 type usageError string
@@ -142,5 +234,58 @@ func runPredict(ctx context.Context, pf *predictFlags, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "aer-beam: predict: %d files scored into %s-*.csv: %d rows, %d predicted positive\n",
 		counts[predict.FileCounter], *pf.out, counts[predict.RowsCounter], counts[predict.PosCounter])
+	return nil
+}
+
+func runFit(ctx context.Context, ff *fitFlags, stdout io.Writer) error {
+	if *ff.train == "" || *ff.out == "" {
+		return usageError("--train and --out are required")
+	}
+	if *ff.method != "aer" {
+		return usageError(fmt.Sprintf("--method %s: aer-beam fits aer only (fit other methods with aer fit)", *ff.method))
+	}
+	if *ff.holdout <= 0 || *ff.holdout >= 1 {
+		return usageError(fmt.Sprintf("--holdout %v: want a share in (0, 1)", *ff.holdout))
+	}
+	var delim rune
+	if d := *ff.delimiter; d != "" {
+		r := []rune(strings.ReplaceAll(d, `\t`, "\t"))
+		if len(r) != 1 {
+			return usageError(fmt.Sprintf("--delimiter %q: want one character", d))
+		}
+		delim = r[0]
+	}
+	spec := fit.Spec{
+		Read: aer.ReadOptions{Label: *ff.label, Positive: *ff.positive, ID: *ff.id, Weight: *ff.weight, Drop: ff.drop.vals,
+			Categorical: ff.categorical.vals, MaxCategories: *ff.maxCategories, Delimiter: delim, NA: ff.na.vals},
+		Seed: *ff.seed, Params: ff.params.vals, Holdout: *ff.holdout, AllRows: *ff.allRows,
+	}
+	if *ff.allRows == 0 {
+		spec.AllRows = -1
+	}
+	// The parameters are checked here, before any file is read.
+	if _, err := pipeline.NewMethod("aer", spec.Params); err != nil {
+		return usageError(err.Error())
+	}
+	p, s := beam.NewPipelineWithRoot()
+	fit.Pipeline(s, fit.Options{Train: *ff.train, Valid: *ff.valid, Out: *ff.out, Spec: spec})
+	res, err := beamx.RunWithMetrics(ctx, p)
+	if err != nil {
+		return err
+	}
+	counts := map[string]int64{}
+	if res != nil {
+		for _, c := range res.Metrics().AllMetrics().Counters() {
+			if c.Key.Namespace == fit.Namespace {
+				counts[c.Key.Name] += c.Committed
+			}
+		}
+	}
+	if *ff.asJSON {
+		return json.NewEncoder(stdout).Encode(map[string]any{"out": *ff.out, "method": "aer", "train_rows": counts[fit.RowsCounter],
+			"valid_rows": counts[fit.ValidCounter], "members": counts[fit.MemberCounter]})
+	}
+	fmt.Fprintf(stdout, "aer-beam: fit: wrote %s: aer, %d members, %d training rows, %d validation rows\n",
+		*ff.out, counts[fit.MemberCounter], counts[fit.RowsCounter], counts[fit.ValidCounter])
 	return nil
 }

@@ -69,3 +69,64 @@ func TestPredictCommand(t *testing.T) {
 		t.Errorf("unknown command: exit %d: %s", code, stderr.String())
 	}
 }
+
+// TestFitCommand runs aer-beam fit on two training files with a held-out
+// validation share (Prism, in-process), then scores with the model it
+// wrote; and its usage errors.
+func TestFitCommand(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("..", "..", "..", "cmd", "aer", "testdata", "fit", "train.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(src), "\n")
+	half := len(lines) / 2
+	for k, part := range [][]string{lines[1:half], lines[half : len(lines)-1]} {
+		if err := os.WriteFile(filepath.Join(dir, "part-"+string(rune('a'+k))+".csv"), []byte(lines[0]+strings.Join(part, "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	model := filepath.Join(dir, "m.aer")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"aer-beam", "fit", "--train", filepath.Join(dir, "part-*.csv"), "--out", model, "--seed", "2",
+		"--param", "components=2", "--param", "n_estimators=10", "--json"}, &stdout, &stderr)
+	var doc struct {
+		Out       string
+		TrainRows int64 `json:"train_rows"`
+		ValidRows int64 `json:"valid_rows"`
+		Members   int64
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &doc); code != 0 || err != nil {
+		t.Fatalf("exit %d, %v: %s%s", code, err, stdout.String(), stderr.String())
+	}
+	m, err := aer.Load(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Method() != "aer" || doc.TrainRows+doc.ValidRows != int64(len(lines)-2) || doc.ValidRows == 0 || doc.Members < 6 {
+		t.Errorf("method %s, %+v", m.Method(), doc)
+	}
+	// Usage errors write nothing.
+	for _, args := range [][]string{
+		{"--train", filepath.Join(dir, "part-*.csv")},
+		{"--train", "x", "--out", filepath.Join(dir, "n.aer"), "--method", "gbdt"},
+		{"--train", "x", "--out", filepath.Join(dir, "n.aer"), "--param", "nosuch=1"},
+		{"--train", "x", "--out", filepath.Join(dir, "n.aer"), "--holdout", "1"},
+	} {
+		stderr.Reset()
+		if code := run(append([]string{"aer-beam", "fit"}, args...), &stdout, &stderr); code != 2 {
+			t.Errorf("%q: exit %d: %s", args, code, stderr.String())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "n.aer")); err == nil {
+		t.Error("a failed fit wrote a model file")
+	}
+	// A file that is not there fails the pipeline: exit 1, no model.
+	stderr.Reset()
+	if code := run([]string{"aer-beam", "fit", "--train", filepath.Join(dir, "none-*.csv"), "--out", filepath.Join(dir, "n.aer")}, &stdout, &stderr); code != 1 {
+		t.Errorf("no files: exit %d: %s", code, stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "n.aer")); err == nil {
+		t.Error("a failed fit wrote a model file")
+	}
+}
