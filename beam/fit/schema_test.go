@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/memfs"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 
 	"github.com/aer-go/aer"
@@ -115,5 +117,42 @@ func TestMergeSchemas(t *testing.T) {
 	d := schemaInfo{Path: "d", Raw: []string{"x", "label"}, Labels: map[string]int{"0": 1, "1": 1, "2": 1}}
 	if _, err := mergeSchemas([]schemaInfo{a, d}, ""); err == nil {
 		t.Error("three labels were accepted")
+	}
+}
+
+// TestDistributedFitMemfs fits from files on a file system other than
+// the local one (Beam's memfs) and writes the model there: the paths go
+// through Beam's file systems, as gs:// and s3:// do.
+func TestDistributedFitMemfs(t *testing.T) {
+	dir := writeParts(t)
+	for _, name := range []string{"train/a.csv", "train/b.csv", "valid.csv"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		memfs.Write("memfs://fit/"+name, b)
+	}
+	spec := Spec{Seed: 1, Read: aer.ReadOptions{ID: "id", Weight: "w"}, Params: []string{"components=2", "n_estimators=10"}}
+	p, s := beam.NewPipelineWithRoot()
+	Pipeline(s, Options{Train: "memfs://fit/train/*.csv", Valid: "memfs://fit/valid.csv", Out: "memfs://fit/m.aer", Spec: spec})
+	if _, err := prism.Execute(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	fs, err := filesystem.New(ctx, "memfs://fit/m.aer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := fs.OpenRead(ctx, "memfs://fit/m.aer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	m, err := aer.ReadModel(r, "m.aer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Schema().Classes != [2]string{"no", "yes"} {
+		t.Errorf("classes %q", m.Schema().Classes)
 	}
 }

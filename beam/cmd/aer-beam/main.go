@@ -33,6 +33,12 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
+	// The file systems patterns and model paths reach: local paths,
+	// gs:// and s3://.
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
+
 	"github.com/aer-go/aer"
 	"github.com/aer-go/aer/beam/fit"
 	"github.com/aer-go/aer/beam/predict"
