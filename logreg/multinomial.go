@@ -1,0 +1,230 @@
+package logreg
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/optimize"
+)
+
+// MultiModel is a multinomial logistic regression: class k's score is
+// Coef[k]·x + Intercept[k], its probability the softmax of the scores.
+// As scikit-learn's, the intercepts are identified up to a common
+// constant; fitted from zero they sum to zero.
+type MultiModel struct {
+	Coef      [][]float64 `json:"coef"`
+	Intercept []float64   `json:"intercept"`
+	// Iterations and Converged say how the solver ended.
+	Iterations int  `json:"iterations"`
+	Converged  bool `json:"converged"`
+}
+
+// Classes returns the number of classes.
+func (m *MultiModel) Classes() int { return len(m.Coef) }
+
+// PredictProba returns the class probabilities of x's rows, row-major
+// (Classes() per row), in dst's storage when it is large enough.
+func (m *MultiModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	r, c := x.Dims()
+	k := m.Classes()
+	if k < 2 || c != len(m.Coef[0]) {
+		return nil, fmt.Errorf("logreg: data has %d features, the model %d", c, len(m.Coef[0]))
+	}
+	if cap(dst) < r*k {
+		dst = make([]float64, r*k)
+	}
+	dst = dst[:r*k]
+	for i := range r {
+		row := x.RawRowView(i)
+		z := dst[i*k : (i+1)*k]
+		for j := range k {
+			z[j] = floats.Dot(m.Coef[j], row) + m.Intercept[j]
+		}
+		softmax(z)
+	}
+	return dst, nil
+}
+
+// softmax turns scores into probabilities in place (log-sum-exp).
+func softmax(z []float64) {
+	hi := floats.Max(z)
+	sum := 0.0
+	for j, v := range z {
+		z[j] = math.Exp(v - hi)
+		sum += z[j]
+	}
+	floats.Scale(1/sum, z)
+}
+
+// MarshalBinary encodes the model as JSON.
+func (m *MultiModel) MarshalBinary() ([]byte, error) { return json.Marshal(m) }
+
+// FitMultinomial fits a multinomial logistic regression on x's rows with
+// classes y (0..k-1), row weights w (nil: all 1), minimising, as
+// scikit-learn's LogisticRegression(multi_class="multinomial") does,
+// C times the weighted sum of the rows' log-losses plus half the squared
+// norm of the coefficients (the intercepts unpenalised), by L-BFGS from
+// zero. s's ClassWeight, C, MaxIter, Tol and NoIntercept apply (the zero
+// Settings: balanced class weights, C = 1); the class weights of
+// balanced are W/(k W_c), W the total row weight and W_c that of class
+// c (scikit-learn's n/(k n_c) on unit row weights).
+func FitMultinomial(ctx context.Context, x *mat.Dense, y []int, k int, w []float64, s *Settings) (*MultiModel, error) {
+	if s == nil {
+		s = &Settings{}
+	}
+	st := s.resolved()
+	n, p := x.Dims()
+	if len(y) != n || (w != nil && len(w) != n) {
+		return nil, fmt.Errorf("logreg: %d rows, %d labels, %d weights", n, len(y), len(w))
+	}
+	if k < 2 {
+		return nil, fmt.Errorf("logreg: %d classes, want at least 2", k)
+	}
+	if cw := st.ClassWeight; cw.Explicit && (cw.Neg != 1 || cw.Pos != 1) {
+		return nil, fmt.Errorf("logreg: class weights %s name two classes; a multinomial fit takes balanced or none", cw)
+	}
+	weight := func(i int) float64 {
+		if w == nil {
+			return 1
+		}
+		return w[i]
+	}
+	classW := make([]float64, k)
+	all := 0.0
+	for i, c := range y {
+		if c < 0 || c >= k {
+			return nil, fmt.Errorf("logreg: row %d: class %d, want 0..%d", i+1, c, k-1)
+		}
+		if wi := weight(i); wi < 0 || math.IsNaN(wi) || math.IsInf(wi, 0) {
+			return nil, fmt.Errorf("logreg: row %d: weight %v", i+1, wi)
+		}
+		classW[c] += weight(i)
+		all += weight(i)
+	}
+	sw := make([]float64, n)
+	total := 0.0
+	for i, c := range y {
+		sw[i] = weight(i)
+		if !st.ClassWeight.Explicit && classW[c] > 0 {
+			// Balanced: every class weighs the same, W / (k W_c).
+			sw[i] *= all / (float64(k) * classW[c])
+		}
+		total += sw[i]
+	}
+	if !(total > 0) {
+		return nil, errors.New("logreg: no row weight")
+	}
+	o := &multiObjective{x: x, y: y, sw: sw, k: k, p: p, intercept: !st.NoIntercept, scale: 1 / total, penalty: 1 / (st.C * total), ctx: ctx}
+	dim := k * p
+	if o.intercept {
+		dim += k
+	}
+	problem := optimize.Problem{Func: o.Func, Grad: o.Grad}
+	res, err := optimize.Minimize(problem, make([]float64, dim), &optimize.Settings{
+		GradientThreshold: st.Tol,
+		MajorIterations:   st.MaxIter + 1,
+		Converger:         optimize.NeverTerminate{},
+	}, &optimize.LBFGS{GradStopThreshold: st.Tol, Linesearcher: &wolfe{}})
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if res == nil {
+		return nil, fmt.Errorf("logreg: multinomial solver: %w", err)
+	}
+	theta := res.X
+	if !finite(theta) {
+		return nil, fmt.Errorf("logreg: multinomial solver: a coefficient is not finite")
+	}
+	m := &MultiModel{Coef: make([][]float64, k), Intercept: make([]float64, k), Iterations: max(0, res.MajorIterations-1)}
+	for j := range k {
+		m.Coef[j] = append([]float64(nil), theta[j*p:(j+1)*p]...)
+		if o.intercept {
+			m.Intercept[j] = theta[k*p+j]
+		}
+	}
+	grad := make([]float64, dim)
+	o.Grad(grad, theta)
+	m.Converged = floats.Norm(grad, math.Inf(1)) <= st.Tol
+	return m, nil
+}
+
+// multiObjective is the scaled multinomial objective: the weighted mean
+// log-loss plus the coefficients' squared norm over 2 C times the total
+// weight.
+type multiObjective struct {
+	x            *mat.Dense
+	y            []int
+	sw           []float64
+	k, p         int
+	intercept    bool
+	scale        float64
+	penalty      float64
+	ctx          context.Context
+	lastX, lastG []float64
+	lastF        float64
+}
+
+// eval computes the objective and its gradient at theta (cached: gonum
+// asks for both at each point).
+func (o *multiObjective) eval(theta []float64) {
+	if o.lastX != nil && floats.Equal(o.lastX, theta) {
+		return
+	}
+	k, p := o.k, o.p
+	g := make([]float64, len(theta))
+	f := 0.0
+	z := make([]float64, k)
+	n, _ := o.x.Dims()
+	for i := range n {
+		row := o.x.RawRowView(i)
+		for j := range k {
+			z[j] = floats.Dot(theta[j*p:(j+1)*p], row)
+			if o.intercept {
+				z[j] += theta[k*p+j]
+			}
+		}
+		hi := floats.Max(z)
+		sum := 0.0
+		for _, v := range z {
+			sum += math.Exp(v - hi)
+		}
+		lse := hi + math.Log(sum)
+		f += o.sw[i] * (lse - z[o.y[i]])
+		for j := range k {
+			d := math.Exp(z[j] - lse)
+			if j == o.y[i] {
+				d--
+			}
+			d *= o.sw[i]
+			floats.AddScaled(g[j*p:(j+1)*p], d, row)
+			if o.intercept {
+				g[k*p+j] += d
+			}
+		}
+	}
+	f *= o.scale
+	floats.Scale(o.scale, g)
+	for j := range k * p {
+		f += 0.5 * o.penalty * theta[j] * theta[j]
+		g[j] += o.penalty * theta[j]
+	}
+	o.lastX, o.lastF, o.lastG = append(o.lastX[:0], theta...), f, g
+}
+
+func (o *multiObjective) Func(theta []float64) float64 {
+	if o.ctx.Err() != nil {
+		return math.NaN()
+	}
+	o.eval(theta)
+	return o.lastF
+}
+
+func (o *multiObjective) Grad(grad, theta []float64) {
+	o.eval(theta)
+	copy(grad, o.lastG)
+}
