@@ -267,6 +267,19 @@ func (m *Model) validate() error {
 				return fmt.Errorf("boost: tree %d node %d: feature %d out of range", ti, i, t.Feature[i])
 			}
 		}
+		if t.CategoryRule != catsplit.XGBoost && t.CategoryRule != catsplit.LightGBM {
+			return fmt.Errorf("boost: tree %d: unknown category rule %q", ti, string(t.CategoryRule))
+		}
+		if t.ZeroMissing != nil {
+			if len(t.ZeroMissing) != n {
+				return fmt.Errorf("boost: tree %d: %d zero-as-missing flags for %d nodes", ti, len(t.ZeroMissing), n)
+			}
+			for i, z := range t.ZeroMissing {
+				if z && (t.Left[i] < 0 || (t.Categories != nil && t.Categories[i] != nil)) {
+					return fmt.Errorf("boost: tree %d node %d: zero as missing at a leaf or a categorical split", ti, i)
+				}
+			}
+		}
 		if t.Categories != nil {
 			if len(t.Categories) != n {
 				return fmt.Errorf("boost: tree %d: %d category sets for %d nodes", ti, len(t.Categories), n)
@@ -278,7 +291,7 @@ func (m *Model) validate() error {
 				if t.Left[i] < 0 {
 					return fmt.Errorf("boost: tree %d node %d: a leaf with categories", ti, i)
 				}
-				if err := catsplit.Check(c); err != nil {
+				if err := t.CategoryRule.Check(c); err != nil {
 					return fmt.Errorf("boost: tree %d node %d: %w", ti, i, err)
 				}
 			}

@@ -32,7 +32,8 @@ func (m *Model) shapTrees() *shapTrees {
 				}
 			}
 			st, err := treeshap.New(treeshap.Nodes{Feature: t.Feature, Left: t.Left, Right: right,
-				Threshold: t.Threshold, DefaultLeft: t.DefaultLeft, Cover: t.Cover, Value: t.Value, Categories: t.Categories})
+				Threshold: t.Threshold, DefaultLeft: t.DefaultLeft, Cover: t.Cover, Value: t.Value, Categories: t.Categories,
+				CategoryRule: t.CategoryRule, ZeroMissing: t.ZeroMissing})
 			if err != nil {
 				s.err = fmt.Errorf("boost: tree %d: %w", ti, err)
 				break

@@ -34,6 +34,16 @@ type Tree struct {
 	// Trees with categorical splits are walked node by node rather than
 	// by the flat layout.
 	Categories [][]int32 `json:"categories,omitempty"`
+	// CategoryRule is the rule by which Categories turns a value into a
+	// category code: catsplit.XGBoost (empty) or, in trees imported from
+	// LightGBM, catsplit.LightGBM (the value truncated to an int).
+	CategoryRule catsplit.Rule `json:"category_rule,omitempty"`
+	// ZeroMissing is nil but in trees imported from LightGBM with a split
+	// that treats zero as missing where its threshold alone would send
+	// zero elsewhere; then it has one entry per node, true at such a
+	// split: a value within catsplit.ZeroThreshold of 0 goes where a
+	// missing one goes (DefaultLeft). Such trees are walked node by node.
+	ZeroMissing []bool `json:"zero_missing,omitempty"`
 }
 
 // NumNodes returns the number of nodes.
@@ -81,9 +91,12 @@ func (t *Tree) Leaf(row []float64) int {
 	i := int32(0)
 	for t.Left[i] >= 0 {
 		v := row[t.Feature[i]]
+		if t.ZeroMissing != nil {
+			v = catsplit.AsMissing(v, t.ZeroMissing[i])
+		}
 		switch {
 		case t.Categories != nil && t.Categories[i] != nil && v == v:
-			i = t.Left[i] + b2i(catsplit.Right(t.Categories[i], v))
+			i = t.Left[i] + b2i(t.CategoryRule.Right(t.Categories[i], v))
 		case v < t.Threshold[i]:
 			i = t.Left[i]
 		case v >= t.Threshold[i]:
@@ -136,8 +149,9 @@ func compile(trees []Tree, nf int) forest {
 	f := forest{nf: nf, ok: true}
 	for ti := range trees {
 		t := &trees[ti]
-		if t.Categories != nil {
-			// Categorical splits have no threshold: walk the Trees.
+		if t.Categories != nil || t.ZeroMissing != nil {
+			// Categorical splits have no threshold, and zero-as-missing
+			// ones more than one: walk the Trees.
 			f.ok = false
 		}
 		base := int32(len(f.nodes))
@@ -340,16 +354,19 @@ func logit(p float64) float64 { return math.Log(p / (1 - p)) }
 
 // walk returns the leaf a row reaches under the rule of prediction: right
 // when the value is >= the threshold (at a categorical split: when its
-// code is in the split's set), or when it is missing and the split sends
-// missing values right. It is Leaf but for NaN thresholds (which
+// code is in the split's set), or when it is missing (or zero, at a
+// ZeroMissing split) and the split sends missing values right. It is Leaf but for NaN thresholds (which
 // neither training nor a model file produces), where it sends present
 // values left as the flat layout does.
 func (t *Tree) walk(row []float64) int {
 	i := int32(0)
 	for t.Left[i] >= 0 {
 		v := row[t.Feature[i]]
+		if t.ZeroMissing != nil {
+			v = catsplit.AsMissing(v, t.ZeroMissing[i])
+		}
 		if t.Categories != nil && t.Categories[i] != nil && v == v {
-			i = t.Left[i] + b2i(catsplit.Right(t.Categories[i], v))
+			i = t.Left[i] + b2i(t.CategoryRule.Right(t.Categories[i], v))
 			continue
 		}
 		if v >= t.Threshold[i] || (v != v && !t.DefaultLeft[i]) {

@@ -4,4 +4,10 @@
 // common::Decision, the same in 1.7 and 3.x). Prediction (package boost)
 // and TreeSHAP (package treeshap) share this one rule, so that a row goes
 // the same way in both.
+//
+// It also holds the rules of LightGBM's splits that a threshold alone
+// cannot express, for the same reason: LightGBM's categorical rule
+// (Rule LightGBM: the value truncated to an int code) and its zero test
+// (IsZero, AsMissing), by which a split whose missing type is Zero sends
+// a zero value where it sends missing ones.
 package catsplit

@@ -11,7 +11,8 @@ import (
 // LessEqual), right when above, and to the default child when it is
 // missing (NaN), exactly as the model's prediction does. At a categorical
 // split (Nodes.Categories) a present value goes right when its category
-// code is in the split's set (package catsplit).
+// code is in the split's set (package catsplit); at a zero-as-missing
+// split (Nodes.ZeroMissing) a zero value goes where a missing one does.
 type Tree struct {
 	feature     []int32
 	left, right []int32
@@ -19,6 +20,8 @@ type Tree struct {
 	defaultLeft []bool
 	lessEqual   bool
 	categories  [][]int32 // nil, or one entry per node: nil unless a categorical split
+	catRule     catsplit.Rule
+	zeroMissing []bool // nil, or one entry per node: zero is missing there
 	// zero[i] is the share of node i's parent's cover that reached i.
 	zero []float64
 	// value is the leaf value; mean is the cover-weighted mean leaf value
@@ -45,6 +48,13 @@ type Nodes struct {
 	// a categorical split sends right (catsplit.Right), nil at numeric
 	// splits and leaves (XGBoost's partition splits, imported).
 	Categories [][]int32
+	// CategoryRule is the rule of Categories (catsplit.XGBoost, the
+	// zero value, or catsplit.LightGBM).
+	CategoryRule catsplit.Rule
+	// ZeroMissing, when not nil, has one entry per node: true where a
+	// zero value (catsplit.IsZero) goes where a missing one goes
+	// (LightGBM's missing type Zero, imported).
+	ZeroMissing []bool
 }
 
 // New checks n and prepares its tree. A split node whose cover is not
@@ -58,8 +68,12 @@ func New(n Nodes) (*Tree, error) {
 	if n.Categories != nil && len(n.Categories) != k {
 		return nil, fmt.Errorf("treeshap: %d category sets for %d nodes", len(n.Categories), k)
 	}
+	if n.ZeroMissing != nil && len(n.ZeroMissing) != k {
+		return nil, fmt.Errorf("treeshap: %d zero-as-missing flags for %d nodes", len(n.ZeroMissing), k)
+	}
 	t := &Tree{feature: n.Feature, left: n.Left, right: n.Right, threshold: n.Threshold,
 		defaultLeft: n.DefaultLeft, lessEqual: n.LessEqual, categories: n.Categories,
+		catRule: n.CategoryRule, zeroMissing: n.ZeroMissing,
 		zero: make([]float64, k), value: n.Value, mean: make([]float64, k)}
 	depth := make([]int, k)
 	t.zero[0] = 1
@@ -106,10 +120,13 @@ func (t *Tree) Depth() int { return t.depth }
 // hot returns the child a row goes to at split node i.
 func (t *Tree) hot(i int32, row []float64) (hot, cold int32) {
 	v, th := row[t.feature[i]], t.threshold[i]
+	if t.zeroMissing != nil {
+		v = catsplit.AsMissing(v, t.zeroMissing[i])
+	}
 	var left bool
 	switch {
 	case t.categories != nil && t.categories[i] != nil && v == v:
-		left = !catsplit.Right(t.categories[i], v)
+		left = !t.catRule.Right(t.categories[i], v)
 	case v < th:
 		left = true
 	case v == th:
