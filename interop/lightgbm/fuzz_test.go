@@ -1,0 +1,59 @@
+package lightgbm
+
+import (
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/aer-go/aer/boost"
+)
+
+// FuzzDecode: Decode returns a model or an error wrapping ErrFormat or
+// ErrUnsupported, never panics; a model it returns converts, saves,
+// loads, predicts and explains.
+func FuzzDecode(f *testing.F) {
+	bitset := "cat_boundaries=0 3\ncat_threshold=2 2 2147483649\n"
+	f.Add([]byte(header("v4", "binary sigmoid:1") + stump(0, 0, "0.5", 4, "") + stump(1, 2, "0", 1, bitset) + tail))
+	f.Add([]byte(header("v3", "cross_entropy") + "average_output\n" + stump(0, 1, "-1.0000000180025095e-35", 10, "") + tail))
+	if b, err := os.ReadFile(filepath.Join("testdata", "lg_dart_breast_cancer.model")); err == nil {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := Decode(data)
+		if err != nil {
+			if !errors.Is(err, ErrFormat) && !errors.Is(err, ErrUnsupported) {
+				t.Fatalf("error %v wraps neither ErrFormat nor ErrUnsupported", err)
+			}
+			return
+		}
+		bm, err := m.Boost()
+		if err != nil {
+			t.Fatalf("Decode accepted a model Boost refuses: %v", err)
+		}
+		b, err := bm.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back boost.Model
+		if err := back.UnmarshalBinary(b); err != nil {
+			t.Fatalf("the converted model does not load: %v", err)
+		}
+		x := mat.NewDense(3, m.NumFeature, nil)
+		for j := range m.NumFeature {
+			x.Set(1, j, math.NaN())
+			x.Set(2, j, 33.5)
+		}
+		for _, v := range back.PredictMargin(x, nil) {
+			if math.IsNaN(v) {
+				t.Fatal("margin NaN")
+			}
+		}
+		if _, err := back.SHAP(x, nil); err != nil {
+			t.Fatalf("SHAP: %v", err)
+		}
+	})
+}

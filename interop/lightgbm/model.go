@@ -1,0 +1,673 @@
+package lightgbm
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Errors returned (wrapped) by Read and Decode.
+var (
+	// ErrFormat: the file is not a well-formed LightGBM text model (a
+	// missing or malformed line, arrays that disagree with num_leaves, a
+	// tree that is not a tree, a truncated file).
+	ErrFormat = errors.New("not a well-formed LightGBM model")
+	// ErrUnsupported: a well-formed model that aer cannot score as
+	// LightGBM does (another objective, several classes, linear trees,
+	// another version).
+	ErrUnsupported = errors.New("unsupported LightGBM model")
+)
+
+// MaxBytes bounds the size of a model file Read accepts (1 GiB).
+const MaxBytes = 1 << 30
+
+// maxTreeDepth bounds a tree's depth (TreeSHAP's bound, internal/treeshap).
+const maxTreeDepth = 512
+
+// Objectives aer imports (the first word of the objective line).
+const (
+	// Binary is LightGBM's binary log loss: the probability is
+	// 1/(1+exp(-sigmoid*margin)).
+	Binary = "binary"
+	// CrossEntropy is cross_entropy (alias xentropy): the probability is
+	// 1/(1+exp(-margin)).
+	CrossEntropy = "cross_entropy"
+)
+
+// decision_type's bits (LightGBM's tree.h).
+const (
+	categoricalMask = 1
+	defaultLeftMask = 2
+)
+
+// Missing types: bits 2-3 of decision_type.
+const (
+	// MissingNone: NaN is read as 0.
+	MissingNone = 0
+	// MissingZero: 0 (within 1e-35f) and NaN go the default way.
+	MissingZero = 1
+	// MissingNaN: NaN goes the default way.
+	MissingNaN = 2
+)
+
+// Model is a LightGBM model read from its text format.
+type Model struct {
+	// Version is the format's version line: "v2", "v3" or "v4".
+	Version string
+	// Objective is the objective line as written, e.g. "binary
+	// sigmoid:1" or "cross_entropy".
+	Objective string
+	// Sigmoid is the binary objective's sigmoid parameter S (1 for
+	// cross_entropy): the probability is 1/(1+exp(-S*margin)).
+	Sigmoid float64
+	// Boosting is the parameters section's boosting ("gbdt", "dart",
+	// "goss", "rf"), "" when the file has none.
+	Boosting string
+	// AverageOutput: the margin is the mean of the trees' outputs, not
+	// their sum (random forest mode).
+	AverageOutput bool
+	// NumFeature is max_feature_idx+1, the number of features read.
+	NumFeature int
+	// FeatureNames are feature_names (LightGBM names unnamed features
+	// Column_0, Column_1, ...).
+	FeatureNames []string
+	// FeatureInfos are feature_infos: "[min:max]" for a numeric feature,
+	// the categories seen, colon-separated, for a categorical one, "none"
+	// for a feature with one value.
+	FeatureInfos []string
+	// PandasCategorical is the pandas_categorical line's value ("null"
+	// when the model was not trained on pandas categorical columns), ""
+	// when the file has none.
+	PandasCategorical string
+	// Trees are the trees, in order.
+	Trees []Tree
+}
+
+// Tree is one tree in LightGBM's arrays: split nodes 0..NumLeaves-2
+// (node 0 the root) and leaves 0..NumLeaves-1; a child c >= 0 is split
+// node c, c < 0 is leaf ^c (-1 is leaf 0).
+type Tree struct {
+	// NumLeaves is num_leaves; a tree of one leaf has no split.
+	NumLeaves int
+	// SplitFeature, SplitGain, Threshold, DecisionType, Left, Right,
+	// InternalValue and InternalCount have one entry per split node.
+	SplitFeature []int32
+	SplitGain    []float64
+	// Threshold: a numeric split sends x left when x <= Threshold; a
+	// categorical split's is the index of its bitset in CatBoundaries.
+	Threshold    []float64
+	DecisionType []uint8
+	Left, Right  []int32
+	// InternalValue is the output each split node would have as a leaf.
+	InternalValue []float64
+	// InternalCount is the number of training rows that reached each
+	// split node (0 each when the file has no internal_count).
+	InternalCount []float64
+	// LeafValue and LeafCount have one entry per leaf.
+	LeafValue []float64
+	LeafCount []float64
+	// CatBoundaries and CatThreshold are the categorical splits'
+	// bitsets: bitset k is CatThreshold[CatBoundaries[k]:CatBoundaries[k+1]],
+	// bit j of word w standing for the code 32*w+j.
+	CatBoundaries []int32
+	CatThreshold  []uint32
+	// Shrinkage is the learning rate the leaves were scaled by (already
+	// applied to LeafValue).
+	Shrinkage float64
+}
+
+// Read reads a model file from r. It reads at most MaxBytes.
+func Read(r io.Reader) (*Model, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxBytes {
+		return nil, fmt.Errorf("%w: the file is larger than %d bytes", ErrUnsupported, MaxBytes)
+	}
+	return Decode(data)
+}
+
+// line is one line of the file: its number (from 1) and text without the
+// line break.
+type line struct {
+	n    int
+	text string
+}
+
+// lines splits data at '\n' (a '\r' before it is dropped).
+type lines struct {
+	data string
+	pos  int
+	n    int
+}
+
+func (l *lines) next() (line, bool) {
+	if l.pos >= len(l.data) {
+		return line{}, false
+	}
+	end := strings.IndexByte(l.data[l.pos:], '\n')
+	var t string
+	if end < 0 {
+		t, l.pos = l.data[l.pos:], len(l.data)
+	} else {
+		t, l.pos = l.data[l.pos:l.pos+end], l.pos+end+1
+	}
+	l.n++
+	return line{n: l.n, text: strings.TrimSuffix(t, "\r")}, true
+}
+
+// errf returns an ErrFormat error about line ln.
+func errf(ln line, format string, args ...any) error {
+	return fmt.Errorf("%w: line %d: %s", ErrFormat, ln.n, fmt.Sprintf(format, args...))
+}
+
+// keyValue splits a line at its first '='; a line without one is a key
+// with no value (LightGBM's "average_output").
+func keyValue(t string) (key, value string) {
+	if i := strings.IndexByte(t, '='); i >= 0 {
+		return t[:i], t[i+1:]
+	}
+	return t, ""
+}
+
+// Decode decodes a model from the bytes of a text model file.
+func Decode(data []byte) (*Model, error) {
+	if len(data) == 0 {
+		return nil, fmt.Errorf("%w: the file is empty", ErrFormat)
+	}
+	if trimmed := bytes.TrimLeft(data, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '{' {
+		return nil, fmt.Errorf("%w: the file is JSON (Booster.dump_model's, or another library's); aer reads LightGBM's text format, which Booster.save_model writes", ErrFormat)
+	}
+	ls := &lines{data: string(data)}
+	first, ok := ls.next()
+	for ok && strings.TrimSpace(first.text) == "" {
+		first, ok = ls.next()
+	}
+	if !ok || first.text != "tree" {
+		t := first.text
+		if len(t) > 40 {
+			t = t[:40] + "..."
+		}
+		return nil, fmt.Errorf("%w: line %d is %q, not \"tree\", the first line of LightGBM's text format", ErrFormat, first.n, t)
+	}
+
+	// The header: key=value lines up to the first tree.
+	header := map[string]line{}
+	var ln line
+	for {
+		ln, ok = ls.next()
+		if !ok {
+			return nil, fmt.Errorf("%w: the file ends after its header, with no \"end of trees\" line (truncated?)", ErrFormat)
+		}
+		if ln.text == "" {
+			continue
+		}
+		if strings.HasPrefix(ln.text, "Tree=") || ln.text == "end of trees" {
+			break
+		}
+		k, _ := keyValue(ln.text)
+		if prev, dup := header[k]; dup {
+			return nil, errf(ln, "%q again (first on line %d)", k, prev.n)
+		}
+		header[k] = ln
+	}
+	m, err := decodeHeader(header)
+	if err != nil {
+		return nil, err
+	}
+
+	// The trees, each a Tree=K line and its key=value lines.
+	for ln.text != "end of trees" {
+		k, err := strconv.Atoi(strings.TrimPrefix(ln.text, "Tree="))
+		if err != nil || k != len(m.Trees) {
+			return nil, errf(ln, "%q, want \"Tree=%d\"", ln.text, len(m.Trees))
+		}
+		fields := map[string]line{}
+		for {
+			ln, ok = ls.next()
+			if !ok {
+				return nil, fmt.Errorf("%w: the file ends in tree %d, with no \"end of trees\" line (truncated?)", ErrFormat, k)
+			}
+			if ln.text == "" {
+				continue
+			}
+			if strings.HasPrefix(ln.text, "Tree=") || ln.text == "end of trees" {
+				break
+			}
+			key, _ := keyValue(ln.text)
+			if prev, dup := fields[key]; dup {
+				return nil, errf(ln, "tree %d: %q again (first on line %d)", k, key, prev.n)
+			}
+			fields[key] = ln
+		}
+		t, err := decodeTree(k, fields, m.NumFeature)
+		if err != nil {
+			return nil, err
+		}
+		m.Trees = append(m.Trees, *t)
+	}
+	if sizes, ok := header["tree_sizes"]; ok {
+		_, v := keyValue(sizes.text)
+		if n := len(strings.Fields(v)); n != len(m.Trees) {
+			return nil, errf(sizes, "tree_sizes has %d sizes for %d trees", n, len(m.Trees))
+		}
+	}
+	if len(m.Trees) == 0 {
+		return nil, errf(ln, "no trees")
+	}
+
+	// After the trees: the parameters and pandas_categorical.
+	inParams := false
+	for {
+		ln, ok = ls.next()
+		if !ok {
+			break
+		}
+		switch t := ln.text; {
+		case t == "parameters:":
+			inParams = true
+		case t == "end of parameters":
+			inParams = false
+		case inParams && strings.HasPrefix(t, "[boosting: ") && strings.HasSuffix(t, "]"):
+			m.Boosting = strings.TrimSuffix(strings.TrimPrefix(t, "[boosting: "), "]")
+		case inParams && strings.HasPrefix(t, "[linear_tree: ") && t != "[linear_tree: 0]":
+			return nil, fmt.Errorf("%w: line %d: %s: linear trees (linear_tree) are not supported", ErrUnsupported, ln.n, t)
+		case !inParams && strings.HasPrefix(t, "pandas_categorical:"):
+			m.PandasCategorical = strings.TrimPrefix(t, "pandas_categorical:")
+		}
+	}
+	return m, nil
+}
+
+// decodeHeader checks the header's lines and returns the model they
+// describe, without trees.
+func decodeHeader(h map[string]line) (*Model, error) {
+	get := func(key string) (line, string, error) {
+		ln, ok := h[key]
+		if !ok {
+			return ln, "", fmt.Errorf("%w: the header has no %s line", ErrFormat, key)
+		}
+		_, v := keyValue(ln.text)
+		return ln, v, nil
+	}
+	m := &Model{}
+	ln, v, err := get("version")
+	if err != nil {
+		return nil, err
+	}
+	switch v {
+	case "v2", "v3", "v4":
+		m.Version = v
+	default:
+		return nil, fmt.Errorf("%w: line %d: version %q (aer reads v2, v3 and v4, LightGBM 2.x to 4.x)", ErrUnsupported, ln.n, v)
+	}
+	ln, v, err = get("num_class")
+	if err != nil {
+		return nil, err
+	}
+	if n, err := strconv.Atoi(v); err != nil || n < 1 {
+		return nil, errf(ln, "num_class %q", v)
+	} else if n != 1 {
+		return nil, fmt.Errorf("%w: line %d: num_class=%d: aer imports models of one class (binary)", ErrUnsupported, ln.n, n)
+	}
+	if ln, ok := h["num_tree_per_iteration"]; ok {
+		_, v := keyValue(ln.text)
+		if n, err := strconv.Atoi(v); err != nil || n < 1 {
+			return nil, errf(ln, "num_tree_per_iteration %q", v)
+		} else if n != 1 {
+			return nil, fmt.Errorf("%w: line %d: num_tree_per_iteration=%d: aer imports models of one tree per iteration", ErrUnsupported, ln.n, n)
+		}
+	}
+	if ln, ok := h["average_output"]; ok {
+		if m.Version == "v2" {
+			// LightGBM 2.2.3 changed what a random forest's leaves hold
+			// (#1906), and v2 files do not say which version wrote them.
+			return nil, fmt.Errorf("%w: line %d: average_output (a random forest) in a v2 file: LightGBM before 2.2.3 saved its leaves as probabilities, averaged with no sigmoid, and 2.2.3 and later as margins, and a v2 file does not say which wrote it", ErrUnsupported, ln.n)
+		}
+		m.AverageOutput = true
+	}
+
+	ln, v, err = get("objective")
+	if err != nil {
+		if _, ok := h["objective"]; !ok {
+			return nil, fmt.Errorf("%w: the header has no objective line (a custom objective): aer cannot tell how its margin becomes a probability", ErrUnsupported)
+		}
+		return nil, err
+	}
+	m.Objective = v
+	words := strings.Fields(v)
+	if len(words) == 0 {
+		return nil, errf(ln, "empty objective")
+	}
+	switch words[0] {
+	case Binary:
+		m.Sigmoid = -1
+		for _, w := range words[1:] {
+			if s, ok := strings.CutPrefix(w, "sigmoid:"); ok {
+				f, err := strconv.ParseFloat(s, 64)
+				if err != nil {
+					return nil, errf(ln, "objective %q: sigmoid %q is not a number", v, s)
+				}
+				m.Sigmoid = f
+			}
+		}
+		if !(m.Sigmoid > 0) || math.IsInf(m.Sigmoid, 0) {
+			return nil, errf(ln, "objective %q: the sigmoid parameter must be a positive number", v)
+		}
+	case CrossEntropy, "xentropy":
+		m.Sigmoid = 1
+	default:
+		return nil, fmt.Errorf("%w: line %d: objective %q: aer imports the binary objectives binary and cross_entropy (xentropy)", ErrUnsupported, ln.n, v)
+	}
+
+	ln, v, err = get("max_feature_idx")
+	if err != nil {
+		return nil, err
+	}
+	maxIdx, err := strconv.Atoi(v)
+	if err != nil || maxIdx < 0 {
+		return nil, errf(ln, "max_feature_idx %q", v)
+	}
+	// The names and infos bound the feature count by the file's size.
+	ln, v, err = get("feature_names")
+	if err != nil {
+		return nil, err
+	}
+	m.FeatureNames = strings.Split(v, " ")
+	if len(m.FeatureNames) != maxIdx+1 {
+		return nil, errf(ln, "%d feature names, want max_feature_idx+1 = %d", len(m.FeatureNames), maxIdx+1)
+	}
+	for j, name := range m.FeatureNames {
+		if name == "" {
+			return nil, errf(ln, "feature %d has no name", j+1)
+		}
+	}
+	m.NumFeature = maxIdx + 1
+	ln, v, err = get("feature_infos")
+	if err != nil {
+		return nil, err
+	}
+	m.FeatureInfos = strings.Split(v, " ")
+	if len(m.FeatureInfos) != m.NumFeature {
+		return nil, errf(ln, "%d feature infos, want max_feature_idx+1 = %d", len(m.FeatureInfos), m.NumFeature)
+	}
+	return m, nil
+}
+
+// decodeTree checks tree k's lines and returns the tree.
+func decodeTree(k int, f map[string]line, nf int) (*Tree, error) {
+	where := func(ln line, key string) string { return fmt.Sprintf("line %d (tree %d, %s)", ln.n, k, key) }
+	bad := func(ln line, key, format string, args ...any) error {
+		return fmt.Errorf("%w: %s: %s", ErrFormat, where(ln, key), fmt.Sprintf(format, args...))
+	}
+	intField := func(key string) (int, error) {
+		ln, ok := f[key]
+		if !ok {
+			return 0, fmt.Errorf("%w: tree %d has no %s line", ErrFormat, k, key)
+		}
+		_, v := keyValue(ln.text)
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return 0, bad(ln, key, "%q is not an integer", v)
+		}
+		return n, nil
+	}
+	// floats parses the field's values: want of them (want < 0: any
+	// number), all finite; absent and optional: nil.
+	floats := func(key string, want int, optional bool) ([]float64, error) {
+		ln, ok := f[key]
+		if !ok {
+			if optional {
+				return nil, nil
+			}
+			return nil, fmt.Errorf("%w: tree %d has no %s line", ErrFormat, k, key)
+		}
+		_, v := keyValue(ln.text)
+		words := strings.Fields(v)
+		if len(words) == 0 && optional {
+			return nil, nil
+		}
+		if want >= 0 && len(words) != want {
+			return nil, bad(ln, key, "%d values, want %d", len(words), want)
+		}
+		out := make([]float64, len(words))
+		for i, w := range words {
+			x, err := strconv.ParseFloat(w, 64)
+			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+				return nil, bad(ln, key, "value %d is %q, not a finite number", i+1, w)
+			}
+			out[i] = x
+		}
+		return out, nil
+	}
+	// ints parses integer values in [lo, hi].
+	ints := func(key string, want int, optional bool, lo, hi int64) ([]int64, error) {
+		ln, ok := f[key]
+		if !ok {
+			if optional {
+				return nil, nil
+			}
+			return nil, fmt.Errorf("%w: tree %d has no %s line", ErrFormat, k, key)
+		}
+		_, v := keyValue(ln.text)
+		words := strings.Fields(v)
+		if len(words) == 0 && optional {
+			// LightGBM wrote "leaf_count=" for one-leaf trees.
+			return nil, nil
+		}
+		if want >= 0 && len(words) != want {
+			return nil, bad(ln, key, "%d values, want %d", len(words), want)
+		}
+		out := make([]int64, len(words))
+		for i, w := range words {
+			x, err := strconv.ParseInt(w, 10, 64)
+			if err != nil || x < lo || x > hi {
+				return nil, bad(ln, key, "value %d is %q, not an integer in [%d, %d]", i+1, w, lo, hi)
+			}
+			out[i] = x
+		}
+		return out, nil
+	}
+
+	t := &Tree{Shrinkage: 1}
+	n, err := intField("num_leaves")
+	if err != nil {
+		return nil, err
+	}
+	if n < 1 {
+		return nil, bad(f["num_leaves"], "num_leaves", "%d leaves", n)
+	}
+	numCat, err := intField("num_cat")
+	if err != nil {
+		return nil, err
+	}
+	if numCat < 0 {
+		return nil, bad(f["num_cat"], "num_cat", "%d", numCat)
+	}
+	if ln, ok := f["is_linear"]; ok {
+		if _, v := keyValue(ln.text); v != "0" {
+			return nil, fmt.Errorf("%w: %s: is_linear=%s: linear trees are not supported", ErrUnsupported, where(ln, "is_linear"), v)
+		}
+	}
+	// leaf_value first: its values bound num_leaves by the file's size
+	// before anything else is allocated for them.
+	if t.LeafValue, err = floats("leaf_value", n, false); err != nil {
+		return nil, err
+	}
+	t.NumLeaves = n
+	if ln, ok := f["shrinkage"]; ok {
+		// Informative only (the leaves have it): some versions wrote
+		// garbage here for one-leaf trees.
+		_, v := keyValue(ln.text)
+		if x, err := strconv.ParseFloat(v, 64); err == nil {
+			t.Shrinkage = x
+		}
+	}
+	counts, err := ints("leaf_count", n, true, 0, math.MaxInt32)
+	if err != nil {
+		return nil, err
+	}
+	t.LeafCount = toFloats(counts, n)
+	if n == 1 {
+		return t, nil
+	}
+
+	s := n - 1
+	feat, err := ints("split_feature", s, false, 0, int64(nf-1))
+	if err != nil {
+		return nil, err
+	}
+	left, err := ints("left_child", s, false, int64(-n), int64(s-1))
+	if err != nil {
+		return nil, err
+	}
+	right, err := ints("right_child", s, false, int64(-n), int64(s-1))
+	if err != nil {
+		return nil, err
+	}
+	if t.Threshold, err = floats("threshold", s, false); err != nil {
+		return nil, err
+	}
+	dt, err := ints("decision_type", s, true, 0, 15)
+	if err != nil {
+		return nil, err
+	}
+	if t.SplitGain, err = floats("split_gain", s, true); err != nil {
+		return nil, err
+	}
+	if t.InternalValue, err = floats("internal_value", s, true); err != nil {
+		return nil, err
+	}
+	counts, err = ints("internal_count", s, true, 0, math.MaxInt32)
+	if err != nil {
+		return nil, err
+	}
+	t.InternalCount = toFloats(counts, s)
+	if t.SplitGain == nil {
+		t.SplitGain = make([]float64, s)
+	}
+	if t.InternalValue == nil {
+		t.InternalValue = make([]float64, s)
+	}
+	t.SplitFeature, t.Left, t.Right = make([]int32, s), make([]int32, s), make([]int32, s)
+	t.DecisionType = make([]uint8, s)
+	for i := range s {
+		t.SplitFeature[i], t.Left[i], t.Right[i] = int32(feat[i]), int32(left[i]), int32(right[i])
+		if dt != nil {
+			t.DecisionType[i] = uint8(dt[i])
+		}
+	}
+
+	if numCat > 0 {
+		b, err := ints("cat_boundaries", -1, false, 0, math.MaxInt32)
+		if err != nil {
+			return nil, err
+		}
+		ln := f["cat_boundaries"]
+		if len(b) != numCat+1 {
+			return nil, bad(ln, "cat_boundaries", "%d values, want num_cat+1 = %d", len(b), numCat+1)
+		}
+		if b[0] != 0 {
+			return nil, bad(ln, "cat_boundaries", "the first boundary is %d, not 0", b[0])
+		}
+		for i := 1; i < len(b); i++ {
+			if b[i] <= b[i-1] {
+				return nil, bad(ln, "cat_boundaries", "boundary %d (%d) is not above the one before (%d)", i+1, b[i], b[i-1])
+			}
+		}
+		words, err := ints("cat_threshold", int(b[numCat]), false, 0, math.MaxUint32)
+		if err != nil {
+			return nil, err
+		}
+		t.CatBoundaries = make([]int32, len(b))
+		for i, x := range b {
+			t.CatBoundaries[i] = int32(x)
+		}
+		t.CatThreshold = make([]uint32, len(words))
+		for i, x := range words {
+			t.CatThreshold[i] = uint32(x)
+		}
+	}
+	if err := t.check(k, numCat, f); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// toFloats converts counts (nil: n zeros) to float64s.
+func toFloats(c []int64, n int) []float64 {
+	out := make([]float64, n)
+	for i, x := range c {
+		out[i] = float64(x)
+	}
+	return out
+}
+
+// check checks the tree's structure (every node reached once from the
+// root, depth bounded) and its splits' decision types and bitsets.
+func (t *Tree) check(k, numCat int, f map[string]line) error {
+	s := t.NumLeaves - 1
+	used := make([]bool, numCat)
+	for i := range s {
+		d := t.DecisionType[i]
+		if d>>2 == 3 {
+			return fmt.Errorf("%w: line %d (tree %d, decision_type): split %d has missing type 3 (LightGBM's are 0 None, 1 Zero, 2 NaN)", ErrFormat, f["decision_type"].n, k, i)
+		}
+		if d&categoricalMask == 0 {
+			continue
+		}
+		ln := f["threshold"]
+		c := t.Threshold[i]
+		if c != math.Trunc(c) || c < 0 || c >= float64(numCat) {
+			return fmt.Errorf("%w: line %d (tree %d, threshold): categorical split %d names bitset %v, not one of the %d (num_cat)", ErrFormat, ln.n, k, i, c, numCat)
+		}
+		if used[int(c)] {
+			return fmt.Errorf("%w: line %d (tree %d, threshold): categorical split %d uses bitset %v, which another split uses", ErrFormat, ln.n, k, i, c)
+		}
+		used[int(c)] = true
+		empty := true
+		for _, w := range t.CatThreshold[t.CatBoundaries[int(c)]:t.CatBoundaries[int(c)+1]] {
+			empty = empty && w == 0
+		}
+		if empty {
+			return fmt.Errorf("%w: line %d (tree %d, cat_threshold): categorical split %d has an empty bitset", ErrFormat, f["cat_threshold"].n, k, i)
+		}
+	}
+	// Every split node and leaf is reached exactly once from the root.
+	seenSplit, seenLeaf := make([]bool, s), make([]bool, t.NumLeaves)
+	seenSplit[0] = true
+	type item struct{ node, depth int32 }
+	stack := []item{{0, 0}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, c := range []int32{t.Left[it.node], t.Right[it.node]} {
+			if c < 0 {
+				if seenLeaf[^c] {
+					return fmt.Errorf("%w: tree %d: leaf %d is reached twice (left_child, right_child)", ErrFormat, k, ^c)
+				}
+				seenLeaf[^c] = true
+				if it.depth+1 > maxTreeDepth {
+					return fmt.Errorf("%w: tree %d is deeper than %d", ErrUnsupported, k, maxTreeDepth)
+				}
+				continue
+			}
+			if seenSplit[c] {
+				return fmt.Errorf("%w: tree %d: split node %d is reached twice (left_child, right_child)", ErrFormat, k, c)
+			}
+			seenSplit[c] = true
+			stack = append(stack, item{c, it.depth + 1})
+		}
+	}
+	for j, ok := range seenLeaf {
+		if !ok {
+			return fmt.Errorf("%w: tree %d: no path from the root reaches leaf %d (left_child, right_child)", ErrFormat, k, j)
+		}
+	}
+	return nil
+}
