@@ -166,8 +166,8 @@ func TestImportRefused(t *testing.T) {
 			t.Errorf("%s: error %v, want %v saying %q", c.name, err, c.is, c.want)
 		}
 	}
-	if _, err := aer.ImportFile(ctx, model, "lightgbm", nil); err == nil || !strings.Contains(err.Error(), `unknown format "lightgbm"`) {
-		t.Errorf("lightgbm: error %v", err)
+	if _, err := aer.ImportFile(ctx, model, "catboost", nil); err == nil || !strings.Contains(err.Error(), `unknown format "catboost"`) {
+		t.Errorf("catboost: error %v", err)
 	}
 	// Label 1 is positive even when it is the majority (XGBoost scores it).
 	tb := table(t, "age,dose,score,ratio,label\n1,2,3,4,1\n1,2,3,4,1\n1,2,3,4,0\n1,2,3,4,1\n1,2,3,4,0\n", nil)

@@ -35,7 +35,7 @@ func TestImportedRules(t *testing.T) {
 	rows := [][]float64{
 		{0, 0.1}, {-0.5, 0.1}, {40.9, 0.1}, // codes 0, 0, 40: right, leaf 2
 		{1, 0.1}, {-1, 0.1}, {math.NaN(), 0.1}, {1 << 31, 0.1}, // no code in the set: left, 0.1 < 0.5: leaf 3
-		{1, -0.2}, // left, below the threshold: leaf 3
+		{1, -0.2},                                        // left, below the threshold: leaf 3
 		{1, 0}, {1, 1e-36}, {1, -1e-35}, {1, math.NaN()}, // zero or missing: right, leaf 4
 		{1, 0.7}, // left, above: leaf 4
 	}
