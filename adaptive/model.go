@@ -60,6 +60,19 @@ func (m *Model) Members() []Member { return slices.Clone(m.members) }
 // modified.
 func (m *Model) Combiner() ensemble.Combiner { return m.combiner }
 
+// Means returns a copy of the training means that impute missing values
+// (raw scale), one per feature.
+func (m *Model) Means() []float64 { return slices.Clone(m.means) }
+
+// Scaler returns a copy of the standardisation applied after imputation,
+// nil when Config.NoStandardize.
+func (m *Model) Scaler() *dataset.Scaler {
+	if m.scaler == nil {
+		return nil
+	}
+	return &dataset.Scaler{Mean: slices.Clone(m.scaler.Mean), Scale: slices.Clone(m.scaler.Scale)}
+}
+
 // Member is one fitted member and the registered method that fitted it
 // (and loads it back).
 type Member struct {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -149,6 +150,34 @@ func (m *Model) Dim() int {
 // NParameters returns the number of free parameters, counted as
 // scikit-learn does: covariance parameters + K*d means + K-1 weights.
 func (m *Model) NParameters() int { return nParameters(m.Covariance, m.K(), m.Dim()) }
+
+// PrecisionCholesky returns, per component, the factor the densities are
+// computed with and its log-determinant: for Full and Tied the
+// lower-triangular W = chol(Sigma)^-1, row-major d*d (|W(x-mu)|^2 is the
+// Mahalanobis distance); for Diag the d values 1/sqrt(var); for
+// Spherical the one value 1/sqrt(var). logDet[k] is log det W_k, so that
+// ComponentLogDensity is -d/2 log(2 pi) + logDet[k] - |W_k(x-mu_k)|^2/2.
+// The slices are copies.
+func (m *Model) PrecisionCholesky() (prec [][]float64, logDet []float64) {
+	if m.p == nil {
+		return nil, nil
+	}
+	d, k := m.p.d, m.p.k
+	prec = make([][]float64, k)
+	for c := range k {
+		switch m.p.typ {
+		case Full:
+			prec[c] = slices.Clone(m.p.prec[c*d*d : (c+1)*d*d])
+		case Tied:
+			prec[c] = slices.Clone(m.p.prec)
+		case Diag:
+			prec[c] = slices.Clone(m.p.prec[c*d : (c+1)*d])
+		case Spherical:
+			prec[c] = []float64{m.p.prec[c]}
+		}
+	}
+	return prec, slices.Clone(m.p.logdet)
+}
 
 // evalBlocks runs f over fixed row blocks of x in parallel, giving each
 // call the log densities (rows*K) of its block or, with resp, the

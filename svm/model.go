@@ -117,6 +117,27 @@ func (m *Model) DualCoef() []float64 { return append([]float64(nil), m.coef...) 
 // given) of the support vectors, in the order of DualCoef.
 func (m *Model) Support() []int { return append([]int(nil), m.support...) }
 
+// Kernel returns the kernel: its name (Linear, RBF or Polynomial) and
+// coefficients, K(u, v) = u.v, exp(-gamma |u-v|^2) or
+// (gamma u.v + coef0)^degree.
+func (m *Model) Kernel() (name string, gamma, coef0 float64, degree int) {
+	return kernelNames[m.k.kind], m.k.gamma, m.k.coef0, m.k.degree
+}
+
+// SupportVectors returns a copy of the support vectors, one row each, in
+// the order of DualCoef.
+func (m *Model) SupportVectors() *mat.Dense {
+	if len(m.coef) == 0 {
+		return nil
+	}
+	out := mat.NewDense(len(m.coef), m.sv.d, nil)
+	row := make([]float64, m.sv.d)
+	for s := range m.coef {
+		out.SetRow(s, m.sv.row(s, row))
+	}
+	return out
+}
+
 // Platt returns the sigmoid's A and B: P(positive | f) = 1/(1+exp(A f + B)).
 func (m *Model) Platt() (a, b float64) { return m.plattA, m.plattB }
 
