@@ -1,0 +1,163 @@
+package onnx
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/aer-go/aer/boost"
+	"github.com/aer-go/aer/tree"
+)
+
+// treeSet collects trees into the attributes of one ai.onnx.ml
+// TreeEnsembleRegressor (opset 3), each tree adding its leaf values to
+// one target. Node ids are the trees' own node indices. Thresholds and
+// leaf values are written as double tensors (nodes_values_as_tensor,
+// target_weights_as_tensor) and the input is double.
+type treeSet struct {
+	in *input
+
+	treeIDs, nodeIDs, featureIDs []int64
+	trueIDs, falseIDs, missing   []int64
+	modes                        []string
+	values                       []float64
+
+	targetTree, targetNode, targetID []int64
+	weights                          []float64
+
+	trees int64
+}
+
+// addBoost adds a boosted tree: a row goes to the left child (the true
+// branch) when its value is below the threshold (BRANCH_LT), a missing
+// value where DefaultLeft says (nodes_missing_value_tracks_true), as
+// boost.Tree.Leaf decides; behind imputation, where the imputed value
+// goes. Thresholds and rules are those of input.split.
+func (e *treeSet) addBoost(t *boost.Tree, target int64) error {
+	n := len(t.Feature)
+	if n == 0 || len(t.Threshold) != n || len(t.DefaultLeft) != n || len(t.Left) != n || len(t.Value) != n {
+		return fmt.Errorf("malformed tree of %d nodes", n)
+	}
+	if t.Categories != nil {
+		for i, cats := range t.Categories {
+			if cats != nil {
+				return fmt.Errorf("node %d is a categorical partition split (an imported XGBoost model's): %w", i, ErrUnsupported)
+			}
+		}
+	}
+	id := e.trees
+	e.trees++
+	for i := range n {
+		l := t.Left[i]
+		if l < 0 {
+			e.leaf(id, int64(i), target, t.Value[i])
+			continue
+		}
+		if int(l)+1 >= n || l == int32(i) || l+1 == int32(i) {
+			return fmt.Errorf("node %d has children %d and %d of %d nodes", i, l, l+1, n)
+		}
+		if err := e.split(id, int64(i), t.Feature[i], t.Threshold[i], false, int64(l), int64(l)+1, t.DefaultLeft[i]); err != nil {
+			return fmt.Errorf("node %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// addCART adds a CART tree whose leaves give their Value: a row goes left
+// (the true branch) when its value is at most the threshold
+// (BRANCH_LEQ), a missing value where DefaultLeft says, as
+// tree.Tree.Leaf decides.
+func (e *treeSet) addCART(t *tree.Tree, target int64) error {
+	return e.addCARTValues(t, t.Value, target)
+}
+
+// addCARTValues adds a CART tree whose leaf i gives values[i].
+func (e *treeSet) addCARTValues(t *tree.Tree, values []float64, target int64) error {
+	n := len(t.Feature)
+	if n == 0 || len(t.Threshold) != n || len(t.DefaultLeft) != n || len(t.Left) != n || len(t.Right) != n || len(values) != n {
+		return fmt.Errorf("malformed tree of %d nodes", n)
+	}
+	id := e.trees
+	e.trees++
+	for i := range n {
+		l, r := t.Left[i], t.Right[i]
+		if l < 0 {
+			e.leaf(id, int64(i), target, values[i])
+			continue
+		}
+		if int(l) >= n || int(r) >= n || l < 0 || r < 0 {
+			return fmt.Errorf("node %d has children %d and %d of %d nodes", i, l, r, n)
+		}
+		if err := e.split(id, int64(i), t.Feature[i], t.Threshold[i], true, int64(l), int64(r), t.DefaultLeft[i]); err != nil {
+			return fmt.Errorf("node %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// split adds a split node: a row goes left (the true branch) when its
+// value is below thr, or at most thr when leq.
+func (e *treeSet) split(tree, node int64, feature int32, thr float64, leq bool, left, right int64, missingLeft bool) error {
+	if feature < 0 || int(feature) >= e.in.nf {
+		return fmt.Errorf("feature %d of %d", feature, e.in.nf)
+	}
+	if math.IsNaN(thr) {
+		return fmt.Errorf("threshold is NaN")
+	}
+	if v := e.in.missing(int(feature)); !math.IsNaN(v) {
+		// Behind imputation: a missing value goes where the imputed one
+		// goes in aer.
+		missingLeft = v < thr || (leq && v == thr)
+	}
+	t, bucketLeft := e.in.split(int(feature), thr, leq)
+	mode := "BRANCH_LT"
+	if bucketLeft {
+		mode = "BRANCH_LEQ"
+	}
+	e.treeIDs = append(e.treeIDs, tree)
+	e.nodeIDs = append(e.nodeIDs, node)
+	e.featureIDs = append(e.featureIDs, int64(feature))
+	e.modes = append(e.modes, mode)
+	e.values = append(e.values, t)
+	e.trueIDs = append(e.trueIDs, left)
+	e.falseIDs = append(e.falseIDs, right)
+	e.missing = append(e.missing, b2i(missingLeft))
+	return nil
+}
+
+func (e *treeSet) leaf(tree, node, target int64, v float64) {
+	e.treeIDs = append(e.treeIDs, tree)
+	e.nodeIDs = append(e.nodeIDs, node)
+	e.featureIDs = append(e.featureIDs, 0)
+	e.modes = append(e.modes, "LEAF")
+	e.values = append(e.values, 0)
+	e.trueIDs = append(e.trueIDs, 0)
+	e.falseIDs = append(e.falseIDs, 0)
+	e.missing = append(e.missing, 0)
+	e.targetTree = append(e.targetTree, tree)
+	e.targetNode = append(e.targetNode, node)
+	e.targetID = append(e.targetID, target)
+	e.weights = append(e.weights, v)
+}
+
+// emit adds the TreeEnsembleRegressor node on the input's features, NaN
+// kept (double), and returns its output: [N, targets] float32, each
+// target the sum of its trees' leaf values.
+func (e *treeSet) emit(g *graph, targets int) string {
+	return g.opML("TreeEnsembleRegressor", []string{e.in.nanKept(g)},
+		intAttr("n_targets", int64(targets)),
+		stringAttr("aggregate_function", "SUM"),
+		stringAttr("post_transform", "NONE"),
+		intsAttr("nodes_treeids", e.treeIDs),
+		intsAttr("nodes_nodeids", e.nodeIDs),
+		intsAttr("nodes_featureids", e.featureIDs),
+		stringsAttr("nodes_modes", e.modes),
+		doublesAttr("nodes_values_as_tensor", e.values),
+		intsAttr("nodes_truenodeids", e.trueIDs),
+		intsAttr("nodes_falsenodeids", e.falseIDs),
+		intsAttr("nodes_missing_value_tracks_true", e.missing),
+		intsAttr("target_treeids", e.targetTree),
+		intsAttr("target_nodeids", e.targetNode),
+		intsAttr("target_ids", e.targetID),
+		doublesAttr("target_weights_as_tensor", e.weights),
+	)
+}
