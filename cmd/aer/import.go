@@ -12,7 +12,7 @@ import (
 	"github.com/aer-go/aer/metrics"
 )
 
-const importUsage = `Usage: aer import --from xgboost --model FILE --data data.csv --out model.aer [--label COLUMN] [--positive VALUE] [--json]
+const importUsage = `Usage: aer import --from xgboost|lightgbm --model FILE --data data.csv --out model.aer [--label COLUMN] [--positive VALUE] [--json]
 
 Reads a model another library trained and writes it as an aer model file,
 which aer predict, aer explain (exact TreeSHAP), aer serve, aer eval, aer
@@ -29,26 +29,39 @@ the threshold is 0.5, with no decision layer. Other objectives, several
 classes, gblinear and vector leaves are refused with the reason, and a
 malformed or truncated file with the field or byte where it went wrong.
 
+--from lightgbm: a model LightGBM's Booster.save_model wrote in its text
+format (model.txt, format v2 to v4: LightGBM 2.x to 4.x), objective binary
+(sigmoid:S) or cross_entropy, boosting gbdt, dart, goss or rf (rf in v3 and
+v4 files only); numeric splits with each split's missing type (None: NaN
+is 0; Zero: 0 and NaN go the default way; NaN: NaN goes the default way)
+and categorical splits (the codes in a split's bitset go left; NaN and
+negative codes right), as LightGBM decides them. The scores are
+LightGBM's predict, 1/(1+exp(-S*raw score)); the margin aer explains is
+S times the raw score. Multiclass, regression and ranking objectives,
+several trees per iteration and linear trees are refused with the
+reason, and a malformed or truncated file with the line and field.
+
 The labelled --data file (CSV, .csv.gz or Parquet; - for standard input)
 gives the schema: its features, in order, are the model's inputs, and
 its label and classes, --id and --drop columns are the model file's; its
 rows are only scored once, for the ROC-AUC reported (a value below 0.5
 warns that the positive class is probably the wrong one). The model must
 read as many features as the file has, and where it names its features
-they must be the file's, in the same order. A categorical feature is read
-as its integer code (pandas' .cat.codes), so the file holds the codes,
-not text. XGBoost's binary objectives score the label 1: with labels 0
-and 1, 1 is the positive class whichever is rarer; with other labels,
---positive names the one the model was trained to score as 1.
+they must be the file's, in the same order (LightGBM's default names,
+Column_0, Column_1, ..., name none). A categorical feature is read as its
+integer code (pandas' .cat.codes), so the file holds the codes, not
+text. The binary objectives score the label 1: with labels 0 and 1, 1 is
+the positive class whichever is rarer; with other labels, --positive
+names the one the model was trained to score as 1.
 
---json prints what was imported: the model's format, version, objective,
-booster, trees and base score, its file's SHA-256, the schema and the
+--json prints what was imported: the model's format, version (XGBoost's,
+or LightGBM's file format), objective, booster, trees and base score, its file's SHA-256, the schema and the
 ROC-AUC on the data. The output file is written whole or not at all.`
 
 func init() {
 	register(&command{
 		name:    "import",
-		summary: "turn a model trained by XGBoost into an aer model file",
+		summary: "turn a model trained by XGBoost or LightGBM into an aer model file",
 		usage:   importUsage,
 		run:     runImport,
 	})
@@ -71,8 +84,8 @@ type importOutput struct {
 
 func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet(commands["import"], stderr)
-	from := fs.String("from", "", "the `library` that saved the model: xgboost (required)")
-	modelPath := fs.String("model", "", "model `file` to import (JSON or UBJSON for xgboost), - for standard input (required)")
+	from := fs.String("from", "", "the `library` that saved the model: xgboost or lightgbm (required)")
+	modelPath := fs.String("model", "", "model `file` to import (JSON or UBJSON for xgboost, the text model for lightgbm), - for standard input (required)")
 	data := fs.String("data", "", "labelled data `file` (CSV, .csv.gz or Parquet) giving the schema: features in the model's order, label, classes; - for standard input (required)")
 	out := fs.String("out", "", "aer model `file` to write (required)")
 	asJSON := fs.Bool("json", false, "print one JSON document on stdout")
@@ -93,9 +106,9 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	case len(rest) > 0:
 		return usageErrorf("import: unexpected argument %q", rest[0])
 	case *from == "":
-		return usageErrorf("import: --from is required (xgboost)")
-	case *from != aerlib.FromXGBoost:
-		return usageErrorf("import: --from %q: aer imports xgboost models", *from)
+		return usageErrorf("import: --from is required (xgboost or lightgbm)")
+	case *from != aerlib.FromXGBoost && *from != aerlib.FromLightGBM:
+		return usageErrorf("import: --from %q: aer imports xgboost and lightgbm models", *from)
 	case *modelPath == "":
 		return usageErrorf("import: --model is required")
 	case *data == "":
@@ -119,7 +132,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	switch c := table.Classes(); {
 	case c == [2]string{"1", "0"} && df.positive != "":
-		return usageErrorf("import: --positive %s: XGBoost's binary objectives score the label 1, not 0", df.positive)
+		return usageErrorf("import: --positive %s: the binary objectives score the label 1, not 0", df.positive)
 	case c != [2]string{"0", "1"} && c != [2]string{"1", "0"} && df.positive == "":
 		return usageErrorf("import: %s: the labels are %q and %q, not 0 and 1: name the one the model was trained to score as 1 with --positive", *data, c[0], c[1])
 	}
@@ -162,7 +175,11 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *asJSON {
 		return writeJSON(stdout, o)
 	}
-	fmt.Fprintf(stdout, "imported   %s %s model (%s), %s, %s booster, %d trees, base score %.7g\n", o.From, o.Version, o.Format, o.Objective, o.Booster, o.Trees, o.BaseScore)
+	booster := o.Booster + " booster, "
+	if o.Booster == "" {
+		booster = ""
+	}
+	fmt.Fprintf(stdout, "imported   %s %s model (%s), %s, %s%d trees, base score %.7g\n", o.From, o.Version, o.Format, o.Objective, booster, o.Trees, o.BaseScore)
 	fmt.Fprintf(stdout, "schema     %s: %d features (%s), label %s, positive class %s\n", o.Data, len(o.Features), strings.Join(o.Features, ", "), o.Label, o.Classes[1])
 	if o.ROCAUC != nil {
 		fmt.Fprintf(stdout, "roc-auc    %.4f on the %d rows of %s\n", *o.ROCAUC, o.Rows, o.Data)

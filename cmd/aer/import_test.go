@@ -191,7 +191,8 @@ func TestImportRefused(t *testing.T) {
 		want string
 	}{
 		{"no from", []string{"--model", plain, "--data", plainCSV, "--out", out}, 2, "--from is required"},
-		{"lightgbm", []string{"--from", "lightgbm", "--model", plain, "--data", plainCSV, "--out", out}, 2, `--from "lightgbm"`},
+		{"catboost", []string{"--from", "catboost", "--model", plain, "--data", plainCSV, "--out", out}, 2, `--from "catboost"`},
+		{"xgboost as lightgbm", []string{"--from", "lightgbm", "--model", plain, "--data", plainCSV, "--out", out}, 1, "plain.json: not a well-formed LightGBM model: the file is JSON"},
 		{"no out", []string{"--from", "xgboost", "--model", plain, "--data", plainCSV}, 2, "--out is required"},
 		{"overwrite", []string{"--from", "xgboost", "--model", plain, "--data", plainCSV, "--out", plain}, 2, "refusing to overwrite an input"},
 		{"objective", []string{"--from", "xgboost", "--model", softprob, "--data", plainCSV, "--out", out}, 1, `objective "multi:softprob" (learner.objective.name)`},
