@@ -213,23 +213,28 @@
 //
 // # aer import
 //
-// Import turns a model XGBoost trained into an aer model file (--from
-// xgboost: Booster.save_model's JSON or UBJSON, XGBoost 1.x to 3.x,
-// objective binary:logistic or binary:logitraw), which predict, explain
-// (exact TreeSHAP), serve, eval, info and bench then take. The labelled
-// --data file gives the schema: its features, in order, are the model's
-// inputs (checked against the model's own feature names where it has
-// them), and its label and classes are the model file's. XGBoost scores
-// the label 1: with labels 0 and 1 the positive class is 1, and with
-// other labels --positive names it. Numeric, missing-value and
-// categorical splits are read (a categorical feature's column holds its
-// integer codes); scores match Booster.predict within 1e-6 and
+// Import turns a model XGBoost or LightGBM trained into an aer model file
+// (--from xgboost: Booster.save_model's JSON or UBJSON, XGBoost 1.x to
+// 3.x, objective binary:logistic or binary:logitraw; --from lightgbm:
+// Booster.save_model's text model, format v2 to v4, objective binary or
+// cross_entropy), which predict, explain (exact TreeSHAP), serve, eval,
+// info and bench then take. The labelled --data file gives the schema:
+// its features, in order, are the model's inputs (checked against the
+// model's own feature names where it has them; LightGBM's default
+// Column_0, Column_1, ... are no names), and its label and classes are
+// the model file's. The binary objectives score the label 1: with labels
+// 0 and 1 the positive class is 1, and with other labels --positive names
+// it. Numeric, missing-value and categorical splits are read as the
+// library decides them (LightGBM's missing types None, Zero and NaN and
+// its categorical bitsets; a categorical feature's column holds its
+// integer codes); scores match Booster.predict within 1e-6 and XGBoost's
 // attributions pred_contribs within 1e-5, and what cannot be reproduced
-// (another objective, several classes, a malformed or truncated file) is
-// refused with the reason.
+// (another objective, several classes, linear trees, a malformed or
+// truncated file) is refused with the reason.
 //
 //	$ aer import --from xgboost --model xgb.json --data xgb.csv --out xgb.aer
 //	$ aer predict --model xgb.aer --data xgb.csv --out xgb-preds.csv
+//	$ aer import --from lightgbm --model lgb.txt --data lgb.csv --out lgb.aer
 //
 // # aer cv
 //

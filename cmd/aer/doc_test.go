@@ -86,13 +86,22 @@ func TestDoc(t *testing.T) {
 	debug.SetGCPercent(gc)
 	t.Cleanup(func() { debug.SetGCPercent(gc) })
 
-	// The inputs aer cannot make: a model XGBoost trained, with its data,
-	// for import, and a table of scores for compare --friedman.
+	// The inputs aer cannot make: models XGBoost and LightGBM trained,
+	// with their data, for import, and a table of scores for compare
+	// --friedman.
 	xgbModel, err := os.ReadFile("../../interop/xgboost/testdata/plain.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	xgbData, err := os.ReadFile("../../interop/xgboost/testdata/plain.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lgbModel, err := os.ReadFile("../../interop/lightgbm/testdata/lg_dart_breast_cancer.model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lgbData, err := os.ReadFile("../../interop/lightgbm/testdata/breast_cancer_test.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,6 +111,11 @@ func TestDoc(t *testing.T) {
 	}
 	if err := os.WriteFile("xgb.csv", xgbData, 0o644); err != nil {
 		t.Fatal(err)
+	}
+	for name, src := range map[string][]byte{"lgb.txt": lgbModel, "lgb.csv": lgbData} {
+		if err := os.WriteFile(name, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	scores := "dataset,aer,gbdt,logreg\na,0.80,0.70,0.75\nb,0.90,0.85,0.80\nc,0.70,0.72,0.60\nd,0.85,0.80,0.70\n"
 	if err := os.WriteFile("scores.csv", []byte(scores), 0o644); err != nil {
