@@ -45,6 +45,9 @@ const (
 	Label = "label"
 )
 
+// Exported lists the methods Write converts, for messages.
+const Exported = "gbdt and its variants (gbdt-tuned, gbdt-focal, gbdt-leafwise, rus-gbdt, smote-gbdt), logreg, svm, tree, balanced-rf, balanced-bagging, rusboost, easy-ensemble, aer and dynens"
+
 // ErrUnsupported is wrapped by the errors about a model the exporter
 // cannot write (a method, or a part of one, that has no ONNX graph here).
 var ErrUnsupported = errors.New("not supported by the ONNX export")

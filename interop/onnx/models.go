@@ -58,7 +58,7 @@ func (c *converter) proba(m learn.Model, in *input) (string, error) {
 			return c.proba(u.Unwrap(), in)
 		}
 	}
-	return "", c.unsupported("its model (%T) has no ONNX graph here", m)
+	return "", c.unsupported("%T has no ONNX graph (exported: %s)", m, Exported)
 }
 
 func (c *converter) wrap(err error) error {

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestExport exports a gbdt model file with aer export (text and --json
+// outputs against golden files), checks the file is an ONNX ModelProto
+// with aer as its producer, and refuses what it cannot do: another
+// format, a method without an ONNX graph (naming it), an output that is
+// the model file, missing flags.
+func TestExport(t *testing.T) {
+	dir := t.TempDir()
+	model := fitModel(t, dir)
+	out := filepath.Join(dir, "m.onnx")
+	stdout, stderr, code := aer(t, "export", "--format", "onnx", "--model", model, "--out", out)
+	if code != 0 {
+		t.Fatalf("export: exit %d\n%s", code, stderr)
+	}
+	golden(t, "export/gbdt.txt", strings.ReplaceAll(stdout, dir, "DIR"))
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// ModelProto field 1 (ir_version, varint 8), then field 2
+	// (producer_name, "aer").
+	if len(b) < 7 || string(b[:2]) != "\x08\x08" || string(b[2:7]) != "\x12\x03aer" {
+		t.Errorf("the file does not start as an ONNX ModelProto of IR 8 by aer: % x", b[:min(len(b), 8)])
+	}
+
+	stdout, stderr, code = aer(t, "export", "--model", model, "--out", out, "--json")
+	if code != 0 {
+		t.Fatalf("export --json: exit %d\n%s", code, stderr)
+	}
+	golden(t, "export/gbdt.json", strings.ReplaceAll(stdout, dir, "DIR"))
+	var o exportOutput
+	if err := json.Unmarshal([]byte(stdout), &o); err != nil || o.Bytes != len(b) || o.Method != "gbdt" {
+		t.Errorf("--json: %+v (%v), file of %d bytes", o, err, len(b))
+	}
+
+	// To standard output: the same bytes.
+	stdout, _, code = aer(t, "export", "--model", model, "--out", "-")
+	if code != 0 || stdout != string(b) {
+		t.Errorf("--out -: exit %d, %d bytes, want the file's %d", code, len(stdout), len(b))
+	}
+
+	mlp := filepath.Join(dir, "mlp.aer")
+	if _, stderr, code := aer(t, "fit", "--method", "mlp-focal", "--train", "testdata/fit/train.csv", "--param", "max_epochs=2", "--out", mlp); code != 0 {
+		t.Fatalf("fit mlp-focal: exit %d\n%s", code, stderr)
+	}
+	refused := filepath.Join(dir, "mlp.onnx")
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"unsupported", []string{"--model", mlp, "--out", refused}, 1, "mlp-focal"},
+		{"format", []string{"--format", "pmml", "--model", model, "--out", refused}, 2, `--format "pmml"`},
+		{"no model", []string{"--out", refused}, 2, "--model is required"},
+		{"no out", []string{"--model", model}, 2, "--out is required"},
+		{"overwrite", []string{"--model", model, "--out", model}, 2, "refusing to overwrite"},
+		{"json to stdout", []string{"--model", model, "--out", "-", "--json"}, 2, "--json needs --out"},
+	} {
+		_, stderr, code := aer(t, append([]string{"export"}, tc.args...)...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%s: exit %d, want %d; stderr %q lacks %q", tc.name, code, tc.code, stderr, tc.want)
+		}
+		if _, err := os.Stat(refused); err == nil {
+			t.Errorf("%s: %s was written", tc.name, refused)
+		}
+	}
+	_, stderr, _ = aer(t, "export", "--model", mlp, "--out", refused)
+	golden(t, "export/unsupported.stderr", strings.ReplaceAll(stderr, dir, "DIR"))
+}
