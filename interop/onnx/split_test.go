@@ -1,12 +1,21 @@
 package onnx
 
 import (
+	"errors"
 	"math"
+	"reflect"
 	"slices"
 	"testing"
 
+	"github.com/aer-go/aer/adaboost"
 	"github.com/aer-go/aer/boost"
 	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/decision"
+	"github.com/aer-go/aer/ensemble"
+	"github.com/aer-go/aer/forest"
+	"github.com/aer-go/aer/logreg"
+	"github.com/aer-go/aer/mixture"
+	"github.com/aer-go/aer/prep"
 	"github.com/aer-go/aer/tree"
 )
 
@@ -81,5 +90,55 @@ func TestSplitsBehindPreprocessing(t *testing.T) {
 	}
 	if _, err := raw.with(stage{means: []float64{1}, sc: &dataset.Scaler{Mean: []float64{0}, Scale: []float64{0}}}); err == nil {
 		t.Error("a scale of 0 was taken")
+	}
+}
+
+// The exporter knows every exported field of the parts it converts: a
+// field added to one of them (a tree's new kind of split, a combiner's
+// new rule) may change the score, and must be converted, or refused,
+// before this list is extended.
+func TestFieldsKnown(t *testing.T) {
+	for _, tc := range []struct {
+		typ   reflect.Type
+		known []string
+	}{
+		{reflect.TypeFor[boost.Tree](), []string{"Feature", "Threshold", "DefaultLeft", "Left", "Value", "Gain", "Cover", "Categories", "CategoryRule", "ZeroMissing"}},
+		{reflect.TypeFor[tree.Tree](), []string{"NumFeatures", "Feature", "Threshold", "DefaultLeft", "Left", "Right", "Value", "Weight", "Samples", "Impurity"}},
+		{reflect.TypeFor[boost.Model](), []string{"Settings", "NumFeatures", "BaseMargin", "Trees", "Eval"}},
+		{reflect.TypeFor[logreg.Model](), []string{"Coef", "Intercept", "FitIntercept", "Means"}},
+		{reflect.TypeFor[prep.Prep](), []string{"Means", "Scaler"}},
+		{reflect.TypeFor[forest.Forest](), []string{"NumFeatures", "Trees"}},
+		{reflect.TypeFor[adaboost.Ensemble](), []string{"NumFeatures", "Trees", "Errors", "Terms"}},
+		{reflect.TypeFor[ensemble.Combiner](), []string{"Static", "Owner", "Dynamic", "Lambda", "Delta", "Space", "Eps"}},
+		{reflect.TypeFor[ensemble.DynamicSettings](), []string{"Rule", "T", "LogPi"}},
+		{reflect.TypeFor[mixture.Model](), []string{"Covariance", "Weights", "Means", "Covariances"}},
+		{reflect.TypeFor[decision.Calibration](), []string{"Method", "Logit", "A", "B", "X", "Y"}},
+	} {
+		for i := range tc.typ.NumField() {
+			if f := tc.typ.Field(i); f.IsExported() && !slices.Contains(tc.known, f.Name) {
+				t.Errorf("%s has a field %s the ONNX export does not know", tc.typ, f.Name)
+			}
+		}
+	}
+}
+
+// Splits the graph cannot express are refused, never written wrong.
+func TestTreeSplitsRefused(t *testing.T) {
+	bt := &boost.Tree{Feature: []int32{0, -1, -1}, Threshold: []float64{0.5, 0, 0}, DefaultLeft: make([]bool, 3),
+		Left: []int32{1, -1, -1}, Value: []float64{0, 1, 2}, ZeroMissing: []bool{true, false, false}}
+	if err := (&treeSet{in: &input{nf: 1}}).addBoost(bt, 0); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("zero-as-missing split: %v", err)
+	}
+	bt.ZeroMissing, bt.Categories = nil, [][]int32{{2}, nil, nil}
+	if err := (&treeSet{in: &input{nf: 1}}).addBoost(bt, 0); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("categorical split: %v", err)
+	}
+	bt.Categories, bt.Left = nil, []int32{5, -1, -1}
+	if err := (&treeSet{in: &input{nf: 1}}).addBoost(bt, 0); err == nil {
+		t.Error("a child beyond the tree was taken")
+	}
+	bt.Left, bt.Feature = []int32{1, -1, -1}, []int32{3, -1, -1}
+	if err := (&treeSet{in: &input{nf: 1}}).addBoost(bt, 0); err == nil {
+		t.Error("a feature beyond the input was taken")
 	}
 }

@@ -44,6 +44,11 @@ func (e *treeSet) addBoost(t *boost.Tree, target int64) error {
 			}
 		}
 	}
+	for i, z := range t.ZeroMissing {
+		if z {
+			return fmt.Errorf("node %d treats a zero as missing (a LightGBM import's zero_as_missing split): %w", i, ErrUnsupported)
+		}
+	}
 	id := e.trees
 	e.trees++
 	for i := range n {
