@@ -3,6 +3,8 @@ package onnx_test
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -15,6 +17,7 @@ import (
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/internal/sharedtest"
+	"github.com/aer-go/aer/interop/onnx"
 	"github.com/aer-go/aer/learn"
 	_ "github.com/aer-go/aer/methods"
 )
@@ -354,5 +357,67 @@ func TestONNXRuntimeMethods(t *testing.T) {
 					worst, at+1, p[at], preds.Score[at], wrong)
 			}
 		})
+	}
+}
+
+// Models XGBoost and LightGBM trained, imported (aer import), export and
+// score in ONNX Runtime as aer predict scores them, missing values
+// included; XGBoost's float32 split conditions become float64
+// thresholds (interop/xgboost) whose float32 buckets the graph splits
+// exactly where XGBoost does. A model with categorical splits is refused.
+func TestONNXRuntimeImported(t *testing.T) {
+	node, script := runtime(t)
+	ctx := context.Background()
+	xgb, lgb := filepath.Join("..", "xgboost", "testdata"), filepath.Join("..", "lightgbm", "testdata")
+	for _, tc := range []struct {
+		from, model, data string
+	}{
+		{aer.FromXGBoost, filepath.Join(xgb, "plain.json"), filepath.Join(xgb, "plain.csv")},
+		{aer.FromXGBoost, filepath.Join(xgb, "missing.ubj"), filepath.Join(xgb, "missing.csv")},
+		{aer.FromXGBoost, filepath.Join(xgb, "many.json"), filepath.Join(xgb, "many.csv")},
+		{aer.FromXGBoost, filepath.Join(xgb, "dart.ubj"), filepath.Join(xgb, "dart.csv")},
+		{aer.FromLightGBM, filepath.Join(lgb, "lg_dart_breast_cancer.model"), filepath.Join(lgb, "breast_cancer_test.csv")},
+	} {
+		t.Run(filepath.Base(tc.model), func(t *testing.T) {
+			table, err := aer.ReadTable(tc.data, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			model, err := aer.ImportFile(ctx, tc.model, tc.from, table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			file := filepath.Join(t.TempDir(), "model.onnx")
+			if err := model.ExportONNXFile(ctx, file); err != nil {
+				t.Fatal(err)
+			}
+			preds, err := model.Predict(ctx, table, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, label := scoreORT(t, node, script, file, rows(table))
+			worst, wrong := 0.0, 0
+			for i := range p {
+				worst = max(worst, math.Abs(p[i]-preds.Score[i]))
+				if label[i] != preds.Pred[i] {
+					wrong++
+				}
+			}
+			t.Logf("%s: max |ONNX Runtime - aer predict| = %.3g over %d rows; %d labels differ", tc.model, worst, len(p), wrong)
+			if !(worst <= 1e-5) || wrong > 0 {
+				t.Errorf("%s: max |ONNX Runtime - aer predict| = %.3g, %d labels differ", tc.model, worst, wrong)
+			}
+		})
+	}
+	table, err := aer.ReadTable(filepath.Join(xgb, "categorical.csv"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, err := aer.ImportFile(ctx, filepath.Join(xgb, "categorical.json"), aer.FromXGBoost, table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := model.ExportONNX(io.Discard); !errors.Is(err, onnx.ErrUnsupported) {
+		t.Errorf("categorical XGBoost model: %v", err)
 	}
 }
