@@ -31,8 +31,9 @@
 //     the trees (BRANCH_LT splits, as a boosted tree sends a value below
 //     its threshold left; missing values by each split's default
 //     direction, nodes_missing_value_tracks_true), the base margin added,
-//     then Sigmoid. Categorical partition splits (XGBoost imports) are
-//     refused.
+//     then Sigmoid. Models imported from XGBoost and LightGBM export
+//     the same way, but for their categorical splits and LightGBM's
+//     zero-as-missing splits, which are refused.
 //   - logreg: the imputation and standardisation in front of it
 //     (Where(IsNaN(X), means, X), Sub, Div), MatMul with the coefficients,
 //     Add the intercept, Sigmoid.
@@ -68,8 +69,8 @@
 // so) or its isotonic map (the score clipped to the fitted range, the
 // segment found by counting the points below it, Gather and linear
 // interpolation), and the threshold. mlp-focal, and an imported model
-// with categorical partition splits, are refused with an error wrapping
-// ErrUnsupported that names the method and the part.
+// with categorical or zero-as-missing splits, are refused with an error
+// wrapping ErrUnsupported that names the method and the part.
 //
 // # Float32 input and tree thresholds
 //

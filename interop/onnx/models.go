@@ -42,7 +42,7 @@ func (c *converter) proba(m learn.Model, in *input) (string, error) {
 		if err := e.addCART(t.Tree(), 0); err != nil {
 			return "", c.wrap(err)
 		}
-		return c.g.castDouble(e.emit(c.g, 1)), nil
+		return e.emit(c.g, 1), nil
 	case *forest.Model:
 		return c.forest(t.Forest(), in)
 	case *adaboost.Model:
@@ -86,7 +86,7 @@ func (c *converter) boostMargins(ms []*boost.Model, in *input) (string, error) {
 	if err := checkFinite("base margin", base...); err != nil {
 		return "", c.wrap(err)
 	}
-	sum := c.g.castDouble(e.emit(c.g, len(ms)))
+	sum := e.emit(c.g, len(ms))
 	return c.g.add(sum, c.g.doubles("base_margin", []int64{int64(len(ms))}, base)), nil
 }
 
@@ -168,7 +168,7 @@ func (c *converter) forest(f *forest.Forest, in *input) (string, error) {
 			return "", c.wrap(fmt.Errorf("tree %d: %w", k, err))
 		}
 	}
-	sum := c.g.castDouble(e.emit(c.g, 1))
+	sum := e.emit(c.g, 1)
 	return c.g.div(sum, c.g.scalar("trees", float64(len(f.Trees)))), nil
 }
 
@@ -192,7 +192,7 @@ func (c *converter) adaboost(es []*adaboost.Ensemble, in *input) (string, error)
 		}
 		counts[k] = float64(len(en.Trees))
 	}
-	sum := g.castDouble(e.emit(g, len(es)))
+	sum := e.emit(g, len(es))
 	p := g.sigmoid(g.div(sum, g.doubles("trees", []int64{int64(len(es))}, counts)))
 	if len(es) == 1 {
 		return p, nil

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/aer-go/aer"
+	"github.com/aer-go/aer/boost"
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/internal/sharedtest"
@@ -419,5 +420,44 @@ func TestONNXRuntimeImported(t *testing.T) {
 	}
 	if err := model.ExportONNX(io.Discard); !errors.Is(err, onnx.ErrUnsupported) {
 		t.Errorf("categorical XGBoost model: %v", err)
+	}
+}
+
+// Edge cases ONNX Runtime must take as aer scores them: a boosted model
+// without trees (its base margin), a tree that is one leaf, a split whose
+// missing values go left, rows with every feature missing.
+func TestONNXRuntimeEdgeCases(t *testing.T) {
+	node, script := runtime(t)
+	leaf := boost.Tree{Feature: []int32{-1}, Threshold: []float64{0}, DefaultLeft: []bool{false}, Left: []int32{-1}, Value: []float64{0.75},
+		Gain: []float64{0}, Cover: []float64{1}}
+	split := boost.Tree{Feature: []int32{1, -1, -1}, Threshold: []float64{0.27, 0, 0}, DefaultLeft: []bool{true, false, false},
+		Left: []int32{1, -1, -1}, Value: []float64{0, -1.5, 2.25}, Gain: make([]float64, 3), Cover: make([]float64, 3)}
+	x := [][]float64{{0, 0.27}, {1, 0.2699999}, {math.NaN(), math.NaN()}, {-3, 1e30}, {2, -1e-30}}
+	for _, tc := range []struct {
+		name  string
+		trees []boost.Tree
+	}{
+		{"no trees", nil},
+		{"one leaf", []boost.Tree{leaf}},
+		{"leaf and split", []boost.Tree{leaf, split}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := &boost.Model{NumFeatures: 2, BaseMargin: -0.5, Trees: tc.trees}
+			file := filepath.Join(t.TempDir(), "model.onnx")
+			b, err := onnx.Marshal(&onnx.Spec{Model: &boost.Fitted{Model: m}, Threshold: 0.5, Method: "gbdt"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(file, b, 0o666); err != nil {
+				t.Fatal(err)
+			}
+			p, label := scoreORT(t, node, script, file, x)
+			for i, row := range x {
+				want := m.PredictRow(row)
+				if math.Abs(p[i]-want) > 1e-7 || label[i] != map[bool]int{true: 1, false: 0}[want >= 0.5] {
+					t.Errorf("row %v: ONNX Runtime %v (label %d), aer %v", row, p[i], label[i], want)
+				}
+			}
+		})
 	}
 }

@@ -145,10 +145,17 @@ func (e *treeSet) leaf(tree, node, target int64, v float64) {
 }
 
 // emit adds the TreeEnsembleRegressor node on the input's features, NaN
-// kept (double), and returns its output: [N, targets] float32, each
-// target the sum of its trees' leaf values.
+// kept (double), and returns its output cast to double: [N, targets],
+// each target the sum of its trees' leaf values (float32, the operator's
+// output type). Without any tree, the sums are zeros.
 func (e *treeSet) emit(g *graph, targets int) string {
-	return g.opML("TreeEnsembleRegressor", []string{e.in.nanKept(g)},
+	x := e.in.nanKept(g)
+	if len(e.treeIDs) == 0 {
+		n := g.op("Slice", []string{g.op("Shape", []string{x}), g.int64s("start", []int64{1}, []int64{0}), g.int64s("end", []int64{1}, []int64{1})})
+		shape := g.op("Concat", []string{n, g.int64s("targets", []int64{1}, []int64{int64(targets)})}, intAttr("axis", 0))
+		return g.op("ConstantOfShape", []string{shape}, attribute{name: "value", typ: attrTensor, t: &tensor{dims: []int64{1}, dtype: typeDouble, doubles: []float64{0}}})
+	}
+	return g.castDouble(g.opML("TreeEnsembleRegressor", []string{x},
 		intAttr("n_targets", int64(targets)),
 		stringAttr("aggregate_function", "SUM"),
 		stringAttr("post_transform", "NONE"),
@@ -164,5 +171,5 @@ func (e *treeSet) emit(g *graph, targets int) string {
 		intsAttr("target_nodeids", e.targetNode),
 		intsAttr("target_ids", e.targetID),
 		doublesAttr("target_weights_as_tensor", e.weights),
-	)
+	))
 }
