@@ -3,6 +3,7 @@ package aer
 import (
 	"context"
 	"io"
+	"math"
 
 	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/internal/atomicfile"
@@ -16,9 +17,11 @@ const (
 )
 
 // ExportONNX writes the model as an ONNX file to w: a graph with one
-// float32 input X [N, F], the model's features in Schema().Features
-// order (a categorical column as its one-hot features, column=value; NaN
-// for a missing value), and two outputs: probability (float32 [N], the
+// float32 input X, the model's features in Schema().Features order (NaN
+// for a missing value), or, when the schema has categorical columns, its
+// raw columns (Schema().RawColumns()) with each categorical column as
+// its value's index, one-hot encoded inside the graph (ONNXInput turns
+// a table into X); and two outputs: probability (float32 [N], the
 // score Predict gives, the decision layer's calibration included) and
 // label (int64 [N], 1 when the probability is at least the model's
 // Threshold). Package interop/onnx says how each method is written and
@@ -55,8 +58,59 @@ func (m *Model) marshalONNX() ([]byte, error) {
 		Model: decision.Detach(m.model), Threshold: t, Method: m.Method(),
 		Features: s.Features, Classes: s.Classes, ProducerVersion: Version,
 	}
+	if len(s.Categories) > 0 {
+		spec.Categories, spec.Raw = s.Categories, s.RawColumns()
+	}
 	if m.layer != nil {
 		spec.Calibration = m.layer.Calibration
 	}
 	return onnx.Marshal(spec)
+}
+
+// ONNXInput returns t's rows as the input X of the model's ONNX graph
+// (ExportONNX): the features in the schema's order for a schema without
+// categorical columns; with them, the schema's raw columns, each
+// categorical one as the index of its value in the category's Values
+// (NaN for a missing or unseen value). The table's columns are matched
+// by name, as Predict matches them.
+func (m *Model) ONNXInput(t *Table) ([][]float64, error) {
+	s := m.Schema()
+	enc, err := t.d.Encode(&s)
+	if err != nil {
+		return nil, err
+	}
+	r, c := enc.X.Dims()
+	if len(s.Categories) == 0 {
+		out := make([][]float64, r)
+		for i := range out {
+			out[i] = append([]float64(nil), enc.X.RawRowView(i)[:c]...)
+		}
+		return out, nil
+	}
+	cats := map[string]int{} // column -> number of values
+	for _, cat := range s.Categories {
+		cats[cat.Column] = len(cat.Values)
+	}
+	raw := s.RawColumns()
+	out := make([][]float64, r)
+	for i := range out {
+		row, j := enc.X.RawRowView(i), 0
+		out[i] = make([]float64, len(raw))
+		for k, col := range raw {
+			nv, ok := cats[col]
+			if !ok {
+				out[i][k] = row[j]
+				j++
+				continue
+			}
+			out[i][k] = math.NaN()
+			for v := range nv {
+				if row[j+v] == 1 {
+					out[i][k] = float64(v)
+				}
+			}
+			j += nv
+		}
+	}
+	return out, nil
 }

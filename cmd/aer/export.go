@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	aerlib "github.com/aer-go/aer"
+	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/interop/onnx"
 )
 
@@ -17,12 +18,14 @@ Writes an aer model file in another format, for other runtimes.
 
 --format onnx: an ONNX file (IR 8, opsets ai.onnx 17 and ai.onnx.ml 3),
 which ONNX Runtime and other ONNX runtimes score. One input, X: float32
-[N, F], the model's features in the order aer info --model lists them (a
-text column as its one-hot features, column=value; NaN for a missing
-value). Two outputs: probability, float32 [N], the score aer predict
+[N, F], the model's features in the order aer info --model lists them
+(NaN for a missing value); for a model with text columns, its raw columns
+instead, each text column as the index of its value among the values
+the model knows (NaN for a missing or unseen value), one-hot encoded
+inside the graph (aer.Model.ONNXInput turns a table into X). Two outputs: probability, float32 [N], the score aer predict
 writes (the decision layer's calibration included), and label, int64
 [N], 1 when the probability is at least the model's threshold, aer
-predict's pred. Inside the graph: the method's imputation and
+predict's pred. Inside the graph: the one-hot encoding, the method's imputation and
 standardisation, its trees (an ai.onnx.ml TreeEnsembleRegressor; for AER
 every member's margin in one ensemble, one target per member), its
 linear or kernel terms, AER's mixture log-densities and weights, the
@@ -56,21 +59,26 @@ func init() {
 
 // exportOutput is the --json document of aer export.
 type exportOutput struct {
-	Format        string   `json:"format"`
-	Model         string   `json:"model"`
-	Out           string   `json:"out"`
-	Method        string   `json:"method"`
-	Input         string   `json:"input"`
-	Features      []string `json:"features"`
-	Outputs       []string `json:"outputs"`
-	Threshold     float64  `json:"threshold"`
-	ThresholdFrom string   `json:"threshold_from"`
-	Scores        string   `json:"scores"`
-	Calibration   string   `json:"calibration,omitempty"`
-	Bytes         int      `json:"bytes"`
-	IRVersion     int      `json:"ir_version"`
-	Opset         int      `json:"opset"`
-	MLOpset       int      `json:"ml_opset"`
+	Format   string   `json:"format"`
+	Model    string   `json:"model"`
+	Out      string   `json:"out"`
+	Method   string   `json:"method"`
+	Input    string   `json:"input"`
+	Features []string `json:"features"`
+	// Columns are the input's columns: the features, or, with text
+	// columns, the raw columns, a text column as its value's index
+	// among Categories' values (one-hot encoded inside the graph).
+	Columns       []string           `json:"columns"`
+	Categories    []dataset.Category `json:"categories,omitempty"`
+	Outputs       []string           `json:"outputs"`
+	Threshold     float64            `json:"threshold"`
+	ThresholdFrom string             `json:"threshold_from"`
+	Scores        string             `json:"scores"`
+	Calibration   string             `json:"calibration,omitempty"`
+	Bytes         int                `json:"bytes"`
+	IRVersion     int                `json:"ir_version"`
+	Opset         int                `json:"opset"`
+	MLOpset       int                `json:"ml_opset"`
 }
 
 func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -123,10 +131,14 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return nil
 	}
 	th, from := model.Threshold()
+	sch := model.Schema()
 	o := exportOutput{Format: *format, Model: *modelPath, Out: *out, Method: model.Method(),
-		Input: onnx.Input, Features: model.Schema().Features, Outputs: []string{onnx.Probability, onnx.Label},
+		Input: onnx.Input, Features: sch.Features, Columns: sch.Features, Categories: sch.Categories, Outputs: []string{onnx.Probability, onnx.Label},
 		Threshold: th, ThresholdFrom: from, Scores: model.Scores(), Bytes: buf.Len(),
 		IRVersion: onnx.IRVersion, Opset: onnx.Opset, MLOpset: onnx.MLOpset}
+	if len(sch.Categories) > 0 {
+		o.Columns = sch.RawColumns()
+	}
 	if l := model.Layer(); l != nil && l.Calibration != nil {
 		o.Calibration = l.Calibration.Method
 	}
@@ -134,7 +146,10 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return writeJSON(stdout, o)
 	}
 	fmt.Fprintf(stdout, "exported   %s model %s as ONNX (IR %d, opsets ai.onnx %d, ai.onnx.ml %d), %d bytes\n", o.Method, o.Model, o.IRVersion, o.Opset, o.MLOpset, o.Bytes)
-	fmt.Fprintf(stdout, "input      %s: float32 [N, %d] (%s)\n", o.Input, len(o.Features), strings.Join(o.Features, ", "))
+	fmt.Fprintf(stdout, "input      %s: float32 [N, %d] (%s)\n", o.Input, len(o.Columns), strings.Join(o.Columns, ", "))
+	for _, c := range o.Categories {
+		fmt.Fprintf(stdout, "           %s: the index of its value among %s\n", c.Column, strings.Join(c.Values, ", "))
+	}
 	scores := "the method's score, uncalibrated"
 	if o.Calibration != "" {
 		scores = "probability, " + o.Calibration + " calibration"

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,4 +77,40 @@ func TestExport(t *testing.T) {
 	}
 	_, stderr, _ = aer(t, "export", "--model", mlp, "--out", refused)
 	golden(t, "export/unsupported.stderr", strings.ReplaceAll(stderr, dir, "DIR"))
+}
+
+// TestExportCategorical exports a model of a table with a text column:
+// the input's columns are the raw ones, the text column named with its
+// values, one-hot encoded inside the graph.
+func TestExportCategorical(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("x,city,label\n")
+	for i := range 200 {
+		city := []string{"lima", "oslo", "rome"}[i%3]
+		label := 0
+		if i%7 == 0 || (city == "oslo" && i%5 == 0) {
+			label = 1
+		}
+		fmt.Fprintf(&b, "%d,%s,%d\n", i%17, city, label)
+	}
+	train := filepath.Join(dir, "train.csv")
+	if err := os.WriteFile(train, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(dir, "m.aer")
+	if _, stderr, code := aer(t, "fit", "--method", "gbdt", "--train", train, "--param", "n_estimators=5", "--out", model); code != 0 {
+		t.Fatalf("fit: exit %d\n%s", code, stderr)
+	}
+	stdout, stderr, code := aer(t, "export", "--model", model, "--out", filepath.Join(dir, "m.onnx"), "--json")
+	if code != 0 {
+		t.Fatalf("export: exit %d\n%s", code, stderr)
+	}
+	var o exportOutput
+	if err := json.Unmarshal([]byte(stdout), &o); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(o.Columns, ",") != "x,city" || len(o.Features) != 4 || len(o.Categories) != 1 || strings.Join(o.Categories[0].Values, ",") != "lima,oslo,rome" {
+		t.Errorf("columns %q, features %q, categories %+v", o.Columns, o.Features, o.Categories)
+	}
 }

@@ -4,11 +4,13 @@
 // # The graph
 //
 // One input, X: float32 [N, F], the model's features in the order of its
-// schema (dataset.Schema.Features), NaN for a missing value. A
-// categorical column enters as the one-hot features the schema names
-// (column=value, one per value seen in training; an unseen value is all
-// zeros): the graph reads the encoded feature vector, as the method does,
-// and the caller encodes text columns as aer's reader does.
+// schema (dataset.Schema.Features), NaN for a missing value. When the
+// schema has categorical columns (Spec.Categories), X holds its raw
+// columns instead (dataset.Schema.RawColumns), each categorical column
+// as the index of its value in the category's Values; the graph one-hot
+// encodes it (Equal against the indices), so that a missing or unseen
+// value (NaN, or a number that is no index) is all zeros, as aer's reader
+// encodes it. aer.Model.ONNXInput turns a table into X.
 //
 // Two outputs: probability, float32 [N], the probability of the positive
 // class that aer predict writes in its score column (the decision

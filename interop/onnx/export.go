@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/learn"
 )
@@ -67,8 +68,17 @@ type Spec struct {
 	// Method is the registered name of the method (for messages and the
 	// metadata).
 	Method string
-	// Features names the input's columns, in order.
+	// Features names the model's features, in order.
 	Features []string
+	// Categories are the schema's categorical columns
+	// (dataset.Schema.Categories), one-hot encoded inside the graph: with
+	// any, the input X holds the schema's raw columns
+	// (dataset.Schema.RawColumns) in Raw's order, a categorical column as
+	// the index of its value in the category's Values (NaN, or any
+	// number that is not an index, for a missing or unseen value: all
+	// zeros, as aer's reader encodes it). Without, X holds the features.
+	Categories []dataset.Category
+	Raw        []string
 	// Classes are the label values of class 0 and class 1 (metadata).
 	Classes [2]string
 	// ProducerVersion is the producer_version written (aer's version).
@@ -105,7 +115,11 @@ func Marshal(s *Spec) ([]byte, error) {
 		method = fmt.Sprintf("%T", s.Model)
 	}
 	c := &converter{g: &graph{}, method: method}
-	p, err := c.proba(s.Model, &input{raw: c.g.castDouble(Input), nf: nf})
+	x, width, err := c.encode(s, nf)
+	if err != nil {
+		return nil, err
+	}
+	p, err := c.proba(s.Model, &input{raw: x, nf: nf})
 	if err != nil {
 		return nil, err
 	}
@@ -123,14 +137,14 @@ func Marshal(s *Spec) ([]byte, error) {
 	c.g.named(Label, "Cast", []string{ge}, intAttr("to", typeInt64))
 
 	n := dim{param: "N"}
-	doc := fmt.Sprintf("aer %s model: %s [N, %d] float32 features in the schema's order (NaN missing) to %s [N] float32 (positive-class probability) and %s [N] int64 (1 when probability >= %s)",
-		method, Input, nf, Probability, Label, strconv.FormatFloat(s.Threshold, 'g', -1, 64))
+	doc := fmt.Sprintf("aer %s model: %s [N, %d] float32 columns (NaN missing) to %s [N] float32 (positive-class probability) and %s [N] int64 (1 when probability >= %s)",
+		method, Input, width, Probability, Label, strconv.FormatFloat(s.Threshold, 'g', -1, 64))
 	gp := &graphProto{
 		name:         "aer_" + strings.ReplaceAll(method, "-", "_"),
 		doc:          doc,
 		nodes:        c.g.nodes,
 		initializers: c.g.inits,
-		inputs:       []valueInfo{{name: Input, dtype: typeFloat, dims: []dim{n, {value: int64(nf)}}, doc: "features in the model's order: " + strings.Join(s.Features, ", ")}},
+		inputs:       []valueInfo{{name: Input, dtype: typeFloat, dims: []dim{n, {value: int64(width)}}, doc: inputDoc(s)}},
 		output: []valueInfo{
 			{name: Probability, dtype: typeFloat, dims: []dim{n}, doc: "probability of the positive class"},
 			{name: Label, dtype: typeInt64, dims: []dim{n}, doc: "predicted class: 1 when probability >= the threshold"},
@@ -154,6 +168,67 @@ func Marshal(s *Spec) ([]byte, error) {
 		mp.metadata = append(mp.metadata, [2]string{"calibration", s.Calibration.Method})
 	}
 	return mp.marshal(), nil
+}
+
+// encode returns the graph's features as double [N, nf]: X cast to
+// double, or, with categorical columns, X's raw columns with each
+// categorical one one-hot encoded (Equal against its value indices), in
+// the features' order; and the width of X.
+func (c *converter) encode(s *Spec, nf int) (string, int, error) {
+	x := c.g.castDouble(Input)
+	if len(s.Categories) == 0 {
+		return x, nf, nil
+	}
+	cats := map[string]dataset.Category{}
+	for _, cat := range s.Categories {
+		cats[cat.Column] = cat
+	}
+	var parts []string
+	width := 0
+	for j, col := range s.Raw {
+		cat, ok := cats[col]
+		if !ok {
+			parts = append(parts, c.g.gather(x, []int64{int64(j)}, 1))
+			width++
+			continue
+		}
+		idx := make([]float64, len(cat.Values))
+		for k := range idx {
+			idx[k] = float64(k)
+		}
+		code := c.g.gather(x, []int64{int64(j)}, 1) // [N, 1]
+		eq := c.g.op("Equal", []string{code, c.g.doubles("codes", []int64{int64(len(idx))}, idx)})
+		parts = append(parts, c.g.op("Cast", []string{eq}, intAttr("to", typeDouble)))
+		width += len(cat.Values)
+		delete(cats, col)
+	}
+	if len(cats) != 0 || width != nf {
+		return "", 0, fmt.Errorf("onnx: raw columns %q with %d categorical columns give %d features, the model reads %d", s.Raw, len(s.Categories), width, nf)
+	}
+	return c.g.concat(1, parts...), len(s.Raw), nil
+}
+
+// inputDoc describes the input's columns.
+func inputDoc(s *Spec) string {
+	if len(s.Categories) == 0 {
+		return "features in the model's order: " + strings.Join(s.Features, ", ")
+	}
+	var b strings.Builder
+	b.WriteString("raw columns in order (a categorical column as its value's index): ")
+	cats := map[string]dataset.Category{}
+	for _, cat := range s.Categories {
+		cats[cat.Column] = cat
+	}
+	for j, col := range s.Raw {
+		if j > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(col)
+		if cat, ok := cats[col]; ok {
+			fmt.Fprintf(&b, " [%s]", strings.Join(cat.Values, "|"))
+		}
+	}
+	return b.String()
 }
 
 // converter turns models into graph nodes.

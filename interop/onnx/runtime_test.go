@@ -199,7 +199,11 @@ func TestONNXRuntime(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				p, label := scoreORT(t, node, script, file, rows(in.table))
+				x, err := model.ONNXInput(in.table)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p, label := scoreORT(t, node, script, file, x)
 				worst, at, wrong := 0.0, 0, 0
 				for i := range p {
 					if d := math.Abs(p[i] - preds.Score[i]); d > worst || math.IsNaN(d) {
@@ -330,15 +334,12 @@ func TestONNXRuntimeMethods(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := model.Schema()
-			enc, err := test.Dataset().Encode(&s)
+			x, err := model.ONNXInput(test)
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, _ := enc.X.Dims()
-			x := make([][]float64, r)
-			for i := range x {
-				x[i] = enc.X.RawRowView(i)
+			if sch := model.Schema(); len(sch.Categories) == 0 || len(x[0]) != len(sch.RawColumns()) {
+				t.Fatalf("the clinic table's text column: categories %v, %d input columns", sch.Categories, len(x[0]))
 			}
 			p, label := scoreORT(t, node, script, file, x)
 			worst, at, wrong := 0.0, 0, 0
