@@ -295,14 +295,9 @@ func (f *mixtureFn) ProcessElement(ctx context.Context, _ int, it func(*[]byte) 
 	if err != nil {
 		return err
 	}
-	var blocks []*block
-	var p []byte
-	for it(&p) {
-		b, err := decodeBlock(p)
-		if err != nil {
-			return err
-		}
-		blocks = append(blocks, b)
+	blocks, err := readBlocks(it)
+	if err != nil {
+		return err
 	}
 	d, keys := sortRows(blocks)
 	order := make([]int, len(keys))
@@ -707,14 +702,9 @@ func (f *trainFn) ProcessElement(ctx context.Context, place int, it func(*[]byte
 	if err != nil {
 		return err
 	}
-	var blocks []*block
-	var p []byte
-	for it(&p) {
-		b, err := decodeBlock(p)
-		if err != nil {
-			return err
-		}
-		blocks = append(blocks, b)
+	blocks, err := readBlocks(it)
+	if err != nil {
+		return err
 	}
 	d, _ := sortRows(blocks)
 	L := c.mx.model.K()
@@ -761,11 +751,11 @@ func (f *trainFn) ProcessElement(ctx context.Context, place int, it func(*[]byte
 			if err != nil {
 				return err
 			}
-			payload, err := mb.Model.MarshalBinary()
+			mo, err := encodeMember(g, mb)
 			if err != nil {
 				return err
 			}
-			out.Members = append(out.Members, memberOut{G: g, Method: mb.Method, Name: mb.Name, Payload: payload})
+			out.Members = append(out.Members, mo)
 		}
 	}
 	if place == 2*L {
@@ -774,11 +764,11 @@ func (f *trainFn) ProcessElement(ctx context.Context, place int, it func(*[]byte
 			if err != nil {
 				return err
 			}
-			payload, err := mb.Model.MarshalBinary()
+			mo, err := encodeMember(t, mb)
 			if err != nil {
 				return err
 			}
-			out.Peers = append(out.Peers, memberOut{G: t, Method: mb.Method, Name: mb.Name, Payload: payload})
+			out.Peers = append(out.Peers, mo)
 		}
 	}
 	b, err := json.Marshal(out)
@@ -787,4 +777,27 @@ func (f *trainFn) ProcessElement(ctx context.Context, place int, it func(*[]byte
 	}
 	emit(b)
 	return nil
+}
+
+// readBlocks decodes the blocks of a grouped collection.
+func readBlocks(it func(*[]byte) bool) ([]*block, error) {
+	var blocks []*block
+	var p []byte
+	for it(&p) {
+		b, err := decodeBlock(p)
+		if err != nil {
+			return nil, err
+		}
+		blocks = append(blocks, b)
+	}
+	return blocks, nil
+}
+
+// encodeMember is member mb (of setting or peer g) on the wire.
+func encodeMember(g int, mb adaptive.Member) (memberOut, error) {
+	payload, err := mb.Model.MarshalBinary()
+	if err != nil {
+		return memberOut{}, fmt.Errorf("aer-beam: member %s: %w", mb.Name, err)
+	}
+	return memberOut{G: g, Method: mb.Method, Name: mb.Name, Payload: payload}, nil
 }

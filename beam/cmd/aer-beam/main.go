@@ -222,17 +222,9 @@ func runPredict(ctx context.Context, pf *predictFlags, stdout io.Writer) error {
 	}
 	p, s := beam.NewPipelineWithRoot()
 	predict.Pipeline(s, predict.Options{Model: *pf.model, Data: *pf.data, Out: *pf.out, ID: *pf.id})
-	res, err := beamx.RunWithMetrics(ctx, p)
+	counts, err := runCounting(ctx, p, predict.Namespace)
 	if err != nil {
 		return err
-	}
-	counts := map[string]int64{}
-	if res != nil {
-		for _, c := range res.Metrics().AllMetrics().Counters() {
-			if c.Key.Namespace == predict.Namespace {
-				counts[c.Key.Name] += c.Committed
-			}
-		}
 	}
 	if *pf.asJSON {
 		return json.NewEncoder(stdout).Encode(map[string]any{"out": *pf.out + "-*.csv", "files": counts[predict.FileCounter],
@@ -275,17 +267,9 @@ func runFit(ctx context.Context, ff *fitFlags, stdout io.Writer) error {
 	}
 	p, s := beam.NewPipelineWithRoot()
 	fit.Pipeline(s, fit.Options{Train: *ff.train, Valid: *ff.valid, Out: *ff.out, Spec: spec})
-	res, err := beamx.RunWithMetrics(ctx, p)
+	counts, err := runCounting(ctx, p, fit.Namespace)
 	if err != nil {
 		return err
-	}
-	counts := map[string]int64{}
-	if res != nil {
-		for _, c := range res.Metrics().AllMetrics().Counters() {
-			if c.Key.Namespace == fit.Namespace {
-				counts[c.Key.Name] += c.Committed
-			}
-		}
 	}
 	if *ff.asJSON {
 		return json.NewEncoder(stdout).Encode(map[string]any{"out": *ff.out, "method": "aer", "train_rows": counts[fit.RowsCounter],
@@ -294,4 +278,22 @@ func runFit(ctx context.Context, ff *fitFlags, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "aer-beam: fit: wrote %s: aer, %d members, %d training rows, %d validation rows\n",
 		*ff.out, counts[fit.MemberCounter], counts[fit.RowsCounter], counts[fit.ValidCounter])
 	return nil
+}
+
+// runCounting runs the pipeline and returns its committed counters of
+// namespace ns by name.
+func runCounting(ctx context.Context, p *beam.Pipeline, ns string) (map[string]int64, error) {
+	res, err := beamx.RunWithMetrics(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	counts := map[string]int64{}
+	if res != nil {
+		for _, c := range res.Metrics().AllMetrics().Counters() {
+			if c.Key.Namespace == ns {
+				counts[c.Key.Name] += c.Committed
+			}
+		}
+	}
+	return counts, nil
 }
