@@ -137,15 +137,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageErrorf("import: %s: the labels are %q and %q, not 0 and 1: name the one the model was trained to score as 1 with --positive", *data, c[0], c[1])
 	}
 
-	var model *aerlib.Model
-	if *modelPath == "-" {
-		model, err = aerlib.Import(ctx, aerlib.Stdin(ctx), *from, table)
-		if err != nil && !errors.Is(err, aerlib.ErrImport) {
-			err = fmt.Errorf("standard input: %w", err)
-		}
-	} else {
-		model, err = aerlib.ImportFile(ctx, *modelPath, *from, table)
-	}
+	model, err := importModel(ctx, *from, *modelPath, table)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -175,6 +167,25 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *asJSON {
 		return writeJSON(stdout, o)
 	}
+	printImport(stdout, &o)
+	return nil
+}
+
+// importModel imports the model file path ("-": the standard input)
+// saved by library from, with table's schema.
+func importModel(ctx context.Context, from, path string, table *aerlib.Table) (*aerlib.Model, error) {
+	if path != "-" {
+		return aerlib.ImportFile(ctx, path, from, table)
+	}
+	model, err := aerlib.Import(ctx, aerlib.Stdin(ctx), from, table)
+	if err != nil && !errors.Is(err, aerlib.ErrImport) {
+		err = fmt.Errorf("standard input: %w", err)
+	}
+	return model, err
+}
+
+// printImport renders import's outcome as text.
+func printImport(stdout io.Writer, o *importOutput) {
 	booster := o.Booster + " booster, "
 	if o.Booster == "" {
 		booster = ""
@@ -185,7 +196,6 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(stdout, "roc-auc    %.4f on the %d rows of %s\n", *o.ROCAUC, o.Rows, o.Data)
 	}
 	fmt.Fprintf(stdout, "out        %s\n", o.Out)
-	return nil
 }
 
 // countLabels counts the 0 and 1 labels.

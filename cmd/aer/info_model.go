@@ -180,16 +180,7 @@ func runInfoModel(path string, asJSON bool, stdout io.Writer) error {
 	}
 	if len(r.Params) > 0 {
 		fmt.Fprintf(w, "\nparameters\n")
-		keys := make([]string, 0, len(r.Params))
-		for k := range r.Params {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		rows := [][]string{}
-		for _, k := range keys {
-			rows = append(rows, []string{"  " + k, r.Params[k]})
-		}
-		evalWriteTable(w, "ll", rows)
+		evalWriteTable(w, "ll", paramRows(r.Params))
 	}
 	if len(r.Members) > 0 {
 		fmt.Fprintf(w, "\nmembers (%d)\n", len(r.Members))
@@ -204,4 +195,18 @@ func runInfoModel(path string, asJSON bool, stdout io.Writer) error {
 		evalWriteTable(w, "rllrl", rows)
 	}
 	return w.err
+}
+
+// paramRows are the parameters as table rows, sorted by key.
+func paramRows(params map[string]string) [][]string {
+	keys := make([]string, 0, len(params))
+	for k := range params {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	rows := make([][]string, 0, len(keys))
+	for _, k := range keys {
+		rows = append(rows, []string{"  " + k, params[k]})
+	}
+	return rows
 }
