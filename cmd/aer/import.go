@@ -123,18 +123,9 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 
-	table, err := aerlib.ReadTableFrom(ctx, *data, df.trainingOptions())
+	table, err := importTable(ctx, *data, &df)
 	if err != nil {
-		return fmt.Errorf("import: %w", err)
-	}
-	if err := df.checkDropped(table.Dataset(), *data); err != nil {
-		return usageErrorf("import: %v", err)
-	}
-	switch c := table.Classes(); {
-	case c == [2]string{"1", "0"} && df.positive != "":
-		return usageErrorf("import: --positive %s: the binary objectives score the label 1, not 0", df.positive)
-	case c != [2]string{"0", "1"} && c != [2]string{"1", "0"} && df.positive == "":
-		return usageErrorf("import: %s: the labels are %q and %q, not 0 and 1: name the one the model was trained to score as 1 with --positive", *data, c[0], c[1])
+		return err
 	}
 
 	model, err := importModel(ctx, *from, *modelPath, table)
@@ -169,6 +160,25 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	printImport(stdout, &o)
 	return nil
+}
+
+// importTable reads the labelled data giving an imported model's
+// schema, with label 1 positive unless --positive names the class.
+func importTable(ctx context.Context, data string, df *dataFlags) (*aerlib.Table, error) {
+	table, err := aerlib.ReadTableFrom(ctx, data, df.trainingOptions())
+	if err != nil {
+		return nil, fmt.Errorf("import: %w", err)
+	}
+	if err := df.checkDropped(table.Dataset(), data); err != nil {
+		return nil, usageErrorf("import: %v", err)
+	}
+	switch c := table.Classes(); {
+	case c == [2]string{"1", "0"} && df.positive != "":
+		return nil, usageErrorf("import: --positive %s: the binary objectives score the label 1, not 0", df.positive)
+	case c != [2]string{"0", "1"} && c != [2]string{"1", "0"} && df.positive == "":
+		return nil, usageErrorf("import: %s: the labels are %q and %q, not 0 and 1: name the one the model was trained to score as 1 with --positive", data, c[0], c[1])
+	}
+	return table, nil
 }
 
 // importModel imports the model file path ("-": the standard input)
