@@ -10,6 +10,8 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
+
+	"github.com/aer-go/aer/learn"
 )
 
 // MultiModel is a multinomial logistic regression: class k's score is
@@ -27,9 +29,13 @@ type MultiModel struct {
 // Classes returns the number of classes.
 func (m *MultiModel) Classes() int { return len(m.Coef) }
 
-// PredictProba returns the class probabilities of x's rows, row-major
-// (Classes() per row), in dst's storage when it is large enough.
-func (m *MultiModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+// NumFeatures returns the number of features.
+func (m *MultiModel) NumFeatures() int { return len(m.Coef[0]) }
+
+// PredictClassProba returns the class probabilities of x's rows,
+// row-major (Classes() per row), in dst's storage when it is large
+// enough (learn.MultiModel).
+func (m *MultiModel) PredictClassProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	r, c := x.Dims()
 	k := m.Classes()
 	if k < 2 || c != len(m.Coef[0]) {
@@ -228,3 +234,5 @@ func (o *multiObjective) Grad(grad, theta []float64) {
 	o.eval(theta)
 	copy(grad, o.lastG)
 }
+
+var _ learn.MultiModel = (*MultiModel)(nil)

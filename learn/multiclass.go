@@ -1,0 +1,36 @@
+package learn
+
+import (
+	"context"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// MultiModel is a fitted multi-class model: the probability of each of
+// its classes for every row. Classes are numbered 0..Classes()-1, as
+// the labels of the Data it was fitted on.
+type MultiModel interface {
+	// PredictClassProba writes the class probabilities of every row of x
+	// (features in training order, NaN = missing) into dst, row-major,
+	// Classes() per row (allocated when too short), and returns it. Each
+	// row's probabilities sum to 1. It uses one goroutine.
+	PredictClassProba(x *mat.Dense, dst []float64) ([]float64, error)
+	// Classes is the number of classes.
+	Classes() int
+	// NumFeatures is the number of features the model expects.
+	NumFeatures() int
+	// MarshalBinary encodes the model for its method's LoadMulti.
+	MarshalBinary() ([]byte, error)
+}
+
+// MultiFitter is a Method that fits multi-class labels itself (softmax
+// boosted trees, multinomial logistic regression), rather than through a
+// decomposition into binary problems.
+type MultiFitter interface {
+	// FitMulti trains a model on train, whose labels are 0..k-1 (k >= 2);
+	// valid, when not nil, is data the method may tune on.
+	FitMulti(ctx context.Context, train, valid *Data, k int, env Env) (MultiModel, error)
+	// LoadMulti decodes a payload written by a MultiModel's
+	// MarshalBinary.
+	LoadMulti(payload []byte) (MultiModel, error)
+}
