@@ -41,6 +41,15 @@ type Options struct {
 	// as a fitted model's schema does; any other label value is an error.
 	// It overrides Positive.
 	Classes [2]string
+	// MultiClass reads a label column of three or more values as a
+	// multi-class table: Dataset.Labels holds the values, sorted, and Y
+	// indices into them. A column of two values is read as a binary
+	// table all the same (Classes, the rarer positive).
+	MultiClass bool
+	// Labels, when set, fixes the label values of a multi-class table, in
+	// order, as a fitted multi-class model's schema does; any other value
+	// is an error. It overrides Classes and MultiClass.
+	Labels []string
 	// Unlabeled reads a file without a label column: every column but the
 	// split column is a feature.
 	Unlabeled bool
@@ -404,6 +413,12 @@ func (d *Dataset) setLabels(labels []string, lines []int, opt Options, name stri
 	line := func(i int) int { return lines[i] }
 	var classes []string
 	counts := map[string]int{}
+	if opt.Labels != nil {
+		return d.setMultiLabels(labels, line, opt.Labels, name, col)
+	}
+	if opt.MultiClass && countDistinct(labels, 3) >= 3 {
+		return d.setMultiLabels(labels, line, nil, name, col)
+	}
 	if opt.Classes != [2]string{} {
 		classes = []string{canonicalLabel(opt.Classes[0]), canonicalLabel(opt.Classes[1])}
 		for i, s := range labels {
@@ -561,7 +576,7 @@ func WriteCSV(w io.Writer, d *Dataset) error {
 				buf = strconv.AppendFloat(buf[:0], d.W[i], 'g', -1, 64)
 				bw.Write(buf)
 			case outLabel:
-				bw.WriteString(csvCell(d.Classes[d.Y[i]]))
+				bw.WriteString(csvCell(d.LabelName(d.Y[i])))
 			}
 		}
 		if err := bw.WriteByte('\n'); err != nil {

@@ -51,8 +51,41 @@ type Dataset struct {
 	// Classes holds the label values as written in the file (numbers in
 	// canonical form): Classes[0] is the negative class, Classes[1] the
 	// positive one.
-	Classes         [2]string
+	Classes [2]string
+	// Labels holds the label values of a multi-class table (read with
+	// Options.MultiClass, three or more values), sorted (numbers by
+	// value, before text): Y holds indices into it, and Classes is
+	// empty. Nil for a binary table.
+	Labels          []string
 	MissingByColumn []int // missing cells per feature
+}
+
+// NumClasses returns the number of classes: len(Labels) for a
+// multi-class table, 2 otherwise.
+func (d *Dataset) NumClasses() int {
+	if d.Labels != nil {
+		return len(d.Labels)
+	}
+	return 2
+}
+
+// LabelName returns the name of class y: Labels[y] for a multi-class
+// table, Classes[y] otherwise.
+func (d *Dataset) LabelName(y int) string {
+	if d.Labels != nil {
+		return d.Labels[y]
+	}
+	return d.Classes[y]
+}
+
+// CountClasses returns the number of rows of each class (NumClasses
+// entries).
+func (d *Dataset) CountClasses() []int {
+	n := make([]int, d.NumClasses())
+	for _, y := range d.Y {
+		n[y]++
+	}
+	return n
 }
 
 // TextColumn is a column kept as text: its cells, one per row, trimmed.
@@ -107,6 +140,7 @@ func (d *Dataset) Subset(idx []int) *Dataset {
 		Features: d.Features,
 		Label:    d.Label,
 		Classes:  d.Classes,
+		Labels:   d.Labels,
 
 		WeightColumn: d.WeightColumn,
 		Dropped:      d.Dropped,

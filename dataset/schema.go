@@ -21,8 +21,11 @@ type Schema struct {
 	// Label is the label column name.
 	Label string `json:"label"`
 	// Classes are the label values as written in the data: [0] negative,
-	// [1] positive.
+	// [1] positive. Empty for a multi-class schema.
 	Classes [2]string `json:"classes"`
+	// Labels are the classes of a multi-class schema (Dataset.Labels),
+	// in order; nil for a binary one, whose JSON is unchanged.
+	Labels []string `json:"labels,omitempty"`
 	// Weight names the row-weight column of the training data, if any;
 	// data to score may carry it, and it is not a feature.
 	Weight string `json:"weight,omitempty"`
@@ -46,7 +49,7 @@ func (d *Dataset) Schema() Schema {
 	for _, c := range d.Categories {
 		cats = append(cats, Category{Column: c.Column, Values: slices.Clone(c.Values)})
 	}
-	return Schema{Features: slices.Clone(d.Features), Label: d.Label, Classes: d.Classes, Weight: d.WeightColumn,
+	return Schema{Features: slices.Clone(d.Features), Label: d.Label, Classes: d.Classes, Labels: slices.Clone(d.Labels), Weight: d.WeightColumn,
 		Drop: slices.Clone(d.Dropped), ID: d.IDColumn, Categories: cats}
 }
 
@@ -57,7 +60,7 @@ func (d *Dataset) Schema() Schema {
 // lists.
 func (s *Schema) ReadOptions() Options {
 	return Options{
-		Label: s.Label, Classes: s.Classes, LabelOptional: true, AllowOneClass: true,
+		Label: s.Label, Classes: s.Classes, Labels: s.Labels, LabelOptional: true, AllowOneClass: true,
 		Weight: s.Weight, WeightOptional: true, Drop: s.Drop, ID: s.ID, Categories: s.Categories,
 	}
 }
@@ -132,4 +135,22 @@ func quoteAll(names []string) string {
 		q[i] = fmt.Sprintf("%q", n)
 	}
 	return strings.Join(q, ", ")
+}
+
+// NumClasses returns the number of classes: len(Labels) for a
+// multi-class schema, 2 otherwise.
+func (s *Schema) NumClasses() int {
+	if s.Labels != nil {
+		return len(s.Labels)
+	}
+	return 2
+}
+
+// ClassNames returns the class names in order: Labels, or the two
+// Classes.
+func (s *Schema) ClassNames() []string {
+	if s.Labels != nil {
+		return slices.Clone(s.Labels)
+	}
+	return []string{s.Classes[0], s.Classes[1]}
 }
