@@ -82,3 +82,28 @@ func TestMultiClassBinaryUnchanged(t *testing.T) {
 		t.Errorf("third class without MultiClass: %v", err)
 	}
 }
+
+// TestStratifiedSplitMultiClass checks that every class, not only 0 and
+// 1, is split by the ratios.
+func TestStratifiedSplitMultiClass(t *testing.T) {
+	var y []int
+	for c, n := range []int{50, 30, 10, 5} {
+		for range n {
+			y = append(y, c)
+		}
+	}
+	parts, err := StratifiedSplit(y, []float64{3, 1, 1}, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]int{{30, 18, 6, 3}, {10, 6, 2, 1}, {10, 6, 2, 1}}
+	for k, p := range parts {
+		n := make([]int, 4)
+		for _, i := range p {
+			n[y[i]]++
+		}
+		if !slices.Equal(n, want[k]) {
+			t.Errorf("part %d: class counts %v, want %v", k, n, want[k])
+		}
+	}
+}

@@ -29,7 +29,13 @@ func StratifiedSplit(y []int, ratios []float64, seed uint64) ([][]int, error) {
 	}
 	parts := make([][]int, len(ratios))
 	src := rng.New(seed)
-	for class := 0; class <= 1; class++ {
+	// Every class in turn, 0 and 1 first: a binary split draws exactly as
+	// before classes beyond 1 were split.
+	top := 1
+	for _, v := range y {
+		top = max(top, v)
+	}
+	for class := 0; class <= top; class++ {
 		var idx []int
 		for i, v := range y {
 			if v == class {
