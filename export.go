@@ -52,6 +52,9 @@ func (m *Model) ExportONNXFile(ctx context.Context, path string) error {
 }
 
 func (m *Model) marshalONNX() ([]byte, error) {
+	if m.multi != nil {
+		return nil, errMultiUnsupported("the ONNX export")
+	}
 	t, _ := m.Threshold()
 	s := m.Schema()
 	spec := &onnx.Spec{

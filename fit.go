@@ -58,6 +58,12 @@ type Settings struct {
 	// rest of it needs, when the method learns a closer figure (see
 	// learn.Env).
 	MemoryPlan func(bytes int64)
+	// Multiclass is how a multi-class table (three or more labels) is
+	// fitted: MulticlassNative (the method's own multi-class model),
+	// MulticlassOvR or MulticlassOvO (binary models of the method); ""
+	// means native when the method has one, else one-vs-rest. Binary
+	// tables ignore it.
+	Multiclass string
 }
 
 // Method returns a fresh registered method by name ("aer", "gbdt",
@@ -85,6 +91,9 @@ func Fit(ctx context.Context, train, valid *Table, s *Settings, method learn.Met
 	}
 	if train == nil || !train.Labelled() {
 		return nil, fmt.Errorf("%w: the training table has no label", learn.ErrData)
+	}
+	if train.d.Labels != nil {
+		return fitMulti(ctx, train, valid, s, method)
 	}
 	composed, err := compose(method, s)
 	if err != nil {

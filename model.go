@@ -25,11 +25,12 @@ import (
 // and Load read). A Model is safe for concurrent use.
 type Model struct {
 	header *modelfile.Header
-	model  learn.Model     // behind the decision layer when there is one
-	layer  *decision.Layer // nil without one
-	sum    string          // the file's checksum, once read or computed
-	once   sync.Once       // computes sum
-	report *FitReport      // nil for a model read from a file
+	model  learn.Model      // behind the decision layer when there is one; nil for a multi-class model
+	multi  learn.MultiModel // a multi-class model (header.Multiclass); nil for a binary one
+	layer  *decision.Layer  // nil without one
+	sum    string           // the file's checksum, once read or computed
+	once   sync.Once        // computes sum
+	report *FitReport       // nil for a model read from a file
 }
 
 // Where a model's decision threshold comes from, as Model.Threshold
@@ -43,6 +44,9 @@ const (
 	FromMethod = "method"
 	// FromDefault: neither, so 0.5.
 	FromDefault = "default"
+	// FromArgmax: a multi-class model predicts each row's most probable
+	// class; it has no threshold.
+	FromArgmax = "argmax"
 )
 
 // Load reads the model file at path, as aer predict, aer explain and aer
@@ -88,6 +92,16 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	if h.Multiclass != "" || h.Schema.Labels != nil {
+		mm, err := loadMulti(h, method, payload)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if len(h.Decision) > 0 {
+			return nil, fmt.Errorf("%s: %w: a multi-class model with a decision layer", name, modelfile.ErrHeader)
+		}
+		return &Model{header: h, multi: mm, sum: hex.EncodeToString(data[len(data)-sha256.Size:])}, nil
+	}
 	model, err := method.Load(payload)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -118,6 +132,9 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 // payload is the method's encoding of the model, without the decision
 // layer (kept in the header).
 func (m *Model) payload() ([]byte, error) {
+	if m.multi != nil {
+		return m.multi.MarshalBinary()
+	}
 	b, err := decision.Detach(m.model).MarshalBinary()
 	if err != nil {
 		return nil, fmt.Errorf("encoding the model: %w", err)
@@ -162,8 +179,12 @@ func (m *Model) Header() *modelfile.Header { return m.header }
 
 // Learned is the fitted learn.Model behind the schema: it scores rows of
 // features in Schema().Features order (behind the decision layer when
-// there is one).
+// there is one). Nil for a multi-class model (LearnedMulti).
 func (m *Model) Learned() learn.Model { return m.model }
+
+// LearnedMulti is a multi-class model's fitted learn.MultiModel; nil for
+// a binary one.
+func (m *Model) LearnedMulti() learn.MultiModel { return m.multi }
 
 // Layer is the decision layer fitted on validation rows, nil without one.
 func (m *Model) Layer() *decision.Layer { return m.layer }
@@ -195,6 +216,9 @@ func (m *Model) Report() *FitReport { return m.report }
 // class and where it comes from: the decision layer's, else the one the
 // method tuned, else 0.5 (FromDecisionLayer, FromMethod, FromDefault).
 func (m *Model) Threshold() (t float64, from string) {
+	if m.multi != nil {
+		return 0, FromArgmax
+	}
 	t, tuned := learn.TunedThreshold(m.model)
 	switch {
 	case m.layer != nil:

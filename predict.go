@@ -48,10 +48,21 @@ type Predictions struct {
 	Unseen map[string]int
 	// Ignored names the table's columns the model does not use.
 	Ignored []string
+	// Names are a multi-class model's classes (Label and Pred index
+	// them; Classes is empty), and Proba each row's probabilities of
+	// them, row-major; Score is then the predicted class's probability.
+	// Nil for a binary model.
+	Names []string
+	Proba []float64
 }
 
 // Class returns the predicted class of row i by name.
-func (p *Predictions) Class(i int) string { return p.Classes[p.Pred[i]] }
+func (p *Predictions) Class(i int) string {
+	if p.Names != nil {
+		return p.Names[p.Pred[i]]
+	}
+	return p.Classes[p.Pred[i]]
+}
 
 // Positives counts the rows predicted positive.
 func (p *Predictions) Positives() int {
@@ -66,6 +77,9 @@ func (p *Predictions) Positives() int {
 // [id,]label,score,pred (label only when the table had one), label and
 // pred as the class names.
 func (p *Predictions) WriteCSV(w io.Writer) error {
+	if p.Names != nil {
+		return p.writeMultiCSV(w)
+	}
 	pw := dataset.NewPredictionsWriter(w, p.IDColumn, p.Label != nil, true, false)
 	if err := pw.Write(&dataset.Predictions{ID: p.ID, Label: p.Label, Score: p.Score, Pred: p.Pred, Classes: p.Classes}); err != nil {
 		return err
@@ -82,6 +96,9 @@ func (p *Predictions) WriteCSV(w io.Writer) error {
 func (m *Model) Predict(ctx context.Context, t *Table, opt *PredictOptions) (*Predictions, error) {
 	if opt == nil {
 		opt = &PredictOptions{}
+	}
+	if m.multi != nil {
+		return m.predictMulti(ctx, t, opt)
 	}
 	enc, err := m.encode(t)
 	if err != nil {

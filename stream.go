@@ -51,6 +51,9 @@ func (m *Model) PredictStream(ctx context.Context, r io.Reader, name string, w i
 	if opt == nil {
 		opt = &StreamOptions{}
 	}
+	if m.multi != nil {
+		return m.predictStreamMulti(ctx, r, name, w, opt)
+	}
 	ropt := m.ReadOptions()
 	if opt.ID != "" {
 		ropt.ID = opt.ID

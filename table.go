@@ -57,9 +57,10 @@ type ReadOptions struct {
 }
 
 // Options returns the options of package dataset that o stands for: text
-// columns read as categorical and, in a labelled table, a feature named
-// like the label refused (a second outcome would leak into training), as
-// aer fit reads its training data.
+// columns read as categorical, a label of three or more values read as
+// multi-class labels and, in a labelled table, a feature named like the
+// label refused (a second outcome would leak into training), as aer fit
+// reads its training data.
 func (o *ReadOptions) Options() dataset.Options {
 	if o == nil {
 		o = &ReadOptions{}
@@ -68,6 +69,7 @@ func (o *ReadOptions) Options() dataset.Options {
 		Label: o.Label, Positive: o.Positive, Unlabeled: o.Unlabeled, ID: o.ID, Weight: o.Weight,
 		Drop: o.Drop, Categorical: o.Categorical, MaxCategories: o.MaxCategories, Delimiter: o.Delimiter,
 		NA: o.NA, Workers: o.Workers, AutoCategorical: true, RefuseLabelLike: !o.Unlabeled,
+		MultiClass: true,
 	}
 }
 

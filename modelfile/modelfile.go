@@ -52,6 +52,12 @@ type Header struct {
 	Decision json.RawMessage `json:"decision,omitempty"`
 	// Producer names the program that wrote the file, e.g. "aer 0.1.0".
 	Producer string `json:"producer,omitempty"`
+	// Multiclass says how a multi-class model (Schema.Labels) holds its
+	// classes: "native" (the method's own multi-class model,
+	// learn.MultiFitter), "ovr" or "ovo" (binary models of the method,
+	// package multiclass). Empty for a binary model, whose header is
+	// unchanged.
+	Multiclass string `json:"multiclass,omitempty"`
 }
 
 // Validate checks that the header is usable: a method and named,

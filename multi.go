@@ -1,0 +1,240 @@
+package aer
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/modelfile"
+	"github.com/aer-go/aer/multiclass"
+	"github.com/aer-go/aer/pipeline"
+)
+
+// How a multi-class model holds its classes (Settings.Multiclass,
+// modelfile.Header.Multiclass).
+const (
+	// MulticlassNative: the method's own multi-class model
+	// (learn.MultiFitter: softmax boosted trees, multinomial logistic
+	// regression).
+	MulticlassNative = "native"
+	// MulticlassOvR and MulticlassOvO: binary models of the method, one
+	// per class or one per pair of classes (package multiclass).
+	MulticlassOvR = multiclass.OneVsRest
+	MulticlassOvO = multiclass.OneVsOne
+)
+
+// MultiClass says whether the model has three or more classes.
+func (m *Model) MultiClass() bool { return m.multi != nil }
+
+// Classes returns the model's class names in order: the multi-class
+// labels, or the negative and the positive class.
+func (m *Model) Classes() []string { return m.header.Schema.ClassNames() }
+
+// fitMulti fits method to a multi-class training table (Fit's path for
+// tables with Labels): natively when the method is a learn.MultiFitter
+// and s.Multiclass is "" or native, else by decomposition (one-vs-rest
+// by default). There is no grid search and no decision layer: a row is
+// predicted as its most probable class.
+func fitMulti(ctx context.Context, train, valid *Table, s *Settings, method learn.Method) (*Model, error) {
+	if method == nil {
+		method = DefaultMethod()
+	}
+	if s.Grid != nil {
+		return nil, fmt.Errorf("%w: a grid search on multi-class labels is not supported", learn.ErrParam)
+	}
+	if len(s.Params) > 0 {
+		c, err := cloneMethod(method)
+		if err != nil {
+			return nil, err
+		}
+		if err := pipeline.SetParams(c, s.Params); err != nil {
+			return nil, err
+		}
+		method = c
+	}
+	schema := train.Schema()
+	k := schema.NumClasses()
+	tr := &learn.Data{X: train.d.X, Y: train.d.Y, W: train.d.W, Features: train.d.Features}
+	if err := multiclass.CheckLabels(tr.Y, k); err != nil {
+		return nil, fmt.Errorf("training data: %w", err)
+	}
+	va, err := validData(train, valid)
+	if err != nil {
+		return nil, err
+	}
+	env := learn.Env{Seed: s.Seed, Workers: s.Workers, Progress: s.Progress, Logger: s.Logger, MemoryPlan: s.MemoryPlan}
+	strategy := s.Multiclass
+	mf, native := method.(learn.MultiFitter)
+	if strategy == "" {
+		strategy = MulticlassOvR
+		if native {
+			strategy = MulticlassNative
+		}
+	}
+	start := time.Now()
+	var mm learn.MultiModel
+	switch strategy {
+	case MulticlassNative:
+		if !native {
+			return nil, fmt.Errorf("%w: method %s has no multi-class model of its own: use multiclass ovr or ovo", learn.ErrParam, method.Name())
+		}
+		mm, err = mf.FitMulti(ctx, tr, va, k, env)
+	case MulticlassOvR, MulticlassOvO:
+		mm, err = multiclass.Fit(ctx, method, strategy, tr, va, k, env)
+	default:
+		return nil, fmt.Errorf("%w: multiclass %q: want native, ovr or ovo", learn.ErrParam, strategy)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	summary := &TrainSummary{Rows: train.Rows(), MissingCells: train.d.Missing()}
+	if va != nil {
+		summary.ValidRows = va.Rows()
+	}
+	cfg, err := json.Marshal(FitConfig{Seed: s.Seed, Params: learn.ParamMap(method.Params()), Train: summary})
+	if err != nil {
+		return nil, err
+	}
+	h := &modelfile.Header{Method: method.Name(), Schema: schema, Config: cfg, Producer: "aer " + Version, Multiclass: strategy}
+	return &Model{header: h, multi: mm, report: &FitReport{Seconds: time.Since(start).Seconds()}}, nil
+}
+
+// loadMulti decodes a multi-class model's payload (ReadModel).
+func loadMulti(h *modelfile.Header, method learn.Method, payload []byte) (learn.MultiModel, error) {
+	k := h.Schema.NumClasses()
+	if h.Schema.Labels == nil || k < 3 {
+		return nil, fmt.Errorf("%w: a %s multi-class model without three or more labels in its schema", modelfile.ErrHeader, h.Multiclass)
+	}
+	var mm learn.MultiModel
+	var err error
+	switch h.Multiclass {
+	case MulticlassNative:
+		mf, ok := method.(learn.MultiFitter)
+		if !ok {
+			return nil, fmt.Errorf("%w: method %s has no multi-class model of its own", modelfile.ErrHeader, h.Method)
+		}
+		mm, err = mf.LoadMulti(payload)
+	case MulticlassOvR, MulticlassOvO:
+		mm, err = multiclass.Load(payload, method)
+	default:
+		return nil, fmt.Errorf("%w: multiclass %q", modelfile.ErrHeader, h.Multiclass)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if mm.Classes() != k || mm.NumFeatures() != len(h.Schema.Features) {
+		return nil, fmt.Errorf("%w: the model has %d classes and %d features, its header %d and %d", modelfile.ErrHeader, mm.Classes(), mm.NumFeatures(), k, len(h.Schema.Features))
+	}
+	return mm, nil
+}
+
+// predictMulti scores a multi-class model: each row's class
+// probabilities, and its most probable class (the first on ties).
+func (m *Model) predictMulti(ctx context.Context, t *Table, opt *PredictOptions) (*Predictions, error) {
+	enc, err := m.encode(t)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	proba, err := m.multi.PredictClassProba(enc.X, nil)
+	if err != nil {
+		return nil, err
+	}
+	k := m.multi.Classes()
+	r, _ := enc.X.Dims()
+	p := &Predictions{IDColumn: t.d.IDColumn, ID: t.d.IDs, Label: enc.Y, Names: m.Classes(), Proba: proba,
+		Score: make([]float64, r), Pred: make([]int, r), Unseen: enc.unseen, Ignored: enc.ignored, ThresholdFrom: FromArgmax}
+	for i := range r {
+		row := proba[i*k : (i+1)*k]
+		for c, v := range row {
+			if v > row[p.Pred[i]] {
+				p.Pred[i] = c
+			}
+		}
+		p.Score[i] = row[p.Pred[i]]
+	}
+	return p, nil
+}
+
+// writeMultiCSV writes multi-class predictions: the id column (when
+// the table has one), label (when labelled), pred (the class name), then
+// score_<class> per class, in the model's class order.
+func (p *Predictions) writeMultiCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	var head []string
+	if p.IDColumn != "" {
+		head = append(head, p.IDColumn)
+	}
+	if p.Label != nil {
+		head = append(head, "label")
+	}
+	head = append(head, "pred")
+	for _, c := range p.Names {
+		head = append(head, "score_"+c)
+	}
+	if err := cw.Write(head); err != nil {
+		return err
+	}
+	// A class name, like any cell, is quoted by encoding/csv when it
+	// needs it.
+	k := len(p.Names)
+	row := make([]string, 0, len(head))
+	for i := range p.Pred {
+		row = row[:0]
+		if p.IDColumn != "" {
+			row = append(row, p.ID[i])
+		}
+		if p.Label != nil {
+			row = append(row, p.Names[p.Label[i]])
+		}
+		row = append(row, p.Names[p.Pred[i]])
+		for _, v := range p.Proba[i*k : (i+1)*k] {
+			row = append(row, dataset.FormatFloat(v))
+		}
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// predictStreamMulti is PredictStream for a multi-class model: the table
+// is read whole, then scored.
+func (m *Model) predictStreamMulti(ctx context.Context, r io.Reader, name string, w io.Writer, opt *StreamOptions) (*StreamSummary, error) {
+	ropt := m.ReadOptions()
+	if opt.ID != "" {
+		ropt.ID = opt.ID
+	}
+	d, err := dataset.Decode(r, name, ropt)
+	if err != nil {
+		return nil, err
+	}
+	if opt.ID != "" && d.IDColumn != opt.ID {
+		return nil, fmt.Errorf("%w: id column %s: %s has no such column", learn.ErrData, opt.ID, name)
+	}
+	p, err := m.predictMulti(ctx, &Table{d: d}, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.writeMultiCSV(w); err != nil {
+		return nil, err
+	}
+	return &StreamSummary{Rows: len(p.Pred), Labelled: p.Label != nil, IDColumn: p.IDColumn, ThresholdFrom: FromArgmax, Unseen: p.Unseen}, nil
+}
+
+// errMultiUnsupported is the error of what multi-class models do not do
+// yet.
+func errMultiUnsupported(what string) error {
+	return fmt.Errorf("%w: %s of a multi-class model is not supported yet", learn.ErrParam, what)
+}

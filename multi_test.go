@@ -1,0 +1,115 @@
+package aer_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aer-go/aer"
+	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/internal/sharedtest"
+	"github.com/aer-go/aer/metrics"
+)
+
+// TestFitMultiClass fits the shared glass table (6 classes) with gbdt
+// one-vs-rest and one-vs-one, and through aer.Fit: a
+// multi-class model whose file reads back and scores the same, writes
+// label, pred and score_<class> columns, and ranks the test rows well.
+func TestFitMultiClass(t *testing.T) {
+	path := filepath.Join(sharedtest.Path(t), "datasets-multiclass", "glass.csv")
+	all, err := aer.ReadTable(path, nil)
+	if err != nil {
+		t.Skipf("%v (the multi-class datasets are in ../shared/datasets-multiclass)", err)
+	}
+	if !slicesEqual(all.Dataset().Labels, []string{"1", "2", "3", "5", "6", "7"}) {
+		t.Fatalf("labels %q", all.Dataset().Labels)
+	}
+	parts, err := dataset.StratifiedSplit(all.Dataset().Y, []float64{3, 1, 1}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	train, valid, test := all.Subset(parts[0]), all.Subset(parts[1]), all.Subset(parts[2])
+	for _, strategy := range []string{aer.MulticlassOvR, aer.MulticlassOvO} {
+		method, _ := aer.Method("gbdt")
+		m, err := aer.Fit(context.Background(), train, valid, &aer.Settings{Seed: 1, Multiclass: strategy, Params: []string{"n_estimators=30"}}, method)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !m.MultiClass() || m.Header().Multiclass != strategy {
+			t.Fatalf("%s: multi-class %v, header %q", strategy, m.MultiClass(), m.Header().Multiclass)
+		}
+		p, err := m.Predict(context.Background(), test, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := metrics.EvaluateMulti(p.Label, p.Pred, p.Proba, len(p.Names), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: balanced accuracy %.3f, MAUC %.3f", strategy, r.BalancedAccuracy, r.MAUC)
+		if r.MAUC < 0.8 {
+			t.Errorf("%s: MAUC %.3f", strategy, r.MAUC)
+		}
+		var file bytes.Buffer
+		if _, err := m.WriteTo(&file); err != nil {
+			t.Fatal(err)
+		}
+		back, err := aer.ReadModel(bytes.NewReader(file.Bytes()), "m.aer")
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := back.Predict(context.Background(), test, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a, b bytes.Buffer
+		if err := p.WriteCSV(&a); err != nil {
+			t.Fatal(err)
+		}
+		if err := q.WriteCSV(&b); err != nil {
+			t.Fatal(err)
+		}
+		if a.String() != b.String() {
+			t.Errorf("%s: the model read back predicts differently", strategy)
+		}
+		rows, err := csv.NewReader(strings.NewReader(a.String())).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "label,pred,score_1,score_2,score_3,score_5,score_6,score_7"; strings.Join(rows[0], ",") != want || len(rows) != test.Rows()+1 {
+			t.Errorf("%s: header %q and %d rows; want %q and %d", strategy, rows[0], len(rows)-1, want, test.Rows())
+		}
+		// The stream path writes the same file.
+		var s bytes.Buffer
+		if _, err := back.PredictStream(context.Background(), strings.NewReader(csvOf(t, test)), "test.csv", &s, nil); err != nil {
+			t.Fatal(err)
+		}
+		if s.String() != a.String() {
+			t.Errorf("%s: PredictStream writes another file than Predict", strategy)
+		}
+	}
+	// A multi-class model has no row explanations yet: an error, not a panic.
+	method, _ := aer.Method("tree")
+	m, err := aer.Fit(context.Background(), train, nil, &aer.Settings{Seed: 1}, method)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Explain(context.Background(), test, 0); err == nil {
+		t.Error("Explain of a multi-class model gave no error")
+	}
+}
+
+func slicesEqual(a, b []string) bool { return strings.Join(a, "\x00") == strings.Join(b, "\x00") }
+
+// csvOf writes a table as CSV.
+func csvOf(t *testing.T, tb *aer.Table) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := dataset.WriteCSV(&b, tb.Dataset()); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
