@@ -1,5 +1,5 @@
-// Package boost trains gradient-boosted decision trees for binary
-// classification: histogram-based, second-order boosting with the
+// Package boost trains gradient-boosted decision trees for binary and
+// multi-class classification: histogram-based, second-order boosting with the
 // parameters and meanings of XGBoost's "hist" tree method.
 //
 // Features are binned once into at most MaxBin quantile bins per feature
@@ -30,6 +30,13 @@
 // rows) that performs the same additions in the same order as the Go loop
 // used elsewhere (and with the purego build tag), so results do not
 // depend on it.
+//
+// TrainMulti (and Method.FitMulti, the learn.MultiFitter contract) fits
+// K classes as XGBoost's multi:softprob does: one tree per class per
+// round, grown by the same code from the softmax loss's gradients, the
+// K trees of a round in parallel. A MultiModel's margins are within 1e-5
+// of XGBoost 1.7's on exact-cut data, and the TreeSHAP values of a
+// class's trees (MultiModel.Class) are its pred_contribs.
 //
 // Prediction walks all trees from one flat node array without
 // data-dependent branches, several rows at a time.

@@ -126,27 +126,9 @@ func (m *Method) Fit(ctx context.Context, train, valid *learn.Data, env learn.En
 		vd = &Data{X: valid.X, Y: valid.Y, Weight: valid.W}
 	}
 	td := Data{X: train.X, Y: train.Y, Weight: train.W}
-	if train.Shared != nil {
-		// Fits with other learning rates or depths on the same rows (an
-		// ensemble's members, a grid) bin them once.
-		key := fmt.Sprintf("boost.bins x=%p w=%p n=%d max_bin=%d", train.X.RawMatrix().Data, train.W, len(train.Y), s.MaxBin)
-		v := train.Shared.Get(key, func() any {
-			// The bins do not depend on the threads: the fits waiting
-			// for them lend theirs (env.SharedWorkers).
-			bs := s
-			bs.Threads = env.SharedThreads()
-			b, err := NewBins(train.X, train.W, &bs)
-			if err != nil {
-				return err
-			}
-			return b
-		})
-		switch v := v.(type) {
-		case *Bins:
-			td.Bins = v
-		case error:
-			return nil, v
-		}
+	var err error
+	if td.Bins, err = sharedBins(train, &s, env); err != nil {
+		return nil, err
 	}
 	bm, err := Train(ctx, td, vd, &s)
 	if err != nil {
@@ -154,6 +136,35 @@ func (m *Method) Fit(ctx context.Context, train, valid *learn.Data, env learn.En
 	}
 	bm.SetThreads(1)
 	return &Fitted{Model: bm, summary: summarize(bm, train.Features)}, nil
+}
+
+// sharedBins returns the bins of train's rows from train.Shared, made
+// there by the first fit that asks (nil without train.Shared): fits with
+// other learning rates or depths on the same rows (an ensemble's
+// members, a grid) bin them once.
+func sharedBins(train *learn.Data, s *Settings, env learn.Env) (*Bins, error) {
+	if train.Shared == nil {
+		return nil, nil
+	}
+	key := fmt.Sprintf("boost.bins x=%p w=%p n=%d max_bin=%d", train.X.RawMatrix().Data, train.W, len(train.Y), s.MaxBin)
+	v := train.Shared.Get(key, func() any {
+		// The bins do not depend on the threads: the fits waiting
+		// for them lend theirs (env.SharedWorkers).
+		bs := *s
+		bs.Threads = env.SharedThreads()
+		b, err := NewBins(train.X, train.W, &bs)
+		if err != nil {
+			return err
+		}
+		return b
+	})
+	switch v := v.(type) {
+	case *Bins:
+		return v, nil
+	case error:
+		return nil, v
+	}
+	return nil, fmt.Errorf("boost: shared bins of type %T", v)
 }
 
 // Load decodes a model written by Fitted.MarshalBinary.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"sort"
 
 	"gonum.org/v1/gonum/mat"
@@ -55,7 +56,10 @@ func NewBins(x *mat.Dense, w []float64, s *Settings) (*Bins, error) {
 	return &Bins{m: newMatrix(x, w, set.MaxBin, set.Threads), maxBin: set.MaxBin}, nil
 }
 
-func (d *Data) check(what string, nf int) error {
+func (d *Data) check(what string, nf int) error { return d.checkClasses(what, nf, 2) }
+
+// checkClasses is check for labels 0..k-1.
+func (d *Data) checkClasses(what string, nf, k int) error {
 	if d.X == nil {
 		return fmt.Errorf("boost: %s: no data", what)
 	}
@@ -70,8 +74,11 @@ func (d *Data) check(what string, nf int) error {
 		return fmt.Errorf("boost: %s has %d rows but %d weights", what, n, len(d.Weight))
 	}
 	for i, y := range d.Y {
-		if y != 0 && y != 1 {
+		if k == 2 && y != 0 && y != 1 {
 			return fmt.Errorf("boost: %s row %d: label %d is not 0 or 1", what, i, y)
+		}
+		if y < 0 || y >= k {
+			return fmt.Errorf("boost: %s row %d: label %d is not in 0..%d", what, i, y, k-1)
 		}
 	}
 	for i, w := range d.Weight {
@@ -348,39 +355,7 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		// Feature sampling.
-		for f := range g.featOK {
-			g.featOK[f] = set.ColsampleByTree >= 1
-		}
-		if set.ColsampleByTree < 1 {
-			k := max(1, int(math.Round(set.ColsampleByTree*float64(nf))))
-			for _, f := range r.Perm(nf)[:k] {
-				g.featOK[f] = true
-			}
-		}
-		// Row sampling: the sampled rows, in order, are the root's rows.
-		rows := n
-		if set.Subsample < 1 {
-			rows = 0
-			for i := 0; i < n; i++ {
-				if r.Float64() < set.Subsample {
-					g.idx[rows] = int32(i)
-					rows++
-				}
-			}
-			if rows == 0 {
-				g.idx[0] = int32(r.IntN(n))
-				rows = 1
-			}
-		} else {
-			par.For(set.Threads, nblocks, func(b int) {
-				lo := b * block
-				ids := g.idx[lo:min(n, lo+block)]
-				for k := range ids {
-					ids[k] = int32(lo + k)
-				}
-			})
-		}
+		rows := drawTree(r, &set, g.featOK, g.idx)
 		// Gradients: for the logistic loss on all rows, block by block
 		// as the root's histogram is built (grower.rootGrad).
 		grad := func(b int) {
@@ -451,21 +426,7 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 			})
 			pending = true
 		} else {
-			g.updateMargins(margin, tree, leaves, last)
-			if rows < n {
-				in := make([]bool, n)
-				for _, r := range g.idx[:rows] {
-					in[r] = true
-				}
-				raw := train.X.RawMatrix()
-				par.For(set.Threads, nblocks, func(b int) {
-					for i := b * block; i < min(n, (b+1)*block); i++ {
-						if !in[i] {
-							margin[i] += tree.Value[tree.Leaf(raw.Data[i*raw.Stride:i*raw.Stride+nf])]
-						}
-					}
-				})
-			}
+			g.updateAllMargins(margin, tree, leaves, last, rows, train.X)
 		}
 		model.Trees = append(model.Trees, *tree)
 		if set.Progress != nil {
@@ -473,13 +434,7 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 		}
 
 		if valid != nil {
-			raw := valid.X.RawMatrix()
-			vb := (len(vmargin) + block - 1) / block
-			par.For(set.Threads, vb, func(b int) {
-				for i := b * block; i < min(len(vmargin), (b+1)*block); i++ {
-					vmargin[i] += tree.Value[tree.Leaf(raw.Data[i*raw.Stride:i*raw.Stride+nf])]
-				}
-			})
+			addTree(vmargin, tree, valid.X, nil, set.Threads)
 			score := evalMetric(set.EvalMetric, vmargin, valid.Y, valid.Weight)
 			ev.Curve = append(ev.Curve, score)
 			if ev.BestIteration < 0 || better(set.EvalMetric, score, ev.BestScore) {
@@ -510,6 +465,78 @@ func lastJobs(last []*gnode, first int) []partJob {
 		}
 	}
 	return jobs
+}
+
+// drawTree draws from r the features (featOK) and the rows (idx[:rows],
+// in order: the root's rows) of one tree, as s.ColsampleByTree and
+// s.Subsample ask, and returns rows; the rows are all len(idx) when
+// s.Subsample is 1 (then r is not drawn from for them).
+func drawTree(r *rand.Rand, s *Settings, featOK []bool, idx []int32) (rows int) {
+	n, nf := len(idx), len(featOK)
+	// Feature sampling.
+	for f := range featOK {
+		featOK[f] = s.ColsampleByTree >= 1
+	}
+	if s.ColsampleByTree < 1 {
+		k := max(1, int(math.Round(s.ColsampleByTree*float64(nf))))
+		for _, f := range r.Perm(nf)[:k] {
+			featOK[f] = true
+		}
+	}
+	// Row sampling.
+	if s.Subsample < 1 {
+		rows = 0
+		for i := 0; i < n; i++ {
+			if r.Float64() < s.Subsample {
+				idx[rows] = int32(i)
+				rows++
+			}
+		}
+		if rows == 0 {
+			idx[0] = int32(r.IntN(n))
+			rows = 1
+		}
+		return rows
+	}
+	par.For(s.Threads, (n+block-1)/block, func(b int) {
+		lo := b * block
+		ids := idx[lo:min(n, lo+block)]
+		for k := range ids {
+			ids[k] = int32(lo + k)
+		}
+	})
+	return n
+}
+
+// updateAllMargins adds the tree, grown on the rows g.idx[:rows], to the
+// margins of every row of x (the training rows): those it was grown on
+// by updateMargins, the others (rows < n, when rows were sampled) by
+// walking it.
+func (g *grower) updateAllMargins(margin []float64, tree *Tree, leaves, last []*gnode, rows int, x *mat.Dense) {
+	g.updateMargins(margin, tree, leaves, last)
+	n := len(margin)
+	if rows >= n {
+		return
+	}
+	in := make([]bool, n)
+	for _, r := range g.idx[:rows] {
+		in[r] = true
+	}
+	addTree(margin, tree, x, in, g.threads)
+}
+
+// addTree adds the leaf value t gives each row i of x to margin[i],
+// except for the rows where skip (nil: none) is true.
+func addTree(margin []float64, t *Tree, x *mat.Dense, skip []bool, threads int) {
+	raw := x.RawMatrix()
+	nf := raw.Cols
+	par.For(threads, (len(margin)+block-1)/block, func(b int) {
+		for i := b * block; i < min(len(margin), (b+1)*block); i++ {
+			if skip == nil || !skip[i] {
+				margin[i] += t.Value[t.Leaf(raw.Data[i*raw.Stride:i*raw.Stride+nf])]
+			}
+		}
+	})
 }
 
 // updateMargins adds the tree's leaf values to the margins of the rows
