@@ -290,7 +290,8 @@ func TrainMulti(ctx context.Context, train Data, valid *Data, k int, s *Settings
 		mx = newMatrix(train.X, train.Weight, set.MaxBin, set.Threads)
 	}
 	// One grower per tree grown at once, each with its share of the
-	// threads; the trees do not depend on either number.
+	// threads; the trees do not depend on either number, nor on which
+	// grower grows which.
 	ng := min(k, set.Threads)
 	gset := set
 	gset.Threads = max(1, set.Threads/ng)
@@ -329,9 +330,24 @@ func TrainMulti(ctx context.Context, train Data, valid *Data, k int, s *Settings
 		ev = &EvalResult{Metric: MLogLoss, BestIteration: -1}
 		model.Eval = ev
 	}
+	// The features and rows of each class's tree, drawn in class order
+	// from one stream before the trees are grown.
 	r := rng.Derive(set.Seed, 1)
+	feats := make([][]bool, k)
+	sampled := make([][]int32, k)
+	rows := make([]int, k)
+	for c := range k {
+		feats[c] = make([]bool, nf)
+		if set.Subsample < 1 {
+			sampled[c] = make([]int32, n)
+		}
+	}
+	// The growers, taken by the trees as they start.
+	pool := make(chan *grower, ng)
+	for _, g := range growers {
+		pool <- g
+	}
 	nblocks := (n + block - 1) / block
-	rows := make([]int, ng)
 	for round := 0; round < set.NEstimators; round++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -339,21 +355,27 @@ func TrainMulti(ctx context.Context, train Data, valid *Data, k int, s *Settings
 		par.For(set.Threads, nblocks, func(b int) {
 			softmaxGrad(gp, margin, train.Y, n, k, b*block, min(n, (b+1)*block))
 		})
-		trees := make([]Tree, k)
-		for c0 := 0; c0 < k; c0 += ng {
-			c1 := min(k, c0+ng)
-			for c := c0; c < c1; c++ {
-				g := growers[c-c0]
-				rows[c-c0] = drawTree(r, &set, g.featOK, g.idx)
+		for c := range k {
+			drawFeatures(r, &set, feats[c])
+			rows[c] = n
+			if sampled[c] != nil {
+				rows[c] = drawRows(r, &set, sampled[c])
 			}
-			par.For(ng, c1-c0, func(j int) {
-				c, g := c0+j, growers[j]
-				g.gp = gp[c*n : (c+1)*n]
-				tree, leaves, last := g.grow(rows[j])
-				g.updateAllMargins(margin[c*n:(c+1)*n], tree, leaves, last, rows[j], train.X)
-				trees[c] = *tree
-			})
 		}
+		trees := make([]Tree, k)
+		par.For(ng, k, func(c int) {
+			g := <-pool
+			defer func() { pool <- g }()
+			g.featOK, g.gp = feats[c], gp[c*n:(c+1)*n]
+			if sampled[c] != nil {
+				copy(g.idx, sampled[c][:rows[c]])
+			} else {
+				drawRows(nil, g.s, g.idx) // all rows: draws nothing
+			}
+			tree, leaves, last := g.grow(rows[c])
+			g.updateAllMargins(margin[c*n:(c+1)*n], tree, leaves, last, rows[c], train.X)
+			trees[c] = *tree
+		})
 		model.Trees = append(model.Trees, trees)
 		if set.Progress != nil {
 			set.Progress(round+1, set.NEstimators)

@@ -469,11 +469,16 @@ func lastJobs(last []*gnode, first int) []partJob {
 
 // drawTree draws from r the features (featOK) and the rows (idx[:rows],
 // in order: the root's rows) of one tree, as s.ColsampleByTree and
-// s.Subsample ask, and returns rows; the rows are all len(idx) when
-// s.Subsample is 1 (then r is not drawn from for them).
+// s.Subsample ask, and returns rows: drawFeatures, then drawRows.
 func drawTree(r *rand.Rand, s *Settings, featOK []bool, idx []int32) (rows int) {
-	n, nf := len(idx), len(featOK)
-	// Feature sampling.
+	drawFeatures(r, s, featOK)
+	return drawRows(r, s, idx)
+}
+
+// drawFeatures sets featOK[f] for the features one tree may split on,
+// drawn from r when s.ColsampleByTree < 1.
+func drawFeatures(r *rand.Rand, s *Settings, featOK []bool) {
+	nf := len(featOK)
 	for f := range featOK {
 		featOK[f] = s.ColsampleByTree >= 1
 	}
@@ -483,7 +488,14 @@ func drawTree(r *rand.Rand, s *Settings, featOK []bool, idx []int32) (rows int) 
 			featOK[f] = true
 		}
 	}
-	// Row sampling.
+}
+
+// drawRows puts the rows of one tree in idx[:rows], in order, and
+// returns rows: each of the len(idx) rows with probability s.Subsample,
+// drawn from r (at least one row), or all of them, without drawing,
+// when s.Subsample is 1.
+func drawRows(r *rand.Rand, s *Settings, idx []int32) (rows int) {
+	n := len(idx)
 	if s.Subsample < 1 {
 		rows = 0
 		for i := 0; i < n; i++ {
