@@ -19,6 +19,9 @@ import (
 // told of each finished round. A nil method means DefaultMethod; nil s
 // and cs the defaults.
 func CrossValidate(ctx context.Context, t *Table, s *Settings, method learn.Method, cs *cv.Settings, onRound func(cv.Fold)) (*cv.Result, error) {
+	if t != nil && t.d.Labels != nil {
+		return nil, errMultiUnsupported("cross-validation")
+	}
 	if s == nil {
 		s = &Settings{}
 	}

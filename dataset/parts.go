@@ -113,6 +113,9 @@ func (p *Partition) Parts(y []int) ([]Part, error) {
 			out = append(out, Part{fmt.Sprintf("fold%d.train", k+1), train}, Part{fmt.Sprintf("fold%d.test", k+1), test})
 		}
 	case p.Protocol == ProtocolSklearn:
+		if slices.Max(append([]int{0}, y...)) > 1 {
+			return nil, fmt.Errorf("the sklearn protocol replays the anchors' binary split: use the aer protocol for multi-class labels")
+		}
 		train, valid, test, err := AnchorSplit(y, uint32(p.Seed))
 		if err != nil {
 			return nil, err

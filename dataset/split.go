@@ -101,7 +101,17 @@ func StratifiedKFold(y []int, k int, seed uint64) ([][]int, error) {
 	at := 0
 	// Deal the shuffled positives first, then the negatives continuing the
 	// round-robin, so fold sizes stay within one of each other.
-	for _, class := range []int{1, 0} {
+	// Classes 1 and 0 first, as binary folds always drew, then any others
+	// (multi-class labels).
+	order := []int{1, 0}
+	top := 1
+	for _, v := range y {
+		top = max(top, v)
+	}
+	for c := 2; c <= top; c++ {
+		order = append(order, c)
+	}
+	for _, class := range order {
 		var idx []int
 		for i, v := range y {
 			if v == class {

@@ -36,7 +36,8 @@ func (d *Dataset) Suspects() []Suspect {
 			}
 		}
 	}
-	if d.Y == nil || d.X == nil {
+	if d.Y == nil || d.X == nil || d.Labels != nil {
+		// The separation check is binary (multi-class tables: not yet).
 		return out
 	}
 	neg, pos := d.ClassCounts()

@@ -155,7 +155,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return runBenchScaling(ctx, scalingArgs{sizes: *scaling, methods: *methods, seeds: *seeds, out: *out, threads: *threads, threadList: *scalingThreads, hasDatasets: len(datasets) > 0, asJSON: *asJSON}, stdout, stderr)
 	}
 	cfg := bench.Config{Grid: *grid, Protocol: *protocol, ThresholdRule: *rule, CrossFit: *crossFit, Jobs: *jobs, Threads: *threads, Out: *out,
-		Anchors: *anchors, Reference: *reference, Data: df.trainingOptions()}
+		Anchors: *anchors, Reference: *reference, Data: binaryOnly(df.trainingOptions())}
 	if err := benchConfig(&cfg, datasets, *seeds, *methods); err != nil {
 		return err
 	}

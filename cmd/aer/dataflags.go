@@ -100,6 +100,7 @@ func (d *dataFlags) trainingOptions() dataset.Options {
 	opt := d.options()
 	opt.AutoCategorical = true
 	opt.RefuseLabelLike = true
+	opt.MultiClass = true
 	return opt
 }
 
@@ -113,6 +114,7 @@ func (d *dataFlags) passOptions() dataset.Options {
 	opt.AutoCategorical = true
 	opt.AutoText = true
 	opt.KeepDropped = true
+	opt.MultiClass = true
 	return opt
 }
 
@@ -208,4 +210,12 @@ func sumInts(v []int) int {
 		n += x
 	}
 	return n
+}
+
+// binaryOnly is opt for a command that takes binary labels only (bench,
+// import): a third label value is refused as before multi-class
+// support.
+func binaryOnly(opt dataset.Options) dataset.Options {
+	opt.MultiClass = false
+	return opt
 }

@@ -146,6 +146,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	if multi, _ := multiPredictionsFile(o.data); multi {
+		return runEvalMulti(ctx, o, stdout)
+	}
 	p, err := loadEvalPredictions(ctx, o)
 	if err != nil {
 		return err

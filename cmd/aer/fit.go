@@ -163,6 +163,12 @@ type fitOutput struct {
 	Result   any       `json:"result"`
 	Out      string    `json:"out"`
 	Classes  [2]string `json:"classes"`
+	// Labels, ClassCounts and Multiclass describe a multi-class fit: the
+	// classes, the training rows of each, and how the model holds them
+	// (native, ovr or ovo).
+	Labels      []string `json:"labels,omitempty"`
+	ClassCounts []int    `json:"class_counts,omitempty"`
+	Multiclass  string   `json:"multiclass,omitempty"`
 	// MemoryEstimate is the method's estimate, before the fit, of the
 	// memory its fit needs beyond the tables (learn.FitMemory); PeakRSS
 	// the process's largest resident set, reading included.
@@ -309,7 +315,7 @@ func (a *fitArgs) readData(ctx context.Context, stderr io.Writer) (train, valid 
 		return train, valid, nil
 	}
 	d, schema := train.Dataset(), train.Schema()
-	valid, err = aerlib.ReadTableFrom(ctx, *a.valid, dataset.Options{Label: d.Label, Classes: d.Classes, AllowOneClass: true, Weight: *a.weight,
+	valid, err = aerlib.ReadTableFrom(ctx, *a.valid, dataset.Options{Label: d.Label, Classes: d.Classes, Labels: d.Labels, AllowOneClass: true, Weight: *a.weight,
 		Drop: opt.Drop, Delimiter: opt.Delimiter, NA: opt.NA, ID: opt.ID, Categories: d.Categories, Workers: *a.threads,
 		Keep: schema.RawColumns()})
 	if err != nil {
@@ -374,6 +380,9 @@ func (a *fitArgs) output(model *aerlib.Model, train, valid *aerlib.Table, mem *f
 	if v, ok := learn.TunedThreshold(model.Learned()); ok {
 		o.Threshold = &v
 	}
+	if model.MultiClass() {
+		o.Labels, o.Multiclass, o.ClassCounts = h.Schema.Labels, h.Multiclass, train.Dataset().CountClasses()
+	}
 	if valid != nil {
 		o.Valid = *a.valid
 		if o.Valid == "" {
@@ -387,7 +396,16 @@ func (a *fitArgs) output(model *aerlib.Model, train, valid *aerlib.Table, mem *f
 // writeFitText renders a finished fit for people.
 func writeFitText(w io.Writer, o fitOutput) error {
 	fmt.Fprintf(w, "method     %s\n", o.Method)
-	fmt.Fprintf(w, "train      %s: %d rows, %d features, %d positive (%s)\n", o.Train, o.Rows, o.Features, o.Positives, o.Classes[1])
+	if o.Labels != nil {
+		counts := make([]string, len(o.Labels))
+		for c, name := range o.Labels {
+			counts[c] = fmt.Sprintf("%s %d", name, o.ClassCounts[c])
+		}
+		fmt.Fprintf(w, "train      %s: %d rows, %d features, %d classes (%s)\n", o.Train, o.Rows, o.Features, len(o.Labels), strings.Join(counts, ", "))
+		fmt.Fprintf(w, "multiclass %s\n", o.Multiclass)
+	} else {
+		fmt.Fprintf(w, "train      %s: %d rows, %d features, %d positive (%s)\n", o.Train, o.Rows, o.Features, o.Positives, o.Classes[1])
+	}
 	if o.ValidRows > 0 || o.Valid != "" {
 		fmt.Fprintf(w, "valid      %s: %d rows\n", o.Valid, o.ValidRows)
 	}

@@ -23,6 +23,7 @@ type fitFlags struct {
 	calibrate  *string
 	rule       *string
 	crossFit   *int
+	multiclass *string
 }
 
 func (f *fitFlags) register(fs *flag.FlagSet) {
@@ -34,6 +35,7 @@ func (f *fitFlags) register(fs *flag.FlagSet) {
 	f.minRecall = fs.String("min-recall", "", "choose the threshold of highest validation precision at a minority recall of at least `R`")
 	f.calibrate = fs.String("calibrate", "", "calibrate the scores on validation rows: `sigmoid` (the default under the bayes rule), isotonic or none (the default under the tuned rule)")
 	f.rule = fs.String("threshold-rule", "", "how the threshold is found on validation rows: `bayes` (the default for balanced accuracy and costs: the Bayes-optimal probability of the calibrated scores) or tuned (the best candidate)")
+	f.multiclass = fs.String("multiclass", "", "how a label of three or more classes is fitted: `native` (the method's own multi-class model: gbdt, logreg), ovr (one binary model per class) or ovo (one per pair); default native where the method has it, else ovr")
 	f.crossFit = fs.Int("cross-fit", 0, "fit the decision layer on out-of-fold scores of the training rows too, refitting the method once per fold: `K` folds, 0 for the default (5 folds when the validation rows hold fewer than 10 positives), -1 never")
 	usage := fs.Usage
 	fs.Usage = func() {
@@ -90,16 +92,22 @@ func (f *fitFlags) plan(cmd string) (*fitPlan, error) {
 		}
 		return nil, err
 	}
-	return &fitPlan{cmd: cmd, spec: spec, method: method}, nil
+	switch *f.multiclass {
+	case "", aerlib.MulticlassNative, aerlib.MulticlassOvR, aerlib.MulticlassOvO:
+	default:
+		return nil, usageErrorf("%s: --multiclass %q: want native, ovr or ovo", cmd, *f.multiclass)
+	}
+	return &fitPlan{cmd: cmd, spec: spec, method: method, multiclass: *f.multiclass}, nil
 }
 
 // fitPlan is one way of fitting: the fit protocol of package pipeline
 // (the method's own fit or a grid search over it, then, with validation
 // data, the decision layer) as the flags describe it.
 type fitPlan struct {
-	cmd    string
-	spec   pipeline.Spec
-	method learn.Method // the method with its parameters (names, help, memory)
+	cmd        string
+	spec       pipeline.Spec
+	method     learn.Method // the method with its parameters (names, help, memory)
+	multiclass string
 }
 
 // needsValid tells whether the plan cannot run without validation data:
@@ -125,5 +133,5 @@ func (p *fitPlan) checkValid(have bool) error {
 func (p *fitPlan) settings(env learn.Env) *aerlib.Settings {
 	return &aerlib.Settings{Params: p.spec.Params, Grid: p.spec.Grid, Decision: p.spec.Decision,
 		Seed: env.Seed, Workers: env.Workers, Progress: env.Progress, Logger: env.Logger,
-		ConsumeTrain: env.ConsumeTrain, MemoryPlan: env.MemoryPlan}
+		ConsumeTrain: env.ConsumeTrain, MemoryPlan: env.MemoryPlan, Multiclass: p.multiclass}
 }

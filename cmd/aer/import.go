@@ -165,7 +165,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // importTable reads the labelled data giving an imported model's
 // schema, with label 1 positive unless --positive names the class.
 func importTable(ctx context.Context, data string, df *dataFlags) (*aerlib.Table, error) {
-	table, err := aerlib.ReadTableFrom(ctx, data, df.trainingOptions())
+	table, err := aerlib.ReadTableFrom(ctx, data, binaryOnly(df.trainingOptions()))
 	if err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}

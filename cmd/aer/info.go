@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -52,6 +53,11 @@ type infoReport struct {
 	Columns []dataset.ColumnProfile `json:"columns"`
 	// LikelyIDs names the columns flagged likely_id: pass one as --id.
 	LikelyIDs []string `json:"likely_id_columns,omitempty"`
+	// Labels and LabelRows describe a multi-class label (three or more
+	// values): the classes, sorted, and the rows of each; Ratio is then
+	// the largest class's rows per row of the smallest.
+	Labels    []string `json:"labels,omitempty"`
+	LabelRows []int    `json:"label_rows,omitempty"`
 }
 
 func runInfo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -113,6 +119,12 @@ func newInfoReport(path string, d *dataset.Dataset, cols []dataset.ColumnProfile
 	if pos > 0 && neg > 0 {
 		r.Ratio = float64(neg) / float64(pos)
 	}
+	if d.Labels != nil {
+		r.Labels, r.LabelRows = d.Labels, d.CountClasses()
+		r.NegRows, r.PosRows = 0, 0
+		lo, hi := slices.Min(r.LabelRows), slices.Max(r.LabelRows)
+		r.Ratio = float64(hi) / float64(lo)
+	}
 	for j, m := range d.MissingByColumn {
 		if m > 0 {
 			if r.MissingBy == nil {
@@ -140,11 +152,15 @@ func writeInfoText(w io.Writer, r *infoReport, d *dataset.Dataset) error {
 	fmt.Fprintf(w, "file            %s\n", r.File)
 	fmt.Fprintf(w, "rows            %d\n", r.Rows)
 	fmt.Fprintf(w, "features        %d\n", r.Features)
-	fmt.Fprintf(w, "label column    %s (negative %q, positive %q)\n", r.Label, r.Negative, r.Positive)
-	if r.Ratio == 0 {
-		fmt.Fprintf(w, "classes         one class: %d rows (%d negative, %d positive): a classifier needs rows of two\n", r.NegRows+r.PosRows, r.NegRows, r.PosRows)
+	if r.Labels != nil {
+		counts := make([]string, len(r.Labels))
+		for c, name := range r.Labels {
+			counts[c] = fmt.Sprintf("%s %d", name, r.LabelRows[c])
+		}
+		fmt.Fprintf(w, "label column    %s (%d classes)\n", r.Label, len(r.Labels))
+		fmt.Fprintf(w, "classes         %s (largest to smallest %.1f:1)\n", strings.Join(counts, ", "), r.Ratio)
 	} else {
-		fmt.Fprintf(w, "classes         %d negative, %d positive (%.1f:1)\n", r.NegRows, r.PosRows, r.Ratio)
+		writeBinaryClasses(w, r)
 	}
 	fmt.Fprintf(w, "missing cells   %d\n", r.Missing)
 	for j, m := range d.MissingByColumn {
@@ -195,4 +211,14 @@ func infoFlags(c dataset.ColumnProfile) []string {
 		flags = append(flags, "likely id")
 	}
 	return flags
+}
+
+// writeBinaryClasses writes a binary label's classes.
+func writeBinaryClasses(w io.Writer, r *infoReport) {
+	fmt.Fprintf(w, "label column    %s (negative %q, positive %q)\n", r.Label, r.Negative, r.Positive)
+	if r.Ratio == 0 {
+		fmt.Fprintf(w, "classes         one class: %d rows (%d negative, %d positive): a classifier needs rows of two\n", r.NegRows+r.PosRows, r.NegRows, r.PosRows)
+	} else {
+		fmt.Fprintf(w, "classes         %d negative, %d positive (%.1f:1)\n", r.NegRows, r.PosRows, r.Ratio)
+	}
 }

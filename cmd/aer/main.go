@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"syscall"
@@ -43,6 +44,9 @@ func guarded(f func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%w: %v", errInternal, r)
+			if os.Getenv("AER_TRACE") != "" {
+				debug.PrintStack()
+			}
 		}
 	}()
 	return f()

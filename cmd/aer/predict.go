@@ -214,7 +214,11 @@ func renderPredict(stdout, stderr io.Writer, a *predictArgs, model *aerlib.Model
 		})
 	}
 	if *a.out != "" && *a.out != "-" {
-		fmt.Fprintf(stderr, "predict: %d rows scored, %d predicted positive, written to %s\n", sum.Rows, sum.Positive, *a.out)
+		if model.MultiClass() {
+			fmt.Fprintf(stderr, "predict: %d rows scored (%d classes), written to %s\n", sum.Rows, len(model.Classes()), *a.out)
+		} else {
+			fmt.Fprintf(stderr, "predict: %d rows scored, %d predicted positive, written to %s\n", sum.Rows, sum.Positive, *a.out)
+		}
 	}
 	return nil
 }

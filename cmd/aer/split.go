@@ -43,6 +43,9 @@ type splitPart struct {
 	Part     string `json:"part"`
 	Rows     int    `json:"rows"`
 	Positive int    `json:"positive_rows"`
+	// ClassRows counts the rows of each class of a multi-class label
+	// (Positive is then 0).
+	ClassRows []int `json:"class_rows,omitempty"`
 }
 
 func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -96,8 +99,16 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	// A part without a minority row can neither tune a threshold nor
 	// measure recall: say so, one line per part.
+	if d.Labels != nil {
+		for k := range report {
+			report[k].Positive, report[k].ClassRows = 0, make([]int, d.NumClasses())
+			for _, i := range parts[k].Rows {
+				report[k].ClassRows[d.Y[i]]++
+			}
+		}
+	}
 	for _, p := range report {
-		if p.Positive == 0 {
+		if p.Positive == 0 && d.Labels == nil {
 			fmt.Fprintf(stderr, "split: warning: part %s has no row of the positive (minority) class %q (%d rows): it cannot tune or evaluate a classifier\n", p.Part, d.Classes[1], p.Rows)
 		}
 	}
@@ -105,6 +116,10 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return writeJSON(stdout, map[string]any{"data": *data, "seed": *seed, "protocol": *protocol, "parts": report})
 	}
 	for _, p := range report {
+		if p.ClassRows != nil {
+			fmt.Fprintf(stdout, "%-12s %6d rows  classes %v  %s\n", p.Part, p.Rows, p.ClassRows, p.File)
+			continue
+		}
 		fmt.Fprintf(stdout, "%-12s %6d rows %5d positive  %s\n", p.Part, p.Rows, p.Positive, p.File)
 	}
 	return nil

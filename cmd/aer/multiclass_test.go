@@ -1,0 +1,83 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aer-go/aer/internal/sharedtest"
+)
+
+// TestMultiClassCommands runs a multi-class table through the command
+// line: split stratifies every class, fit (one-vs-rest, one-vs-one,
+// native) writes a multi-class model, predict writes label, pred and
+// score_<class>, eval --json gives the multi-class metrics; binary-only
+// flags are refused.
+func TestMultiClassCommands(t *testing.T) {
+	src := filepath.Join(sharedtest.Path(t), "datasets-multiclass", "glass.csv")
+	if _, err := os.Stat(src); err != nil {
+		t.Skipf("%v (the multi-class datasets are in ../shared/datasets-multiclass)", err)
+	}
+	dir := t.TempDir()
+	if _, stderr, code := aer(t, "split", "--data", src, "--ratio", "3:1:1", "--seed", "0", "--out-dir", dir); code != 0 {
+		t.Fatalf("split: exit %d\n%s", code, stderr)
+	}
+	train, valid, test := filepath.Join(dir, "glass.train.csv"), filepath.Join(dir, "glass.valid.csv"), filepath.Join(dir, "glass.test.csv")
+	stdout, _, code := aer(t, "split", "--data", src, "--ratio", "3:1:1", "--seed", "0", "--out-dir", filepath.Join(dir, "again"), "--json")
+	var sp struct{ Parts []splitPart }
+	if err := json.Unmarshal([]byte(stdout), &sp); code != 0 || err != nil || len(sp.Parts) != 3 {
+		t.Fatalf("split --json: exit %d, %v", code, err)
+	}
+	// glass has 70, 76, 17, 13, 9 and 29 rows of its six classes: 3:1:1 of each.
+	if got := sp.Parts[0].ClassRows; len(got) != 6 || got[0] != 42 || got[2] != 10 || got[4] != 5 {
+		t.Errorf("train class rows %v, want [42 46 10 8 5 17]", got)
+	}
+	stdout, _, code = aer(t, "info", "--data", train, "--json")
+	var info infoReport
+	if err := json.Unmarshal([]byte(stdout), &info); code != 0 || err != nil || len(info.Labels) != 6 || info.LabelRows[1] != 46 {
+		t.Errorf("info --json: exit %d, %v, labels %q rows %v", code, err, info.Labels, info.LabelRows)
+	}
+	if _, stderr, code := aer(t, "cv", "--method", "gbdt", "--data", train); code == 0 || !strings.Contains(stderr, "multi-class") {
+		t.Errorf("cv on multi-class data: exit %d\n%s", code, stderr)
+	}
+	for _, mc := range []string{"ovr", "ovo", "native"} {
+		model, preds := filepath.Join(dir, mc+".aer"), filepath.Join(dir, mc+".csv")
+		stdout, stderr, code := aer(t, "fit", "--method", "gbdt", "--multiclass", mc, "--param", "n_estimators=20", "--train", train, "--valid", valid, "--out", model, "--json")
+		if code != 0 {
+			t.Fatalf("fit --multiclass %s: exit %d\n%s", mc, code, stderr)
+		}
+		var fo fitOutput
+		if err := json.Unmarshal([]byte(stdout), &fo); err != nil || fo.Multiclass != mc || len(fo.Labels) != 6 || len(fo.ClassCounts) != 6 {
+			t.Fatalf("fit --json: %v %+v", err, fo)
+		}
+		if _, stderr, code := aer(t, "predict", "--model", model, "--data", test, "--out", preds); code != 0 {
+			t.Fatalf("predict: exit %d\n%s", code, stderr)
+		}
+		b, err := os.ReadFile(preds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if head := strings.SplitN(string(b), "\n", 2)[0]; head != "label,pred,score_1,score_2,score_3,score_5,score_6,score_7" {
+			t.Errorf("predictions header %q", head)
+		}
+		stdout, stderr, code = aer(t, "eval", "--data", preds, "--json")
+		if code != 0 {
+			t.Fatalf("eval: exit %d\n%s", code, stderr)
+		}
+		var eo evalMultiOutput
+		if err := json.Unmarshal([]byte(stdout), &eo); err != nil || eo.Report.Classes != 6 || eo.Report.MAUC < 0.8 {
+			t.Errorf("eval --json: %v, %d classes, MAUC %v", err, eo.Report.Classes, eo.Report.MAUC)
+		}
+		if _, stderr, code := aer(t, "eval", "--data", preds, "--threshold", "0.3"); code != 2 || !strings.Contains(stderr, "multi-class") {
+			t.Errorf("eval --threshold on multi-class predictions: exit %d\n%s", code, stderr)
+		}
+	}
+	if _, stderr, code := aer(t, "fit", "--method", "tree", "--multiclass", "native", "--train", train, "--out", filepath.Join(dir, "t.aer")); code == 0 || !strings.Contains(stderr, "multi-class model of its own") {
+		t.Errorf("tree --multiclass native: exit %d\n%s", code, stderr)
+	}
+	if _, stderr, code := aer(t, "fit", "--multiclass", "all", "--train", train, "--out", filepath.Join(dir, "t.aer")); code != 2 {
+		t.Errorf("--multiclass all: exit %d\n%s", code, stderr)
+	}
+}
