@@ -50,6 +50,8 @@ type MultiModel struct {
 
 	once  sync.Once
 	class []*Model
+
+	summary *Summary
 }
 
 // multiJSON is the encoding of a MultiModel.
@@ -98,11 +100,27 @@ func (m *MultiModel) FirstRounds(r int) *MultiModel {
 // class (XGBoost's get_score of a multi-class model): Gain, TotalGain,
 // Cover, TotalCover or Count, as Model.Importance.
 func (m *MultiModel) Importance(kind string) ([]float64, error) {
-	all := &Model{NumFeatures: m.nf}
+	return m.flat().Importance(kind)
+}
+
+// flat is a Model of every tree of m, round by round (its margin means
+// nothing: for importances and counts).
+func (m *MultiModel) flat() *Model {
+	all := &Model{Settings: m.Settings, NumFeatures: m.nf, Eval: m.Eval}
 	for _, round := range m.Trees {
 		all.Trees = append(all.Trees, round...)
 	}
-	return all.Importance(kind)
+	return all
+}
+
+// Summary returns what the fit found (learn.Summarizer): every class's
+// trees and leaves, the validation curve (MLogLoss), the features by
+// total gain over all trees; nil for a loaded model.
+func (m *MultiModel) Summary() any {
+	if m.summary == nil {
+		return nil
+	}
+	return m.summary
 }
 
 // SetThreads sets the number of goroutines Margins and
@@ -505,6 +523,7 @@ func (m *Method) FitMulti(ctx context.Context, train, valid *learn.Data, k int, 
 		return nil, err
 	}
 	mm.SetThreads(1)
+	mm.summary = summarize(mm.flat(), train.Features)
 	return mm, nil
 }
 

@@ -371,6 +371,13 @@ func TestMultiFitLoad(t *testing.T) {
 	if loaded.Classes() != 3 || loaded.NumFeatures() != 5 {
 		t.Fatalf("loaded: %d classes, %d features", loaded.Classes(), loaded.NumFeatures())
 	}
+	sum, ok := models[0].(*MultiModel).Summary().(*Summary)
+	if !ok || sum.Trees != 24 || len(sum.Importance) == 0 {
+		t.Errorf("summary %+v, want 24 trees and importances", sum)
+	}
+	if loaded.(*MultiModel).Summary() != nil {
+		t.Error("a loaded model has a summary")
+	}
 	p0, err := models[0].PredictClassProba(x, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -585,5 +592,40 @@ func TestMultiEarlyStopping(t *testing.T) {
 	}
 	if ev.BestScore != ev.Curve[ev.BestIteration] {
 		t.Errorf("best score %v, curve there %v", ev.BestScore, ev.Curve[ev.BestIteration])
+	}
+}
+
+// TestMultiIntegerWeightsRepeatRows: as TestIntegerWeightsRepeatRows for
+// three classes: integer row weights grow the trees that repeating each
+// row that many times grows (weight 0: left out).
+func TestMultiIntegerWeightsRepeatRows(t *testing.T) {
+	for k, s := range []Settings{
+		{NEstimators: 8, MaxDepth: 5},
+		{NEstimators: 8, GrowPolicy: LeafWise, MaxLeaves: 16, Alpha: 0.3, Gamma: 0.05, MinChildWeight: 3},
+	} {
+		x, y2, w := coarseData(600, 10, 0.05*float64(k), uint64(k+30))
+		y := make([]int, len(y2))
+		for i := range y {
+			y[i] = y2[i]
+			if y2[i] == 0 && x.At(i, 0) > 0 {
+				y[i] = 2
+			}
+		}
+		rx, ry := repeatRows(x, y, w)
+		weighted, err := TrainMulti(context.Background(), Data{X: x, Y: y, Weight: w}, nil, 3, &s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		repeated, err := TrainMulti(context.Background(), Data{X: rx, Y: ry}, nil, 3, &s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for r := range weighted.Trees {
+			for c := range 3 {
+				if err := sameTree(&weighted.Trees[r][c], &repeated.Trees[r][c], 1e-9); err != nil {
+					t.Fatalf("%s: round %d class %d: %v", s.GrowPolicy, r, c, err)
+				}
+			}
+		}
 	}
 }
