@@ -27,10 +27,12 @@ type Model struct {
 	header *modelfile.Header
 	model  learn.Model      // behind the decision layer when there is one; nil for a multi-class model
 	multi  learn.MultiModel // a multi-class model (header.Multiclass); nil for a binary one
-	layer  *decision.Layer  // nil without one
-	sum    string           // the file's checksum, once read or computed
-	once   sync.Once        // computes sum
-	report *FitReport       // nil for a model read from a file
+	// multiLayer is a multi-class model's decision (header.Decision).
+	multiLayer *decision.MultiLayer
+	layer      *decision.Layer // nil without one
+	sum        string          // the file's checksum, once read or computed
+	once       sync.Once       // computes sum
+	report     *FitReport      // nil for a model read from a file
 }
 
 // Where a model's decision threshold comes from, as Model.Threshold
@@ -97,10 +99,16 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		if len(h.Decision) > 0 {
-			return nil, fmt.Errorf("%s: %w: a multi-class model with a decision layer", name, modelfile.ErrHeader)
+		var l decision.MultiLayer
+		dec := json.NewDecoder(bytes.NewReader(h.Decision))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&l); err != nil {
+			return nil, fmt.Errorf("%s: multi-class decision: %w", name, err)
 		}
-		return &Model{header: h, multi: mm, sum: hex.EncodeToString(data[len(data)-sha256.Size:])}, nil
+		if err := l.Check(); err != nil || len(l.Weights) != mm.Classes() {
+			return nil, fmt.Errorf("%s: multi-class decision of %d weights for %d classes (%v)", name, len(l.Weights), mm.Classes(), err)
+		}
+		return &Model{header: h, multi: mm, multiLayer: &l, sum: hex.EncodeToString(data[len(data)-sha256.Size:])}, nil
 	}
 	model, err := method.Load(payload)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/modelfile"
 	"github.com/aer-go/aer/multiclass"
@@ -38,8 +39,11 @@ func (m *Model) Classes() []string { return m.header.Schema.ClassNames() }
 // fitMulti fits method to a multi-class training table (Fit's path for
 // tables with Labels): natively when the method is a learn.MultiFitter
 // and s.Multiclass is "" or native, else by decomposition (one-vs-rest
-// by default). There is no grid search and no decision layer: a row is
-// predicted as its most probable class.
+// by default). There is no grid search. The decision
+// (decision.FitMulti, rule s.Decision.Rule) predicts by default the
+// class of largest probability over its training share, the Bayes rule
+// for balanced accuracy; "tuned" tunes the weights on the validation
+// rows, "argmax" takes the most probable class.
 func fitMulti(ctx context.Context, train, valid *Table, s *Settings, method learn.Method) (*Model, error) {
 	if method == nil {
 		method = DefaultMethod()
@@ -95,6 +99,22 @@ func fitMulti(ctx context.Context, train, valid *Table, s *Settings, method lear
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	var vy []int
+	var vp []float64
+	if va != nil && s.Decision.Rule == decision.MultiTuned {
+		vy = va.Y
+		if vp, err = mm.PredictClassProba(va.X, nil); err != nil {
+			return nil, err
+		}
+	}
+	layer, err := decision.FitMulti(s.Decision.Rule, k, tr.Y, tr.W, vy, vp)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", learn.ErrParam, err)
+	}
+	layerJSON, err := json.Marshal(layer)
+	if err != nil {
+		return nil, err
+	}
 	summary := &TrainSummary{Rows: train.Rows(), MissingCells: train.d.Missing()}
 	if va != nil {
 		summary.ValidRows = va.Rows()
@@ -103,8 +123,8 @@ func fitMulti(ctx context.Context, train, valid *Table, s *Settings, method lear
 	if err != nil {
 		return nil, err
 	}
-	h := &modelfile.Header{Method: method.Name(), Schema: schema, Config: cfg, Producer: "aer " + Version, Multiclass: strategy}
-	return &Model{header: h, multi: mm, report: &FitReport{Seconds: time.Since(start).Seconds()}}, nil
+	h := &modelfile.Header{Method: method.Name(), Schema: schema, Config: cfg, Decision: layerJSON, Producer: "aer " + Version, Multiclass: strategy}
+	return &Model{header: h, multi: mm, multiLayer: layer, report: &FitReport{Seconds: time.Since(start).Seconds()}}, nil
 }
 
 // loadMulti decodes a multi-class model's payload (ReadModel).
@@ -137,7 +157,8 @@ func loadMulti(h *modelfile.Header, method learn.Method, payload []byte) (learn.
 }
 
 // predictMulti scores a multi-class model: each row's class
-// probabilities, and its most probable class (the first on ties).
+// probabilities, and its class by the model's decision (MultiLayer: by
+// default the largest probability over the class's training share).
 func (m *Model) predictMulti(ctx context.Context, t *Table, opt *PredictOptions) (*Predictions, error) {
 	enc, err := m.encode(t)
 	if err != nil {
@@ -153,15 +174,11 @@ func (m *Model) predictMulti(ctx context.Context, t *Table, opt *PredictOptions)
 	k := m.multi.Classes()
 	r, _ := enc.X.Dims()
 	p := &Predictions{IDColumn: t.d.IDColumn, ID: t.d.IDs, Label: enc.Y, Names: m.Classes(), Proba: proba,
-		Score: make([]float64, r), Pred: make([]int, r), Unseen: enc.unseen, Ignored: enc.ignored, ThresholdFrom: FromArgmax}
+		Score: make([]float64, r), Pred: make([]int, r), Unseen: enc.unseen, Ignored: enc.ignored}
+	m.multiLayer.Predict(proba, p.Pred)
+	p.ThresholdFrom = m.multiLayer.Rule
 	for i := range r {
-		row := proba[i*k : (i+1)*k]
-		for c, v := range row {
-			if v > row[p.Pred[i]] {
-				p.Pred[i] = c
-			}
-		}
-		p.Score[i] = row[p.Pred[i]]
+		p.Score[i] = proba[i*k+p.Pred[i]]
 	}
 	return p, nil
 }
@@ -230,7 +247,7 @@ func (m *Model) predictStreamMulti(ctx context.Context, r io.Reader, name string
 	if err := p.writeMultiCSV(w); err != nil {
 		return nil, err
 	}
-	return &StreamSummary{Rows: len(p.Pred), Labelled: p.Label != nil, IDColumn: p.IDColumn, ThresholdFrom: FromArgmax, Unseen: p.Unseen}, nil
+	return &StreamSummary{Rows: len(p.Pred), Labelled: p.Label != nil, IDColumn: p.IDColumn, ThresholdFrom: p.ThresholdFrom, Unseen: p.Unseen}, nil
 }
 
 // errMultiUnsupported is the error of what multi-class models do not do
