@@ -298,14 +298,9 @@ func TrainMulti(ctx context.Context, train Data, valid *Data, k int, s *Settings
 		return nil, ErrNoValidation
 	}
 	set.Objective, set.EvalMetric = Softmax, MLogLoss
-	var mx *matrix
-	if b := train.Bins; b != nil {
-		if b.m.n != n || b.m.nf != nf || b.maxBin != set.MaxBin {
-			return nil, fmt.Errorf("boost: bins of %d x %d rows with max_bin %d for %d x %d rows with max_bin %d", b.m.n, b.m.nf, b.maxBin, n, nf, set.MaxBin)
-		}
-		mx = b.m
-	} else {
-		mx = newMatrix(train.X, train.Weight, set.MaxBin, set.Threads)
+	mx, err := train.matrix(&set)
+	if err != nil {
+		return nil, err
 	}
 	// One grower per tree grown at once, each with its share of the
 	// threads; the trees do not depend on either number, nor on which

@@ -20,7 +20,7 @@ type Data struct {
 	// X holds one row per example and one column per feature; NaN marks a
 	// missing value.
 	X *mat.Dense
-	// Y holds the labels, 0 or 1.
+	// Y holds the labels: 0 or 1 for Train, 0..k-1 for TrainMulti.
 	Y []int
 	// Weight holds non-negative sample weights; nil means 1 for every row.
 	// A row of integer weight k counts as k copies of the row (0: as if
@@ -95,6 +95,20 @@ func (d *Data) checkClasses(what string, nf, k int) error {
 		}
 	}
 	return nil
+}
+
+// matrix returns the binned training rows: d.Bins's, checked against
+// d's shape and s.MaxBin, or binned now.
+func (d *Data) matrix(s *Settings) (*matrix, error) {
+	n, nf := d.X.Dims()
+	b := d.Bins
+	if b == nil {
+		return newMatrix(d.X, d.Weight, s.MaxBin, s.Threads), nil
+	}
+	if b.m.n != n || b.m.nf != nf || b.maxBin != s.MaxBin {
+		return nil, fmt.Errorf("boost: bins of %d x %d rows with max_bin %d for %d x %d rows with max_bin %d", b.m.n, b.m.nf, b.maxBin, n, nf, s.MaxBin)
+	}
+	return b.m, nil
 }
 
 // EvalResult is the validation record of a training run.
@@ -310,14 +324,9 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 			}
 		}
 	}
-	var mx *matrix
-	if b := train.Bins; b != nil {
-		if b.m.n != n || b.m.nf != nf || b.maxBin != set.MaxBin {
-			return nil, fmt.Errorf("boost: bins of %d x %d rows with max_bin %d for %d x %d rows with max_bin %d", b.m.n, b.m.nf, b.maxBin, n, nf, set.MaxBin)
-		}
-		mx = b.m
-	} else {
-		mx = newMatrix(train.X, train.Weight, set.MaxBin, set.Threads)
+	mx, err := train.matrix(&set)
+	if err != nil {
+		return nil, err
 	}
 	g := newGrower(mx, &set)
 	g.w = w
