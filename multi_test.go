@@ -91,6 +91,25 @@ func TestFitMultiClass(t *testing.T) {
 			t.Errorf("%s: PredictStream writes another file than Predict", strategy)
 		}
 	}
+	// logreg and gbdt fit multi-class labels themselves (multinomial,
+	// softmax): native by default.
+	for _, name := range []string{"logreg", "gbdt"} {
+		method, _ := aer.Method(name)
+		m, err := aer.Fit(context.Background(), train, valid, &aer.Settings{Seed: 1}, method)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Header().Multiclass != aer.MulticlassNative {
+			t.Errorf("%s: multiclass %q, want native", name, m.Header().Multiclass)
+		}
+		var file bytes.Buffer
+		if _, err := m.WriteTo(&file); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := aer.ReadModel(bytes.NewReader(file.Bytes()), name+".aer"); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
 	// A multi-class model has no row explanations yet: an error, not a panic.
 	method, _ := aer.Method("tree")
 	m, err := aer.Fit(context.Background(), train, nil, &aer.Settings{Seed: 1}, method)

@@ -236,3 +236,34 @@ func (o *multiObjective) Grad(grad, theta []float64) {
 }
 
 var _ learn.MultiModel = (*MultiModel)(nil)
+
+// FitMulti fits a multinomial logistic regression on train's labels
+// 0..k-1 (learn.MultiFitter) with the method's settings; valid is not
+// used.
+func (m *Method) FitMulti(ctx context.Context, train, _ *learn.Data, k int, env learn.Env) (learn.MultiModel, error) {
+	if err := checkComplete(train); err != nil {
+		return nil, err
+	}
+	return FitMultinomial(ctx, train.X, train.Y, k, train.W, &m.s)
+}
+
+// LoadMulti decodes a MultiModel written by MarshalBinary.
+func (m *Method) LoadMulti(payload []byte) (learn.MultiModel, error) {
+	var mm MultiModel
+	if err := json.Unmarshal(payload, &mm); err != nil {
+		return nil, fmt.Errorf("logreg: decoding model: %w", err)
+	}
+	k := len(mm.Coef)
+	if k < 2 || len(mm.Intercept) != k {
+		return nil, fmt.Errorf("logreg: a multinomial model of %d coefficient rows and %d intercepts", k, len(mm.Intercept))
+	}
+	for _, row := range mm.Coef {
+		if len(row) != len(mm.Coef[0]) || len(row) == 0 || !finite(row) {
+			return nil, fmt.Errorf("logreg: a multinomial model's coefficients are ragged or not finite")
+		}
+	}
+	if !finite(mm.Intercept) {
+		return nil, fmt.Errorf("logreg: a multinomial model's intercepts are not finite")
+	}
+	return &mm, nil
+}

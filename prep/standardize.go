@@ -16,10 +16,18 @@ import (
 // StandardScaler): the returned method has inner's name and parameters,
 // plus standardize (true by default; false only imputes).
 func Standardize(inner learn.Method) learn.Method {
-	if _, ok := inner.(learn.MemoryEstimator); ok {
-		return &estimating{standardized{WrappedMethod: learn.WrappedMethod{Inner: inner}}}
+	s := standardized{WrappedMethod: learn.WrappedMethod{Inner: inner}}
+	_, estimates := inner.(learn.MemoryEstimator)
+	_, multi := inner.(learn.MultiFitter)
+	switch {
+	case estimates && multi:
+		return &multiEstimating{estimating{s}}
+	case estimates:
+		return &estimating{s}
+	case multi:
+		return &multiStandardized{s}
 	}
-	return &standardized{WrappedMethod: learn.WrappedMethod{Inner: inner}}
+	return &s
 }
 
 // standardized has the inner method's name, description and parameters
