@@ -39,8 +39,10 @@ func (s *multiEstimating) LoadMulti(payload []byte) (learn.MultiModel, error) {
 // fitMulti fits the preprocessing on train and the inner method's
 // multi-class model on the preprocessed rows.
 func (s *standardized) fitMulti(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.MultiModel, error) {
-	if err := train.Check("training data"); err != nil {
-		return nil, err
+	// train.Check is binary (labels 0/1): the inner method checks the
+	// labels 0..k-1.
+	if train.Rows() == 0 || train.Cols() == 0 {
+		return nil, fmt.Errorf("%w: training data has %d rows and %d features", learn.ErrData, train.Rows(), train.Cols())
 	}
 	p := &Prep{Means: dataset.ColumnMeans(train.X)}
 	xt := p.impute(train.X)
