@@ -9,6 +9,37 @@
 // samplers, like imbalanced-learn, decide the minority from the counts:
 // the class with fewer rows (label 1 on a tie).
 //
+// # Several classes
+//
+// The samplers also resample labels 0..K-1 of K classes, with
+// imbalanced-learn's sampling_strategy in any of its forms (ParseStrategy):
+// auto, majority, not minority, not majority, all, minority, per-class
+// row counts "CLASS:N,CLASS:N", a list of classes "CLASS,CLASS" for
+// cleaning, and the float ratio, which is for two classes only (an error
+// on more, as in imbalanced-learn). Strategy.Targets resolves a strategy
+// on labels as imbalanced-learn 0.10's check_sampling_strategy does for
+// over-sampling, under-sampling and cleaning (a form's meaning depends on
+// the type; the minority and majority are the classes with the fewest and
+// the most rows, the smaller label on a tie); testdata holds its answers
+// for every form on glass and hand-made tables, with the script that
+// wrote them. RUS keeps each named class's target count of rows, drawn
+// from a stream of the class's own (rng.Derive(seed, class)); SMOTE makes
+// each named class's rows from its own rows and their neighbours within
+// the class, classes in increasing order after the input rows; Tomek
+// removes the ends, of the named classes, of the links between rows of
+// different labels that are each other's nearest neighbour (imbalanced-
+// learn's is_tomek), auto being not minority.
+//
+// The two-class rule is kept, bit for bit, where it applies: labels 0 and
+// 1 with a ratio, auto, or (for cleaning) all, use the code above, so
+// results on two classes do not change. One difference from
+// imbalanced-learn follows: on two classes of equal size, Tomek's auto
+// removes the end labelled 0 (label 1 is the minority on a tie), where
+// imbalanced-learn, whose minority is the first class, removes label 1's.
+// The defaults (ratio 1; Tomek's unset strategy, auto) are two-class
+// rules: labels beyond 0 and 1 are an error until sampling_strategy is
+// set, to auto for instance.
+//
 // # Samplers
 //
 // RUS, SMOTE, Tomek and SMOTETomek implement Sampler; New returns one by

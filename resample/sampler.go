@@ -144,22 +144,125 @@ func checkFinite(name string, d *learn.Data, rows []int) error {
 	return nil
 }
 
-// ratioParam declares a sampling_strategy parameter: the minority to
-// majority row ratio after resampling, in (0, 1] (imbalanced-learn's float
-// sampling_strategy); "auto" is read as 1.
-func ratioParam[T any](help string, field func(*T) *float64) learn.ParamSpec[T] {
-	p := learn.Float("sampling_strategy", help, 0, 1, field)
-	set := p.Set
-	p.Set = func(s *T, v string) error {
-		if strings.TrimSpace(v) == "auto" {
-			v = "1"
+// strategyParam declares the sampling_strategy parameter (key) of a
+// sampler of type t: any form ParseStrategy reads, class indices for
+// classes. text holds it; for a sampler with a ratio field (ratio not
+// nil), the float form is kept in the ratio with text empty, and "auto"
+// sets the ratio to 1 too (auto's meaning on labels 0 and 1). Get shows
+// the text, or else the ratio.
+func strategyParam[T any](key string, t SamplingType, help string, ratio func(*T) *float64, text func(*T) *string) learn.ParamSpec[T] {
+	return learn.ParamSpec[T]{Key: key, Help: help,
+		Get: func(s *T) string {
+			if v := *text(s); v != "" || ratio == nil {
+				if st, err := parseStrategy(v); err == nil {
+					return st.String()
+				}
+				return v
+			}
+			return learn.FormatFloat(*ratio(s))
+		},
+		Set: func(s *T, v string) error {
+			st, err := parseStrategy(v)
+			if err != nil {
+				return err
+			}
+			if st, err = st.indexed(); err != nil {
+				return err
+			}
+			if err := st.check(t); err != nil {
+				return err
+			}
+			switch {
+			case st.isRatio() && ratio != nil:
+				*ratio(s), *text(s) = st.Ratio, ""
+			case ratio == nil:
+				*text(s) = st.String()
+			case st.Name == "auto":
+				*ratio(s), *text(s) = 1, "auto"
+			default:
+				*ratio(s), *text(s) = 0, st.String()
+			}
+			return nil
+		}}
+}
+
+// plan is how a sampler resamples a table: by its two-class rule (binary,
+// with the ratio for RUS and SMOTE), or by targets per class.
+type plan struct {
+	binary  bool
+	ratio   float64
+	targets []Target
+}
+
+// planFor decides how sampler name, of type t, resamples d with the
+// sampling_strategy text, or the ratio when text is empty. Labels 0 and 1
+// with a ratio, auto (ratio 1), or for cleaning all, keep the two-class
+// rule, which checks d itself; every other case is resolved by Targets
+// after d is checked for any number of classes.
+func planFor(name string, t SamplingType, ratio float64, text string, d *learn.Data) (plan, error) {
+	st := Strategy{Ratio: ratio}
+	if text != "" {
+		var err error
+		if st, err = ParseStrategy(text); err != nil {
+			return plan{}, fmt.Errorf("%s: %w", name, err)
 		}
-		if f, err := learn.ParseFloat(v); err == nil && !(f > 0 && f <= 1) {
-			return fmt.Errorf("want a number in (0, 1] or auto")
-		}
-		return set(s, v)
 	}
-	return p
+	if err := st.Check(t); err != nil {
+		return plan{}, fmt.Errorf("%s: %w", name, err)
+	}
+	twoClass := st.isRatio() || st.Name == "auto" || (t == Cleaning && st.Name == "all")
+	if twoClass && otherLabel(d) < 0 {
+		if st.Name != "" {
+			st.Ratio = 1
+		}
+		return plan{binary: true, ratio: st.Ratio}, nil
+	}
+	if err := checkClasses(name, d); err != nil {
+		return plan{}, err
+	}
+	if st.isRatio() {
+		if stats, _ := countClasses(d.Y); len(stats.class) > 2 {
+			i := otherLabel(d)
+			return plan{}, fmt.Errorf("%s: %w: data to resample row %d: label %d is not 0 or 1, and sampling_strategy %s, a minority to majority ratio, is for two classes; the data has %d (%s): use auto, not majority, not minority, all or per-class counts CLASS:N,CLASS:N",
+				name, learn.ErrData, i+1, d.Y[i], st, len(stats.class), stats)
+		}
+	}
+	targets, err := st.Targets(d.Y, t)
+	if err != nil {
+		return plan{}, fmt.Errorf("%s: %w", name, err)
+	}
+	return plan{targets: targets}, nil
+}
+
+// otherLabel returns the first row of d whose label is not 0 or 1, or -1.
+func otherLabel(d *learn.Data) int {
+	if d == nil {
+		return -1
+	}
+	return slices.IndexFunc(d.Y, func(y int) bool { return y != 0 && y != 1 })
+}
+
+// checkClasses validates d for a sampler on any number of classes:
+// learn.Data.Check, except that labels are class indices 0, 1, 2, ...
+func checkClasses(name string, d *learn.Data) error {
+	if _, err := countClasses(d.Y); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	c := *d
+	c.Y = make([]int, len(d.Y)) // every other check of Check
+	if err := c.Check("data to resample"); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}
+
+// classRows returns the rows of each class of y, by label.
+func classRows(y []int) map[int][]int {
+	rows := map[int][]int{}
+	for i, v := range y {
+		rows[v] = append(rows[v], i)
+	}
+	return rows
 }
 
 // keptRows returns the rows 0..n-1 not in drop, in order.

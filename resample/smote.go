@@ -3,6 +3,7 @@ package resample
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -16,17 +17,22 @@ import (
 // minority row x uniformly, one of its KNeighbors nearest minority rows z
 // uniformly and a gap u uniform in [0, 1), and is x + u·(z - x). Rows are
 // made until the minority has floor(Ratio · m_maj) rows (balanced by
-// default). The result is every row of the data, in order, then the
-// synthetic rows.
+// default). With a Strategy, on any number of classes, each class the
+// strategy names gets its target count of rows (see Strategy.Targets),
+// made the same way from its own rows and their nearest neighbours within
+// the class, as imbalanced-learn does class by class. The result is every
+// row of the data, in order, then the synthetic rows, classes in
+// increasing order.
 //
-// Neighbours are exact Euclidean ones among the minority rows (package
+// Neighbours are exact Euclidean ones among the class's rows (package
 // neighbors), a row never its own neighbour (an exact duplicate is one, at
 // distance 0); ties go to the smaller row number. Distances use the
 // features as given: standardise them first when their scales differ.
 //
 // Missing values are refused: a minority row with a missing value is an
 // error naming the row and feature (impute first; the smote-gbdt method
-// imputes training means in front). Majority rows are copied as they are.
+// imputes training means in front). Rows of the other classes are copied
+// as they are.
 //
 // Weights: a synthetic row weighs the mean of its two parents' weights
 // (1 when the data has none, so unweighted data stays unweighted); counts
@@ -36,13 +42,22 @@ type SMOTE struct {
 	// may be drawn towards; 0 means 5.
 	KNeighbors int
 	// Ratio is the minority to majority row ratio after over-sampling,
-	// in (0, 1]; 0 means 1, balanced classes (imbalanced-learn's "auto").
+	// in (0, 1], for labels 0 and 1; 0 means 1, balanced classes
+	// (imbalanced-learn's "auto").
 	Ratio float64
+	// Strategy, when not empty, is the sampling_strategy in any form
+	// ParseStrategy reads ("not majority", "1:60,2:60") and Ratio is not
+	// used. "auto" on labels 0 and 1 is Ratio 1.
+	Strategy string
 }
+
+// smoteStrategyHelp is the help of SMOTE's sampling_strategy.
+const smoteStrategyHelp = "minority to majority row ratio after over-sampling, for two classes (1 = balanced); or auto, minority, not minority, not majority, all, or per-class row counts CLASS:N,CLASS:N (class indices from 0)"
 
 var smoteParams = learn.ParamTable[SMOTE]{
 	learn.Int("k_neighbors", "nearest minority rows a synthetic row may be drawn towards", 1, func(s *SMOTE) *int { return &s.KNeighbors }),
-	ratioParam("minority to majority row ratio after over-sampling (1 = balanced)", func(s *SMOTE) *float64 { return &s.Ratio }),
+	strategyParam("sampling_strategy", OverSampling, smoteStrategyHelp,
+		func(s *SMOTE) *float64 { return &s.Ratio }, func(s *SMOTE) *string { return &s.Strategy }),
 }
 
 func (s SMOTE) resolved() SMOTE {
@@ -82,24 +97,82 @@ func (s *SMOTE) Trace(ctx context.Context, d *learn.Data, env learn.Env) (*learn
 // resample over-samples d; with trace, it says where each row comes from
 // (nil origins without).
 func (s *SMOTE) resample(ctx context.Context, name string, d *learn.Data, env learn.Env, trace bool) (*learn.Data, []Origin, error) {
+	r := s.resolved()
+	p, err := planFor(name, OverSampling, r.Ratio, r.Strategy, d)
+	if err != nil {
+		return nil, nil, err
+	}
+	if p.binary {
+		return r.binary(ctx, name, d, env, p.ratio, trace)
+	}
+	if r.KNeighbors < 1 {
+		return nil, nil, fmt.Errorf("%s: %w: k_neighbors %d is below 1", name, learn.ErrParam, r.KNeighbors)
+	}
+	if err := learn.Interrupted(ctx); err != nil {
+		return nil, nil, err
+	}
+	// Each class's rows, neighbours and draws, checked before any row is
+	// made.
+	type class struct {
+		label, n int
+		rows     []int
+		nn       *neighbors.Result
+	}
+	byClass := classRows(d.Y)
+	var todo []class
+	n, total := d.Rows(), d.Rows()
+	for _, t := range p.targets {
+		if t.N == 0 {
+			continue
+		}
+		if total += t.N; total > maxCount {
+			return nil, nil, fmt.Errorf("%s: %w: sampling_strategy asks for %d rows in all, more than a sampler makes (at most %d)", name, learn.ErrData, total, maxCount)
+		}
+		rows := byClass[t.Class]
+		nn, err := classNeighbors(name, d, rows, r.KNeighbors, fmt.Sprintf("rows of class %d", t.Class), env)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := learn.Interrupted(ctx); err != nil {
+			return nil, nil, err
+		}
+		todo = append(todo, class{label: t.Class, n: t.N, rows: rows, nn: nn})
+	}
+	out := grow(d, total)
+	var origins []Origin
+	if trace {
+		origins = make([]Origin, n, total)
+		for i := range n {
+			origins[i] = Origin{Row: i, A: -1, B: -1}
+		}
+	}
+	at := n
+	for _, c := range todo {
+		origins = synthesize(out, d, c.rows, c.nn, c.n, at, c.label, rng.Derive(env.Seed, uint64(c.label)), origins, trace)
+		at += c.n
+	}
+	return out, origins, nil
+}
+
+// binary is SMOTE on labels 0 and 1 with a ratio.
+func (r SMOTE) binary(ctx context.Context, name string, d *learn.Data, env learn.Env, ratio float64, trace bool) (*learn.Data, []Origin, error) {
 	if err := check(name, d); err != nil {
 		return nil, nil, err
 	}
-	r := s.resolved()
-	if r.KNeighbors < 1 || !(r.Ratio > 0 && r.Ratio <= 1) {
-		return nil, nil, fmt.Errorf("%s: %w: k_neighbors %d or sampling_strategy %v out of range", name, learn.ErrParam, r.KNeighbors, r.Ratio)
+	if r.KNeighbors < 1 || !(ratio > 0 && ratio <= 1) {
+		return nil, nil, fmt.Errorf("%s: %w: k_neighbors %d or sampling_strategy %v out of range", name, learn.ErrParam, r.KNeighbors, ratio)
 	}
 	if err := learn.Interrupted(ctx); err != nil {
 		return nil, nil, err
 	}
 	minLabel, minority, majority := classes(d.Y)
 	// imbalanced-learn: int(n_majority * ratio - n_minority).
-	nNew := int(float64(len(majority))*r.Ratio - float64(len(minority)))
+	nNew := int(float64(len(majority))*ratio - float64(len(minority)))
 	if nNew < 0 {
 		return nil, nil, fmt.Errorf("%s: %w: sampling_strategy %v asks for %d minority rows and there are already %d; raise it",
-			name, learn.ErrData, r.Ratio, len(minority)+nNew, len(minority))
+			name, learn.ErrData, ratio, len(minority)+nNew, len(minority))
 	}
-	n, c := d.X.Dims()
+	n := d.Rows()
 	all := make([]int, n)
 	for i := range all {
 		all[i] = i
@@ -115,54 +188,86 @@ func (s *SMOTE) resample(ctx context.Context, name string, d *learn.Data, env le
 	if k > len(minority)-1 {
 		return nil, nil, fmt.Errorf("%s: %w: k_neighbors=%d needs at least %d minority rows, the data has %d", name, learn.ErrData, k, k+1, len(minority))
 	}
-	if err := checkFinite(name, d, minority); err != nil {
+	nn, err := classNeighbors(name, d, minority, k, "minority rows", env)
+	if err != nil {
 		return nil, nil, err
-	}
-	ix, err := neighbors.NewRows(d.X, minority)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", name, err)
-	}
-	nn, err := ix.SearchSelf(nil, k, &neighbors.Options{Workers: env.Threads()})
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if err := learn.Interrupted(ctx); err != nil {
 		return nil, nil, err
 	}
+	out := grow(d, n+nNew)
+	origins = synthesize(out, d, minority, nn, nNew, n, minLabel, rng.New(env.Seed), origins, trace)
+	return out, origins, nil
+}
 
-	x := mat.NewDense(n+nNew, c, nil)
+// classNeighbors returns the k nearest neighbours of each of rows among
+// rows (positions into rows), after checking that there are more than k
+// of them (what names them in the error) and that they have no missing
+// value.
+func classNeighbors(name string, d *learn.Data, rows []int, k int, what string, env learn.Env) (*neighbors.Result, error) {
+	if k > len(rows)-1 {
+		return nil, fmt.Errorf("%s: %w: k_neighbors=%d needs at least %d %s, the data has %d", name, learn.ErrData, k, k+1, what, len(rows))
+	}
+	if err := checkFinite(name, d, rows); err != nil {
+		return nil, err
+	}
+	ix, err := neighbors.NewRows(d.X, rows)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	nn, err := ix.SearchSelf(nil, k, &neighbors.Options{Workers: env.Threads()})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return nn, nil
+}
+
+// grow returns a table of rows rows whose first rows are d's (features,
+// labels and weights; weights only when d has some).
+func grow(d *learn.Data, rows int) *learn.Data {
+	n, c := d.X.Dims()
+	x := mat.NewDense(rows, c, nil)
 	dst, src := x.RawMatrix(), d.X.RawMatrix()
 	for i := range n {
 		copy(dst.Data[i*c:(i+1)*c], src.Data[i*src.Stride:i*src.Stride+c])
 	}
-	y := make([]int, n+nNew)
+	y := make([]int, rows)
 	copy(y, d.Y)
 	var w []float64
 	if d.W != nil {
-		w = make([]float64, n+nNew)
+		w = make([]float64, rows)
 		copy(w, d.W)
 	}
-	draw := rng.New(env.Seed)
+	return &learn.Data{X: x, Y: y, W: w, Features: d.Features}
+}
+
+// synthesize writes nNew synthetic rows of label into out from row at on:
+// each picks one of rows uniformly, one of its k neighbours in nn
+// uniformly and a gap, all drawn from draw in that order. With trace it
+// appends their origins to origins, which it returns.
+func synthesize(out, d *learn.Data, rows []int, nn *neighbors.Result, nNew, at, label int, draw *rand.Rand, origins []Origin, trace bool) []Origin {
+	c, k := d.Cols(), nn.K
+	dst, src := out.X.RawMatrix(), d.X.RawMatrix()
 	for s := range nNew {
-		p := draw.IntN(len(minority))
+		p := draw.IntN(len(rows))
 		q := nn.Index[p*k+draw.IntN(k)]
 		gap := draw.Float64()
-		a, b := minority[p], minority[q]
+		a, b := rows[p], rows[q]
 		xa := src.Data[a*src.Stride : a*src.Stride+c]
 		xb := src.Data[b*src.Stride : b*src.Stride+c]
-		row := dst.Data[(n+s)*c : (n+s+1)*c]
+		row := dst.Data[(at+s)*c : (at+s+1)*c]
 		for j := range row {
 			row[j] = xa[j] + gap*(xb[j]-xa[j])
 		}
 		if trace {
 			origins = append(origins, Origin{Row: -1, A: a, B: b, Gap: gap})
 		}
-		y[n+s] = minLabel
-		if w != nil {
-			w[n+s] = (d.W[a] + d.W[b]) / 2
+		out.Y[at+s] = label
+		if out.W != nil {
+			out.W[at+s] = (d.W[a] + d.W[b]) / 2
 		}
 	}
-	return &learn.Data{X: x, Y: y, W: w, Features: d.Features}, origins, nil
+	return origins
 }
 
 // SMOTETomek is SMOTE, then Tomek-link cleaning of the result, as
@@ -171,15 +276,18 @@ func (s *SMOTE) resample(ctx context.Context, name string, d *learn.Data, env le
 type SMOTETomek struct {
 	SMOTE SMOTE
 	// TomekStrategy is which ends of the links go: "all" (or empty) both,
-	// "auto" the majority end only.
+	// "auto" the majority end only (on more classes, every end but the
+	// minority's); or any cleaning form of Tomek's Strategy.
 	TomekStrategy string
 }
 
 var smoteTomekParams = learn.ParamTable[SMOTETomek]{
 	learn.Int("k_neighbors", "nearest minority rows a synthetic row may be drawn towards", 1, func(s *SMOTETomek) *int { return &s.SMOTE.KNeighbors }),
-	ratioParam("minority to majority row ratio after over-sampling (1 = balanced)", func(s *SMOTETomek) *float64 { return &s.SMOTE.Ratio }),
-	learn.Enum("tomek_strategy", "ends of the Tomek links removed after SMOTE: all = both, auto = the majority end", []string{"all", "auto"},
-		func(s *SMOTETomek) *string { return &s.TomekStrategy }),
+	strategyParam("sampling_strategy", OverSampling, smoteStrategyHelp,
+		func(s *SMOTETomek) *float64 { return &s.SMOTE.Ratio }, func(s *SMOTETomek) *string { return &s.SMOTE.Strategy }),
+	strategyParam("tomek_strategy", Cleaning,
+		"ends of the Tomek links removed after SMOTE: all = both, auto = all but the minority's; or majority, not minority, not majority, or a list of classes CLASS,CLASS",
+		nil, func(s *SMOTETomek) *string { return &s.TomekStrategy }),
 }
 
 func (s SMOTETomek) resolved() SMOTETomek {

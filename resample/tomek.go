@@ -197,20 +197,30 @@ func DropMajority(rows []int, links []Link) []int {
 }
 
 // Tomek is Tomek-link cleaning as a Sampler, imbalanced-learn's
-// TomekLinks: the links of the whole data are found (see TomekLinks) and
-// the majority end of each is removed, or both ends with Strategy "all".
-// The majority is the class with more rows. Missing values are refused
-// (a row with one has no distance). Kept rows keep their weights; the
-// links do not look at weights.
+// TomekLinks: the links of the whole data are found and the ends of the
+// classes Strategy names are removed. On labels 0 and 1 with "auto" or
+// "all", the links are TomekLinks' and "auto" removes the majority end
+// (the majority is the class with more rows, label 0 on a tie), "all"
+// both. Otherwise, on any number of classes, a link is two rows of
+// different labels each the other's nearest neighbour (imbalanced-learn's
+// is_tomek), and the ends whose class Strategy names go (see
+// Strategy.Targets: auto is not minority). Missing values are refused (a
+// row with one has no distance). Kept rows keep their weights; the links
+// do not look at weights.
 type Tomek struct {
-	// Strategy is which ends of the links go: "auto" (or empty) the
-	// majority end, "all" both.
+	// Strategy is which ends of the links go: "auto" the majority end
+	// (every end but the minority's), "all" both; or majority, not
+	// minority, not majority, or a list of classes "CLASS,CLASS" (class
+	// indices; one class is written "2,"). Empty is auto for labels 0 and
+	// 1 only (the two-class default): labels beyond them are an error
+	// until the strategy is set.
 	Strategy string
 }
 
 var tomekParams = learn.ParamTable[Tomek]{
-	learn.Enum("sampling_strategy", "ends of the Tomek links removed: auto = the majority end, all = both", []string{"auto", "all"},
-		func(s *Tomek) *string { return &s.Strategy }),
+	strategyParam("sampling_strategy", Cleaning,
+		"ends of the Tomek links removed: auto = the majority end (all but the minority's), all = both; or majority, not minority, not majority, or a list of classes CLASS,CLASS (class indices from 0)",
+		nil, func(s *Tomek) *string { return &s.Strategy }),
 }
 
 func (s Tomek) resolved() Tomek {
@@ -233,7 +243,8 @@ func (s *Tomek) Params() []learn.Param {
 }
 
 // Resample returns d without the removed ends of its Tomek links, in
-// order. Data of one class has no links and comes back whole.
+// order. Data of one class labelled 0 or 1 has no links and comes back
+// whole; on other labels, one class is an error, as in imbalanced-learn.
 func (s *Tomek) Resample(ctx context.Context, d *learn.Data, env learn.Env) (*learn.Data, error) {
 	out, _, err := s.resample(ctx, s.Name(), d, env)
 	return out, err
@@ -251,12 +262,51 @@ func (s *Tomek) Trace(ctx context.Context, d *learn.Data, env learn.Env) (*learn
 
 // resample returns d without the removed rows, and the rows it kept.
 func (s *Tomek) resample(ctx context.Context, name string, d *learn.Data, env learn.Env) (*learn.Data, []int, error) {
-	if err := d.Check("data to resample"); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	if s.Strategy == "" { // the two-class default: more classes are set explicitly
+		if i := otherLabel(d); i >= 0 {
+			return nil, nil, fmt.Errorf("%s: %w: data to resample row %d: label %d is not 0 or 1, and the default sampling_strategy is the two-class rule: for more classes, set it (auto, not minority, all, ...)",
+				name, learn.ErrData, i+1, d.Y[i])
+		}
 	}
 	r := s.resolved()
-	if r.Strategy != "auto" && r.Strategy != "all" {
-		return nil, nil, fmt.Errorf("%s: %w: sampling_strategy %q is not auto or all", name, learn.ErrParam, r.Strategy)
+	p, err := planFor(name, Cleaning, 0, r.Strategy, d)
+	if err != nil {
+		return nil, nil, err
+	}
+	if p.binary {
+		return r.binary(ctx, name, d, env)
+	}
+	if err := checkFinite(name, d, nil); err != nil {
+		return nil, nil, err
+	}
+	if err := learn.Interrupted(ctx); err != nil {
+		return nil, nil, err
+	}
+	linked, err := linkedRows(d.X, d.Y, env.Threads())
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := learn.Interrupted(ctx); err != nil {
+		return nil, nil, err
+	}
+	named := map[int]bool{}
+	for _, t := range p.targets {
+		named[t.Class] = true
+	}
+	drop := map[int]bool{}
+	for i, l := range linked {
+		if l && named[d.Y[i]] {
+			drop[i] = true
+		}
+	}
+	kept := keptRows(d.Rows(), drop)
+	return d.Subset(kept), kept, nil
+}
+
+// binary is Tomek on labels 0 and 1 with auto or all.
+func (r Tomek) binary(ctx context.Context, name string, d *learn.Data, env learn.Env) (*learn.Data, []int, error) {
+	if err := d.Check("data to resample"); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if err := checkFinite(name, d, nil); err != nil {
 		return nil, nil, err
@@ -283,6 +333,72 @@ func (s *Tomek) resample(ctx context.Context, name string, d *learn.Data, env le
 	}
 	kept := keptRows(d.Rows(), drop)
 	return d.Subset(kept), kept, nil
+}
+
+// linkedRows marks the rows of x that are an end of a Tomek link on any
+// number of classes: rows i and j with y[i] != y[j], each the other's
+// nearest neighbour among all rows (ties to the smaller row number). As
+// TomekLinks, it needs no all-pairs search: every link has an end outside
+// the largest class, so the nearest neighbours of those rows are found
+// first, then only for their partners of another class, each search
+// stopping at the first row certainly nearer than the row that chose it.
+func linkedRows(x *mat.Dense, y []int, workers int) ([]bool, error) {
+	linked := make([]bool, len(y))
+	st, err := countClasses(y)
+	if err != nil || len(st.class) < 2 {
+		return linked, err
+	}
+	largest := st.class[st.majority()]
+	var small []int
+	for i, v := range y {
+		if v != largest {
+			small = append(small, i)
+		}
+	}
+	ix, err := neighbors.New(x)
+	if err != nil {
+		return nil, fmt.Errorf("tomek links: %w", err)
+	}
+	search := &neighbors.Options{Workers: workers}
+	first, err := ix.SearchSelf(small, 1, search)
+	if err != nil {
+		return nil, fmt.Errorf("tomek links: %w", err)
+	}
+	var partners []int
+	var within []float64
+	partnerOf := make([]int, len(small)) // index into partners, or -1
+	seen := make(map[int]int)
+	for q, i := range small {
+		partnerOf[q] = -1
+		nn, dist := first.Row(q)
+		if y[nn[0]] == y[i] {
+			continue
+		}
+		j, ok := seen[nn[0]]
+		if !ok {
+			j = len(partners)
+			seen[nn[0]] = j
+			partners = append(partners, nn[0])
+			within = append(within, dist[0])
+		}
+		within[j] = min(within[j], dist[0])
+		partnerOf[q] = j
+	}
+	if len(partners) == 0 {
+		return linked, nil
+	}
+	second, err := ix.SearchSelfWithin(partners, 1, within, search)
+	if err != nil {
+		return nil, fmt.Errorf("tomek links: %w", err)
+	}
+	for q, i := range small {
+		if j := partnerOf[q]; j >= 0 {
+			if nn, _ := second.Row(j); nn[0] == i {
+				linked[i], linked[partners[j]] = true, true
+			}
+		}
+	}
+	return linked, nil
 }
 
 // sharedK is the number of neighbours the shared first search keeps per
