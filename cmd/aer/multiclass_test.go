@@ -39,6 +39,15 @@ func TestMultiClassCommands(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &info); code != 0 || err != nil || len(info.Labels) != 6 || info.LabelRows[1] != 46 {
 		t.Errorf("info --json: exit %d, %v, labels %q rows %v", code, err, info.Labels, info.LabelRows)
 	}
+	// The samplers take imbalanced-learn's multi-class strategies.
+	stdout, stderr, code := aer(t, "resample", "--sampler", "rus", "--param", "sampling_strategy=auto", "--data", train, "--out", filepath.Join(dir, "rus.csv"), "--json")
+	var ro resampleOutput
+	if err := json.Unmarshal([]byte(stdout), &ro); code != 0 || err != nil || len(ro.ClassRowsAfter) != 6 || ro.ClassRowsAfter[0] != 5 || ro.ClassRowsAfter[1] != 5 || ro.After.Rows != 30 {
+		t.Errorf("resample rus auto: exit %d, %v, %+v\n%s", code, err, ro, stderr)
+	}
+	if _, stderr, code := aer(t, "resample", "--sampler", "rus", "--data", train, "--out", filepath.Join(dir, "rus2.csv")); code == 0 || !strings.Contains(stderr, "two classes") {
+		t.Errorf("resample rus with a ratio on 6 classes: exit %d\n%s", code, stderr)
+	}
 	if _, stderr, code := aer(t, "cv", "--method", "gbdt", "--data", train); code == 0 || !strings.Contains(stderr, "multi-class") {
 		t.Errorf("cv on multi-class data: exit %d\n%s", code, stderr)
 	}

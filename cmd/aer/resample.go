@@ -68,6 +68,12 @@ type resampleOutput struct {
 	Classes [2]string         `json:"classes"`
 	Before  resample.Counts   `json:"before"`
 	After   resample.Counts   `json:"after"`
+	// Labels, ClassRowsBefore and ClassRowsAfter describe a multi-class
+	// label: the classes (a sampling_strategy names them by index in
+	// this order) and the rows of each before and after.
+	Labels          []string `json:"labels,omitempty"`
+	ClassRowsBefore []int    `json:"class_rows_before,omitempty"`
+	ClassRowsAfter  []int    `json:"class_rows_after,omitempty"`
 }
 
 func runResample(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -109,7 +115,7 @@ func runResample(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return err
 	}
 	opt := df.options()
-	opt.AutoCategorical, opt.KeepDropped, opt.Weight = true, true, *weight
+	opt.AutoCategorical, opt.KeepDropped, opt.Weight, opt.MultiClass = true, true, *weight, true
 	d, err := loadData(ctx, *data, opt)
 	if err != nil {
 		return fmt.Errorf("resample: %w", err)
@@ -137,6 +143,10 @@ func runResample(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	o := resampleOutput{
 		Sampler: s.Name(), Params: learn.ParamMap(s.Params()), Seed: *seed, Data: *data, Out: *out, Weight: d.WeightColumn, ID: d.IDColumn,
 		Classes: d.Classes, Before: resample.CountRows(&learn.Data{Y: d.Y}), After: resample.CountRows(&learn.Data{Y: res.Y}),
+	}
+	if d.Labels != nil {
+		o.Labels, o.ClassRowsBefore, o.ClassRowsAfter = d.Labels, d.CountClasses(), res.CountClasses()
+		o.Before.Negative, o.Before.Positive, o.After.Negative, o.After.Positive = 0, 0, 0, 0
 	}
 	if *asJSON {
 		return writeJSON(stdout, o)
@@ -172,7 +182,18 @@ func writeResampleText(w io.Writer, o *resampleOutput, params []learn.Param) {
 	counts := func(c resample.Counts) string {
 		return fmt.Sprintf("%d rows, %d negative (%s), %d positive (%s)", c.Rows, c.Negative, o.Classes[0], c.Positive, o.Classes[1])
 	}
+	before, after := counts(o.Before), counts(o.After)
+	if o.Labels != nil {
+		multi := func(rows int, n []int) string {
+			parts := make([]string, len(n))
+			for c, v := range n {
+				parts[c] = fmt.Sprintf("%d:%s %d", c, o.Labels[c], v)
+			}
+			return fmt.Sprintf("%d rows, classes %s", rows, strings.Join(parts, ", "))
+		}
+		before, after = multi(o.Before.Rows, o.ClassRowsBefore), multi(o.After.Rows, o.ClassRowsAfter)
+	}
 	fmt.Fprintf(w, "sampler  %s (%s), seed %d\n", o.Sampler, strings.Join(kv, " "), o.Seed)
-	fmt.Fprintf(w, "before   %s: %s\n", o.Data, counts(o.Before))
-	fmt.Fprintf(w, "after    %s: %s\n", o.Out, counts(o.After))
+	fmt.Fprintf(w, "before   %s: %s\n", o.Data, before)
+	fmt.Fprintf(w, "after    %s: %s\n", o.Out, after)
 }
