@@ -255,3 +255,7 @@ func (m *Model) predictStreamMulti(ctx context.Context, r io.Reader, name string
 func errMultiUnsupported(what string) error {
 	return fmt.Errorf("%w: %s of a multi-class model is not supported yet", learn.ErrParam, what)
 }
+
+// MultiDecision is a multi-class model's decision: its rule and class
+// weights; nil for a binary model.
+func (m *Model) MultiDecision() *decision.MultiLayer { return m.multiLayer }

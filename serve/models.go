@@ -94,6 +94,9 @@ func load(sp Spec) (*loaded, error) {
 			return nil, err
 		}
 	}
+	if m.MultiClass() {
+		return nil, fmt.Errorf("%s: a multi-class model (%d classes): aer serve serves binary models for now; score multi-class tables with aer predict", path, len(m.Classes()))
+	}
 	lay, err := newLayout(&m.Header().Schema)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	aerlib "github.com/aer-go/aer"
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/explain"
 	"github.com/aer-go/aer/learn"
@@ -153,6 +154,9 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	o, err := parseExplainFlags(args, stderr)
 	if err != nil {
 		return err
+	}
+	if sm, err := aerlib.Load(o.model); err == nil && sm.MultiClass() {
+		return fmt.Errorf("explain: %s holds a multi-class model: explanations are for binary models for now", o.model)
 	}
 	h, model, err := loadModel(o.model)
 	if err != nil {

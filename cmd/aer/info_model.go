@@ -50,6 +50,11 @@ type infoModelReport struct {
 	Members []learn.MemberInfo `json:"members,omitempty"`
 	// Imported says where a model aer import wrote came from.
 	Imported *aerlib.Imported `json:"imported,omitempty"`
+	// Multiclass and MultiDecision describe a multi-class model: how it
+	// holds its classes (native, ovr, ovo) and its decision's rule and
+	// class weights.
+	Multiclass    string               `json:"multiclass,omitempty"`
+	MultiDecision *decision.MultiLayer `json:"multi_decision,omitempty"`
 }
 
 // crossFitted says how many folds of out-of-fold training scores the
@@ -90,6 +95,10 @@ func describeModel(path string) (*infoModelReport, error) {
 			r.Seed = seed.Seed
 		}
 		r.Preset = cfg.Params["preset"]
+	}
+	if sm.MultiClass() {
+		r.Multiclass, r.MultiDecision, r.Scores = h.Multiclass, sm.MultiDecision(), "probability"
+		return r, nil
 	}
 	// The members are the method's own model's, behind any decision layer.
 	m, err := learn.New(h.Method)
@@ -147,7 +156,14 @@ func runInfoModel(path string, asJSON bool, stdout io.Writer) error {
 	fmt.Fprintf(w, "method          %s\n", method)
 	s := r.Schema
 	fmt.Fprintf(w, "features        %d: %s\n", len(s.Features), strings.Join(s.Features, ", "))
-	fmt.Fprintf(w, "label           %s: negative %q, positive %q\n", s.Label, s.Classes[0], s.Classes[1])
+	if r.Multiclass != "" {
+		fmt.Fprintf(w, "label           %s: %d classes %q (%s)\n", s.Label, len(s.Labels), s.Labels, r.Multiclass)
+		if d := r.MultiDecision; d != nil {
+			fmt.Fprintf(w, "decision        %s: the class of largest weight x probability, weights %v\n", d.Rule, d.Weights)
+		}
+	} else {
+		fmt.Fprintf(w, "label           %s: negative %q, positive %q\n", s.Label, s.Classes[0], s.Classes[1])
+	}
 	if s.Weight != "" {
 		fmt.Fprintf(w, "weight column   %s\n", s.Weight)
 	}
@@ -157,8 +173,14 @@ func runInfoModel(path string, asJSON bool, stdout io.Writer) error {
 	if im := r.Imported; im != nil {
 		fmt.Fprintf(w, "imported        from %s %s (%s, sha256 %s): %s, %s booster, %d trees, base score %.7g\n", im.From, im.Version, im.Format, im.SHA256, im.Objective, im.Booster, im.Trees, im.BaseScore)
 	} else if t := r.Train; t != nil {
-		fmt.Fprintf(w, "trained on      %d rows (%d positive), %d missing cells", t.Rows, t.Positives, t.MissingCells)
-		if t.ValidRows > 0 {
+		if r.Multiclass != "" {
+			fmt.Fprintf(w, "trained on      %d rows, %d missing cells", t.Rows, t.MissingCells)
+		} else {
+			fmt.Fprintf(w, "trained on      %d rows (%d positive), %d missing cells", t.Rows, t.Positives, t.MissingCells)
+		}
+		if t.ValidRows > 0 && r.Multiclass != "" {
+			fmt.Fprintf(w, "; validated on %d rows", t.ValidRows)
+		} else if t.ValidRows > 0 {
 			fmt.Fprintf(w, "; validated on %d rows (%d positive)", t.ValidRows, t.ValidPositives)
 		}
 		fmt.Fprintln(w)
@@ -169,6 +191,8 @@ func runInfoModel(path string, asJSON bool, stdout io.Writer) error {
 		fmt.Fprintf(w, "seed            %d\n", *r.Seed)
 	}
 	switch l := r.Decision; {
+	case r.Multiclass != "":
+		// The multi-class decision is printed with the label.
 	case l != nil && l.Calibration != nil:
 		fmt.Fprintf(w, "decision        scores are probabilities (%s calibration), threshold %.4g for %s, rule %s (%.4f on validation%s)\n", l.Calibration.Method, l.Threshold, l.Objective, cmp.Or(l.Rule, decision.RuleTuned), l.Value, crossFitted(l))
 	case l != nil:

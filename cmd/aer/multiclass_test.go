@@ -79,6 +79,14 @@ func TestMultiClassCommands(t *testing.T) {
 		if err := json.Unmarshal([]byte(stdout), &eo); err != nil || eo.Report.Classes != 6 || eo.Report.MAUC < 0.8 {
 			t.Errorf("eval --json: %v, %d classes, MAUC %v", err, eo.Report.Classes, eo.Report.MAUC)
 		}
+		stdout, _, code = aer(t, "info", "--model", model, "--json")
+		var im infoModelReport
+		if err := json.Unmarshal([]byte(stdout), &im); code != 0 || err != nil || im.Multiclass != mc || im.MultiDecision == nil || len(im.MultiDecision.Weights) != 6 {
+			t.Errorf("info --model --json: exit %d, %v, %+v", code, err, im)
+		}
+		if _, stderr, code := aer(t, "explain", "--model", model, "--data", test, "--rows", "1"); code != 1 || !strings.Contains(stderr, "multi-class") {
+			t.Errorf("explain of a multi-class model: exit %d\n%s", code, stderr)
+		}
 		if _, stderr, code := aer(t, "eval", "--data", preds, "--threshold", "0.3"); code != 2 || !strings.Contains(stderr, "multi-class") {
 			t.Errorf("eval --threshold on multi-class predictions: exit %d\n%s", code, stderr)
 		}
