@@ -101,7 +101,7 @@ func fitMulti(ctx context.Context, train, valid *Table, s *Settings, method lear
 	}
 	var vy []int
 	var vp []float64
-	if va != nil && s.Decision.Rule == decision.MultiTuned {
+	if va != nil && (s.Decision.Rule == decision.MultiTuned || s.Decision.Rule == "" || s.Decision.Rule == decision.MultiBayes) {
 		vy = va.Y
 		if vp, err = mm.PredictClassProba(va.X, nil); err != nil {
 			return nil, err

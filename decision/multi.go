@@ -69,8 +69,10 @@ func (l *MultiLayer) Predict(proba []float64, pred []int) {
 var ErrMultiRule = errors.New("decision: multi-class rule")
 
 // FitMulti fits the multi-class decision: rule MultiArgmax (weights 1),
-// MultiBayes ("" too: 1 / the class's weighted share of the training
-// labels ytrain, weights wtrain), or MultiTuned (from the Bayes weights,
+// MultiBayes ("" too: 1 / the model's prior of each class, its mean
+// probability proba over the validation rows when there are any, else
+// the class's weighted share of the training labels ytrain, weights
+// wtrain), or MultiTuned (from the Bayes weights,
 // each class's weight in turn set to the value of a log grid that gives
 // the best balanced accuracy of the validation rows' probabilities
 // proba with labels yvalid, until no change helps).
@@ -103,6 +105,16 @@ func FitMulti(rule string, k int, ytrain []int, wtrain []float64, yvalid []int, 
 	}
 	switch l.Rule {
 	case MultiBayes:
+		if prior := meanProba(proba, len(yvalid), k); prior != nil {
+			// The model's own prior, its mean probability of each class
+			// on the validation rows (which follow the data's classes):
+			// a model whose class weights or sampling shifted its
+			// probabilities away from the training shares is not
+			// corrected twice (Saerens et al.'s prior adjustment).
+			for c := range l.Weights {
+				l.Weights[c] = 1 / prior[c]
+			}
+		}
 	case MultiTuned:
 		if len(yvalid) == 0 || len(proba) != len(yvalid)*k {
 			return nil, fmt.Errorf("%w: tuned needs validation rows", ErrMultiRule)
@@ -148,4 +160,25 @@ func tuneWeights(l *MultiLayer, y []int, proba []float64) {
 			break
 		}
 	}
+}
+
+// meanProba returns the mean probability of each class over the n rows
+// of proba, or nil when there are none or a class's mean is 0.
+func meanProba(proba []float64, n, k int) []float64 {
+	if n == 0 || len(proba) != n*k {
+		return nil
+	}
+	m := make([]float64, k)
+	for i := range n {
+		for c := range k {
+			m[c] += proba[i*k+c]
+		}
+	}
+	for c := range m {
+		if !(m[c] > 0) || math.IsInf(m[c], 0) {
+			return nil
+		}
+		m[c] /= float64(n)
+	}
+	return m
 }
