@@ -64,14 +64,9 @@ func (f *schemaFn) ProcessElement(ctx context.Context, file fileio.ReadableFile,
 type mergeSchemaFn struct{ S Spec }
 
 func (f *mergeSchemaFn) ProcessElement(_ int, it func(*[]byte) bool, emit func([]byte)) error {
-	var parts []schemaInfo
-	var b []byte
-	for it(&b) {
-		var p schemaInfo
-		if err := json.Unmarshal(b, &p); err != nil {
-			return err
-		}
-		parts = append(parts, p)
+	parts, err := collectJSON[schemaInfo](it)
+	if err != nil {
+		return err
 	}
 	m, err := mergeSchemas(parts, f.S.Read.Positive)
 	if err != nil {
@@ -241,11 +236,7 @@ func (c *stageContext) majority() int { return c.prep.Rows - c.prep.Pos }
 type sampleFn struct{ S Spec }
 
 func (f *sampleFn) ProcessElement(p []byte, statsB []byte, emit func([]byte)) error {
-	c, err := f.S.context(statsB, nil)
-	if err != nil {
-		return err
-	}
-	b, err := decodeBlock(p)
+	c, b, err := f.S.blockContext(p, statsB, nil)
 	if err != nil {
 		return err
 	}
@@ -355,11 +346,7 @@ func (c *stageContext) scores(b *block) ([]int, *mat.Dense, error) {
 type rankFn struct{ S Spec }
 
 func (f *rankFn) ProcessElement(p, statsB, mixB []byte, emit func(int, []byte)) error {
-	c, err := f.S.context(statsB, mixB)
-	if err != nil {
-		return err
-	}
-	b, err := decodeBlock(p)
+	c, b, err := f.S.blockContext(p, statsB, mixB)
 	if err != nil {
 		return err
 	}
@@ -483,14 +470,9 @@ func (f *cutFn) ProcessElement(l int, it func(*[]byte) bool, statsB, mixB []byte
 type collectFn struct{}
 
 func (f *collectFn) ProcessElement(_ int, it func(*[]byte) bool, emit func([]byte)) error {
-	var all []compCuts
-	var b []byte
-	for it(&b) {
-		var c compCuts
-		if err := json.Unmarshal(b, &c); err != nil {
-			return err
-		}
-		all = append(all, c)
+	all, err := collectJSON[compCuts](it)
+	if err != nil {
+		return err
 	}
 	slices.SortFunc(all, func(a, b compCuts) int { return a.L - b.L })
 	out, err := json.Marshal(all)
@@ -522,11 +504,7 @@ func drawRank(d, key uint64) rank { return rank{^d, ^key} }
 type drawFn struct{ S Spec }
 
 func (f *drawFn) ProcessElement(p, statsB, mixB, cutsB []byte, emit func(int, []byte)) error {
-	c, err := f.S.context(statsB, mixB)
-	if err != nil {
-		return err
-	}
-	b, err := decodeBlock(p)
+	c, b, err := f.S.blockContext(p, statsB, mixB)
 	if err != nil {
 		return err
 	}
@@ -593,11 +571,7 @@ func (f *drawCutFn) ProcessElement(l int, it func(*[]byte) bool, statsB []byte, 
 type routeFn struct{ S Spec }
 
 func (f *routeFn) ProcessElement(p, statsB, mixB, cutsB, drawsB []byte, emit func(int, []byte)) error {
-	c, err := f.S.context(statsB, mixB)
-	if err != nil {
-		return err
-	}
-	b, err := decodeBlock(p)
+	c, b, err := f.S.blockContext(p, statsB, mixB)
 	if err != nil {
 		return err
 	}
@@ -800,4 +774,33 @@ func encodeMember(g int, mb adaptive.Member) (memberOut, error) {
 		return memberOut{}, fmt.Errorf("aer-beam: member %s: %w", mb.Name, err)
 	}
 	return memberOut{G: g, Method: mb.Method, Name: mb.Name, Payload: payload}, nil
+}
+
+// blockContext is the stage's context (see Spec.context) and the block
+// p decoded.
+func (s *Spec) blockContext(p, statsB, mixB []byte) (*stageContext, *block, error) {
+	c, err := s.context(statsB, mixB)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := decodeBlock(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, b, nil
+}
+
+// collectJSON decodes every element of a grouped collection of JSON
+// values.
+func collectJSON[T any](it func(*[]byte) bool) ([]T, error) {
+	var out []T
+	var b []byte
+	for it(&b) {
+		var v T
+		if err := json.Unmarshal(b, &v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }

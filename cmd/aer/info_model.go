@@ -156,14 +156,7 @@ func runInfoModel(path string, asJSON bool, stdout io.Writer) error {
 	fmt.Fprintf(w, "method          %s\n", method)
 	s := r.Schema
 	fmt.Fprintf(w, "features        %d: %s\n", len(s.Features), strings.Join(s.Features, ", "))
-	if r.Multiclass != "" {
-		fmt.Fprintf(w, "label           %s: %d classes %q (%s)\n", s.Label, len(s.Labels), s.Labels, r.Multiclass)
-		if d := r.MultiDecision; d != nil {
-			fmt.Fprintf(w, "decision        %s: the class of largest weight x probability, weights %v\n", d.Rule, d.Weights)
-		}
-	} else {
-		fmt.Fprintf(w, "label           %s: negative %q, positive %q\n", s.Label, s.Classes[0], s.Classes[1])
-	}
+	writeModelLabel(w, r)
 	if s.Weight != "" {
 		fmt.Fprintf(w, "weight column   %s\n", s.Weight)
 	}
@@ -172,20 +165,8 @@ func runInfoModel(path string, asJSON bool, stdout io.Writer) error {
 	}
 	if im := r.Imported; im != nil {
 		fmt.Fprintf(w, "imported        from %s %s (%s, sha256 %s): %s, %s booster, %d trees, base score %.7g\n", im.From, im.Version, im.Format, im.SHA256, im.Objective, im.Booster, im.Trees, im.BaseScore)
-	} else if t := r.Train; t != nil {
-		if r.Multiclass != "" {
-			fmt.Fprintf(w, "trained on      %d rows, %d missing cells", t.Rows, t.MissingCells)
-		} else {
-			fmt.Fprintf(w, "trained on      %d rows (%d positive), %d missing cells", t.Rows, t.Positives, t.MissingCells)
-		}
-		if t.ValidRows > 0 && r.Multiclass != "" {
-			fmt.Fprintf(w, "; validated on %d rows", t.ValidRows)
-		} else if t.ValidRows > 0 {
-			fmt.Fprintf(w, "; validated on %d rows (%d positive)", t.ValidRows, t.ValidPositives)
-		}
-		fmt.Fprintln(w)
 	} else {
-		fmt.Fprintln(w, "trained on      (not recorded in this file)")
+		fmt.Fprintln(w, "trained on      "+trainedOn(r))
 	}
 	if r.Seed != nil {
 		fmt.Fprintf(w, "seed            %d\n", *r.Seed)
@@ -233,4 +214,39 @@ func paramRows(params map[string]string) [][]string {
 		rows = append(rows, []string{"  " + k, params[k]})
 	}
 	return rows
+}
+
+// writeModelLabel writes the model's label and classes (and a
+// multi-class model's decision).
+func writeModelLabel(w io.Writer, r *infoModelReport) {
+	s := r.Schema
+	if r.Multiclass == "" {
+		fmt.Fprintf(w, "label           %s: negative %q, positive %q\n", s.Label, s.Classes[0], s.Classes[1])
+		return
+	}
+	fmt.Fprintf(w, "label           %s: %d classes %q (%s)\n", s.Label, len(s.Labels), s.Labels, r.Multiclass)
+	if d := r.MultiDecision; d != nil {
+		fmt.Fprintf(w, "decision        %s: the class of largest weight x probability, weights %v\n", d.Rule, d.Weights)
+	}
+}
+
+// trainedOn describes the training (and validation) rows a model file
+// records.
+func trainedOn(r *infoModelReport) string {
+	t := r.Train
+	if t == nil {
+		return "(not recorded in this file)"
+	}
+	if r.Multiclass != "" {
+		out := fmt.Sprintf("%d rows, %d missing cells", t.Rows, t.MissingCells)
+		if t.ValidRows > 0 {
+			out += fmt.Sprintf("; validated on %d rows", t.ValidRows)
+		}
+		return out
+	}
+	out := fmt.Sprintf("%d rows (%d positive), %d missing cells", t.Rows, t.Positives, t.MissingCells)
+	if t.ValidRows > 0 {
+		out += fmt.Sprintf("; validated on %d rows (%d positive)", t.ValidRows, t.ValidPositives)
+	}
+	return out
 }
