@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +15,7 @@ import (
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/internal/sharedtest"
 	"github.com/aer-go/aer/metrics"
+	"github.com/aer-go/aer/serve"
 )
 
 // TestFitMultiClass fits the shared glass table (6 classes) with gbdt
@@ -108,6 +112,41 @@ func TestFitMultiClass(t *testing.T) {
 		}
 		if _, err := aer.ReadModel(bytes.NewReader(file.Bytes()), name+".aer"); err != nil {
 			t.Errorf("%s: %v", name, err)
+		}
+	}
+	// serve answers with the class, its probability and every class's, as
+	// Predict gives them.
+	gbdtMethod, _ := aer.Method("gbdt")
+	gm, err := aer.Fit(context.Background(), train, valid, &aer.Settings{Seed: 1}, gbdtMethod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := serve.Handler("glass", gm, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	first := test.Subset([]int{0, 1, 2})
+	resp, err := http.Post(srv.URL+"/v1/predict", "text/csv", strings.NewReader(csvOf(t, first)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var pr serve.PredictResponse
+	if err := json.NewDecoder(resp.Body).Decode(&pr); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("serve: status %d: %v", resp.StatusCode, err)
+	}
+	want, err := gm.Predict(context.Background(), first, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slicesEqual(pr.Classes, want.Names) || len(pr.Rows) != 3 {
+		t.Fatalf("served classes %q and %d rows", pr.Classes, len(pr.Rows))
+	}
+	for i, row := range pr.Rows {
+		if row.Label != want.Class(i) || row.Score != want.Score[i] || len(row.Probabilities) != 6 || row.Probabilities[2] != want.Proba[i*6+2] {
+			t.Errorf("row %d: served %+v, Predict %s %v", i, row, want.Class(i), want.Score[i])
 		}
 	}
 	// A multi-class model has no row explanations yet: an error, not a panic.

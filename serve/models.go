@@ -94,16 +94,13 @@ func load(sp Spec) (*loaded, error) {
 			return nil, err
 		}
 	}
-	if m.MultiClass() {
-		return nil, fmt.Errorf("%s: a multi-class model (%d classes): aer serve serves binary models for now; score multi-class tables with aer predict", path, len(m.Classes()))
-	}
 	lay, err := newLayout(&m.Header().Schema)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	t, from := m.Threshold()
 	attributes := false
-	if nf := m.Learned().NumFeatures(); nf > 0 {
+	if nf := len(m.Schema().Features); nf > 0 && !m.MultiClass() {
 		_, err = learn.Attribute(context.Background(), m.Learned(), mat.NewDense(1, nf, nil), 1)
 		attributes = err == nil
 	}
@@ -185,12 +182,20 @@ type ModelInfo struct {
 	Checksum string    `json:"checksum"`
 	SHA256   string    `json:"sha256"`
 	LoadedAt time.Time `json:"loaded_at"`
+	// Labels are a multi-class model's classes, in the order of each
+	// row's probabilities, and Multiclass how it holds them (native,
+	// ovr, ovo); omitted for a binary model.
+	Labels     []string `json:"labels,omitempty"`
+	Multiclass string   `json:"multiclass,omitempty"`
 }
 
 func (s *slot) info() ModelInfo {
 	m := s.cur.Load()
 	h := m.saved.Header()
-	_, explains := learn.ExplainerOf(m.model)
+	explains := false
+	if m.model != nil {
+		_, explains = learn.ExplainerOf(m.model)
+	}
 	attributes := m.attributes
 	info := ModelInfo{
 		Name: s.spec.Name, File: filepath.Base(s.spec.Path), Method: h.Method,
@@ -202,6 +207,9 @@ func (s *slot) info() ModelInfo {
 	}
 	if m.lay.categorical {
 		info.Columns = m.lay.names
+	}
+	if m.saved.MultiClass() {
+		info.Labels, info.Multiclass = h.Schema.Labels, h.Multiclass
 	}
 	// aer fit writes {"seed": ..., "params": {...}}; other producers may
 	// write something else, which stays in Config.

@@ -339,6 +339,10 @@ type Prediction struct {
 	Features *Attributions `json:"features,omitempty"`
 	// Explanation is the method's breakdown of the score, when asked for.
 	Explanation learn.Explanation `json:"explanation,omitempty"`
+	// Probabilities are a multi-class model's probabilities of its
+	// classes (PredictResponse.Classes), in order; Score is then the
+	// predicted class's and Positive is false.
+	Probabilities []float64 `json:"probabilities,omitempty"`
 }
 
 // Attributions are one row's feature attributions: Output = Base + the
@@ -368,6 +372,9 @@ type PredictResponse struct {
 	// method's own, uncalibrated).
 	Scores string       `json:"scores"`
 	Rows   []Prediction `json:"rows"`
+	// Classes are a multi-class model's classes, in the order of each
+	// row's probabilities; omitted for a binary model.
+	Classes []string `json:"classes,omitempty"`
 }
 
 func (s *Server) predict(w http.ResponseWriter, r *http.Request, sl *slot, rec *record) *Error {
@@ -384,6 +391,9 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request, sl *slot, rec *
 	}
 	if e := explainQuery(r, req); e != nil {
 		return e
+	}
+	if m.saved.MultiClass() {
+		return s.predictMulti(w, r, sl, rec, m, req)
 	}
 	var ex learn.Explainer
 	if req.explain {
@@ -582,5 +592,44 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request, rec *record) *Er
 
 func (s *Server) serveMetrics(w http.ResponseWriter, r *http.Request, rec *record) *Error {
 	promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}).ServeHTTP(w, r)
+	return nil
+}
+
+// predictMulti answers a multi-class model's request: per row the class
+// its decision picks, that class's probability, and every class's.
+func (s *Server) predictMulti(w http.ResponseWriter, r *http.Request, sl *slot, rec *record, m *loaded, req *request) *Error {
+	if req.explain {
+		return errorf(http.StatusBadRequest, kindNoExplanation, 0, "", "model %s is multi-class: explanations are for binary models for now; send \"explain\": false", quote(sl.spec.Name))
+	}
+	n, _ := req.x.Dims()
+	rec.rows = n
+	if err := r.Context().Err(); err != nil {
+		return &Error{Status: http.StatusServiceUnavailable, Kind: kindShuttingDown, Err: err, Msg: "the request was cancelled"}
+	}
+	proba, err := m.saved.LearnedMulti().PredictClassProba(req.x, nil)
+	if err != nil {
+		if errors.Is(err, learn.ErrData) {
+			return errorf(http.StatusBadRequest, kindNotScorable, 0, "", "the %s model cannot score these rows: %v", m.saved.Header().Method, err)
+		}
+		return &Error{Status: http.StatusInternalServerError, Kind: kindInternal, Err: err, Msg: fmt.Sprintf("scoring failed: %v", err)}
+	}
+	classes := m.saved.Classes()
+	k := len(classes)
+	pred := make([]int, n)
+	m.saved.MultiDecision().Predict(proba, pred)
+	out := PredictResponse{Model: sl.spec.Name, Method: m.saved.Header().Method, ThresholdFrom: m.saved.MultiDecision().Rule,
+		Scores: "probability", Rows: make([]Prediction, n), Classes: classes}
+	for i := range n {
+		row := proba[i*k : (i+1)*k]
+		out.Rows[i] = Prediction{Score: row[pred[i]], Label: classes[pred[i]], Probabilities: row}
+		if i < len(req.ids) {
+			out.Rows[i].ID = req.ids[i]
+		}
+		if i < len(req.unseen) {
+			out.Rows[i].Unseen = req.unseen[i]
+		}
+	}
+	s.metrics.rows.WithLabelValues(sl.spec.Name).Add(float64(n))
+	writeJSON(w, http.StatusOK, out)
 	return nil
 }
