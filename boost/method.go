@@ -116,18 +116,8 @@ func (m *Method) Fit(ctx context.Context, train, valid *learn.Data, env learn.En
 			return nil, err
 		}
 	}
-	s := m.s
-	s.Seed, s.Threads = env.Seed, env.Threads()
-	if env.Progress != nil {
-		s.Progress = func(done, total int) { env.Report("trees", done, total) }
-	}
-	var vd *Data
-	if valid != nil {
-		vd = &Data{X: valid.X, Y: valid.Y, Weight: valid.W}
-	}
-	td := Data{X: train.X, Y: train.Y, Weight: train.W}
-	var err error
-	if td.Bins, err = sharedBins(train, &s, env); err != nil {
+	s, td, vd, err := m.runData(train, valid, env)
+	if err != nil {
 		return nil, err
 	}
 	bm, err := Train(ctx, td, vd, &s)
@@ -265,4 +255,25 @@ func (s *Summary) String() string {
 		out += fmt.Sprintf("; validation best %s %.6g at round %d of %d", s.EvalMetric, *s.BestScore, *s.BestIteration+1, len(s.ValidCurve))
 	}
 	return out
+}
+
+// runData is the method's settings with env's run-time choices (seed,
+// threads, progress), and train and valid as boost Data, train's bins
+// shared with the other fits on its rows when it has any.
+func (m *Method) runData(train, valid *learn.Data, env learn.Env) (Settings, Data, *Data, error) {
+	s := m.s
+	s.Seed, s.Threads = env.Seed, env.Threads()
+	if env.Progress != nil {
+		s.Progress = func(done, total int) { env.Report("trees", done, total) }
+	}
+	var vd *Data
+	if valid != nil {
+		vd = &Data{X: valid.X, Y: valid.Y, Weight: valid.W}
+	}
+	td := Data{X: train.X, Y: train.Y, Weight: train.W}
+	var err error
+	if td.Bins, err = sharedBins(train, &s, env); err != nil {
+		return s, td, nil, err
+	}
+	return s, td, vd, nil
 }

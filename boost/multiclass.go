@@ -499,18 +499,8 @@ func (m *Method) FitMulti(ctx context.Context, train, valid *learn.Data, k int, 
 			return nil, err
 		}
 	}
-	s := m.s
-	s.Seed, s.Threads = env.Seed, env.Threads()
-	if env.Progress != nil {
-		s.Progress = func(done, total int) { env.Report("trees", done, total) }
-	}
-	var vd *Data
-	if valid != nil {
-		vd = &Data{X: valid.X, Y: valid.Y, Weight: valid.W}
-	}
-	td := Data{X: train.X, Y: train.Y, Weight: train.W}
-	var err error
-	if td.Bins, err = sharedBins(train, &s, env); err != nil {
+	s, td, vd, err := m.runData(train, valid, env)
+	if err != nil {
 		return nil, err
 	}
 	mm, err := TrainMulti(ctx, td, vd, k, &s)

@@ -133,26 +133,9 @@ func tomek(x *mat.Dense, rows []int, minority func(int) bool, opt *TomekOptions)
 	// Partners of the other class, each searched once. A partner can only
 	// link to a row that chose it, the nearest of which is within[j]
 	// away: its search may stop at any row nearer than that.
-	var partners []int
-	var within []float64
-	partnerOf := make([]int, len(small)) // index into partners, or -1
-	seen := make(map[int]int)
-	for q, p := range small {
-		partnerOf[q] = -1
-		nn, dist := first.Row(q)
-		if isMin(nn[0]) == isMin(p) || !unique(first, q) {
-			continue
-		}
-		j, ok := seen[nn[0]]
-		if !ok {
-			j = len(partners)
-			seen[nn[0]] = j
-			partners = append(partners, nn[0])
-			within = append(within, dist[0])
-		}
-		within[j] = min(within[j], dist[0])
-		partnerOf[q] = j
-	}
+	partners, within, partnerOf := nearestPartners(first, len(small), func(q, nn int) bool {
+		return isMin(nn) != isMin(small[q]) && unique(first, q)
+	})
 	if len(partners) == 0 {
 		return nil, nil
 	}
@@ -364,26 +347,9 @@ func linkedRows(x *mat.Dense, y []int, workers int) ([]bool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tomek links: %w", err)
 	}
-	var partners []int
-	var within []float64
-	partnerOf := make([]int, len(small)) // index into partners, or -1
-	seen := make(map[int]int)
-	for q, i := range small {
-		partnerOf[q] = -1
-		nn, dist := first.Row(q)
-		if y[nn[0]] == y[i] {
-			continue
-		}
-		j, ok := seen[nn[0]]
-		if !ok {
-			j = len(partners)
-			seen[nn[0]] = j
-			partners = append(partners, nn[0])
-			within = append(within, dist[0])
-		}
-		within[j] = min(within[j], dist[0])
-		partnerOf[q] = j
-	}
+	partners, within, partnerOf := nearestPartners(first, len(small), func(q, nn int) bool {
+		return y[nn] != y[small[q]]
+	})
 	if len(partners) == 0 {
 		return linked, nil
 	}
@@ -543,4 +509,31 @@ func mergeSorted(a, b []int) []int {
 	}
 	out = append(out, a[i:]...)
 	return append(out, b[j:]...)
+}
+
+// nearestPartners collects, for the n searched rows of first, the
+// nearest neighbours that may end a link (link(q, nn) true): the
+// partners, each listed once, the distance within which each partner's
+// own search may stop (the nearest row that chose it), and for each
+// searched row its partner's index (-1: none).
+func nearestPartners(first *neighbors.Result, n int, link func(q, nn int) bool) (partners []int, within []float64, partnerOf []int) {
+	partnerOf = make([]int, n)
+	seen := make(map[int]int)
+	for q := range n {
+		partnerOf[q] = -1
+		nn, dist := first.Row(q)
+		if !link(q, nn[0]) {
+			continue
+		}
+		j, ok := seen[nn[0]]
+		if !ok {
+			j = len(partners)
+			seen[nn[0]] = j
+			partners = append(partners, nn[0])
+			within = append(within, dist[0])
+		}
+		within[j] = min(within[j], dist[0])
+		partnerOf[q] = j
+	}
+	return partners, within, partnerOf
 }

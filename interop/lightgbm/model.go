@@ -417,23 +417,36 @@ func decodeTree(k int, f map[string]line, nf int) (*Tree, error) {
 		}
 		return n, nil
 	}
-	// floats parses the field's values: want of them (want < 0: any
-	// number), all finite; absent and optional: nil.
-	floats := func(key string, want int, optional bool) ([]float64, error) {
+	// fieldWords returns the field's line and values: want of them (want
+	// < 0: any number); nil values for an absent optional field, or an
+	// empty one (LightGBM wrote "leaf_count=" for one-leaf trees).
+	fieldWords := func(key string, want int, optional bool) (line, []string, error) {
 		ln, ok := f[key]
 		if !ok {
 			if optional {
-				return nil, nil
+				return ln, nil, nil
 			}
-			return nil, fmt.Errorf("%w: tree %d has no %s line", ErrFormat, k, key)
+			return ln, nil, fmt.Errorf("%w: tree %d has no %s line", ErrFormat, k, key)
 		}
 		_, v := keyValue(ln.text)
 		words := strings.Fields(v)
 		if len(words) == 0 && optional {
-			return nil, nil
+			return ln, nil, nil
 		}
 		if want >= 0 && len(words) != want {
-			return nil, bad(ln, key, "%d values, want %d", len(words), want)
+			return ln, nil, bad(ln, key, "%d values, want %d", len(words), want)
+		}
+		if words == nil {
+			words = []string{}
+		}
+		return ln, words, nil
+	}
+	// floats parses the field's values: want of them (want < 0: any
+	// number), all finite; absent and optional: nil.
+	floats := func(key string, want int, optional bool) ([]float64, error) {
+		ln, words, err := fieldWords(key, want, optional)
+		if err != nil || words == nil {
+			return nil, err
 		}
 		out := make([]float64, len(words))
 		for i, w := range words {
@@ -447,21 +460,9 @@ func decodeTree(k int, f map[string]line, nf int) (*Tree, error) {
 	}
 	// ints parses integer values in [lo, hi].
 	ints := func(key string, want int, optional bool, lo, hi int64) ([]int64, error) {
-		ln, ok := f[key]
-		if !ok {
-			if optional {
-				return nil, nil
-			}
-			return nil, fmt.Errorf("%w: tree %d has no %s line", ErrFormat, k, key)
-		}
-		_, v := keyValue(ln.text)
-		words := strings.Fields(v)
-		if len(words) == 0 && optional {
-			// LightGBM wrote "leaf_count=" for one-leaf trees.
-			return nil, nil
-		}
-		if want >= 0 && len(words) != want {
-			return nil, bad(ln, key, "%d values, want %d", len(words), want)
+		ln, words, err := fieldWords(key, want, optional)
+		if err != nil || words == nil {
+			return nil, err
 		}
 		out := make([]int64, len(words))
 		for i, w := range words {
