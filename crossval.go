@@ -6,6 +6,7 @@ import (
 
 	"github.com/aer-go/aer/cv"
 	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/multiclass"
 	"github.com/aer-go/aer/pipeline"
 )
 
@@ -20,7 +21,7 @@ import (
 // and cs the defaults.
 func CrossValidate(ctx context.Context, t *Table, s *Settings, method learn.Method, cs *cv.Settings, onRound func(cv.Fold)) (*cv.Result, error) {
 	if t != nil && t.d.Labels != nil {
-		return nil, errMultiUnsupported("cross-validation")
+		return nil, fmt.Errorf("%w: the table has %d classes: cross-validate it with CrossValidateMulti", learn.ErrParam, len(t.d.Labels))
 	}
 	if s == nil {
 		s = &Settings{}
@@ -48,4 +49,36 @@ func CrossValidate(ctx context.Context, t *Table, s *Settings, method learn.Meth
 	}
 	d := &learn.Data{X: t.d.X, Y: t.d.Y, W: t.d.W, Features: t.d.Features}
 	return cv.Run(ctx, d, fit, cs, learn.Env{Seed: s.Seed, Workers: s.Workers}, onRound)
+}
+
+// CrossValidateMulti is CrossValidate for a table of three or more
+// classes: each round fits as Fit does on multi-class labels (s's
+// parameters, s.Multiclass and the decision rule s.Decision.Rule, on a
+// hold-out share cs.Holdout of the round's training rows when it is not
+// 0), and is scored by every multi-class metric at its decision. Every
+// class needs at least cs.Folds rows.
+func CrossValidateMulti(ctx context.Context, t *Table, s *Settings, method learn.Method, cs *cv.Settings, onRound func(cv.MultiFold)) (*cv.MultiResult, error) {
+	if s == nil {
+		s = &Settings{}
+	}
+	if t == nil || !t.Labelled() {
+		return nil, fmt.Errorf("%w: the table has no label", learn.ErrData)
+	}
+	if t.d.Labels == nil {
+		return nil, fmt.Errorf("%w: the table has two classes: cross-validate it with CrossValidate", learn.ErrParam)
+	}
+	method, err := multiMethod(method, s)
+	if err != nil {
+		return nil, err
+	}
+	fit := func(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.MultiModel, cv.Decider, error) {
+		env.Logger, env.Progress, env.MemoryPlan = s.Logger, s.Progress, s.MemoryPlan
+		f, err := multiclass.FitDecided(ctx, method, s.Multiclass, s.Decision.Rule, train, valid, k, env)
+		if err != nil {
+			return nil, nil, err
+		}
+		return f.Model, f.Layer, nil
+	}
+	d := &learn.Data{X: t.d.X, Y: t.d.Y, W: t.d.W, Features: t.d.Features}
+	return cv.RunMulti(ctx, d, len(t.d.Labels), fit, cs, learn.Env{Seed: s.Seed, Workers: s.Workers}, onRound)
 }

@@ -22,7 +22,7 @@ const (
 	// MulticlassNative: the method's own multi-class model
 	// (learn.MultiFitter: softmax boosted trees, multinomial logistic
 	// regression).
-	MulticlassNative = "native"
+	MulticlassNative = multiclass.Native
 	// MulticlassOvR and MulticlassOvO: binary models of the method, one
 	// per class or one per pair of classes (package multiclass).
 	MulticlassOvR = multiclass.OneVsRest
@@ -45,6 +45,43 @@ func (m *Model) Classes() []string { return m.header.Schema.ClassNames() }
 // for balanced accuracy; "tuned" tunes the weights on the validation
 // rows, "argmax" takes the most probable class.
 func fitMulti(ctx context.Context, train, valid *Table, s *Settings, method learn.Method) (*Model, error) {
+	method, err := multiMethod(method, s)
+	if err != nil {
+		return nil, err
+	}
+	schema := train.Schema()
+	k := schema.NumClasses()
+	tr := &learn.Data{X: train.d.X, Y: train.d.Y, W: train.d.W, Features: train.d.Features}
+	va, err := validData(train, valid)
+	if err != nil {
+		return nil, err
+	}
+	env := learn.Env{Seed: s.Seed, Workers: s.Workers, Progress: s.Progress, Logger: s.Logger, MemoryPlan: s.MemoryPlan}
+	start := time.Now()
+	f, err := multiclass.FitDecided(ctx, method, s.Multiclass, s.Decision.Rule, tr, va, k, env)
+	if err != nil {
+		return nil, err
+	}
+	mm, layer, strategy := f.Model, f.Layer, f.Strategy
+	layerJSON, err := json.Marshal(layer)
+	if err != nil {
+		return nil, err
+	}
+	summary := &TrainSummary{Rows: train.Rows(), MissingCells: train.d.Missing()}
+	if va != nil {
+		summary.ValidRows = va.Rows()
+	}
+	cfg, err := json.Marshal(FitConfig{Seed: s.Seed, Params: learn.ParamMap(method.Params()), Train: summary})
+	if err != nil {
+		return nil, err
+	}
+	h := &modelfile.Header{Method: method.Name(), Schema: schema, Config: cfg, Decision: layerJSON, Producer: "aer " + Version, Multiclass: strategy}
+	return &Model{header: h, multi: mm, multiLayer: layer, report: &FitReport{Seconds: time.Since(start).Seconds()}}, nil
+}
+
+// multiMethod is method (DefaultMethod when nil) with s's parameters
+// set, for a multi-class fit, which has no grid search.
+func multiMethod(method learn.Method, s *Settings) (learn.Method, error) {
 	if method == nil {
 		method = DefaultMethod()
 	}
@@ -61,70 +98,7 @@ func fitMulti(ctx context.Context, train, valid *Table, s *Settings, method lear
 		}
 		method = c
 	}
-	schema := train.Schema()
-	k := schema.NumClasses()
-	tr := &learn.Data{X: train.d.X, Y: train.d.Y, W: train.d.W, Features: train.d.Features}
-	if err := multiclass.CheckLabels(tr.Y, k); err != nil {
-		return nil, fmt.Errorf("training data: %w", err)
-	}
-	va, err := validData(train, valid)
-	if err != nil {
-		return nil, err
-	}
-	env := learn.Env{Seed: s.Seed, Workers: s.Workers, Progress: s.Progress, Logger: s.Logger, MemoryPlan: s.MemoryPlan}
-	strategy := s.Multiclass
-	mf, native := method.(learn.MultiFitter)
-	if strategy == "" {
-		strategy = MulticlassOvR
-		if native {
-			strategy = MulticlassNative
-		}
-	}
-	start := time.Now()
-	var mm learn.MultiModel
-	switch strategy {
-	case MulticlassNative:
-		if !native {
-			return nil, fmt.Errorf("%w: method %s has no multi-class model of its own: use multiclass ovr or ovo", learn.ErrParam, method.Name())
-		}
-		mm, err = mf.FitMulti(ctx, tr, va, k, env)
-	case MulticlassOvR, MulticlassOvO:
-		mm, err = multiclass.Fit(ctx, method, strategy, tr, va, k, env)
-	default:
-		return nil, fmt.Errorf("%w: multiclass %q: want native, ovr or ovo", learn.ErrParam, strategy)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	var vy []int
-	var vp []float64
-	if va != nil && (s.Decision.Rule == decision.MultiTuned || s.Decision.Rule == "" || s.Decision.Rule == decision.MultiBayes) {
-		vy = va.Y
-		if vp, err = mm.PredictClassProba(va.X, nil); err != nil {
-			return nil, err
-		}
-	}
-	layer, err := decision.FitMulti(s.Decision.Rule, k, tr.Y, tr.W, vy, vp)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", learn.ErrParam, err)
-	}
-	layerJSON, err := json.Marshal(layer)
-	if err != nil {
-		return nil, err
-	}
-	summary := &TrainSummary{Rows: train.Rows(), MissingCells: train.d.Missing()}
-	if va != nil {
-		summary.ValidRows = va.Rows()
-	}
-	cfg, err := json.Marshal(FitConfig{Seed: s.Seed, Params: learn.ParamMap(method.Params()), Train: summary})
-	if err != nil {
-		return nil, err
-	}
-	h := &modelfile.Header{Method: method.Name(), Schema: schema, Config: cfg, Decision: layerJSON, Producer: "aer " + Version, Multiclass: strategy}
-	return &Model{header: h, multi: mm, multiLayer: layer, report: &FitReport{Seconds: time.Since(start).Seconds()}}, nil
+	return method, nil
 }
 
 // loadMulti decodes a multi-class model's payload (ReadModel).

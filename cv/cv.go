@@ -166,11 +166,31 @@ type task struct {
 // planRounds draws the stratified folds of each repeat and lays out the
 // result they fill, with a task per round in repeat and fold order.
 func planRounds(d *learn.Data, set Settings, seed uint64) (*Result, []task, error) {
+	foldOf, tasks, err := planFolds(d.Y, set, seed)
+	if err != nil {
+		return nil, nil, err
+	}
 	n := d.Rows()
-	res := &Result{Folds: set.Folds, Repeats: set.Repeats}
-	var tasks []task
+	res := &Result{Folds: set.Folds, Repeats: set.Repeats, FoldOf: foldOf}
+	for range set.Repeats {
+		res.Score = append(res.Score, make([]float64, n))
+		res.Threshold = append(res.Threshold, make([]float64, n))
+	}
+	res.Rounds = make([]Fold, len(tasks))
+	return res, tasks, nil
+}
+
+// planFolds draws the stratified folds of each repeat (every class of y
+// spread over them): each row's fold (from 1) per repeat, and a task per
+// round in repeat and fold order.
+func planFolds(y []int, set Settings, seed uint64) ([][]int, []task, error) {
+	n := len(y)
+	var (
+		out   [][]int
+		tasks []task
+	)
 	for r := range set.Repeats {
-		folds, err := dataset.StratifiedKFold(d.Y, set.Folds, rng.DeriveSeed(rng.DeriveSeed(seed, streamSplit), uint64(r)))
+		folds, err := dataset.StratifiedKFold(y, set.Folds, rng.DeriveSeed(rng.DeriveSeed(seed, streamSplit), uint64(r)))
 		if err != nil {
 			return nil, nil, fmt.Errorf("cv: %w", err)
 		}
@@ -180,9 +200,7 @@ func planRounds(d *learn.Data, set Settings, seed uint64) (*Result, []task, erro
 				foldOf[i] = k + 1
 			}
 		}
-		res.FoldOf = append(res.FoldOf, foldOf)
-		res.Score = append(res.Score, make([]float64, n))
-		res.Threshold = append(res.Threshold, make([]float64, n))
+		out = append(out, foldOf)
 		for k, f := range folds {
 			train := make([]int, 0, n-len(f))
 			for i := range n {
@@ -193,13 +211,32 @@ func planRounds(d *learn.Data, set Settings, seed uint64) (*Result, []task, erro
 			tasks = append(tasks, task{r: r, k: k, train: train, test: f})
 		}
 	}
-	res.Rounds = make([]Fold, len(tasks))
-	return res, tasks, nil
+	return out, tasks, nil
 }
 
 // runRounds fits and scores the tasks' rounds into res, up to
 // env.Threads() at a time; the first error stops the rounds not begun.
 func runRounds(ctx context.Context, d *learn.Data, fit FitFunc, set Settings, env learn.Env, onRound func(Fold), res *Result, tasks []task) error {
+	return forRounds(ctx, set, env, tasks, func(t task, idx int, fenv learn.Env, holdoutSeed uint64) (func(), error) {
+		f, err := round(ctx, d, fit, set, fenv, holdoutSeed, t.train, t.test, res.Score[t.r], res.Threshold[t.r])
+		if err != nil {
+			return nil, err
+		}
+		f.Repeat, f.Fold = t.r+1, t.k+1
+		res.Rounds[idx] = f
+		return func() {
+			if onRound != nil {
+				onRound(f)
+			}
+		}, nil
+	})
+}
+
+// forRounds runs do on each task, up to env.Threads() at a time, each
+// with its seed and an even share of the workers; the function do
+// returns is called after the round, one call at a time, in completion
+// order. The first error stops the rounds not begun.
+func forRounds(ctx context.Context, set Settings, env learn.Env, tasks []task, do func(t task, idx int, env learn.Env, holdoutSeed uint64) (func(), error)) error {
 	total := env.Threads()
 	par := min(total, len(tasks))
 	inner := env
@@ -231,21 +268,16 @@ func runRounds(ctx context.Context, d *learn.Data, fit FitFunc, set Settings, en
 				idx := t.r*set.Folds + t.k
 				fenv := inner
 				fenv.Seed = fitSeed(env.Seed, idx)
-				f, err := round(ctx, d, fit, set, fenv, rng.DeriveSeed(rng.DeriveSeed(env.Seed, streamHoldout), uint64(idx)),
-					t.train, t.test, res.Score[t.r], res.Threshold[t.r])
+				after, err := do(t, idx, fenv, rng.DeriveSeed(rng.DeriveSeed(env.Seed, streamHoldout), uint64(idx)))
 				if err != nil {
 					errs[idx] = fmt.Errorf("cv: repeat %d, fold %d: %w", t.r+1, t.k+1, err)
 					stop()
 					continue
 				}
-				f.Repeat, f.Fold = t.r+1, t.k+1
-				res.Rounds[idx] = f
 				mu.Lock()
 				done++
 				env.Report("cv", done, len(tasks))
-				if onRound != nil {
-					onRound(f)
-				}
+				after()
 				mu.Unlock()
 			}
 		}()
@@ -342,29 +374,11 @@ func (r *Result) Summaries(names ...string) ([]Summary, error) {
 		if err != nil {
 			return nil, err
 		}
-		var vals []float64
+		vals := make([]float64, len(r.Rounds))
 		for i := range r.Rounds {
-			if v := get(&r.Rounds[i].Report); !math.IsNaN(v) {
-				vals = append(vals, v)
-			}
+			vals[i] = get(&r.Rounds[i].Report)
 		}
-		s := Summary{Metric: name, Mean: math.NaN(), SD: math.NaN(), Rounds: len(vals)}
-		if len(vals) > 0 {
-			sum := 0.0
-			for _, v := range vals {
-				sum += v
-			}
-			s.Mean = sum / float64(len(vals))
-			ss := 0.0
-			for _, v := range vals {
-				ss += (v - s.Mean) * (v - s.Mean)
-			}
-			s.SD = 0
-			if len(vals) > 1 {
-				s.SD = math.Sqrt(ss / float64(len(vals)-1))
-			}
-		}
-		out = append(out, s)
+		out = append(out, summarise(name, vals))
 	}
 	return out, nil
 }

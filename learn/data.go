@@ -97,7 +97,10 @@ func (d *Data) PositiveShare() float64 {
 // features, labels that are not 0 or 1 or not one per row, weights of the
 // wrong length or not finite and non-negative, infinite feature values.
 // what names the data in the message ("training data").
-func (d *Data) Check(what string) error {
+func (d *Data) Check(what string) error { return d.CheckClasses(what, 2) }
+
+// CheckClasses is Check for labels of k classes, 0..k-1 (k >= 2).
+func (d *Data) CheckClasses(what string, k int) error {
 	if d.Rows() == 0 {
 		return fmt.Errorf("%w: %s has no rows", ErrData, what)
 	}
@@ -109,8 +112,11 @@ func (d *Data) Check(what string) error {
 		return fmt.Errorf("%w: %s has %d rows but %d labels", ErrData, what, r, len(d.Y))
 	}
 	for i, y := range d.Y {
-		if y != 0 && y != 1 {
+		switch {
+		case k == 2 && y != 0 && y != 1:
 			return fmt.Errorf("%w: %s row %d: label %d is not 0 or 1", ErrData, what, i+1, y)
+		case y < 0 || y >= k:
+			return fmt.Errorf("%w: %s row %d: label %d is not a class of 0..%d", ErrData, what, i+1, y, k-1)
 		}
 	}
 	if d.W != nil && len(d.W) != r {

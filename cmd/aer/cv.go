@@ -56,7 +56,16 @@ Columns are read as aer fit reads them: --id, --drop, --categorical and
 --max-categories mean the same; a text column is categorical.
 
 --jobs N bounds the goroutines: up to N rounds are fitted at once, each
-with an even share of the N. A line per finished round goes to stderr.`,
+with an even share of the N. A line per finished round goes to stderr.
+
+A label of three or more classes is cross-validated as aer fit fits it
+(--multiclass, the decision by --threshold-rule: bayes by default, tuned
+or argmax), with folds stratified on every class (each class needs at
+least --folds rows). Each round is scored at its decision by the
+multi-class metrics of aer eval: balanced accuracy (the mean of the
+per-class recalls), macro F1, G-mean, MAUC (Hand and Till), log-loss and
+Brier. --oof writes the multi-class predictions format: row, repeat,
+fold, label, pred (class names), then score_<class> per class.`,
 		run: runCV,
 	})
 }
@@ -126,6 +135,10 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	d, err := cvLoad(ctx, &df, *data, *weight, *folds, stderr)
 	if err != nil {
 		return err
+	}
+	if d.Labels != nil {
+		return runCVMulti(ctx, &cvMultiRun{plan: plan, d: d, set: &set, data: *data, oof: *oof, asJSON: *asJSON, grid: ff.grid,
+			env: learn.Env{Seed: *seed, Workers: *jobs}}, stdout, stderr)
 	}
 	ld := learnData(d)
 	res, elapsed, err := cvRun(ctx, plan, d, &set, learn.Env{Seed: *seed, Workers: *jobs}, stderr)
@@ -216,6 +229,15 @@ func cvLoad(ctx context.Context, df *dataFlags, path, weight string, folds int, 
 	}
 	if d.Split != nil {
 		fmt.Fprintf(stderr, "cv: %s: split column ignored: every row takes part in the folds\n", path)
+	}
+	if d.Labels != nil {
+		for c, n := range d.CountClasses() {
+			if folds > n {
+				return nil, fmt.Errorf("cv: --folds %d: %s has only %d rows of the class %q, and every fold needs one; use --folds %d or fewer",
+					folds, path, n, d.Labels[c], n)
+			}
+		}
+		return d, nil
 	}
 	if _, pos := d.ClassCounts(); folds > pos {
 		return nil, fmt.Errorf("cv: --folds %d: %s has only %d rows of the positive (minority) class %q, and every fold needs one; use --folds %d or fewer",

@@ -48,9 +48,6 @@ func TestMultiClassCommands(t *testing.T) {
 	if _, stderr, code := aer(t, "resample", "--sampler", "rus", "--data", train, "--out", filepath.Join(dir, "rus2.csv")); code == 0 || !strings.Contains(stderr, "two classes") {
 		t.Errorf("resample rus with a ratio on 6 classes: exit %d\n%s", code, stderr)
 	}
-	if _, stderr, code := aer(t, "cv", "--method", "gbdt", "--data", train); code == 0 || !strings.Contains(stderr, "multi-class") {
-		t.Errorf("cv on multi-class data: exit %d\n%s", code, stderr)
-	}
 	for _, mc := range []string{"ovr", "ovo", "native"} {
 		model, preds := filepath.Join(dir, mc+".aer"), filepath.Join(dir, mc+".csv")
 		stdout, stderr, code := aer(t, "fit", "--method", "gbdt", "--multiclass", mc, "--param", "n_estimators=20", "--train", train, "--valid", valid, "--out", model, "--json")
