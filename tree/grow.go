@@ -32,6 +32,9 @@ type Grower struct {
 	// missing value.
 	rank     []uint32
 	distinct []uint32
+	// k is the number of classes of a multi-class Grower
+	// (NewMultiGrower), 0 for labels 0 or 1.
+	k int
 }
 
 // NewGrower ranks the features of x (rows by features, NaN = missing),
@@ -185,9 +188,17 @@ func (g *Grower) grow(ctx context.Context, smp Sample, s Settings, r *rand.Rand,
 		}
 		bufs.ys = append(bufs.ys, g.y[i])
 	}
-	cw0, cw1 := s.ClassWeight.Of(bufs.ys, smp.Weight)
+	cw0, cw1 := 1.0, 1.0
+	var cws []float64
+	if g.k > 0 {
+		if cws, err = s.ClassWeight.OfMulti(bufs.ys, smp.Weight, g.k); err != nil {
+			return nil, err
+		}
+	} else {
+		cw0, cw1 = s.ClassWeight.Of(bufs.ys, smp.Weight)
+	}
 
-	b := &builder{g: g, mtry: mtry, entropy: s.Criterion == "entropy", r: r, mode: mode, pre: pre, buffers: bufs}
+	b := &builder{g: g, mtry: mtry, entropy: s.Criterion == "entropy", r: r, mode: mode, pre: pre, buffers: bufs, k: g.k}
 	b.reset()
 	b.maxDepth = s.MaxDepth
 	if b.maxDepth == 0 {
@@ -205,9 +216,12 @@ func (g *Grower) grow(ctx context.Context, smp Sample, s Settings, r *rand.Rand,
 		if smp.Weight != nil {
 			w = smp.Weight[k]
 		}
-		if g.y[i] == 1 {
+		switch {
+		case cws != nil:
+			w *= cws[g.y[i]]
+		case g.y[i] == 1:
 			w *= cw1
-		} else {
+		default:
 			w *= cw0
 		}
 		if !(w > 0) {
@@ -256,6 +270,10 @@ type buffers struct {
 	gathered         []bool  // the features whose ranks rk holds
 	stack            []frame
 	t                Tree // node arrays, cloned to their length at the end
+	// multi-class scratch: the left class weights at a threshold, with
+	// the missing rows, of the missing rows, of the best split, and the
+	// right child's
+	msl, mc, mnan, mbest, mright []float64
 }
 
 // reset empties the buffers for a new tree.
@@ -265,6 +283,7 @@ func (b *buffers) reset() {
 	t.Feature, t.Threshold, t.DefaultLeft = t.Feature[:0], t.Threshold[:0], t.DefaultLeft[:0]
 	t.Left, t.Right, t.Value, t.Weight = t.Left[:0], t.Right[:0], t.Value[:0], t.Weight[:0]
 	t.Samples, t.Impurity = t.Samples[:0], t.Impurity[:0]
+	t.Dist, t.Classes = t.Dist[:0], 0
 }
 
 // resize returns s with length n, reusing its storage when it can.
@@ -280,7 +299,16 @@ func (t *Tree) clone() *Tree {
 	return &Tree{NumFeatures: t.NumFeatures, Feature: slices.Clone(t.Feature), Threshold: slices.Clone(t.Threshold),
 		DefaultLeft: slices.Clone(t.DefaultLeft), Left: slices.Clone(t.Left), Right: slices.Clone(t.Right),
 		Value: slices.Clone(t.Value), Weight: slices.Clone(t.Weight), Samples: slices.Clone(t.Samples),
-		Impurity: slices.Clone(t.Impurity)}
+		Impurity: slices.Clone(t.Impurity), Classes: t.Classes, Dist: cloneDist(t.Dist)}
+}
+
+// cloneDist copies a tree's class shares; none (a tree of two classes)
+// is nil.
+func cloneDist(d []float64) []float64 {
+	if len(d) == 0 {
+		return nil
+	}
+	return slices.Clone(d)
 }
 
 // builder grows one tree.
@@ -290,6 +318,7 @@ type builder struct {
 	mtry    int
 	entropy bool
 	r       *rand.Rand
+	k       int // number of classes when multi-class, else 0
 
 	maxDepth      int
 	minLeaf       int64
@@ -320,7 +349,8 @@ type frame struct {
 	isLeft     bool
 	nConst     int
 	impurity   float64
-	s          [2]float64 // weight of each class
+	s          [2]float64 // weight of each class (of y&1 when multi-class)
+	ms         []float64  // multi-class: weight of each class
 	weight     float64
 	count      int64
 }
@@ -332,7 +362,8 @@ type split struct {
 	threshold  float64
 	defLeft    bool
 	proxy      float64
-	l0, l1, wl float64 // left child's class weights and weight
+	l0, l1, wl float64   // left child's class weights and weight
+	lm         []float64 // multi-class: the left child's class weights
 	found      bool
 }
 
@@ -469,10 +500,16 @@ func (b *builder) grow(ctx context.Context) error {
 	}
 	b.t.NumFeatures = b.g.p
 	root := frame{start: 0, end: b.m, parent: -1}
-	for i := range int32(b.m) {
-		root.add(b.y[i], b.w[i], b.count(i))
+	if b.k > 0 {
+		b.t.Classes = b.k
+		root.ms = make([]float64, b.k)
+		b.msl, b.mc, b.mnan = resize(b.msl, b.k), resize(b.mc, b.k), resize(b.mnan, b.k)
+		b.mbest, b.mright = resize(b.mbest, b.k), resize(b.mright, b.k)
 	}
-	root.impurity = b.impurity(root.s[0], root.s[1], root.weight)
+	for i := range int32(b.m) {
+		b.add(&root, i)
+	}
+	root.impurity = b.frameImpurity(&root)
 	stack := append(b.stack[:0], root)
 	defer func() { b.stack = stack[:0] }()
 	for popped := 0; len(stack) > 0; popped++ {
@@ -493,8 +530,17 @@ func (b *builder) grow(ctx context.Context) error {
 			leaf = !sp.found
 		}
 		if !leaf {
-			impL := b.impurity(sp.l0, sp.l1, sp.wl)
-			impR := b.impurity(fr.s[0]-sp.l0, fr.s[1]-sp.l1, fr.weight-sp.wl)
+			var impL, impR float64
+			if b.k > 0 {
+				for c, v := range fr.ms {
+					b.mright[c] = v - sp.lm[c]
+				}
+				impL = b.impurityMulti(sp.lm, sp.wl)
+				impR = b.impurityMulti(b.mright, fr.weight-sp.wl)
+			} else {
+				impL = b.impurity(sp.l0, sp.l1, sp.wl)
+				impR = b.impurity(fr.s[0]-sp.l0, fr.s[1]-sp.l1, fr.weight-sp.wl)
+			}
 			wr := fr.weight - sp.wl
 			improvement := fr.weight / b.total * (fr.impurity - wr/fr.weight*impR - sp.wl/fr.weight*impL)
 			leaf = improvement+epsilon < b.minDecrease
@@ -512,8 +558,8 @@ func (b *builder) grow(ctx context.Context) error {
 		// child's: a pure child then has impurity 0 exactly. (scikit-learn
 		// subtracts, and splits pure nodes whose rounding error exceeds
 		// epsilon; those splits change no prediction.)
-		l.impurity = b.impurity(l.s[0], l.s[1], l.weight)
-		r.impurity = b.impurity(r.s[0], r.s[1], r.weight)
+		l.impurity = b.frameImpurity(&l)
+		r.impurity = b.frameImpurity(&r)
 		stack = append(stack, r, l)
 	}
 	return nil
@@ -523,6 +569,22 @@ func (f *frame) add(y uint8, w float64, c int64) {
 	f.s[y&1] += w
 	f.weight += w
 	f.count += c
+}
+
+// add adds local row i to the frame's sums.
+func (b *builder) add(f *frame, i int32) {
+	f.add(b.y[i], b.w[i], b.count(i))
+	if f.ms != nil {
+		f.ms[b.y[i]] += b.w[i]
+	}
+}
+
+// frameImpurity is the impurity of the frame's rows.
+func (b *builder) frameImpurity(f *frame) float64 {
+	if f.ms != nil {
+		return b.impurityMulti(f.ms, f.weight)
+	}
+	return b.impurity(f.s[0], f.s[1], f.weight)
 }
 
 // impurity is scikit-learn's node impurity of class weights s0, s1 summing
@@ -557,7 +619,12 @@ func (b *builder) addNode(fr *frame) int32 {
 	t.DefaultLeft = append(t.DefaultLeft, false)
 	t.Left = append(t.Left, -1)
 	t.Right = append(t.Right, -1)
-	t.Value = append(t.Value, fr.s[1]/(fr.s[0]+fr.s[1]))
+	if fr.ms != nil {
+		t.Value = append(t.Value, 0)
+		t.Dist = appendDist(t.Dist, fr.ms)
+	} else {
+		t.Value = append(t.Value, fr.s[1]/(fr.s[0]+fr.s[1]))
+	}
 	t.Weight = append(t.Weight, fr.weight)
 	t.Samples = append(t.Samples, int32(min(fr.count, math.MaxInt32)))
 	t.Impurity = append(t.Impurity, fr.impurity)
@@ -649,6 +716,10 @@ func (b *builder) evalFeature(f int, fr *frame, best *split) bool {
 	}
 	if k == 0 || keys[0]>>32 == keys[k-1]>>32 {
 		return true
+	}
+	if b.k > 0 {
+		b.scanMulti(f, fr, keys, k, best)
+		return false
 	}
 	// The missing rows go with the heavier side of each threshold.
 	var nan [2]float64
@@ -744,14 +815,17 @@ func (b *builder) partition(fr *frame, sp *split, nConst int) (l, r frame) {
 	missing := b.g.distinct[sp.feature]
 	l = frame{depth: fr.depth + 1, nConst: nConst}
 	r = l
+	if b.k > 0 {
+		l.ms, r.ms = make([]float64, b.k), make([]float64, b.k)
+	}
 	for _, i := range rows {
 		rk := b.rankOf(i, sp.feature)
 		if rk <= sp.rank || (rk == missing && sp.defLeft) {
 			b.left[i] = 1
-			l.add(b.y[i], b.w[i], b.count(i))
+			b.add(&l, i)
 		} else {
 			b.left[i] = 0
-			r.add(b.y[i], b.w[i], b.count(i))
+			b.add(&r, i)
 		}
 	}
 	// Children at the largest depth are leaves: no split will search

@@ -33,6 +33,14 @@ type Tree struct {
 	Samples []int32
 	// Impurity is the node's gini or entropy (in bits).
 	Impurity []float64
+	// Classes is the number of classes of a multi-class tree (grown by a
+	// multi-class Grower), 0 for a tree of labels 0 and 1.
+	Classes int
+	// Dist holds, for a multi-class tree, each node's weighted share of
+	// every class, Classes per node (node i's at Dist[i*Classes:]): the
+	// class probabilities a leaf predicts, scikit-learn's normalised
+	// tree_.value. Value is then 0. Nil for a tree of labels 0 and 1.
+	Dist []float64
 }
 
 // NumNodes returns the number of nodes.
@@ -132,6 +140,16 @@ func (t *Tree) validate() error {
 	if len(t.Threshold) != n || len(t.DefaultLeft) != n || len(t.Left) != n || len(t.Right) != n ||
 		len(t.Value) != n || len(t.Weight) != n || len(t.Samples) != n || len(t.Impurity) != n {
 		return fmt.Errorf("node arrays have different lengths")
+	}
+	if t.Classes != 0 || t.Dist != nil {
+		if t.Classes < 2 || t.Classes > MaxClasses || len(t.Dist) != n*t.Classes {
+			return fmt.Errorf("%d class shares for %d nodes of %d classes", len(t.Dist), n, t.Classes)
+		}
+		for i, v := range t.Dist {
+			if !(v >= 0 && v <= 1) {
+				return fmt.Errorf("node %d: class share %v is not a probability", i/t.Classes, v)
+			}
+		}
 	}
 	for i := range n {
 		if !(t.Value[i] >= 0 && t.Value[i] <= 1) {
