@@ -51,6 +51,15 @@ must be the same in both files. aer compare reports
     signs. --mode auto uses the exact distribution for at most 50 rows without
     zero differences, else the normal approximation with tie correction.
 
+Two multi-class predictions files (label, pred and score_<class> columns,
+as aer predict writes them for a model of three or more classes) are
+compared the same way: balanced accuracy is the mean of the per-class
+recalls, McNemar's test counts the rows each file's pred gets right, and
+the Wilcoxon quantities are of the true class's probability p: abs-error
+1 - p, squared-error the row's multi-class Brier score (the sum over
+classes of the squared distance to the true class's indicator), log-loss
+-log p. Both files must score the same classes in the same order.
+
 Several methods across datasets (--friedman): scores.csv has a header row, a
 first column naming the dataset and one column per method holding one score
 per dataset (e.g. balanced accuracy). aer compare reports Friedman's
@@ -135,6 +144,13 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if _, err := stattest.ParseMode(f.mode); err != nil {
 		return usageErrorf("compare: unknown --mode %q (want auto, exact or approx)", f.mode)
+	}
+	multi, err := isMultiPair(pos[0], pos[1])
+	if err != nil {
+		return err
+	}
+	if multi {
+		return compareMultiPair(ctx, pos[0], pos[1], &f, stdout)
 	}
 	return comparePair(ctx, pos[0], pos[1], &f, stdout)
 }
@@ -351,6 +367,15 @@ func writePairText(w io.Writer, r *pairReport) error {
 			c.tag, c.s.BalancedAccuracy, c.s.TP, c.s.FN, c.s.TN, c.s.FP, src)
 	}
 
+	if ew.err != nil {
+		return ew.err
+	}
+	return writeTests(w, r)
+}
+
+// writeTests renders the McNemar and Wilcoxon tests of a pair report.
+func writeTests(w io.Writer, r *pairReport) error {
+	ew := &errWriter{w: w}
 	m := r.McNemar
 	ew.printf("\nMcNemar's test on per-row correctness\n")
 	ew.printf("  both right %d, only A right %d, only B right %d, both wrong %d\n",
