@@ -2,7 +2,6 @@ package aer
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -161,43 +160,11 @@ func (m *Model) predictMulti(ctx context.Context, t *Table, opt *PredictOptions)
 // the table has one), label (when labelled), pred (the class name), then
 // score_<class> per class, in the model's class order.
 func (p *Predictions) writeMultiCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	var head []string
+	var ids []string
 	if p.IDColumn != "" {
-		head = append(head, p.IDColumn)
+		ids = p.ID
 	}
-	if p.Label != nil {
-		head = append(head, "label")
-	}
-	head = append(head, "pred")
-	for _, c := range p.Names {
-		head = append(head, "score_"+c)
-	}
-	if err := cw.Write(head); err != nil {
-		return err
-	}
-	// A class name, like any cell, is quoted by encoding/csv when it
-	// needs it.
-	k := len(p.Names)
-	row := make([]string, 0, len(head))
-	for i := range p.Pred {
-		row = row[:0]
-		if p.IDColumn != "" {
-			row = append(row, p.ID[i])
-		}
-		if p.Label != nil {
-			row = append(row, p.Names[p.Label[i]])
-		}
-		row = append(row, p.Names[p.Pred[i]])
-		for _, v := range p.Proba[i*k : (i+1)*k] {
-			row = append(row, dataset.FormatFloat(v))
-		}
-		if err := cw.Write(row); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
+	return dataset.WriteMultiPredictions(w, &dataset.MultiPredictions{Classes: p.Names, Label: p.Label, Pred: p.Pred, Proba: p.Proba}, p.IDColumn, ids)
 }
 
 // predictStreamMulti is PredictStream for a multi-class model: the table

@@ -148,3 +148,47 @@ func ReadMultiPredictions(r io.Reader, name string) (*MultiPredictions, error) {
 	}
 	return p, nil
 }
+
+// WriteMultiPredictions writes multi-class predictions as CSV, as aer
+// predict writes them: the id column idColumn when ids is not nil, label
+// (when p has labels), pred (the class name), then score_<class> per
+// class in p.Classes' order. Probabilities round-trip exactly.
+func WriteMultiPredictions(w io.Writer, p *MultiPredictions, idColumn string, ids []string) error {
+	cw := csv.NewWriter(w)
+	var head []string
+	if ids != nil {
+		head = append(head, idColumn)
+	}
+	if p.Label != nil {
+		head = append(head, "label")
+	}
+	head = append(head, "pred")
+	for _, c := range p.Classes {
+		head = append(head, ScorePrefix+c)
+	}
+	if err := cw.Write(head); err != nil {
+		return err
+	}
+	// A class name, like any cell, is quoted by encoding/csv when it
+	// needs it.
+	k := len(p.Classes)
+	row := make([]string, 0, len(head))
+	for i := range p.Pred {
+		row = row[:0]
+		if ids != nil {
+			row = append(row, ids[i])
+		}
+		if p.Label != nil {
+			row = append(row, p.Classes[p.Label[i]])
+		}
+		row = append(row, p.Classes[p.Pred[i]])
+		for _, v := range p.Proba[i*k : (i+1)*k] {
+			row = append(row, FormatFloat(v))
+		}
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
