@@ -642,7 +642,12 @@ func (b *builder) addNode(fr *frame) int32 {
 // features are drawn at random until max_features have been (more while
 // every one drawn was constant), features constant in an ancestor are
 // skipped, and the first strictly best split is kept. When every feature
-// is searched they are searched in order. It returns the split and the
+// is searched they are searched in order, except in a multi-class tree
+// given a random source, which draws them in scikit-learn's random order
+// so that exactly tied splits are broken at random (in ensembles of
+// fully grown trees, always taking the first feature makes the trees
+// alike: balanced bagging on glass lost 0.035 balanced accuracy). It
+// returns the split and the
 // number of features known constant for the children (b.consts[:n]).
 func (b *builder) findSplit(fr *frame) (split, int) {
 	best := split{proxy: math.Inf(-1)}
@@ -650,7 +655,7 @@ func (b *builder) findSplit(fr *frame) (split, int) {
 	nKnown := fr.nConst
 	nTotal := nKnown
 	p := b.g.p
-	if b.mtry >= p {
+	if b.mtry >= p && (b.k == 0 || b.r == nil) {
 		for _, f := range b.consts[:nKnown] {
 			b.known[f] = true
 		}
