@@ -520,6 +520,18 @@ func (rs *runState) save(o *outcome, j *job) error {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	cfg := rs.cfg
+	if o.multi != nil {
+		p := PredsPath(cfg.Out, j.data.name, j.spec, j.seed)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := atomicfile.Write(p, func(w io.Writer) error { return dataset.WriteMultiPredictions(w, o.multi, o.idColumn, o.ids) }); err != nil {
+			return err
+		}
+		if err := saveTuning(SummaryPath(cfg.Out, j.data.name, j.spec, j.seed), nil); err != nil {
+			return err
+		}
+	}
 	if o.preds != nil {
 		p := PredsPath(cfg.Out, j.data.name, j.spec, j.seed)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

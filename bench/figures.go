@@ -362,6 +362,9 @@ func (rp *report) writeFigures() ([]string, error) {
 		return nil
 	}
 	for _, d := range rp.ds {
+		if d.d.Labels != nil {
+			continue // the curves are of binary scores
+		}
 		var cs []curve
 		for _, c := range rp.cells[d.name] {
 			if len(c.rows) == 0 {

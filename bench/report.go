@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -130,6 +131,42 @@ func pooledPreds(out, name string, spec Spec, seeds []uint64) (*dataset.Predicti
 	return all, nil
 }
 
+// pooledTests reads the test predictions of spec's runs on dataset over
+// seeds, in seed order, and returns each row's correctness and its
+// quantity q of the score: of a multi-class run, q's counterpart on the
+// true class's probability p (abs-error 1 - p).
+func pooledTests(out, name string, spec Spec, seeds []uint64, q metrics.RowLoss) ([]bool, []float64, error) {
+	var (
+		correct []bool
+		loss    []float64
+	)
+	for _, seed := range seeds {
+		path := PredsPath(out, name, spec, seed)
+		multi, err := isMultiFile(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		if multi {
+			c, l, err := multiCorrectAndLoss(path)
+			if err != nil {
+				return nil, nil, err
+			}
+			correct, loss = append(correct, c...), append(loss, l...)
+			continue
+		}
+		p, err := dataset.LoadPredictions(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		c, l, err := correctAndLoss(p, q)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
+		}
+		correct, loss = append(correct, c...), append(loss, l...)
+	}
+	return correct, loss, nil
+}
+
 // okSeeds returns the seeds at which every given cell has an ok run.
 func okSeeds(seeds []uint64, cells ...*cell) []uint64 {
 	var out []uint64
@@ -176,23 +213,15 @@ func (rp *report) pairTests(d string) error {
 			t.err = errors.New("no seed where both ran")
 			continue
 		}
-		pa, err := pooledPreds(rp.cfg.Out, d, rp.ref, seeds)
+		ca, qa, err := pooledTests(rp.cfg.Out, d, rp.ref, seeds, q)
 		if err != nil {
 			return err
 		}
-		pb, err := pooledPreds(rp.cfg.Out, d, c.spec, seeds)
+		cb, qb, err := pooledTests(rp.cfg.Out, d, c.spec, seeds, q)
 		if err != nil {
 			return err
 		}
-		t.rows = len(pa.Label)
-		ca, qa, err := correctAndLoss(pa, q)
-		if err != nil {
-			return err
-		}
-		cb, qb, err := correctAndLoss(pb, q)
-		if err != nil {
-			return err
-		}
+		t.rows = len(ca)
 		t.p, t.err = stattest.ComparePaired(ca, cb, qa, qb, nil)
 	}
 	return nil
@@ -378,6 +407,34 @@ var metricCols = []struct {
 	{"fit s", func(r *Row) float64 { return r.FitSeconds }},
 }
 
+// multiMetricCols are the per-dataset table's metrics for a dataset of
+// three or more classes.
+var multiMetricCols = []struct {
+	head string
+	f    func(*Row) float64
+}{
+	{"balanced accuracy", func(r *Row) float64 { return r.BalancedAccuracy }},
+	{"macro F1", func(r *Row) float64 { return r.F1 }},
+	{"G-mean", func(r *Row) float64 { return r.GMean }},
+	{"MAUC", func(r *Row) float64 { return r.ROCAUC }},
+	{"log-loss", func(r *Row) float64 { return r.LogLoss }},
+	{"Brier", func(r *Row) float64 { return r.Brier }},
+	{"BA at the most probable class", func(r *Row) float64 { return r.DefaultBA }},
+	{"fit s", func(r *Row) float64 { return r.FitSeconds }},
+}
+
+// multiNames are the names of the bench's datasets of three or more
+// classes.
+func (rp *report) multiNames() []string {
+	var out []string
+	for _, d := range rp.ds {
+		if d.d.Labels != nil {
+			out = append(out, d.name)
+		}
+	}
+	return out
+}
+
 // document lays the report out as blocks, for both renderings.
 func (rp *report) document() *doc {
 	var dc doc
@@ -421,6 +478,13 @@ func (rp *report) docIntro(dc *doc) {
 	if rp.cfg.ThresholdRule == decision.RuleBayes {
 		rule = "Every method's scores pass through aer fit's default decision layer: a sigmoid calibration (Platt, on the logit of the scores) fitted on the validation rows, so that they are probabilities, and the Bayes threshold for balanced accuracy, the training rows' positive share"
 	}
+	if multi := rp.multiNames(); len(multi) > 0 {
+		dc.p(fmt.Sprintf("Datasets of three or more classes (%s) are fitted as aer fit fits them (a method's own multi-class model where it has one, else one binary model per class behind its calibration), and each row is predicted by the model's multi-class decision (%s); their tables give balanced accuracy as the mean of the per-class recalls, macro F1, G-mean (the geometric mean of the recalls), MAUC (Hand and Till), multi-class log-loss and Brier, and BA at the most probable class.",
+			strings.Join(multi, ", "), multiRuleText(rp.cfg.ThresholdRule)))
+	}
+	if len(rp.multiNames()) == len(rp.ds) {
+		return
+	}
 	dc.p(rule + "; the metrics below are the test rows' at that threshold. \"BA at default threshold\" uses 0.5, or the threshold a method tunes itself (aer, dynens, gbdt-tuned). Each cell is the mean ± standard deviation (n-1) over seeds. Fowlkes-Mallows is sqrt(precision x recall), which the paper calls \"G-mean\"; TP-FP ratio is TPR/FPR, infinite when a run has no false positive (such runs are left out of the mean and counted).")
 }
 
@@ -452,6 +516,9 @@ func (rp *report) docMethods(dc *doc) {
 	}
 	ref := rp.ref.String()
 	dc.p(fmt.Sprintf("Tests per dataset compare %s with every other method on the test predictions of all seeds concatenated (each seed's test rows are different rows, so concatenation pools them honestly): McNemar's test on per-row correctness at the tuned thresholds (chi-square with continuity correction, and the exact binomial p for few discordant rows), and the Wilcoxon signed-rank test on d = |label - score| of %s minus that of the other (negative: %s better; zero differences dropped, exact distribution up to 50 rows, else the normal approximation). These are aer compare's tests with its defaults: `aer compare` on the concatenated files gives the same statistics; tests.csv holds them at full precision.", ref, ref, ref))
+	if len(rp.multiNames()) > 0 {
+		dc.p("On a dataset of three or more classes, a row is right when its predicted class is its label, and d is 1 - the probability of the row's true class (aer compare's abs-error on multi-class files).")
+	}
 }
 
 // docDataset is one dataset's section: its size, the metrics table, the
@@ -459,7 +526,16 @@ func (rp *report) docMethods(dc *doc) {
 func (rp *report) docDataset(dc *doc, d *data) {
 	neg, pos := d.d.ClassCounts()
 	dc.h(2, fmt.Sprintf("%s", d.name))
-	dc.p(fmt.Sprintf("%d rows (%d minority, %d majority), %d features; file %s.", neg+pos, pos, neg, d.d.Cols(), filepath.Base(d.path)))
+	if d.d.Labels != nil {
+		counts := d.d.CountClasses()
+		parts := make([]string, len(counts))
+		for c, n := range counts {
+			parts[c] = fmt.Sprintf("%s %d", d.d.Labels[c], n)
+		}
+		dc.p(fmt.Sprintf("%d rows of %d classes (%s), %d features; file %s.", d.d.Rows(), len(counts), strings.Join(parts, ", "), d.d.Cols(), filepath.Base(d.path)))
+	} else {
+		dc.p(fmt.Sprintf("%d rows (%d minority, %d majority), %d features; file %s.", neg+pos, pos, neg, d.d.Cols(), filepath.Base(d.path)))
+	}
 	anch := rp.anchors[d.name]
 	_, plus := rp.plusOf(d.name)
 	dc.table(rp.metricsTable(d.name, anch))
@@ -482,8 +558,12 @@ func (rp *report) docDataset(dc *doc, d *data) {
 // metricsTable is one dataset's metrics, a row per method, with the
 // Python anchors' columns when anch is not nil.
 func (rp *report) metricsTable(name string, anch map[string]map[uint64]anchorRun) *table {
+	cols := metricCols
+	if slices.Contains(rp.multiNames(), name) {
+		cols = multiMetricCols
+	}
 	head := []string{"method"}
-	for _, m := range metricCols {
+	for _, m := range cols {
 		head = append(head, m.head)
 	}
 	_, plus := rp.plusOf(name)
@@ -498,7 +578,7 @@ func (rp *report) metricsTable(name string, anch map[string]map[uint64]anchorRun
 			method += fmt.Sprintf(" (%d/%d seeds)", len(c.rows), c.runs)
 		}
 		r := []string{method}
-		for _, m := range metricCols {
+		for _, m := range cols {
 			r = append(r, meanStd(c.values(m.f)))
 		}
 		if withAnchors {
@@ -720,4 +800,13 @@ func (rp *report) hasPlusSpec() bool {
 func (rp *report) plusNote() string {
 	return fmt.Sprintf("The default aer's anchor is the Python reference's %s (../shared/anchors/aerplus.md), the combination AER's default preset grew from. It is known only as its mean test balanced accuracy per dataset over %s (the anchors' splits), not per run: no standard deviation, no ROC-AUC, and not over this bench's seeds unless they are the same. AER's default preset is not its settings (its rules for lambda and delta, for one, are those the figures' captions name), so %s is a reference, not a pair run for run.",
 		plusAnchor, rp.plus.seedsText(), plusAnchor)
+}
+
+// multiRuleText says how a multi-class decision is made under the
+// bench's threshold rule.
+func multiRuleText(rule string) string {
+	if rule == decision.RuleTuned {
+		return "class weights tuned on the validation rows for balanced accuracy"
+	}
+	return "the Bayes rule for balanced accuracy: the class of largest probability over the model's mean validation probability of that class"
 }

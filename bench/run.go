@@ -77,11 +77,19 @@ type outcome struct {
 	row    Row
 	preds  *dataset.Predictions
 	tuning *tuning
+	// multi are the test predictions of a multi-class run, with the test
+	// rows' ids and their column (nil without them).
+	multi    *dataset.MultiPredictions
+	ids      []string
+	idColumn string
 }
 
 // fitAndScore fits one spec on one split and scores it; the returned error
 // is only ctx's (a method's failure is an error row).
 func fitAndScore(ctx context.Context, j *job, grid, rule string, crossFit, workers int) (*outcome, error) {
+	if j.data.d.Labels != nil {
+		return fitAndScoreMulti(ctx, j, grid, rule, workers)
+	}
 	row := Row{
 		Dataset: j.data.name, Method: j.spec.String(), Params: j.spec.paramText(), Seed: j.seed,
 		Status: "ok", SettingsHash: j.hash,

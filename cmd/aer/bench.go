@@ -81,6 +81,21 @@ bayes, also for a method that tunes its own threshold).
 --threshold-rule tuned takes instead the Python anchors' rule: the best
 candidate threshold on the raw validation scores.
 
+A dataset whose label has three or more values is fitted as aer fit fits
+multi-class labels (the method's own multi-class model where it has one,
+else one binary model per class) and each test row is predicted by the
+model's multi-class decision (--threshold-rule bayes or tuned). Its runs.csv
+rows hold the multi-class metrics: balanced_accuracy the mean of the
+per-class recalls, f1 the macro F1, gmean the geometric mean of the
+recalls, roc_auc Hand and Till's MAUC, brier and log_loss the multi-class
+ones, default_balanced_accuracy the balanced accuracy at the most probable
+class; the binary-only columns are NaN. Its predictions are aer predict's
+multi-class format (label, pred, score_<class>), its tests count a row as
+right when pred is its label and rank 1 - its true class's probability, and
+its report table has the multi-class metrics. Mean ranks, Friedman and
+Nemenyi take its balanced accuracy as any dataset's. A grid search is
+refused on it (the run is an error row).
+
 --methods is a comma-separated list of method specs NAME or
 NAME:key=value:key=value (aer:preset=paper); values cannot hold commas or
 colons. The default is every registered method at its defaults, and
@@ -155,7 +170,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return runBenchScaling(ctx, scalingArgs{sizes: *scaling, methods: *methods, seeds: *seeds, out: *out, threads: *threads, threadList: *scalingThreads, hasDatasets: len(datasets) > 0, asJSON: *asJSON}, stdout, stderr)
 	}
 	cfg := bench.Config{Grid: *grid, Protocol: *protocol, ThresholdRule: *rule, CrossFit: *crossFit, Jobs: *jobs, Threads: *threads, Out: *out,
-		Anchors: *anchors, Reference: *reference, Data: binaryOnly(df.trainingOptions())}
+		Anchors: *anchors, Reference: *reference, Data: df.trainingOptions()}
 	if err := benchConfig(&cfg, datasets, *seeds, *methods); err != nil {
 		return err
 	}
