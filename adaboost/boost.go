@@ -196,6 +196,20 @@ type booster struct {
 // needs cnt nil. The error is ctx's when it is cancelled while the rows
 // are presorted.
 func newBooster(ctx context.Context, g *tree.Grower, x *mat.Dense, y []int, rows []int, w []float64, cnt []int32, s Settings) (*booster, error) {
+	b, err := newRounds(ctx, g, x, y, rows, w, cnt, s)
+	if err != nil {
+		return nil, err
+	}
+	for i := range b.w {
+		c := b.label(i)
+		b.cls[c] = append(b.cls[c], i)
+	}
+	return b, nil
+}
+
+// newRounds is newBooster without the positions of each class (for any
+// number of classes).
+func newRounds(ctx context.Context, g *tree.Grower, x *mat.Dense, y []int, rows []int, w []float64, cnt []int32, s Settings) (*booster, error) {
 	n := len(rows)
 	if rows == nil {
 		n = len(y)
@@ -227,8 +241,6 @@ func newBooster(ctx context.Context, g *tree.Grower, x *mat.Dense, y []int, rows
 	for i := range b.w {
 		b.w[i] /= sum
 		b.zero[i] = b.w[i] == 0
-		c := b.label(i)
-		b.cls[c] = append(b.cls[c], i)
 	}
 	return b, nil
 }
