@@ -16,13 +16,19 @@ import (
 // offer them: exact TreeSHAP for boosted trees, trees and forests, exact
 // linear SHAP for logistic regression, their mixed-weight combination for
 // AER) and the method's own breakdown (AER: component likelihoods, static,
-// likelihood and mixed weights, each member's output).
+// likelihood and mixed weights, each member's output). For a multi-class
+// model it gives the class the model's decision picks, every class's
+// probability and, per class, the attributions of that class's output
+// (ClassAttributions).
 type Explanation struct {
 	// Row is the row's index in the table, from 0; ID its id cell, when
 	// the table has an id column.
 	Row int    `json:"row"`
 	ID  string `json:"id,omitempty"`
 	// Score is the row's score, Class its predicted class at Threshold.
+	// For a multi-class model Class is the class its decision picks
+	// (Decision names the rule), Score that class's probability, and
+	// Threshold 0.
 	Score     float64 `json:"score"`
 	Class     string  `json:"class"`
 	Threshold float64 `json:"threshold"`
@@ -36,16 +42,30 @@ type Explanation struct {
 	Unavailable string `json:"unavailable,omitempty"`
 	// Method is the method's own breakdown; nil when it has none.
 	Method learn.Explanation `json:"method,omitempty"`
+
+	// A multi-class model's rule of decision (MultiLayer.Rule), its
+	// classes and the row's probability of each, in order; omitted for a
+	// binary model.
+	Decision      string    `json:"decision,omitempty"`
+	Classes       []string  `json:"classes,omitempty"`
+	Probabilities []float64 `json:"probabilities,omitempty"`
+	// ClassAttributions are a multi-class model's feature attributions of
+	// each class's output, in the order of Classes, each as Attributions
+	// are for a binary model (Output = Base + the sum, in its Space; the
+	// outputs are not the probabilities: Attribution says how they
+	// make them); nil when the model offers none (Unavailable says why)
+	// and for a binary model.
+	ClassAttributions []*ClassAttributions `json:"class_attributions,omitempty"`
 }
 
 // Explain explains row (from 0) of t, whose columns are matched to the
 // model's by name as Predict matches them.
 func (m *Model) Explain(ctx context.Context, t *Table, row int) (*Explanation, error) {
-	if m.multi != nil {
-		return nil, errMultiUnsupported("explaining a row")
-	}
 	if row < 0 || row >= t.Rows() {
 		return nil, fmt.Errorf("%w: row %d: the table has rows 0 to %d", learn.ErrData, row, t.Rows()-1)
+	}
+	if m.multi != nil {
+		return m.explainMulti(ctx, t, row)
 	}
 	one := t.Subset([]int{row})
 	e, err := m.encode(one)

@@ -149,14 +149,17 @@ func TestFitMultiClass(t *testing.T) {
 			t.Errorf("row %d: served %+v, Predict %s %v", i, row, want.Class(i), want.Score[i])
 		}
 	}
-	// A multi-class model has no row explanations yet: an error, not a panic.
+	// Explain of one-vs-rest trees, whose attributions are of a probability
+	// that their calibration does not map: the row's class and
+	// probabilities, and why there are no attributions.
 	method, _ := aer.Method("tree")
-	m, err := aer.Fit(context.Background(), train, nil, &aer.Settings{Seed: 1}, method)
+	m, err := aer.Fit(context.Background(), train, valid, &aer.Settings{Seed: 1, Multiclass: aer.MulticlassOvR}, method)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.Explain(context.Background(), test, 0); err == nil {
-		t.Error("Explain of a multi-class model gave no error")
+	ex, err := m.Explain(context.Background(), test, 0)
+	if err != nil || len(ex.Probabilities) != 6 || ex.ClassAttributions != nil || !strings.Contains(ex.Unavailable, "calibration") {
+		t.Errorf("Explain of one-vs-rest trees: %v, %+v", err, ex)
 	}
 }
 

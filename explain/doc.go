@@ -13,6 +13,11 @@
 // one value per column (a categorical column's one-hot attributions
 // summed, its value named), the largest by absolute value first.
 //
+// A multi-class model's permutation importance (PermutationMulti,
+// GlobalMulti) is of the macro balanced accuracy of the model's
+// decision; its per-row attributions are per class
+// (learn.AttributeClasses).
+//
 // Permutation importance is seeded: shuffle r of feature j draws from its
 // own stream of the seed, so the result does not depend on the number of
 // workers.

@@ -68,7 +68,7 @@ func Permutation(ctx context.Context, m learn.Model, d *learn.Data, s *Permutati
 	if err := d.Check("data"); err != nil {
 		return nil, err
 	}
-	n, p := d.X.Dims()
+	_, p := d.X.Dims()
 	if p != m.NumFeatures() {
 		return nil, fmt.Errorf("%w: data has %d features, the model %d", learn.ErrData, p, m.NumFeatures())
 	}
@@ -85,6 +85,19 @@ func Permutation(ctx context.Context, m learn.Model, d *learn.Data, s *Permutati
 	if math.IsNaN(res.Baseline) {
 		return nil, fmt.Errorf("%w: %s is undefined on the data (it needs rows of both labels)", learn.ErrData, name)
 	}
+	if err := permute(ctx, d, m.PredictProba, score, res, env); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// permute fills res.Features with the permutation importance of every
+// feature of d: for each feature and shuffle, res.Baseline minus score of
+// predict's output with that feature's column permuted across the rows
+// (shuffle r of feature j from stream j*res.Repeats+r of env.Seed).
+func permute(ctx context.Context, d *learn.Data, predict func(x *mat.Dense, dst []float64) ([]float64, error), score func([]float64) float64, res *PermutationResult, env learn.Env) error {
+	n, p := d.X.Dims()
+	st := PermutationSettings{Repeats: res.Repeats}
 	drops := make([]float64, p*st.Repeats)
 	newWorker := func() func(ctx context.Context, k int) error {
 		x := mat.DenseCopyOf(d.X)
@@ -103,7 +116,7 @@ func Permutation(ctx context.Context, m learn.Model, d *learn.Data, s *Permutati
 				x.Set(i, j, col[from])
 			}
 			var err error
-			proba, err = m.PredictProba(x, proba)
+			proba, err = predict(x, proba)
 			x.SetCol(j, col)
 			if err != nil {
 				return err
@@ -113,7 +126,7 @@ func Permutation(ctx context.Context, m learn.Model, d *learn.Data, s *Permutati
 		}
 	}
 	if _, err := learn.ForEach(ctx, env.Workers, len(drops), newWorker, nil); err != nil {
-		return nil, err
+		return err
 	}
 	for j := range p {
 		v := drops[j*st.Repeats : (j+1)*st.Repeats]
@@ -132,7 +145,7 @@ func Permutation(ctx context.Context, m learn.Model, d *learn.Data, s *Permutati
 		}
 		res.Features[j] = Importance{Feature: name, Mean: mean, Std: math.Sqrt(ss / float64(len(v))), Drops: v}
 	}
-	return res, nil
+	return nil
 }
 
 // scorer returns the metric of scores on d's labels, its name and the

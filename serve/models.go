@@ -103,6 +103,9 @@ func load(sp Spec) (*loaded, error) {
 	if nf := len(m.Schema().Features); nf > 0 && !m.MultiClass() {
 		_, err = learn.Attribute(context.Background(), m.Learned(), mat.NewDense(1, nf, nil), 1)
 		attributes = err == nil
+	} else if nf > 0 {
+		_, err = learn.AttributeClasses(context.Background(), m.LearnedMulti(), mat.NewDense(1, nf, nil), 1)
+		attributes = err == nil
 	}
 	// The whole file's SHA-256, as sha256sum prints it (the stored
 	// checksum covers everything before it, so the two differ).

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,6 +20,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/aer-go/aer"
 	"github.com/aer-go/aer/explain"
 	"github.com/aer-go/aer/learn"
 )
@@ -343,6 +345,14 @@ type Prediction struct {
 	// classes (PredictResponse.Classes), in order; Score is then the
 	// predicted class's and Positive is false.
 	Probabilities []float64 `json:"probabilities,omitempty"`
+	// ClassFeatures are a multi-class model's feature attributions of
+	// each class's output, in the order of PredictResponse.Classes, when
+	// asked for ("explain": true): Output = Base + the sum of the
+	// features', in Space (a class's margin for gbdt, its linear score
+	// for logreg, its one-vs-rest member's calibrated log-odds; the
+	// probabilities are their softmax, or their sigmoids normalised),
+	// as aer explain shows them.
+	ClassFeatures []*aer.ClassAttributions `json:"class_features,omitempty"`
 }
 
 // Attributions are one row's feature attributions: Output = Base + the
@@ -598,9 +608,6 @@ func (s *Server) serveMetrics(w http.ResponseWriter, r *http.Request, rec *recor
 // predictMulti answers a multi-class model's request: per row the class
 // its decision picks, that class's probability, and every class's.
 func (s *Server) predictMulti(w http.ResponseWriter, r *http.Request, sl *slot, rec *record, m *loaded, req *request) *Error {
-	if req.explain {
-		return errorf(http.StatusBadRequest, kindNoExplanation, 0, "", "model %s is multi-class: explanations are for binary models for now; send \"explain\": false", quote(sl.spec.Name))
-	}
 	n, _ := req.x.Dims()
 	rec.rows = n
 	if err := r.Context().Err(); err != nil {
@@ -613,6 +620,12 @@ func (s *Server) predictMulti(w http.ResponseWriter, r *http.Request, sl *slot, 
 		}
 		return &Error{Status: http.StatusInternalServerError, Kind: kindInternal, Err: err, Msg: fmt.Sprintf("scoring failed: %v", err)}
 	}
+	var attr []*learn.Attribution
+	if req.explain {
+		if attr, err = learn.AttributeClasses(r.Context(), m.saved.LearnedMulti(), req.x, 1); err != nil {
+			return multiAttributionError(sl, m, err)
+		}
+	}
 	classes := m.saved.Classes()
 	k := len(classes)
 	pred := make([]int, n)
@@ -622,6 +635,10 @@ func (s *Server) predictMulti(w http.ResponseWriter, r *http.Request, sl *slot, 
 	for i := range n {
 		row := proba[i*k : (i+1)*k]
 		out.Rows[i] = Prediction{Score: row[pred[i]], Label: classes[pred[i]], Probabilities: row}
+		for c, a := range attr {
+			out.Rows[i].ClassFeatures = append(out.Rows[i].ClassFeatures,
+				&aer.ClassAttributions{Class: classes[c], RowAttributions: rowAttributions(a, i, req.x.RawRowView(i), m.lay, cmp.Or(req.top, defaultTop))})
+		}
 		if i < len(req.ids) {
 			out.Rows[i].ID = req.ids[i]
 		}
@@ -632,4 +649,18 @@ func (s *Server) predictMulti(w http.ResponseWriter, r *http.Request, sl *slot, 
 	s.metrics.rows.WithLabelValues(sl.spec.Name).Add(float64(n))
 	writeJSON(w, http.StatusOK, out)
 	return nil
+}
+
+// multiAttributionError is the answer to "explain": true for a
+// multi-class model whose per-class attributions failed: the model
+// offers none (a one-vs-one model, members without them), the rows
+// cannot be attributed, or an internal error.
+func multiAttributionError(sl *slot, m *loaded, err error) *Error {
+	switch {
+	case errors.Is(err, learn.ErrNoAttribution):
+		return errorf(http.StatusBadRequest, kindNoExplanation, 0, "", "model %s (%s, multi-class %s) offers no feature attributions: %v; send \"explain\": false", quote(sl.spec.Name), m.saved.Header().Method, m.saved.Header().Multiclass, err)
+	case errors.Is(err, learn.ErrData):
+		return errorf(http.StatusBadRequest, kindNotScorable, 0, "", "no feature attributions: %v", err)
+	}
+	return &Error{Status: http.StatusInternalServerError, Kind: kindInternal, Err: err, Msg: fmt.Sprintf("feature attributions failed: %v", err)}
 }
