@@ -68,7 +68,20 @@ total_gain, cover, weight; tree and forests: impurity), and, when the
 data has labels, permutation importance: the drop of --metric (roc_auc,
 or a thresholded metric such as balanced_accuracy at the model's
 threshold) when one feature is shuffled, mean and standard deviation over
---repeats shuffles drawn from --seed (the same for any --threads).`,
+--repeats shuffles drawn from --seed (the same for any --threads).
+
+A multi-class model's rows come with the class its decision picks, every
+class's probability and, per class, the attributions of that class's
+output, base + sum = output: gbdt gives exact TreeSHAP of each class's
+margin (XGBoost's pred_contribs, one set per class) and logreg exact SHAP
+of each class's linear score, whose softmax is the probabilities; one
+binary model per class (--multiclass ovr) gives each member's
+attributions as for a binary model, of its calibrated log-odds, whose
+sigmoids normalised are the probabilities. One-vs-one models offer none
+(their pairwise probabilities are coupled by an iterative fit, which no
+per-class sum decomposes): an error. With --global, a multi-class
+model's permutation importance is of the macro balanced accuracy of its
+decision (--metric roc_auc or balanced_accuracy).`,
 		run: runExplain,
 	})
 }
@@ -81,6 +94,11 @@ type explainRow struct {
 	Prediction  className                `json:"prediction"`
 	Features    *explain.RowAttributions `json:"features,omitempty"`
 	Explanation learn.Explanation        `json:"explanation,omitempty"`
+	// A multi-class model's probabilities of its classes, in order, and
+	// each class's attributions (Score is then the predicted class's
+	// probability).
+	Probabilities []float64       `json:"probabilities,omitempty"`
+	ClassFeatures []classFeatures `json:"class_features,omitempty"`
 }
 
 // className is a class name, the label value of the training file: in
@@ -155,13 +173,14 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	if sm, err := aerlib.Load(o.model); err == nil && sm.MultiClass() {
-		return fmt.Errorf("explain: %s holds a multi-class model: explanations are for binary models for now", o.model)
-	}
-	h, model, err := loadModel(o.model)
+	sm, err := aerlib.Load(o.model)
 	if err != nil {
 		return fmt.Errorf("explain: %w", err)
 	}
+	if sm.MultiClass() {
+		return runExplainMulti(ctx, o, sm, stdout, stderr)
+	}
+	h, model := sm.Header(), sm.Learned()
 	d, err := loadFor(ctx, o.data, h, o.model, o.id)
 	if err != nil {
 		return fmt.Errorf("explain: %w", err)

@@ -32,6 +32,12 @@ func explainGlobal(ctx context.Context, model learn.Model, data *learn.Data, g g
 	case err != nil:
 		return fmt.Errorf("explain: %s: %w", dataPath, err)
 	}
+	return writeGlobal(res, g.top, method, modelPath, dataPath, asJSON, stdout, stderr)
+}
+
+// writeGlobal prints global importances: as one JSON document, or as CSV
+// with one row per feature, the top first (0: all).
+func writeGlobal(res *explain.GlobalImportance, top int, method, modelPath, dataPath string, asJSON bool, stdout, stderr io.Writer) error {
 	if res.NoAttribution != nil && !asJSON {
 		fmt.Fprintf(stderr, "explain: no feature attributions: %v\n", res.NoAttribution)
 	}
@@ -39,8 +45,8 @@ func explainGlobal(ctx context.Context, model learn.Model, data *learn.Data, g g
 		fmt.Fprintln(stderr, "explain: the data has no labels: no permutation importance")
 	}
 	feats := res.Features
-	if g.top > 0 && g.top < len(feats) {
-		feats = feats[:g.top]
+	if top > 0 && top < len(feats) {
+		feats = feats[:top]
 	}
 	if asJSON {
 		return writeJSON(stdout, globalDoc(res, feats, method, modelPath, dataPath))
@@ -59,7 +65,7 @@ func globalDoc(res *explain.GlobalImportance, feats []explain.FeatureImportance,
 	}
 	if pr := res.Permutation; pr != nil {
 		perm := map[string]any{"metric": pr.Metric, "baseline": pr.Baseline, "repeats": pr.Repeats, "seed": pr.Seed}
-		if pr.Metric != explain.ROCAUC {
+		if pr.Metric != explain.ROCAUC && pr.Metric != explain.MacroBalancedAccuracy {
 			perm["threshold"] = pr.Threshold
 		}
 		doc["permutation"] = perm
