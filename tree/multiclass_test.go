@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/multiclass"
 )
 
 // TestFitMultiRoundTrip fits the registered method's multi-class tree
@@ -105,5 +106,13 @@ func TestBalancedOfMulti(t *testing.T) {
 		if math.Abs(w[c]-want[c]) > 1e-15 {
 			t.Fatalf("weights %v, want %v", w, want)
 		}
+	}
+}
+
+// TestDefaultStrategy: the tree fits multi-class labels natively by
+// default.
+func TestDefaultStrategy(t *testing.T) {
+	if s := multiclass.DefaultStrategy(NewMethod()); s != multiclass.Native {
+		t.Errorf("default %q", s)
 	}
 }

@@ -1,0 +1,22 @@
+package forest_test
+
+import (
+	"testing"
+
+	"github.com/aer-go/aer/forest"
+	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/multiclass"
+)
+
+// TestDefaultStrategy: the forests fit multi-class labels one-vs-rest
+// unless native is asked for, which they have.
+func TestDefaultStrategy(t *testing.T) {
+	for _, m := range []learn.Method{forest.NewBalancedRF(), forest.NewBalancedBagging()} {
+		if s := multiclass.DefaultStrategy(m); s != multiclass.OneVsRest {
+			t.Errorf("%s: default %q", m.Name(), s)
+		}
+		if _, ok := m.(learn.MultiFitter); !ok {
+			t.Errorf("%s is not a learn.MultiFitter", m.Name())
+		}
+	}
+}
