@@ -53,7 +53,8 @@ func CrossValidate(ctx context.Context, t *Table, s *Settings, method learn.Meth
 
 // CrossValidateMulti is CrossValidate for a table of three or more
 // classes: each round fits as Fit does on multi-class labels (s's
-// parameters, s.Multiclass and the decision rule s.Decision.Rule, on a
+// parameters, s.Multiclass and its multi-class decision (s.Decision's
+// rule and metric, s.CostMatrix), on a
 // hold-out share cs.Holdout of the round's training rows when it is not
 // 0), and is scored by every multi-class metric at its decision. Every
 // class needs at least cs.Folds rows.
@@ -71,9 +72,13 @@ func CrossValidateMulti(ctx context.Context, t *Table, s *Settings, method learn
 	if err != nil {
 		return nil, err
 	}
+	dec, err := multiDecision(s)
+	if err != nil {
+		return nil, err
+	}
 	fit := func(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.MultiModel, cv.Decider, error) {
 		env.Logger, env.Progress, env.MemoryPlan = s.Logger, s.Progress, s.MemoryPlan
-		f, err := multiclass.FitDecided(ctx, method, s.Multiclass, s.Decision.Rule, train, valid, k, env)
+		f, err := multiclass.FitDecided(ctx, method, s.Multiclass, dec, train, valid, k, env)
 		if err != nil {
 			return nil, nil, err
 		}

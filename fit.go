@@ -64,6 +64,13 @@ type Settings struct {
 	// means native when the method has one, else one-vs-rest. Binary
 	// tables ignore it.
 	Multiclass string
+	// CostMatrix, for a multi-class table, makes the decision the class of
+	// least expected cost under the model's probabilities:
+	// CostMatrix[i][j] is the cost of predicting class j for a row of
+	// class i, classes in the table's label order. nil: the rule of
+	// Decision.Rule. A binary table refuses it (Decision.Objective holds
+	// a binary cost).
+	CostMatrix [][]float64
 }
 
 // Method returns a fresh registered method by name ("aer", "gbdt",
@@ -94,6 +101,9 @@ func Fit(ctx context.Context, train, valid *Table, s *Settings, method learn.Met
 	}
 	if train.d.Labels != nil {
 		return fitMulti(ctx, train, valid, s, method)
+	}
+	if s.CostMatrix != nil {
+		return nil, fmt.Errorf("%w: a cost matrix is for three or more classes; a binary table's costs are Decision.Objective's (decision.ParseCost)", learn.ErrParam)
 	}
 	composed, err := compose(method, s)
 	if err != nil {

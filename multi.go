@@ -10,6 +10,7 @@ import (
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/metrics"
 	"github.com/aer-go/aer/modelfile"
 	"github.com/aer-go/aer/multiclass"
 	"github.com/aer-go/aer/pipeline"
@@ -57,7 +58,11 @@ func fitMulti(ctx context.Context, train, valid *Table, s *Settings, method lear
 	}
 	env := learn.Env{Seed: s.Seed, Workers: s.Workers, Progress: s.Progress, Logger: s.Logger, MemoryPlan: s.MemoryPlan}
 	start := time.Now()
-	f, err := multiclass.FitDecided(ctx, method, s.Multiclass, s.Decision.Rule, tr, va, k, env)
+	dec, err := multiDecision(s)
+	if err != nil {
+		return nil, err
+	}
+	f, err := multiclass.FitDecided(ctx, method, s.Multiclass, dec, tr, va, k, env)
 	if err != nil {
 		return nil, err
 	}
@@ -98,6 +103,49 @@ func multiMethod(method learn.Method, s *Settings) (learn.Method, error) {
 		method = c
 	}
 	return method, nil
+}
+
+// multiDecision is the multi-class decision s asks for: s.Decision's
+// rule, its objective's metric (balanced accuracy, macro F1 for f1,
+// G-mean for gmean; a metric but balanced accuracy is tuned), or the
+// cost matrix's rule.
+func multiDecision(s *Settings) (decision.MultiOptions, error) {
+	d := decision.MultiOptions{Rule: s.Decision.Rule, Cost: s.CostMatrix}
+	if s.CostMatrix != nil {
+		if d.Rule != "" && d.Rule != decision.MultiCost {
+			return d, fmt.Errorf("%w: a cost matrix decides by rule cost, not %s", learn.ErrParam, d.Rule)
+		}
+		d.Rule = decision.MultiCost
+	}
+	switch s.Decision.Calibrate {
+	case "", decision.Sigmoid:
+	default:
+		return d, fmt.Errorf("%w: calibration %s is for binary models: a multi-class model's binary members are calibrated by a sigmoid", learn.ErrParam, s.Decision.Calibrate)
+	}
+	o := s.Decision.Objective
+	if o == nil {
+		return d, nil
+	}
+	switch {
+	case o.CostFN+o.CostFP > 0:
+		return d, fmt.Errorf("%w: a cost fn=,fp= is for two classes: give three or more classes' costs as a cost matrix (aer fit --cost-matrix)", learn.ErrParam)
+	case o.MinRecall > 0:
+		return d, fmt.Errorf("%w: a minimum recall is for two classes", learn.ErrParam)
+	}
+	switch o.Metric {
+	case metrics.BalancedAccuracy:
+		return d, nil
+	case metrics.F1:
+		d.Metric = decision.MultiMacroF1
+	case metrics.GMean:
+		d.Metric = decision.MultiGMean
+	default:
+		return d, fmt.Errorf("%w: a multi-class decision is tuned for balanced_accuracy, f1 (macro) or gmean, not %s", learn.ErrParam, o.Metric)
+	}
+	if d.Rule == "" {
+		d.Rule = decision.MultiTuned
+	}
+	return d, nil
 }
 
 // loadMulti decodes a multi-class model's payload (ReadModel).

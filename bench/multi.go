@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/learn"
 	aermetrics "github.com/aer-go/aer/metrics"
 	"github.com/aer-go/aer/multiclass"
@@ -55,7 +56,7 @@ func fitAndScoreMulti(ctx context.Context, j *job, grid, rule string, workers in
 	}
 	mem := startHeapSampler()
 	start := time.Now()
-	f, err := multiclass.FitDecided(ctx, method, "", rule, sp.train, sp.valid, k, learn.Env{Seed: j.seed, Workers: workers})
+	f, err := multiclass.FitDecided(ctx, method, "", decision.MultiOptions{Rule: rule}, sp.train, sp.valid, k, learn.Env{Seed: j.seed, Workers: workers})
 	row.FitSeconds = time.Since(start).Seconds()
 	row.HeapPeakBytes = mem.stop()
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/aer-go/aer/boost"
 	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/metrics"
 	"github.com/aer-go/aer/multiclass"
@@ -48,7 +49,7 @@ func softmaxFit(t *testing.T, seen map[int]int) MultiFitFunc {
 		if err := m.Set("n_estimators", "10"); err != nil {
 			t.Fatal(err)
 		}
-		f, err := multiclass.FitDecided(ctx, m, "", "", train, valid, k, env)
+		f, err := multiclass.FitDecided(ctx, m, "", decision.MultiOptions{}, train, valid, k, env)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/aer-go/aer/metrics"
 )
 
 // TestFitMulti checks the multi-class rules: argmax weighs every class 1;
@@ -54,5 +56,80 @@ func TestFitMulti(t *testing.T) {
 	}
 	if err := (&MultiLayer{Rule: "nosuch", Weights: []float64{1, 1}}).Check(); err == nil {
 		t.Error("an unknown rule passed Check")
+	}
+}
+
+// TestFitMultiCost checks the cost rule: the class of least expected cost
+// under the probabilities (brute force), argmax under 0-1 costs, a
+// costly class predicted more; and the tuned rule's metrics: tuning for
+// macro F1 does not lower the validation macro F1.
+func TestFitMultiCost(t *testing.T) {
+	ytrain := []int{0, 0, 0, 0, 1, 1, 2}
+	proba := []float64{0.6, 0.3, 0.1, 0.2, 0.5, 0.3, 0.45, 0.1, 0.45, 0.1, 0.2, 0.7, 0.5, 0.25, 0.25}
+	n := len(proba) / 3
+	zeroOne := [][]float64{{0, 1, 1}, {1, 0, 1}, {1, 1, 0}}
+	l, err := FitMultiWith(MultiOptions{Rule: MultiCost, Cost: zeroOne}, 3, ytrain, nil, nil, nil)
+	if err != nil || l.Check() != nil {
+		t.Fatalf("cost: %v %v", l, err)
+	}
+	arg, _ := FitMulti(MultiArgmax, 3, ytrain, nil, nil, nil)
+	a, b := make([]int, n), make([]int, n)
+	l.Predict(proba, a)
+	arg.Predict(proba, b)
+	if !slices.Equal(a, b) {
+		t.Errorf("0-1 costs predict %v, argmax %v", a, b)
+	}
+	costly := [][]float64{{0, 1, 1}, {1, 0, 1}, {3, 3, 0}}
+	l, err = FitMultiWith(MultiOptions{Rule: MultiCost, Cost: costly}, 3, ytrain, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Predict(proba, a)
+	for i := range n {
+		row := proba[i*3 : i*3+3]
+		best, bv := 0, math.Inf(1)
+		for j := range 3 {
+			v := row[0]*costly[0][j] + row[1]*costly[1][j] + row[2]*costly[2][j]
+			if v < bv {
+				best, bv = j, v
+			}
+		}
+		if a[i] != best {
+			t.Errorf("row %d: predicted %d, least expected cost %d", i, a[i], best)
+		}
+	}
+	if a[0] != 0 || a[2] != 2 || a[4] != 2 {
+		t.Errorf("a costly class 2 is predicted at p 0.45 and 0.25: %v", a)
+	}
+	for _, bad := range []MultiOptions{
+		{Rule: MultiCost}, {Rule: MultiCost, Cost: [][]float64{{0, 1}, {1, 0}}}, {Rule: MultiBayes, Cost: zeroOne},
+		{Rule: MultiCost, Cost: [][]float64{{0, 1, 1}, {1, 0, -1}, {1, 1, 0}}}, {Metric: MultiMacroF1}, {Rule: MultiTuned, Metric: "mcc"},
+	} {
+		if _, err := FitMultiWith(bad, 3, ytrain, nil, []int{0, 1, 2, 0, 0}, proba); err == nil {
+			t.Errorf("%+v: no error", bad)
+		}
+	}
+	yvalid := []int{0, 1, 2, 2, 0}
+	l, err = FitMultiWith(MultiOptions{Rule: MultiTuned, Metric: MultiMacroF1}, 3, ytrain, nil, yvalid, proba)
+	if err != nil || l.Metric != MultiMacroF1 {
+		t.Fatalf("tuned for macro F1: %v %v", l, err)
+	}
+	start, _ := FitMulti(MultiBayes, 3, ytrain, nil, yvalid, proba)
+	f1 := func(l *MultiLayer) float64 {
+		pred := make([]int, n)
+		l.Predict(proba, pred)
+		r, _ := metrics.EvaluateMulti(yvalid, pred, nil, 3, nil)
+		return r.MacroF1
+	}
+	if f1(l) < f1(start) {
+		t.Errorf("tuned macro F1 %v below the Bayes rule's %v", f1(l), f1(start))
+	}
+	if m, err := ParseCostMatrix(" 0,1,4; 1,0,4 ;9,9,0"); err != nil || !slices.Equal(m[2], []float64{9, 9, 0}) {
+		t.Errorf("ParseCostMatrix: %v %v", m, err)
+	}
+	for _, bad := range []string{"0,1;1,0", "0,1,1;1,0", "0,1,1;1,0,x;1,1,0", "0,1,1;1,0,-2;1,1,0"} {
+		if _, err := ParseCostMatrix(bad); err == nil {
+			t.Errorf("ParseCostMatrix(%q): no error", bad)
+		}
 	}
 }

@@ -46,11 +46,11 @@ type Fitted struct {
 }
 
 // FitDecided fits method to train (labels 0..k-1, every class present)
-// by strategy ("" is DefaultStrategy's), then its decision by rule
-// (decision.FitMulti; "" is the Bayes rule) on the validation rows'
-// probabilities when valid is not nil. It is the multi-class fit of aer
-// fit, aer cv and aer bench.
-func FitDecided(ctx context.Context, method learn.Method, strategy, rule string, train, valid *learn.Data, k int, env learn.Env) (*Fitted, error) {
+// by strategy ("" is DefaultStrategy's), then its decision as dec says
+// (decision.FitMultiWith; the zero value is the Bayes rule for balanced
+// accuracy) on the validation rows' probabilities when valid is not nil.
+// It is the multi-class fit of aer fit, aer cv and aer bench.
+func FitDecided(ctx context.Context, method learn.Method, strategy string, dec decision.MultiOptions, train, valid *learn.Data, k int, env learn.Env) (*Fitted, error) {
 	if err := CheckLabels(train.Y, k); err != nil {
 		return nil, fmt.Errorf("training data: %w", err)
 	}
@@ -81,13 +81,13 @@ func FitDecided(ctx context.Context, method learn.Method, strategy, rule string,
 	}
 	var vy []int
 	var vp []float64
-	if valid != nil && (rule == decision.MultiTuned || rule == "" || rule == decision.MultiBayes) {
+	if rule := dec.Rule; valid != nil && (rule == decision.MultiTuned || rule == "" || rule == decision.MultiBayes) {
 		vy = valid.Y
 		if vp, err = mm.PredictClassProba(valid.X, nil); err != nil {
 			return nil, err
 		}
 	}
-	layer, err := decision.FitMulti(rule, k, train.Y, train.W, vy, vp)
+	layer, err := decision.FitMultiWith(dec, k, train.Y, train.W, vy, vp)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", learn.ErrParam, err)
 	}

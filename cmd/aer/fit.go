@@ -169,6 +169,9 @@ type fitOutput struct {
 	Labels      []string `json:"labels,omitempty"`
 	ClassCounts []int    `json:"class_counts,omitempty"`
 	Multiclass  string   `json:"multiclass,omitempty"`
+	// MultiDecision is a multi-class model's decision: its rule, class
+	// weights and, for rule cost, its cost matrix.
+	MultiDecision *decision.MultiLayer `json:"multi_decision,omitempty"`
 	// MemoryEstimate is the method's estimate, before the fit, of the
 	// memory its fit needs beyond the tables (learn.FitMemory); PeakRSS
 	// the process's largest resident set, reading included.
@@ -382,6 +385,7 @@ func (a *fitArgs) output(model *aerlib.Model, train, valid *aerlib.Table, mem *f
 	}
 	if model.MultiClass() {
 		o.Labels, o.Multiclass, o.ClassCounts = h.Schema.Labels, h.Multiclass, train.Dataset().CountClasses()
+		o.MultiDecision = model.MultiDecision()
 	}
 	if valid != nil {
 		o.Valid = *a.valid
@@ -403,6 +407,9 @@ func writeFitText(w io.Writer, o fitOutput) error {
 		}
 		fmt.Fprintf(w, "train      %s: %d rows, %d features, %d classes (%s)\n", o.Train, o.Rows, o.Features, len(o.Labels), strings.Join(counts, ", "))
 		fmt.Fprintf(w, "multiclass %s\n", o.Multiclass)
+		if d := o.MultiDecision; d != nil {
+			fmt.Fprintf(w, "decision   %s\n", multiDecisionText(d))
+		}
 	} else {
 		fmt.Fprintf(w, "train      %s: %d rows, %d features, %d positive (%s)\n", o.Train, o.Rows, o.Features, o.Positives, o.Classes[1])
 	}

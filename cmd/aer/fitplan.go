@@ -24,6 +24,7 @@ type fitFlags struct {
 	rule       *string
 	crossFit   *int
 	multiclass *string
+	costMatrix *string
 }
 
 func (f *fitFlags) register(fs *flag.FlagSet) {
@@ -36,6 +37,7 @@ func (f *fitFlags) register(fs *flag.FlagSet) {
 	f.calibrate = fs.String("calibrate", "", "calibrate the scores on validation rows: `sigmoid` (the default under the bayes rule), isotonic or none (the default under the tuned rule)")
 	f.rule = fs.String("threshold-rule", "", "how the threshold is found on validation rows: `bayes` (the default for balanced accuracy and costs: the Bayes-optimal probability of the calibrated scores) or tuned (the best candidate)")
 	f.multiclass = fs.String("multiclass", "", "how a label of three or more classes is fitted: `native` (the method's own multi-class model: gbdt, logreg), ovr (one binary model per class) or ovo (one per pair); default native where the method has it, else ovr")
+	f.costMatrix = fs.String("cost-matrix", "", "three or more classes: predict the class of least expected cost, costs `C` row by row (true class) in the label order, e.g. \"0,1,4;1,0,4;9,9,0\"")
 	f.crossFit = fs.Int("cross-fit", 0, "fit the decision layer on out-of-fold scores of the training rows too, refitting the method once per fold: `K` folds, 0 for the default (5 folds when the validation rows hold fewer than 10 positives), -1 never")
 	usage := fs.Usage
 	fs.Usage = func() {
@@ -97,7 +99,13 @@ func (f *fitFlags) plan(cmd string) (*fitPlan, error) {
 	default:
 		return nil, usageErrorf("%s: --multiclass %q: want native, ovr or ovo", cmd, *f.multiclass)
 	}
-	return &fitPlan{cmd: cmd, spec: spec, method: method, multiclass: *f.multiclass}, nil
+	var costs [][]float64
+	if *f.costMatrix != "" {
+		if costs, err = decision.ParseCostMatrix(*f.costMatrix); err != nil {
+			return nil, usageErrorf("%s: --cost-matrix: %v", cmd, err)
+		}
+	}
+	return &fitPlan{cmd: cmd, spec: spec, method: method, multiclass: *f.multiclass, costMatrix: costs}, nil
 }
 
 // fitPlan is one way of fitting: the fit protocol of package pipeline
@@ -108,6 +116,7 @@ type fitPlan struct {
 	spec       pipeline.Spec
 	method     learn.Method // the method with its parameters (names, help, memory)
 	multiclass string
+	costMatrix [][]float64
 }
 
 // needsValid tells whether the plan cannot run without validation data:
@@ -133,5 +142,5 @@ func (p *fitPlan) checkValid(have bool) error {
 func (p *fitPlan) settings(env learn.Env) *aerlib.Settings {
 	return &aerlib.Settings{Params: p.spec.Params, Grid: p.spec.Grid, Decision: p.spec.Decision,
 		Seed: env.Seed, Workers: env.Workers, Progress: env.Progress, Logger: env.Logger,
-		ConsumeTrain: env.ConsumeTrain, MemoryPlan: env.MemoryPlan, Multiclass: p.multiclass}
+		ConsumeTrain: env.ConsumeTrain, MemoryPlan: env.MemoryPlan, Multiclass: p.multiclass, CostMatrix: p.costMatrix}
 }

@@ -226,8 +226,19 @@ func writeModelLabel(w io.Writer, r *infoModelReport) {
 	}
 	fmt.Fprintf(w, "label           %s: %d classes %q (%s)\n", s.Label, len(s.Labels), s.Labels, r.Multiclass)
 	if d := r.MultiDecision; d != nil {
-		fmt.Fprintf(w, "decision        %s: the class of largest weight x probability, weights %v\n", d.Rule, d.Weights)
+		fmt.Fprintf(w, "decision        %s\n", multiDecisionText(d))
 	}
+}
+
+// multiDecisionText describes a multi-class decision in one line.
+func multiDecisionText(d *decision.MultiLayer) string {
+	switch {
+	case d.Cost != nil:
+		return fmt.Sprintf("%s: the class of least expected cost, cost matrix (rows the true class) %v", d.Rule, d.Cost)
+	case d.Metric != "":
+		return fmt.Sprintf("%s for %s: the class of largest weight x probability, weights %v", d.Rule, d.Metric, d.Weights)
+	}
+	return fmt.Sprintf("%s: the class of largest weight x probability, weights %v", d.Rule, d.Weights)
 }
 
 // trainedOn describes the training (and validation) rows a model file

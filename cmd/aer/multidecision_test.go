@@ -1,0 +1,73 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aer-go/aer/internal/sharedtest"
+)
+
+// TestMultiClassDecisionFlags fits vehicle's four classes with a cost
+// matrix (missing a van costs 20 times more: its recall rises to at least
+// the Bayes rule's) and tuned for macro F1; the model records the rule,
+// aer predict applies it, and binary-only flags are refused.
+func TestMultiClassDecisionFlags(t *testing.T) {
+	src := filepath.Join(sharedtest.Path(t), "datasets-multiclass", "vehicle.csv")
+	if _, err := os.Stat(src); err != nil {
+		t.Skipf("%v (the multi-class datasets are in ../shared/datasets-multiclass)", err)
+	}
+	dir := t.TempDir()
+	if _, stderr, code := aer(t, "split", "--data", src, "--ratio", "3:1:1", "--seed", "0", "--out-dir", dir); code != 0 {
+		t.Fatalf("split: exit %d\n%s", code, stderr)
+	}
+	train, valid, test := filepath.Join(dir, "vehicle.train.csv"), filepath.Join(dir, "vehicle.valid.csv"), filepath.Join(dir, "vehicle.test.csv")
+	recallVan := func(args ...string) (float64, fitOutput) {
+		t.Helper()
+		model, preds := filepath.Join(dir, "m.aer"), filepath.Join(dir, "m.csv")
+		os.Remove(model)
+		os.Remove(preds)
+		stdout, stderr, code := aer(t, append([]string{"fit", "--method", "logreg", "--train", train, "--valid", valid, "--out", model, "--json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("fit %q: exit %d\n%s", args, code, stderr)
+		}
+		var fo fitOutput
+		if err := json.Unmarshal([]byte(stdout), &fo); err != nil {
+			t.Fatal(err)
+		}
+		if _, stderr, code := aer(t, "predict", "--model", model, "--data", test, "--out", preds); code != 0 {
+			t.Fatalf("predict: exit %d\n%s", code, stderr)
+		}
+		stdout, _, _ = aer(t, "eval", "--data", preds, "--json")
+		var ev evalMultiOutput
+		if err := json.Unmarshal([]byte(stdout), &ev); err != nil {
+			t.Fatal(err)
+		}
+		return ev.Report.Recall[3], fo
+	}
+	base, fo := recallVan()
+	if fo.MultiDecision == nil || fo.MultiDecision.Rule != "bayes" {
+		t.Fatalf("default decision %+v", fo.MultiDecision)
+	}
+	costly, fo := recallVan("--cost-matrix", "0,1,1,1;1,0,1,1;1,1,0,1;20,20,20,0")
+	if d := fo.MultiDecision; d == nil || d.Rule != "cost" || d.Cost[3][0] != 20 {
+		t.Fatalf("cost decision %+v", d)
+	}
+	if costly < base {
+		t.Errorf("van recall %v with missed vans costing 20, %v without", costly, base)
+	}
+	if _, fo = recallVan("--tune-metric", "f1"); fo.MultiDecision.Rule != "tuned" || fo.MultiDecision.Metric != "macro_f1" {
+		t.Errorf("--tune-metric f1: decision %+v", fo.MultiDecision)
+	}
+	for _, bad := range [][]string{{"--cost", "fn=2,fp=1"}, {"--cost-matrix", "0,1,1;1,0,1;1,1,0"}, {"--cost-matrix", "0,1;1,0"}, {"--tune-metric", "mcc"}} {
+		_, stderr, code := aer(t, append([]string{"fit", "--method", "logreg", "--train", train, "--valid", valid, "--out", filepath.Join(dir, "bad.aer")}, bad...)...)
+		if code != 2 || strings.Contains(stderr, "panic") {
+			t.Errorf("fit %q: exit %d\n%s", bad, code, stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bad.aer")); err == nil {
+		t.Error("a refused fit wrote its model")
+	}
+}
