@@ -39,6 +39,18 @@
 // in each tree only, computed from the class counts of the rows it is
 // grown on, as scikit-learn's trees do.
 //
+// On K classes (FitMulti, FitEasyMulti, the learn.MultiFitter of the
+// methods, asked for by --multiclass native; the default stays
+// one-vs-rest, which measured better) a round is scikit-learn's
+// multi-class SAMME.R: the error is that of the tree's most probable
+// class; weights are multiplied by exp(-(K-1)/K * learning_rate * y . log
+// p) with y 1 for the row's class and -1/(K-1) for the others; the
+// decision is the mean over trees of (K-1)(log p - mean log p), and the
+// class probabilities its softmax over K-1. RUSBoost and EasyEnsemble
+// under-sample every class but the smallest to the smallest's size.
+// Round by round these equal scikit-learn 1.2's and imbalanced-learn
+// 0.10's within 1e-9 (testdata/sklearn_multiclass.py).
+//
 // Every random draw comes from the fit's seed: round k of RUSBoost from
 // stream k, ensemble k of EasyEnsemble from stream k (its sample) and the
 // seed rng.DeriveSeed(seed, k) (its rounds), so models do not depend on

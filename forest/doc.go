@@ -24,4 +24,13 @@
 // both (they multiply the draw counts; BalancedBaggingClassifier refuses
 // them), and class_weight is computed on each tree's sample (scikit-learn's
 // "balanced_subsample").
+//
+// Both fit multi-class labels natively too (FitMulti, the
+// learn.MultiFitter of the methods, asked for by --multiclass native; the
+// default stays one-vs-rest, which measured better): each tree's sample is
+// balanced as imbalanced-learn's RandomUnderSampler(sampling_strategy=
+// "auto") balances several classes, every class but the smallest drawn
+// down to the smallest's size, the trees are multi-class
+// (tree.NewMultiGrower), and the forest's class probabilities are the
+// mean of its trees' leaf class shares.
 package forest
