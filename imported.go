@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/aer-go/aer/boost"
+	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/interop/lightgbm"
 	"github.com/aer-go/aer/interop/xgboost"
 	"github.com/aer-go/aer/learn"
@@ -61,6 +63,13 @@ type Imported struct {
 	BaseScore float64 `json:"base_score"`
 	// SHA256 is the hash of the file read, as sha256sum prints it.
 	SHA256 string `json:"sha256"`
+	// Classes is the number of classes of a multi-class model, absent
+	// (0) for a binary one.
+	Classes int `json:"classes,omitempty"`
+	// ClassBaseScores are the base margins of a multi-class XGBoost
+	// model that has one per class (XGBoost 3.1 and later), absent
+	// otherwise.
+	ClassBaseScores []float64 `json:"class_base_scores,omitempty"`
 }
 
 // ImportConfig is the configuration a model file's header holds for an
@@ -92,6 +101,15 @@ type ImportConfig struct {
 // binary and cross_entropy (the margin is then sigmoid:S times
 // LightGBM's raw score).
 //
+// A multi-class model (XGBoost's multi:softprob and multi:softmax,
+// LightGBM's multiclass) needs a multi-class table (Table.Labels) of as
+// many classes: the table's labels, in order, name the model's classes
+// 0, 1, ... (dataset.Options.Labels, aer import --labels, fixes their
+// order; without it a table's labels are sorted, numbers by value, so
+// that labels 0..k-1 are the model's own). The imported model predicts the class
+// probabilities the library does (the softmax of the class margins)
+// and, with the argmax decision, its most probable class.
+//
 // Errors about the file wrap xgboost.ErrFormat or ErrUnsupported
 // (lightgbm's for a LightGBM model); those about the table ErrImport.
 func Import(ctx context.Context, r io.Reader, from string, table *Table) (*Model, error) {
@@ -115,41 +133,22 @@ func Import(ctx context.Context, r io.Reader, from string, table *Table) (*Model
 		// Named by the caller: ReadOptions.Positive.
 	}
 	h := sha256.New()
-	var (
-		bm         *boost.Model
-		numFeature int
-		names      []string
-		src        Imported
-	)
-	switch from {
-	case FromXGBoost:
-		xm, err := xgboost.Read(io.TeeReader(r, h))
-		if err != nil {
-			return nil, err
-		}
-		if bm, err = xm.Boost(); err != nil {
-			return nil, err
-		}
-		v := xm.Version
-		numFeature, names = xm.NumFeature, xm.FeatureNames
-		src = Imported{Format: xm.Format, Version: fmt.Sprintf("%d.%d.%d", v[0], v[1], v[2]),
-			Objective: xm.Objective, Booster: xm.Booster, Trees: len(xm.Trees), BaseScore: float64(xm.BaseScore)}
-	case FromLightGBM:
-		lm, err := lightgbm.Read(io.TeeReader(r, h))
-		if err != nil {
-			return nil, err
-		}
-		if bm, err = lm.Boost(); err != nil {
-			return nil, err
-		}
-		numFeature, names = lm.NumFeature, lm.FeatureNames
-		if defaultNames(names) {
-			names = nil
-		}
-		src = Imported{Format: "text", Version: lm.Version, Objective: lm.Objective, Booster: lm.Boosting, Trees: len(lm.Trees)}
+	f, err := readForeign(io.TeeReader(r, h), from)
+	if err != nil {
+		return nil, err
 	}
+	bm, numFeature, names, src := f.bm, f.numFeature, f.names, f.src
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if k := schema.NumClasses(); f.classes != 0 || schema.Labels != nil {
+		if f.classes == 2 {
+			return nil, fmt.Errorf("%w: the %s model (%s) has 2 classes: aer imports a multi-class model of 3 or more classes, and a binary one with a binary objective", ErrImport, library, src.Objective)
+		}
+		if f.classes != k || schema.Labels == nil {
+			return nil, fmt.Errorf("%w: the %s model (%s) has %s, the table's label %s has %d classes", ErrImport,
+				library, src.Objective, classCount(f.classes), schema.Label, k)
+		}
 	}
 	if numFeature != len(schema.Features) {
 		return nil, fmt.Errorf("%w: the %s model reads %d features, the table has %d (%s)", ErrImport,
@@ -160,6 +159,9 @@ func Import(ctx context.Context, r io.Reader, from string, table *Table) (*Model
 			return nil, fmt.Errorf("%w: feature %d is %q in the %s model, %q in the table (the table's features must be the model's, in its order)",
 				ErrImport, j+1, name, library, schema.Features[j])
 		}
+	}
+	if f.mm != nil {
+		return importMulti(f, schema, from, h.Sum(nil))
 	}
 	payload, err := bm.MarshalBinary()
 	if err != nil {
@@ -185,6 +187,113 @@ func Import(ctx context.Context, r io.Reader, from string, table *Table) (*Model
 		return nil, fmt.Errorf("%w: %w", ErrImport, err)
 	}
 	return &Model{header: hdr, model: lm}, nil
+}
+
+// foreign is a model read from another library's file.
+type foreign struct {
+	bm         *boost.Model      // a binary model
+	mm         *boost.MultiModel // a multi-class one
+	classes    int               // mm's classes, 0 for a binary model
+	numFeature int
+	names      []string // the model's feature names, nil for none
+	src        Imported
+}
+
+// readForeign reads and converts the model file r from library from.
+func readForeign(r io.Reader, from string) (*foreign, error) {
+	f := &foreign{}
+	var err error
+	switch from {
+	case FromXGBoost:
+		xm, err := xgboost.Read(r)
+		if err != nil {
+			return nil, err
+		}
+		if xm.Multi() {
+			if f.mm, err = xm.BoostMulti(); err != nil {
+				return nil, err
+			}
+			f.classes = xm.NumClass
+		} else if f.bm, err = xm.Boost(); err != nil {
+			return nil, err
+		}
+		v := xm.Version
+		f.numFeature, f.names = xm.NumFeature, xm.FeatureNames
+		f.src = Imported{Format: xm.Format, Version: fmt.Sprintf("%d.%d.%d", v[0], v[1], v[2]),
+			Objective: xm.Objective, Booster: xm.Booster, Trees: len(xm.Trees), BaseScore: float64(xm.BaseScore), Classes: f.classes}
+		if xm.ClassBaseScores != nil {
+			f.src.ClassBaseScores = xm.ClassBaseMargins()
+		}
+	case FromLightGBM:
+		lm, err := lightgbm.Read(r)
+		if err != nil {
+			return nil, err
+		}
+		if lm.NumClass > 1 {
+			if f.mm, err = lm.BoostMulti(); err != nil {
+				return nil, err
+			}
+			f.classes = lm.NumClass
+		} else if f.bm, err = lm.Boost(); err != nil {
+			return nil, err
+		}
+		f.numFeature, f.names = lm.NumFeature, lm.FeatureNames
+		if defaultNames(f.names) {
+			f.names = nil
+		}
+		f.src = Imported{Format: "text", Version: lm.Version, Objective: lm.Objective, Booster: lm.Boosting, Trees: len(lm.Trees), Classes: f.classes}
+	}
+	return f, err
+}
+
+// classCount says how many classes a model has: "2 classes (binary)"
+// for 0.
+func classCount(k int) string {
+	if k == 0 {
+		return "2 classes (a binary objective)"
+	}
+	return strconv.Itoa(k) + " classes"
+}
+
+// importMulti makes the Model of an imported multi-class model: a native
+// gbdt multi-class model, loaded from its payload as every model file's
+// is, with the argmax decision (the library's predicted class).
+func importMulti(f *foreign, schema dataset.Schema, from string, sum []byte) (*Model, error) {
+	payload, err := f.mm.MarshalBinary()
+	if err != nil {
+		return nil, fmt.Errorf("import: encoding the model: %w", err)
+	}
+	method, err := learn.New(boost.MethodName)
+	if err != nil {
+		return nil, err
+	}
+	mf, ok := method.(learn.MultiFitter)
+	if !ok {
+		return nil, fmt.Errorf("import: method %s has no multi-class model", boost.MethodName)
+	}
+	mm, err := mf.LoadMulti(payload)
+	if err != nil {
+		return nil, fmt.Errorf("import: %w", err)
+	}
+	layer := &decision.MultiLayer{Rule: decision.MultiArgmax, Weights: make([]float64, f.classes)}
+	for c := range layer.Weights {
+		layer.Weights[c] = 1
+	}
+	layerJSON, err := json.Marshal(layer)
+	if err != nil {
+		return nil, err
+	}
+	f.src.From, f.src.SHA256 = from, hex.EncodeToString(sum)
+	cfg, err := json.Marshal(ImportConfig{Imported: f.src})
+	if err != nil {
+		return nil, err
+	}
+	hdr := &modelfile.Header{Method: boost.MethodName, Schema: schema, Config: cfg, Decision: layerJSON,
+		Producer: "aer " + Version, Multiclass: MulticlassNative}
+	if err := hdr.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrImport, err)
+	}
+	return &Model{header: hdr, multi: mm, multiLayer: layer}, nil
 }
 
 // defaultNames tells whether names are LightGBM's for unnamed features:

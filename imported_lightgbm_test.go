@@ -137,9 +137,9 @@ func TestImportLightGBMRefused(t *testing.T) {
 		!strings.Contains(err.Error(), "the LightGBM model reads 30 features, the table has 29") {
 		t.Errorf("count: %v", err)
 	}
-	multi := bytes.Replace(raw, []byte("objective=binary sigmoid:1"), []byte("objective=multiclass num_class:3"), 1)
+	multi := bytes.Replace(raw, []byte("objective=binary sigmoid:1"), []byte("objective=multiclassova num_class:1 sigmoid:1"), 1)
 	if _, err := aer.Import(ctx, bytes.NewReader(multi), aer.FromLightGBM, tb); !errors.Is(err, lightgbm.ErrUnsupported) ||
-		!strings.Contains(err.Error(), `objective "multiclass num_class:3"`) {
+		!strings.Contains(err.Error(), `objective "multiclassova num_class:1 sigmoid:1"`) {
 		t.Errorf("objective: %v", err)
 	}
 	if _, err := aer.ImportFile(ctx, filepath.Join(xgbData, "plain.json"), aer.FromLightGBM, tb); !errors.Is(err, lightgbm.ErrFormat) ||

@@ -30,8 +30,17 @@ func Threshold(t float64) float64 {
 
 // Scale returns the factor that turns the sum of the trees' leaves into
 // the margin aer scores with sigmoid(margin): the objective's sigmoid
-// parameter, divided by the number of trees under average_output.
+// parameter, divided by the number of trees under average_output. For
+// the multiclass objective, it turns the sum of a class's trees into the
+// class's raw score: 1, or 1 over the number of iterations under
+// average_output.
 func (m *Model) Scale() float64 {
+	if m.NumClass > 1 {
+		if m.AverageOutput && len(m.Trees) >= m.NumClass {
+			return 1 / float64(len(m.Trees)/m.NumClass)
+		}
+		return 1
+	}
 	s := m.Sigmoid
 	if m.AverageOutput && len(m.Trees) > 0 {
 		s /= float64(len(m.Trees))
@@ -49,6 +58,9 @@ func (m *Model) Scale() float64 {
 // a ZeroMissing flag where needed), and categorical splits keep their
 // bitsets' codes, children swapped. Covers are the training row counts.
 func (m *Model) Boost() (*boost.Model, error) {
+	if m.NumClass > 1 {
+		return nil, fmt.Errorf("%w: objective %q of %d classes: a multi-class model (BoostMulti)", ErrUnsupported, m.Objective, m.NumClass)
+	}
 	if m.NumFeature <= 0 {
 		return nil, fmt.Errorf("%w: %d features", ErrFormat, m.NumFeature)
 	}
@@ -71,6 +83,46 @@ func (m *Model) Boost() (*boost.Model, error) {
 		out.Trees[ti] = *t
 	}
 	return out, nil
+}
+
+// BoostMulti converts a model of the multiclass objective into a
+// multi-class boosted-tree model of package boost, whose class margins
+// are LightGBM's raw scores (within float rounding) and whose class
+// probabilities are their softmax, LightGBM's predict. Tree i goes to
+// class i % NumClass (LightGBM's order: an iteration's trees, class by
+// class); trees convert as Boost converts them, with leaves scaled by
+// Scale, and the base margins are 0 (LightGBM's first trees hold its
+// initial scores).
+func (m *Model) BoostMulti() (*boost.MultiModel, error) {
+	if m.NumClass < 2 {
+		return nil, fmt.Errorf("%w: objective %q is binary (Boost)", ErrUnsupported, m.Objective)
+	}
+	if m.NumFeature <= 0 {
+		return nil, fmt.Errorf("%w: %d features", ErrFormat, m.NumFeature)
+	}
+	if len(m.Trees)%m.NumClass != 0 {
+		return nil, fmt.Errorf("%w: %d trees for %d classes: not a whole number of iterations", ErrFormat, len(m.Trees), m.NumClass)
+	}
+	scale := m.Scale()
+	trees := make([]boost.Tree, len(m.Trees))
+	class := make([]int, len(m.Trees))
+	for ti := range m.Trees {
+		t, _, err := m.Trees[ti].boost(scale, m.NumFeature)
+		if err != nil {
+			return nil, fmt.Errorf("%w: tree %d: %w", ErrFormat, ti, err)
+		}
+		trees[ti], class[ti] = *t, ti%m.NumClass
+	}
+	rounds, err := boost.GroupRounds(trees, class, m.NumClass)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrFormat, err)
+	}
+	s := boost.Settings{Objective: boost.Softmax, NEstimators: len(rounds)}
+	mm, err := boost.NewMultiModel(s, m.NumFeature, make([]float64, m.NumClass), rounds)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrFormat, err)
+	}
+	return mm, nil
 }
 
 // boost converts one tree, its leaves scaled by scale; order[k] is the

@@ -22,12 +22,17 @@ func FuzzDecode(f *testing.F) {
 	if b, err := os.ReadFile(filepath.Join("testdata", "lg_dart_breast_cancer.model")); err == nil {
 		f.Add(b)
 	}
+	f.Add([]byte(handMulticlass))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := Decode(data)
 		if err != nil {
 			if !errors.Is(err, ErrFormat) && !errors.Is(err, ErrUnsupported) {
 				t.Fatalf("error %v wraps neither ErrFormat nor ErrUnsupported", err)
 			}
+			return
+		}
+		if m.NumClass > 1 {
+			fuzzMulti(t, m)
 			return
 		}
 		bm, err := m.Boost()
@@ -56,4 +61,38 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("SHAP: %v", err)
 		}
 	})
+}
+
+// fuzzMulti: a multiclass model Decode accepts converts, saves and loads,
+// and gives probabilities summing to 1.
+func fuzzMulti(t *testing.T, m *Model) {
+	mm, err := m.BoostMulti()
+	if err != nil {
+		t.Fatalf("Decode accepted a model BoostMulti refuses: %v", err)
+	}
+	b, err := mm.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back boost.MultiModel
+	if err := back.UnmarshalBinary(b); err != nil {
+		t.Fatalf("the converted model does not load: %v", err)
+	}
+	x := mat.NewDense(2, m.NumFeature, nil)
+	for j := range m.NumFeature {
+		x.Set(1, j, math.NaN())
+	}
+	p, err := back.PredictClassProba(x, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		sum := 0.0
+		for _, v := range p[i*m.NumClass : (i+1)*m.NumClass] {
+			sum += v
+		}
+		if !(math.Abs(sum-1) < 1e-9) {
+			t.Fatalf("row %d: probabilities sum to %v", i, sum)
+		}
+	}
 }

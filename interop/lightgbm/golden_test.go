@@ -279,9 +279,6 @@ func TestKDDCup99Categorical(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Decode(b); err == nil || !strings.Contains(err.Error(), "num_class=13") {
-		t.Errorf("the multiclass model: %v, want it refused for its 13 classes", err)
-	}
 	rows := readMatrix(t, "kddcup99_test.tsv", false, 0)
 	raw := readMatrix(t, "lg_kddcup99_true_predictions.txt", false, 0)
 	const classes = 13

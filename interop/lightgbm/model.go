@@ -36,7 +36,14 @@ const (
 	// CrossEntropy is cross_entropy (alias xentropy): the probability is
 	// 1/(1+exp(-margin)).
 	CrossEntropy = "cross_entropy"
+	// Multiclass is multiclass (softmax): num_class trees per iteration,
+	// one per class, the class probabilities the softmax of the classes'
+	// raw scores.
+	Multiclass = "multiclass"
 )
+
+// MaxClasses bounds num_class of the multiclass objective.
+const MaxClasses = 10_000
 
 // decision_type's bits (LightGBM's tree.h).
 const (
@@ -62,8 +69,12 @@ type Model struct {
 	// sigmoid:1" or "cross_entropy".
 	Objective string
 	// Sigmoid is the binary objective's sigmoid parameter S (1 for
-	// cross_entropy): the probability is 1/(1+exp(-S*margin)).
+	// cross_entropy): the probability is 1/(1+exp(-S*margin)); 0 for
+	// multiclass.
 	Sigmoid float64
+	// NumClass is num_class: the number of classes of the multiclass
+	// objective (tree i is class i % NumClass's), 1 for a binary one.
+	NumClass int
 	// Boosting is the parameters section's boosting ("gbdt", "dart",
 	// "goss", "rf"), "" when the file has none.
 	Boosting string
@@ -260,6 +271,9 @@ func Decode(data []byte) (*Model, error) {
 	if len(m.Trees) == 0 {
 		return nil, errf(ln, "no trees")
 	}
+	if len(m.Trees)%m.NumClass != 0 {
+		return nil, errf(ln, "%d trees for %d classes: not a whole number of iterations", len(m.Trees), m.NumClass)
+	}
 
 	// After the trees: the parameters and pandas_categorical.
 	inParams := false
@@ -310,17 +324,31 @@ func decodeHeader(h map[string]line) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The multiclass objective: num_class classes, as many trees an
+	// iteration.
+	multi := false
+	if o, ok := h["objective"]; ok {
+		_, ov := keyValue(o.text)
+		multi = len(strings.Fields(ov)) > 0 && strings.Fields(ov)[0] == Multiclass
+	}
 	if n, err := strconv.Atoi(v); err != nil || n < 1 {
 		return nil, errf(ln, "num_class %q", v)
+	} else if multi {
+		if n < 2 || n > MaxClasses {
+			return nil, errf(ln, "num_class=%d for the multiclass objective, want 2 to %d", n, MaxClasses)
+		}
+		m.NumClass = n
 	} else if n != 1 {
-		return nil, fmt.Errorf("%w: line %d: num_class=%d: aer imports models of one class (binary)", ErrUnsupported, ln.n, n)
+		return nil, fmt.Errorf("%w: line %d: num_class=%d: aer imports models of one class (binary) or the multiclass objective", ErrUnsupported, ln.n, n)
+	} else {
+		m.NumClass = 1
 	}
 	if ln, ok := h["num_tree_per_iteration"]; ok {
 		_, v := keyValue(ln.text)
 		if n, err := strconv.Atoi(v); err != nil || n < 1 {
 			return nil, errf(ln, "num_tree_per_iteration %q", v)
-		} else if n != 1 {
-			return nil, fmt.Errorf("%w: line %d: num_tree_per_iteration=%d: aer imports models of one tree per iteration", ErrUnsupported, ln.n, n)
+		} else if n != m.NumClass {
+			return nil, fmt.Errorf("%w: line %d: num_tree_per_iteration=%d: aer imports models of one tree per iteration and class (%d)", ErrUnsupported, ln.n, n, m.NumClass)
 		}
 	}
 	if ln, ok := h["average_output"]; ok {
@@ -361,8 +389,16 @@ func decodeHeader(h map[string]line) (*Model, error) {
 		}
 	case CrossEntropy, "xentropy":
 		m.Sigmoid = 1
+	case Multiclass:
+		for _, w := range words[1:] {
+			if s, ok := strings.CutPrefix(w, "num_class:"); ok && s != strconv.Itoa(m.NumClass) {
+				return nil, errf(ln, "objective %q: num_class:%s, the header's num_class=%d", v, s, m.NumClass)
+			}
+		}
+	case "multiclassova", "multiclass_ova", "ova", "ovr":
+		return nil, fmt.Errorf("%w: line %d: objective %q: LightGBM's one-vs-all probabilities are independent sigmoids that do not sum to 1, which aer's multi-class models give; aer imports the binary objectives binary and cross_entropy (xentropy) and multiclass (softmax)", ErrUnsupported, ln.n, v)
 	default:
-		return nil, fmt.Errorf("%w: line %d: objective %q: aer imports the binary objectives binary and cross_entropy (xentropy)", ErrUnsupported, ln.n, v)
+		return nil, fmt.Errorf("%w: line %d: objective %q: aer imports the binary objectives binary and cross_entropy (xentropy) and multiclass (softmax)", ErrUnsupported, ln.n, v)
 	}
 
 	ln, v, err = get("max_feature_idx")

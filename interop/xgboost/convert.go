@@ -52,6 +52,9 @@ func Threshold(c float32) float64 {
 // categorical splits keep their category sets. A split node's value is
 // the cover-weighted mean of its leaves.
 func (m *Model) Boost() (*boost.Model, error) {
+	if m.Multi() {
+		return nil, fmt.Errorf("%w: %s model of %d classes: a multi-class model (BoostMulti)", ErrUnsupported, m.Objective, m.NumClass)
+	}
 	if m.NumFeature <= 0 {
 		return nil, fmt.Errorf("%w: %d features", ErrFormat, m.NumFeature)
 	}
@@ -77,6 +80,44 @@ func (m *Model) Boost() (*boost.Model, error) {
 		out.Trees[ti] = *t
 	}
 	return out, nil
+}
+
+// BoostMulti converts a multi-class model (SoftProb or SoftMax) into a
+// multi-class boosted-tree model of package boost, whose class margins
+// are XGBoost's (within float rounding, as Boost's) and whose class
+// probabilities are their softmax, XGBoost's for multi:softprob and
+// XGBClassifier.predict_proba's for multi:softmax. Each tree goes to the
+// class tree_info gives it, in order (several a round with
+// num_parallel_tree); each class starts from its base margin
+// (ClassBaseMargins). Trees convert as Boost converts them.
+func (m *Model) BoostMulti() (*boost.MultiModel, error) {
+	if !m.Multi() {
+		return nil, fmt.Errorf("%w: %s is a binary objective (Boost)", ErrUnsupported, m.Objective)
+	}
+	if m.NumFeature <= 0 {
+		return nil, fmt.Errorf("%w: %d features", ErrFormat, m.NumFeature)
+	}
+	if len(m.Class) != len(m.Trees) {
+		return nil, fmt.Errorf("%w: the classes of %d trees for %d trees", ErrFormat, len(m.Class), len(m.Trees))
+	}
+	trees := make([]boost.Tree, len(m.Trees))
+	for ti := range m.Trees {
+		if err := m.Trees[ti].check(m.NumFeature); err != nil {
+			return nil, fmt.Errorf("%w: tree %d: %w", ErrFormat, ti, err)
+		}
+		t, _ := m.Trees[ti].boost()
+		trees[ti] = *t
+	}
+	rounds, err := boost.GroupRounds(trees, m.Class, m.NumClass)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrFormat, err)
+	}
+	s := boost.Settings{Objective: boost.Softmax, NEstimators: len(rounds), BaseScore: float64(m.BaseScore)}
+	mm, err := boost.NewMultiModel(s, m.NumFeature, m.ClassBaseMargins(), rounds)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrFormat, err)
+	}
+	return mm, nil
 }
 
 // boost converts one tree; order[k] is the XGBoost id of node k of the

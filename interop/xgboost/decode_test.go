@@ -277,7 +277,16 @@ func TestRefused(t *testing.T) {
 			ErrUnsupported, `objective "reg:squarederror" (learner.objective.name)`},
 		{"softprob", func(d map[string]any) {
 			obj(d, "learner", "objective")["name"] = "multi:softprob"
-		}, ErrUnsupported, `objective "multi:softprob"`},
+		}, ErrFormat, "num_class: multi:softprob has 0 classes"},
+		{"softprob classes", func(d map[string]any) {
+			obj(d, "learner", "objective")["name"] = "multi:softprob"
+			obj(d, "learner", "learner_model_param")["num_class"] = "3"
+			info := make([]any, 30)
+			for i := range info {
+				info[i] = i % 4
+			}
+			obj(d, "learner", "gradient_booster", "model")["tree_info"] = info
+		}, ErrFormat, "tree_info[3]: tree of class 3; the model has 3"},
 		{"classes", func(d map[string]any) { obj(d, "learner", "learner_model_param")["num_class"] = "3" },
 			ErrUnsupported, "learner.learner_model_param.num_class is 3"},
 		{"version", func(d map[string]any) { d["version"] = []any{4, 0, 0} }, ErrUnsupported, "XGBoost 4.0.0"},

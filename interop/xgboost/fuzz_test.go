@@ -34,6 +34,10 @@ func fuzzDecode(t *testing.T, data []byte) {
 		}
 		return
 	}
+	if m.Multi() {
+		fuzzMulti(t, m)
+		return
+	}
 	bm, err := m.Boost()
 	if err != nil {
 		t.Fatalf("Decode accepted a model Boost refuses: %v", err)
@@ -60,9 +64,43 @@ func fuzzDecode(t *testing.T, data []byte) {
 	}
 }
 
+// fuzzMulti: a multi-class model Decode accepts converts, saves and
+// loads, and gives probabilities that are numbers summing to 1.
+func fuzzMulti(t *testing.T, m *Model) {
+	mm, err := m.BoostMulti()
+	if err != nil {
+		t.Fatalf("Decode accepted a model BoostMulti refuses: %v", err)
+	}
+	b, err := mm.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back boost.MultiModel
+	if err := back.UnmarshalBinary(b); err != nil {
+		t.Fatalf("the converted model does not load: %v", err)
+	}
+	x := mat.NewDense(2, m.NumFeature, nil)
+	for j := range m.NumFeature {
+		x.Set(1, j, math.NaN())
+	}
+	p, err := back.PredictClassProba(x, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		sum := 0.0
+		for _, v := range p[i*m.NumClass : (i+1)*m.NumClass] {
+			sum += v
+		}
+		if !(math.Abs(sum-1) < 1e-9) {
+			t.Fatalf("row %d: probabilities sum to %v", i, sum)
+		}
+	}
+}
+
 func FuzzDecodeJSON(f *testing.F) {
 	f.Add([]byte(tinyJSON))
-	for _, name := range []string{"plain.json", "categorical.json"} {
+	for _, name := range []string{"plain.json", "categorical.json", "multi.json"} {
 		if data, err := os.ReadFile(filepath.Join("testdata", name)); err == nil {
 			f.Add(data)
 		}

@@ -34,7 +34,18 @@ const (
 	// LogitRaw is binary:logitraw: Booster.predict gives the margin;
 	// base_score is a margin.
 	LogitRaw = "binary:logitraw"
+	// SoftProb is multi:softprob: one margin per class, each the sum of
+	// its trees' leaves and the base score, Booster.predict gives their
+	// softmax.
+	SoftProb = "multi:softprob"
+	// SoftMax is multi:softmax: the margins of multi:softprob;
+	// Booster.predict gives the class of the largest, and
+	// XGBClassifier.predict_proba their softmax.
+	SoftMax = "multi:softmax"
 )
+
+// MaxClasses bounds num_class of the multi-class objectives.
+const MaxClasses = 10_000
 
 // maxTreeDepth bounds a tree's depth (TreeSHAP's bound, internal/treeshap).
 const maxTreeDepth = 512
@@ -46,13 +57,25 @@ type Model struct {
 	Version [3]int
 	// Format is "json" or "ubjson".
 	Format string
-	// Objective is Logistic or LogitRaw.
+	// Objective is Logistic, LogitRaw, SoftProb or SoftMax.
 	Objective string
 	// Booster is "gbtree" or "dart".
 	Booster string
 	// BaseScore is learner_model_param.base_score as saved: a probability
-	// for binary:logistic, a margin for binary:logitraw.
+	// for binary:logistic, a margin for binary:logitraw and the
+	// multi-class objectives (the first class's when ClassBaseScores has
+	// several).
 	BaseScore float32
+	// NumClass is num_class: the number of classes of a multi-class
+	// objective, 0 for a binary one.
+	NumClass int
+	// ClassBaseScores is nil but for a multi-class model whose base_score
+	// is a vector of one value per class (XGBoost 3.1 and later): each
+	// class's base margin.
+	ClassBaseScores []float32
+	// Class holds the class (output group, tree_info) of each tree of a
+	// multi-class model; nil for a binary one (every tree is class 0's).
+	Class []int
 	// NumFeature is the number of features the model reads.
 	NumFeature int
 	// FeatureNames are the model's feature names, nil when it has none.
@@ -194,8 +217,9 @@ func (m *Model) readLearner(learner field) error {
 	if m.Objective, err = name.str(); err != nil {
 		return err
 	}
-	if m.Objective != Logistic && m.Objective != LogitRaw {
-		return fmt.Errorf("%w: objective %q (%s); aer imports binary classifiers: %s or %s", ErrUnsupported, m.Objective, name.path, Logistic, LogitRaw)
+	multi := m.Objective == SoftProb || m.Objective == SoftMax
+	if m.Objective != Logistic && m.Objective != LogitRaw && !multi {
+		return fmt.Errorf("%w: objective %q (%s); aer imports classifiers: %s, %s, %s or %s", ErrUnsupported, m.Objective, name.path, Logistic, LogitRaw, SoftProb, SoftMax)
 	}
 
 	param, err := learner.need("learner_model_param")
@@ -223,13 +247,26 @@ func (m *Model) readLearner(learner field) error {
 		if err != nil {
 			return err
 		}
+		if multi && k == "num_class" {
+			if c < 2 || c > MaxClasses {
+				return f.errorf("%s has %d classes, want 2 to %d", m.Objective, c, MaxClasses)
+			}
+			m.NumClass = int(c)
+			continue
+		}
 		if c > 1 {
 			return fmt.Errorf("%w: %s is %d: a model of several classes or outputs", ErrUnsupported, f.path, c)
 		}
 	}
+	if multi && m.NumClass == 0 {
+		return fmt.Errorf("%w: %s.num_class: %s without a number of classes", ErrFormat, param.path, m.Objective)
+	}
 	bs, err := param.need("base_score")
 	if err != nil {
 		return err
+	}
+	if multi {
+		return m.readMultiBase(bs, learner)
 	}
 	if m.BaseScore, err = bs.float32(); err != nil {
 		return err
@@ -244,7 +281,34 @@ func (m *Model) readLearner(learner field) error {
 	if bm := m.BaseMargin(); math.IsInf(bm, 0) {
 		return bs.errorf("base score %v is too close to 0 or 1: its margin is %v", b, bm)
 	}
+	return m.readBooster(learner)
+}
 
+// readMultiBase reads a multi-class model's base_score, one margin for
+// every class or (XGBoost 3.1 and later) one per class, then the rest.
+func (m *Model) readMultiBase(bs, learner field) error {
+	v, err := bs.float32s()
+	if err != nil {
+		return err
+	}
+	switch len(v) {
+	case 1:
+	case m.NumClass:
+		m.ClassBaseScores = v
+	default:
+		return bs.errorf("%d base scores for %d classes", len(v), m.NumClass)
+	}
+	for _, b := range v {
+		if math.IsNaN(float64(b)) || math.IsInf(float64(b), 0) {
+			return bs.errorf("base score %v", b)
+		}
+	}
+	m.BaseScore = v[0]
+	return m.readBooster(learner)
+}
+
+// readBooster reads the feature names and types and the booster.
+func (m *Model) readBooster(learner field) error {
 	for _, k := range []string{"feature_names", "feature_types"} {
 		f, err := learner.key(k)
 		if err != nil {
@@ -354,10 +418,21 @@ func (m *Model) readTrees(model field, weights []float64) error {
 			return info.errorf("%d entries for %d trees", len(groups), nt)
 		}
 		for i, g := range groups {
-			if g != 0 {
+			switch {
+			case m.NumClass > 0 && (g < 0 || g >= int64(m.NumClass)):
+				return fmt.Errorf("%w: %s[%d]: tree of class %d; the model has %d", ErrFormat, info.path, i, g, m.NumClass)
+			case m.NumClass == 0 && g != 0:
 				return fmt.Errorf("%w: %s[%d]: tree of output %d: a model of several classes or outputs", ErrUnsupported, info.path, i, g)
 			}
 		}
+		if m.NumClass > 0 {
+			m.Class = make([]int, nt)
+			for i, g := range groups {
+				m.Class[i] = int(g)
+			}
+		}
+	} else if m.NumClass > 0 {
+		return fmt.Errorf("%w: %s: a multi-class model without tree_info (the class of each tree)", ErrFormat, model.path)
 	}
 	m.Trees = make([]Tree, nt)
 	for i := range nt {
@@ -611,7 +686,9 @@ func intArray(f field, k string, lo, hi int64) ([]int64, error) {
 
 // BaseMargin is the margin every row starts from: base_score, turned into
 // a margin by the logit for binary:logistic, computed as XGBoost does,
-// in float32: -log(1/b - 1).
+// in float32: -log(1/b - 1). For the multi-class objectives, whose link
+// is the identity, it is base_score itself (the first class's when each
+// class has its own: ClassBaseMargins).
 func (m *Model) BaseMargin() float64 {
 	if m.Objective == Logistic {
 		return float64(-float32(math.Log(float64(1/m.BaseScore - 1))))
@@ -622,4 +699,23 @@ func (m *Model) BaseMargin() float64 {
 // Categorical tells whether feature j is categorical (feature type "c").
 func (m *Model) Categorical(j int) bool {
 	return j < len(m.FeatureTypes) && m.FeatureTypes[j] == "c"
+}
+
+// Multi tells whether the model is a multi-class one (SoftProb or
+// SoftMax).
+func (m *Model) Multi() bool { return m.NumClass > 0 }
+
+// ClassBaseMargins returns the margin each class starts from, for a
+// multi-class model: base_score for every class (XGBoost 1.x to 3.0,
+// where it cancels in the softmax), or each class's own (3.1 and later,
+// which estimate one per class).
+func (m *Model) ClassBaseMargins() []float64 {
+	out := make([]float64, m.NumClass)
+	for c := range out {
+		out[c] = float64(m.BaseScore)
+		if m.ClassBaseScores != nil {
+			out[c] = float64(m.ClassBaseScores[c])
+		}
+	}
+	return out
 }

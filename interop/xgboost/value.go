@@ -236,3 +236,38 @@ func (f field) float32() (float32, error) {
 	}
 	return 0, f.errorf("want a number, found %s", kind(f.v))
 }
+
+// float32s reads a number or a vector of numbers as float32s: a number,
+// an array, or a string holding a number ("5E-1") or a bracketed,
+// comma-separated list ("[5E-1,2E-1]", XGBoost 3.1's vector base_score).
+func (f field) float32s() ([]float32, error) {
+	switch x := f.v.(type) {
+	case float64:
+		return []float32{float32(x)}, nil
+	case []float64:
+		if len(x) == 0 {
+			return nil, f.errorf("no value")
+		}
+		out := make([]float32, len(x))
+		for i, v := range x {
+			out[i] = float32(v)
+		}
+		return out, nil
+	case string:
+		s := strings.TrimSpace(x)
+		if strings.HasPrefix(s, "[") && strings.HasSuffix(s, "]") {
+			s = s[1 : len(s)-1]
+		}
+		parts := strings.Split(s, ",")
+		out := make([]float32, len(parts))
+		for i, p := range parts {
+			v, err := strconv.ParseFloat(strings.TrimSpace(p), 32)
+			if err != nil && !isRange(err) {
+				return nil, f.errorf("%q is not a number or a list of numbers", x)
+			}
+			out[i] = float32(v)
+		}
+		return out, nil
+	}
+	return nil, f.errorf("want a number, found %s", kind(f.v))
+}
