@@ -45,6 +45,15 @@ func TestMultiClassCommands(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &ro); code != 0 || err != nil || len(ro.ClassRowsAfter) != 6 || ro.ClassRowsAfter[0] != 5 || ro.ClassRowsAfter[1] != 5 || ro.After.Rows != 30 {
 		t.Errorf("resample rus auto: exit %d, %v, %+v\n%s", code, err, ro, stderr)
 	}
+	// Classes by name: glass's labels are whole numbers, so by index; a
+	// name that is not a class is refused with the classes listed.
+	stdout, stderr, code = aer(t, "resample", "--sampler", "rus", "--param", "sampling_strategy=0:20,5:5", "--data", train, "--out", filepath.Join(dir, "rus3.csv"), "--json")
+	if err := json.Unmarshal([]byte(stdout), &ro); code != 0 || err != nil || ro.ClassRowsAfter[0] != 20 || ro.ClassRowsAfter[5] != 5 || ro.ClassRowsAfter[1] != 46 {
+		t.Errorf("resample rus 0:20,5:5: exit %d, %v, %+v\n%s", code, err, ro.ClassRowsAfter, stderr)
+	}
+	if _, stderr, code := aer(t, "resample", "--sampler", "rus", "--param", "sampling_strategy=window:20", "--data", train, "--out", filepath.Join(dir, "rus4.csv")); code != 2 || !strings.Contains(stderr, `"window" is not one of the classes`) {
+		t.Errorf("resample by an unknown class name: exit %d\n%s", code, stderr)
+	}
 	if _, stderr, code := aer(t, "resample", "--sampler", "rus", "--data", train, "--out", filepath.Join(dir, "rus2.csv")); code == 0 || !strings.Contains(stderr, "two classes") {
 		t.Errorf("resample rus with a ratio on 6 classes: exit %d\n%s", code, stderr)
 	}

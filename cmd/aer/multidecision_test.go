@@ -71,3 +71,27 @@ func TestMultiClassDecisionFlags(t *testing.T) {
 		t.Error("a refused fit wrote its model")
 	}
 }
+
+// TestResampleClassNames: a multi-class sampling_strategy names classes
+// by label as imbalanced-learn's does, the same rows as by index.
+func TestResampleClassNames(t *testing.T) {
+	src := filepath.Join(sharedtest.Path(t), "datasets-multiclass", "vehicle.csv")
+	if _, err := os.Stat(src); err != nil {
+		t.Skipf("%v (the multi-class datasets are in ../shared/datasets-multiclass)", err)
+	}
+	dir := t.TempDir()
+	byName, byIndex := filepath.Join(dir, "name.csv"), filepath.Join(dir, "index.csv")
+	for _, c := range []struct{ strategy, out string }{{"opel:60, van:50", byName}, {"1:60,3:50", byIndex}} {
+		if _, stderr, code := aer(t, "resample", "--sampler", "rus", "--seed", "3", "--param", "sampling_strategy="+c.strategy, "--data", src, "--out", c.out); code != 0 {
+			t.Fatalf("resample %s: exit %d\n%s", c.strategy, code, stderr)
+		}
+	}
+	a, _ := os.ReadFile(byName)
+	b, _ := os.ReadFile(byIndex)
+	if len(a) == 0 || string(a) != string(b) {
+		t.Error("sampling_strategy by class name and by index differ")
+	}
+	if n := strings.Count(string(a), ",van\n"); n != 50 {
+		t.Errorf("%d van rows, want 50", n)
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/aer-go/aer/dataset"
@@ -50,6 +52,14 @@ row takes the value of its nearer parent (imbalanced-learn's SMOTENC takes
 the most frequent value among the seed row's neighbours, and scales the
 one-hot columns). A missing categorical cell stays missing.
 
+A label of three or more classes takes imbalanced-learn's multi-class
+sampling_strategy: auto, majority, not minority, not majority, all,
+minority, per-class row counts after resampling ("van:200,bus:100") or,
+for tomek, the classes to clean ("van,bus"; one class is "van,"). A class
+is named by its label or by its index in the sorted labels (0, 1, ...;
+a label written as a whole number is taken as an index). --json reports
+the rows of every class before and after.
+
 Resample training rows only: a file with a split column is refused (aer
 split writes the parts apart).`,
 		run: runResample,
@@ -69,7 +79,7 @@ type resampleOutput struct {
 	Before  resample.Counts   `json:"before"`
 	After   resample.Counts   `json:"after"`
 	// Labels, ClassRowsBefore and ClassRowsAfter describe a multi-class
-	// label: the classes (a sampling_strategy names them by index in
+	// label: the classes (a sampling_strategy names them, or their index in
 	// this order) and the rows of each before and after.
 	Labels          []string `json:"labels,omitempty"`
 	ClassRowsBefore []int    `json:"class_rows_before,omitempty"`
@@ -110,7 +120,9 @@ func runResample(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := refuseOverwrite("resample", "--out", *out, input{"--data", *data}); err != nil {
 		return err
 	}
-	s, err := newSampler(*name, params)
+	// A strategy naming classes is checked once the labels are read.
+	early, _ := strategyByName(params, nil)
+	s, err := newSampler(*name, early)
 	if err != nil {
 		return err
 	}
@@ -130,6 +142,15 @@ func runResample(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return fmt.Errorf("resample: %s has a split column: resample the training rows only (aer split writes the parts to separate files)", *data)
 	}
 	noteMixed(stderr, "resample", d, *data)
+	named := params
+	if d.Labels != nil {
+		if named, err = strategyByName(params, d.Labels); err != nil {
+			return usageErrorf("resample: --param: %v", err)
+		}
+	}
+	if s, err = newSampler(*name, named); err != nil {
+		return err
+	}
 	res, err := resample.Table(ctx, s, d, learn.Env{Seed: *seed, Workers: *threads})
 	if err != nil {
 		if errors.Is(err, learn.ErrParam) {
@@ -196,4 +217,44 @@ func writeResampleText(w io.Writer, o *resampleOutput, params []learn.Param) {
 	fmt.Fprintf(w, "sampler  %s (%s), seed %d\n", o.Sampler, strings.Join(kv, " "), o.Seed)
 	fmt.Fprintf(w, "before   %s: %s\n", o.Data, before)
 	fmt.Fprintf(w, "after    %s: %s\n", o.Out, after)
+}
+
+// strategyByName returns params with the class names of a
+// sampling_strategy's per-class counts or list ("van:120,bus:120")
+// replaced by their indices in labels. A class written as a whole number
+// stays an index. With labels nil, a strategy that names a class is left
+// out (checked when the labels are known).
+func strategyByName(params paramFlags, labels []string) (paramFlags, error) {
+	out := slices.Clone(params)
+	for i := 0; i < len(out); i++ {
+		p := out[i]
+		if p.Key != "sampling_strategy" || !strings.ContainsAny(p.Value, ",:") {
+			continue
+		}
+		items := strings.Split(p.Value, ",")
+		for j, item := range items {
+			class, count, isCount := strings.Cut(item, ":")
+			name := strings.TrimSpace(class)
+			if _, err := strconv.Atoi(name); err == nil || name == "" {
+				continue
+			}
+			if labels == nil {
+				out = slices.Delete(out, i, i+1)
+				i--
+				break
+			}
+			c := slices.Index(labels, name)
+			if c < 0 {
+				return nil, fmt.Errorf("sampling_strategy %s: %q is not one of the classes %q (or their indices 0 to %d)", p.Value, name, labels, len(labels)-1)
+			}
+			items[j] = strconv.Itoa(c)
+			if isCount {
+				items[j] += ":" + count
+			}
+		}
+		if labels != nil {
+			out[i].Value = strings.Join(items, ",")
+		}
+	}
+	return out, nil
 }
