@@ -65,7 +65,7 @@ type Imported struct {
 	SHA256 string `json:"sha256"`
 	// Classes is the number of classes of a multi-class model, absent
 	// (0) for a binary one.
-	Classes int `json:"classes,omitempty"`
+	Classes int `json:"num_classes,omitempty"`
 	// ClassBaseScores are the base margins of a multi-class XGBoost
 	// model that has one per class (XGBoost 3.1 and later), absent
 	// otherwise.

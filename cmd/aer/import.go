@@ -6,13 +6,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	aerlib "github.com/aer-go/aer"
 	"github.com/aer-go/aer/metrics"
 )
 
-const importUsage = `Usage: aer import --from xgboost|lightgbm --model FILE --data data.csv --out model.aer [--label COLUMN] [--positive VALUE] [--json]
+const importUsage = `Usage: aer import --from xgboost|lightgbm --model FILE --data data.csv --out model.aer [--label COLUMN] [--positive VALUE | --labels A,B,C] [--json]
 
 Reads a model another library trained and writes it as an aer model file,
 which aer predict, aer explain (exact TreeSHAP), aer serve, aer eval, aer
@@ -25,8 +26,14 @@ binary:logitraw, booster gbtree or dart; numeric splits, missing values
 partition: the category codes in a split's set go right). The scores are
 sigmoid(margin): Booster.predict's for binary:logistic (within 1e-6:
 XGBoost sums in float32), the sigmoid of its margin for binary:logitraw;
-the threshold is 0.5, with no decision layer. Other objectives, several
-classes, gblinear and vector leaves are refused with the reason, and a
+the threshold is 0.5, with no decision layer. Multi-class models,
+objective multi:softprob or multi:softmax (num_class trees a round, each
+tree the class its tree_info says; several a round with
+num_parallel_tree): each class's margin starts from base_score (or its
+own, XGBoost 3.1's per-class base_score), and the class probabilities
+are the softmax of the margins, Booster.predict's for multi:softprob and
+XGBClassifier.predict_proba's for multi:softmax (within 1e-6). Other
+objectives, gblinear and vector leaves are refused with the reason, and a
 malformed or truncated file with the field or byte where it went wrong.
 
 --from lightgbm: a model LightGBM's Booster.save_model wrote in its text
@@ -37,9 +44,13 @@ is 0; Zero: 0 and NaN go the default way; NaN: NaN goes the default way)
 and categorical splits (the codes in a split's bitset go left; NaN and
 negative codes right), as LightGBM decides them. The scores are
 LightGBM's predict, 1/(1+exp(-S*raw score)); the margin aer explains is
-S times the raw score. Multiclass, regression and ranking objectives,
-several trees per iteration and linear trees are refused with the
-reason, and a malformed or truncated file with the line and field.
+S times the raw score. Multi-class models, objective multiclass
+(softmax; num_class trees an iteration, tree i of class i % num_class):
+the class probabilities are LightGBM's predict, the softmax of the
+classes' raw scores. multiclassova (whose probabilities are independent
+sigmoids, not summing to 1), regression and ranking objectives and linear
+trees are refused with the reason, and a malformed or truncated file with
+the line and field.
 
 The labelled --data file (CSV, .csv.gz or Parquet; - for standard input)
 gives the schema: its features, in order, are the model's inputs, and
@@ -54,9 +65,19 @@ text. The binary objectives score the label 1: with labels 0 and 1, 1 is
 the positive class whichever is rarer; with other labels, --positive
 names the one the model was trained to score as 1.
 
+A multi-class model needs a --data label of as many classes, which name
+the model's classes 0, 1, ... in order: by default the labels sorted,
+numbers by value (so labels 0..k-1, as XGBoost and LightGBM number them,
+are the model's own); --labels A,B,C names them in the model's order
+instead (the file may then hold only some of them). The imported model
+predicts the most probable class (aer predict writes the multi-class
+predictions: label, pred, score_<class> per class), and the accuracy and
+balanced accuracy on the data are reported.
+
 --json prints what was imported: the model's format, version (XGBoost's,
-or LightGBM's file format), objective, booster, trees and base score, its file's SHA-256, the schema and the
-ROC-AUC on the data. The output file is written whole or not at all.`
+or LightGBM's file format), objective, booster, trees and base score
+(and classes), its file's SHA-256, the schema and the ROC-AUC on the data
+(a multi-class model's accuracy and balanced accuracy). The output file is written whole or not at all.`
 
 func init() {
 	register(&command{
@@ -73,13 +94,21 @@ type importOutput struct {
 	Model    string    `json:"model"`
 	Data     string    `json:"data"`
 	Out      string    `json:"out"`
-	Features []string  `json:"features"`
-	Label    string    `json:"label"`
-	Classes  [2]string `json:"classes"`
-	Rows     int       `json:"rows"`
-	// ROCAUC is the imported model's ROC-AUC on the --data rows (absent
+	Features []string `json:"features"`
+	Label    string   `json:"label"`
+	// Classes are a binary model's negative and positive class, Labels
+	// a multi-class model's classes in its order (each absent for the
+	// other).
+	Classes *[2]string `json:"classes,omitempty"`
+	Labels  []string   `json:"labels,omitempty"`
+	Rows    int        `json:"rows"`
+	// ROCAUC is a binary model's ROC-AUC on the --data rows (absent
 	// when they hold one class).
 	ROCAUC *float64 `json:"roc_auc,omitempty"`
+	// Accuracy and BalancedAccuracy are a multi-class model's on the
+	// --data rows, at its most probable class.
+	Accuracy         *float64 `json:"accuracy,omitempty"`
+	BalancedAccuracy *float64 `json:"balanced_accuracy,omitempty"`
 }
 
 func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -99,6 +128,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fs.Var(f.Value, f.Name, f.Usage)
 	}
 	fs.StringVar(&df.positive, "positive", "", "label `value` the model was trained to score as 1 (default: 1 when the labels are 0 and 1; required otherwise)")
+	labels := fs.String("labels", "", "a multi-class model's `classes`, comma-separated, in its order (default: the --data labels, sorted, numbers by value)")
 	rest, err := parseFlags(fs, args)
 	switch {
 	case err != nil:
@@ -123,7 +153,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 
-	table, err := importTable(ctx, *data, &df)
+	table, err := importTable(ctx, *data, &df, *labels)
 	if err != nil {
 		return err
 	}
@@ -137,17 +167,9 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 
 	o := importOutput{Imported: *model.ImportedFrom(), Model: *modelPath, Data: *data, Out: *out,
-		Features: model.Schema().Features, Label: model.Schema().Label, Classes: model.Schema().Classes, Rows: table.Rows()}
-	preds, err := model.Predict(ctx, table, nil)
-	if err != nil {
-		return fmt.Errorf("import: scoring %s: %w", *data, err)
-	}
-	if neg, pos := countLabels(preds.Label); neg > 0 && pos > 0 {
-		auc := metrics.ROCAUC(preds.Label, preds.Score, nil)
-		o.ROCAUC = &auc
-		if auc < 0.5 {
-			fmt.Fprintf(stderr, "import: warning: the model's ROC-AUC on %s is %.3f, below chance: is %q the class it was trained to score as 1 (--positive)?\n", *data, auc, o.Classes[1])
-		}
+		Features: model.Schema().Features, Label: model.Schema().Label, Rows: table.Rows()}
+	if err := scoreImport(ctx, stderr, model, table, &o); err != nil {
+		return err
 	}
 	if err := model.Save(ctx, *out); err != nil {
 		if ctx.Err() != nil {
@@ -162,15 +184,63 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	return nil
 }
 
+// scoreImport scores the --data rows with the imported model: a binary
+// model's ROC-AUC (warning below chance), a multi-class model's accuracy
+// and balanced accuracy.
+func scoreImport(ctx context.Context, stderr io.Writer, model *aerlib.Model, table *aerlib.Table, o *importOutput) error {
+	preds, err := model.Predict(ctx, table, nil)
+	if err != nil {
+		return fmt.Errorf("import: scoring %s: %w", o.Data, err)
+	}
+	if model.MultiClass() {
+		o.Labels = model.Classes()
+		r, err := metrics.EvaluateMulti(preds.Label, preds.Pred, preds.Proba, len(o.Labels), nil)
+		if err != nil {
+			return fmt.Errorf("import: scoring %s: %w", o.Data, err)
+		}
+		o.Accuracy, o.BalancedAccuracy = &r.Accuracy, &r.BalancedAccuracy
+		return nil
+	}
+	classes := model.Schema().Classes
+	o.Classes = &classes
+	if neg, pos := countLabels(preds.Label); neg > 0 && pos > 0 {
+		auc := metrics.ROCAUC(preds.Label, preds.Score, nil)
+		o.ROCAUC = &auc
+		if auc < 0.5 {
+			fmt.Fprintf(stderr, "import: warning: the model's ROC-AUC on %s is %.3f, below chance: is %q the class it was trained to score as 1 (--positive)?\n", o.Data, auc, classes[1])
+		}
+	}
+	return nil
+}
+
 // importTable reads the labelled data giving an imported model's
-// schema, with label 1 positive unless --positive names the class.
-func importTable(ctx context.Context, data string, df *dataFlags) (*aerlib.Table, error) {
-	table, err := aerlib.ReadTableFrom(ctx, data, binaryOnly(df.trainingOptions()))
+// schema: a binary table with label 1 positive unless --positive names
+// the class, or a multi-class one (three or more labels, or the
+// --labels classes, in order).
+func importTable(ctx context.Context, data string, df *dataFlags, labels string) (*aerlib.Table, error) {
+	opt := df.trainingOptions()
+	if labels != "" {
+		l := strings.Split(labels, ",")
+		if len(l) < 3 || len(slices.Compact(slices.Sorted(slices.Values(l)))) != len(l) || slices.Contains(l, "") {
+			return nil, usageErrorf("import: --labels %q: want three or more distinct classes, comma-separated", labels)
+		}
+		if df.positive != "" {
+			return nil, usageErrorf("import: --positive names a binary model's class; --labels a multi-class model's")
+		}
+		opt.Labels = l
+	}
+	table, err := aerlib.ReadTableFrom(ctx, data, opt)
 	if err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
 	if err := df.checkDropped(table.Dataset(), data); err != nil {
 		return nil, usageErrorf("import: %v", err)
+	}
+	if table.Dataset().Labels != nil {
+		if df.positive != "" {
+			return nil, usageErrorf("import: --positive %s: %s holds %d classes (a multi-class model's classes are its labels, --labels)", df.positive, data, len(table.Dataset().Labels))
+		}
+		return table, nil
 	}
 	switch c := table.Classes(); {
 	case c == [2]string{"1", "0"} && df.positive != "":
@@ -201,7 +271,12 @@ func printImport(stdout io.Writer, o *importOutput) {
 		booster = ""
 	}
 	fmt.Fprintf(stdout, "imported   %s %s model (%s), %s, %s%d trees, base score %.7g\n", o.From, o.Version, o.Format, o.Objective, booster, o.Trees, o.BaseScore)
-	fmt.Fprintf(stdout, "schema     %s: %d features (%s), label %s, positive class %s\n", o.Data, len(o.Features), strings.Join(o.Features, ", "), o.Label, o.Classes[1])
+	if o.Labels != nil {
+		fmt.Fprintf(stdout, "schema     %s: %d features (%s), label %s, classes %s\n", o.Data, len(o.Features), strings.Join(o.Features, ", "), o.Label, strings.Join(o.Labels, ", "))
+		fmt.Fprintf(stdout, "accuracy   %.4f (balanced %.4f) on the %d rows of %s\n", *o.Accuracy, *o.BalancedAccuracy, o.Rows, o.Data)
+	} else {
+		fmt.Fprintf(stdout, "schema     %s: %d features (%s), label %s, positive class %s\n", o.Data, len(o.Features), strings.Join(o.Features, ", "), o.Label, o.Classes[1])
+	}
 	if o.ROCAUC != nil {
 		fmt.Fprintf(stdout, "roc-auc    %.4f on the %d rows of %s\n", *o.ROCAUC, o.Rows, o.Data)
 	}

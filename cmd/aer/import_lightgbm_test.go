@@ -115,7 +115,7 @@ func TestImportLightGBM(t *testing.T) {
 	}
 	bad := filepath.Join(dir, "bad.aer")
 	_, errOut, code = aer(t, "import", "--from", "lightgbm", "--model", multi, "--data", data, "--out", bad)
-	if code != 1 || !strings.Contains(errOut, `unsupported LightGBM model: line 7: objective "multiclass num_class:3"`) {
+	if code != 1 || !strings.Contains(errOut, "not a well-formed LightGBM model: line 3: num_class=1 for the multiclass objective") {
 		t.Errorf("multiclass: exit %d, stderr %q", code, errOut)
 	}
 	if _, err := os.Stat(bad); err == nil {

@@ -195,7 +195,7 @@ func TestImportRefused(t *testing.T) {
 		{"xgboost as lightgbm", []string{"--from", "lightgbm", "--model", plain, "--data", plainCSV, "--out", out}, 1, "plain.json: not a well-formed LightGBM model: the file is JSON"},
 		{"no out", []string{"--from", "xgboost", "--model", plain, "--data", plainCSV}, 2, "--out is required"},
 		{"overwrite", []string{"--from", "xgboost", "--model", plain, "--data", plainCSV, "--out", plain}, 2, "refusing to overwrite an input"},
-		{"objective", []string{"--from", "xgboost", "--model", softprob, "--data", plainCSV, "--out", out}, 1, `objective "multi:softprob" (learner.objective.name)`},
+		{"objective", []string{"--from", "xgboost", "--model", softprob, "--data", plainCSV, "--out", out}, 1, "num_class: multi:softprob has 0 classes"},
 		{"truncated", []string{"--from", "xgboost", "--model", cut, "--data", plainCSV, "--out", out}, 1, "cut.json: not a well-formed XGBoost model: JSON at byte"},
 		{"labels", []string{"--from", "xgboost", "--model", plain, "--data", yesNo, "--out", out}, 2, `the labels are "no" and "yes", not 0 and 1`},
 		{"positive 0", []string{"--from", "xgboost", "--model", plain, "--data", plainCSV, "--positive", "0", "--out", out}, 2, "score the label 1, not 0"},
