@@ -91,9 +91,9 @@ func init() {
 // importOutput is the --json document of aer import.
 type importOutput struct {
 	aerlib.Imported
-	Model    string    `json:"model"`
-	Data     string    `json:"data"`
-	Out      string    `json:"out"`
+	Model    string   `json:"model"`
+	Data     string   `json:"data"`
+	Out      string   `json:"out"`
 	Features []string `json:"features"`
 	Label    string   `json:"label"`
 	// Classes are a binary model's negative and positive class, Labels
