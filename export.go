@@ -24,7 +24,12 @@ const (
 // a table into X); and two outputs: probability (float32 [N], the
 // score Predict gives, the decision layer's calibration included) and
 // label (int64 [N], 1 when the probability is at least the model's
-// Threshold). Package interop/onnx says how each method is written and
+// Threshold). A multi-class model's graph has the outputs probabilities
+// (float32 [N, K], the class probabilities in Classes() order) and label
+// (int64 [N], the index of the class its decision predicts: the largest
+// w_c p_c of MultiDecision's weights); its native gbdt (softmax),
+// multinomial logreg and one-vs-rest models export, one-vs-one models do
+// not. Package interop/onnx says how each method is written and
 // how closely ONNX Runtime reproduces Predict. A method, or a part of a
 // model, without an ONNX graph gives an error wrapping
 // onnx.ErrUnsupported that names it, and nothing is written.
@@ -52,11 +57,16 @@ func (m *Model) ExportONNXFile(ctx context.Context, path string) error {
 }
 
 func (m *Model) marshalONNX() ([]byte, error) {
+	s := m.Schema()
 	if m.multi != nil {
-		return nil, errMultiUnsupported("the ONNX export")
+		spec := &onnx.Spec{Method: m.Method(), Features: s.Features, ProducerVersion: Version,
+			Multi: &onnx.MultiSpec{Model: m.multi, Weights: m.multiLayer.Weights, Labels: m.Classes()}}
+		if len(s.Categories) > 0 {
+			spec.Categories, spec.Raw = s.Categories, s.RawColumns()
+		}
+		return onnx.Marshal(spec)
 	}
 	t, _ := m.Threshold()
-	s := m.Schema()
 	spec := &onnx.Spec{
 		Model: decision.Detach(m.model), Threshold: t, Method: m.Method(),
 		Features: s.Features, Classes: s.Classes, ProducerVersion: Version,

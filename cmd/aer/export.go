@@ -43,9 +43,25 @@ XGBoost and LightGBM. Another method (mlp-focal), or an imported model
 with categorical or zero-as-missing splits, is refused with an error
 naming it, and nothing is written.
 
+Multi-class models (three or more labels): gbdt's native softmax model
+(and multi-class models imported from XGBoost or LightGBM), logreg's
+multinomial one (behind its imputation and standardisation), and
+one-vs-rest models (--multiclass ovr) of any exported method (each
+member's graph and its decision layer's calibration, the probabilities
+clipped to [0, 1] and divided by their sum). Their graph has two
+outputs: probabilities, float32 [N, K], the class probabilities aer
+predict writes (score_<class>, in the order aer info lists the classes),
+and label, int64 [N], the index of the class aer predict predicts: the
+largest w_c p_c of the decision's class weights (ArgMax, the first on a
+tie). ONNX Runtime gives aer predict's probabilities within 1e-5 and its
+labels on the shared multi-class tables' test rows. One-vs-one models
+(--multiclass ovo), whose pairwise probabilities are coupled by an
+iteration, and other multi-class models are refused.
+
 --out - writes to the standard output (without --json). --json prints
 what was written: the method, the input's features, the threshold and
-where it comes from, the calibration, the file's size and versions. The
+where it comes from, the calibration (a multi-class model's classes,
+decision rule and class weights), the file's size and versions. The
 output file is written whole or not at all.`
 
 func init() {
@@ -79,6 +95,13 @@ type exportOutput struct {
 	IRVersion     int                `json:"ir_version"`
 	Opset         int                `json:"opset"`
 	MLOpset       int                `json:"ml_opset"`
+	// Classes, Decision and ClassWeights are a multi-class model's
+	// classes (the order of the probabilities output and of the label's
+	// indices), decision rule and class weights (the label is the class
+	// of largest weight times probability); absent for a binary model.
+	Classes      []string  `json:"classes,omitempty"`
+	Decision     string    `json:"decision,omitempty"`
+	ClassWeights []float64 `json:"class_weights,omitempty"`
 }
 
 func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -130,11 +153,21 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *out == "-" {
 		return nil
 	}
+	o := exportSummary(model, *format, *modelPath, *out, buf.Len())
+	if *asJSON {
+		return writeJSON(stdout, o)
+	}
+	printExport(stdout, &o)
+	return nil
+}
+
+// exportSummary describes the ONNX file written.
+func exportSummary(model *aerlib.Model, format, modelPath, out string, size int) exportOutput {
 	th, from := model.Threshold()
 	sch := model.Schema()
-	o := exportOutput{Format: *format, Model: *modelPath, Out: *out, Method: model.Method(),
+	o := exportOutput{Format: format, Model: modelPath, Out: out, Method: model.Method(),
 		Input: onnx.Input, Features: sch.Features, Columns: sch.Features, Categories: sch.Categories, Outputs: []string{onnx.Probability, onnx.Label},
-		Threshold: th, ThresholdFrom: from, Scores: model.Scores(), Bytes: buf.Len(),
+		Threshold: th, ThresholdFrom: from, Scores: model.Scores(), Bytes: size,
 		IRVersion: onnx.IRVersion, Opset: onnx.Opset, MLOpset: onnx.MLOpset}
 	if len(sch.Categories) > 0 {
 		o.Columns = sch.RawColumns()
@@ -142,13 +175,29 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if l := model.Layer(); l != nil && l.Calibration != nil {
 		o.Calibration = l.Calibration.Method
 	}
-	if *asJSON {
-		return writeJSON(stdout, o)
+	if d := model.MultiDecision(); d != nil {
+		o.Outputs = []string{onnx.Probabilities, onnx.Label}
+		o.Classes, o.Decision, o.ClassWeights = model.Classes(), d.Rule, d.Weights
 	}
+	return o
+}
+
+// printExport renders export's outcome as text.
+func printExport(stdout io.Writer, o *exportOutput) {
 	fmt.Fprintf(stdout, "exported   %s model %s as ONNX (IR %d, opsets ai.onnx %d, ai.onnx.ml %d), %d bytes\n", o.Method, o.Model, o.IRVersion, o.Opset, o.MLOpset, o.Bytes)
 	fmt.Fprintf(stdout, "input      %s: float32 [N, %d] (%s)\n", o.Input, len(o.Columns), strings.Join(o.Columns, ", "))
 	for _, c := range o.Categories {
 		fmt.Fprintf(stdout, "           %s: the index of its value among %s\n", c.Column, strings.Join(c.Values, ", "))
+	}
+	if o.Classes != nil {
+		w := make([]string, len(o.ClassWeights))
+		for c, v := range o.ClassWeights {
+			w[c] = fmt.Sprintf("%.6g", v)
+		}
+		fmt.Fprintf(stdout, "outputs    %s: float32 [N, %d] (classes %s); %s: int64 [N] (the index of the class of largest w_c p_c, %s decision, w = %s)\n",
+			onnx.Probabilities, len(o.Classes), strings.Join(o.Classes, ", "), onnx.Label, o.Decision, strings.Join(w, ", "))
+		fmt.Fprintf(stdout, "out        %s\n", o.Out)
+		return
 	}
 	scores := "the method's score, uncalibrated"
 	if o.Calibration != "" {
@@ -158,5 +207,4 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fmt.Fprintf(stdout, "outputs    %s: float32 [N] (%s); %s: int64 [N] (1 when %s >= %.6g, %s)\n",
 		onnx.Probability, scores, onnx.Label, onnx.Probability, o.Threshold, whence)
 	fmt.Fprintf(stdout, "out        %s\n", o.Out)
-	return nil
 }

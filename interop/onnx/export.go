@@ -83,6 +83,9 @@ type Spec struct {
 	Classes [2]string
 	// ProducerVersion is the producer_version written (aer's version).
 	ProducerVersion string
+	// Multi, when not nil, is a multi-class model to export in place of
+	// Model (Model, Calibration, Threshold and Classes then unused).
+	Multi *MultiSpec
 }
 
 // Write converts the model of s into an ONNX graph and writes the
@@ -100,6 +103,9 @@ func Write(w io.Writer, s *Spec) error {
 
 // Marshal is Write's bytes.
 func Marshal(s *Spec) ([]byte, error) {
+	if s != nil && s.Multi != nil && s.Multi.Model != nil {
+		return marshalMulti(s)
+	}
 	if s == nil || s.Model == nil {
 		return nil, errors.New("onnx: no model to export")
 	}

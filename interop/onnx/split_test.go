@@ -103,7 +103,7 @@ func TestFieldsKnown(t *testing.T) {
 		known []string
 	}{
 		{reflect.TypeFor[boost.Tree](), []string{"Feature", "Threshold", "DefaultLeft", "Left", "Value", "Gain", "Cover", "Categories", "CategoryRule", "ZeroMissing"}},
-		{reflect.TypeFor[tree.Tree](), []string{"NumFeatures", "Feature", "Threshold", "DefaultLeft", "Left", "Right", "Value", "Weight", "Samples", "Impurity"}},
+		{reflect.TypeFor[tree.Tree](), []string{"NumFeatures", "Feature", "Threshold", "DefaultLeft", "Left", "Right", "Value", "Weight", "Samples", "Impurity", "Classes", "Dist"}},
 		{reflect.TypeFor[boost.Model](), []string{"Settings", "NumFeatures", "BaseMargin", "Trees", "Eval"}},
 		{reflect.TypeFor[logreg.Model](), []string{"Coef", "Intercept", "FitIntercept", "Means"}},
 		{reflect.TypeFor[prep.Prep](), []string{"Means", "Scaler"}},

@@ -72,6 +72,10 @@ func (e *treeSet) addBoost(t *boost.Tree, target int64) error {
 // (BRANCH_LEQ), a missing value where DefaultLeft says, as
 // tree.Tree.Leaf decides.
 func (e *treeSet) addCART(t *tree.Tree, target int64) error {
+	if t.Classes != 0 || t.Dist != nil {
+		// Its leaves hold class shares (Dist), not one value.
+		return fmt.Errorf("a multi-class tree of %d classes: %w", t.Classes, ErrUnsupported)
+	}
 	return e.addCARTValues(t, t.Value, target)
 }
 

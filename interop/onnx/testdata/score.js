@@ -6,7 +6,9 @@
 // FEATURES.csv has no header: one row of numbers per line (empty or NaN
 // for a missing value), read into a float32 tensor X [N, F]. Prints one
 // line per row: the probability output (as its float32 value, shortest
-// form) and the label output, comma-separated.
+// form) and the label output, comma-separated; for a multi-class model
+// (an output named probabilities, [N, K]), the K class probabilities and
+// the label (the class index).
 //
 // onnxruntime-node is looked up in $AER_ONNXRUNTIME (a folder holding
 // node_modules/onnxruntime-node), then beside this script
@@ -42,10 +44,18 @@ async function main() {
   });
   const session = await ort.InferenceSession.create(path.resolve(modelPath));
   const out = await session.run({ X: new ort.Tensor('float32', x, [n, f]) });
-  const p = out.probability.data;
   const label = out.label.data;
   const rows = [];
-  for (let i = 0; i < n; i++) rows.push(`${p[i]},${label[i]}`);
+  if (out.probabilities) {
+    // A multi-class model: K probabilities, then the label (the class
+    // index).
+    const p = out.probabilities.data;
+    const k = out.probabilities.dims[1];
+    for (let i = 0; i < n; i++) rows.push([...p.slice(i * k, (i + 1) * k), label[i]].join(','));
+  } else {
+    const p = out.probability.data;
+    for (let i = 0; i < n; i++) rows.push(`${p[i]},${label[i]}`);
+  }
   process.stdout.write(rows.join('\n') + '\n');
 }
 
