@@ -229,12 +229,18 @@
 // its categorical bitsets; a categorical feature's column holds its
 // integer codes); scores match Booster.predict within 1e-6 and XGBoost's
 // attributions pred_contribs within 1e-5, and what cannot be reproduced
-// (another objective, several classes, linear trees, a malformed or
-// truncated file) is refused with the reason.
+// (another objective, linear trees, a malformed or truncated file) is
+// refused with the reason. Multi-class models (XGBoost's multi:softprob
+// and multi:softmax, LightGBM's multiclass) import with a multi-class
+// --data label of as many classes, which name the model's classes in
+// sorted order (labels 0..k-1 are the library's own), or --labels A,B,C
+// in the model's order; their class probabilities are the library's
+// within 1e-6, and aer predict writes the multi-class predictions.
 //
 //	$ aer import --from xgboost --model xgb.json --data xgb.csv --out xgb.aer
 //	$ aer predict --model xgb.aer --data xgb.csv --out xgb-preds.csv
 //	$ aer import --from lightgbm --model lgb.txt --data lgb.csv --out lgb.aer
+//	$ aer import --from xgboost --model softprob.json --data iris.csv --labels setosa,versicolor,virginica --out iris.aer
 //
 // # aer export
 //
@@ -253,7 +259,12 @@
 // refused with an error naming it. ONNX Runtime matches aer predict's
 // scores within 3e-6 on the shared datasets' test rows (1.1e-5 for
 // AER's paper preset on wine_quality, whose mixture the float32
-// rounding of the input moves), and its labels.
+// rounding of the input moves), and its labels. A multi-class model
+// (gbdt's native softmax model, logreg's multinomial one, one-vs-rest
+// models of the methods above; not one-vs-one) has the outputs
+// probabilities (float32 [N, K]) and label (int64 [N], the index of the
+// class its decision predicts), within 1e-5 of aer predict's and its
+// labels on the shared multi-class tables.
 //
 //	$ aer export --format onnx --model gbdt.aer --out gbdt.onnx
 //	$ aer export --format onnx --model model.aer --out model.onnx --json

@@ -6,7 +6,11 @@
 //
 // What it reads: the objectives binary (objective=binary sigmoid:S, whose
 // probability is 1/(1+exp(-S*margin))) and cross_entropy (xentropy,
-// S = 1), one class and one tree per iteration; the gbdt, dart, goss and
+// S = 1), one class and one tree per iteration, converted by Boost; the
+// objective multiclass (softmax), num_class trees per iteration, tree i
+// of class i % num_class, converted by BoostMulti into a multi-class
+// model whose class probabilities are the softmax of LightGBM's raw
+// scores, as its predict gives them; the gbdt, dart, goss and
 // rf boosters (rf's average_output divides the margin by the number of
 // trees); single-leaf trees. Each split's decision_type is honoured as
 // LightGBM's Tree::NumericalDecision and Tree::CategoricalDecision decide:
@@ -34,7 +38,8 @@
 // the probability is the sigmoid of.
 //
 // Anything else is refused with ErrUnsupported (another objective, such
-// as multiclass, regression or lambdarank; several classes; linear
+// as multiclassova, whose probabilities are independent sigmoids,
+// regression or lambdarank; linear
 // trees; a version other than v2 to v4), and a malformed or truncated
 // file with ErrFormat, naming the line and field: never a wrong model.
 // Every count is checked against the values the file holds before

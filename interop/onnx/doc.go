@@ -74,6 +74,31 @@
 // with categorical or zero-as-missing splits, are refused with an error
 // wrapping ErrUnsupported that names the method and the part.
 //
+// # Multi-class models
+//
+// A multi-class model (Spec.Multi) has the outputs probabilities,
+// float32 [N, K], the class probabilities aer predict writes, and label,
+// int64 [N], the index of the class its decision predicts: ArgMax of
+// w_c p_c, the decision's class weights times the double probabilities
+// (the first class on a tie, as decision.MultiLayer decides). What each
+// model becomes:
+//
+//   - gbdt's native softmax model (and multi-class models imported from
+//     XGBoost and LightGBM): one TreeEnsembleRegressor with a target per
+//     class, each class's base margin added, and the softmax
+//     exp(z - max z) / sum exp(z - max z) (ReduceMax, Exp, ReduceSum).
+//   - logreg's multinomial model: its imputation and standardisation,
+//     MatMul with the [F, K] coefficients, the intercepts, the softmax.
+//   - one-vs-rest models of any exported method: each member's graph as
+//     above and its decision layer's calibration, the K probabilities
+//     NaN to 0, clipped to [0, 1] and divided by their sum (1/K each
+//     when it is 0), as package multiclass combines them.
+//
+// One-vs-one models, whose pairwise probabilities are coupled by an
+// iteration, and other multi-class models are refused. ONNX Runtime
+// gives aer predict's probabilities within 1e-5 and its labels on the
+// five shared multi-class tables' test rows (TestONNXRuntimeMulti).
+//
 // # Float32 input and tree thresholds
 //
 // The input is float32 (what the ONNX files promise their callers), while aer reads

@@ -3,7 +3,11 @@
 // models of package boost, which predict the same scores, explain them by
 // the same TreeSHAP and save as ordinary aer model files (aer import).
 //
-// What it reads: the objectives binary:logistic and binary:logitraw; the
+// What it reads: the objectives binary:logistic and binary:logitraw
+// (Boost), and multi:softprob and multi:softmax (BoostMulti: a
+// multi-class model, each tree the class tree_info gives it, each class's
+// margin starting from base_score, or from its own in 3.1's per-class
+// vector, the probabilities the softmax of the margins); the
 // gbtree and dart boosters; numeric splits (a row goes left when its
 // value, rounded to float32 as XGBoost rounds it, is below the split
 // condition: Threshold finds the float64 threshold that decides the same
@@ -13,8 +17,8 @@
 // catsplit); base_score, as a string ("5E-1") or 3.1's one-element
 // vector ("[5E-1]"), turned into a margin by the logit for
 // binary:logistic; feature names and types when the model has them.
-// Anything else (another objective, several classes or outputs, the
-// gblinear booster, vector leaves) is refused with ErrUnsupported, and a
+// Anything else (another objective, several outputs, the gblinear
+// booster, vector leaves) is refused with ErrUnsupported, and a
 // malformed or truncated file with ErrFormat, naming the field (its path
 // in the document) or the byte offset: never a wrong model.
 //
