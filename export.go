@@ -27,7 +27,8 @@ const (
 // Threshold). A multi-class model's graph has the outputs probabilities
 // (float32 [N, K], the class probabilities in Classes() order) and label
 // (int64 [N], the index of the class its decision predicts: the largest
-// w_c p_c of MultiDecision's weights); its native gbdt (softmax),
+// w_c p_c of MultiDecision's weights, or the least expected cost under
+// its cost matrix); its native gbdt (softmax),
 // multinomial logreg and one-vs-rest models export, one-vs-one models do
 // not. Package interop/onnx says how each method is written and
 // how closely ONNX Runtime reproduces Predict. A method, or a part of a
@@ -60,7 +61,7 @@ func (m *Model) marshalONNX() ([]byte, error) {
 	s := m.Schema()
 	if m.multi != nil {
 		spec := &onnx.Spec{Method: m.Method(), Features: s.Features, ProducerVersion: Version,
-			Multi: &onnx.MultiSpec{Model: m.multi, Weights: m.multiLayer.Weights, Labels: m.Classes()}}
+			Multi: &onnx.MultiSpec{Model: m.multi, Weights: m.multiLayer.Weights, Labels: m.Classes(), Cost: m.multiLayer.Cost}}
 		if len(s.Categories) > 0 {
 			spec.Categories, spec.Raw = s.Categories, s.RawColumns()
 		}

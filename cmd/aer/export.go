@@ -53,7 +53,8 @@ outputs: probabilities, float32 [N, K], the class probabilities aer
 predict writes (score_<class>, in the order aer info lists the classes),
 and label, int64 [N], the index of the class aer predict predicts: the
 largest w_c p_c of the decision's class weights (ArgMax, the first on a
-tie). ONNX Runtime gives aer predict's probabilities within 1e-5 and its
+tie), or under a cost matrix (aer fit --cost-matrix) the class of least
+expected cost (ArgMin of p times the matrix). ONNX Runtime gives aer predict's probabilities within 1e-5 and its
 labels on the shared multi-class tables' test rows. One-vs-one models
 (--multiclass ovo), whose pairwise probabilities are coupled by an
 iteration, and other multi-class models are refused.
@@ -102,6 +103,9 @@ type exportOutput struct {
 	Classes      []string  `json:"classes,omitempty"`
 	Decision     string    `json:"decision,omitempty"`
 	ClassWeights []float64 `json:"class_weights,omitempty"`
+	// CostMatrix is a cost decision's matrix (rows the true class): the
+	// label is then the class of least expected cost.
+	CostMatrix [][]float64 `json:"cost_matrix,omitempty"`
 }
 
 func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -177,7 +181,7 @@ func exportSummary(model *aerlib.Model, format, modelPath, out string, size int)
 	}
 	if d := model.MultiDecision(); d != nil {
 		o.Outputs = []string{onnx.Probabilities, onnx.Label}
-		o.Classes, o.Decision, o.ClassWeights = model.Classes(), d.Rule, d.Weights
+		o.Classes, o.Decision, o.ClassWeights, o.CostMatrix = model.Classes(), d.Rule, d.Weights, d.Cost
 	}
 	return o
 }
@@ -194,8 +198,12 @@ func printExport(stdout io.Writer, o *exportOutput) {
 		for c, v := range o.ClassWeights {
 			w[c] = fmt.Sprintf("%.6g", v)
 		}
-		fmt.Fprintf(stdout, "outputs    %s: float32 [N, %d] (classes %s); %s: int64 [N] (the index of the class of largest w_c p_c, %s decision, w = %s)\n",
-			onnx.Probabilities, len(o.Classes), strings.Join(o.Classes, ", "), onnx.Label, o.Decision, strings.Join(w, ", "))
+		rule := "largest w_c p_c, " + o.Decision + " decision, w = " + strings.Join(w, ", ")
+		if o.CostMatrix != nil {
+			rule = "least expected cost, cost decision"
+		}
+		fmt.Fprintf(stdout, "outputs    %s: float32 [N, %d] (classes %s); %s: int64 [N] (the index of the class of %s)\n",
+			onnx.Probabilities, len(o.Classes), strings.Join(o.Classes, ", "), onnx.Label, rule)
 		fmt.Fprintf(stdout, "out        %s\n", o.Out)
 		return
 	}

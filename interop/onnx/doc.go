@@ -79,7 +79,8 @@
 // A multi-class model (Spec.Multi) has the outputs probabilities,
 // float32 [N, K], the class probabilities aer predict writes, and label,
 // int64 [N], the index of the class its decision predicts: ArgMax of
-// w_c p_c, the decision's class weights times the double probabilities
+// w_c p_c, the decision's class weights times the double probabilities,
+// or, for a cost-matrix decision, ArgMin of the expected costs p Cost
 // (the first class on a tie, as decision.MultiLayer decides). What each
 // model becomes:
 //

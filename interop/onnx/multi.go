@@ -34,6 +34,11 @@ type MultiSpec struct {
 	Weights []float64
 	// Labels are the class names, in the model's order (metadata).
 	Labels []string
+	// Cost, when not nil, is the decision's cost matrix
+	// (decision.MultiLayer.Cost, K x K, rows the true class): the label
+	// is then the class j of least expected cost sum_c p_c Cost[c][j],
+	// the first on a tie, and Weights are unused.
+	Cost [][]float64
 }
 
 // marshalMulti is Marshal of a multi-class model (s.Multi): outputs
@@ -67,16 +72,37 @@ func marshalMulti(s *Spec) ([]byte, error) {
 	}
 	g := c.g
 	g.named(Probabilities, "Cast", []string{p}, intAttr("to", typeFloat))
-	wp := g.mul(p, g.doubles("class_weights", []int64{int64(k)}, ms.Weights))
-	g.named(Label, "ArgMax", []string{wp}, intAttr("axis", 1), intAttr("keepdims", 0))
+	rule := "the class c of largest w_c p_c"
+	if ms.Cost != nil {
+		cost := make([]float64, 0, k*k)
+		for _, row := range ms.Cost {
+			if len(row) != k {
+				return nil, fmt.Errorf("onnx: a cost matrix row of %d costs for %d classes", len(row), k)
+			}
+			cost = append(cost, row...)
+		}
+		if len(ms.Cost) != k || !finite(cost...) {
+			return nil, fmt.Errorf("onnx: the cost matrix is not %d x %d finite costs", k, k)
+		}
+		expected := g.matmul(p, g.doubles("cost", []int64{int64(k), int64(k)}, cost)) // [N, K]
+		g.named(Label, "ArgMin", []string{expected}, intAttr("axis", 1), intAttr("keepdims", 0))
+		rule = "the class j of least expected cost sum_c p_c cost[c][j]"
+	} else {
+		wp := g.mul(p, g.doubles("class_weights", []int64{int64(k)}, ms.Weights))
+		g.named(Label, "ArgMax", []string{wp}, intAttr("axis", 1), intAttr("keepdims", 0))
+		rule += ", w = "
+	}
 
 	n := dim{param: "N"}
 	weights := make([]string, k)
 	for i, w := range ms.Weights {
 		weights[i] = strconv.FormatFloat(w, 'g', -1, 64)
 	}
-	doc := fmt.Sprintf("aer %s multi-class model: %s [N, %d] float32 columns (NaN missing) to %s [N, %d] float32 (class probabilities) and %s [N] int64 (the class c of largest w_c p_c, w = %s)",
-		method, Input, width, Probabilities, k, Label, strings.Join(weights, ","))
+	if ms.Cost == nil {
+		rule += strings.Join(weights, ",")
+	}
+	doc := fmt.Sprintf("aer %s multi-class model: %s [N, %d] float32 columns (NaN missing) to %s [N, %d] float32 (class probabilities) and %s [N] int64 (%s)",
+		method, Input, width, Probabilities, k, Label, rule)
 	gp := &graphProto{
 		name:         "aer_" + strings.ReplaceAll(method, "-", "_"),
 		doc:          doc,
@@ -133,7 +159,7 @@ func (c *converter) multiProba(m learn.MultiModel, in *input) (string, error) {
 		return c.multinomial(t, in.features(c.g))
 	case *multiclass.Model:
 		if t.Strategy != multiclass.OneVsRest {
-			return "", c.unsupported("a %s (one-vs-one) model: its pairwise probabilities are coupled by an iteration the graph does not hold; one-vs-rest models (--multiclass ovr) export", t.Strategy)
+			return "", c.unsupported("a one-vs-one model (multiclass %s): its pairwise probabilities are coupled by an iteration the graph does not hold; one-vs-rest models (multiclass ovr) export", t.Strategy)
 		}
 		return c.oneVsRest(t, in)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/aer-go/aer"
 	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/internal/sharedtest"
 	"github.com/aer-go/aer/interop/onnx"
 	"github.com/aer-go/aer/learn"
@@ -75,7 +76,8 @@ func scoreORTMulti(t *testing.T, node, script, model string, x [][]float64, k in
 // gbdt's native softmax model and logreg's multinomial one on all five,
 // one-vs-rest models (each member's graph and sigmoid calibration, the
 // probabilities normalised) of logreg and balanced-rf on all five and of
-// AER on glass and ecoli6. ONNX Runtime gives aer predict's class
+// AER on glass and ecoli6, and gbdt and logreg with a cost-matrix
+// decision on vehicle and ecoli6. ONNX Runtime gives aer predict's class
 // probabilities within 1e-5 and its labels (the decision's weighted
 // argmax) on the test rows as the file holds them (ONNX Runtime reads
 // them rounded to float32). On the rows rounded to float32 beforehand,
@@ -98,16 +100,23 @@ func TestONNXRuntimeMulti(t *testing.T) {
 		}
 		splits[name] = split{table.Subset(parts[0].Rows), table.Subset(parts[1].Rows), table.Subset(parts[2].Rows)}
 	}
-	type tcase struct{ dataset, method, multiclass string }
+	type tcase struct {
+		dataset, method, multiclass string
+		cost                        bool // a cost-matrix decision
+	}
 	var cases []tcase
 	for _, d := range all {
-		cases = append(cases, tcase{d, "gbdt", ""}, tcase{d, "logreg", ""}, tcase{d, "logreg", aer.MulticlassOvR}, tcase{d, "balanced-rf", aer.MulticlassOvR})
+		cases = append(cases, tcase{d, "gbdt", "", false}, tcase{d, "logreg", "", false}, tcase{d, "logreg", aer.MulticlassOvR, false}, tcase{d, "balanced-rf", aer.MulticlassOvR, false})
 	}
-	cases = append(cases, tcase{"glass", "aer", aer.MulticlassOvR}, tcase{"ecoli6", "aer", aer.MulticlassOvR})
+	cases = append(cases, tcase{"glass", "aer", aer.MulticlassOvR, false}, tcase{"ecoli6", "aer", aer.MulticlassOvR, false},
+		tcase{"vehicle", "gbdt", "", true}, tcase{"ecoli6", "logreg", "", true})
 	for _, tc := range cases {
 		name := tc.dataset + "," + tc.method
 		if tc.multiclass != "" {
 			name += "," + tc.multiclass
+		}
+		if tc.cost {
+			name += ",cost"
 		}
 		t.Run(name, func(t *testing.T) {
 			sp := splits[tc.dataset]
@@ -115,9 +124,26 @@ func TestONNXRuntimeMulti(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			model, err := aer.Fit(ctx, sp.train, sp.valid, &aer.Settings{Seed: 1, Multiclass: tc.multiclass}, method)
+			set := &aer.Settings{Seed: 1, Multiclass: tc.multiclass}
+			if tc.cost {
+				// Missing class 0 costs 5, any other mistake 1.
+				k := len(sp.train.Dataset().Labels)
+				set.CostMatrix = make([][]float64, k)
+				for i := range set.CostMatrix {
+					set.CostMatrix[i] = make([]float64, k)
+					for j := range k {
+						if i != j {
+							set.CostMatrix[i][j] = 1 + 4*float64(b2f(i == 0))
+						}
+					}
+				}
+			}
+			model, err := aer.Fit(ctx, sp.train, sp.valid, set, method)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if d := model.MultiDecision(); tc.cost && (d.Rule != decision.MultiCost || d.Cost == nil) {
+				t.Fatalf("decision %+v, want a cost matrix", d)
 			}
 			file := filepath.Join(t.TempDir(), "model.onnx")
 			if err := model.ExportONNXFile(ctx, file); err != nil {
@@ -165,6 +191,13 @@ func TestONNXRuntimeMulti(t *testing.T) {
 			}
 		})
 	}
+}
+
+func b2f(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // A one-vs-one model is refused, saying why, and nothing is written.
