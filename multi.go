@@ -239,12 +239,6 @@ func (m *Model) predictStreamMulti(ctx context.Context, r io.Reader, name string
 	return &StreamSummary{Rows: len(p.Pred), Labelled: p.Label != nil, IDColumn: p.IDColumn, ThresholdFrom: p.ThresholdFrom, Unseen: p.Unseen}, nil
 }
 
-// errMultiUnsupported is the error of what multi-class models do not do
-// yet.
-func errMultiUnsupported(what string) error {
-	return fmt.Errorf("%w: %s of a multi-class model is not supported yet", learn.ErrParam, what)
-}
-
 // MultiDecision is a multi-class model's decision: its rule and class
 // weights; nil for a binary model.
 func (m *Model) MultiDecision() *decision.MultiLayer { return m.multiLayer }
