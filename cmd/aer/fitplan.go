@@ -36,7 +36,7 @@ func (f *fitFlags) register(fs *flag.FlagSet) {
 	f.minRecall = fs.String("min-recall", "", "choose the threshold of highest validation precision at a minority recall of at least `R`")
 	f.calibrate = fs.String("calibrate", "", "calibrate the scores on validation rows: `sigmoid` (the default under the bayes rule), isotonic or none (the default under the tuned rule)")
 	f.rule = fs.String("threshold-rule", "", "how the threshold is found on validation rows: `bayes` (the default for balanced accuracy and costs: the Bayes-optimal probability of the calibrated scores) or tuned (the best candidate)")
-	f.multiclass = fs.String("multiclass", "", "how a label of three or more classes is fitted: `native` (the method's own multi-class model: gbdt, logreg), ovr (one binary model per class) or ovo (one per pair); default native where the method has it, else ovr")
+	f.multiclass = fs.String("multiclass", "", "how a label of three or more classes is fitted: `native` (the method's own multi-class model: gbdt, logreg and tree by default; balanced-rf, balanced-bagging, rusboost, easy-ensemble and aer on request), ovr (one binary model per class) or ovo (one per pair); default native for gbdt, logreg and tree, else ovr")
 	f.costMatrix = fs.String("cost-matrix", "", "three or more classes: predict the class of least expected cost, costs `C` row by row (true class) in the label order, e.g. \"0,1,4;1,0,4;9,9,0\"")
 	f.crossFit = fs.Int("cross-fit", 0, "fit the decision layer on out-of-fold scores of the training rows too, refitting the method once per fold: `K` folds, 0 for the default (5 folds when the validation rows hold fewer than 10 positives), -1 never")
 	usage := fs.Usage
