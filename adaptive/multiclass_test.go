@@ -14,6 +14,7 @@ import (
 	"github.com/aer-go/aer/internal/rng"
 	"github.com/aer-go/aer/internal/sharedtest"
 	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/multiclass"
 )
 
 // threeClasses is n rows of 4 features in 3 imbalanced classes (about
@@ -256,4 +257,12 @@ func TestMultiQualityShared(t *testing.T) {
 		t.Errorf("vehicle test balanced accuracy %.4f, want >= 0.72", ba)
 	}
 	t.Logf("vehicle test balanced accuracy %.4f", ba)
+}
+
+// TestPreferDecomposition: AER keeps one-vs-rest its default strategy.
+func TestPreferDecomposition(t *testing.T) {
+	var d multiclass.Decomposer = NewMethod().(*Method)
+	if got := multiclass.DefaultStrategy(NewMethod()); got != multiclass.OneVsRest || d.PreferDecomposition() != multiclass.OneVsRest {
+		t.Errorf("default strategy %q", got)
+	}
 }

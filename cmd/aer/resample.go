@@ -142,13 +142,7 @@ func runResample(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return fmt.Errorf("resample: %s has a split column: resample the training rows only (aer split writes the parts to separate files)", *data)
 	}
 	noteMixed(stderr, "resample", d, *data)
-	named := params
-	if d.Labels != nil {
-		if named, err = strategyByName(params, d.Labels); err != nil {
-			return usageErrorf("resample: --param: %v", err)
-		}
-	}
-	if s, err = newSampler(*name, named); err != nil {
+	if s, err = samplerFor(*name, params, d); err != nil {
 		return err
 	}
 	res, err := resample.Table(ctx, s, d, learn.Env{Seed: *seed, Workers: *threads})
@@ -161,14 +155,7 @@ func runResample(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := writeFileAtomic(ctx, *out, func(w io.Writer) error { return dataset.WriteCSV(w, res) }); err != nil {
 		return fmt.Errorf("resample: %w", err)
 	}
-	o := resampleOutput{
-		Sampler: s.Name(), Params: learn.ParamMap(s.Params()), Seed: *seed, Data: *data, Out: *out, Weight: d.WeightColumn, ID: d.IDColumn,
-		Classes: d.Classes, Before: resample.CountRows(&learn.Data{Y: d.Y}), After: resample.CountRows(&learn.Data{Y: res.Y}),
-	}
-	if d.Labels != nil {
-		o.Labels, o.ClassRowsBefore, o.ClassRowsAfter = d.Labels, d.CountClasses(), res.CountClasses()
-		o.Before.Negative, o.Before.Positive, o.After.Negative, o.After.Positive = 0, 0, 0, 0
-	}
+	o := newResampleOutput(s, *seed, *data, *out, d, res)
 	if *asJSON {
 		return writeJSON(stdout, o)
 	}
@@ -217,6 +204,32 @@ func writeResampleText(w io.Writer, o *resampleOutput, params []learn.Param) {
 	fmt.Fprintf(w, "sampler  %s (%s), seed %d\n", o.Sampler, strings.Join(kv, " "), o.Seed)
 	fmt.Fprintf(w, "before   %s: %s\n", o.Data, before)
 	fmt.Fprintf(w, "after    %s: %s\n", o.Out, after)
+}
+
+// newResampleOutput describes a finished resampling of d into res.
+func newResampleOutput(s resample.Tracer, seed uint64, data, out string, d, res *dataset.Dataset) resampleOutput {
+	o := resampleOutput{
+		Sampler: s.Name(), Params: learn.ParamMap(s.Params()), Seed: seed, Data: data, Out: out, Weight: d.WeightColumn, ID: d.IDColumn,
+		Classes: d.Classes, Before: resample.CountRows(&learn.Data{Y: d.Y}), After: resample.CountRows(&learn.Data{Y: res.Y}),
+	}
+	if d.Labels != nil {
+		o.Labels, o.ClassRowsBefore, o.ClassRowsAfter = d.Labels, d.CountClasses(), res.CountClasses()
+		o.Before.Negative, o.Before.Positive, o.After.Negative, o.After.Positive = 0, 0, 0, 0
+	}
+	return o
+}
+
+// samplerFor returns the sampler called name with its --param values for
+// the table d: a multi-class table's strategy may name its classes.
+func samplerFor(name string, params paramFlags, d *dataset.Dataset) (resample.Tracer, error) {
+	named := params
+	if d.Labels != nil {
+		var err error
+		if named, err = strategyByName(params, d.Labels); err != nil {
+			return nil, usageErrorf("resample: --param: %v", err)
+		}
+	}
+	return newSampler(name, named)
 }
 
 // strategyByName returns params with the class names of a
