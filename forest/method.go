@@ -92,35 +92,46 @@ var magic = []byte("aer.forest\x01")
 
 // Load decodes a model written by Model.MarshalBinary.
 func (m *Method) Load(payload []byte) (learn.Model, error) {
+	f, names, err := decodeForest(payload, magic, "forest", tree.DecodeTree)
+	if err != nil {
+		return nil, err
+	}
+	return &Model{forest: f, features: names}, nil
+}
+
+// decodeForest decodes a forest payload starting with magic (what names
+// the kind in errors): the feature count, the trees (each decoded by
+// decode, all of the same features and classes) and the feature names.
+func decodeForest(payload, magic []byte, what string, decode func([]byte) (*tree.Tree, []byte, error)) (*Forest, []string, error) {
 	if !bytes.HasPrefix(payload, magic) {
-		return nil, fmt.Errorf("forest: not a forest payload")
+		return nil, nil, fmt.Errorf("forest: not a %s payload", what)
 	}
 	b := payload[len(magic):]
 	if len(b) < 8 {
-		return nil, fmt.Errorf("forest: payload is truncated")
+		return nil, nil, fmt.Errorf("forest: payload is truncated")
 	}
 	f := &Forest{NumFeatures: int(binary.LittleEndian.Uint32(b))}
 	n := int(binary.LittleEndian.Uint32(b[4:]))
 	b = b[8:]
 	if n == 0 || n > len(b) {
-		return nil, fmt.Errorf("forest: payload is truncated")
+		return nil, nil, fmt.Errorf("forest: payload is truncated")
 	}
-	for k := range n {
-		t, rest, err := tree.DecodeTree(b)
+	for j := range n {
+		t, rest, err := decode(b)
 		if err != nil {
-			return nil, fmt.Errorf("forest: tree %d: %w", k, err)
+			return nil, nil, fmt.Errorf("forest: tree %d: %w", j, err)
 		}
-		if t.NumFeatures != f.NumFeatures {
-			return nil, fmt.Errorf("forest: tree %d has %d features, the forest %d", k, t.NumFeatures, f.NumFeatures)
+		if t.NumFeatures != f.NumFeatures || j > 0 && t.Classes != f.Classes() {
+			return nil, nil, fmt.Errorf("forest: tree %d has %d features and %d classes, the forest %d and %d", j, t.NumFeatures, t.Classes, f.NumFeatures, f.Classes())
 		}
 		f.Trees = append(f.Trees, t)
 		b = rest
 	}
 	names, err := decodeNames(b, f.NumFeatures)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return &Model{forest: f, features: names}, nil
+	return f, names, nil
 }
 
 // Model is a fitted forest on the learn contract.

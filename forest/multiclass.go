@@ -192,31 +192,7 @@ var magicMulti = []byte("aer.forest.multi\x01")
 // LoadMulti decodes a model written by MultiModel.MarshalBinary (the
 // learn.MultiFitter contract).
 func (m *Method) LoadMulti(payload []byte) (learn.MultiModel, error) {
-	if !bytes.HasPrefix(payload, magicMulti) {
-		return nil, fmt.Errorf("forest: not a multi-class forest payload")
-	}
-	b := payload[len(magicMulti):]
-	if len(b) < 8 {
-		return nil, fmt.Errorf("forest: payload is truncated")
-	}
-	f := &Forest{NumFeatures: int(binary.LittleEndian.Uint32(b))}
-	n := int(binary.LittleEndian.Uint32(b[4:]))
-	b = b[8:]
-	if n == 0 || n > len(b) {
-		return nil, fmt.Errorf("forest: payload is truncated")
-	}
-	for j := range n {
-		t, rest, err := tree.DecodeTreeMulti(b)
-		if err != nil {
-			return nil, fmt.Errorf("forest: tree %d: %w", j, err)
-		}
-		if t.NumFeatures != f.NumFeatures || t.Classes != f.Classes() && j > 0 {
-			return nil, fmt.Errorf("forest: tree %d has %d features and %d classes, the forest %d and %d", j, t.NumFeatures, t.Classes, f.NumFeatures, f.Classes())
-		}
-		f.Trees = append(f.Trees, t)
-		b = rest
-	}
-	names, err := decodeNames(b, f.NumFeatures)
+	f, names, err := decodeForest(payload, magicMulti, "multi-class forest", tree.DecodeTreeMulti)
 	if err != nil {
 		return nil, err
 	}

@@ -91,21 +91,31 @@ var magic = []byte("aer.tree\x01")
 
 // Load decodes a model written by Model.MarshalBinary.
 func (m *Method) Load(payload []byte) (learn.Model, error) {
-	if !bytes.HasPrefix(payload, magic) {
-		return nil, fmt.Errorf("tree: not a decision-tree payload")
-	}
-	t, rest, err := DecodeTree(payload[len(magic):])
+	t, names, err := decodePayload(payload, magic, "decision-tree", DecodeTree)
 	if err != nil {
 		return nil, err
+	}
+	return &Model{tree: t, features: names}, nil
+}
+
+// decodePayload decodes a tree payload starting with magic (what names
+// its kind in errors): the tree, by decode, and the feature names.
+func decodePayload(payload, magic []byte, what string, decode func([]byte) (*Tree, []byte, error)) (*Tree, []string, error) {
+	if !bytes.HasPrefix(payload, magic) {
+		return nil, nil, fmt.Errorf("tree: not a %s payload", what)
+	}
+	t, rest, err := decode(payload[len(magic):])
+	if err != nil {
+		return nil, nil, err
 	}
 	names, rest, err := DecodeNames(rest, t.NumFeatures)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(rest) != 0 {
-		return nil, fmt.Errorf("tree: %d bytes after the model", len(rest))
+		return nil, nil, fmt.Errorf("tree: %d bytes after the model", len(rest))
 	}
-	return &Model{tree: t, features: names}, nil
+	return t, names, nil
 }
 
 // Model is a fitted decision tree on the learn contract.

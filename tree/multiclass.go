@@ -317,19 +317,9 @@ var magicMulti = []byte("aer.tree.multi\x01")
 // LoadMulti decodes a model written by MultiModel.MarshalBinary (the
 // learn.MultiFitter contract).
 func (m *Method) LoadMulti(payload []byte) (learn.MultiModel, error) {
-	if !bytes.HasPrefix(payload, magicMulti) {
-		return nil, fmt.Errorf("tree: not a multi-class decision-tree payload")
-	}
-	t, rest, err := DecodeTreeMulti(payload[len(magicMulti):])
+	t, names, err := decodePayload(payload, magicMulti, "multi-class decision-tree", DecodeTreeMulti)
 	if err != nil {
 		return nil, err
-	}
-	names, rest, err := DecodeNames(rest, t.NumFeatures)
-	if err != nil {
-		return nil, err
-	}
-	if len(rest) != 0 {
-		return nil, fmt.Errorf("tree: %d bytes after the model", len(rest))
 	}
 	return &MultiModel{tree: t, features: names}, nil
 }
