@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -284,6 +285,9 @@ func (p *benchProgress) event(e bench.Event) {
 		what = "failed: " + oneLine(r.Error)
 	default:
 		what = fmt.Sprintf("balanced accuracy %.4f (threshold %.3g), fit %.2f s", r.BalancedAccuracy, r.Threshold, r.FitSeconds)
+		if math.IsNaN(r.Threshold) { // a multi-class run: its decision has no threshold
+			what = fmt.Sprintf("balanced accuracy %.4f, fit %.2f s", r.BalancedAccuracy, r.FitSeconds)
+		}
 	}
 	fmt.Fprintf(p.w, "bench: [%d/%d] %s %s seed %d: %s\n", e.Done, e.Total, r.Dataset, r.Method, r.Seed, what)
 }
