@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/aer-go/aer/internal/rng"
+	"github.com/aer-go/aer/internal/multitest"
 	"github.com/aer-go/aer/learn"
 )
 
@@ -164,37 +165,10 @@ func TestFitMultiInvariants(t *testing.T) {
 		}
 		// Better than chance on the test rows: balanced accuracy of the
 		// most probable class.
-		if ba := balancedAccuracy(test.Y, ref, 4); ba < 0.5 {
+		if ba := multitest.ArgmaxBA(t, test.Y, ref, 4); ba < 0.5 {
 			t.Errorf("%s: balanced accuracy %.3f", m.Name(), ba)
 		}
 	}
-}
-
-// balancedAccuracy is the mean of the per-class recalls of the most
-// probable class.
-func balancedAccuracy(y []int, p []float64, k int) float64 {
-	hit, n := make([]float64, k), make([]float64, k)
-	for i, c := range y {
-		row := p[i*k : (i+1)*k]
-		best := 0
-		for j := range row {
-			if row[j] > row[best] {
-				best = j
-			}
-		}
-		n[c]++
-		if best == c {
-			hit[c]++
-		}
-	}
-	s, m := 0.0, 0
-	for c := range k {
-		if n[c] > 0 {
-			s += hit[c] / n[c]
-			m++
-		}
-	}
-	return s / float64(m)
 }
 
 // TestFitMultiRefuses checks the refusals of the multi-class fit.
