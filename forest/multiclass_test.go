@@ -9,8 +9,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/aer-go/aer/internal/rng"
 	"github.com/aer-go/aer/internal/multitest"
+	"github.com/aer-go/aer/internal/rng"
 	"github.com/aer-go/aer/learn"
 )
 
