@@ -57,10 +57,13 @@ func (m *MultiModel) Mixture() *mixture.Model { return m.mixture }
 // Members returns the members in the order of the static weights.
 func (m *MultiModel) Members() []MultiMember { return slices.Clone(m.members) }
 
-// Static returns a copy of the static weights; Lambda the weight of the
-// likelihood weights; Dynamic their rule.
-func (m *MultiModel) Static() []float64                 { return slices.Clone(m.comb.static) }
-func (m *MultiModel) Lambda() float64                   { return m.comb.lambda }
+// Static returns a copy of the static weights.
+func (m *MultiModel) Static() []float64 { return slices.Clone(m.comb.static) }
+
+// Lambda returns the weight of the likelihood weights.
+func (m *MultiModel) Lambda() float64 { return m.comb.lambda }
+
+// Dynamic returns the rule of the likelihood weights.
 func (m *MultiModel) Dynamic() ensemble.DynamicSettings { return m.comb.dynamic }
 
 // Summary returns the fit's MultiReport, nil for a loaded model.

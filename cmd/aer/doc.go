@@ -240,7 +240,7 @@
 //	$ aer import --from xgboost --model xgb.json --data xgb.csv --out xgb.aer
 //	$ aer predict --model xgb.aer --data xgb.csv --out xgb-preds.csv
 //	$ aer import --from lightgbm --model lgb.txt --data lgb.csv --out lgb.aer
-//	$ aer import --from xgboost --model softprob.json --data iris.csv --labels setosa,versicolor,virginica --out iris.aer
+//	$ aer import --from xgboost --model multi.json --data multi.csv --out multi.aer
 //
 // # aer export
 //

@@ -105,6 +105,14 @@ func TestDoc(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	multiModel, err := os.ReadFile("../../interop/xgboost/testdata/multi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	multiData, err := os.ReadFile("../../interop/xgboost/testdata/multi.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Chdir(t.TempDir())
 	if err := os.WriteFile("xgb.json", xgbModel, 0o644); err != nil {
 		t.Fatal(err)
@@ -112,7 +120,7 @@ func TestDoc(t *testing.T) {
 	if err := os.WriteFile("xgb.csv", xgbData, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for name, src := range map[string][]byte{"lgb.txt": lgbModel, "lgb.csv": lgbData} {
+	for name, src := range map[string][]byte{"lgb.txt": lgbModel, "lgb.csv": lgbData, "multi.json": multiModel, "multi.csv": multiData} {
 		if err := os.WriteFile(name, src, 0o644); err != nil {
 			t.Fatal(err)
 		}
