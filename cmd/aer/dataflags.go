@@ -211,11 +211,3 @@ func sumInts(v []int) int {
 	}
 	return n
 }
-
-// binaryOnly is opt for a command that takes binary labels only (
-// import): a third label value is refused as before multi-class
-// support.
-func binaryOnly(opt dataset.Options) dataset.Options {
-	opt.MultiClass = false
-	return opt
-}
