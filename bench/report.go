@@ -492,7 +492,11 @@ func (rp *report) docIntro(dc *doc) {
 // says how the pair tests were made.
 func (rp *report) docMethods(dc *doc) {
 	cfg := rp.cfg
-	mt := &table{head: []string{"method", "parameters", "grid searched", "Python anchor"}}
+	anchored := rp.anchored()
+	mt := &table{head: []string{"method", "parameters", "grid searched"}}
+	if anchored {
+		mt.head = append(mt.head, "Python anchor")
+	}
 	for _, s := range cfg.Methods {
 		g := "none (defaults)"
 		if cfg.Grid == GridPaper {
@@ -505,10 +509,14 @@ func (rp *report) docMethods(dc *doc) {
 				g = strings.Join(parts, " x ")
 			}
 		}
-		mt.rows = append(mt.rows, []string{s.String(), s.paramText(), g, anchorOf(s)})
+		row := []string{s.String(), s.paramText(), g}
+		if anchored {
+			row = append(row, anchorOf(s))
+		}
+		mt.rows = append(mt.rows, row)
 	}
 	dc.table(mt)
-	if rp.anchors != nil || rp.plus != nil {
+	if anchored {
 		dc.p(fmt.Sprintf("Python anchor: the anchors' run of the same settings (../shared/anchors/README.md); for %s the anchors' faithful AER, %s.", PaperPreset, paperAnchor))
 		if rp.plus != nil && rp.hasPlusSpec() {
 			dc.p(rp.plusNote())
@@ -662,7 +670,7 @@ func (rp *report) docAcross(dc *doc) {
 	}
 	dc.p(fmt.Sprintf("Mean ranks of the mean test balanced accuracy (at the threshold found on validation) over %d datasets (%s); rank 1 is the best, ties share the average rank.", fr.N, strings.Join(rp.rankSets, ", ")))
 	dc.table(rp.ranksTable())
-	if rp.anchors != nil || rp.plus != nil && rp.hasPlusSpec() {
+	if rp.anchored() {
 		dc.p("Anchor mean balanced accuracy: the Python run of the same settings, averaged over the same datasets and seeds (blank when it lacks one of them); for AER+, the mean over the same datasets of its per-dataset means over the anchors' seeds.")
 	}
 	idf := "+Inf (identical rankings on every dataset)"
@@ -686,7 +694,7 @@ func (rp *report) ranksTable() *table {
 	}
 	sort.SliceStable(order, func(a, b int) bool { return fr.MeanRanks[order[a]] < fr.MeanRanks[order[b]] })
 	t := &table{head: []string{"method", "mean rank", "mean balanced accuracy"}}
-	withAnchors := rp.anchors != nil || rp.plus != nil && rp.hasPlusSpec()
+	withAnchors := rp.anchored()
 	if withAnchors {
 		t.head = append(t.head, "Python anchor", "anchor mean balanced accuracy")
 	}
@@ -809,4 +817,18 @@ func multiRuleText(rule string) string {
 		return "class weights tuned on the validation rows for balanced accuracy"
 	}
 	return "the Bayes rule for balanced accuracy: the class of largest probability over the model's mean validation probability of that class"
+}
+
+// anchored says whether the Python anchors (or AER+) have numbers for any
+// of the bench's datasets: the anchors' columns are shown only then.
+func (rp *report) anchored() bool {
+	for _, d := range rp.ds {
+		if rp.anchors[d.name] != nil {
+			return true
+		}
+		if _, ok := rp.plusOf(d.name); ok && rp.hasPlusSpec() {
+			return true
+		}
+	}
+	return false
 }
