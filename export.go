@@ -28,9 +28,10 @@ const (
 // (float32 [N, K], the class probabilities in Classes() order) and label
 // (int64 [N], the index of the class its decision predicts: the largest
 // w_c p_c of MultiDecision's weights, or the least expected cost under
-// its cost matrix); its native gbdt (softmax),
-// multinomial logreg and one-vs-rest models export, one-vs-one models do
-// not. Package interop/onnx says how each method is written and
+// its cost matrix); its native gbdt (softmax), multinomial logreg,
+// native tree and forest (balanced-rf, balanced-bagging) and one-vs-rest
+// models export, one-vs-one models and the native adaboost and AER ones
+// do not. Package interop/onnx says how each method is written and
 // how closely ONNX Runtime reproduces Predict. A method, or a part of a
 // model, without an ONNX graph gives an error wrapping
 // onnx.ErrUnsupported that names it, and nothing is written.

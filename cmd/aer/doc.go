@@ -260,8 +260,9 @@
 // scores within 3e-6 on the shared datasets' test rows (1.1e-5 for
 // AER's paper preset on wine_quality, whose mixture the float32
 // rounding of the input moves), and its labels. A multi-class model
-// (gbdt's native softmax model, logreg's multinomial one, one-vs-rest
-// models of the methods above; not one-vs-one) has the outputs
+// (gbdt's native softmax model, logreg's multinomial one, the native
+// tree and forests, one-vs-rest models of the methods above; not
+// one-vs-one, nor the native adaboost and AER models) has the outputs
 // probabilities (float32 [N, K]) and label (int64 [N], the index of the
 // class its decision predicts), within 1e-5 of aer predict's and its
 // labels on the shared multi-class tables.

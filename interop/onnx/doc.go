@@ -90,15 +90,25 @@
 //     exp(z - max z) / sum exp(z - max z) (ReduceMax, Exp, ReduceSum).
 //   - logreg's multinomial model: its imputation and standardisation,
 //     MatMul with the [F, K] coefficients, the intercepts, the softmax.
+//   - the native multi-class tree (tree's default on three or more
+//     classes) and forests (balanced-rf and balanced-bagging,
+//     --multiclass native): the CART trees in one TreeEnsembleRegressor
+//     with a target per class, split as the binary trees are (BRANCH_LEQ
+//     or BRANCH_LT by input.split, missing values by DefaultLeft), each
+//     leaf giving its K class shares (tree.Tree.DistRow); a forest's
+//     sums divided by its number of trees. The shares and sums come out
+//     of the operator as float32, about 3e-8 from aer's.
 //   - one-vs-rest models of any exported method: each member's graph as
 //     above and its decision layer's calibration, the K probabilities
 //     NaN to 0, clipped to [0, 1] and divided by their sum (1/K each
 //     when it is 0), as package multiclass combines them.
 //
 // One-vs-one models, whose pairwise probabilities are coupled by an
-// iteration, and other multi-class models are refused. ONNX Runtime
-// gives aer predict's probabilities within 1e-5 and its labels on the
-// five shared multi-class tables' test rows (TestONNXRuntimeMulti).
+// iteration, and the native multi-class models of adaboost (rusboost,
+// easy-ensemble) and AER are refused. ONNX Runtime gives aer predict's
+// probabilities within 1e-5 (the native trees and forests within 3e-8)
+// and its labels on the five shared multi-class tables' test rows
+// (TestONNXRuntimeMulti).
 //
 // # Float32 input and tree thresholds
 //

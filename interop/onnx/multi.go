@@ -7,10 +7,12 @@ import (
 	"strings"
 
 	"github.com/aer-go/aer/boost"
+	"github.com/aer-go/aer/forest"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/logreg"
 	"github.com/aer-go/aer/multiclass"
 	"github.com/aer-go/aer/prep"
+	"github.com/aer-go/aer/tree"
 )
 
 // Probabilities is the float32 [N, K] output of a multi-class model's
@@ -20,7 +22,7 @@ const Probabilities = "probabilities"
 
 // ExportedMulti lists the multi-class models Write converts, for
 // messages.
-const ExportedMulti = "gbdt's native softmax model (and models imported from XGBoost or LightGBM), logreg's multinomial one, and one-vs-rest models (--multiclass ovr) of any exported method"
+const ExportedMulti = "gbdt's native softmax model (and models imported from XGBoost or LightGBM), logreg's multinomial one, the native multi-class tree and forests (tree, balanced-rf, balanced-bagging), and one-vs-rest models (--multiclass ovr) of any exported method"
 
 // MultiSpec is what Write exports for a multi-class model: the model,
 // its decision's class weights and descriptive fields.
@@ -157,6 +159,10 @@ func (c *converter) multiProba(m learn.MultiModel, in *input) (string, error) {
 		return c.g.softmax(mg), nil
 	case *logreg.MultiModel:
 		return c.multinomial(t, in.features(c.g))
+	case *tree.MultiModel:
+		return c.multiTrees([]*tree.Tree{t.Tree()}, t.Classes(), in)
+	case *forest.MultiModel:
+		return c.multiTrees(t.Forest().Trees, t.Classes(), in)
 	case *multiclass.Model:
 		if t.Strategy != multiclass.OneVsRest {
 			return "", c.unsupported("a one-vs-one model (multiclass %s): its pairwise probabilities are coupled by an iteration the graph does not hold; one-vs-rest models (multiclass ovr) export", t.Strategy)
@@ -164,6 +170,30 @@ func (c *converter) multiProba(m learn.MultiModel, in *input) (string, error) {
 		return c.oneVsRest(t, in)
 	}
 	return "", c.unsupported("multi-class %T has no ONNX graph (exported: %s)", m, ExportedMulti)
+}
+
+// multiTrees is the mean of the multi-class CART trees' leaf class
+// shares, as tree.Tree.DistRow and forest.Forest.PredictClassProba give
+// them: one TreeEnsembleRegressor with a target per class, each leaf
+// giving its k shares, the sums divided by the number of trees.
+func (c *converter) multiTrees(ts []*tree.Tree, k int, in *input) (string, error) {
+	if len(ts) == 0 {
+		return "", c.wrap(fmt.Errorf("the forest has no trees"))
+	}
+	e := &treeSet{in: in}
+	for i, t := range ts {
+		if t.Classes != k {
+			return "", c.wrap(fmt.Errorf("tree %d has %d classes, the model %d", i, t.Classes, k))
+		}
+		if err := e.addCARTDist(t); err != nil {
+			return "", c.wrap(fmt.Errorf("tree %d: %w", i, err))
+		}
+	}
+	sum := e.emit(c.g, k)
+	if len(ts) == 1 {
+		return sum, nil
+	}
+	return c.g.div(sum, c.g.scalar("trees", float64(len(ts)))), nil
 }
 
 // multinomial is the softmax of x W^T + b.

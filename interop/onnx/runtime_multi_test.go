@@ -76,9 +76,13 @@ func scoreORTMulti(t *testing.T, node, script, model string, x [][]float64, k in
 // gbdt's native softmax model and logreg's multinomial one on all five,
 // one-vs-rest models (each member's graph and sigmoid calibration, the
 // probabilities normalised) of logreg and balanced-rf on all five and of
-// AER on glass and ecoli6, and gbdt and logreg with a cost-matrix
-// decision on vehicle and ecoli6. ONNX Runtime gives aer predict's class
-// probabilities within 1e-5 and its labels (the decision's weighted
+// AER on glass and ecoli6, the native multi-class tree (tree's default,
+// its leaves' class shares; grown whole and with max_depth=4) and forest
+// (balanced-rf --multiclass native, the mean of its trees' shares) on
+// all five, and gbdt and logreg with a cost-matrix decision on vehicle
+// and ecoli6. ONNX Runtime gives aer predict's class probabilities
+// within 1e-5 (the native trees and forests within 1e-7: their shares
+// rounded to float32) and its labels (the decision's weighted
 // argmax) on the test rows as the file holds them (ONNX Runtime reads
 // them rounded to float32). On the rows rounded to float32 beforehand,
 // logreg, which has no thresholds, agrees within 1e-6 too; the tree
@@ -102,14 +106,16 @@ func TestONNXRuntimeMulti(t *testing.T) {
 	}
 	type tcase struct {
 		dataset, method, multiclass string
-		cost                        bool // a cost-matrix decision
+		cost                        bool   // a cost-matrix decision
+		param                       string // key=value, "" for none
 	}
 	var cases []tcase
 	for _, d := range all {
-		cases = append(cases, tcase{d, "gbdt", "", false}, tcase{d, "logreg", "", false}, tcase{d, "logreg", aer.MulticlassOvR, false}, tcase{d, "balanced-rf", aer.MulticlassOvR, false})
+		cases = append(cases, tcase{d, "gbdt", "", false, ""}, tcase{d, "logreg", "", false, ""}, tcase{d, "logreg", aer.MulticlassOvR, false, ""}, tcase{d, "balanced-rf", aer.MulticlassOvR, false, ""},
+			tcase{d, "tree", "", false, ""}, tcase{d, "tree", "", false, "max_depth=4"}, tcase{d, "balanced-rf", aer.MulticlassNative, false, ""})
 	}
-	cases = append(cases, tcase{"glass", "aer", aer.MulticlassOvR, false}, tcase{"ecoli6", "aer", aer.MulticlassOvR, false},
-		tcase{"vehicle", "gbdt", "", true}, tcase{"ecoli6", "logreg", "", true})
+	cases = append(cases, tcase{"glass", "aer", aer.MulticlassOvR, false, ""}, tcase{"ecoli6", "aer", aer.MulticlassOvR, false, ""},
+		tcase{"vehicle", "gbdt", "", true, ""}, tcase{"ecoli6", "logreg", "", true, ""})
 	for _, tc := range cases {
 		name := tc.dataset + "," + tc.method
 		if tc.multiclass != "" {
@@ -118,11 +124,19 @@ func TestONNXRuntimeMulti(t *testing.T) {
 		if tc.cost {
 			name += ",cost"
 		}
+		if tc.param != "" {
+			name += "," + tc.param
+		}
 		t.Run(name, func(t *testing.T) {
 			sp := splits[tc.dataset]
 			method, err := learn.New(tc.method)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if key, value, ok := strings.Cut(tc.param, "="); ok {
+				if err := method.Set(key, value); err != nil {
+					t.Fatal(err)
+				}
 			}
 			set := &aer.Settings{Seed: 1, Multiclass: tc.multiclass}
 			if tc.cost {
@@ -150,16 +164,21 @@ func TestONNXRuntimeMulti(t *testing.T) {
 				t.Fatal(err)
 			}
 			k := len(model.Classes())
-			rounded := 0.0
+			rounded, read := 0.0, 1e-5
 			if tc.method == "logreg" {
 				rounded = 1e-6
+			}
+			if tc.method == "tree" || tc.multiclass == aer.MulticlassNative {
+				// The leaf shares, and the forest's sums, rounded to
+				// float32 by TreeEnsembleRegressor.
+				read = 1e-7
 			}
 			for _, in := range []struct {
 				name  string
 				table *aer.Table
 				tol   float64 // 0: reported only
 			}{
-				{"as read", sp.test, 1e-5},
+				{"as read", sp.test, read},
 				{"rounded to float32", float32Table(sp.test), rounded},
 			} {
 				preds, err := model.Predict(ctx, in.table, nil)
@@ -218,6 +237,30 @@ func TestONNXMultiOvORefused(t *testing.T) {
 	var buf bytes.Buffer
 	if err := model.ExportONNX(&buf); !errors.Is(err, onnx.ErrUnsupported) || !strings.Contains(err.Error(), "one-vs-one") || buf.Len() > 0 {
 		t.Errorf("one-vs-one export: %v (%d bytes written), want ErrUnsupported naming one-vs-one", err, buf.Len())
+	}
+}
+
+// The native multi-class models of rusboost (adaboost's SAMME) and AER
+// have no graph: refused, naming the model, and nothing is written.
+func TestONNXMultiNativeRefused(t *testing.T) {
+	ctx := context.Background()
+	table, err := aer.ReadTable(sharedtest.Path(t, "datasets-multiclass", "glass.csv"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ method, model string }{{"rusboost", "adaboost.MultiModel"}, {"aer", "adaptive.MultiModel"}} {
+		method, err := learn.New(c.method)
+		if err != nil {
+			t.Fatal(err)
+		}
+		model, err := aer.Fit(ctx, table, nil, &aer.Settings{Seed: 1, Multiclass: aer.MulticlassNative}, method)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := model.ExportONNX(&buf); !errors.Is(err, onnx.ErrUnsupported) || !strings.Contains(err.Error(), c.model) || buf.Len() > 0 {
+			t.Errorf("%s native export: %v (%d bytes written), want ErrUnsupported naming %s", c.method, err, buf.Len(), c.model)
+		}
 	}
 }
 

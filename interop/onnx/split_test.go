@@ -142,3 +142,28 @@ func TestTreeSplitsRefused(t *testing.T) {
 		t.Error("a feature beyond the input was taken")
 	}
 }
+
+// A multi-class tree's leaf gives its class shares to targets 0..K-1;
+// a tree without matching shares is refused, and the binary path still
+// refuses a multi-class tree.
+func TestCARTDist(t *testing.T) {
+	mt := &tree.Tree{NumFeatures: 1, Feature: []int32{0, -1, -1}, Threshold: []float64{0.5, 0, 0}, DefaultLeft: []bool{true, false, false},
+		Left: []int32{1, -1, -1}, Right: []int32{2, -1, -1}, Value: make([]float64, 3),
+		Classes: 3, Dist: []float64{0.4, 0.3, 0.3, 0.9, 0.1, 0, 0, 0.25, 0.75}}
+	e := &treeSet{in: &input{nf: 1}}
+	if err := e.addCARTDist(mt); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(e.modes, []string{"BRANCH_LEQ", "LEAF", "LEAF"}) || !slices.Equal(e.missing, []int64{1, 0, 0}) ||
+		!slices.Equal(e.targetNode, []int64{1, 1, 1, 2, 2, 2}) || !slices.Equal(e.targetID, []int64{0, 1, 2, 0, 1, 2}) ||
+		!slices.Equal(e.weights, []float64{0.9, 0.1, 0, 0, 0.25, 0.75}) {
+		t.Errorf("modes %v, missing %v, targets %v %v, weights %v", e.modes, e.missing, e.targetNode, e.targetID, e.weights)
+	}
+	if err := (&treeSet{in: &input{nf: 1}}).addCART(mt, 0); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("a multi-class tree as a binary one: %v", err)
+	}
+	mt.Dist = mt.Dist[:6]
+	if err := (&treeSet{in: &input{nf: 1}}).addCARTDist(mt); err == nil {
+		t.Error("a tree of 3 nodes with 6 class shares was taken")
+	}
+}

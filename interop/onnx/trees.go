@@ -81,8 +81,23 @@ func (e *treeSet) addCART(t *tree.Tree, target int64) error {
 
 // addCARTValues adds a CART tree whose leaf i gives values[i].
 func (e *treeSet) addCARTValues(t *tree.Tree, values []float64, target int64) error {
+	return e.addCARTTargets(t, values, 1, target)
+}
+
+// addCARTDist adds a multi-class CART tree whose leaf gives its class
+// shares, class c's to target c (tree.Tree.DistRow).
+func (e *treeSet) addCARTDist(t *tree.Tree) error {
+	if t.Classes < 2 || len(t.Dist) != t.Classes*len(t.Feature) {
+		return fmt.Errorf("not a multi-class tree: %d classes, %d class shares for %d nodes", t.Classes, len(t.Dist), len(t.Feature))
+	}
+	return e.addCARTTargets(t, t.Dist, t.Classes, 0)
+}
+
+// addCARTTargets adds a CART tree whose leaf i gives values[i*k+c] to
+// target first+c, for c < k.
+func (e *treeSet) addCARTTargets(t *tree.Tree, values []float64, k int, first int64) error {
 	n := len(t.Feature)
-	if n == 0 || len(t.Threshold) != n || len(t.DefaultLeft) != n || len(t.Left) != n || len(t.Right) != n || len(values) != n {
+	if n == 0 || len(t.Threshold) != n || len(t.DefaultLeft) != n || len(t.Left) != n || len(t.Right) != n || len(values) != n*k {
 		return fmt.Errorf("malformed tree of %d nodes", n)
 	}
 	id := e.trees
@@ -90,7 +105,7 @@ func (e *treeSet) addCARTValues(t *tree.Tree, values []float64, target int64) er
 	for i := range n {
 		l, r := t.Left[i], t.Right[i]
 		if l < 0 {
-			e.leaf(id, int64(i), target, values[i])
+			e.leaf(id, int64(i), first, values[i*k:(i+1)*k]...)
 			continue
 		}
 		if int(l) >= n || int(r) >= n || l < 0 || r < 0 {
@@ -133,7 +148,8 @@ func (e *treeSet) split(tree, node int64, feature int32, thr float64, leq bool, 
 	return nil
 }
 
-func (e *treeSet) leaf(tree, node, target int64, v float64) {
+// leaf adds a leaf node giving vs[c] to target first+c.
+func (e *treeSet) leaf(tree, node, first int64, vs ...float64) {
 	e.treeIDs = append(e.treeIDs, tree)
 	e.nodeIDs = append(e.nodeIDs, node)
 	e.featureIDs = append(e.featureIDs, 0)
@@ -142,10 +158,12 @@ func (e *treeSet) leaf(tree, node, target int64, v float64) {
 	e.trueIDs = append(e.trueIDs, 0)
 	e.falseIDs = append(e.falseIDs, 0)
 	e.missing = append(e.missing, 0)
-	e.targetTree = append(e.targetTree, tree)
-	e.targetNode = append(e.targetNode, node)
-	e.targetID = append(e.targetID, target)
-	e.weights = append(e.weights, v)
+	for c, v := range vs {
+		e.targetTree = append(e.targetTree, tree)
+		e.targetNode = append(e.targetNode, node)
+		e.targetID = append(e.targetID, first+int64(c))
+		e.weights = append(e.weights, v)
+	}
 }
 
 // emit adds the TreeEnsembleRegressor node on the input's features, NaN
