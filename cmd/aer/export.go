@@ -51,17 +51,17 @@ balanced-bagging with --multiclass native: their leaves' class shares,
 averaged over the trees), and one-vs-rest models (--multiclass ovr) of
 any exported method (each member's graph and its decision layer's
 calibration, the probabilities clipped to [0, 1] and divided by their
-sum). Their graph has two
-outputs: probabilities, float32 [N, K], the class probabilities aer
-predict writes (score_<class>, in the order aer info lists the classes),
-and label, int64 [N], the index of the class aer predict predicts: the
-largest w_c p_c of the decision's class weights (ArgMax, the first on a
-tie), or under a cost matrix (aer fit --cost-matrix) the class of least
-expected cost (ArgMin of p times the matrix). ONNX Runtime gives aer predict's probabilities within 1e-5 and its
-labels on the shared multi-class tables' test rows. One-vs-one models
-(--multiclass ovo), whose pairwise probabilities are coupled by an
-iteration, and the native multi-class models of rusboost, easy-ensemble
-and aer are refused.
+sum). Their graph has two outputs: probabilities, float32 [N, K], the
+class probabilities aer predict writes (score_<class>, in the order aer
+info lists the classes), and label, int64 [N], the index of the class
+aer predict predicts: the largest w_c p_c of the decision's class
+weights (ArgMax, the first on a tie), or under a cost matrix (aer fit
+--cost-matrix) the class of least expected cost (ArgMin of p times the
+matrix). ONNX Runtime gives aer predict's probabilities within 1e-5 and
+its labels on the shared multi-class tables' test rows. One-vs-one
+models (--multiclass ovo), whose pairwise probabilities are coupled by
+an iteration, and the native multi-class models of rusboost,
+easy-ensemble and aer are refused.
 
 --out - writes to the standard output (without --json). --json prints
 what was written: the method, the input's features, the threshold and
