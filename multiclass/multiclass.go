@@ -16,6 +16,9 @@ import (
 	"github.com/aer-go/aer/learn"
 )
 
+// MaxClasses is the most classes a decomposition loads.
+const MaxClasses = 10_000
+
 // Strategies of decomposition.
 const (
 	// OneVsRest fits one binary model per class, the class against all
@@ -302,12 +305,18 @@ func Load(payload []byte, method learn.Method) (*Model, error) {
 	if err := dec.Decode(&e); err != nil {
 		return nil, fmt.Errorf("multiclass: decoding: %w", err)
 	}
+	// The member count is checked before the pairs are listed: a crafted
+	// class count must not allocate their list.
+	want := e.Classes
+	if e.Strategy == OneVsOne {
+		want = e.Classes * (e.Classes - 1) / 2
+	}
+	if e.Classes < 3 || e.Classes > MaxClasses || len(e.Members) != want {
+		return nil, fmt.Errorf("multiclass: %d members for %d classes (%s)", len(e.Members), e.Classes, e.Strategy)
+	}
 	pairs, err := Pairs(e.Strategy, e.Classes)
 	if err != nil {
 		return nil, err
-	}
-	if e.Classes < 3 || len(e.Members) != len(pairs) {
-		return nil, fmt.Errorf("multiclass: %d members for %d classes (%s)", len(e.Members), e.Classes, e.Strategy)
 	}
 	m := &Model{Strategy: e.Strategy, K: e.Classes, nf: e.Features}
 	for i, em := range e.Members {

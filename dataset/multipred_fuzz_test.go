@@ -1,0 +1,67 @@
+package dataset
+
+import (
+	"bytes"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// FuzzReadMultiPredictions feeds arbitrary text to the multi-class
+// predictions reader: it returns an error that names the file, or
+// predictions whose columns agree in length, whose classes index the
+// class list, whose probabilities are finite, and which write and read
+// back unchanged.
+func FuzzReadMultiPredictions(f *testing.F) {
+	for _, s := range []string{
+		"label,pred,score_a,score_b,score_c\na,a,0.7,0.2,0.1\nc,b,0.1,0.5,0.4\n",
+		"pred,score_x,score_y\ny,0.4,0.6\n",
+		"row,repeat,fold,label,pred,score_1,score_2,score_3\n1,1,2,3,3,0.1,0.2,0.7\n", // aer cv --oof
+		"label,score_a,score_b,weight\nb,0.3,0.7,2\na,0.9,0.1,0\n",
+		"label,pred,\"score_a b\",score_c\n\"a b\",c,0.2,0.8\n",
+		"label,pred,score_a,score_a\na,a,1,0\n",
+		"label,pred,score_a,score_b\nz,a,0.5,0.5\n",
+		"label,pred,score_a,score_b\na,a,NaN,0.5\n",
+		"",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		p, err := ReadMultiPredictions(strings.NewReader(text), "fuzz.csv")
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz.csv") {
+				t.Fatalf("error without the file's name: %v", err)
+			}
+			return
+		}
+		k, n := len(p.Classes), len(p.Pred)
+		if k < 2 || len(p.Proba) != n*k || (p.Label != nil && len(p.Label) != n) || (p.Weight != nil && len(p.Weight) != n) {
+			t.Fatalf("%d classes, %d predictions, %d probabilities, %d labels", k, n, len(p.Proba), len(p.Label))
+		}
+		for i := range n {
+			if p.Pred[i] < 0 || p.Pred[i] >= k || p.Label != nil && (p.Label[i] < 0 || p.Label[i] >= k) {
+				t.Fatalf("row %d: class out of range", i)
+			}
+		}
+		for _, v := range p.Proba {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Fatalf("probability %v", v)
+			}
+		}
+		if p.Weight != nil || slices.ContainsFunc(p.Classes, func(c string) bool { return strings.TrimSpace(c) != c || c == "" }) {
+			return // the writer writes no weights; padded names are trimmed on reading
+		}
+		var b bytes.Buffer
+		if err := WriteMultiPredictions(&b, p, "", nil); err != nil {
+			t.Fatal(err)
+		}
+		q, err := ReadMultiPredictions(&b, "again.csv")
+		if err != nil {
+			t.Fatalf("written predictions do not read back: %v\n%s", err, b.String())
+		}
+		if !slices.Equal(q.Classes, p.Classes) || !slices.Equal(q.Pred, p.Pred) || !slices.Equal(q.Label, p.Label) || !slices.Equal(q.Proba, p.Proba) {
+			t.Fatalf("round trip changed the predictions:\n%s", b.String())
+		}
+	})
+}
