@@ -2,6 +2,7 @@ package aer_test
 
 import (
 	"bytes"
+	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -35,6 +36,13 @@ func FuzzReadModel(f *testing.F) {
 		f.Add(b)
 		f.Add(b[:len(b)/2])
 	}
+	for _, c := range []struct{ method, strategy string }{{"logreg", ""}, {"tree", aer.MulticlassOvR}} {
+		b, err := multiModelBytes(c.method, c.strategy)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
 	f.Add([]byte(modelfile.Magic))
 	f.Add([]byte{})
 	f.Add([]byte("a,b,label\n1,2,0\n"))
@@ -48,6 +56,12 @@ func FuzzReadModel(f *testing.F) {
 		}
 		if err := m.Header().Validate(); err != nil {
 			t.Fatalf("loaded a model with an invalid header: %v", err)
+		}
+		if m.MultiClass() {
+			if len(m.Classes()) < 3 || m.MultiDecision().Check() != nil || len(m.MultiDecision().Weights) != len(m.Classes()) {
+				t.Fatalf("loaded a multi-class model of classes %q, decision %+v", m.Classes(), m.MultiDecision())
+			}
+			return
 		}
 		m.Threshold()
 		d := m.Learned().NumFeatures()
@@ -64,4 +78,32 @@ func FuzzReadModel(f *testing.F) {
 			e.Explain(x.RawRowView(1))
 		}
 	})
+}
+
+// multiModelBytes is the model file of method fitted to a small table of
+// three classes by strategy ("" for its default).
+func multiModelBytes(method, strategy string) ([]byte, error) {
+	n := 60
+	x1, x2, label := make([]float64, n), make([]float64, n), make([]string, n)
+	for i := range n {
+		x1[i], x2[i] = math.Sin(float64(i)), math.Cos(float64(3*i))
+		label[i] = []string{"a", "a", "b", "c"}[i%4]
+	}
+	t, err := aer.NewTable([]aer.Column{{Name: "x1", Values: x1}, {Name: "x2", Values: x2}, {Name: "label", Values: label}}, nil)
+	if err != nil {
+		return nil, err
+	}
+	m, err := aer.Method(method)
+	if err != nil {
+		return nil, err
+	}
+	model, err := aer.Fit(context.Background(), t, nil, &aer.Settings{Seed: 1, Multiclass: strategy}, m)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if _, err := model.WriteTo(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
