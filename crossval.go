@@ -6,7 +6,6 @@ import (
 
 	"github.com/aer-go/aer/cv"
 	"github.com/aer-go/aer/learn"
-	"github.com/aer-go/aer/multiclass"
 	"github.com/aer-go/aer/pipeline"
 )
 
@@ -76,9 +75,12 @@ func CrossValidateMulti(ctx context.Context, t *Table, s *Settings, method learn
 	if err != nil {
 		return nil, err
 	}
+	if s.Grid != nil && (cs == nil || cs.Holdout == 0) {
+		return nil, fmt.Errorf("%w: a grid search needs a validation hold-out (cv.Settings.Holdout)", learn.ErrParam)
+	}
 	fit := func(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.MultiModel, cv.Decider, error) {
 		env.Logger, env.Progress, env.MemoryPlan = s.Logger, s.Progress, s.MemoryPlan
-		f, err := multiclass.FitDecided(ctx, method, s.Multiclass, dec, train, valid, k, env)
+		f, _, _, err := fitMultiData(ctx, method, s, dec, train, valid, k, env)
 		if err != nil {
 			return nil, nil, err
 		}

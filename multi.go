@@ -14,6 +14,7 @@ import (
 	"github.com/aer-go/aer/modelfile"
 	"github.com/aer-go/aer/multiclass"
 	"github.com/aer-go/aer/pipeline"
+	"github.com/aer-go/aer/search"
 )
 
 // How a multi-class model holds its classes (Settings.Multiclass,
@@ -39,7 +40,7 @@ func (m *Model) Classes() []string { return m.header.Schema.ClassNames() }
 // fitMulti fits method to a multi-class training table (Fit's path for
 // tables with Labels): natively when the method is a learn.MultiFitter
 // and s.Multiclass is "" or native, else by decomposition (one-vs-rest
-// by default). There is no grid search. The decision
+// by default), at every point of s.Grid when it is set. The decision
 // (decision.FitMulti, rule s.Decision.Rule) predicts by default the
 // class of largest probability over its training share, the Bayes rule
 // for balanced accuracy; "tuned" tunes the weights on the validation
@@ -62,7 +63,7 @@ func fitMulti(ctx context.Context, train, valid *Table, s *Settings, method lear
 	if err != nil {
 		return nil, err
 	}
-	f, err := multiclass.FitDecided(ctx, method, s.Multiclass, dec, tr, va, k, env)
+	f, method, found, err := fitMultiData(ctx, method, s, dec, tr, va, k, env)
 	if err != nil {
 		return nil, err
 	}
@@ -80,17 +81,33 @@ func fitMulti(ctx context.Context, train, valid *Table, s *Settings, method lear
 		return nil, err
 	}
 	h := &modelfile.Header{Method: method.Name(), Schema: schema, Config: cfg, Decision: layerJSON, Producer: "aer " + Version, Multiclass: strategy}
-	return &Model{header: h, multi: mm, multiLayer: layer, report: &FitReport{Seconds: time.Since(start).Seconds()}}, nil
+	return &Model{header: h, multi: mm, multiLayer: layer, report: &FitReport{Search: found, Seconds: time.Since(start).Seconds()}}, nil
+}
+
+// fitMultiData fits method to a multi-class training set with its
+// decision dec: once, or, with s.Grid, at every point of the grid on
+// copies of method, keeping the best on the validation rows (then the
+// chosen method and the search's outcome are returned too).
+func fitMultiData(ctx context.Context, method learn.Method, s *Settings, dec decision.MultiOptions, tr, va *learn.Data, k int, env learn.Env) (*multiclass.Fitted, learn.Method, *search.Outcome, error) {
+	if s.Grid == nil {
+		f, err := multiclass.FitDecided(ctx, method, s.Multiclass, dec, tr, va, k, env)
+		return f, method, nil, err
+	}
+	if va == nil {
+		return nil, nil, nil, fmt.Errorf("%w: a grid search needs validation rows", learn.ErrParam)
+	}
+	axes, err := pipeline.Axes(method, s.Grid)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return multiclass.SearchDecided(ctx, func() (learn.Method, error) { return cloneMethod(method) }, axes, s.Multiclass, dec, tr, va, k, env)
 }
 
 // multiMethod is method (DefaultMethod when nil) with s's parameters
-// set, for a multi-class fit, which has no grid search.
+// set, for a multi-class fit.
 func multiMethod(method learn.Method, s *Settings) (learn.Method, error) {
 	if method == nil {
 		method = DefaultMethod()
-	}
-	if s.Grid != nil {
-		return nil, fmt.Errorf("%w: a grid search on multi-class labels is not supported", learn.ErrParam)
 	}
 	if len(s.Params) > 0 {
 		c, err := cloneMethod(method)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/aer-go/aer/dataset"
@@ -15,6 +16,7 @@ import (
 	"github.com/aer-go/aer/learn"
 	aermetrics "github.com/aer-go/aer/metrics"
 	"github.com/aer-go/aer/multiclass"
+	"github.com/aer-go/aer/search"
 )
 
 // fitAndScoreMulti is fitAndScore for a dataset of three or more
@@ -47,16 +49,23 @@ func fitAndScoreMulti(ctx context.Context, j *job, grid, rule string, workers in
 		r.Status, r.Error = "error", err.Error()
 		return &outcome{row: r}, nil
 	}
-	if grid != "" {
-		return fail(fmt.Errorf("fit: a grid search on multi-class labels is not supported"))
-	}
 	method, err := j.spec.New()
 	if err != nil {
 		return fail(fmt.Errorf("fit: %w", err))
 	}
 	mem := startHeapSampler()
 	start := time.Now()
-	f, err := multiclass.FitDecided(ctx, method, "", decision.MultiOptions{Rule: rule}, sp.train, sp.valid, k, learn.Env{Seed: j.seed, Workers: workers})
+	dec, env := decision.MultiOptions{Rule: rule}, learn.Env{Seed: j.seed, Workers: workers}
+	var f *multiclass.Fitted
+	if axes := j.axes(grid); axes != nil {
+		var found *search.Outcome
+		f, _, found, err = multiclass.SearchDecided(ctx, j.spec.New, axes, "", dec, sp.train, sp.valid, k, env)
+		if err == nil {
+			row.Params = strings.TrimSpace(row.Params + " " + strings.Join(found.Points[found.Chosen].Params, " "))
+		}
+	} else {
+		f, err = multiclass.FitDecided(ctx, method, "", dec, sp.train, sp.valid, k, env)
+	}
 	row.FitSeconds = time.Since(start).Seconds()
 	row.HeapPeakBytes = mem.stop()
 	if err != nil {

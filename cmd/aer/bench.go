@@ -94,8 +94,9 @@ class; the binary-only columns are NaN. Its predictions are aer predict's
 multi-class format (label, pred, score_<class>), its tests count a row as
 right when pred is its label and rank 1 - its true class's probability, and
 its report table has the multi-class metrics. Mean ranks, Friedman and
-Nemenyi take its balanced accuracy as any dataset's. A grid search is
-refused on it (the run is an error row).
+Nemenyi take its balanced accuracy as any dataset's. With --grid paper,
+every point is fitted with its decision and the best on the validation
+rows by balanced accuracy kept.
 
 --methods is a comma-separated list of method specs NAME or
 NAME:key=value:key=value (aer:preset=paper); values cannot hold commas or

@@ -55,9 +55,6 @@ type cvMultiOutput struct {
 
 // runCVMulti cross-validates a multi-class table and renders it.
 func runCVMulti(ctx context.Context, r *cvMultiRun, stdout, stderr io.Writer) error {
-	if len(r.grid) > 0 {
-		return usageErrorf("cv: --grid: a grid search on multi-class labels is not supported")
-	}
 	r.env.Logger = noteLoggerOnce(stderr, "cv")
 	start := time.Now()
 	fresh, _ := learn.New(r.plan.method.Name())

@@ -95,3 +95,44 @@ func TestResampleClassNames(t *testing.T) {
 		t.Errorf("%d van rows, want 50", n)
 	}
 }
+
+// TestMultiClassGrid: aer fit --grid on a multi-class table fits every
+// point with its decision, reports each point's validation balanced
+// accuracy, keeps the best, and the model file holds its parameters.
+func TestMultiClassGrid(t *testing.T) {
+	src := filepath.Join(sharedtest.Path(t), "datasets-multiclass", "vehicle.csv")
+	if _, err := os.Stat(src); err != nil {
+		t.Skipf("%v (the multi-class datasets are in ../shared/datasets-multiclass)", err)
+	}
+	dir := t.TempDir()
+	if _, stderr, code := aer(t, "split", "--data", src, "--ratio", "3:1:1", "--seed", "0", "--out-dir", dir); code != 0 {
+		t.Fatalf("split: exit %d\n%s", code, stderr)
+	}
+	train, valid := filepath.Join(dir, "vehicle.train.csv"), filepath.Join(dir, "vehicle.valid.csv")
+	model := filepath.Join(dir, "g.aer")
+	stdout, stderr, code := aer(t, "fit", "--method", "logreg", "--grid", "C=0.01,1", "--train", train, "--valid", valid, "--out", model, "--json")
+	if code != 0 {
+		t.Fatalf("fit --grid: exit %d\n%s", code, stderr)
+	}
+	var fo fitOutput
+	if err := json.Unmarshal([]byte(stdout), &fo); err != nil {
+		t.Fatal(err)
+	}
+	s := fo.Search
+	if s == nil || len(s.Points) != 2 || s.Objective != "balanced_accuracy" {
+		t.Fatalf("grid outcome %+v", s)
+	}
+	best := s.Points[s.Chosen]
+	for _, p := range s.Points {
+		if p.Value > best.Value {
+			t.Errorf("chose %v (%v), but %v scored %v", best.Params, best.Value, p.Params, p.Value)
+		}
+	}
+	want := strings.TrimPrefix(best.Params[0], "C=")
+	if fo.Params["C"] != want {
+		t.Errorf("the model's C is %q, the chosen point's %q", fo.Params["C"], want)
+	}
+	if _, stderr, code := aer(t, "fit", "--method", "logreg", "--grid", "C=0.01,1", "--train", train, "--out", filepath.Join(dir, "h.aer")); code != 2 {
+		t.Errorf("fit --grid without validation rows: exit %d\n%s", code, stderr)
+	}
+}

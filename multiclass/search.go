@@ -1,0 +1,110 @@
+package multiclass
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/aer-go/aer/decision"
+	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/metrics"
+	"github.com/aer-go/aer/search"
+)
+
+// SearchDecided is FitDecided over a grid: every point of axes is set on
+// a fresh newMethod(), fitted with its decision, and scored on the
+// validation rows at that decision by what the decision is for (balanced
+// accuracy, or dec.Metric; the mean cost under a cost matrix, lower
+// better). The best point is kept (of equal values, the first listed),
+// with the search's outcome. Every point fits with the same env.
+func SearchDecided(ctx context.Context, newMethod func() (learn.Method, error), axes []search.Axis, strategy string, dec decision.MultiOptions,
+	train, valid *learn.Data, k int, env learn.Env) (*Fitted, learn.Method, *search.Outcome, error) {
+	if valid == nil {
+		return nil, nil, nil, fmt.Errorf("%w: a grid search needs validation data", learn.ErrParam)
+	}
+	out := &search.Outcome{Objective: objectiveName(dec), Chosen: -1}
+	var (
+		best       *Fitted
+		bestMethod learn.Method
+	)
+	points := search.Points(axes)
+	for i, p := range points {
+		m, err := newMethod()
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		for _, kv := range p {
+			key, v, _ := strings.Cut(kv, "=")
+			if err := m.Set(key, v); err != nil {
+				return nil, nil, nil, fmt.Errorf("grid point %s: %w", strings.Join(p, " "), err)
+			}
+		}
+		env.Report("grid", i, len(points))
+		f, err := FitDecided(ctx, m, strategy, dec, train, valid, k, env.Quiet())
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("grid point %s: %w", strings.Join(p, " "), err)
+		}
+		v, err := validValue(f, valid, k, dec)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("grid point %s: %w", strings.Join(p, " "), err)
+		}
+		if p == nil {
+			p = []string{}
+		}
+		out.Points = append(out.Points, search.Result{Params: p, Value: v}) // no threshold: a multi-class decision
+		better := out.Chosen < 0 || v > out.Points[out.Chosen].Value
+		if dec.Cost != nil {
+			better = out.Chosen < 0 || v < out.Points[out.Chosen].Value
+		}
+		if better {
+			out.Chosen, best, bestMethod = i, f, m
+		}
+	}
+	env.Report("grid", len(points), len(points))
+	out.Method = bestMethod
+	return best, bestMethod, out, nil
+}
+
+// objectiveName names what a multi-class grid point is scored by.
+func objectiveName(dec decision.MultiOptions) string {
+	switch {
+	case dec.Cost != nil:
+		return "mean cost (cost matrix)"
+	case dec.Metric != "":
+		return dec.Metric
+	}
+	return decision.MultiBalancedAccuracy
+}
+
+// validValue scores f's decision on the validation rows.
+func validValue(f *Fitted, valid *learn.Data, k int, dec decision.MultiOptions) (float64, error) {
+	p, err := f.Model.PredictClassProba(valid.X, nil)
+	if err != nil {
+		return 0, err
+	}
+	pred := make([]int, valid.Rows())
+	f.Layer.Predict(p, pred)
+	if dec.Cost != nil {
+		total, wsum := 0.0, 0.0
+		for i, y := range valid.Y {
+			w := 1.0
+			if valid.W != nil {
+				w = valid.W[i]
+			}
+			total += w * dec.Cost[y][pred[i]]
+			wsum += w
+		}
+		return total / wsum, nil
+	}
+	r, err := metrics.EvaluateMulti(valid.Y, pred, nil, k, valid.W)
+	if err != nil {
+		return 0, err
+	}
+	switch dec.Metric {
+	case decision.MultiMacroF1:
+		return r.MacroF1, nil
+	case decision.MultiGMean:
+		return r.GMean, nil
+	}
+	return r.BalancedAccuracy, nil
+}
