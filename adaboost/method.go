@@ -126,22 +126,32 @@ func (m *Method) fresh() *Method {
 // ensembles in parallel on the Env's workers; no model depends on their
 // number.
 func (m *Method) Fit(ctx context.Context, train, _ *learn.Data, env learn.Env) (learn.Model, error) {
-	s := m.s.Resolved()
-	var ens []*Ensemble
-	if m.kind == easyEnsemble {
-		var err error
-		ens, err = FitEasy(ctx, train, s, env.Seed, env.Threads(), func(done, total int) { env.Report("ensembles", done, total) })
-		if err != nil {
-			return nil, err
-		}
-	} else {
-		e, err := Fit(ctx, train, s.Boost, env.Seed, env.Threads(), func(done, total int) { env.Report("rounds", done, total) })
-		if err != nil {
-			return nil, err
-		}
-		ens = []*Ensemble{e}
+	ens, err := fitEnsembles(m, env,
+		func(s EasySettings, progress func(done, total int)) ([]*Ensemble, error) {
+			return FitEasy(ctx, train, s, env.Seed, env.Threads(), progress)
+		},
+		func(s Settings, progress func(done, total int)) (*Ensemble, error) {
+			return Fit(ctx, train, s, env.Seed, env.Threads(), progress)
+		})
+	if err != nil {
+		return nil, err
 	}
 	return &Model{ensembles: ens, features: train.Features}, nil
+}
+
+// fitEnsembles fits m's ensembles with its resolved settings: easy's for
+// EasyEnsemble (progress by ensembles), else one's single ensemble
+// (progress by rounds). Binary and multi-class fits share it.
+func fitEnsembles[E any](m *Method, env learn.Env, easy func(EasySettings, func(done, total int)) ([]E, error), one func(Settings, func(done, total int)) (E, error)) ([]E, error) {
+	s := m.s.Resolved()
+	if m.kind == easyEnsemble {
+		return easy(s, func(done, total int) { env.Report("ensembles", done, total) })
+	}
+	e, err := one(s.Boost, func(done, total int) { env.Report("rounds", done, total) })
+	if err != nil {
+		return nil, err
+	}
+	return []E{e}, nil
 }
 
 // magic starts a payload; its last byte is the format version.

@@ -430,20 +430,15 @@ func FitEasyMulti(ctx context.Context, train *learn.Data, k int, s EasySettings,
 // EasyEnsemble its ensembles in parallel on the Env's workers; no model
 // depends on their number. The learn.MultiFitter contract.
 func (m *Method) FitMulti(ctx context.Context, train, _ *learn.Data, k int, env learn.Env) (learn.MultiModel, error) {
-	s := m.s.Resolved()
-	var ens []*MultiEnsemble
-	if m.kind == easyEnsemble {
-		var err error
-		ens, err = FitEasyMulti(ctx, train, k, s, env.Seed, env.Threads(), func(done, total int) { env.Report("ensembles", done, total) })
-		if err != nil {
-			return nil, err
-		}
-	} else {
-		e, err := FitMulti(ctx, train, k, s.Boost, env.Seed, env.Threads(), func(done, total int) { env.Report("rounds", done, total) })
-		if err != nil {
-			return nil, err
-		}
-		ens = []*MultiEnsemble{e}
+	ens, err := fitEnsembles(m, env,
+		func(s EasySettings, progress func(done, total int)) ([]*MultiEnsemble, error) {
+			return FitEasyMulti(ctx, train, k, s, env.Seed, env.Threads(), progress)
+		},
+		func(s Settings, progress func(done, total int)) (*MultiEnsemble, error) {
+			return FitMulti(ctx, train, k, s, env.Seed, env.Threads(), progress)
+		})
+	if err != nil {
+		return nil, err
 	}
 	return &MultiModel{ensembles: ens, features: train.Features}, nil
 }

@@ -67,13 +67,26 @@ func (m *Method) Params() []learn.Param {
 // split are drawn from the Env's seed when max_features is below the
 // number of features.
 func (m *Method) Fit(ctx context.Context, train, _ *learn.Data, env learn.Env) (learn.Model, error) {
+	t, err := m.grow(ctx, train, env, train.Check("training data"), func() (*Grower, error) {
+		return NewGrower(ctx, train.X, train.Y, env.Threads())
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Model{tree: t, features: train.Features}, nil
+}
+
+// grow checks the settings, then (unless dataErr, the training data's
+// check, is not nil) grows one tree on train with the grower newGrower
+// makes, the Env's seed drawing the features of each split.
+func (m *Method) grow(ctx context.Context, train *learn.Data, env learn.Env, dataErr error, newGrower func() (*Grower, error)) (*Tree, error) {
 	if err := m.s.Check(); err != nil {
 		return nil, err
 	}
-	if err := train.Check("training data"); err != nil {
-		return nil, err
+	if dataErr != nil {
+		return nil, dataErr
 	}
-	g, err := NewGrower(ctx, train.X, train.Y, env.Threads())
+	g, err := newGrower()
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +95,7 @@ func (m *Method) Fit(ctx context.Context, train, _ *learn.Data, env learn.Env) (
 		return nil, err
 	}
 	env.Report("tree", 1, 1)
-	return &Model{tree: t, features: train.Features}, nil
+	return t, nil
 }
 
 // magic starts a decision-tree payload; its last byte is the format

@@ -9,7 +9,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/aer-go/aer/internal/rng"
 	"github.com/aer-go/aer/learn"
 )
 
@@ -292,21 +291,12 @@ func CheckMulti(d *learn.Data, what string, k int) error {
 // n / (k n_c); explicit class weights are refused. The learn.MultiFitter
 // contract.
 func (m *Method) FitMulti(ctx context.Context, train, _ *learn.Data, k int, env learn.Env) (learn.MultiModel, error) {
-	if err := m.s.Check(); err != nil {
-		return nil, err
-	}
-	if err := CheckMulti(train, "training data", k); err != nil {
-		return nil, err
-	}
-	g, err := NewMultiGrower(ctx, train.X, train.Y, k, env.Threads())
+	t, err := m.grow(ctx, train, env, CheckMulti(train, "training data", k), func() (*Grower, error) {
+		return NewMultiGrower(ctx, train.X, train.Y, k, env.Threads())
+	})
 	if err != nil {
 		return nil, err
 	}
-	t, err := g.Grow(ctx, Sample{Weight: train.W}, m.s, rng.Derive(env.Seed, 0))
-	if err != nil {
-		return nil, err
-	}
-	env.Report("tree", 1, 1)
 	return &MultiModel{tree: t, features: train.Features}, nil
 }
 
