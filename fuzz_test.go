@@ -72,7 +72,7 @@ func FuzzReadModel(f *testing.F) {
 		for j := range d {
 			x.Set(1, j, math.NaN())
 		}
-		m.Learned().PredictProba(x, nil)
+		m.Learned().PositiveProba(x, nil)
 		if e, ok := learn.ExplainerOf(m.Learned()); ok {
 			e.Explain(x.RawRowView(0))
 			e.Explain(x.RawRowView(1))

@@ -57,7 +57,7 @@ func BenchmarkPredict(b *testing.B) {
 		b.Run(m.Name(), func(b *testing.B) {
 			dst := make([]float64, test.Rows())
 			for b.Loop() {
-				if _, err := model.PredictProba(test.X, dst); err != nil {
+				if _, err := model.PositiveProba(test.X, dst); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -326,7 +326,7 @@ func TestMissingValues(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := model.PredictProba(d.X, nil)
+		p, err := model.PositiveProba(d.X, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -40,7 +40,7 @@ func Example() {
 	}
 	e := model.(*adaboost.Model).Ensembles()[0]
 	fmt.Printf("%d rounds; the first stump splits on %s\n", len(e.Trees), []string{"signal", "noise1", "noise2"}[e.Trees[0].Feature[0]])
-	p, err := model.PredictProba(mat.NewDense(2, 3, []float64{-1, 0, 0, 3, 0, 0}), nil)
+	p, err := model.PositiveProba(mat.NewDense(2, 3, []float64{-1, 0, 0, 3, 0, 0}), nil)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -266,8 +266,8 @@ func (m *Model) PredictRow(row []float64) float64 {
 	return s / float64(len(m.ensembles))
 }
 
-// PredictProba writes the probability of class 1 of each row of x.
-func (m *Model) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+// PositiveProba writes the probability of class 1 of each row of x.
+func (m *Model) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	n, c := x.Dims()
 	if c != m.NumFeatures() {
 		return nil, fmt.Errorf("%w: data has %d features, the model %d", learn.ErrData, c, m.NumFeatures())

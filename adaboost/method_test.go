@@ -125,7 +125,7 @@ func TestSummaryExplain(t *testing.T) {
 			t.Fatal(err)
 		}
 		x := e.(*Explanation)
-		p, _ := model.PredictProba(d.X.Slice(0, 1, 0, 3).(*mat.Dense), nil)
+		p, _ := model.PositiveProba(d.X.Slice(0, 1, 0, 3).(*mat.Dense), nil)
 		if math.Abs(x.Score-p[0]) > 1e-15 || len(x.Ensembles) != tc.ensembles {
 			t.Errorf("%s: explained score %v, predicted %v", tc.m.Name(), x.Score, p[0])
 		}

@@ -129,7 +129,7 @@ func TestFitPredictRoundTrip(t *testing.T) {
 		t.Error("re-encoding a loaded model changes its bytes")
 	}
 
-	// Explain agrees with PredictProba.
+	// Explain agrees with PositiveProba.
 	for _, i := range []int{0, 7} {
 		e, err := m.Breakdown(te.X.RawRowView(i))
 		if err != nil {
@@ -232,7 +232,7 @@ func TestMissingValuesAndErrors(t *testing.T) {
 	if err != nil || math.IsNaN(p[0]) {
 		t.Errorf("missing value at prediction: %v %v", p, err)
 	}
-	if _, err := m.PredictProba(mat.NewDense(1, 2, []float64{1, 2}), nil); err == nil {
+	if _, err := m.PositiveProba(mat.NewDense(1, 2, []float64{1, 2}), nil); err == nil {
 		t.Error("wrong feature count accepted")
 	}
 	b, _ := m.MarshalBinary()
@@ -324,7 +324,7 @@ type centroid struct {
 	Pos, Neg []float64
 }
 
-func (c *centroid) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+func (c *centroid) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	r, d := x.Dims()
 	if len(dst) < r {
 		dst = make([]float64, r)

@@ -910,7 +910,7 @@ func memberOutputs(members []Member, x *mat.Dense, workers int) (*mat.Dense, err
 	// (distinct members write distinct cells), so at most one column per
 	// goroutine is held besides out.
 	score := func(j int, mb learn.Model, col []float64) []float64 {
-		col, errs[j] = mb.PredictProba(x, col)
+		col, errs[j] = mb.PositiveProba(x, col)
 		if errs[j] == nil {
 			for i, v := range col {
 				raw.Data[i*raw.Stride+j] = v

@@ -126,9 +126,9 @@ func (m *Model) Score(x *mat.Dense, workers int) ([]float64, Diagnostics, error)
 	return m.scorePrepared(m.prepare(x), workers)
 }
 
-// PredictProba writes the score of every row of x into dst (allocated when
+// PositiveProba writes the score of every row of x into dst (allocated when
 // too short), on one goroutine: the learn.Model contract.
-func (m *Model) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+func (m *Model) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	s, _, err := m.Score(x, 1)
 	if err != nil {
 		return nil, err

@@ -43,7 +43,7 @@ type constModel struct {
 	seed uint64
 }
 
-func (m constModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+func (m constModel) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	r, _ := x.Dims()
 	dst = slices.Grow(dst[:0], r)[:r]
 	for i := range dst {

@@ -176,8 +176,8 @@ type Fitted struct {
 // NumFeatures returns the number of input features.
 func (f *Fitted) NumFeatures() int { return f.Model.NumFeatures }
 
-// PredictProba writes the positive-class probabilities of the rows of x.
-func (f *Fitted) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+// PositiveProba writes the positive-class probabilities of the rows of x.
+func (f *Fitted) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	if _, c := x.Dims(); c != f.Model.NumFeatures {
 		return nil, fmt.Errorf("%w: data has %d features, the model %d", learn.ErrData, c, f.Model.NumFeatures)
 	}

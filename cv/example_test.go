@@ -57,7 +57,7 @@ func ExampleWriteOOF() {
 // constant is a model scoring every row the same.
 type constant float64
 
-func (c constant) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+func (c constant) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	r, _ := x.Dims()
 	dst = dst[:0]
 	for range r {

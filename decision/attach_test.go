@@ -53,7 +53,7 @@ func TestAttachCapabilities(t *testing.T) {
 		}
 		ex, explains := learn.ExplainerOf(a)
 		_, attrErr := learn.Attribute(ctx, a, tk.valid.X, 1)
-		p, _ := a.PredictProba(tk.valid.X, nil)
+		p, _ := a.PositiveProba(tk.valid.X, nil)
 		if cal == "" {
 			if !explains || attrErr != nil {
 				t.Errorf("without calibration: explains %v, attributions %v", explains, attrErr)
@@ -115,7 +115,7 @@ func TestAttachSigmoidAttributions(t *testing.T) {
 		t.Fatal(err)
 	}
 	inner, _ := learn.Attribute(ctx, m, tk.test.X, 2)
-	p, _ := a.PredictProba(tk.test.X, nil)
+	p, _ := a.PositiveProba(tk.test.X, nil)
 	for i, v := range p {
 		if got := 1 / (1 + math.Exp(-at.Output(i))); math.Abs(got-v) > 1e-9 {
 			t.Fatalf("row %d: the attributions sum to probability %v, the calibrated score is %v", i+1, got, v)

@@ -52,7 +52,7 @@ type memo struct{ seen map[string]int }
 
 func key(row []float64) string { return fmt.Sprint(row) }
 
-func (m *memo) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+func (m *memo) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	r, _ := x.Dims()
 	dst = append(dst[:0], make([]float64, r)...)
 	for i := range r {

@@ -98,8 +98,8 @@ type attached struct {
 	layer *Layer
 }
 
-func (a *attached) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	p, err := a.Inner.PredictProba(x, dst)
+func (a *attached) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	p, err := a.Inner.PositiveProba(x, dst)
 	if err != nil || a.layer.Calibration == nil {
 		return p, err
 	}
@@ -153,7 +153,7 @@ func (c *explaining) Explain(row []float64) (learn.Explanation, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := c.Inner.PredictProba(mat.NewDense(1, len(row), append([]float64(nil), row...)), nil)
+	s, err := c.Inner.PositiveProba(mat.NewDense(1, len(row), append([]float64(nil), row...)), nil)
 	if err != nil {
 		return nil, err
 	}

@@ -102,7 +102,7 @@ func bestByHand(y []int, score []float64, metric metrics.Metric) float64 {
 // metric value over the grid.
 func checkBest(t *testing.T, model *decision.Model, valid *learn.Data, metric metrics.Metric) {
 	t.Helper()
-	score, err := model.Inner.PredictProba(valid.X, nil)
+	score, err := model.Inner.PositiveProba(valid.X, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +226,7 @@ func TestTunedParams(t *testing.T) {
 	if th := model.Threshold(); math.Abs(th*20-math.Round(th*20)) > 1e-9 {
 		t.Errorf("threshold_step=0.05 gave threshold %v", th)
 	}
-	score, _ := model.Inner.PredictProba(tk.valid.X, nil)
+	score, _ := model.Inner.PositiveProba(tk.valid.X, nil)
 	var g []float64
 	for k := 1; k < 20; k++ {
 		g = append(g, float64(k)/20)
@@ -252,8 +252,8 @@ func TestTunedRoundTrip(t *testing.T) {
 	if learn.ThresholdOf(loaded) != model.Threshold() {
 		t.Errorf("loaded threshold %v, want %v", learn.ThresholdOf(loaded), model.Threshold())
 	}
-	want, _ := model.PredictProba(tk.test.X, nil)
-	got, err := loaded.PredictProba(tk.test.X, nil)
+	want, _ := model.PositiveProba(tk.test.X, nil)
+	got, err := loaded.PositiveProba(tk.test.X, nil)
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("the loaded model predicts differently (%v)", err)
 	}
@@ -322,7 +322,7 @@ type stumpModel struct{}
 
 func (stumpModel) NumFeatures() int               { return 1 }
 func (stumpModel) MarshalBinary() ([]byte, error) { return []byte("{}"), nil }
-func (stumpModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+func (stumpModel) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	r, _ := x.Dims()
 	dst = make([]float64, r)
 	for i := range dst {

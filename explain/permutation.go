@@ -85,7 +85,7 @@ func Permutation(ctx context.Context, m learn.Model, d *learn.Data, s *Permutati
 	if math.IsNaN(res.Baseline) {
 		return nil, fmt.Errorf("%w: %s is undefined on the data (it needs rows of both labels)", learn.ErrData, name)
 	}
-	if err := permute(ctx, d, m.PredictProba, score, res, env); err != nil {
+	if err := permute(ctx, d, m.PositiveProba, score, res, env); err != nil {
 		return nil, err
 	}
 	return res, nil

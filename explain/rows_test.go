@@ -92,7 +92,7 @@ func TestGlobal(t *testing.T) {
 // constant is a model that scores every row 0.5 and offers nothing else.
 type constant struct{}
 
-func (constant) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+func (constant) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	n, _ := x.Dims()
 	dst = dst[:0]
 	for range n {

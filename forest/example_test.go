@@ -42,7 +42,7 @@ func Example() {
 	}
 	s := model.(learn.Summarizer).Summary().(*forest.Summary)
 	fmt.Println(s.Trees, "trees; most important:", s.Importance[0].Feature)
-	p, err := model.PredictProba(mat.NewDense(2, 3, []float64{-1, 0, 0, 3, 0, 0}), nil)
+	p, err := model.PositiveProba(mat.NewDense(2, 3, []float64{-1, 0, 0, 3, 0, 0}), nil)
 	if err != nil {
 		log.Fatal(err)
 	}

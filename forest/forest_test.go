@@ -150,8 +150,8 @@ func TestUniformWeights(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pa, _ := a.PredictProba(d.X, nil)
-		pb, _ := b.PredictProba(d.X, nil)
+		pa, _ := a.PositiveProba(d.X, nil)
+		pb, _ := b.PositiveProba(d.X, nil)
 		for i := range pa {
 			if math.Abs(pa[i]-pb[i]) > 1e-12 {
 				t.Fatalf("%s: row %d: %v unweighted, %v with weights 2", m.Name(), i, pa[i], pb[i])

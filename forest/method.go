@@ -152,8 +152,8 @@ func (m *Model) NumFeatures() int { return m.forest.NumFeatures }
 // NumParams is the number of leaves of all trees.
 func (m *Model) NumParams() int { return m.forest.NumLeaves() }
 
-// PredictProba writes the mean of the trees' probabilities of class 1.
-func (m *Model) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+// PositiveProba writes the mean of the trees' probabilities of class 1.
+func (m *Model) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	if _, c := x.Dims(); c != m.forest.NumFeatures {
 		return nil, fmt.Errorf("%w: data has %d features, the model %d", learn.ErrData, c, m.forest.NumFeatures)
 	}

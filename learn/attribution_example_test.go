@@ -25,7 +25,7 @@ func ExampleAttribute() {
 	if err != nil {
 		panic(err)
 	}
-	p, _ := m.PredictProba(x, nil)
+	p, _ := m.PositiveProba(x, nil)
 	fmt.Println("space:", a.Space)
 	for i := range 3 {
 		logOdds := math.Log(p[i] / (1 - p[i]))

@@ -22,7 +22,7 @@
 //
 // A model that wraps another on the same features (a decision layer, a
 // resampling or preprocessing composition) embeds Wrapped, which gives it
-// Unwrap, NumFeatures and PredictProba (the inner model's), and writes
+// Unwrap, NumFeatures and PositiveProba (the inner model's), and writes
 // only what it changes; it never forwards a capability by hand. Callers
 // find a capability by walking the chain of Unwrap from the outer model
 // inwards, as net/http.ResponseController finds a ResponseWriter's

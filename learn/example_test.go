@@ -109,7 +109,7 @@ func (m *aboveModel) side(v float64) int {
 	return 0
 }
 
-func (m *aboveModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+func (m *aboveModel) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	r, _ := x.Dims()
 	if len(dst) < r {
 		dst = make([]float64, r)

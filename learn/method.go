@@ -45,11 +45,11 @@ type Gridder interface {
 
 // Model is a fitted classifier, safe for concurrent use.
 type Model interface {
-	// PredictProba writes the positive-class probability of every row of
+	// PositiveProba writes the positive-class probability of every row of
 	// x (features in training order, NaN = missing) into dst, allocated
 	// when too short, and returns it. It uses one goroutine: Predict
 	// spreads rows over workers.
-	PredictProba(x *mat.Dense, dst []float64) ([]float64, error)
+	PositiveProba(x *mat.Dense, dst []float64) ([]float64, error)
 	// NumFeatures is the number of features the model expects.
 	NumFeatures() int
 	// MarshalBinary encodes the model for the Method's Load.
@@ -130,7 +130,7 @@ func Predict(ctx context.Context, m Model, x *mat.Dense, workers int) ([]float64
 			return
 		}
 		r0, r1 := b*predictBlock, min(n, (b+1)*predictBlock)
-		p, err := m.PredictProba(x.Slice(r0, r1, 0, c).(*mat.Dense), out[r0:r1])
+		p, err := m.PositiveProba(x.Slice(r0, r1, 0, c).(*mat.Dense), out[r0:r1])
 		if err == nil && len(p) != r1-r0 {
 			err = fmt.Errorf("the model gave %d probabilities for %d rows", len(p), r1-r0)
 		}

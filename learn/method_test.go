@@ -23,18 +23,18 @@ type logit struct {
 	// nanRow, when >= 0, is a row (0-based, counted over the whole
 	// matrix through rowOffset) whose probability is NaN.
 	nanRow int
-	// fresh makes PredictProba return a new slice instead of dst.
+	// fresh makes PositiveProba return a new slice instead of dst.
 	fresh bool
-	// fail makes PredictProba return this error.
+	// fail makes PositiveProba return this error.
 	fail error
 
 	mu     sync.Mutex
-	blocks []int // rows of each PredictProba call
+	blocks []int // rows of each PositiveProba call
 }
 
 func newLogit(w ...float64) *logit { return &logit{W: w, nanRow: -1} }
 
-func (m *logit) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+func (m *logit) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	r, c := x.Dims()
 	if c != len(m.W) {
 		return nil, fmt.Errorf("%w: %d features, want %d", learn.ErrData, c, len(m.W))
@@ -80,7 +80,7 @@ func TestPredictIndependentOfWorkers(t *testing.T) {
 	for _, n := range []int{1, 5, 1023, 1024, 1025, 2500, 5000} {
 		x := rowsMatrix(n)
 		m := newLogit(-0.001, 0.7, 0.3)
-		want, err := m.PredictProba(x, nil)
+		want, err := m.PositiveProba(x, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +91,7 @@ func TestPredictIndependentOfWorkers(t *testing.T) {
 				t.Fatalf("%d rows, %d workers: %v", n, workers, err)
 			}
 			if !slices.Equal(got, want) {
-				t.Errorf("%d rows, %d workers: Predict differs from one PredictProba call", n, workers)
+				t.Errorf("%d rows, %d workers: Predict differs from one PositiveProba call", n, workers)
 			}
 			// Fixed blocks of 1024 rows, the last one shorter.
 			var wantBlocks []int
@@ -113,7 +113,7 @@ func TestPredictModelAllocates(t *testing.T) {
 	x := rowsMatrix(3000)
 	m := newLogit(0.002, 1, -1)
 	m.fresh = true
-	want, _ := m.PredictProba(x, nil)
+	want, _ := m.PositiveProba(x, nil)
 	got, err := learn.Predict(context.Background(), m, x, 2)
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("Predict with a model that allocates: %v, equal %v", err, slices.Equal(got, want))
@@ -186,17 +186,17 @@ func TestPredictCancelStops(t *testing.T) {
 	}
 }
 
-// cancelling cancels its context in the first PredictProba call.
+// cancelling cancels its context in the first PositiveProba call.
 type cancelling struct {
 	*logit
 	cancel func()
 	calls  int
 }
 
-func (c *cancelling) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+func (c *cancelling) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	c.calls++
 	c.cancel()
-	return c.logit.PredictProba(x, dst)
+	return c.logit.PositiveProba(x, dst)
 }
 
 // extras is a model with every optional behaviour.

@@ -47,10 +47,10 @@ func changes(m Model) Change {
 
 // Wrapped is the base of a Model that wraps another on the same
 // features: embedded in the wrapper, it gives it Unwrap, NumFeatures and
-// PredictProba (the inner model's), and Changes (the Changed field), so
+// PositiveProba (the inner model's), and Changes (the Changed field), so
 // that capabilities are found through it by Find and As and the wrapper
 // writes only what it changes. A wrapper that changes the rows or the
-// scores overrides PredictProba and sets Changed to say so; it writes
+// scores overrides PositiveProba and sets Changed to say so; it writes
 // MarshalBinary itself, since what it saves is its own.
 type Wrapped struct {
 	// Inner is the wrapped model.
@@ -68,9 +68,9 @@ func (w Wrapped) Changes() Change { return w.Changed }
 // NumFeatures is the inner model's.
 func (w Wrapped) NumFeatures() int { return w.Inner.NumFeatures() }
 
-// PredictProba is the inner model's.
-func (w Wrapped) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	return w.Inner.PredictProba(x, dst)
+// PositiveProba is the inner model's.
+func (w Wrapped) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	return w.Inner.PositiveProba(x, dst)
 }
 
 // Find returns the first model of m's chain that implements T, walking

@@ -17,7 +17,7 @@ import (
 // the first feature, its attributions give feature j the value x[j].
 type bottom struct{}
 
-func (bottom) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+func (bottom) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	r, _ := x.Dims()
 	dst = dst[:0]
 	for i := range r {
@@ -59,8 +59,8 @@ func wrapPlain(m learn.Model) learn.Model { return &plain{learn.Wrapped{Inner: m
 // model's.
 type squared struct{ learn.Wrapped }
 
-func (s *squared) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	p, err := s.Inner.PredictProba(x, dst)
+func (s *squared) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	p, err := s.Inner.PositiveProba(x, dst)
 	for i := range p {
 		p[i] *= p[i]
 	}
@@ -81,8 +81,8 @@ func (h *halved) half(x *mat.Dense) *mat.Dense {
 	y.Scale(0.5, x)
 	return &y
 }
-func (h *halved) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	return h.Inner.PredictProba(h.half(x), dst)
+func (h *halved) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	return h.Inner.PositiveProba(h.half(x), dst)
 }
 func (h *halved) Attribute(x *mat.Dense) (*learn.Attribution, error) {
 	return learn.AttributeInner(h.Inner, h.half(x))
@@ -145,8 +145,8 @@ func TestFindThroughPlainWrappers(t *testing.T) {
 		t.Errorf("Explain = %v, %v", e, err)
 	}
 	x := mat.NewDense(2, 2, []float64{0.4, 0.2, 0.9, 0.1})
-	if p, err := m.PredictProba(x, nil); err != nil || !reflect.DeepEqual(p, []float64{0.4, 0.9}) {
-		t.Errorf("PredictProba = %v, %v", p, err)
+	if p, err := m.PositiveProba(x, nil); err != nil || !reflect.DeepEqual(p, []float64{0.4, 0.9}) {
+		t.Errorf("PositiveProba = %v, %v", p, err)
 	}
 	if m.NumFeatures() != 2 {
 		t.Errorf("NumFeatures = %d", m.NumFeatures())
@@ -167,8 +167,8 @@ func TestFindStopsAtScoreChange(t *testing.T) {
 	if got := find(t, m); !reflect.DeepEqual(got, makeUpOnly) {
 		t.Errorf("behind a score-changing wrapper: %+v, want %+v", got, makeUpOnly)
 	}
-	if p, _ := m.PredictProba(mat.NewDense(1, 2, []float64{0.5, 0}), nil); p[0] != 0.25 {
-		t.Errorf("PredictProba = %v, want the squared 0.25", p)
+	if p, _ := m.PositiveProba(mat.NewDense(1, 2, []float64{0.5, 0}), nil); p[0] != 0.25 {
+		t.Errorf("PositiveProba = %v, want the squared 0.25", p)
 	}
 	// Below the change, everything is found again.
 	inner := m.(learn.Unwrapper).Unwrap().(learn.Unwrapper).Unwrap()

@@ -24,7 +24,7 @@ func ExampleFit() {
 		fmt.Println(err)
 		return
 	}
-	p, _ := m.PredictProba(mat.NewDense(2, 1, []float64{0, 2}), nil)
+	p, _ := m.PositiveProba(mat.NewDense(2, 1, []float64{0, 2}), nil)
 	fmt.Printf("w %.4f, b %.4f\n", m.Coef[0], m.Intercept)
 	fmt.Printf("P(y=1 | dose 0) = %.4f, P(y=1 | dose 2) = %.4f\n", p[0], p[1])
 	fmt.Println(m.Summary().(*logreg.Summary).Converged)
@@ -57,7 +57,7 @@ func ExampleNewStandardized() {
 		fmt.Println(err)
 		return
 	}
-	p, _ := model.PredictProba(mat.NewDense(1, 2, []float64{150, 1}), nil)
+	p, _ := model.PositiveProba(mat.NewDense(1, 2, []float64{150, 1}), nil)
 	fmt.Printf("%d parameters, P(y=1) = %.4f\n", learn.NumParams(model), p[0])
 	fmt.Println(learn.ParamMap(m.Params())["class_weight"])
 	// Output:

@@ -26,7 +26,7 @@ func FuzzParseClassWeight(f *testing.F) {
 	})
 }
 
-// FuzzLoad: a model payload never makes Load or PredictProba panic.
+// FuzzLoad: a model payload never makes Load or PositiveProba panic.
 func FuzzLoad(f *testing.F) {
 	for _, s := range []string{`{"coef":[1,-2],"intercept":0.5,"fit_intercept":true}`, `{"coef":[1]}`, `{"coef":[]}`, `{`, `null`,
 		`{"coef":[1,2],"fit":{"features":["a","b"],"iterations":3}}`} {
@@ -38,7 +38,7 @@ func FuzzLoad(f *testing.F) {
 		if err != nil {
 			return
 		}
-		p, err := m.PredictProba(x, nil)
+		p, err := m.PositiveProba(x, nil)
 		if err == nil {
 			for _, v := range p {
 				if !(v >= 0 && v <= 1) {

@@ -96,7 +96,7 @@ func TestGoldenScikitLearn(t *testing.T) {
 			}
 			md := fit.(*logreg.Model)
 			got := append(append([]float64(nil), md.Coef...), md.Intercept)
-			p, err := md.PredictProba(xs, nil)
+			p, err := md.PositiveProba(xs, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

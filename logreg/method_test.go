@@ -129,7 +129,7 @@ func TestRegularisation(t *testing.T) {
 		// Stationarity: w_j = -C sum_i s_i (sigma(z_i) - y_i) x_ij and
 		// sum_i s_i (sigma(z_i) - y_i) = 0 (balanced weights n/(2 n_c)).
 		neg, pos := d.ClassWeights()
-		p, _ := m.PredictProba(d.X, nil)
+		p, _ := m.PositiveProba(d.X, nil)
 		g := make([]float64, len(m.Coef)+1)
 		for i, y := range d.Y {
 			s := (neg + pos) / (2 * neg)
@@ -180,8 +180,8 @@ func TestStandardizedEqualsPrestandardized(t *testing.T) {
 	std := mat.DenseCopyOf(raw)
 	dataset.FitScaler(std).Transform(std)
 	pm := fit(t, &learn.Data{X: std, Y: d.Y}, logreg.Settings{})
-	a, _ := sm.PredictProba(raw, nil)
-	b, _ := pm.PredictProba(std, nil)
+	a, _ := sm.PositiveProba(raw, nil)
+	b, _ := pm.PositiveProba(std, nil)
 	if dd := maxDiff(a, b); dd > 1e-12 {
 		t.Errorf("standardised inside and beforehand differ by %.2e", dd)
 	}
@@ -284,11 +284,11 @@ func TestErrors(t *testing.T) {
 	}
 
 	model := fit(t, d, logreg.Settings{})
-	if _, err := model.PredictProba(mat.NewDense(2, 4, nil), nil); !errors.Is(err, learn.ErrData) {
-		t.Errorf("PredictProba of 4 columns: %v", err)
+	if _, err := model.PositiveProba(mat.NewDense(2, 4, nil), nil); !errors.Is(err, learn.ErrData) {
+		t.Errorf("PositiveProba of 4 columns: %v", err)
 	}
-	if _, err := model.PredictProba(nan, nil); !errors.Is(err, learn.ErrData) || !strings.Contains(err.Error(), "row 42") {
-		t.Errorf("PredictProba of a missing value: %v", err)
+	if _, err := model.PositiveProba(nan, nil); !errors.Is(err, learn.ErrData) || !strings.Contains(err.Error(), "row 42") {
+		t.Errorf("PositiveProba of a missing value: %v", err)
 	}
 	for _, bad := range []string{"", "{", `{"coef":[]}`, `{"coef":[1,2],"intercept":1,"fit_intercept":false}`,
 		`{"coef":[1,2],"fit":{"features":["a"]}}`, `{"coef":[1e999]}`} {

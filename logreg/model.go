@@ -59,8 +59,8 @@ func sigmoid(z float64) float64 {
 	return e / (1 + e)
 }
 
-// PredictProba writes sigma(w.x + b) for every row of x into dst.
-func (m *Model) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+// PositiveProba writes sigma(w.x + b) for every row of x into dst.
+func (m *Model) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	r, c := x.Dims()
 	if c != len(m.Coef) {
 		return nil, fmt.Errorf("%w: data has %d features, the model %d", learn.ErrData, c, len(m.Coef))

@@ -58,7 +58,7 @@ func TestAttribute(t *testing.T) {
 	if err := back.UnmarshalBinary(old); err != nil {
 		t.Fatalf("a model file without means does not load: %v", err)
 	}
-	if _, err := back.PredictProba(d.X, nil); err != nil {
+	if _, err := back.PositiveProba(d.X, nil); err != nil {
 		t.Errorf("the old model does not predict: %v", err)
 	}
 	if _, err := back.Attribute(d.X); !errors.Is(err, learn.ErrNoAttribution) || !strings.Contains(err.Error(), "fit it again") {

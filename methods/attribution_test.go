@@ -33,7 +33,7 @@ func TestAERMemberSpaces(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", tc, err)
 		}
-		p, err := model.PredictProba(tk.test.X, nil)
+		p, err := model.PositiveProba(tk.test.X, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

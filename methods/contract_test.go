@@ -190,12 +190,12 @@ func checkFit(t *testing.T, name string, tk task) {
 	if got := model.NumFeatures(); got != tk.train.Cols() {
 		t.Errorf("NumFeatures = %d, want %d", got, tk.train.Cols())
 	}
-	p, err := model.PredictProba(tk.test.X, nil)
+	p, err := model.PositiveProba(tk.test.X, nil)
 	if err != nil {
-		t.Fatalf("PredictProba: %v", err)
+		t.Fatalf("PositiveProba: %v", err)
 	}
 	if len(p) != tk.test.Rows() {
-		t.Fatalf("PredictProba gave %d probabilities for %d rows", len(p), tk.test.Rows())
+		t.Fatalf("PositiveProba gave %d probabilities for %d rows", len(p), tk.test.Rows())
 	}
 	for i, v := range p {
 		if !(v >= 0 && v <= 1) {
@@ -203,7 +203,7 @@ func checkFit(t *testing.T, name string, tk task) {
 		}
 	}
 	if par, err := learn.Predict(ctx, model, tk.test.X, 2); err != nil || !slices.Equal(par, p) {
-		t.Errorf("Predict with 2 workers differs from PredictProba (%v)", err)
+		t.Errorf("Predict with 2 workers differs from PositiveProba (%v)", err)
 	}
 	// The model has learnt something: the positives rank above the
 	// negatives far more often than at random.
@@ -215,7 +215,7 @@ func checkFit(t *testing.T, name string, tk task) {
 	if err != nil {
 		t.Fatalf("Load(MarshalBinary()): %v", err)
 	}
-	if lp, err := loaded.PredictProba(tk.test.X, nil); err != nil || !bitEqual(lp, p) {
+	if lp, err := loaded.PositiveProba(tk.test.X, nil); err != nil || !bitEqual(lp, p) {
 		t.Errorf("the loaded model predicts differently (%v)", err)
 	}
 	if again, err := loaded.MarshalBinary(); err != nil || !bytes.Equal(again, payload) {
@@ -231,8 +231,8 @@ func checkFit(t *testing.T, name string, tk task) {
 	for _, cols := range []int{tk.test.Cols() - 1, tk.test.Cols() + 2} {
 		x := mat.NewDense(3, cols, nil)
 		for _, mm := range []learn.Model{model, loaded} {
-			if err := noPanic(func() error { _, err := mm.PredictProba(x, nil); return err }); err == nil {
-				t.Errorf("PredictProba of %d columns: no error", cols)
+			if err := noPanic(func() error { _, err := mm.PositiveProba(x, nil); return err }); err == nil {
+				t.Errorf("PositiveProba of %d columns: no error", cols)
 			}
 		}
 	}

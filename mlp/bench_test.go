@@ -81,7 +81,7 @@ func BenchmarkPredict(b *testing.B) {
 	}
 	dst := make([]float64, train.Rows())
 	for b.Loop() {
-		if _, err := model.PredictProba(train.X, dst); err != nil {
+		if _, err := model.PositiveProba(train.X, dst); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -100,7 +100,7 @@ func BenchmarkPredictRow(b *testing.B) {
 	row := train.X.Slice(0, 1, 0, train.Cols()).(*mat.Dense)
 	dst := make([]float64, 1)
 	for b.Loop() {
-		if _, err := model.PredictProba(row, dst); err != nil {
+		if _, err := model.PositiveProba(row, dst); err != nil {
 			b.Fatal(err)
 		}
 	}

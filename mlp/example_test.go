@@ -65,7 +65,7 @@ func ExampleMethod_Fit() {
 	}
 	sum := model.(*mlp.Model).Summary().(*mlp.Summary)
 	fmt.Println(sum.Validation, sum.HeldOut, "rows")
-	p, _ := model.PredictProba(mat.NewDense(2, 1, []float64{-4, 4}), nil)
+	p, _ := model.PositiveProba(mat.NewDense(2, 1, []float64{-4, 4}), nil)
 	fmt.Println(p[0] < p[1])
 	// Output:
 	// held out 4 rows

@@ -24,9 +24,9 @@ func FuzzLoad(f *testing.F) {
 			return
 		}
 		x := mat.NewDense(3, m.NumFeatures(), nil)
-		p, err := m.PredictProba(x, nil)
+		p, err := m.PositiveProba(x, nil)
 		if err != nil || len(p) != 3 {
-			t.Fatalf("PredictProba: %v, %v", p, err)
+			t.Fatalf("PositiveProba: %v, %v", p, err)
 		}
 		for _, v := range p {
 			if !(v >= 0 && v <= 1) {

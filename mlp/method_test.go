@@ -51,7 +51,7 @@ func fit(t *testing.T, m learn.Method, train, valid *learn.Data, seed uint64, wo
 
 func predict(t *testing.T, m learn.Model, x *mat.Dense) []float64 {
 	t.Helper()
-	p, err := m.PredictProba(x, nil)
+	p, err := m.PositiveProba(x, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +222,7 @@ func TestSetErrors(t *testing.T) {
 func TestPredictErrors(t *testing.T) {
 	model, _ := fit(t, mlp.NewMethod(), blobs(60, 5, 1, 14), nil, 1, 1, "max_epochs", "2")
 	x := mat.NewDense(3, 2, []float64{0, 0, 1, math.NaN(), 2, 2})
-	if _, err := model.PredictProba(x, nil); !errors.Is(err, learn.ErrData) || !strings.Contains(err.Error(), "row 2, feature 2") {
+	if _, err := model.PositiveProba(x, nil); !errors.Is(err, learn.ErrData) || !strings.Contains(err.Error(), "row 2, feature 2") {
 		t.Errorf("a missing value: %v", err)
 	}
 	// A view with a stride wider than its columns predicts as a copy.

@@ -33,10 +33,10 @@ func (m *Model) Hidden() []int {
 	return append([]int(nil), m.lay.sizes[1:len(m.lay.sizes)-1]...)
 }
 
-// PredictProba writes the positive-class probability of every row of x
+// PositiveProba writes the positive-class probability of every row of x
 // into dst (allocated when too short) and returns it. It uses one
 // goroutine and refuses missing values.
-func (m *Model) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+func (m *Model) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	if x == nil || x.IsEmpty() {
 		return dst[:0], nil
 	}

@@ -67,7 +67,7 @@ func TestAttributeClassesOvR(t *testing.T) {
 	}
 	n, _ := x.Dims()
 	for c, mb := range m.Members {
-		p, err := mb.scorer().PredictProba(x, nil)
+		p, err := mb.scorer().PositiveProba(x, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -172,7 +172,7 @@ func (m *Model) PredictClassProba(x *mat.Dense, dst []float64) ([]float64, error
 	dst = dst[:r*k]
 	scores := make([][]float64, len(m.Members))
 	for i := range m.Members {
-		s, err := m.Members[i].scorer().PredictProba(x, nil)
+		s, err := m.Members[i].scorer().PositiveProba(x, nil)
 		if err != nil {
 			return nil, fmt.Errorf("member %s: %w", pairName([2]int{m.Members[i].A, m.Members[i].B}), err)
 		}

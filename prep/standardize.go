@@ -221,12 +221,12 @@ type encoded struct {
 	Model []byte `json:"model"`
 }
 
-// PredictProba preprocesses x and gives the inner model's probabilities.
-func (m *Model) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+// PositiveProba preprocesses x and gives the inner model's probabilities.
+func (m *Model) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	if _, c := x.Dims(); c != len(m.Prep.Means) {
 		return nil, fmt.Errorf("%w: data has %d features, the model %d", learn.ErrData, c, len(m.Prep.Means))
 	}
-	return m.Inner.PredictProba(m.Prep.Apply(x), dst)
+	return m.Inner.PositiveProba(m.Prep.Apply(x), dst)
 }
 
 // Attribute preprocesses x and gives the inner model's attributions: the

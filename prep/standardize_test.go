@@ -31,7 +31,7 @@ type first struct{ D int }
 
 func (f *first) NumFeatures() int               { return f.D }
 func (f *first) MarshalBinary() ([]byte, error) { return json.Marshal(f) }
-func (f *first) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+func (f *first) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	r, _ := x.Dims()
 	out := make([]float64, r)
 	for i := range out {
@@ -65,7 +65,7 @@ func TestStandardize(t *testing.T) {
 		t.Error("the caller's data was changed")
 	}
 	// Row 4 (first feature missing) takes the training mean 3: score 0.5.
-	p, err := model.PredictProba(x, nil)
+	p, err := model.PositiveProba(x, nil)
 	if err != nil || math.Abs(p[3]-0.5) > 1e-15 || !(p[0] < 0.5 && p[2] > 0.5) {
 		t.Errorf("scores %v, %v", p, err)
 	}
@@ -74,13 +74,13 @@ func TestStandardize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, _ := back.PredictProba(x, nil)
+	q, _ := back.PositiveProba(x, nil)
 	for i := range p {
 		if p[i] != q[i] {
 			t.Errorf("row %d: %v before saving, %v after", i, p[i], q[i])
 		}
 	}
-	if _, err := back.PredictProba(mat.NewDense(1, 3, nil), nil); err == nil {
+	if _, err := back.PositiveProba(mat.NewDense(1, 3, nil), nil); err == nil {
 		t.Error("wrong feature count accepted")
 	}
 	if err := m.Set("standardize", "false"); err != nil {

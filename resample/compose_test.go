@@ -50,7 +50,7 @@ type share struct {
 	F int
 }
 
-func (s *share) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+func (s *share) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	r, _ := x.Dims()
 	dst = dst[:0]
 	for range r {
@@ -109,7 +109,7 @@ func TestResampledFit(t *testing.T) {
 	if seen[1] != valid {
 		t.Error("the inner method did not get the validation rows as they are")
 	}
-	if p, _ := model.PredictProba(valid.X, nil); p[0] != 0.5 {
+	if p, _ := model.PositiveProba(valid.X, nil); p[0] != 0.5 {
 		t.Errorf("prediction %v, want the inner model's 0.5 (balanced rows)", p[0])
 	}
 	sum, _ := json.Marshal(model.(learn.Summarizer).Summary())

@@ -29,8 +29,8 @@ type strict struct {
 	nan bool
 }
 
-func (s strict) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	p, err := s.Model.PredictProba(x, dst)
+func (s strict) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	p, err := s.Model.PositiveProba(x, dst)
 	if err != nil {
 		return nil, err
 	}
@@ -48,10 +48,10 @@ func (s strict) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	return p, nil
 }
 
-func (b *blocking) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+func (b *blocking) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	close(b.started)
 	<-b.release
-	return b.Model.PredictProba(x, dst)
+	return b.Model.PositiveProba(x, dst)
 }
 
 func denseRow(x []float64) *mat.Dense { return mat.NewDense(1, len(x), x) }

@@ -503,7 +503,7 @@ func (s *Server) scoreError(ctx context.Context, m *loaded, x *mat.Dense, err er
 	n, c := x.Dims()
 	dst := make([]float64, 1)
 	for i := range n {
-		p, rerr := m.model.PredictProba(x.Slice(i, i+1, 0, c).(*mat.Dense), dst)
+		p, rerr := m.model.PositiveProba(x.Slice(i, i+1, 0, c).(*mat.Dense), dst)
 		switch {
 		case rerr != nil && errors.Is(rerr, learn.ErrData):
 			return rowErrorf(kindNotScorable, i+1, "", "the %s model cannot score this row (a missing value it cannot handle?): %v", m.saved.Header().Method, rerr)

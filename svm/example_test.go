@@ -48,7 +48,7 @@ func ExampleTrain() {
 	fmt.Printf("%d support vectors, gamma %.3f\n", s.SupportVectors[0]+s.SupportVectors[1], s.Gamma)
 	q := mat.NewDense(2, 2, []float64{1, -1, 1, 1})
 	f, _ := m.Decision(q, nil)
-	p, _ := m.PredictProba(q, nil)
+	p, _ := m.PositiveProba(q, nil)
 	fmt.Printf("(1, -1): decision %+.2f, P(positive) %.2f\n", f[0], p[0])
 	fmt.Printf("(1,  1): decision %+.2f, P(positive) %.2f\n", f[1], p[1])
 	// Output:

@@ -216,9 +216,9 @@ func (m *Model) finishRow(s []float64, sqv float64) float64 {
 	return sum + m.intercept
 }
 
-// PredictProba writes the Platt probability of the positive class of
+// PositiveProba writes the Platt probability of the positive class of
 // every row of x into dst and returns it.
-func (m *Model) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+func (m *Model) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	dst, err := m.Decision(x, dst)
 	if err != nil {
 		return nil, err

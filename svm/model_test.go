@@ -24,8 +24,8 @@ func TestEncodeRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		lm := got.(*Model)
-		p1, _ := m.PredictProba(d.X, nil)
-		p2, _ := lm.PredictProba(d.X, nil)
+		p1, _ := m.PositiveProba(d.X, nil)
+		p2, _ := lm.PositiveProba(d.X, nil)
 		for i := range p1 {
 			if math.Float64bits(p1[i]) != math.Float64bits(p2[i]) {
 				t.Fatalf("%s: row %d: %v fitted, %v loaded", s.Kernel, i, p1[i], p2[i])
@@ -98,7 +98,7 @@ func FuzzDecode(f *testing.F) {
 			return
 		}
 		if m.NumFeatures() == 3 {
-			if _, err := m.PredictProba(d.X, nil); err != nil {
+			if _, err := m.PositiveProba(d.X, nil); err != nil {
 				t.Fatal(err)
 			}
 		}

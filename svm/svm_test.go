@@ -396,8 +396,8 @@ func TestBadData(t *testing.T) {
 		}
 	}
 	m := fit(t, d, nil, Settings{}, learn.Env{})
-	if _, err := m.PredictProba(nan, nil); !errors.Is(err, learn.ErrData) || !strings.Contains(err.Error(), "row 7, feature 2") {
-		t.Errorf("PredictProba with a NaN: %v", err)
+	if _, err := m.PositiveProba(nan, nil); !errors.Is(err, learn.ErrData) || !strings.Contains(err.Error(), "row 7, feature 2") {
+		t.Errorf("PositiveProba with a NaN: %v", err)
 	}
 }
 

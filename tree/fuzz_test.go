@@ -30,7 +30,7 @@ func FuzzLoad(f *testing.F) {
 		for j := range m.NumFeatures() {
 			x.Set(1, j, math.NaN())
 		}
-		if _, err := m.PredictProba(x, nil); err != nil {
+		if _, err := m.PositiveProba(x, nil); err != nil {
 			t.Fatal(err)
 		}
 	})

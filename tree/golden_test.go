@@ -102,7 +102,7 @@ func TestGoldenSklearn(t *testing.T) {
 				}
 			}
 			m := &Model{tree: tr}
-			p, err := m.PredictProba(score, nil)
+			p, err := m.PositiveProba(score, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

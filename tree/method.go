@@ -150,9 +150,9 @@ func (m *Model) NumFeatures() int { return m.tree.NumFeatures }
 // NumParams is the number of leaves.
 func (m *Model) NumParams() int { return m.tree.NumLeaves() }
 
-// PredictProba writes the probability of class 1 of each row of x: the
+// PositiveProba writes the probability of class 1 of each row of x: the
 // weighted share of class 1 in the leaf the row reaches.
-func (m *Model) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+func (m *Model) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	n, c := x.Dims()
 	if c != m.tree.NumFeatures {
 		return nil, fmt.Errorf("%w: data has %d features, the model %d", learn.ErrData, c, m.tree.NumFeatures)

@@ -35,7 +35,7 @@ func (m *Model) Importances() []learn.Importance {
 // Attribute returns the exact TreeSHAP values of the rows of x in
 // probability space (the tree's output): the base value is the
 // training-weighted mean leaf probability, and base + sum is the
-// probability PredictProba gives. The learn.Attributor contract.
+// probability PositiveProba gives. The learn.Attributor contract.
 func (m *Model) Attribute(x *mat.Dense) (*learn.Attribution, error) {
 	n, c := x.Dims()
 	if c != m.tree.NumFeatures {

@@ -33,7 +33,7 @@ func TestAttribute(t *testing.T) {
 		t.Fatal(err)
 	}
 	test := g.X.Slice(400, n, 0, 5).(*mat.Dense)
-	p, _ := m.PredictProba(test, nil)
+	p, _ := m.PositiveProba(test, nil)
 	a, err := m.(learn.Attributor).Attribute(test)
 	if err != nil {
 		t.Fatal(err)

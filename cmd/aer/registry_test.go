@@ -81,7 +81,7 @@ func (s *stumpModel) p(v float64) float64 {
 	return 1 / (1 + math.Exp(-s.Scale*(v-s.Mean)))
 }
 
-func (s *stumpModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+func (s *stumpModel) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	r, _ := x.Dims()
 	if len(dst) < r {
 		dst = make([]float64, r)

@@ -25,7 +25,7 @@ type input struct {
 	stages []stage // outermost first
 	parent *input  // the input without the last stage; nil for the graph's
 
-	prepared string // the stages applied: what the model's PredictProba reads
+	prepared string // the stages applied: what the model's PositiveProba reads
 	kept     string // the stages' standardisations only, NaN kept (trees)
 }
 
