@@ -29,7 +29,7 @@ func (m *Model) explainMulti(ctx context.Context, t *Table, row int) (*Explanati
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	proba, err := m.multi.PredictClassProba(e.X, nil)
+	proba, err := m.multi.PredictProba(e.X, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -105,8 +105,8 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 		if err := dec.Decode(&l); err != nil {
 			return nil, fmt.Errorf("%s: multi-class decision: %w", name, err)
 		}
-		if err := l.Check(); err != nil || len(l.Weights) != mm.Classes() {
-			return nil, fmt.Errorf("%s: multi-class decision of %d weights for %d classes (%v)", name, len(l.Weights), mm.Classes(), err)
+		if err := l.Check(); err != nil || len(l.Weights) != mm.NumClasses() {
+			return nil, fmt.Errorf("%s: multi-class decision of %d weights for %d classes (%v)", name, len(l.Weights), mm.NumClasses(), err)
 		}
 		return &Model{header: h, multi: mm, multiLayer: &l, sum: hex.EncodeToString(data[len(data)-sha256.Size:])}, nil
 	}

@@ -188,8 +188,8 @@ func loadMulti(h *modelfile.Header, method learn.Method, payload []byte) (learn.
 	if err != nil {
 		return nil, err
 	}
-	if mm.Classes() != k || mm.NumFeatures() != len(h.Schema.Features) {
-		return nil, fmt.Errorf("%w: the model has %d classes and %d features, its header %d and %d", modelfile.ErrHeader, mm.Classes(), mm.NumFeatures(), k, len(h.Schema.Features))
+	if mm.NumClasses() != k || mm.NumFeatures() != len(h.Schema.Features) {
+		return nil, fmt.Errorf("%w: the model has %d classes and %d features, its header %d and %d", modelfile.ErrHeader, mm.NumClasses(), mm.NumFeatures(), k, len(h.Schema.Features))
 	}
 	return mm, nil
 }
@@ -205,11 +205,11 @@ func (m *Model) predictMulti(ctx context.Context, t *Table, opt *PredictOptions)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	proba, err := m.multi.PredictClassProba(enc.X, nil)
+	proba, err := m.multi.PredictProba(enc.X, nil)
 	if err != nil {
 		return nil, err
 	}
-	k := m.multi.Classes()
+	k := m.multi.NumClasses()
 	r, _ := enc.X.Dims()
 	p := &Predictions{IDColumn: t.d.IDColumn, ID: t.d.IDs, Label: enc.Y, Names: m.Classes(), Proba: proba,
 		Score: make([]float64, r), Pred: make([]int, r), Unseen: enc.unseen, Ignored: enc.ignored}

@@ -34,7 +34,7 @@ func FuzzLoadMulti(f *testing.F) {
 		for j := range mm.NumFeatures() {
 			x.Set(1, j, math.NaN())
 		}
-		if _, err := mm.PredictClassProba(x, nil); err != nil {
+		if _, err := mm.PredictProba(x, nil); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -524,8 +524,8 @@ type MultiModel struct {
 // Ensembles returns the fitted ensembles.
 func (m *MultiModel) Ensembles() []*MultiEnsemble { return m.ensembles }
 
-// Classes returns the number of classes.
-func (m *MultiModel) Classes() int { return m.ensembles[0].Classes }
+// NumClasses returns the number of classes.
+func (m *MultiModel) NumClasses() int { return m.ensembles[0].Classes }
 
 // NumFeatures returns the number of input features.
 func (m *MultiModel) NumFeatures() int { return m.ensembles[0].NumFeatures }
@@ -541,15 +541,15 @@ func (m *MultiModel) NumParams() int {
 	return n
 }
 
-// PredictClassProba writes the class probabilities of each row of x,
+// PredictProba writes the class probabilities of each row of x,
 // Classes() per row: the mean over the ensembles of the softmax of their
 // decisions over K-1.
-func (m *MultiModel) PredictClassProba(x *mat.Dense, dst []float64) ([]float64, error) {
+func (m *MultiModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	n, c := x.Dims()
 	if c != m.NumFeatures() {
 		return nil, fmt.Errorf("%w: data has %d features, the model %d", learn.ErrData, c, m.NumFeatures())
 	}
-	k := m.Classes()
+	k := m.NumClasses()
 	if len(dst) < n*k {
 		dst = make([]float64, n*k)
 	}
@@ -582,7 +582,7 @@ func (m *MultiModel) PredictClassProba(x *mat.Dense, dst []float64) ([]float64, 
 func (m *MultiModel) MarshalBinary() ([]byte, error) {
 	b := bytes.Clone(magicMulti)
 	b = binary.LittleEndian.AppendUint32(b, uint32(m.NumFeatures()))
-	b = binary.LittleEndian.AppendUint32(b, uint32(m.Classes()))
+	b = binary.LittleEndian.AppendUint32(b, uint32(m.NumClasses()))
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(m.ensembles)))
 	for _, e := range m.ensembles {
 		b = binary.LittleEndian.AppendUint32(b, uint32(len(e.Trees)))

@@ -39,10 +39,10 @@ func TestFitMultiInvariants(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if mm.Classes() != k || mm.NumFeatures() != 9 {
-				t.Fatalf("%d classes, %d features", mm.Classes(), mm.NumFeatures())
+			if mm.NumClasses() != k || mm.NumFeatures() != 9 {
+				t.Fatalf("%d classes, %d features", mm.NumClasses(), mm.NumFeatures())
 			}
-			p, err := mm.PredictClassProba(test.X, nil)
+			p, err := mm.PredictProba(test.X, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -70,7 +70,7 @@ func TestFitMultiInvariants(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			q, _ := back.PredictClassProba(test.X, nil)
+			q, _ := back.PredictProba(test.X, nil)
 			if !slices.Equal(p, q) {
 				t.Fatalf("%s: probabilities changed in the round trip", m.Name())
 			}

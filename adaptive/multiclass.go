@@ -642,7 +642,7 @@ func multiOutputs(members []MultiMember, x *mat.Dense, k, workers int) ([][]floa
 	out := make([][]float64, len(members))
 	_, err := learn.ForEach(context.Background(), workers, len(members), func() func(context.Context, int) error {
 		return func(_ context.Context, j int) error {
-			p, err := members[j].Model.PredictClassProba(x, nil)
+			p, err := members[j].Model.PredictProba(x, nil)
 			if err != nil {
 				return fmt.Errorf("aer: member %d (%s): %w", j, members[j].Name, err)
 			}

@@ -127,11 +127,11 @@ func TestMultiRoundTrip(t *testing.T) {
 			t.Errorf("%v: re-encoded model differs", params)
 		}
 		te := threeClasses(80, 9)
-		p, err := m.PredictClassProba(te.X, nil)
+		p, err := m.PredictProba(te.X, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		q, err := lm.PredictClassProba(te.X, nil)
+		q, err := lm.PredictProba(te.X, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -222,7 +222,7 @@ func TestMultiQualityShared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pv, err := mm.PredictClassProba(va.X, nil)
+	pv, err := mm.PredictProba(va.X, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +232,7 @@ func TestMultiQualityShared(t *testing.T) {
 			prior[c] += pv[i*k+c]
 		}
 	}
-	p, err := mm.PredictClassProba(te.X, nil)
+	p, err := mm.PredictProba(te.X, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,8 +41,8 @@ type MultiMember struct {
 	Component int
 }
 
-// Classes returns the number of classes.
-func (m *MultiModel) Classes() int { return m.k }
+// NumClasses returns the number of classes.
+func (m *MultiModel) NumClasses() int { return m.k }
 
 // NumFeatures returns the number of input features.
 func (m *MultiModel) NumFeatures() int { return len(m.means) }
@@ -92,11 +92,11 @@ func (m *MultiModel) prepare(x *mat.Dense) *mat.Dense {
 	return xt
 }
 
-// PredictClassProba writes the class probabilities of every row of x
+// PredictProba writes the class probabilities of every row of x
 // (raw features, NaN = missing) into dst, row-major, Classes() per row
 // (allocated when too short), and returns it; each row sums to 1. It
 // uses one goroutine (learn.MultiModel).
-func (m *MultiModel) PredictClassProba(x *mat.Dense, dst []float64) ([]float64, error) {
+func (m *MultiModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	if x == nil || x.IsEmpty() {
 		return nil, fmt.Errorf("aer: %w: no rows to predict", learn.ErrData)
 	}
@@ -211,8 +211,8 @@ func LoadMulti(b []byte) (*MultiModel, error) {
 		if err != nil {
 			return nil, fmt.Errorf("aer: member %d (%s): %w", j, em.Method, err)
 		}
-		if mb.NumFeatures() != len(e.Means) || mb.Classes() != e.Classes {
-			return nil, fmt.Errorf("aer: member %d has %d features and %d classes, the model %d and %d", j, mb.NumFeatures(), mb.Classes(), len(e.Means), e.Classes)
+		if mb.NumFeatures() != len(e.Means) || mb.NumClasses() != e.Classes {
+			return nil, fmt.Errorf("aer: member %d has %d features and %d classes, the model %d and %d", j, mb.NumFeatures(), mb.NumClasses(), len(e.Means), e.Classes)
 		}
 		m.members = append(m.members, MultiMember{Method: em.Method, Model: mb, Name: em.Name, Component: em.Component})
 		m.comb.owner = append(m.comb.owner, em.Component)

@@ -72,7 +72,7 @@ func fitAndScoreMulti(ctx context.Context, j *job, grid, rule string, workers in
 		return fail(fmt.Errorf("fit: %w", err))
 	}
 	start = time.Now()
-	proba, err := f.Model.PredictClassProba(sp.test.X, nil)
+	proba, err := f.Model.PredictProba(sp.test.X, nil)
 	row.PredictSeconds = time.Since(start).Seconds()
 	if err != nil {
 		return fail(fmt.Errorf("scoring the test rows: %w", err))
@@ -111,7 +111,7 @@ func multiBA(f *multiclass.Fitted, d *learn.Data, k int) (float64, error) {
 	if d == nil || d.Rows() == 0 {
 		return math.NaN(), nil
 	}
-	proba, err := f.Model.PredictClassProba(d.X, nil)
+	proba, err := f.Model.PredictProba(d.X, nil)
 	if err != nil {
 		return 0, err
 	}

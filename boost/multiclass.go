@@ -63,8 +63,8 @@ type multiJSON struct {
 	Eval        *EvalResult `json:"eval,omitempty"`
 }
 
-// Classes returns the number of classes.
-func (m *MultiModel) Classes() int { return len(m.Base) }
+// NumClasses returns the number of classes.
+func (m *MultiModel) NumClasses() int { return len(m.Base) }
 
 // NumFeatures returns the number of input features.
 func (m *MultiModel) NumFeatures() int { return m.nf }
@@ -124,7 +124,7 @@ func (m *MultiModel) Summary() any {
 }
 
 // SetThreads sets the number of goroutines Margins and
-// PredictClassProba use (0: all cores). Call it before predicting, not
+// PredictProba use (0: all cores). Call it before predicting, not
 // concurrently with prediction.
 func (m *MultiModel) SetThreads(n int) {
 	m.Settings.Threads = n
@@ -141,7 +141,7 @@ func (m *MultiModel) Margins(x *mat.Dense, dst []float64) ([]float64, error) {
 	if nf != m.nf {
 		return nil, fmt.Errorf("boost: data has %d features, the model %d", nf, m.nf)
 	}
-	k := m.Classes()
+	k := m.NumClasses()
 	if cap(dst) < n*k {
 		dst = make([]float64, n*k)
 	}
@@ -156,17 +156,17 @@ func (m *MultiModel) Margins(x *mat.Dense, dst []float64) ([]float64, error) {
 	return dst, nil
 }
 
-// PredictClassProba writes the class probabilities of the rows of x
+// PredictProba writes the class probabilities of the rows of x
 // (NaN = missing) into dst, row-major, Classes() per row (allocated when
 // too short), and returns it: the softmax of the margins. It is the
 // learn.MultiModel contract; it uses Settings.Threads goroutines (1 in a
 // model from Method.FitMulti or LoadMulti).
-func (m *MultiModel) PredictClassProba(x *mat.Dense, dst []float64) ([]float64, error) {
+func (m *MultiModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	dst, err := m.Margins(x, dst)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", learn.ErrData, err)
 	}
-	k := m.Classes()
+	k := m.NumClasses()
 	for i := 0; i < len(dst); i += k {
 		softmax(dst[i : i+k])
 	}

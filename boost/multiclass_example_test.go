@@ -21,8 +21,8 @@ func ExampleTrainMulti() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Printf("%d rounds of %d trees\n", len(m.Trees), m.Classes())
-	p, err := m.PredictClassProba(mat.NewDense(2, 1, []float64{4.5, 8.5}), nil)
+	fmt.Printf("%d rounds of %d trees\n", len(m.Trees), m.NumClasses())
+	p, err := m.PredictProba(mat.NewDense(2, 1, []float64{4.5, 8.5}), nil)
 	if err != nil {
 		panic(err)
 	}
@@ -53,8 +53,8 @@ func ExampleMethod_FitMulti() {
 	if err != nil {
 		panic(err)
 	}
-	p, _ := loaded.PredictClassProba(mat.NewDense(1, 2, []float64{5, 1.5}), nil)
-	fmt.Printf("%d classes; P(class 1 | x0=5) = %.3f\n", loaded.Classes(), p[1])
+	p, _ := loaded.PredictProba(mat.NewDense(1, 2, []float64{5, 1.5}), nil)
+	fmt.Printf("%d classes; P(class 1 | x0=5) = %.3f\n", loaded.NumClasses(), p[1])
 	// Output:
 	// 3 classes; P(class 1 | x0=5) = 0.824
 }

@@ -129,8 +129,8 @@ func TestXGBoostMultiParity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if m.Classes() != c.Classes || len(m.Trees) != c.Rounds {
-				t.Fatalf("%d classes, %d rounds; want %d, %d", m.Classes(), len(m.Trees), c.Classes, c.Rounds)
+			if m.NumClasses() != c.Classes || len(m.Trees) != c.Rounds {
+				t.Fatalf("%d classes, %d rounds; want %d, %d", m.NumClasses(), len(m.Trees), c.Classes, c.Rounds)
 			}
 			x40 := x.Slice(0, 40, 0, m.NumFeatures()).(*mat.Dense)
 			for rounds, want := range c.Margins {
@@ -150,7 +150,7 @@ func TestXGBoostMultiParity(t *testing.T) {
 					t.Logf("after %d rounds: max |margin - XGBoost| = %.3g over %d rows", r, worst, len(want))
 				}
 			}
-			p, err := m.PredictClassProba(x40, nil)
+			p, err := m.PredictProba(x40, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -368,8 +368,8 @@ func TestMultiFitLoad(t *testing.T) {
 	if !bytes.Equal(again, enc[0]) {
 		t.Fatal("saved, loaded and saved again: the bytes differ")
 	}
-	if loaded.Classes() != 3 || loaded.NumFeatures() != 5 {
-		t.Fatalf("loaded: %d classes, %d features", loaded.Classes(), loaded.NumFeatures())
+	if loaded.NumClasses() != 3 || loaded.NumFeatures() != 5 {
+		t.Fatalf("loaded: %d classes, %d features", loaded.NumClasses(), loaded.NumFeatures())
 	}
 	sum, ok := models[0].(*MultiModel).Summary().(*Summary)
 	if !ok || sum.Trees != 24 || len(sum.Importance) == 0 {
@@ -378,11 +378,11 @@ func TestMultiFitLoad(t *testing.T) {
 	if loaded.(*MultiModel).Summary() != nil {
 		t.Error("a loaded model has a summary")
 	}
-	p0, err := models[0].PredictClassProba(x, nil)
+	p0, err := models[0].PredictProba(x, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p1, err := loaded.PredictClassProba(x, nil)
+	p1, err := loaded.PredictProba(x, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -474,7 +474,7 @@ func TestMultiErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := m.PredictClassProba(x, nil)
+	p, _ := m.PredictProba(x, nil)
 	if p[3] >= p[0] && p[3] >= p[1] {
 		t.Errorf("an absent class gets probability %v", p[3])
 	}
@@ -482,7 +482,7 @@ func TestMultiErrors(t *testing.T) {
 	if _, err := TrainMulti(ctx, Data{X: x, Y: y}, nil, 3, &Settings{Gradient: LogisticGrad}); err == nil {
 		t.Error("TrainMulti took a custom gradient")
 	}
-	if _, err := m.PredictClassProba(mat.NewDense(2, 4, nil), nil); !errors.Is(err, learn.ErrData) {
+	if _, err := m.PredictProba(mat.NewDense(2, 4, nil), nil); !errors.Is(err, learn.ErrData) {
 		t.Errorf("4 features for 3: %v", err)
 	}
 	cctx, cancel := context.WithCancel(ctx)
@@ -551,12 +551,12 @@ func FuzzLoadMulti(f *testing.F) {
 		for j := range mm.NumFeatures() {
 			row.Set(1, j, math.NaN())
 		}
-		p, err := mm.PredictClassProba(row, nil)
+		p, err := mm.PredictProba(row, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(p) != 2*mm.Classes() {
-			t.Fatalf("%d probabilities for 2 rows of %d classes", len(p), mm.Classes())
+		if len(p) != 2*mm.NumClasses() {
+			t.Fatalf("%d probabilities for 2 rows of %d classes", len(p), mm.NumClasses())
 		}
 	})
 }
@@ -577,7 +577,7 @@ func TestMultiEarlyStopping(t *testing.T) {
 		t.Fatalf("stopped %v at %d of %d rounds (curve %d), want a stop 3 rounds after the best", ev.Stopped, ev.BestIteration, len(m.Trees), len(ev.Curve))
 	}
 	for _, r := range []int{1, ev.BestIteration + 1} {
-		p, err := m.FirstRounds(r).PredictClassProba(vx, nil)
+		p, err := m.FirstRounds(r).PredictProba(vx, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

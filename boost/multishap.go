@@ -25,7 +25,7 @@ func (m *MultiModel) AttributeClasses(x *mat.Dense) ([]*learn.Attribution, error
 	if nf != m.nf {
 		return nil, fmt.Errorf("%w: data has %d features, the model %d", learn.ErrData, nf, m.nf)
 	}
-	out := make([]*learn.Attribution, m.Classes())
+	out := make([]*learn.Attribution, m.NumClasses())
 	for c, cm := range m.classes() {
 		phi, err := cm.SHAP(x, nil)
 		if err != nil {

@@ -129,7 +129,7 @@ func TestAttributeClassesXGBoost(t *testing.T) {
 // TestAttributeClassesBlocks: the per-class attributions of 300 rows (two
 // of learn.AttributeClasses' blocks) are the same on 1 and 2 workers,
 // each class's are Class(c)'s SHAP values, and each row's outputs are its
-// margins (within 1e-9), whose softmax is PredictClassProba.
+// margins (within 1e-9), whose softmax is PredictProba.
 func TestAttributeClassesBlocks(t *testing.T) {
 	g := loadMultiGolden(t)
 	for _, c := range g.Cases {
@@ -151,7 +151,7 @@ func TestAttributeClassesBlocks(t *testing.T) {
 			t.Fatal(err)
 		}
 		margins, _ := m.Margins(x, nil)
-		proba, _ := m.PredictClassProba(x, nil)
+		proba, _ := m.PredictProba(x, nil)
 		n, _ := x.Dims()
 		for k := range c.Classes {
 			phi, _ := m.Class(k).SHAP(x, nil)

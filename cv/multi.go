@@ -140,7 +140,7 @@ func multiRound(ctx context.Context, d *learn.Data, k int, fit MultiFitFunc, set
 		return MultiFold{}, err
 	}
 	te := d.Subset(t.test)
-	p, err := model.PredictClassProba(te.X, nil)
+	p, err := model.PredictProba(te.X, nil)
 	if err != nil {
 		return MultiFold{}, fmt.Errorf("scoring the fold: %w", err)
 	}

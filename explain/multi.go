@@ -39,7 +39,7 @@ func PermutationMulti(ctx context.Context, m learn.MultiModel, decide func(proba
 		return nil, fmt.Errorf("explain: %d repeats", st.Repeats)
 	}
 	n, p := d.X.Dims()
-	k := m.Classes()
+	k := m.NumClasses()
 	switch {
 	case n == 0:
 		return nil, fmt.Errorf("%w: data has no rows", learn.ErrData)
@@ -62,7 +62,7 @@ func PermutationMulti(ctx context.Context, m learn.MultiModel, decide func(proba
 		}
 		return r.BalancedAccuracy
 	}
-	base, err := m.PredictClassProba(d.X, nil)
+	base, err := m.PredictProba(d.X, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +71,7 @@ func PermutationMulti(ctx context.Context, m learn.MultiModel, decide func(proba
 	if math.IsNaN(res.Baseline) {
 		return nil, fmt.Errorf("%w: %s is undefined on the data", learn.ErrData, MacroBalancedAccuracy)
 	}
-	if err := permute(ctx, d, m.PredictClassProba, score, res, env); err != nil {
+	if err := permute(ctx, d, m.PredictProba, score, res, env); err != nil {
 		return nil, err
 	}
 	return res, nil

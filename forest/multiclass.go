@@ -210,8 +210,8 @@ type MultiModel struct {
 // Forest returns the fitted forest.
 func (m *MultiModel) Forest() *Forest { return m.forest }
 
-// Classes returns the number of classes.
-func (m *MultiModel) Classes() int { return m.forest.Classes() }
+// NumClasses returns the number of classes.
+func (m *MultiModel) NumClasses() int { return m.forest.Classes() }
 
 // NumFeatures returns the number of input features.
 func (m *MultiModel) NumFeatures() int { return m.forest.NumFeatures }
@@ -219,8 +219,8 @@ func (m *MultiModel) NumFeatures() int { return m.forest.NumFeatures }
 // NumParams is the number of leaves of all trees.
 func (m *MultiModel) NumParams() int { return m.forest.NumLeaves() }
 
-// PredictClassProba writes the mean of the trees' class probabilities.
-func (m *MultiModel) PredictClassProba(x *mat.Dense, dst []float64) ([]float64, error) {
+// PredictProba writes the mean of the trees' class probabilities.
+func (m *MultiModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	if _, c := x.Dims(); c != m.forest.NumFeatures {
 		return nil, fmt.Errorf("%w: data has %d features, the model %d", learn.ErrData, c, m.forest.NumFeatures)
 	}

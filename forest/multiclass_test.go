@@ -125,7 +125,7 @@ func TestFitMultiInvariants(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := mm.PredictClassProba(test.X, nil)
+			p, err := mm.PredictProba(test.X, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -145,7 +145,7 @@ func TestFitMultiInvariants(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				q, _ := back.PredictClassProba(test.X, nil)
+				q, _ := back.PredictProba(test.X, nil)
 				if !slices.Equal(p, q) {
 					t.Fatalf("%s: probabilities changed in the round trip", m.Name())
 				}

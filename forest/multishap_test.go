@@ -37,7 +37,7 @@ func TestAttributeClasses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := mm.PredictClassProba(x, nil)
+	p, err := mm.PredictProba(x, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

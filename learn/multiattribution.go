@@ -43,7 +43,7 @@ func AttributeClasses(ctx context.Context, m MultiModel, x *mat.Dense, workers i
 	if p != m.NumFeatures() {
 		return nil, fmt.Errorf("%w: data has %d features, the model %d", ErrData, p, m.NumFeatures())
 	}
-	k := m.Classes()
+	k := m.NumClasses()
 	const block = 256
 	blocks := (n + block - 1) / block
 	parts := make([][]*Attribution, blocks)

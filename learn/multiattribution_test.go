@@ -28,7 +28,7 @@ func ExampleAttributeClasses() {
 	if err != nil {
 		panic(err)
 	}
-	proba, _ := m.PredictClassProba(x, nil)
+	proba, _ := m.PredictProba(x, nil)
 	sum := 0.0
 	for _, a := range attr {
 		sum += math.Exp(a.Output(3))
@@ -45,8 +45,8 @@ func ExampleAttributeClasses() {
 // plainMulti is a MultiModel without attributions.
 type plainMulti struct{}
 
-func (plainMulti) PredictClassProba(x *mat.Dense, dst []float64) ([]float64, error) { return dst, nil }
-func (plainMulti) Classes() int                                                     { return 3 }
+func (plainMulti) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) { return dst, nil }
+func (plainMulti) NumClasses() int                                                     { return 3 }
 func (plainMulti) NumFeatures() int                                                 { return 2 }
 func (plainMulti) MarshalBinary() ([]byte, error)                                   { return nil, nil }
 

@@ -10,13 +10,13 @@ import (
 // its classes for every row. Classes are numbered 0..Classes()-1, as
 // the labels of the Data it was fitted on.
 type MultiModel interface {
-	// PredictClassProba writes the class probabilities of every row of x
+	// PredictProba writes the class probabilities of every row of x
 	// (features in training order, NaN = missing) into dst, row-major,
 	// Classes() per row (allocated when too short), and returns it. Each
 	// row's probabilities sum to 1. It uses one goroutine.
-	PredictClassProba(x *mat.Dense, dst []float64) ([]float64, error)
-	// Classes is the number of classes.
-	Classes() int
+	PredictProba(x *mat.Dense, dst []float64) ([]float64, error)
+	// NumClasses is the number of classes.
+	NumClasses() int
 	// NumFeatures is the number of features the model expects.
 	NumFeatures() int
 	// MarshalBinary encodes the model for its method's LoadMulti.

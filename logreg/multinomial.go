@@ -26,18 +26,18 @@ type MultiModel struct {
 	Converged  bool `json:"converged"`
 }
 
-// Classes returns the number of classes.
-func (m *MultiModel) Classes() int { return len(m.Coef) }
+// NumClasses returns the number of classes.
+func (m *MultiModel) NumClasses() int { return len(m.Coef) }
 
 // NumFeatures returns the number of features.
 func (m *MultiModel) NumFeatures() int { return len(m.Coef[0]) }
 
-// PredictClassProba returns the class probabilities of x's rows,
+// PredictProba returns the class probabilities of x's rows,
 // row-major (Classes() per row), in dst's storage when it is large
 // enough (learn.MultiModel).
-func (m *MultiModel) PredictClassProba(x *mat.Dense, dst []float64) ([]float64, error) {
+func (m *MultiModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	r, c := x.Dims()
-	k := m.Classes()
+	k := m.NumClasses()
 	if k < 2 || c != len(m.Coef[0]) {
 		return nil, fmt.Errorf("logreg: data has %d features, the model %d", c, len(m.Coef[0]))
 	}

@@ -60,7 +60,7 @@ func TestMultinomialGolden(t *testing.T) {
 		if worst > 1e-6 {
 			t.Errorf("%s: coefficients differ from scikit-learn's by %.3g", c.Name, worst)
 		}
-		p, err := m.PredictClassProba(x.Slice(0, 20, 0, g.Cols).(*mat.Dense), nil)
+		p, err := m.PredictProba(x.Slice(0, 20, 0, g.Cols).(*mat.Dense), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

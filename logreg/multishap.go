@@ -16,7 +16,7 @@ import (
 // per row (the probabilities are their softmax).
 func (m *MultiModel) Scores(x *mat.Dense, dst []float64) ([]float64, error) {
 	r, c := x.Dims()
-	k := m.Classes()
+	k := m.NumClasses()
 	if c != m.NumFeatures() {
 		return nil, fmt.Errorf("%w: data has %d features, the model %d", learn.ErrData, c, m.NumFeatures())
 	}
@@ -49,7 +49,7 @@ func (m *MultiModel) AttributeClassesAround(x *mat.Dense, ref []float64) ([]*lea
 	if c != m.NumFeatures() || len(ref) != c {
 		return nil, fmt.Errorf("%w: data has %d features and the reference %d, the model %d", learn.ErrData, c, len(ref), m.NumFeatures())
 	}
-	out := make([]*learn.Attribution, m.Classes())
+	out := make([]*learn.Attribution, m.NumClasses())
 	for k, coef := range m.Coef {
 		base := m.Intercept[k] + floats.Dot(coef, ref)
 		a := &learn.Attribution{Space: learn.Logit, Base: make([]float64, r), Phi: mat.NewDense(r, c, nil),

@@ -79,7 +79,7 @@ func TestAttributeClassesStandardized(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	proba, err := mm.PredictClassProba(x, nil)
+	proba, err := mm.PredictProba(x, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -61,7 +61,7 @@ func TestAttributeClassesOvR(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	proba, err := m.PredictClassProba(x, nil)
+	proba, err := m.PredictProba(x, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

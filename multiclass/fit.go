@@ -83,7 +83,7 @@ func FitDecided(ctx context.Context, method learn.Method, strategy string, dec d
 	var vp []float64
 	if rule := dec.Rule; valid != nil && (rule == decision.MultiTuned || rule == "" || rule == decision.MultiBayes) {
 		vy = valid.Y
-		if vp, err = mm.PredictClassProba(valid.X, nil); err != nil {
+		if vp, err = mm.PredictProba(valid.X, nil); err != nil {
 			return nil, err
 		}
 	}

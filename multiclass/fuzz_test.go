@@ -43,7 +43,7 @@ func FuzzLoad(f *testing.F) {
 		if m.NumFeatures() != 2 {
 			return
 		}
-		p, err := m.PredictClassProba(mat.NewDense(1, 2, []float64{1, 1}), nil)
+		p, err := m.PredictProba(mat.NewDense(1, 2, []float64{1, 1}), nil)
 		if err != nil {
 			return
 		}
@@ -51,8 +51,8 @@ func FuzzLoad(f *testing.F) {
 		for _, v := range p {
 			sum += v
 		}
-		if len(p) != m.Classes() || sum < 1-1e-9 || sum > 1+1e-9 {
-			t.Fatalf("%d probabilities summing to %v for %d classes", len(p), sum, m.Classes())
+		if len(p) != m.NumClasses() || sum < 1-1e-9 || sum > 1+1e-9 {
+			t.Fatalf("%d probabilities summing to %v for %d classes", len(p), sum, m.NumClasses())
 		}
 	})
 }

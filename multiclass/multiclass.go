@@ -147,8 +147,8 @@ func binary(d *learn.Data, a, b int) (*learn.Data, error) {
 	return out, nil
 }
 
-// Classes returns the number of classes.
-func (m *Model) Classes() int { return m.K }
+// NumClasses returns the number of classes.
+func (m *Model) NumClasses() int { return m.K }
 
 // NumFeatures returns the number of features.
 func (m *Model) NumFeatures() int { return m.nf }
@@ -161,9 +161,9 @@ func (mb *Member) scorer() learn.Model {
 	return mb.Model
 }
 
-// PredictClassProba returns the class probabilities of x's rows,
+// PredictProba returns the class probabilities of x's rows,
 // row-major, K per row.
-func (m *Model) PredictClassProba(x *mat.Dense, dst []float64) ([]float64, error) {
+func (m *Model) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	r, _ := x.Dims()
 	k := m.K
 	if cap(dst) < r*k {

@@ -74,7 +74,7 @@ func TestDecompositions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := m.PredictClassProba(test.X, nil)
+		p, err := m.PredictProba(test.X, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,7 +115,7 @@ func TestDecompositions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		q, err := back.PredictClassProba(test.X, nil)
+		q, err := back.PredictProba(test.X, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

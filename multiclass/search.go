@@ -78,7 +78,7 @@ func objectiveName(dec decision.MultiOptions) string {
 
 // validValue scores f's decision on the validation rows.
 func validValue(f *Fitted, valid *learn.Data, k int, dec decision.MultiOptions) (float64, error) {
-	p, err := f.Model.PredictClassProba(valid.X, nil)
+	p, err := f.Model.PredictProba(valid.X, nil)
 	if err != nil {
 		return 0, err
 	}

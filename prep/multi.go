@@ -91,17 +91,17 @@ type MultiModel struct {
 	Inner learn.MultiModel
 }
 
-// PredictClassProba preprocesses x and gives the inner model's class
+// PredictProba preprocesses x and gives the inner model's class
 // probabilities.
-func (m *MultiModel) PredictClassProba(x *mat.Dense, dst []float64) ([]float64, error) {
+func (m *MultiModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	if _, c := x.Dims(); c != len(m.Prep.Means) {
 		return nil, fmt.Errorf("%w: data has %d features, the model %d", learn.ErrData, c, len(m.Prep.Means))
 	}
-	return m.Inner.PredictClassProba(m.Prep.Apply(x), dst)
+	return m.Inner.PredictProba(m.Prep.Apply(x), dst)
 }
 
-// Classes is the inner model's number of classes.
-func (m *MultiModel) Classes() int { return m.Inner.Classes() }
+// NumClasses is the inner model's number of classes.
+func (m *MultiModel) NumClasses() int { return m.Inner.NumClasses() }
 
 // NumFeatures is the number of raw features.
 func (m *MultiModel) NumFeatures() int { return len(m.Prep.Means) }

@@ -613,7 +613,7 @@ func (s *Server) predictMulti(w http.ResponseWriter, r *http.Request, sl *slot, 
 	if err := r.Context().Err(); err != nil {
 		return &Error{Status: http.StatusServiceUnavailable, Kind: kindShuttingDown, Err: err, Msg: "the request was cancelled"}
 	}
-	proba, err := m.saved.LearnedMulti().PredictClassProba(req.x, nil)
+	proba, err := m.saved.LearnedMulti().PredictProba(req.x, nil)
 	if err != nil {
 		if errors.Is(err, learn.ErrData) {
 			return errorf(http.StatusBadRequest, kindNotScorable, 0, "", "the %s model cannot score these rows: %v", m.saved.Header().Method, err)

@@ -22,11 +22,11 @@ func ExampleMethod_FitMulti() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	p, err := mm.PredictClassProba(mat.NewDense(3, 1, []float64{2.5, 6.5, 10}), nil)
+	p, err := mm.PredictProba(mat.NewDense(3, 1, []float64{2.5, 6.5, 10}), nil)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(mm.Classes(), "classes;", mm.(*tree.MultiModel).Tree().NumLeaves(), "leaves")
+	fmt.Println(mm.NumClasses(), "classes;", mm.(*tree.MultiModel).Tree().NumLeaves(), "leaves")
 	for i := range 3 {
 		fmt.Println(p[3*i : 3*i+3])
 	}

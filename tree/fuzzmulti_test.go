@@ -31,7 +31,7 @@ func FuzzLoadMulti(f *testing.F) {
 		for j := range m.NumFeatures() {
 			x.Set(1, j, math.NaN())
 		}
-		if _, err := m.PredictClassProba(x, nil); err != nil {
+		if _, err := m.PredictProba(x, nil); err != nil {
 			t.Fatal(err)
 		}
 	})

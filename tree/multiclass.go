@@ -325,8 +325,8 @@ type MultiModel struct {
 // Tree returns the fitted tree.
 func (m *MultiModel) Tree() *Tree { return m.tree }
 
-// Classes returns the number of classes.
-func (m *MultiModel) Classes() int { return m.tree.Classes }
+// NumClasses returns the number of classes.
+func (m *MultiModel) NumClasses() int { return m.tree.Classes }
 
 // NumFeatures returns the number of input features.
 func (m *MultiModel) NumFeatures() int { return m.tree.NumFeatures }
@@ -334,9 +334,9 @@ func (m *MultiModel) NumFeatures() int { return m.tree.NumFeatures }
 // NumParams is the number of leaves.
 func (m *MultiModel) NumParams() int { return m.tree.NumLeaves() }
 
-// PredictClassProba writes the class shares of the leaf each row
+// PredictProba writes the class shares of the leaf each row
 // reaches, Classes() per row.
-func (m *MultiModel) PredictClassProba(x *mat.Dense, dst []float64) ([]float64, error) {
+func (m *MultiModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	n, c := x.Dims()
 	if c != m.tree.NumFeatures {
 		return nil, fmt.Errorf("%w: data has %d features, the model %d", learn.ErrData, c, m.tree.NumFeatures)

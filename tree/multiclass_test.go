@@ -31,11 +31,11 @@ func TestFitMultiRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if mm.Classes() != g.Classes || mm.NumFeatures() != 5 {
-		t.Fatalf("%d classes, %d features", mm.Classes(), mm.NumFeatures())
+	if mm.NumClasses() != g.Classes || mm.NumFeatures() != 5 {
+		t.Fatalf("%d classes, %d features", mm.NumClasses(), mm.NumFeatures())
 	}
 	xt := dense(g.XTest)
-	p, err := mm.PredictClassProba(xt, nil)
+	p, err := mm.PredictProba(xt, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestFitMultiRoundTrip(t *testing.T) {
 	}
 	// Fully grown on distinct rows: every training row is predicted its
 	// class.
-	ptr, _ := mm.PredictClassProba(d.X, nil)
+	ptr, _ := mm.PredictProba(d.X, nil)
 	for i, y := range g.Y {
 		if ptr[i*g.Classes+y] < 0.5 {
 			t.Fatalf("training row %d: P(class %d) = %v", i, y, ptr[i*g.Classes+y])
@@ -64,7 +64,7 @@ func TestFitMultiRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, _ := back.PredictClassProba(xt, nil)
+	q, _ := back.PredictProba(xt, nil)
 	if !slices.Equal(p, q) {
 		t.Fatal("probabilities changed in the round trip")
 	}

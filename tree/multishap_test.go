@@ -35,7 +35,7 @@ func TestAttributeClasses(t *testing.T) {
 	}
 	xt := dense(g.XTest)
 	xt.Set(0, 1, math.NaN())
-	p, err := mm.PredictClassProba(xt, nil)
+	p, err := mm.PredictProba(xt, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

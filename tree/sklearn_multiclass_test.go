@@ -113,7 +113,7 @@ func TestSklearnMulticlass(t *testing.T) {
 					rows [][]float64
 					want []float64
 				}{{g.X, c.Proba}, {g.XTest, c.ProbaTest}} {
-					p, err := m.PredictClassProba(dense(set.rows), nil)
+					p, err := m.PredictProba(dense(set.rows), nil)
 					if err != nil {
 						t.Fatal(err)
 					}

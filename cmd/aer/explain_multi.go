@@ -74,7 +74,7 @@ func explainMultiRows(ctx context.Context, sm *aerlib.Model, d *dataset.Dataset,
 	if err != nil {
 		return nil, err
 	}
-	proba, err := mm.PredictClassProba(x, nil)
+	proba, err := mm.PredictProba(x, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -89,7 +89,7 @@ func CompareImblearn(t *testing.T, ref string, methods ...learn.Method) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				p, err := mm.PredictClassProba(test.X, nil)
+				p, err := mm.PredictProba(test.X, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

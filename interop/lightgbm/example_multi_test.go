@@ -30,7 +30,7 @@ func ExampleModel_BoostMulti() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	p, err := mm.PredictClassProba(mat.NewDense(2, 1, []float64{-1, 1}), nil)
+	p, err := mm.PredictProba(mat.NewDense(2, 1, []float64{-1, 1}), nil)
 	if err != nil {
 		log.Fatal(err)
 	}

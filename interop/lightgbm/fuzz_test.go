@@ -82,7 +82,7 @@ func fuzzMulti(t *testing.T, m *Model) {
 	for j := range m.NumFeature {
 		x.Set(1, j, math.NaN())
 	}
-	p, err := back.PredictClassProba(x, nil)
+	p, err := back.PredictProba(x, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ func TestKDDCup99Multi(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	proba, err := mm.PredictClassProba(x, nil)
+	proba, err := mm.PredictProba(x, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestHandMulticlass(t *testing.T) {
 		{0.1 - 0.15, -0.2 + 0.2, 0.3 - 0.1}, // x0 <= 0.5, x1 <= 1, x0 <= 2; x1 > 0, x0 <= 1.5, x1 <= 3
 	}
 	x := dense(rows)
-	proba, err := mm.PredictClassProba(x, nil)
+	proba, err := mm.PredictProba(x, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

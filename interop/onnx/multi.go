@@ -48,7 +48,7 @@ type MultiSpec struct {
 // decided class in Labels).
 func marshalMulti(s *Spec) ([]byte, error) {
 	ms := s.Multi
-	k := ms.Model.Classes()
+	k := ms.Model.NumClasses()
 	if len(ms.Weights) != k || (len(ms.Labels) != 0 && len(ms.Labels) != k) {
 		return nil, fmt.Errorf("onnx: a multi-class model of %d classes with %d decision weights and %d labels", k, len(ms.Weights), len(ms.Labels))
 	}
@@ -148,7 +148,7 @@ func (c *converter) multiProba(m learn.MultiModel, in *input) (string, error) {
 		}
 		return c.multiProba(t.Inner, inner)
 	case *boost.MultiModel:
-		ms := make([]*boost.Model, t.Classes())
+		ms := make([]*boost.Model, t.NumClasses())
 		for k := range ms {
 			ms[k] = t.Class(k)
 		}
@@ -160,9 +160,9 @@ func (c *converter) multiProba(m learn.MultiModel, in *input) (string, error) {
 	case *logreg.MultiModel:
 		return c.multinomial(t, in.features(c.g))
 	case *tree.MultiModel:
-		return c.multiTrees([]*tree.Tree{t.Tree()}, t.Classes(), in)
+		return c.multiTrees([]*tree.Tree{t.Tree()}, t.NumClasses(), in)
 	case *forest.MultiModel:
-		return c.multiTrees(t.Forest().Trees, t.Classes(), in)
+		return c.multiTrees(t.Forest().Trees, t.NumClasses(), in)
 	case *multiclass.Model:
 		if t.Strategy != multiclass.OneVsRest {
 			return "", c.unsupported("a one-vs-one model (multiclass %s): its pairwise probabilities are coupled by an iteration the graph does not hold; one-vs-rest models (multiclass ovr) export", t.Strategy)
@@ -198,7 +198,7 @@ func (c *converter) multiTrees(ts []*tree.Tree, k int, in *input) (string, error
 
 // multinomial is the softmax of x W^T + b.
 func (c *converter) multinomial(m *logreg.MultiModel, x string) (string, error) {
-	k, nf := m.Classes(), m.NumFeatures()
+	k, nf := m.NumClasses(), m.NumFeatures()
 	if len(m.Intercept) != k {
 		return "", c.wrap(fmt.Errorf("%d intercepts for %d classes", len(m.Intercept), k))
 	}
@@ -223,7 +223,7 @@ func (c *converter) multinomial(m *logreg.MultiModel, x string) (string, error) 
 // clipped to [0, 1] (NaN 0), divided by their sum (1/K each when it is 0).
 func (c *converter) oneVsRest(m *multiclass.Model, in *input) (string, error) {
 	g := c.g
-	k := m.Classes()
+	k := m.NumClasses()
 	if len(m.Members) != k {
 		return "", c.wrap(fmt.Errorf("one-vs-rest model of %d members for %d classes", len(m.Members), k))
 	}

@@ -56,7 +56,7 @@ func TestMultiGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			x := readCSV(t, filepath.Join("testdata", tc.name+".csv"))
-			proba, err := mm.PredictClassProba(x, nil)
+			proba, err := mm.PredictProba(x, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
