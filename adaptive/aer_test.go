@@ -638,3 +638,11 @@ func TestFitWarnings(t *testing.T) {
 		}
 	}
 }
+
+// NumClasses is 2: centroid scores the positive class (PositiveProba).
+func (c *centroid) NumClasses() int { return 2 }
+
+// PredictProba writes both classes' probabilities of every row of x.
+func (c *centroid) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	return learn.TwoClassProba(c, x, dst)
+}

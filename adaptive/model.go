@@ -385,3 +385,11 @@ func Load(b []byte) (*Model, error) {
 	}
 	return nm, nil
 }
+
+// NumClasses is 2: Model scores the positive class (PositiveProba).
+func (m *Model) NumClasses() int { return 2 }
+
+// PredictProba writes both classes' probabilities of every row of x.
+func (m *Model) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	return learn.TwoClassProba(m, x, dst)
+}

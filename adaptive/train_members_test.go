@@ -181,3 +181,11 @@ func TestTrainMembersThreads(t *testing.T) {
 		t.Errorf("the member on every row was not fitted on 6 threads: %v", log[:3])
 	}
 }
+
+// NumClasses is 2: constModel scores the positive class (PositiveProba).
+func (m constModel) NumClasses() int { return 2 }
+
+// PredictProba writes both classes' probabilities of every row of x.
+func (m constModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	return learn.TwoClassProba(m, x, dst)
+}

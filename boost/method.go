@@ -277,3 +277,11 @@ func (m *Method) runData(train, valid *learn.Data, env learn.Env) (Settings, Dat
 	}
 	return s, td, vd, nil
 }
+
+// NumClasses is 2: Fitted scores the positive class (PositiveProba).
+func (f *Fitted) NumClasses() int { return 2 }
+
+// PredictProba writes both classes' probabilities of every row of x.
+func (f *Fitted) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	return learn.TwoClassProba(f, x, dst)
+}

@@ -67,3 +67,11 @@ func (c constant) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) 
 }
 func (c constant) NumFeatures() int               { return 1 }
 func (c constant) MarshalBinary() ([]byte, error) { return nil, nil }
+
+// NumClasses is 2: constant scores the positive class (PositiveProba).
+func (c constant) NumClasses() int { return 2 }
+
+// PredictProba writes both classes' probabilities of every row of x.
+func (c constant) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	return learn.TwoClassProba(c, x, dst)
+}

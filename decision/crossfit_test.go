@@ -202,3 +202,11 @@ func TestCrossFitLayer(t *testing.T) {
 		t.Error("the same seed gave another cross-fitted layer")
 	}
 }
+
+// NumClasses is 2: memo scores the positive class (PositiveProba).
+func (m *memo) NumClasses() int { return 2 }
+
+// PredictProba writes both classes' probabilities of every row of x.
+func (m *memo) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	return learn.TwoClassProba(m, x, dst)
+}

@@ -197,3 +197,11 @@ func (c *calibrating) Attribute(x *mat.Dense) (*learn.Attribution, error) {
 	out.Phi.Scale(-cal.A, in.Phi)
 	return out, nil
 }
+
+// NumClasses is 2: attached scores the positive class (PositiveProba).
+func (a *attached) NumClasses() int { return 2 }
+
+// PredictProba writes both classes' probabilities of every row of x.
+func (a *attached) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	return learn.TwoClassProba(a, x, dst)
+}

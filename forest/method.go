@@ -260,3 +260,11 @@ func (e *Explanation) WriteText(w io.Writer) error {
 		e.Score, len(e.Trees), hist[0], hist[1], hist[2], hist[3], hist[4])
 	return err
 }
+
+// NumClasses is 2: Model scores the positive class (PositiveProba).
+func (m *Model) NumClasses() int { return 2 }
+
+// PredictProba writes both classes' probabilities of every row of x.
+func (m *Model) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	return learn.TwoClassProba(m, x, dst)
+}

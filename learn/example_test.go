@@ -171,3 +171,11 @@ func Example_registry() {
 	// true
 	// [{feature 1 0 the feature read (0-based)}]
 }
+
+// NumClasses is 2: aboveModel scores the positive class (PositiveProba).
+func (m *aboveModel) NumClasses() int { return 2 }
+
+// PredictProba writes both classes' probabilities of every row of x.
+func (m *aboveModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	return learn.TwoClassProba(m, x, dst)
+}

@@ -214,3 +214,19 @@ func TestOptionalBehaviour(t *testing.T) {
 		t.Errorf("ThresholdOf: %v, %v, want 0.5, 0.2", learn.ThresholdOf(plain), learn.ThresholdOf(rich))
 	}
 }
+
+// NumClasses is 2: logit scores the positive class (PositiveProba).
+func (m *logit) NumClasses() int { return 2 }
+
+// PredictProba writes both classes' probabilities of every row of x.
+func (m *logit) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	return learn.TwoClassProba(m, x, dst)
+}
+
+// NumClasses is 2: cancelling scores the positive class (PositiveProba).
+func (c *cancelling) NumClasses() int { return 2 }
+
+// PredictProba writes both classes' probabilities of every row of x.
+func (c *cancelling) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	return learn.TwoClassProba(c, x, dst)
+}

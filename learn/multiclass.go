@@ -34,3 +34,24 @@ type MultiFitter interface {
 	// MarshalBinary.
 	LoadMulti(payload []byte) (MultiModel, error)
 }
+
+// TwoClassProba is the PredictProba of a two-class model whose
+// PositiveProba gives class 1's probability: for every row of x, class
+// 0's probability 1-p then class 1's p, written into dst (allocated when
+// shorter than two per row).
+func TwoClassProba(m interface {
+	PositiveProba(x *mat.Dense, dst []float64) ([]float64, error)
+}, x *mat.Dense, dst []float64) ([]float64, error) {
+	p, err := m.PositiveProba(x, nil)
+	if err != nil {
+		return nil, err
+	}
+	if cap(dst) < 2*len(p) {
+		dst = make([]float64, 2*len(p))
+	}
+	dst = dst[:2*len(p)]
+	for i, v := range p {
+		dst[2*i], dst[2*i+1] = 1-v, v
+	}
+	return dst, nil
+}

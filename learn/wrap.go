@@ -214,3 +214,11 @@ func (w WrappedMethod) Set(key, value string) error { return w.Inner.Set(key, va
 
 // Params lists the inner method's parameters.
 func (w WrappedMethod) Params() []Param { return w.Inner.Params() }
+
+// NumClasses is 2: Wrapped scores the positive class (PositiveProba).
+func (w Wrapped) NumClasses() int { return 2 }
+
+// PredictProba writes both classes' probabilities of every row of x.
+func (w Wrapped) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	return TwoClassProba(w, x, dst)
+}

@@ -279,3 +279,19 @@ func ExampleWrapped() {
 	// 7 7
 	// false
 }
+
+// NumClasses is 2: squared scores the positive class (PositiveProba).
+func (s *squared) NumClasses() int { return 2 }
+
+// PredictProba writes both classes' probabilities of every row of x.
+func (s *squared) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	return learn.TwoClassProba(s, x, dst)
+}
+
+// NumClasses is 2: halved scores the positive class (PositiveProba).
+func (h *halved) NumClasses() int { return 2 }
+
+// PredictProba writes both classes' probabilities of every row of x.
+func (h *halved) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	return learn.TwoClassProba(h, x, dst)
+}

@@ -225,3 +225,11 @@ func finite(v []float64) bool {
 	}
 	return true
 }
+
+// NumClasses is 2: Model scores the positive class (PositiveProba).
+func (m *Model) NumClasses() int { return 2 }
+
+// PredictProba writes both classes' probabilities of every row of x.
+func (m *Model) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	return learn.TwoClassProba(m, x, dst)
+}

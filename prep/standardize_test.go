@@ -143,3 +143,11 @@ func TestMappedPath(t *testing.T) {
 		}
 	}
 }
+
+// NumClasses is 2: first scores the positive class (PositiveProba).
+func (f *first) NumClasses() int { return 2 }
+
+// PredictProba writes both classes' probabilities of every row of x.
+func (f *first) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	return learn.TwoClassProba(f, x, dst)
+}

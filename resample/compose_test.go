@@ -205,3 +205,11 @@ func TestResampledKeyClash(t *testing.T) {
 	}()
 	Resampled("x", "", &RUS{}, Resampled("y", "", &SMOTE{}, boost.NewMethod()))
 }
+
+// NumClasses is 2: share scores the positive class (PositiveProba).
+func (s *share) NumClasses() int { return 2 }
+
+// PredictProba writes both classes' probabilities of every row of x.
+func (s *share) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	return learn.TwoClassProba(s, x, dst)
+}

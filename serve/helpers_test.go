@@ -70,3 +70,19 @@ func listen(t *testing.T) net.Listener {
 }
 
 func nopCloser(r io.Reader) io.ReadCloser { return io.NopCloser(r) }
+
+// NumClasses is 2: strict scores the positive class (PositiveProba).
+func (s strict) NumClasses() int { return 2 }
+
+// PredictProba writes both classes' probabilities of every row of x.
+func (s strict) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	return learn.TwoClassProba(s, x, dst)
+}
+
+// NumClasses is 2: blocking scores the positive class (PositiveProba).
+func (b *blocking) NumClasses() int { return 2 }
+
+// PredictProba writes both classes' probabilities of every row of x.
+func (b *blocking) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	return learn.TwoClassProba(b, x, dst)
+}

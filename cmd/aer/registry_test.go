@@ -228,3 +228,11 @@ func TestInterrupt(t *testing.T) {
 		}
 	}
 }
+
+// NumClasses is 2: stumpModel scores the positive class (PositiveProba).
+func (s *stumpModel) NumClasses() int { return 2 }
+
+// PredictProba writes both classes' probabilities of every row of x.
+func (s *stumpModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	return learn.TwoClassProba(s, x, dst)
+}
