@@ -20,7 +20,7 @@ import (
 // prior) and train describes them for the model file's header. s.Seed is
 // recorded as the fit's seed; s.Params and s.Grid must be empty (the
 // method is fitted already).
-func Assemble(ctx context.Context, learned learn.Model, method learn.Method, schema dataset.Schema, valid *learn.Data, train TrainSummary, prior float64, s *Settings) (*Model, error) {
+func Assemble(ctx context.Context, learned learn.Scorer, method learn.Method, schema dataset.Schema, valid *learn.Data, train TrainSummary, prior float64, s *Settings) (*Model, error) {
 	if s == nil {
 		s = &Settings{}
 	}

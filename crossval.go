@@ -38,7 +38,7 @@ func CrossValidate(ctx context.Context, t *Table, s *Settings, method learn.Meth
 	if err != nil {
 		return nil, err
 	}
-	fit := func(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Model, error) {
+	fit := func(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
 		env.Logger, env.Progress = s.Logger, s.Progress
 		f, err := pipeline.Fit(ctx, composed, train, valid, env)
 		if err != nil {
@@ -78,7 +78,7 @@ func CrossValidateMulti(ctx context.Context, t *Table, s *Settings, method learn
 	if s.Grid != nil && (cs == nil || cs.Holdout == 0) {
 		return nil, fmt.Errorf("%w: a grid search needs a validation hold-out (cv.Settings.Holdout)", learn.ErrParam)
 	}
-	fit := func(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.MultiModel, cv.Decider, error) {
+	fit := func(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.Model, cv.Decider, error) {
 		env.Logger, env.Progress, env.MemoryPlan = s.Logger, s.Progress, s.MemoryPlan
 		f, _, _, err := fitMultiData(ctx, method, s, dec, train, valid, k, env)
 		if err != nil {

@@ -25,8 +25,8 @@ import (
 // and Load read). A Model is safe for concurrent use.
 type Model struct {
 	header *modelfile.Header
-	model  learn.Model      // behind the decision layer when there is one; nil for a multi-class model
-	multi  learn.MultiModel // a multi-class model (header.Multiclass); nil for a binary one
+	model  learn.Scorer      // behind the decision layer when there is one; nil for a multi-class model
+	multi  learn.Model // a multi-class model (header.Multiclass); nil for a binary one
 	// multiLayer is a multi-class model's decision (header.Decision).
 	multiLayer *decision.MultiLayer
 	layer      *decision.Layer // nil without one
@@ -188,11 +188,11 @@ func (m *Model) Header() *modelfile.Header { return m.header }
 // Learned is the fitted learn.Model behind the schema: it scores rows of
 // features in Schema().Features order (behind the decision layer when
 // there is one). Nil for a multi-class model (LearnedMulti).
-func (m *Model) Learned() learn.Model { return m.model }
+func (m *Model) Learned() learn.Scorer { return m.model }
 
 // LearnedMulti is a multi-class model's fitted learn.MultiModel; nil for
 // a binary one.
-func (m *Model) LearnedMulti() learn.MultiModel { return m.multi }
+func (m *Model) LearnedMulti() learn.Model { return m.multi }
 
 // Layer is the decision layer fitted on validation rows, nil without one.
 func (m *Model) Layer() *decision.Layer { return m.layer }

@@ -125,7 +125,7 @@ func (m *Method) fresh() *Method {
 // Fit boosts on train (valid is not used). EasyEnsemble boosts its
 // ensembles in parallel on the Env's workers; no model depends on their
 // number.
-func (m *Method) Fit(ctx context.Context, train, _ *learn.Data, env learn.Env) (learn.Model, error) {
+func (m *Method) Fit(ctx context.Context, train, _ *learn.Data, env learn.Env) (learn.Scorer, error) {
 	ens, err := fitEnsembles(m, env,
 		func(s EasySettings, progress func(done, total int)) ([]*Ensemble, error) {
 			return FitEasy(ctx, train, s, env.Seed, env.Threads(), progress)
@@ -159,7 +159,7 @@ var magic = []byte("aer.adaboost\x01")
 
 // Load decodes a model written by Model.MarshalBinary (of any of the
 // three methods).
-func (m *Method) Load(payload []byte) (learn.Model, error) {
+func (m *Method) Load(payload []byte) (learn.Scorer, error) {
 	if !bytes.HasPrefix(payload, magic) {
 		return nil, fmt.Errorf("adaboost: not an AdaBoost payload")
 	}

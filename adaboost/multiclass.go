@@ -429,7 +429,7 @@ func FitEasyMulti(ctx context.Context, train *learn.Data, k int, s EasySettings,
 // used): RUSBoost and AdaBoost one SAMME.R ensemble on K classes,
 // EasyEnsemble its ensembles in parallel on the Env's workers; no model
 // depends on their number. The learn.MultiFitter contract.
-func (m *Method) FitMulti(ctx context.Context, train, _ *learn.Data, k int, env learn.Env) (learn.MultiModel, error) {
+func (m *Method) FitMulti(ctx context.Context, train, _ *learn.Data, k int, env learn.Env) (learn.Model, error) {
 	ens, err := fitEnsembles(m, env,
 		func(s EasySettings, progress func(done, total int)) ([]*MultiEnsemble, error) {
 			return FitEasyMulti(ctx, train, k, s, env.Seed, env.Threads(), progress)
@@ -449,7 +449,7 @@ var magicMulti = []byte("aer.adaboost.multi\x01")
 
 // LoadMulti decodes a model written by MultiModel.MarshalBinary (the
 // learn.MultiFitter contract).
-func (m *Method) LoadMulti(payload []byte) (learn.MultiModel, error) {
+func (m *Method) LoadMulti(payload []byte) (learn.Model, error) {
 	if !bytes.HasPrefix(payload, magicMulti) {
 		return nil, fmt.Errorf("adaboost: not a multi-class AdaBoost payload")
 	}

@@ -91,7 +91,7 @@ type reseeded struct {
 	fit uint64
 }
 
-func (r reseeded) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Model, error) {
+func (r reseeded) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
 	if r.fit > 0 {
 		env.Seed = rng.DeriveSeed(env.Seed, r.fit)
 	}

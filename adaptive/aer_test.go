@@ -349,12 +349,12 @@ type centroidMethod struct{}
 func (centroidMethod) Name() string                { return "centroid-test" }
 func (centroidMethod) Set(key, value string) error { return fmt.Errorf("%w %q", learn.ErrParam, key) }
 func (centroidMethod) Params() []learn.Param       { return nil }
-func (centroidMethod) Load(b []byte) (learn.Model, error) {
+func (centroidMethod) Load(b []byte) (learn.Scorer, error) {
 	c := new(centroid)
 	return c, json.Unmarshal(b, c)
 }
 
-func (centroidMethod) Fit(_ context.Context, train, _ *learn.Data, _ learn.Env) (learn.Model, error) {
+func (centroidMethod) Fit(_ context.Context, train, _ *learn.Data, _ learn.Env) (learn.Scorer, error) {
 	x, y := train.X, train.Y
 	_, d := x.Dims()
 	c := &centroid{make([]float64, d), make([]float64, d)}

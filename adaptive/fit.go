@@ -909,7 +909,7 @@ func memberOutputs(members []Member, x *mat.Dense, workers int) (*mat.Dense, err
 	// Each member's column is written into out as soon as it is scored
 	// (distinct members write distinct cells), so at most one column per
 	// goroutine is held besides out.
-	score := func(j int, mb learn.Model, col []float64) []float64 {
+	score := func(j int, mb learn.Scorer, col []float64) []float64 {
 		col, errs[j] = mb.PositiveProba(x, col)
 		if errs[j] == nil {
 			for i, v := range col {

@@ -84,7 +84,7 @@ func (m *Method) Params() []learn.Param {
 }
 
 // Fit trains an AER model (see Fit).
-func (m *Method) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Model, error) {
+func (m *Method) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
 	if err := m.cfg.Check(); err != nil {
 		return nil, fmt.Errorf("%w: %v", learn.ErrParam, err)
 	}
@@ -99,7 +99,7 @@ func (m *Method) Fit(ctx context.Context, train, valid *learn.Data, env learn.En
 }
 
 // Load decodes a model written by Model.MarshalBinary.
-func (m *Method) Load(payload []byte) (learn.Model, error) {
+func (m *Method) Load(payload []byte) (learn.Scorer, error) {
 	model, err := Load(payload)
 	if err != nil {
 		return nil, err

@@ -79,7 +79,7 @@ type Member struct {
 	// Method is the name the member's method is registered under.
 	Method string
 	// Model is the fitted member.
-	Model learn.Model
+	Model learn.Scorer
 	// Name says what the member was trained on ("global 2", "local 2",
 	// "all rows", with the member setting when several are pooled).
 	Name string

@@ -121,7 +121,7 @@ type MultiGridPoint struct {
 // normalised by a softmax (logit), or probabilities averaged
 // (probability). Every random choice flows from env.Seed; the model does
 // not depend on env.Workers.
-func (m *Method) FitMulti(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.MultiModel, error) {
+func (m *Method) FitMulti(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.Model, error) {
 	if err := m.cfg.Check(); err != nil {
 		return nil, fmt.Errorf("%w: %v", learn.ErrParam, err)
 	}
@@ -133,7 +133,7 @@ func (m *Method) FitMulti(ctx context.Context, train, valid *learn.Data, k int, 
 }
 
 // LoadMulti decodes a model written by MultiModel.MarshalBinary.
-func (m *Method) LoadMulti(payload []byte) (learn.MultiModel, error) {
+func (m *Method) LoadMulti(payload []byte) (learn.Model, error) {
 	model, err := LoadMulti(payload)
 	if err != nil {
 		return nil, err

@@ -36,7 +36,7 @@ type MultiModel struct {
 // on every row or a peer).
 type MultiMember struct {
 	Method    string
-	Model     learn.MultiModel
+	Model     learn.Model
 	Name      string
 	Component int
 }

@@ -24,11 +24,11 @@ type recorder struct {
 func (r recorder) Name() string                { return r.name }
 func (r recorder) Set(key, value string) error { return fmt.Errorf("%w: %s", learn.ErrParam, key) }
 func (r recorder) Params() []learn.Param       { return nil }
-func (r recorder) Load([]byte) (learn.Model, error) {
+func (r recorder) Load([]byte) (learn.Scorer, error) {
 	return nil, fmt.Errorf("recorder: no payload")
 }
 
-func (r recorder) Fit(_ context.Context, train, _ *learn.Data, env learn.Env) (learn.Model, error) {
+func (r recorder) Fit(_ context.Context, train, _ *learn.Data, env learn.Env) (learn.Scorer, error) {
 	r.mu.Lock()
 	*r.log = append(*r.log, fmt.Sprintf("%s:%d/%d", r.name, train.Rows(), env.Workers))
 	if r.name != "p" && env.SharedWorkers != r.shared {

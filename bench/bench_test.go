@@ -311,8 +311,8 @@ func (failing) Set(key, value string) error {
 	return fmt.Errorf("%w: no parameter %q", learn.ErrParam, key)
 }
 func (failing) Params() []learn.Param            { return nil }
-func (failing) Load([]byte) (learn.Model, error) { return nil, errors.New("no models") }
-func (failing) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Model, error) {
+func (failing) Load([]byte) (learn.Scorer, error) { return nil, errors.New("no models") }
+func (failing) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
 	if env.Seed == 1 {
 		return nil, errors.New("no luck at seed 1")
 	}

@@ -152,7 +152,7 @@ type summaryReport struct {
 // its JSON form, the contract of aer fit --json) and its members' names
 // from its explanation of row, which may be nil. It returns nil when the
 // model has no summary or the summary none of the fields.
-func tuningOf(m learn.Model, row []float64) *tuning {
+func tuningOf(m learn.Scorer, row []float64) *tuning {
 	v := learn.SummaryOf(m)
 	if v == nil {
 		return nil
@@ -200,7 +200,7 @@ func finite(v float64) bool { return !math.IsNaN(v) && math.Abs(v) < math.MaxFlo
 
 // memberNames returns the "members" of m's explanation of row when it
 // names n of them, else nil.
-func memberNames(m learn.Model, row []float64, n int) []string {
+func memberNames(m learn.Scorer, row []float64, n int) []string {
 	ex, ok := learn.ExplainerOf(m)
 	if !ok || row == nil || n == 0 {
 		return nil

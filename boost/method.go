@@ -96,7 +96,7 @@ func (m *Method) Params() []learn.Param {
 
 // Fit trains boosted trees on train, with row weights; valid, when given,
 // is evaluated every round and drives early stopping.
-func (m *Method) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Model, error) {
+func (m *Method) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
 	if err := m.s.Check(); err != nil {
 		return nil, fmt.Errorf("%w: %v", learn.ErrParam, err)
 	}
@@ -158,7 +158,7 @@ func sharedBins(train *learn.Data, s *Settings, env learn.Env) (*Bins, error) {
 }
 
 // Load decodes a model written by Fitted.MarshalBinary.
-func (m *Method) Load(payload []byte) (learn.Model, error) {
+func (m *Method) Load(payload []byte) (learn.Scorer, error) {
 	bm := new(Model)
 	if err := bm.UnmarshalBinary(payload); err != nil {
 		return nil, err

@@ -478,7 +478,7 @@ func multiLogLoss(margin []float64, y []int, w []float64, k int) float64 {
 // drives early stopping. The learn.MultiFitter contract: bad data and
 // k < 2 wrap learn.ErrData, the settings CheckMulti refuses
 // learn.ErrParam. The model predicts on one goroutine.
-func (m *Method) FitMulti(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.MultiModel, error) {
+func (m *Method) FitMulti(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.Model, error) {
 	if err := m.s.Check(); err != nil {
 		return nil, fmt.Errorf("%w: %v", learn.ErrParam, err)
 	}
@@ -545,7 +545,7 @@ func checkMultiData(d *learn.Data, what string, k int) error {
 
 // LoadMulti decodes a model written by MultiModel.MarshalBinary (the
 // learn.MultiFitter contract); it predicts on one goroutine.
-func (m *Method) LoadMulti(payload []byte) (learn.MultiModel, error) {
+func (m *Method) LoadMulti(payload []byte) (learn.Model, error) {
 	mm := new(MultiModel)
 	if err := mm.UnmarshalBinary(payload); err != nil {
 		return nil, err

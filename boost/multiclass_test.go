@@ -342,7 +342,7 @@ func TestMultiWorkers(t *testing.T) {
 func TestMultiFitLoad(t *testing.T) {
 	x, y := multiData(2000, 5, 3, 2)
 	meth := New(Settings{NEstimators: 8, MaxDepth: 3, Subsample: 0.9})
-	var models [2]learn.MultiModel
+	var models [2]learn.Model
 	var enc [2][]byte
 	for i, workers := range []int{1, 2} {
 		m, err := meth.(learn.MultiFitter).FitMulti(context.Background(), &learn.Data{X: x, Y: y}, nil, 3, learn.Env{Seed: 9, Workers: workers})

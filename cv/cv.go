@@ -35,7 +35,7 @@ type Settings struct {
 // FitFunc fits a model on train; valid is the held-out share of the
 // training rows (Settings.Holdout) or nil. env carries the fit's seed and
 // worker bound.
-type FitFunc func(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Model, error)
+type FitFunc func(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error)
 
 // Fold is the outcome of one round: the model fitted on the other folds,
 // scored on this one at its own decision threshold.

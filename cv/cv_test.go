@@ -27,7 +27,7 @@ func testData(t testing.TB) *learn.Data {
 }
 
 // gbdtFit fits a small boosted-tree model: a method that uses its workers.
-func gbdtFit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Model, error) {
+func gbdtFit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
 	m := boost.NewMethod()
 	if err := m.Set("n_estimators", "15"); err != nil {
 		return nil, err
@@ -46,7 +46,7 @@ func TestOOFCoverage(t *testing.T) {
 		pos += y
 	}
 	var seen [][]int // seen[repeat][row]: how many rounds scored the row
-	fit := func(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Model, error) {
+	fit := func(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
 		if valid != nil {
 			t.Error("validation data without a hold-out")
 		}
@@ -258,7 +258,7 @@ func TestRunErrors(t *testing.T) {
 		}
 	}
 	boom := errors.New("boom")
-	_, err := Run(context.Background(), d, func(context.Context, *learn.Data, *learn.Data, learn.Env) (learn.Model, error) {
+	_, err := Run(context.Background(), d, func(context.Context, *learn.Data, *learn.Data, learn.Env) (learn.Scorer, error) {
 		return nil, boom
 	}, nil, learn.Env{Workers: 2}, nil)
 	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "repeat 1, fold ") {

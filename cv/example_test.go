@@ -18,7 +18,7 @@ import (
 func ExampleRun() {
 	g, _ := synth.Generate(&synth.Settings{Samples: 200, Ratio: 4, Clusters: 2, Features: 4, Informative: 2, FlipY: synth.None}, 1)
 	d := &learn.Data{X: g.X, Y: g.Y}
-	fit := func(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Model, error) {
+	fit := func(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
 		return logreg.NewMethod().Fit(ctx, train, valid, env)
 	}
 	res, err := cv.Run(context.Background(), d, fit, &cv.Settings{Folds: 5}, learn.Env{Seed: 1}, nil)
@@ -38,7 +38,7 @@ func ExampleRun() {
 // writes them (a constant model: score 0.25 everywhere).
 func ExampleWriteOOF() {
 	d := &learn.Data{X: mat.NewDense(6, 1, []float64{1, 2, 3, 4, 5, 6}), Y: []int{0, 1, 0, 0, 1, 0}}
-	fit := func(context.Context, *learn.Data, *learn.Data, learn.Env) (learn.Model, error) {
+	fit := func(context.Context, *learn.Data, *learn.Data, learn.Env) (learn.Scorer, error) {
 		return constant(0.25), nil
 	}
 	res, _ := cv.Run(context.Background(), d, fit, &cv.Settings{Folds: 2}, learn.Env{Seed: 3}, nil)

@@ -25,7 +25,7 @@ type Decider interface {
 // MultiFitFunc fits a multi-class model on train (labels 0..k-1) and
 // returns it with its decision; valid is the held-out share of the
 // training rows (Settings.Holdout) or nil.
-type MultiFitFunc func(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.MultiModel, Decider, error)
+type MultiFitFunc func(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.Model, Decider, error)
 
 // MultiFold is the outcome of one round of a multi-class
 // cross-validation: the model fitted on the other folds, scored on this

@@ -41,7 +41,7 @@ func multiData() *learn.Data {
 
 // softmaxFit fits a small softmax gbdt and its Bayes decision.
 func softmaxFit(t *testing.T, seen map[int]int) MultiFitFunc {
-	return func(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.MultiModel, Decider, error) {
+	return func(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.Model, Decider, error) {
 		if seen != nil {
 			seen[train.Rows()]++
 		}

@@ -72,10 +72,10 @@ func (*memoMethod) Name() string             { return "memo" }
 func (*memoMethod) Describe() string         { return "remembers its rows" }
 func (*memoMethod) Set(string, string) error { return nil }
 func (*memoMethod) Params() []learn.Param    { return nil }
-func (*memoMethod) Load([]byte) (learn.Model, error) {
+func (*memoMethod) Load([]byte) (learn.Scorer, error) {
 	return &memo{}, nil
 }
-func (mm *memoMethod) Fit(_ context.Context, train, _ *learn.Data, _ learn.Env) (learn.Model, error) {
+func (mm *memoMethod) Fit(_ context.Context, train, _ *learn.Data, _ learn.Env) (learn.Scorer, error) {
 	m := &memo{seen: map[string]int{}}
 	for i, y := range train.Y {
 		m.seen[key(train.X.RawRowView(i))] = y

@@ -80,7 +80,7 @@ func (l *Layer) Check() error {
 // calibration maps them exactly (see calibrating.Attribute). The layer is not part of m's
 // payload: MarshalBinary gives m's bytes, and whoever saves the model
 // keeps the layer beside it.
-func Attach(m learn.Model, l *Layer) learn.Model {
+func Attach(m learn.Scorer, l *Layer) learn.Scorer {
 	a := &attached{Wrapped: learn.Wrapped{Inner: m}, layer: l}
 	if l.Calibration == nil {
 		return a

@@ -128,7 +128,7 @@ func Wrap(inner learn.Method, opt Options) *Layered {
 func (l *Layered) Options() Options { return l.opt }
 
 // Load decodes an inner model's payload.
-func (l *Layered) Load(payload []byte) (learn.Model, error) { return l.Inner.Load(payload) }
+func (l *Layered) Load(payload []byte) (learn.Scorer, error) { return l.Inner.Load(payload) }
 
 // FitMemory is the inner method's estimate: the layer needs the
 // validation rows' scores only.
@@ -154,7 +154,7 @@ var ErrNoValid = errors.New("decision: the decision layer needs validation data"
 // own keeps it unless Options.Override or it defers to a layer
 // (learn.Deferrer). Without validation rows the inner
 // model is returned as it is, or, with Override, an ErrNoValid error.
-func (l *Layered) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Model, error) {
+func (l *Layered) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
 	if err := l.opt.Check(); err != nil {
 		return nil, err
 	}
@@ -179,7 +179,7 @@ func (l *Layered) Fit(ctx context.Context, train, valid *learn.Data, env learn.E
 // method on folds of train (which m's fit must have left unchanged: no
 // learn.Env.ConsumeTrain). Fit is the inner method's Fit followed by
 // Finish.
-func (l *Layered) Finish(ctx context.Context, m learn.Model, method learn.Method, train, valid *learn.Data, env learn.Env) (learn.Model, error) {
+func (l *Layered) Finish(ctx context.Context, m learn.Scorer, method learn.Method, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
 	if _, own := learn.TunedThreshold(m); valid == nil || own && !l.opt.Override && !learn.DefersThreshold(m) {
 		return m, nil
 	}
@@ -194,7 +194,7 @@ func (l *Layered) Finish(ctx context.Context, m learn.Model, method learn.Method
 // on train, on the validation rows valid, and with cross-fitting on the
 // out-of-fold scores of train's rows too (train gives the positive share
 // of the Bayes rule's prior).
-func (l *Layered) FitLayer(ctx context.Context, m learn.Model, method learn.Method, train, valid *learn.Data, env learn.Env) (*Layer, error) {
+func (l *Layered) FitLayer(ctx context.Context, m learn.Scorer, method learn.Method, train, valid *learn.Data, env learn.Env) (*Layer, error) {
 	score, err := learn.Predict(ctx, m, valid.X, env.Workers)
 	if err != nil {
 		return nil, fmt.Errorf("scoring the validation rows: %w", err)
@@ -249,7 +249,7 @@ func (l *Layered) fitOn(y []int, score, w []float64, prior float64) (*Layer, err
 // are not at hand (a distributed fit): prior is their weighted positive
 // share, and there is no cross-fitting (an Options.CrossFit above 0 is
 // an error).
-func (l *Layered) FinishPrior(ctx context.Context, m learn.Model, valid *learn.Data, prior float64, env learn.Env) (learn.Model, error) {
+func (l *Layered) FinishPrior(ctx context.Context, m learn.Scorer, valid *learn.Data, prior float64, env learn.Env) (learn.Scorer, error) {
 	if err := l.opt.Check(); err != nil {
 		return nil, err
 	}
@@ -275,7 +275,7 @@ func (l *Layered) FinishPrior(ctx context.Context, m learn.Model, valid *learn.D
 
 // LayerOf returns the decision layer attached in front of m (by Attach or
 // a Layered fit), or nil when m has none.
-func LayerOf(m learn.Model) *Layer {
+func LayerOf(m learn.Scorer) *Layer {
 	if a, ok := learn.As[*attached](m); ok {
 		return a.layer
 	}
@@ -290,7 +290,7 @@ func LayerOf(m learn.Model) *Layer {
 
 // Detach returns the model in front of which m's decision layer sits (m
 // itself when it has none): what a model file's payload holds.
-func Detach(m learn.Model) learn.Model {
+func Detach(m learn.Scorer) learn.Scorer {
 	switch a := m.(type) {
 	case *attached:
 		return a.Inner

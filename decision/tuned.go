@@ -110,7 +110,7 @@ func (t *Tuned) Params() []learn.Param {
 // stratified hold-out of train that the inner method does not see) and
 // keeps the threshold with the best metric, the middle of the longest run
 // of tied thresholds.
-func (t *Tuned) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Model, error) {
+func (t *Tuned) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
 	s, metric, err := t.s.resolved()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", learn.ErrParam, err)
@@ -153,7 +153,7 @@ func (t *Tuned) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env
 }
 
 // Load decodes a model written by Model.MarshalBinary.
-func (t *Tuned) Load(payload []byte) (learn.Model, error) {
+func (t *Tuned) Load(payload []byte) (learn.Scorer, error) {
 	var e encoded
 	if err := json.Unmarshal(payload, &e); err != nil {
 		return nil, fmt.Errorf("decision: decoding model: %w", err)

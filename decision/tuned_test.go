@@ -310,8 +310,8 @@ type stump struct{}
 func (stump) Name() string                     { return "stump" }
 func (stump) Set(k, _ string) error            { return fmt.Errorf("%w: %q", learn.ErrParam, k) }
 func (stump) Params() []learn.Param            { return nil }
-func (stump) Load([]byte) (learn.Model, error) { return stumpModel{}, nil }
-func (stump) Fit(_ context.Context, train, _ *learn.Data, _ learn.Env) (learn.Model, error) {
+func (stump) Load([]byte) (learn.Scorer, error) { return stumpModel{}, nil }
+func (stump) Fit(_ context.Context, train, _ *learn.Data, _ learn.Env) (learn.Scorer, error) {
 	if err := train.Check("training data"); err != nil {
 		return nil, err
 	}
@@ -375,4 +375,10 @@ func TestTunedBadValidation(t *testing.T) {
 			t.Errorf("%s: %v, want an ErrData error saying %q", tc.name, err, tc.want)
 		}
 	}
+}
+
+func (stumpModel) NumClasses() int { return 2 }
+
+func (m stumpModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	return learn.TwoClassProba(m, x, dst)
 }

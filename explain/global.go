@@ -56,7 +56,7 @@ type GlobalImportance struct {
 // built-in importances (learn.ImportancesOf) and, when d has labels, the
 // permutation importance of s (see Permutation). A model that gives none
 // of them on d is an error wrapping ErrNoImportance.
-func Global(ctx context.Context, m learn.Model, d *learn.Data, s *PermutationSettings, env learn.Env) (*GlobalImportance, error) {
+func Global(ctx context.Context, m learn.Scorer, d *learn.Data, s *PermutationSettings, env learn.Env) (*GlobalImportance, error) {
 	n, p := d.X.Dims()
 	g := &GlobalImportance{Rows: n, Features: make([]FeatureImportance, p)}
 	for j := range g.Features {

@@ -22,7 +22,7 @@ const MacroBalancedAccuracy = "macro_balanced_accuracy"
 // decision (s.Metric "", MacroBalancedAccuracy or "balanced_accuracy";
 // any other is an error), on d's labels 0..m.Classes()-1 and weights.
 // Shuffles are drawn as Permutation draws them.
-func PermutationMulti(ctx context.Context, m learn.MultiModel, decide func(proba []float64, pred []int), d *learn.Data, s *PermutationSettings, env learn.Env) (*PermutationResult, error) {
+func PermutationMulti(ctx context.Context, m learn.Model, decide func(proba []float64, pred []int), d *learn.Data, s *PermutationSettings, env learn.Env) (*PermutationResult, error) {
 	var st PermutationSettings
 	if s != nil {
 		st = *s
@@ -82,7 +82,7 @@ func PermutationMulti(ctx context.Context, m learn.MultiModel, decide func(proba
 // (PermutationMulti), which needs labels, largest first. It gives no
 // mean absolute attribution (NoAttribution says so) nor built-in
 // importances.
-func GlobalMulti(ctx context.Context, m learn.MultiModel, decide func(proba []float64, pred []int), d *learn.Data, s *PermutationSettings, env learn.Env) (*GlobalImportance, error) {
+func GlobalMulti(ctx context.Context, m learn.Model, decide func(proba []float64, pred []int), d *learn.Data, s *PermutationSettings, env learn.Env) (*GlobalImportance, error) {
 	if d.Y == nil {
 		return nil, fmt.Errorf("%w: a multi-class model's global importance is its permutation importance, which needs labels", ErrNoImportance)
 	}

@@ -54,7 +54,7 @@ type PermutationResult struct {
 // the rows, subtracted from the metric on the data as is. Rows carry d's
 // weights. Shuffles run on env's workers, each from stream j*Repeats+r of
 // env.Seed, so the result is the same for any number of workers.
-func Permutation(ctx context.Context, m learn.Model, d *learn.Data, s *PermutationSettings, env learn.Env) (*PermutationResult, error) {
+func Permutation(ctx context.Context, m learn.Scorer, d *learn.Data, s *PermutationSettings, env learn.Env) (*PermutationResult, error) {
 	var st PermutationSettings
 	if s != nil {
 		st = *s
@@ -150,7 +150,7 @@ func permute(ctx context.Context, d *learn.Data, predict func(x *mat.Dense, dst 
 
 // scorer returns the metric of scores on d's labels, its name and the
 // threshold it uses.
-func scorer(metric string, m learn.Model, d *learn.Data) (func([]float64) float64, string, float64, error) {
+func scorer(metric string, m learn.Scorer, d *learn.Data) (func([]float64) float64, string, float64, error) {
 	if metric == "" || metric == ROCAUC {
 		return func(s []float64) float64 { return metrics.ROCAUC(d.Y, s, d.W) }, ROCAUC, 0, nil
 	}

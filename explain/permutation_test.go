@@ -15,7 +15,7 @@ import (
 // fitted returns boosted trees fitted on a synthetic task whose first 2
 // of 6 features are informative and the other 4 are noise, and held-out
 // data.
-func fitted(t *testing.T) (learn.Model, *learn.Data) {
+func fitted(t *testing.T) (learn.Scorer, *learn.Data) {
 	t.Helper()
 	g, err := synth.Generate(&synth.Settings{Samples: 1200, Features: 6, Informative: 2, Redundant: synth.None,
 		Clusters: 1, Ratio: 3, NoShuffle: true}, 4)

@@ -115,3 +115,9 @@ func TestSchemaColumns(t *testing.T) {
 		t.Errorf("%+v, want %+v", got, want)
 	}
 }
+
+func (constant) NumClasses() int { return 2 }
+
+func (m constant) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	return learn.TwoClassProba(m, x, dst)
+}

@@ -78,7 +78,7 @@ func (m *Method) Params() []learn.Param {
 
 // Fit grows the forest on train (valid is not used), trees in parallel
 // on the Env's workers; the model does not depend on their number.
-func (m *Method) Fit(ctx context.Context, train, _ *learn.Data, env learn.Env) (learn.Model, error) {
+func (m *Method) Fit(ctx context.Context, train, _ *learn.Data, env learn.Env) (learn.Scorer, error) {
 	f, err := Fit(ctx, train, m.scheme, m.s, env.Seed, env.Threads(),
 		func(done, total int) { env.Report("trees", done, total) })
 	if err != nil {
@@ -91,7 +91,7 @@ func (m *Method) Fit(ctx context.Context, train, _ *learn.Data, env learn.Env) (
 var magic = []byte("aer.forest\x01")
 
 // Load decodes a model written by Model.MarshalBinary.
-func (m *Method) Load(payload []byte) (learn.Model, error) {
+func (m *Method) Load(payload []byte) (learn.Scorer, error) {
 	f, names, err := decodeForest(payload, magic, "forest", tree.DecodeTree)
 	if err != nil {
 		return nil, err

@@ -176,7 +176,7 @@ func (f *Forest) Classes() int {
 // 0..k-1 (valid is not used), trees in parallel on the Env's workers;
 // the model does not depend on their number. The learn.MultiFitter
 // contract.
-func (m *Method) FitMulti(ctx context.Context, train, _ *learn.Data, k int, env learn.Env) (learn.MultiModel, error) {
+func (m *Method) FitMulti(ctx context.Context, train, _ *learn.Data, k int, env learn.Env) (learn.Model, error) {
 	f, err := FitMulti(ctx, train, k, m.scheme, m.s, env.Seed, env.Threads(),
 		func(done, total int) { env.Report("trees", done, total) })
 	if err != nil {
@@ -191,7 +191,7 @@ var magicMulti = []byte("aer.forest.multi\x01")
 
 // LoadMulti decodes a model written by MultiModel.MarshalBinary (the
 // learn.MultiFitter contract).
-func (m *Method) LoadMulti(payload []byte) (learn.MultiModel, error) {
+func (m *Method) LoadMulti(payload []byte) (learn.Model, error) {
 	f, names, err := decodeForest(payload, magicMulti, "multi-class forest", tree.DecodeTreeMulti)
 	if err != nil {
 		return nil, err

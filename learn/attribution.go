@@ -68,7 +68,7 @@ func (a *Attribution) Output(i int) float64 {
 // wraps on the same rows and scores (Find with InputChanged|ScoreChanged);
 // without one, the error wraps ErrNoAttribution. A NaN attribution is an
 // error naming its row.
-func Attribute(ctx context.Context, m Model, x *mat.Dense, workers int) (*Attribution, error) {
+func Attribute(ctx context.Context, m Scorer, x *mat.Dense, workers int) (*Attribution, error) {
 	at, ok := Find[Attributor](m, InputChanged|ScoreChanged)
 	if !ok {
 		return nil, ErrNoAttribution
@@ -151,7 +151,7 @@ func check(a *Attribution) error {
 // wrapper on its transformed rows, an ensemble's members): an error
 // wrapping ErrNoAttribution when inner's chain has no Attributor valid
 // for inner's scores.
-func AttributeInner(inner Model, x *mat.Dense) (*Attribution, error) {
+func AttributeInner(inner Scorer, x *mat.Dense) (*Attribution, error) {
 	at, ok := Find[Attributor](inner, InputChanged|ScoreChanged)
 	if !ok {
 		return nil, ErrNoAttribution

@@ -67,7 +67,7 @@ func (a *above) Name() string                { return "example-above" }
 func (a *above) Set(key, value string) error { return aboveParams.Set(a, key, value) }
 func (a *above) Params() []learn.Param       { return aboveParams.List(a, &above{}) }
 
-func (a *above) Fit(ctx context.Context, train, _ *learn.Data, _ learn.Env) (learn.Model, error) {
+func (a *above) Fit(ctx context.Context, train, _ *learn.Data, _ learn.Env) (learn.Scorer, error) {
 	if err := train.Check("training data"); err != nil {
 		return nil, err
 	}
@@ -91,7 +91,7 @@ func (a *above) Fit(ctx context.Context, train, _ *learn.Data, _ learn.Env) (lea
 	return m, nil
 }
 
-func (a *above) Load(b []byte) (learn.Model, error) {
+func (a *above) Load(b []byte) (learn.Scorer, error) {
 	m := new(aboveModel)
 	return m, json.Unmarshal(b, m)
 }

@@ -25,5 +25,5 @@ func (m *ColumnMap) Apply(j int, v float64) float64 {
 // train.X is only read.
 type MappedFitter interface {
 	Method
-	FitMapped(ctx context.Context, train, valid *Data, cm *ColumnMap, env Env) (Model, error)
+	FitMapped(ctx context.Context, train, valid *Data, cm *ColumnMap, env Env) (Scorer, error)
 }

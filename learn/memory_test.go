@@ -20,8 +20,8 @@ type noEstimate struct{}
 func (noEstimate) Name() string                     { return "sized" }
 func (noEstimate) Set(key, value string) error      { return learn.ErrParam }
 func (noEstimate) Params() []learn.Param            { return nil }
-func (noEstimate) Load([]byte) (learn.Model, error) { return nil, errors.New("no") }
-func (noEstimate) Fit(context.Context, *learn.Data, *learn.Data, learn.Env) (learn.Model, error) {
+func (noEstimate) Load([]byte) (learn.Scorer, error) { return nil, errors.New("no") }
+func (noEstimate) Fit(context.Context, *learn.Data, *learn.Data, learn.Env) (learn.Scorer, error) {
 	return nil, errors.New("no")
 }
 

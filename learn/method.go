@@ -26,9 +26,9 @@ type Method interface {
 	// Fit trains a model on train; valid, when not nil, is data the
 	// method may tune on (thresholds, early stopping). Fit stops with
 	// ctx's error when ctx is cancelled.
-	Fit(ctx context.Context, train, valid *Data, env Env) (Model, error)
+	Fit(ctx context.Context, train, valid *Data, env Env) (Scorer, error)
 	// Load decodes a payload written by a model's MarshalBinary.
-	Load(payload []byte) (Model, error)
+	Load(payload []byte) (Scorer, error)
 }
 
 // Describer is a Method with a one-paragraph description, for help texts.
@@ -43,17 +43,17 @@ type Gridder interface {
 	PaperGrid() []string
 }
 
-// Model is a fitted classifier, safe for concurrent use.
-type Model interface {
+// Scorer is a two-class Model with a fast path: the probability of
+// class 1 (the positive, minority class) alone, one number per row.
+// Every binary method's model is one; the decision layer, cross-fitting
+// and the binary reports score through it.
+type Scorer interface {
+	Model
 	// PositiveProba writes the positive-class probability of every row of
 	// x (features in training order, NaN = missing) into dst, allocated
 	// when too short, and returns it. It uses one goroutine: Predict
 	// spreads rows over workers.
 	PositiveProba(x *mat.Dense, dst []float64) ([]float64, error)
-	// NumFeatures is the number of features the model expects.
-	NumFeatures() int
-	// MarshalBinary encodes the model for the Method's Load.
-	MarshalBinary() ([]byte, error)
 }
 
 // Thresholder is a Model with its own tuned decision threshold: a row is
@@ -113,7 +113,7 @@ const predictBlock = 1024
 // workers goroutines (0: GOMAXPROCS) in fixed blocks, so the result does
 // not depend on workers. It checks the number of features and that no
 // probability is NaN, and stops early when ctx is cancelled.
-func Predict(ctx context.Context, m Model, x *mat.Dense, workers int) ([]float64, error) {
+func Predict(ctx context.Context, m Scorer, x *mat.Dense, workers int) ([]float64, error) {
 	if x == nil || x.IsEmpty() {
 		return nil, fmt.Errorf("%w: no rows to predict", ErrData)
 	}

@@ -31,7 +31,7 @@ type MultiAttributor interface {
 // in fixed blocks, so the result does not depend on workers. A model
 // that is not a MultiAttributor gives an error wrapping ErrNoAttribution;
 // a NaN attribution is an error naming its class and row.
-func AttributeClasses(ctx context.Context, m MultiModel, x *mat.Dense, workers int) ([]*Attribution, error) {
+func AttributeClasses(ctx context.Context, m Model, x *mat.Dense, workers int) ([]*Attribution, error) {
 	at, ok := m.(MultiAttributor)
 	if !ok {
 		return nil, fmt.Errorf("%w: the multi-class model attributes no class's output", ErrNoAttribution)

@@ -6,20 +6,22 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// MultiModel is a fitted multi-class model: the probability of each of
-// its classes for every row. Classes are numbered 0..Classes()-1, as
-// the labels of the Data it was fitted on.
-type MultiModel interface {
+// Model is a fitted classifier of NumClasses() classes (two or more),
+// safe for concurrent use: the probability of each class for every row.
+// Classes are numbered 0..NumClasses()-1, as the labels of the Data it
+// was fitted on. A two-class model is also a Scorer.
+type Model interface {
 	// PredictProba writes the class probabilities of every row of x
 	// (features in training order, NaN = missing) into dst, row-major,
-	// Classes() per row (allocated when too short), and returns it. Each
-	// row's probabilities sum to 1. It uses one goroutine.
+	// NumClasses() per row (allocated when too short), and returns it.
+	// Each row's probabilities sum to 1. It uses one goroutine.
 	PredictProba(x *mat.Dense, dst []float64) ([]float64, error)
 	// NumClasses is the number of classes.
 	NumClasses() int
 	// NumFeatures is the number of features the model expects.
 	NumFeatures() int
-	// MarshalBinary encodes the model for its method's LoadMulti.
+	// MarshalBinary encodes the model for its method's Load (LoadMulti
+	// for a native multi-class one).
 	MarshalBinary() ([]byte, error)
 }
 
@@ -29,10 +31,10 @@ type MultiModel interface {
 type MultiFitter interface {
 	// FitMulti trains a model on train, whose labels are 0..k-1 (k >= 2);
 	// valid, when not nil, is data the method may tune on.
-	FitMulti(ctx context.Context, train, valid *Data, k int, env Env) (MultiModel, error)
+	FitMulti(ctx context.Context, train, valid *Data, k int, env Env) (Model, error)
 	// LoadMulti decodes a payload written by a MultiModel's
 	// MarshalBinary.
-	LoadMulti(payload []byte) (MultiModel, error)
+	LoadMulti(payload []byte) (Model, error)
 }
 
 // TwoClassProba is the PredictProba of a two-class model whose

@@ -53,7 +53,7 @@ type plain struct{ learn.Wrapped }
 
 func (p *plain) MarshalBinary() ([]byte, error) { return p.Inner.MarshalBinary() }
 
-func wrapPlain(m learn.Model) learn.Model { return &plain{learn.Wrapped{Inner: m}} }
+func wrapPlain(m learn.Scorer) learn.Scorer { return &plain{learn.Wrapped{Inner: m}} }
 
 // squared changes the score: its probability is the square of its inner
 // model's.
@@ -68,7 +68,7 @@ func (s *squared) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) 
 }
 func (s *squared) MarshalBinary() ([]byte, error) { return s.Inner.MarshalBinary() }
 
-func wrapSquared(m learn.Model) learn.Model {
+func wrapSquared(m learn.Scorer) learn.Scorer {
 	return &squared{learn.Wrapped{Inner: m, Changed: learn.ScoreChanged}}
 }
 
@@ -89,7 +89,7 @@ func (h *halved) Attribute(x *mat.Dense) (*learn.Attribution, error) {
 }
 func (h *halved) MarshalBinary() ([]byte, error) { return h.Inner.MarshalBinary() }
 
-func wrapHalved(m learn.Model) learn.Model {
+func wrapHalved(m learn.Scorer) learn.Scorer {
 	return &halved{learn.Wrapped{Inner: m, Changed: learn.InputChanged}}
 }
 
@@ -106,7 +106,7 @@ type capabilities struct {
 	members     int
 }
 
-func find(t *testing.T, m learn.Model) capabilities {
+func find(t *testing.T, m learn.Scorer) capabilities {
 	t.Helper()
 	var c capabilities
 	c.threshold, c.tuned = learn.TunedThreshold(m)
@@ -212,9 +212,9 @@ func TestFindStopsAtInputChange(t *testing.T) {
 }
 
 // unwrapOnly is an Unwrapper that is not a Changer: it changes nothing.
-type unwrapOnly struct{ learn.Model }
+type unwrapOnly struct{ learn.Scorer }
 
-func (u unwrapOnly) Unwrap() learn.Model { return u.Model }
+func (u unwrapOnly) Unwrap() learn.Scorer { return u.Scorer }
 
 func TestFindEdges(t *testing.T) {
 	if _, ok := learn.Find[learn.Thresholder](nil, 0); ok {
@@ -294,4 +294,10 @@ func (h *halved) NumClasses() int { return 2 }
 // PredictProba writes both classes' probabilities of every row of x.
 func (h *halved) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	return learn.TwoClassProba(h, x, dst)
+}
+
+func (bottom) NumClasses() int { return 2 }
+
+func (m bottom) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	return learn.TwoClassProba(m, x, dst)
 }

@@ -63,7 +63,7 @@ func (m *Method) Params() []learn.Param {
 // class weight times the row weight, the intercept b unpenalised. The
 // problem is strictly convex, so the optimum is unique; both solvers start
 // from zero. valid is not used.
-func (m *Method) Fit(ctx context.Context, train, _ *learn.Data, env learn.Env) (learn.Model, error) {
+func (m *Method) Fit(ctx context.Context, train, _ *learn.Data, env learn.Env) (learn.Scorer, error) {
 	return fit(ctx, train, nil, &m.s, env)
 }
 
@@ -71,7 +71,7 @@ func (m *Method) Fit(ctx context.Context, train, _ *learn.Data, env learn.Env) (
 // (learn.MappedFitter): the map is applied as the rows are copied into
 // the solver's feature-major layout, so the model is Fit's on the mapped
 // rows, bit for bit, without a mapped copy of the table.
-func (m *Method) FitMapped(ctx context.Context, train, _ *learn.Data, cm *learn.ColumnMap, env learn.Env) (learn.Model, error) {
+func (m *Method) FitMapped(ctx context.Context, train, _ *learn.Data, cm *learn.ColumnMap, env learn.Env) (learn.Scorer, error) {
 	if cm == nil {
 		return nil, fmt.Errorf("%w: logreg: FitMapped needs a column map", learn.ErrParam)
 	}
@@ -286,7 +286,7 @@ func (r *recorder) Record(loc *optimize.Location, op optimize.Operation, st *opt
 }
 
 // Load decodes a model written by Model.MarshalBinary.
-func (m *Method) Load(payload []byte) (learn.Model, error) {
+func (m *Method) Load(payload []byte) (learn.Scorer, error) {
 	md := new(Model)
 	if err := md.UnmarshalBinary(payload); err != nil {
 		return nil, err

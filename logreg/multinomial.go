@@ -235,12 +235,12 @@ func (o *multiObjective) Grad(grad, theta []float64) {
 	copy(grad, o.lastG)
 }
 
-var _ learn.MultiModel = (*MultiModel)(nil)
+var _ learn.Model = (*MultiModel)(nil)
 
 // FitMulti fits a multinomial logistic regression on train's labels
 // 0..k-1 (learn.MultiFitter) with the method's settings; valid is not
 // used.
-func (m *Method) FitMulti(ctx context.Context, train, _ *learn.Data, k int, env learn.Env) (learn.MultiModel, error) {
+func (m *Method) FitMulti(ctx context.Context, train, _ *learn.Data, k int, env learn.Env) (learn.Model, error) {
 	if err := checkComplete(train); err != nil {
 		return nil, err
 	}
@@ -248,7 +248,7 @@ func (m *Method) FitMulti(ctx context.Context, train, _ *learn.Data, k int, env 
 }
 
 // LoadMulti decodes a MultiModel written by MarshalBinary.
-func (m *Method) LoadMulti(payload []byte) (learn.MultiModel, error) {
+func (m *Method) LoadMulti(payload []byte) (learn.Model, error) {
 	var mm MultiModel
 	if err := json.Unmarshal(payload, &mm); err != nil {
 		return nil, fmt.Errorf("logreg: decoding model: %w", err)

@@ -110,7 +110,7 @@ func TestQuality(t *testing.T) {
 			}
 			train, valid, test := d.Subset(tr), d.Subset(va), d.Subset(te)
 			m := logreg.NewStandardized()
-			var model learn.Model
+			var model learn.Scorer
 			best := math.Inf(1)
 			for range max(1, *qualityReps) {
 				start := time.Now()

@@ -136,7 +136,7 @@ func checkFit(t *testing.T, name string, tk task) {
 	before := m.Params()
 	const seed = 7
 
-	fit := func(workers int) learn.Model {
+	fit := func(workers int) learn.Scorer {
 		t.Helper()
 		model, err := m.Fit(ctx, tk.train, tk.valid, learn.Env{Seed: seed, Workers: workers})
 		if err != nil {
@@ -169,7 +169,7 @@ func checkFit(t *testing.T, name string, tk task) {
 	}}
 	for k := range 2 {
 		wg.Go(func() {
-			var model learn.Model
+			var model learn.Scorer
 			if model, errs[k] = m.Fit(ctx, tk.train, tk.valid, env); errs[k] == nil {
 				payloads[k], errs[k] = model.MarshalBinary()
 			}
@@ -230,7 +230,7 @@ func checkFit(t *testing.T, name string, tk task) {
 
 	for _, cols := range []int{tk.test.Cols() - 1, tk.test.Cols() + 2} {
 		x := mat.NewDense(3, cols, nil)
-		for _, mm := range []learn.Model{model, loaded} {
+		for _, mm := range []learn.Scorer{model, loaded} {
 			if err := noPanic(func() error { _, err := mm.PositiveProba(x, nil); return err }); err == nil {
 				t.Errorf("PositiveProba of %d columns: no error", cols)
 			}
@@ -290,7 +290,7 @@ var attributing = []string{"aer", "dynens", "gbdt", "gbdt-tuned", "gbdt-focal", 
 // checkAttributions: every row's base + sum of attributions is its
 // probability (in probability space) or its log-odds (in logit space); the
 // values do not depend on the workers and survive saving.
-func checkAttributions(t *testing.T, name string, model, loaded learn.Model, x *mat.Dense, p []float64) {
+func checkAttributions(t *testing.T, name string, model, loaded learn.Scorer, x *mat.Dense, p []float64) {
 	t.Helper()
 	ctx := context.Background()
 	a, err := learn.Attribute(ctx, model, x, 1)
@@ -317,7 +317,7 @@ func checkAttributions(t *testing.T, name string, model, loaded learn.Model, x *
 	if worst > 1e-9 {
 		t.Errorf("%s space: max |base + sum(phi) - output| = %.3g over %d rows (probability scale), want <= 1e-9", a.Space, worst, len(p))
 	}
-	for _, mm := range []learn.Model{model, loaded} {
+	for _, mm := range []learn.Scorer{model, loaded} {
 		b, err := learn.Attribute(ctx, mm, x, 2)
 		if err != nil || !mat.Equal(a.Phi, b.Phi) || !slices.Equal(a.Base, b.Base) {
 			t.Errorf("attributions differ with 2 workers or after loading (%v)", err)

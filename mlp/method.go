@@ -50,7 +50,7 @@ func (m *Method) Params() []learn.Param { return m.s.List() }
 // Fit trains the network on train. Early stopping watches the loss on
 // valid when given, else on a stratified ValidationFraction of train's
 // rows held out from training.
-func (m *Method) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Model, error) {
+func (m *Method) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
 	s := m.s
 	if err := s.check(); err != nil {
 		return nil, fmt.Errorf("%w: %v", learn.ErrParam, err)
@@ -136,6 +136,6 @@ func firstNaN(x []float64, stride, r, c int) (int, int) {
 }
 
 // Load decodes a model written by Model.MarshalBinary.
-func (m *Method) Load(payload []byte) (learn.Model, error) {
+func (m *Method) Load(payload []byte) (learn.Scorer, error) {
 	return Load(payload)
 }

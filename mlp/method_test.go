@@ -49,7 +49,7 @@ func fit(t *testing.T, m learn.Method, train, valid *learn.Data, seed uint64, wo
 	return mm, mm.Summary().(*mlp.Summary)
 }
 
-func predict(t *testing.T, m learn.Model, x *mat.Dense) []float64 {
+func predict(t *testing.T, m learn.Scorer, x *mat.Dense) []float64 {
 	t.Helper()
 	p, err := m.PositiveProba(x, nil)
 	if err != nil {

@@ -38,7 +38,7 @@ func DefaultStrategy(method learn.Method) string {
 
 // Fitted is a multi-class model and its decision.
 type Fitted struct {
-	Model learn.MultiModel
+	Model learn.Model
 	Layer *decision.MultiLayer
 	// Strategy is how the model holds its classes: Native, OneVsRest or
 	// OneVsOne.
@@ -58,7 +58,7 @@ func FitDecided(ctx context.Context, method learn.Method, strategy string, dec d
 		strategy = DefaultStrategy(method)
 	}
 	var (
-		mm  learn.MultiModel
+		mm  learn.Model
 		err error
 	)
 	switch strategy {

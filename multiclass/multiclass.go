@@ -38,7 +38,7 @@ const (
 // calibration makes its scores probabilities.
 type Member struct {
 	A, B  int
-	Model learn.Model
+	Model learn.Scorer
 	Layer *decision.Layer
 }
 
@@ -154,7 +154,7 @@ func (m *Model) NumClasses() int { return m.K }
 func (m *Model) NumFeatures() int { return m.nf }
 
 // scorer is a member's model behind its layer.
-func (mb *Member) scorer() learn.Model {
+func (mb *Member) scorer() learn.Scorer {
 	if mb.Layer != nil {
 		return decision.Attach(mb.Model, mb.Layer)
 	}
@@ -340,7 +340,7 @@ func Load(payload []byte, method learn.Method) (*Model, error) {
 	return m, nil
 }
 
-var _ learn.MultiModel = (*Model)(nil)
+var _ learn.Model = (*Model)(nil)
 
 // ErrClasses is returned for labels out of 0..k-1.
 var ErrClasses = errors.New("multiclass: label out of range")

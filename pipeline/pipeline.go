@@ -157,7 +157,7 @@ type Fitted struct {
 	Method learn.Method
 	// Model is the fitted model, behind its decision layer when it has
 	// one (decision.Detach gives the model a file's payload holds).
-	Model learn.Model
+	Model learn.Scorer
 	// Search is the grid search's outcome; nil without one.
 	Search *search.Outcome
 	// Layer is the decision layer; nil without one.

@@ -20,25 +20,25 @@ type (
 	multiEstimating   struct{ estimating }
 )
 
-func (s *multiStandardized) FitMulti(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.MultiModel, error) {
+func (s *multiStandardized) FitMulti(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.Model, error) {
 	return s.fitMulti(ctx, train, valid, k, env)
 }
 
-func (s *multiStandardized) LoadMulti(payload []byte) (learn.MultiModel, error) {
+func (s *multiStandardized) LoadMulti(payload []byte) (learn.Model, error) {
 	return s.loadMulti(payload)
 }
 
-func (s *multiEstimating) FitMulti(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.MultiModel, error) {
+func (s *multiEstimating) FitMulti(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.Model, error) {
 	return s.fitMulti(ctx, train, valid, k, env)
 }
 
-func (s *multiEstimating) LoadMulti(payload []byte) (learn.MultiModel, error) {
+func (s *multiEstimating) LoadMulti(payload []byte) (learn.Model, error) {
 	return s.loadMulti(payload)
 }
 
 // fitMulti fits the preprocessing on train and the inner method's
 // multi-class model on the preprocessed rows.
-func (s *standardized) fitMulti(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.MultiModel, error) {
+func (s *standardized) fitMulti(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.Model, error) {
 	// train.Check is binary (labels 0/1): the inner method checks the
 	// labels 0..k-1.
 	if train.Rows() == 0 || train.Cols() == 0 {
@@ -67,7 +67,7 @@ func (s *standardized) fitMulti(ctx context.Context, train, valid *learn.Data, k
 }
 
 // loadMulti decodes a MultiModel's payload.
-func (s *standardized) loadMulti(payload []byte) (learn.MultiModel, error) {
+func (s *standardized) loadMulti(payload []byte) (learn.Model, error) {
 	var e encoded
 	if err := json.Unmarshal(payload, &e); err != nil {
 		return nil, fmt.Errorf("prep: decoding model: %w", err)
@@ -88,7 +88,7 @@ func (s *standardized) loadMulti(payload []byte) (learn.MultiModel, error) {
 // MultiModel is a multi-class model behind its preprocessing.
 type MultiModel struct {
 	Prep  *Prep
-	Inner learn.MultiModel
+	Inner learn.Model
 }
 
 // PredictProba preprocesses x and gives the inner model's class

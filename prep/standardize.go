@@ -65,7 +65,7 @@ func (s *standardized) Params() []learn.Param {
 
 // Fit fits the preprocessing on train, applies it to copies of train and
 // valid and fits inner on them.
-func (s *standardized) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Model, error) {
+func (s *standardized) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
 	if err := train.Check("training data"); err != nil {
 		return nil, err
 	}
@@ -159,7 +159,7 @@ func (s *estimating) FitMemory(sh learn.Shape) int64 {
 }
 
 // Load decodes a model written by Model.MarshalBinary.
-func (s *standardized) Load(payload []byte) (learn.Model, error) {
+func (s *standardized) Load(payload []byte) (learn.Scorer, error) {
 	var e encoded
 	if err := json.Unmarshal(payload, &e); err != nil {
 		return nil, fmt.Errorf("prep: decoding model: %w", err)
@@ -212,7 +212,7 @@ type Model struct {
 }
 
 // newModel returns inner behind p.
-func newModel(p *Prep, inner learn.Model) *Model {
+func newModel(p *Prep, inner learn.Scorer) *Model {
 	return &Model{Wrapped: learn.Wrapped{Inner: inner, Changed: learn.InputChanged}, Prep: p}
 }
 

@@ -18,11 +18,11 @@ type spy struct{ seen *learn.Data }
 func (s *spy) Name() string                { return "spy" }
 func (s *spy) Set(key, value string) error { return learn.ErrParam }
 func (s *spy) Params() []learn.Param       { return nil }
-func (s *spy) Fit(_ context.Context, train, _ *learn.Data, _ learn.Env) (learn.Model, error) {
+func (s *spy) Fit(_ context.Context, train, _ *learn.Data, _ learn.Env) (learn.Scorer, error) {
 	s.seen = train
 	return &first{D: train.Cols()}, nil
 }
-func (s *spy) Load(b []byte) (learn.Model, error) {
+func (s *spy) Load(b []byte) (learn.Scorer, error) {
 	var f first
 	return &f, json.Unmarshal(b, &f)
 }
@@ -99,7 +99,7 @@ func (e *estimator) FitMemory(s learn.Shape) int64 { return 1000 }
 
 type mappedEstimator struct{ estimator }
 
-func (m *mappedEstimator) FitMapped(ctx context.Context, train, valid *learn.Data, _ *learn.ColumnMap, env learn.Env) (learn.Model, error) {
+func (m *mappedEstimator) FitMapped(ctx context.Context, train, valid *learn.Data, _ *learn.ColumnMap, env learn.Env) (learn.Scorer, error) {
 	return m.Fit(ctx, train, valid, env)
 }
 

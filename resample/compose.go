@@ -55,7 +55,7 @@ func (r *resampled) Params() []learn.Param {
 
 // Fit resamples train and fits the inner method on it, with valid as it
 // is.
-func (r *resampled) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Model, error) {
+func (r *resampled) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
 	if err := train.Check("training data"); err != nil {
 		return nil, err
 	}
@@ -79,7 +79,7 @@ func (r *resampled) Fit(ctx context.Context, train, valid *learn.Data, env learn
 
 // Load decodes a model written by the MarshalBinary of a Resampled
 // method's model.
-func (r *resampled) Load(payload []byte) (learn.Model, error) {
+func (r *resampled) Load(payload []byte) (learn.Scorer, error) {
 	var e encoded
 	if err := json.Unmarshal(payload, &e); err != nil {
 		return nil, fmt.Errorf("resample: decoding model: %w", err)

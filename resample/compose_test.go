@@ -31,7 +31,7 @@ var recParams = learn.ParamTable[recorder]{
 func (r *recorder) Name() string                { return "recorder" }
 func (r *recorder) Set(key, value string) error { return recParams.Set(r, key, value) }
 func (r *recorder) Params() []learn.Param       { d := recorder{}; return recParams.List(r, &d) }
-func (r *recorder) Fit(_ context.Context, train, valid *learn.Data, _ learn.Env) (learn.Model, error) {
+func (r *recorder) Fit(_ context.Context, train, valid *learn.Data, _ learn.Env) (learn.Scorer, error) {
 	*r.seen = [2]*learn.Data{train, valid}
 	c := CountRows(train)
 	sh := &share{P: float64(c.Positive) / float64(c.Rows), F: train.Cols()}
@@ -40,7 +40,7 @@ func (r *recorder) Fit(_ context.Context, train, valid *learn.Data, _ learn.Env)
 	}
 	return sh, nil
 }
-func (r *recorder) Load(b []byte) (learn.Model, error) {
+func (r *recorder) Load(b []byte) (learn.Scorer, error) {
 	var s share
 	return &s, json.Unmarshal(b, &s)
 }

@@ -54,7 +54,7 @@ func (g *Grid) Set(key, value string) error {
 func (g *Grid) Params() []learn.Param { return g.proto.Params() }
 
 // Load decodes a payload of the searched method.
-func (g *Grid) Load(payload []byte) (learn.Model, error) { return g.proto.Load(payload) }
+func (g *Grid) Load(payload []byte) (learn.Scorer, error) { return g.proto.Load(payload) }
 
 // Describe is the searched method's description.
 func (g *Grid) Describe() string { return learn.Describe(g.proto) }
@@ -84,7 +84,7 @@ func (g *Grid) Search(ctx context.Context, train, valid *learn.Data, env learn.E
 }
 
 // Fit runs the search and returns the chosen point's model.
-func (g *Grid) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Model, error) {
+func (g *Grid) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
 	out, err := g.Search(ctx, train, valid, env)
 	if err != nil {
 		return nil, err

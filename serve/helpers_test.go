@@ -14,7 +14,7 @@ import (
 )
 
 // swapModel replaces the model served as name by wrap(model).
-func swapModel(s *Server, name string, wrap func(learn.Model) learn.Model) {
+func swapModel(s *Server, name string, wrap func(learn.Scorer) learn.Scorer) {
 	sl := s.models[name]
 	cur := sl.cur.Load()
 	next := *cur
@@ -25,12 +25,12 @@ func swapModel(s *Server, name string, wrap func(learn.Model) learn.Model) {
 // strict is a model that cannot score missing values: it refuses them
 // (an error wrapping learn.ErrData), or with nan gives a NaN score.
 type strict struct {
-	learn.Model
+	learn.Scorer
 	nan bool
 }
 
 func (s strict) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	p, err := s.Model.PositiveProba(x, dst)
+	p, err := s.Scorer.PositiveProba(x, dst)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +51,7 @@ func (s strict) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 func (b *blocking) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	close(b.started)
 	<-b.release
-	return b.Model.PositiveProba(x, dst)
+	return b.Scorer.PositiveProba(x, dst)
 }
 
 func denseRow(x []float64) *mat.Dense { return mat.NewDense(1, len(x), x) }

@@ -64,7 +64,7 @@ func ParseSpec(arg string) (Spec, error) {
 // loaded is one model as it is served: swapped whole on reload.
 type loaded struct {
 	saved *aer.Model
-	model learn.Model // saved.Learned(): what scores the rows
+	model learn.Scorer // saved.Learned(): what scores the rows
 	lay   *layout
 	// attributes: the model gives feature attributions (tried on a row
 	// of zeros when loaded).

@@ -222,7 +222,7 @@ func TestExplain(t *testing.T) {
 		t.Errorf("attributions sum to %v, whose sigmoid is not the score %v", out, p)
 	}
 	// A model with neither is refused.
-	swapModel(s, "lr", func(m learn.Model) learn.Model { return opaque{m} })
+	swapModel(s, "lr", func(m learn.Scorer) learn.Scorer { return opaque{m} })
 	s.models["lr"].cur.Load().attributes = false
 	code, doc, _ = do(t, s, "POST", "/v1/models/lr/predict", jsonType, `{"explain": true, "rows": [[0.5, -1, 2, 0.1]]}`)
 	if code != 400 || !strings.Contains(doc["error"].(string), "offers no per-row explanation and no feature attributions") {
@@ -231,15 +231,15 @@ func TestExplain(t *testing.T) {
 }
 
 // opaque hides every method of a model but learn.Model's.
-type opaque struct{ learn.Model }
+type opaque struct{ learn.Scorer }
 
 func TestErrors(t *testing.T) {
 	lr, _ := models(t)
 	s := newServer(t, &Options{MaxRows: 3, MaxBody: 300}, Spec{Name: "lr", Path: lr}, Spec{Name: "raw", Path: lr}, Spec{Name: "nan", Path: lr})
 	// Models that cannot score missing values: one refuses them, one
 	// gives NaN.
-	swapModel(s, "raw", func(m learn.Model) learn.Model { return strict{m, false} })
-	swapModel(s, "nan", func(m learn.Model) learn.Model { return strict{m, true} })
+	swapModel(s, "raw", func(m learn.Scorer) learn.Scorer { return strict{m, false} })
+	swapModel(s, "nan", func(m learn.Scorer) learn.Scorer { return strict{m, true} })
 	for _, tc := range []struct {
 		name, method, path, ctype, body string
 		status                          int
@@ -418,7 +418,7 @@ func TestReload(t *testing.T) {
 
 // blocking is a model whose scoring waits until release is closed.
 type blocking struct {
-	learn.Model
+	learn.Scorer
 	started chan struct{}
 	release chan struct{}
 }
@@ -454,8 +454,8 @@ func TestGracefulShutdown(t *testing.T) {
 	s := newServer(t, &Options{ShutdownTimeout: 10 * time.Second}, Spec{Name: "lr", Path: lr})
 	// A request in flight when the shutdown starts: its model blocks.
 	var b *blocking
-	swapModel(s, "lr", func(m learn.Model) learn.Model {
-		b = &blocking{Model: m, started: make(chan struct{}), release: make(chan struct{})}
+	swapModel(s, "lr", func(m learn.Scorer) learn.Scorer {
+		b = &blocking{Scorer: m, started: make(chan struct{}), release: make(chan struct{})}
 		return b
 	})
 

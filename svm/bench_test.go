@@ -56,7 +56,7 @@ type identity struct{}
 func (identity) Name() string                     { return "identity" }
 func (identity) Set(string, string) error         { return nil }
 func (identity) Params() []learn.Param            { return nil }
-func (identity) Load([]byte) (learn.Model, error) { return nil, nil }
-func (identity) Fit(context.Context, *learn.Data, *learn.Data, learn.Env) (learn.Model, error) {
+func (identity) Load([]byte) (learn.Scorer, error) { return nil, nil }
+func (identity) Fit(context.Context, *learn.Data, *learn.Data, learn.Env) (learn.Scorer, error) {
 	return nil, nil
 }

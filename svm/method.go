@@ -65,12 +65,12 @@ func (m *Method) Params() []learn.Param {
 
 // Fit trains on train; valid, when given, is where the Platt sigmoid is
 // fitted (see Settings.Platt).
-func (m *Method) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Model, error) {
+func (m *Method) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
 	return Train(ctx, train, valid, &m.s, env)
 }
 
 // Load decodes a model written by Model.MarshalBinary.
-func (m *Method) Load(payload []byte) (learn.Model, error) { return decode(payload) }
+func (m *Method) Load(payload []byte) (learn.Scorer, error) { return decode(payload) }
 
 // Train fits an SVM on train with settings s (nil: the defaults). The
 // Platt sigmoid is fitted on valid when it is given and s.Platt is auto,

@@ -66,7 +66,7 @@ func (m *Method) Params() []learn.Param {
 // Fit grows one tree on train (valid is not used). The features of each
 // split are drawn from the Env's seed when max_features is below the
 // number of features.
-func (m *Method) Fit(ctx context.Context, train, _ *learn.Data, env learn.Env) (learn.Model, error) {
+func (m *Method) Fit(ctx context.Context, train, _ *learn.Data, env learn.Env) (learn.Scorer, error) {
 	t, err := m.grow(ctx, train, env, train.Check("training data"), func() (*Grower, error) {
 		return NewGrower(ctx, train.X, train.Y, env.Threads())
 	})
@@ -103,7 +103,7 @@ func (m *Method) grow(ctx context.Context, train *learn.Data, env learn.Env, dat
 var magic = []byte("aer.tree\x01")
 
 // Load decodes a model written by Model.MarshalBinary.
-func (m *Method) Load(payload []byte) (learn.Model, error) {
+func (m *Method) Load(payload []byte) (learn.Scorer, error) {
 	t, names, err := decodePayload(payload, magic, "decision-tree", DecodeTree)
 	if err != nil {
 		return nil, err

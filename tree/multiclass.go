@@ -290,7 +290,7 @@ func CheckMulti(d *learn.Data, what string, k int) error {
 // DecisionTreeClassifier's predict_proba. A balanced class_weight is
 // n / (k n_c); explicit class weights are refused. The learn.MultiFitter
 // contract.
-func (m *Method) FitMulti(ctx context.Context, train, _ *learn.Data, k int, env learn.Env) (learn.MultiModel, error) {
+func (m *Method) FitMulti(ctx context.Context, train, _ *learn.Data, k int, env learn.Env) (learn.Model, error) {
 	t, err := m.grow(ctx, train, env, CheckMulti(train, "training data", k), func() (*Grower, error) {
 		return NewMultiGrower(ctx, train.X, train.Y, k, env.Threads())
 	})
@@ -306,7 +306,7 @@ var magicMulti = []byte("aer.tree.multi\x01")
 
 // LoadMulti decodes a model written by MultiModel.MarshalBinary (the
 // learn.MultiFitter contract).
-func (m *Method) LoadMulti(payload []byte) (learn.MultiModel, error) {
+func (m *Method) LoadMulti(payload []byte) (learn.Model, error) {
 	t, names, err := decodePayload(payload, magicMulti, "multi-class decision-tree", DecodeTreeMulti)
 	if err != nil {
 		return nil, err

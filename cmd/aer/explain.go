@@ -235,7 +235,7 @@ type explained struct {
 // explainRows scores the rows of d and explains them: feature attributions
 // (explain.Row) and the method's breakdown, those the model offers; the
 // label and prediction as the names in classes (negative, positive).
-func explainRows(ctx context.Context, model learn.Model, d *dataset.Dataset, rows []int, classes [2]string, o *explainOptions) (*explained, error) {
+func explainRows(ctx context.Context, model learn.Scorer, d *dataset.Dataset, rows []int, classes [2]string, o *explainOptions) (*explained, error) {
 	if classes == [2]string{} {
 		classes = [2]string{"0", "1"}
 	}

@@ -23,7 +23,7 @@ type globalOptions struct {
 // explainGlobal prints the global importances of model on data
 // (explain.Global): as one JSON document, or as CSV with one row per
 // feature, the --top first.
-func explainGlobal(ctx context.Context, model learn.Model, data *learn.Data, g globalOptions, method, modelPath, dataPath string, asJSON bool, stdout, stderr io.Writer) error {
+func explainGlobal(ctx context.Context, model learn.Scorer, data *learn.Data, g globalOptions, method, modelPath, dataPath string, asJSON bool, stdout, stderr io.Writer) error {
 	res, err := explain.Global(ctx, model, data, &explain.PermutationSettings{Metric: g.metric, Repeats: g.repeats},
 		learn.Env{Seed: g.seed, Workers: g.threads})
 	switch {

@@ -34,7 +34,7 @@ func newMethod(cmd, name string, params []param) (learn.Method, error) {
 
 // loadModel reads a model file and decodes its model through the method
 // registry, behind its decision layer when it has one.
-func loadModel(path string) (*modelfile.Header, learn.Model, error) {
+func loadModel(path string) (*modelfile.Header, learn.Scorer, error) {
 	m, err := aerlib.Load(path)
 	if err != nil {
 		return nil, nil, err

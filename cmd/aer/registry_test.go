@@ -44,7 +44,7 @@ func (m *stump) Params() []learn.Param {
 	return stumpParams.List(&m.s, &def)
 }
 
-func (m *stump) Fit(ctx context.Context, train, _ *learn.Data, _ learn.Env) (learn.Model, error) {
+func (m *stump) Fit(ctx context.Context, train, _ *learn.Data, _ learn.Env) (learn.Scorer, error) {
 	if err := train.Check("training data"); err != nil {
 		return nil, err
 	}
@@ -61,7 +61,7 @@ func (m *stump) Fit(ctx context.Context, train, _ *learn.Data, _ learn.Env) (lea
 	return &stumpModel{Feature: m.s.Feature, Scale: m.s.Scale, Mean: sum / sw, Features: train.Cols()}, nil
 }
 
-func (m *stump) Load(b []byte) (learn.Model, error) {
+func (m *stump) Load(b []byte) (learn.Scorer, error) {
 	var sm stumpModel
 	if err := json.Unmarshal(b, &sm); err != nil {
 		return nil, err

@@ -58,7 +58,7 @@ var ErrUnsupported = errors.New("not supported by the ONNX export")
 // fields kept in the file's metadata.
 type Spec struct {
 	// Model is the method's fitted model, scoring rows of Features.
-	Model learn.Model
+	Model learn.Scorer
 	// Calibration is the decision layer's calibration of the model's
 	// scores, nil for none.
 	Calibration *decision.Calibration

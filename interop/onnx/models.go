@@ -16,7 +16,7 @@ import (
 
 // proba adds the nodes computing m's probability of the positive class
 // from in and returns the [N, 1] double value.
-func (c *converter) proba(m learn.Model, in *input) (string, error) {
+func (c *converter) proba(m learn.Scorer, in *input) (string, error) {
 	if m.NumFeatures() != in.nf {
 		return "", fmt.Errorf("onnx: %s model: a part reads %d features, its input has %d", c.method, m.NumFeatures(), in.nf)
 	}

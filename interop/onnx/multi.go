@@ -29,7 +29,7 @@ const ExportedMulti = "gbdt's native softmax model (and models imported from XGB
 type MultiSpec struct {
 	// Model is the multi-class model (learn.MultiModel), scoring rows of
 	// Features.
-	Model learn.MultiModel
+	Model learn.Model
 	// Weights are the decision's class weights (decision.MultiLayer): a
 	// row's label is the class c of largest Weights[c] p_c, the first
 	// on a tie.
@@ -135,7 +135,7 @@ func marshalMulti(s *Spec) ([]byte, error) {
 
 // multiProba adds the nodes computing m's class probabilities from in
 // and returns the [N, K] double value.
-func (c *converter) multiProba(m learn.MultiModel, in *input) (string, error) {
+func (c *converter) multiProba(m learn.Model, in *input) (string, error) {
 	if m.NumFeatures() != in.nf {
 		return "", fmt.Errorf("onnx: %s model: a part reads %d features, its input has %d", c.method, m.NumFeatures(), in.nf)
 	}
