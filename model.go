@@ -25,8 +25,8 @@ import (
 // and Load read). A Model is safe for concurrent use.
 type Model struct {
 	header *modelfile.Header
-	model  learn.Scorer      // behind the decision layer when there is one; nil for a multi-class model
-	multi  learn.Model // a multi-class model (header.Multiclass); nil for a binary one
+	model  learn.Scorer // behind the decision layer when there is one; nil for a multi-class model
+	multi  learn.Model  // a multi-class model (header.Multiclass); nil for a binary one
 	// multiLayer is a multi-class model's decision (header.Decision).
 	multiLayer *decision.MultiLayer
 	layer      *decision.Layer // nil without one

@@ -310,7 +310,7 @@ func (failing) Name() string { return "bench-test-failing" }
 func (failing) Set(key, value string) error {
 	return fmt.Errorf("%w: no parameter %q", learn.ErrParam, key)
 }
-func (failing) Params() []learn.Param            { return nil }
+func (failing) Params() []learn.Param             { return nil }
 func (failing) Load([]byte) (learn.Scorer, error) { return nil, errors.New("no models") }
 func (failing) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
 	if env.Seed == 1 {

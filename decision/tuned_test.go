@@ -307,9 +307,9 @@ func TestTunedErrors(t *testing.T) {
 // ignores the validation data: the tuning is all the decision layer's.
 type stump struct{}
 
-func (stump) Name() string                     { return "stump" }
-func (stump) Set(k, _ string) error            { return fmt.Errorf("%w: %q", learn.ErrParam, k) }
-func (stump) Params() []learn.Param            { return nil }
+func (stump) Name() string                      { return "stump" }
+func (stump) Set(k, _ string) error             { return fmt.Errorf("%w: %q", learn.ErrParam, k) }
+func (stump) Params() []learn.Param             { return nil }
 func (stump) Load([]byte) (learn.Scorer, error) { return stumpModel{}, nil }
 func (stump) Fit(_ context.Context, train, _ *learn.Data, _ learn.Env) (learn.Scorer, error) {
 	if err := train.Check("training data"); err != nil {

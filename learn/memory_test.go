@@ -17,9 +17,9 @@ func (sized) FitMemory(s learn.Shape) int64 { return 100 * int64(s.Rows) }
 
 type noEstimate struct{}
 
-func (noEstimate) Name() string                     { return "sized" }
-func (noEstimate) Set(key, value string) error      { return learn.ErrParam }
-func (noEstimate) Params() []learn.Param            { return nil }
+func (noEstimate) Name() string                      { return "sized" }
+func (noEstimate) Set(key, value string) error       { return learn.ErrParam }
+func (noEstimate) Params() []learn.Param             { return nil }
 func (noEstimate) Load([]byte) (learn.Scorer, error) { return nil, errors.New("no") }
 func (noEstimate) Fit(context.Context, *learn.Data, *learn.Data, learn.Env) (learn.Scorer, error) {
 	return nil, errors.New("no")

@@ -46,9 +46,9 @@ func ExampleAttributeClasses() {
 type plainMulti struct{}
 
 func (plainMulti) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) { return dst, nil }
-func (plainMulti) NumClasses() int                                                     { return 3 }
-func (plainMulti) NumFeatures() int                                                 { return 2 }
-func (plainMulti) MarshalBinary() ([]byte, error)                                   { return nil, nil }
+func (plainMulti) NumClasses() int                                             { return 3 }
+func (plainMulti) NumFeatures() int                                            { return 2 }
+func (plainMulti) MarshalBinary() ([]byte, error)                              { return nil, nil }
 
 // badMulti attributes two classes of its three.
 type badMulti struct{ plainMulti }

@@ -19,7 +19,7 @@ func (m named) Name() string { return m.name }
 func (m named) Set(key, value string) error {
 	return fmt.Errorf("%w: %q is unknown", learn.ErrParam, key)
 }
-func (m named) Params() []learn.Param            { return nil }
+func (m named) Params() []learn.Param             { return nil }
 func (m named) Load([]byte) (learn.Scorer, error) { return nil, errors.New("nothing to load") }
 func (m named) Fit(context.Context, *learn.Data, *learn.Data, learn.Env) (learn.Scorer, error) {
 	return newLogit(1), nil

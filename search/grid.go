@@ -69,7 +69,7 @@ type Outcome struct {
 	Chosen    int      `json:"chosen"`
 
 	Method learn.Method `json:"-"`
-	Model  learn.Scorer  `json:"-"`
+	Model  learn.Scorer `json:"-"`
 }
 
 // Run fits newMethod() with every point of the grid on train, scores the

@@ -53,9 +53,9 @@ func BenchmarkFit(b *testing.B) {
 // identity is a method whose model is nothing, to reuse prep's scaler.
 type identity struct{}
 
-func (identity) Name() string                     { return "identity" }
-func (identity) Set(string, string) error         { return nil }
-func (identity) Params() []learn.Param            { return nil }
+func (identity) Name() string                      { return "identity" }
+func (identity) Set(string, string) error          { return nil }
+func (identity) Params() []learn.Param             { return nil }
 func (identity) Load([]byte) (learn.Scorer, error) { return nil, nil }
 func (identity) Fit(context.Context, *learn.Data, *learn.Data, learn.Env) (learn.Scorer, error) {
 	return nil, nil
