@@ -29,7 +29,7 @@ func TestAssembleEqualsFit(t *testing.T) {
 		neg, pos := train.ClassCounts()
 		va := validRows(t, m, valid)
 		sum := aer.TrainSummary{Rows: train.Rows(), Positives: pos}
-		got, err := aer.Assemble(context.Background(), decision.Detach(m.Learned()), method, m.Schema(), va, sum,
+		got, err := aer.Assemble(context.Background(), decision.Detach(m.Learned().(learn.Scorer)), method, m.Schema(), va, sum,
 			float64(pos)/float64(pos+neg), &aer.Settings{Seed: 3})
 		if err != nil {
 			t.Fatal(err)
@@ -51,7 +51,7 @@ func TestAssembleEqualsFit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = aer.Assemble(context.Background(), decision.Detach(m.Learned()), method, m.Schema(), validRows(t, m, valid),
+	_, err = aer.Assemble(context.Background(), decision.Detach(m.Learned().(learn.Scorer)), method, m.Schema(), validRows(t, m, valid),
 		aer.TrainSummary{}, 0.1, &aer.Settings{Decision: decision.Options{CrossFit: 3}})
 	if !errors.Is(err, learn.ErrParam) {
 		t.Errorf("cross-fit: err %v, want learn.ErrParam", err)

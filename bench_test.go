@@ -42,7 +42,7 @@ func BenchmarkPredictByName(b *testing.B) {
 	}
 	b.Run("matrix", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := learn.Predict(ctx, model.Learned(), e.X, 1); err != nil {
+			if _, err := learn.Predict(ctx, model.Learned().(learn.Scorer), e.X, 1); err != nil {
 				b.Fatal(err)
 			}
 		}

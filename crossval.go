@@ -71,8 +71,8 @@ func CrossValidateMulti(ctx context.Context, t *Table, s *Settings, method learn
 	if err != nil {
 		return nil, err
 	}
-	dec, err := multiDecision(s)
-	if err != nil {
+	dec := decisionOf(s)
+	if err := dec.CheckClasses(len(t.d.Labels)); err != nil {
 		return nil, err
 	}
 	if s.Grid != nil && (cs == nil || cs.Holdout == 0) {

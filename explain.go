@@ -43,7 +43,7 @@ type Explanation struct {
 	// Method is the method's own breakdown; nil when it has none.
 	Method learn.Explanation `json:"method,omitempty"`
 
-	// A multi-class model's rule of decision (MultiLayer.Rule), its
+	// A multi-class model's rule of decision (decision.Layer.Rule), its
 	// classes and the row's probability of each, in order; omitted for a
 	// binary model.
 	Decision      string    `json:"decision,omitempty"`
@@ -64,7 +64,7 @@ func (m *Model) Explain(ctx context.Context, t *Table, row int) (*Explanation, e
 	if row < 0 || row >= t.Rows() {
 		return nil, fmt.Errorf("%w: row %d: the table has rows 0 to %d", learn.ErrData, row, t.Rows()-1)
 	}
-	if m.multi != nil {
+	if m.scorer() == nil {
 		return m.explainMulti(ctx, t, row)
 	}
 	one := t.Subset([]int{row})
@@ -72,7 +72,7 @@ func (m *Model) Explain(ctx context.Context, t *Table, row int) (*Explanation, e
 	if err != nil {
 		return nil, err
 	}
-	score, err := learn.Predict(ctx, m.model, e.X, 1)
+	score, err := learn.Predict(ctx, m.scorer(), e.X, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +86,7 @@ func (m *Model) Explain(ctx context.Context, t *Table, row int) (*Explanation, e
 	if one.d.IDs != nil {
 		out.ID = one.d.IDs[0]
 	}
-	a, err := learn.Attribute(ctx, m.model, e.X, 1)
+	a, err := learn.Attribute(ctx, m.scorer(), e.X, 1)
 	switch {
 	case err == nil:
 		out.Attributions = explain.Row(a, 0, e.X.RawRowView(0), explain.SchemaColumns(&s), 0)
@@ -96,7 +96,7 @@ func (m *Model) Explain(ctx context.Context, t *Table, row int) (*Explanation, e
 	default:
 		return nil, err
 	}
-	if ex, ok := learn.ExplainerOf(m.model); ok {
+	if ex, ok := learn.ExplainerOf(m.scorer()); ok {
 		if out.Method, err = ex.Explain(mat.Row(nil, 0, e.X)); err != nil {
 			return nil, err
 		}

@@ -29,19 +29,19 @@ func (m *Model) explainMulti(ctx context.Context, t *Table, row int) (*Explanati
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	proba, err := m.multi.PredictProba(e.X, nil)
+	proba, err := m.model.PredictProba(e.X, nil)
 	if err != nil {
 		return nil, err
 	}
 	pred := make([]int, 1)
-	m.multiLayer.Predict(proba, pred)
+	m.layer.Predict(proba, pred)
 	classes := m.Classes()
-	out := &Explanation{Row: row, Score: proba[pred[0]], Class: classes[pred[0]], Decision: m.multiLayer.Rule,
+	out := &Explanation{Row: row, Score: proba[pred[0]], Class: classes[pred[0]], Decision: m.layer.Rule,
 		Classes: classes, Probabilities: proba}
 	if one.d.IDs != nil {
 		out.ID = one.d.IDs[0]
 	}
-	attrs, err := learn.AttributeClasses(ctx, m.multi, e.X, 1)
+	attrs, err := learn.AttributeClasses(ctx, m.model, e.X, 1)
 	switch {
 	case err == nil:
 		s := m.Schema()

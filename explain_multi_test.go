@@ -190,7 +190,7 @@ func TestExplainBinaryJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.MultiClass() {
+	if m.NumClasses() > 2 {
 		t.Fatal("a binary table made a multi-class model")
 	}
 	ex, err := m.Explain(ctx, tb, 3)

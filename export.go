@@ -60,9 +60,9 @@ func (m *Model) ExportONNXFile(ctx context.Context, path string) error {
 
 func (m *Model) marshalONNX() ([]byte, error) {
 	s := m.Schema()
-	if m.multi != nil {
+	if m.scorer() == nil {
 		spec := &onnx.Spec{Method: m.Method(), Features: s.Features, ProducerVersion: Version,
-			Multi: &onnx.MultiSpec{Model: m.multi, Weights: m.multiLayer.Weights, Labels: m.Classes(), Cost: m.multiLayer.Cost}}
+			Multi: &onnx.MultiSpec{Model: m.model, Weights: m.layer.Weights, Labels: m.Classes(), Cost: m.layer.Cost}}
 		if len(s.Categories) > 0 {
 			spec.Categories, spec.Raw = s.Categories, s.RawColumns()
 		}
@@ -70,7 +70,7 @@ func (m *Model) marshalONNX() ([]byte, error) {
 	}
 	t, _ := m.Threshold()
 	spec := &onnx.Spec{
-		Model: decision.Detach(m.model), Threshold: t, Method: m.Method(),
+		Model: decision.Detach(m.scorer()), Threshold: t, Method: m.Method(),
 		Features: s.Features, Classes: s.Classes, ProducerVersion: Version,
 	}
 	if len(s.Categories) > 0 {

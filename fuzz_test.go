@@ -57,9 +57,9 @@ func FuzzReadModel(f *testing.F) {
 		if err := m.Header().Validate(); err != nil {
 			t.Fatalf("loaded a model with an invalid header: %v", err)
 		}
-		if m.MultiClass() {
-			if len(m.Classes()) < 3 || m.MultiDecision().Check() != nil || len(m.MultiDecision().Weights) != len(m.Classes()) {
-				t.Fatalf("loaded a multi-class model of classes %q, decision %+v", m.Classes(), m.MultiDecision())
+		if m.NumClasses() > 2 {
+			if len(m.Classes()) < 3 || m.Layer().Check() != nil || len(m.Layer().Weights) != len(m.Classes()) {
+				t.Fatalf("loaded a multi-class model of classes %q, decision %+v", m.Classes(), m.Layer())
 			}
 			return
 		}
@@ -72,7 +72,7 @@ func FuzzReadModel(f *testing.F) {
 		for j := range d {
 			x.Set(1, j, math.NaN())
 		}
-		m.Learned().PositiveProba(x, nil)
+		m.Learned().PredictProba(x, nil)
 		if e, ok := learn.ExplainerOf(m.Learned()); ok {
 			e.Explain(x.RawRowView(0))
 			e.Explain(x.RawRowView(1))

@@ -275,7 +275,7 @@ func importMulti(f *foreign, schema dataset.Schema, from string, sum []byte) (*M
 	if err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
-	layer := &decision.MultiLayer{Rule: decision.MultiArgmax, Weights: make([]float64, f.classes)}
+	layer := &decision.Layer{Rule: decision.RuleArgmax, Weights: make([]float64, f.classes)}
 	for c := range layer.Weights {
 		layer.Weights[c] = 1
 	}
@@ -293,7 +293,7 @@ func importMulti(f *foreign, schema dataset.Schema, from string, sum []byte) (*M
 	if err := hdr.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrImport, err)
 	}
-	return &Model{header: hdr, multi: mm, multiLayer: layer}, nil
+	return &Model{header: hdr, model: mm, layer: layer}, nil
 }
 
 // defaultNames tells whether names are LightGBM's for unnamed features:

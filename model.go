@@ -25,14 +25,16 @@ import (
 // and Load read). A Model is safe for concurrent use.
 type Model struct {
 	header *modelfile.Header
-	model  learn.Scorer // behind the decision layer when there is one; nil for a multi-class model
-	multi  learn.Model  // a multi-class model (header.Multiclass); nil for a binary one
-	// multiLayer is a multi-class model's decision (header.Decision).
-	multiLayer *decision.MultiLayer
-	layer      *decision.Layer // nil without one
-	sum        string          // the file's checksum, once read or computed
-	once       sync.Once       // computes sum
-	report     *FitReport      // nil for a model read from a file
+	// model is the fitted model: of two classes a learn.Scorer, behind
+	// the decision layer when there is one.
+	model learn.Model
+	// layer is the decision (header.Decision): of two classes the
+	// calibration and threshold, nil without them; of three or more the
+	// class weights or cost matrix, never nil.
+	layer  *decision.Layer
+	sum    string     // the file's checksum, once read or computed
+	once   sync.Once  // computes sum
+	report *FitReport // nil for a model read from a file
 }
 
 // Where a model's decision threshold comes from, as Model.Threshold
@@ -99,16 +101,16 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		var l decision.MultiLayer
+		var l decision.Layer
 		dec := json.NewDecoder(bytes.NewReader(h.Decision))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&l); err != nil {
 			return nil, fmt.Errorf("%s: multi-class decision: %w", name, err)
 		}
-		if err := l.Check(); err != nil || len(l.Weights) != mm.NumClasses() {
+		if err := l.Check(); err != nil || l.Weights == nil || len(l.Weights) != mm.NumClasses() {
 			return nil, fmt.Errorf("%s: multi-class decision of %d weights for %d classes (%v)", name, len(l.Weights), mm.NumClasses(), err)
 		}
-		return &Model{header: h, multi: mm, multiLayer: &l, sum: hex.EncodeToString(data[len(data)-sha256.Size:])}, nil
+		return &Model{header: h, model: mm, layer: &l, sum: hex.EncodeToString(data[len(data)-sha256.Size:])}, nil
 	}
 	model, err := method.Load(payload)
 	if err != nil {
@@ -132,6 +134,9 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 		if err := l.Check(); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
+		if l.Weights != nil {
+			return nil, fmt.Errorf("%s: decision layer: class weights for a two-class model", name)
+		}
 		out.model, out.layer = decision.Attach(model, &l), &l
 	}
 	return out, nil
@@ -140,10 +145,11 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 // payload is the method's encoding of the model, without the decision
 // layer (kept in the header).
 func (m *Model) payload() ([]byte, error) {
-	if m.multi != nil {
-		return m.multi.MarshalBinary()
+	s := m.scorer()
+	if s == nil {
+		return m.model.MarshalBinary()
 	}
-	b, err := decision.Detach(m.model).MarshalBinary()
+	b, err := decision.Detach(s).MarshalBinary()
 	if err != nil {
 		return nil, fmt.Errorf("encoding the model: %w", err)
 	}
@@ -186,15 +192,26 @@ func (m *Model) Schema() dataset.Schema { return m.header.Schema }
 func (m *Model) Header() *modelfile.Header { return m.header }
 
 // Learned is the fitted learn.Model behind the schema: it scores rows of
-// features in Schema().Features order (behind the decision layer when
-// there is one). Nil for a multi-class model (LearnedMulti).
-func (m *Model) Learned() learn.Scorer { return m.model }
+// features in Schema().Features order: of two classes a learn.Scorer,
+// behind the decision layer when there is one.
+func (m *Model) Learned() learn.Model { return m.model }
 
-// LearnedMulti is a multi-class model's fitted learn.MultiModel; nil for
-// a binary one.
-func (m *Model) LearnedMulti() learn.Model { return m.multi }
+// scorer is a two-class model's learn.Scorer (behind its decision
+// layer), nil for a model of three or more classes.
+func (m *Model) scorer() learn.Scorer {
+	if s, ok := m.model.(learn.Scorer); ok && m.model.NumClasses() == 2 {
+		return s
+	}
+	return nil
+}
 
-// Layer is the decision layer fitted on validation rows, nil without one.
+// NumClasses is the number of classes the model tells apart: 2, or the
+// classes of a multi-class label.
+func (m *Model) NumClasses() int { return m.model.NumClasses() }
+
+// Layer is the model's decision: of two classes the layer fitted on
+// validation rows (calibration and threshold), nil without one; of three
+// or more the class weights or cost matrix.
 func (m *Model) Layer() *decision.Layer { return m.layer }
 
 // What a model's scores are, as Model.Scores says.
@@ -224,10 +241,11 @@ func (m *Model) Report() *FitReport { return m.report }
 // class and where it comes from: the decision layer's, else the one the
 // method tuned, else 0.5 (FromDecisionLayer, FromMethod, FromDefault).
 func (m *Model) Threshold() (t float64, from string) {
-	if m.multi != nil {
+	s := m.scorer()
+	if s == nil {
 		return 0, FromArgmax
 	}
-	t, tuned := learn.TunedThreshold(m.model)
+	t, tuned := learn.TunedThreshold(s)
 	switch {
 	case m.layer != nil:
 		from = FromDecisionLayer

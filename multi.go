@@ -10,7 +10,6 @@ import (
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/learn"
-	"github.com/aer-go/aer/metrics"
 	"github.com/aer-go/aer/modelfile"
 	"github.com/aer-go/aer/multiclass"
 	"github.com/aer-go/aer/pipeline"
@@ -30,9 +29,6 @@ const (
 	MulticlassOvO = multiclass.OneVsOne
 )
 
-// MultiClass says whether the model has three or more classes.
-func (m *Model) MultiClass() bool { return m.multi != nil }
-
 // Classes returns the model's class names in order: the multi-class
 // labels, or the negative and the positive class.
 func (m *Model) Classes() []string { return m.header.Schema.ClassNames() }
@@ -41,7 +37,7 @@ func (m *Model) Classes() []string { return m.header.Schema.ClassNames() }
 // tables with Labels): natively when the method is a learn.MultiFitter
 // and s.Multiclass is "" or native, else by decomposition (one-vs-rest
 // by default), at every point of s.Grid when it is set. The decision
-// (decision.FitMulti, rule s.Decision.Rule) predicts by default the
+// (decision.FitWeights, rule s.Decision.Rule) predicts by default the
 // class of largest probability over its training share, the Bayes rule
 // for balanced accuracy; "tuned" tunes the weights on the validation
 // rows, "argmax" takes the most probable class.
@@ -59,8 +55,8 @@ func fitMulti(ctx context.Context, train, valid *Table, s *Settings, method lear
 	}
 	env := learn.Env{Seed: s.Seed, Workers: s.Workers, Progress: s.Progress, Logger: s.Logger, MemoryPlan: s.MemoryPlan}
 	start := time.Now()
-	dec, err := multiDecision(s)
-	if err != nil {
+	dec := decisionOf(s)
+	if err := dec.CheckClasses(k); err != nil {
 		return nil, err
 	}
 	f, method, found, err := fitMultiData(ctx, method, s, dec, tr, va, k, env)
@@ -81,14 +77,14 @@ func fitMulti(ctx context.Context, train, valid *Table, s *Settings, method lear
 		return nil, err
 	}
 	h := &modelfile.Header{Method: method.Name(), Schema: schema, Config: cfg, Decision: layerJSON, Producer: "aer " + Version, Multiclass: strategy}
-	return &Model{header: h, multi: mm, multiLayer: layer, report: &FitReport{Search: found, Seconds: time.Since(start).Seconds()}}, nil
+	return &Model{header: h, model: mm, layer: layer, report: &FitReport{Search: found, Seconds: time.Since(start).Seconds()}}, nil
 }
 
 // fitMultiData fits method to a multi-class training set with its
 // decision dec: once, or, with s.Grid, at every point of the grid on
 // copies of method, keeping the best on the validation rows (then the
 // chosen method and the search's outcome are returned too).
-func fitMultiData(ctx context.Context, method learn.Method, s *Settings, dec decision.MultiOptions, tr, va *learn.Data, k int, env learn.Env) (*multiclass.Fitted, learn.Method, *search.Outcome, error) {
+func fitMultiData(ctx context.Context, method learn.Method, s *Settings, dec decision.Options, tr, va *learn.Data, k int, env learn.Env) (*multiclass.Fitted, learn.Method, *search.Outcome, error) {
 	if s.Grid == nil {
 		f, err := multiclass.FitDecided(ctx, method, s.Multiclass, dec, tr, va, k, env)
 		return f, method, nil, err
@@ -122,47 +118,16 @@ func multiMethod(method learn.Method, s *Settings) (learn.Method, error) {
 	return method, nil
 }
 
-// multiDecision is the multi-class decision s asks for: s.Decision's
-// rule, its objective's metric (balanced accuracy, macro F1 for f1,
-// G-mean for gmean; a metric but balanced accuracy is tuned), or the
-// cost matrix's rule.
-func multiDecision(s *Settings) (decision.MultiOptions, error) {
-	d := decision.MultiOptions{Rule: s.Decision.Rule, Cost: s.CostMatrix}
+// decisionOf is the decision s asks for: s.Decision, with the cost
+// matrix (Settings.CostMatrix) as its objective's.
+func decisionOf(s *Settings) decision.Options {
+	d := s.Decision
 	if s.CostMatrix != nil {
-		if d.Rule != "" && d.Rule != decision.MultiCost {
-			return d, fmt.Errorf("%w: a cost matrix decides by rule cost, not %s", learn.ErrParam, d.Rule)
-		}
-		d.Rule = decision.MultiCost
+		g := d.Goal()
+		g.Matrix = s.CostMatrix
+		d.Objective = &g
 	}
-	switch s.Decision.Calibrate {
-	case "", decision.Sigmoid:
-	default:
-		return d, fmt.Errorf("%w: calibration %s is for binary models: a multi-class model's binary members are calibrated by a sigmoid", learn.ErrParam, s.Decision.Calibrate)
-	}
-	o := s.Decision.Objective
-	if o == nil {
-		return d, nil
-	}
-	switch {
-	case o.CostFN+o.CostFP > 0:
-		return d, fmt.Errorf("%w: a cost fn=,fp= is for two classes: give three or more classes' costs as a cost matrix (aer fit --cost-matrix)", learn.ErrParam)
-	case o.MinRecall > 0:
-		return d, fmt.Errorf("%w: a minimum recall is for two classes", learn.ErrParam)
-	}
-	switch o.Metric {
-	case metrics.BalancedAccuracy:
-		return d, nil
-	case metrics.F1:
-		d.Metric = decision.MultiMacroF1
-	case metrics.GMean:
-		d.Metric = decision.MultiGMean
-	default:
-		return d, fmt.Errorf("%w: a multi-class decision is tuned for balanced_accuracy, f1 (macro) or gmean, not %s", learn.ErrParam, o.Metric)
-	}
-	if d.Rule == "" {
-		d.Rule = decision.MultiTuned
-	}
-	return d, nil
+	return d
 }
 
 // loadMulti decodes a multi-class model's payload (ReadModel).
@@ -195,7 +160,7 @@ func loadMulti(h *modelfile.Header, method learn.Method, payload []byte) (learn.
 }
 
 // predictMulti scores a multi-class model: each row's class
-// probabilities, and its class by the model's decision (MultiLayer: by
+// probabilities, and its class by the model's decision (decision.Layer: by
 // default the largest probability over the class's training share).
 func (m *Model) predictMulti(ctx context.Context, t *Table, opt *PredictOptions) (*Predictions, error) {
 	enc, err := m.encode(t)
@@ -205,16 +170,16 @@ func (m *Model) predictMulti(ctx context.Context, t *Table, opt *PredictOptions)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	proba, err := m.multi.PredictProba(enc.X, nil)
+	proba, err := m.model.PredictProba(enc.X, nil)
 	if err != nil {
 		return nil, err
 	}
-	k := m.multi.NumClasses()
+	k := m.model.NumClasses()
 	r, _ := enc.X.Dims()
 	p := &Predictions{IDColumn: t.d.IDColumn, ID: t.d.IDs, Label: enc.Y, Names: m.Classes(), Proba: proba,
 		Score: make([]float64, r), Pred: make([]int, r), Unseen: enc.unseen, Ignored: enc.ignored}
-	m.multiLayer.Predict(proba, p.Pred)
-	p.ThresholdFrom = m.multiLayer.Rule
+	m.layer.Predict(proba, p.Pred)
+	p.ThresholdFrom = m.layer.Rule
 	for i := range r {
 		p.Score[i] = proba[i*k+p.Pred[i]]
 	}
@@ -255,7 +220,3 @@ func (m *Model) predictStreamMulti(ctx context.Context, r io.Reader, name string
 	}
 	return &StreamSummary{Rows: len(p.Pred), Labelled: p.Label != nil, IDColumn: p.IDColumn, ThresholdFrom: p.ThresholdFrom, Unseen: p.Unseen}, nil
 }
-
-// MultiDecision is a multi-class model's decision: its rule and class
-// weights; nil for a binary model.
-func (m *Model) MultiDecision() *decision.MultiLayer { return m.multiLayer }

@@ -61,7 +61,7 @@ func Example_multiClass() {
 			}
 		}
 	}
-	fmt.Println("classes:", model.Classes(), "decision:", model.MultiDecision().Rule)
+	fmt.Println("classes:", model.Classes(), "decision:", model.Layer().Rule)
 	fmt.Println("first row's probabilities sum to 1:", math.Abs(sum-1) < 1e-12)
 	fmt.Println("rare rows caught above 90%:", float64(caught)/float64(rare) > 0.9)
 	// Output:

@@ -97,14 +97,14 @@ func (m *Model) Predict(ctx context.Context, t *Table, opt *PredictOptions) (*Pr
 	if opt == nil {
 		opt = &PredictOptions{}
 	}
-	if m.multi != nil {
+	if m.scorer() == nil {
 		return m.predictMulti(ctx, t, opt)
 	}
 	enc, err := m.encode(t)
 	if err != nil {
 		return nil, err
 	}
-	score, err := learn.Predict(ctx, m.model, enc.X, opt.Workers)
+	score, err := learn.Predict(ctx, m.scorer(), enc.X, opt.Workers)
 	if err != nil {
 		return nil, err
 	}

@@ -51,7 +51,7 @@ func (m *Model) PredictStream(ctx context.Context, r io.Reader, name string, w i
 	if opt == nil {
 		opt = &StreamOptions{}
 	}
-	if m.multi != nil {
+	if m.scorer() == nil {
 		return m.predictStreamMulti(ctx, r, name, w, opt)
 	}
 	ropt := m.ReadOptions()
@@ -92,7 +92,7 @@ func (m *Model) PredictStream(ctx context.Context, r io.Reader, name string, w i
 		if err != nil {
 			return nil, err
 		}
-		score, err := learn.Predict(ctx, m.model, x, opt.Workers)
+		score, err := learn.Predict(ctx, m.scorer(), x, opt.Workers)
 		if err != nil {
 			return nil, err
 		}

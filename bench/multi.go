@@ -55,7 +55,7 @@ func fitAndScoreMulti(ctx context.Context, j *job, grid, rule string, workers in
 	}
 	mem := startHeapSampler()
 	start := time.Now()
-	dec, env := decision.MultiOptions{Rule: rule}, learn.Env{Seed: j.seed, Workers: workers}
+	dec, env := decision.Options{Rule: rule}, learn.Env{Seed: j.seed, Workers: workers}
 	var f *multiclass.Fitted
 	if axes := j.axes(grid); axes != nil {
 		var found *search.Outcome

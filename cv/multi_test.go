@@ -49,7 +49,7 @@ func softmaxFit(t *testing.T, seen map[int]int) MultiFitFunc {
 		if err := m.Set("n_estimators", "10"); err != nil {
 			t.Fatal(err)
 		}
-		f, err := multiclass.FitDecided(ctx, m, "", decision.MultiOptions{}, train, valid, k, env)
+		f, err := multiclass.FitDecided(ctx, m, "", decision.Options{}, train, valid, k, env)
 		if err != nil {
 			return nil, nil, err
 		}

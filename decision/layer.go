@@ -1,6 +1,8 @@
 package decision
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 
@@ -9,9 +11,15 @@ import (
 	"github.com/aer-go/aer/learn"
 )
 
-// Layer is the decision layer fitted on validation rows in front of any
-// model: an optional calibration of its scores, then the threshold at
-// which a calibrated score predicts the positive class.
+// Layer is the decision in front of a model of any number of classes,
+// fitted on validation rows: what turns its probabilities into a class.
+// Of two classes (Weights nil) it is an optional calibration of the
+// positive class's scores, then the threshold at which a calibrated
+// score predicts the positive class: the two-class form of class weights
+// and of a cost matrix (see RuleArgmax). Of three or more it is class
+// weights (the class of largest weight times probability) or a cost
+// matrix (the class of least expected cost). A model file keeps it in
+// its header, in the JSON of its number of classes.
 type Layer struct {
 	Calibration *Calibration `json:"calibration,omitempty"`
 	Threshold   float64      `json:"threshold"`
@@ -19,14 +27,115 @@ type Layer struct {
 	// its value on the validation rows at Threshold.
 	Objective string  `json:"objective"`
 	Value     float64 `json:"valid_value"`
-	// Rule is how the threshold was found: RuleTuned (empty in files
-	// written before rules existed) or RuleBayes.
+	// Rule is how the layer was found: RuleTuned (empty in two-class
+	// files written before rules existed), RuleBayes, RuleArgmax,
+	// RuleCost or a registered rule's name.
 	Rule string `json:"rule,omitempty"`
 	// Folds is the number of folds of cross-fitting (Options.CrossFit):
 	// the layer was fitted on the out-of-fold scores of the training rows
 	// and the validation rows' scores together; 0 when on the validation
 	// rows alone.
 	Folds int `json:"cross_fit_folds,omitempty"`
+	// Weights are the class weights of three or more classes; nil for
+	// two.
+	Weights []float64 `json:"weights,omitempty"`
+	// Metric is what RuleTuned tuned the weights for (balanced accuracy
+	// when ""): balanced_accuracy, macro_f1 or gmean.
+	Metric string `json:"metric,omitempty"`
+	// Cost is RuleCost's matrix (rows the true class, columns the
+	// predicted one), nil otherwise.
+	Cost [][]float64 `json:"cost,omitempty"`
+}
+
+// twoClassJSON and classJSON are the layer's JSON of two and of three or
+// more classes, as model files have always written them.
+type twoClassJSON struct {
+	Calibration *Calibration `json:"calibration,omitempty"`
+	Threshold   float64      `json:"threshold"`
+	Objective   string       `json:"objective"`
+	Value       float64      `json:"valid_value"`
+	Rule        string       `json:"rule,omitempty"`
+	Folds       int          `json:"cross_fit_folds,omitempty"`
+}
+
+type classJSON struct {
+	Rule    string      `json:"rule"`
+	Weights []float64   `json:"weights"`
+	Metric  string      `json:"metric,omitempty"`
+	Cost    [][]float64 `json:"cost,omitempty"`
+}
+
+// MarshalJSON writes the JSON of the layer's number of classes.
+// Its text is not HTML-escaped ("recall >= 0.8"): an encoder that
+// escapes escapes it.
+func (l Layer) MarshalJSON() ([]byte, error) {
+	var v any = twoClassJSON{Calibration: l.Calibration, Threshold: l.Threshold, Objective: l.Objective, Value: l.Value, Rule: l.Rule, Folds: l.Folds}
+	if l.Weights != nil {
+		v = classJSON{Rule: l.Rule, Weights: l.Weights, Metric: l.Metric, Cost: l.Cost}
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// UnmarshalJSON reads either JSON, refusing unknown keys and a mix of
+// the two.
+func (l *Layer) UnmarshalJSON(b []byte) error {
+	var all struct {
+		twoClassJSON
+		Threshold *float64    `json:"threshold"`
+		Weights   []float64   `json:"weights"`
+		Metric    string      `json:"metric"`
+		Cost      [][]float64 `json:"cost"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&all); err != nil {
+		return err
+	}
+	two := all.twoClassJSON
+	if all.Weights == nil && (all.Metric != "" || all.Cost != nil) {
+		return fmt.Errorf("decision: a layer with a metric or cost matrix and no class weights")
+	}
+	if all.Weights != nil && (all.Threshold != nil || two.Calibration != nil || two.Objective != "" || two.Value != 0 || two.Folds != 0) {
+		return fmt.Errorf("decision: a layer with class weights and a threshold, calibration, objective or cross-fitting")
+	}
+	*l = Layer{Calibration: two.Calibration, Objective: two.Objective, Value: two.Value, Rule: two.Rule, Folds: two.Folds,
+		Weights: all.Weights, Metric: all.Metric, Cost: all.Cost}
+	if all.Threshold != nil {
+		l.Threshold = *all.Threshold
+	}
+	return nil
+}
+
+// Classes is the number of classes the layer decides between: 2 for a
+// threshold, else one per weight.
+func (l *Layer) Classes() int {
+	if l.Weights == nil {
+		return 2
+	}
+	return len(l.Weights)
+}
+
+// Predict writes the decision for each row of proba into pred: proba
+// holds Classes() probabilities per row, row-major, as learn.Model's
+// PredictProba gives them (of two classes, a model behind the layer
+// gives calibrated ones: Attach), and pred one class per row.
+func (l *Layer) Predict(proba []float64, pred []int) {
+	if l.Weights != nil {
+		l.predictClasses(proba, pred)
+		return
+	}
+	for i := range pred {
+		pred[i] = 0
+		if proba[2*i+1] >= l.Threshold {
+			pred[i] = 1
+		}
+	}
 }
 
 // FitLayer fits a layer on validation labels y, the model's scores and
@@ -57,6 +166,14 @@ func FitLayer(y []int, score, w []float64, o Objective, calibrate string) (*Laye
 
 // Check reports a layer that cannot be applied (one read from a file).
 func (l *Layer) Check() error {
+	if l.Weights != nil {
+		return l.checkClasses()
+	}
+	switch l.Rule {
+	case "", RuleTuned, RuleBayes:
+	default:
+		return fmt.Errorf("decision: two-class rule %q: want tuned or bayes", l.Rule)
+	}
 	// Scores are probabilities (the calibrated ones too): a threshold
 	// outside [0, 1] predicts every row alike, as aer predict --threshold
 	// refuses it.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/metrics"
@@ -97,13 +98,29 @@ func (o Options) Check() error {
 		return fmt.Errorf("%w: cross-fitting needs 2 or more folds", learn.ErrParam)
 	}
 	switch o.Rule {
-	case "", RuleTuned:
+	case "", RuleTuned, RuleArgmax, RuleCost:
 	case RuleBayes:
-		if _, err := BayesProbability(o.Goal(), 0.5); err != nil {
-			return fmt.Errorf("%w: threshold rule bayes: %v", learn.ErrParam, err)
+		if g := o.Goal(); g.Matrix == nil {
+			if _, err := BayesProbability(g, 0.5); err != nil {
+				return fmt.Errorf("%w: threshold rule bayes: %v", learn.ErrParam, err)
+			}
 		}
 	default:
-		return fmt.Errorf("%w: threshold rule %q: want tuned or bayes", learn.ErrParam, o.Rule)
+		if _, ok := lookupRule(o.Rule); !ok {
+			return fmt.Errorf("%w: threshold rule %q: want %s", learn.ErrParam, o.Rule, strings.Join(RuleNames(), ", "))
+		}
+	}
+	return nil
+}
+
+// twoClassRule reports a rule or objective that decides between three or
+// more classes only, for a fit of two.
+func (o Options) twoClassRule() error {
+	switch {
+	case o.Goal().Matrix != nil:
+		return fmt.Errorf("%w: a cost matrix is for three or more classes; two classes' costs are fn and fp (decision.ParseCost)", learn.ErrParam)
+	case o.Rule != "" && o.Rule != RuleTuned && o.Rule != RuleBayes:
+		return fmt.Errorf("%w: rule %s decides between three or more classes; two take tuned or bayes", learn.ErrParam, o.Rule)
 	}
 	return nil
 }
@@ -229,6 +246,9 @@ func (l *Layered) FitLayer(ctx context.Context, m learn.Scorer, method learn.Met
 // fitOn fits the layer on scores with labels y and weights w; prior is
 // the training rows' positive share (the Bayes rule's prior).
 func (l *Layered) fitOn(y []int, score, w []float64, prior float64) (*Layer, error) {
+	if err := l.opt.twoClassRule(); err != nil {
+		return nil, err
+	}
 	var layer *Layer
 	var err error
 	if cal := l.opt.Calibration(); l.opt.ThresholdRule() == RuleBayes {
@@ -300,4 +320,26 @@ func Detach(m learn.Scorer) learn.Scorer {
 		return a.Inner
 	}
 	return m
+}
+
+// CheckClasses is Check for a fit of k classes: the rule, objective and
+// calibration must decide between that many (a cost matrix of k rows, a
+// cost fn,fp or a recall floor for two only), so a fit refuses them
+// before it trains.
+func (o Options) CheckClasses(k int) error {
+	if err := o.Check(); err != nil {
+		return err
+	}
+	if k == 2 {
+		return o.twoClassRule()
+	}
+	if _, _, err := o.classRule(); err != nil {
+		return err
+	}
+	if m := o.Goal().Matrix; m != nil {
+		if err := checkCost(m, k); err != nil {
+			return fmt.Errorf("%w: %v", learn.ErrParam, err)
+		}
+	}
+	return nil
 }

@@ -15,11 +15,26 @@ import (
 // maximise (the default, balanced accuracy), a cost to minimise
 // (CostFN per missed positive, CostFP per false alarm), or the highest
 // precision at a recall of at least MinRecall.
+//
+// Of three or more classes, the metric is balanced accuracy, F1 (macro)
+// or G-mean, and a cost is Matrix: Matrix[i][j] the cost of predicting
+// class j for a row of class i. Two classes' cost fn,fp is the matrix
+// [[0, fp], [fn, 0]] (CostMatrix).
 type Objective struct {
 	Metric    metrics.Metric `json:"-"`
 	CostFN    float64        `json:"cost_fn,omitempty"`
 	CostFP    float64        `json:"cost_fp,omitempty"`
 	MinRecall float64        `json:"min_recall,omitempty"`
+	Matrix    [][]float64    `json:"cost_matrix,omitempty"`
+}
+
+// CostMatrix is the objective's cost as a k x k matrix: Matrix, or of
+// two classes the matrix of CostFN and CostFP; nil for no cost.
+func (o Objective) CostMatrix(k int) [][]float64 {
+	if o.Matrix != nil || k != 2 || o.CostFN+o.CostFP == 0 {
+		return o.Matrix
+	}
+	return [][]float64{{0, o.CostFP}, {o.CostFN, 0}}
 }
 
 // MetricObjective returns the objective of maximising m.

@@ -38,7 +38,7 @@ type Changer interface {
 }
 
 // changes returns what m declares it changes.
-func changes(m Scorer) Change {
+func changes(m Model) Change {
 	if c, ok := m.(Changer); ok {
 		return c.Changes()
 	}
@@ -83,7 +83,7 @@ func (w Wrapped) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 // (Attributor, Explainer); the helpers ThresholdOf, TunedThreshold,
 // ExplainerOf and Attribute say so once. Capabilities about the model's
 // make-up pass every wrapper (As).
-func Find[T any](m Scorer, stop Change) (T, bool) {
+func Find[T any](m Model, stop Change) (T, bool) {
 	var zero T
 	for m != nil {
 		if c, ok := m.(T); ok {
@@ -102,14 +102,14 @@ func Find[T any](m Scorer, stop Change) (T, bool) {
 // errors.As does for errors: for capabilities about the model's make-up
 // (Summarizer, Warner, Sizer, Importancer, Inspector), which hold whatever a
 // wrapper changes. It is Find with no stop.
-func As[T any](m Scorer) (T, bool) {
+func As[T any](m Model) (T, bool) {
 	return Find[T](m, 0)
 }
 
 // TunedThreshold returns the threshold m predicts at when m or a model
 // it wraps without changing its scores tuned one (Thresholder), and
 // whether there is one.
-func TunedThreshold(m Scorer) (float64, bool) {
+func TunedThreshold(m Model) (float64, bool) {
 	if t, ok := Find[Thresholder](m, ScoreChanged); ok {
 		return t.Threshold(), true
 	}
@@ -118,7 +118,7 @@ func TunedThreshold(m Scorer) (float64, bool) {
 
 // DefersThreshold reports whether m's tuned threshold (TunedThreshold)
 // gives way to a decision layer (Deferrer).
-func DefersThreshold(m Scorer) bool {
+func DefersThreshold(m Model) bool {
 	t, ok := Find[Thresholder](m, ScoreChanged)
 	d, defers := t.(Deferrer)
 	return ok && defers && d.DefersThreshold()
@@ -126,7 +126,7 @@ func DefersThreshold(m Scorer) bool {
 
 // ThresholdOf returns m's tuned threshold (TunedThreshold), or 0.5 when
 // it has none.
-func ThresholdOf(m Scorer) float64 {
+func ThresholdOf(m Model) float64 {
 	if t, ok := TunedThreshold(m); ok {
 		return t
 	}
@@ -135,14 +135,14 @@ func ThresholdOf(m Scorer) float64 {
 
 // ExplainerOf returns what explains m's score for one raw row: m, or a
 // model it wraps that sees the same rows and gives the same scores.
-func ExplainerOf(m Scorer) (Explainer, bool) {
+func ExplainerOf(m Model) (Explainer, bool) {
 	return Find[Explainer](m, InputChanged|ScoreChanged)
 }
 
 // SummaryOf returns the summary of the first Summarizer in m's chain
 // (a wrapper with a report of its own includes its inner model's), or
 // nil when none has one.
-func SummaryOf(m Scorer) any {
+func SummaryOf(m Model) any {
 	if s, ok := As[Summarizer](m); ok {
 		return s.Summary()
 	}
@@ -152,7 +152,7 @@ func SummaryOf(m Scorer) any {
 // WarningsOf returns the fit warnings of the first Warner in m's chain
 // (a model behind a decision layer, a resampling or a preprocessing),
 // nil when none has some.
-func WarningsOf(m Scorer) []string {
+func WarningsOf(m Model) []string {
 	if w, ok := As[Warner](m); ok {
 		return w.Warnings()
 	}
@@ -161,7 +161,7 @@ func WarningsOf(m Scorer) []string {
 
 // NumParams returns the parameter count of the first Sizer in m's chain,
 // or 1 when none says.
-func NumParams(m Scorer) int {
+func NumParams(m Model) int {
 	if s, ok := As[Sizer](m); ok {
 		return s.NumParams()
 	}
@@ -170,7 +170,7 @@ func NumParams(m Scorer) int {
 
 // ImportancesOf returns the built-in importances of the first Importancer
 // in m's chain (its features are m's); nil when none has some.
-func ImportancesOf(m Scorer) []Importance {
+func ImportancesOf(m Model) []Importance {
 	if im, ok := As[Importancer](m); ok {
 		return im.Importances()
 	}
@@ -179,7 +179,7 @@ func ImportancesOf(m Scorer) []Importance {
 
 // MembersOf returns the member table of the first Inspector in m's chain
 // (an ensemble behind a decision layer or a composition), or nil.
-func MembersOf(m Scorer) []MemberInfo {
+func MembersOf(m Model) []MemberInfo {
 	if in, ok := As[Inspector](m); ok {
 		return in.MemberTable()
 	}

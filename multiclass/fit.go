@@ -39,7 +39,7 @@ func DefaultStrategy(method learn.Method) string {
 // Fitted is a multi-class model and its decision.
 type Fitted struct {
 	Model learn.Model
-	Layer *decision.MultiLayer
+	Layer *decision.Layer
 	// Strategy is how the model holds its classes: Native, OneVsRest or
 	// OneVsOne.
 	Strategy string
@@ -47,10 +47,10 @@ type Fitted struct {
 
 // FitDecided fits method to train (labels 0..k-1, every class present)
 // by strategy ("" is DefaultStrategy's), then its decision as dec says
-// (decision.FitMultiWith; the zero value is the Bayes rule for balanced
+// (decision.FitWeights; the zero value is the Bayes rule for balanced
 // accuracy) on the validation rows' probabilities when valid is not nil.
 // It is the multi-class fit of aer fit, aer cv and aer bench.
-func FitDecided(ctx context.Context, method learn.Method, strategy string, dec decision.MultiOptions, train, valid *learn.Data, k int, env learn.Env) (*Fitted, error) {
+func FitDecided(ctx context.Context, method learn.Method, strategy string, dec decision.Options, train, valid *learn.Data, k int, env learn.Env) (*Fitted, error) {
 	if err := CheckLabels(train.Y, k); err != nil {
 		return nil, fmt.Errorf("training data: %w", err)
 	}
@@ -81,13 +81,13 @@ func FitDecided(ctx context.Context, method learn.Method, strategy string, dec d
 	}
 	var vy []int
 	var vp []float64
-	if rule := dec.Rule; valid != nil && (rule == decision.MultiTuned || rule == "" || rule == decision.MultiBayes) {
+	if rule := dec.Rule; valid != nil && rule != decision.RuleArgmax && rule != decision.RuleCost && dec.Goal().Matrix == nil {
 		vy = valid.Y
 		if vp, err = mm.PredictProba(valid.X, nil); err != nil {
 			return nil, err
 		}
 	}
-	layer, err := decision.FitMultiWith(dec, k, train.Y, train.W, vy, vp)
+	layer, err := decision.FitWeights(dec, k, train.Y, train.W, vy, vp)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", learn.ErrParam, err)
 	}

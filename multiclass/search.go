@@ -17,7 +17,7 @@ import (
 // accuracy, or dec.Metric; the mean cost under a cost matrix, lower
 // better). The best point is kept (of equal values, the first listed),
 // with the search's outcome. Every point fits with the same env.
-func SearchDecided(ctx context.Context, newMethod func() (learn.Method, error), axes []search.Axis, strategy string, dec decision.MultiOptions,
+func SearchDecided(ctx context.Context, newMethod func() (learn.Method, error), axes []search.Axis, strategy string, dec decision.Options,
 	train, valid *learn.Data, k int, env learn.Env) (*Fitted, learn.Method, *search.Outcome, error) {
 	if valid == nil {
 		return nil, nil, nil, fmt.Errorf("%w: a grid search needs validation data", learn.ErrParam)
@@ -44,7 +44,7 @@ func SearchDecided(ctx context.Context, newMethod func() (learn.Method, error), 
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("grid point %s: %w", strings.Join(p, " "), err)
 		}
-		v, err := validValue(f, valid, k, dec)
+		v, err := validValue(f, valid, k)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("grid point %s: %w", strings.Join(p, " "), err)
 		}
@@ -53,7 +53,7 @@ func SearchDecided(ctx context.Context, newMethod func() (learn.Method, error), 
 		}
 		out.Points = append(out.Points, search.Result{Params: p, Value: v}) // no threshold: a multi-class decision
 		better := out.Chosen < 0 || v > out.Points[out.Chosen].Value
-		if dec.Cost != nil {
+		if f.Layer.Cost != nil {
 			better = out.Chosen < 0 || v < out.Points[out.Chosen].Value
 		}
 		if better {
@@ -66,32 +66,35 @@ func SearchDecided(ctx context.Context, newMethod func() (learn.Method, error), 
 }
 
 // objectiveName names what a multi-class grid point is scored by.
-func objectiveName(dec decision.MultiOptions) string {
-	switch {
-	case dec.Cost != nil:
+func objectiveName(dec decision.Options) string {
+	if dec.Goal().Matrix != nil {
 		return "mean cost (cost matrix)"
-	case dec.Metric != "":
-		return dec.Metric
 	}
-	return decision.MultiBalancedAccuracy
+	switch dec.Goal().Metric {
+	case metrics.F1:
+		return "macro_f1"
+	case metrics.GMean:
+		return "gmean"
+	}
+	return "balanced_accuracy"
 }
 
 // validValue scores f's decision on the validation rows.
-func validValue(f *Fitted, valid *learn.Data, k int, dec decision.MultiOptions) (float64, error) {
+func validValue(f *Fitted, valid *learn.Data, k int) (float64, error) {
 	p, err := f.Model.PredictProba(valid.X, nil)
 	if err != nil {
 		return 0, err
 	}
 	pred := make([]int, valid.Rows())
 	f.Layer.Predict(p, pred)
-	if dec.Cost != nil {
+	if f.Layer.Cost != nil {
 		total, wsum := 0.0, 0.0
 		for i, y := range valid.Y {
 			w := 1.0
 			if valid.W != nil {
 				w = valid.W[i]
 			}
-			total += w * dec.Cost[y][pred[i]]
+			total += w * f.Layer.Cost[y][pred[i]]
 			wsum += w
 		}
 		return total / wsum, nil
@@ -100,10 +103,10 @@ func validValue(f *Fitted, valid *learn.Data, k int, dec decision.MultiOptions) 
 	if err != nil {
 		return 0, err
 	}
-	switch dec.Metric {
-	case decision.MultiMacroF1:
+	switch f.Layer.Metric {
+	case "macro_f1":
 		return r.MacroF1, nil
-	case decision.MultiGMean:
+	case "gmean":
 		return r.GMean, nil
 	}
 	return r.BalancedAccuracy, nil

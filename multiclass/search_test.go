@@ -24,11 +24,11 @@ func TestSearchDecided(t *testing.T) {
 	}
 	axes := []search.Axis{{Key: "max_depth", Values: []string{"1", "3"}}}
 	env := learn.Env{Seed: 2, Workers: 1}
-	f, m, out, err := SearchDecided(context.Background(), newMethod, axes, "", decision.MultiOptions{}, train, test, k, env)
+	f, m, out, err := SearchDecided(context.Background(), newMethod, axes, "", decision.Options{}, train, test, k, env)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(out.Points) != 2 || out.Objective != decision.MultiBalancedAccuracy || f == nil || m == nil {
+	if len(out.Points) != 2 || out.Objective != "balanced_accuracy" || f == nil || m == nil {
 		t.Fatalf("outcome %+v", out)
 	}
 	for i, p := range out.Points {
@@ -36,11 +36,11 @@ func TestSearchDecided(t *testing.T) {
 		if err := alone.Set("max_depth", axes[0].Values[i]); err != nil {
 			t.Fatal(err)
 		}
-		g, err := FitDecided(context.Background(), alone, "", decision.MultiOptions{}, train, test, k, env)
+		g, err := FitDecided(context.Background(), alone, "", decision.Options{}, train, test, k, env)
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, err := validValue(g, test, k, decision.MultiOptions{})
+		v, err := validValue(g, test, k)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,7 +54,7 @@ func TestSearchDecided(t *testing.T) {
 	if got := learn.ParamMap(m.Params())["max_depth"]; got != axes[0].Values[out.Chosen] {
 		t.Errorf("chosen method's max_depth %s, the chosen point's %s", got, axes[0].Values[out.Chosen])
 	}
-	if _, _, _, err := SearchDecided(context.Background(), newMethod, axes, "", decision.MultiOptions{}, train, nil, k, env); err == nil {
+	if _, _, _, err := SearchDecided(context.Background(), newMethod, axes, "", decision.Options{}, train, nil, k, env); err == nil {
 		t.Error("a search without validation rows")
 	}
 }

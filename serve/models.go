@@ -100,11 +100,13 @@ func load(sp Spec) (*loaded, error) {
 	}
 	t, from := m.Threshold()
 	attributes := false
-	if nf := len(m.Schema().Features); nf > 0 && !m.MultiClass() {
-		_, err = learn.Attribute(context.Background(), m.Learned(), mat.NewDense(1, nf, nil), 1)
+	scorer, twoClass := m.Learned().(learn.Scorer)
+	twoClass = twoClass && m.NumClasses() == 2
+	if nf := len(m.Schema().Features); nf > 0 && twoClass {
+		_, err = learn.Attribute(context.Background(), scorer, mat.NewDense(1, nf, nil), 1)
 		attributes = err == nil
 	} else if nf > 0 {
-		_, err = learn.AttributeClasses(context.Background(), m.LearnedMulti(), mat.NewDense(1, nf, nil), 1)
+		_, err = learn.AttributeClasses(context.Background(), m.Learned(), mat.NewDense(1, nf, nil), 1)
 		attributes = err == nil
 	}
 	// The whole file's SHA-256, as sha256sum prints it (the stored
@@ -123,7 +125,7 @@ func load(sp Spec) (*loaded, error) {
 	} else if _, err := m.WriteTo(h); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return &loaded{saved: m, model: m.Learned(), lay: lay, attributes: attributes, threshold: t, from: from, loadedAt: time.Now().UTC(),
+	return &loaded{saved: m, model: scorer, lay: lay, attributes: attributes, threshold: t, from: from, loadedAt: time.Now().UTC(),
 		sha256: hex.EncodeToString(h.Sum(nil))}, nil
 }
 
@@ -211,7 +213,7 @@ func (s *slot) info() ModelInfo {
 	if m.lay.categorical {
 		info.Columns = m.lay.names
 	}
-	if m.saved.MultiClass() {
+	if m.saved.NumClasses() > 2 {
 		info.Labels, info.Multiclass = h.Schema.Labels, h.Multiclass
 	}
 	// aer fit writes {"seed": ..., "params": {...}}; other producers may

@@ -134,7 +134,7 @@ func directScores(t *testing.T, path string, rows [][]float64) ([]float64, float
 	for i, r := range rows {
 		x := make([]float64, len(r))
 		copy(x, r)
-		p, err := learn.Predict(context.Background(), m.Learned(), denseRow(x), 1)
+		p, err := learn.Predict(context.Background(), m.Learned().(learn.Scorer), denseRow(x), 1)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -402,7 +402,7 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request, sl *slot, rec *
 	if e := explainQuery(r, req); e != nil {
 		return e
 	}
-	if m.saved.MultiClass() {
+	if m.saved.NumClasses() > 2 {
 		return s.predictMulti(w, r, sl, rec, m, req)
 	}
 	var ex learn.Explainer
@@ -613,7 +613,7 @@ func (s *Server) predictMulti(w http.ResponseWriter, r *http.Request, sl *slot, 
 	if err := r.Context().Err(); err != nil {
 		return &Error{Status: http.StatusServiceUnavailable, Kind: kindShuttingDown, Err: err, Msg: "the request was cancelled"}
 	}
-	proba, err := m.saved.LearnedMulti().PredictProba(req.x, nil)
+	proba, err := m.saved.Learned().PredictProba(req.x, nil)
 	if err != nil {
 		if errors.Is(err, learn.ErrData) {
 			return errorf(http.StatusBadRequest, kindNotScorable, 0, "", "the %s model cannot score these rows: %v", m.saved.Header().Method, err)
@@ -622,15 +622,15 @@ func (s *Server) predictMulti(w http.ResponseWriter, r *http.Request, sl *slot, 
 	}
 	var attr []*learn.Attribution
 	if req.explain {
-		if attr, err = learn.AttributeClasses(r.Context(), m.saved.LearnedMulti(), req.x, 1); err != nil {
+		if attr, err = learn.AttributeClasses(r.Context(), m.saved.Learned(), req.x, 1); err != nil {
 			return multiAttributionError(sl, m, err)
 		}
 	}
 	classes := m.saved.Classes()
 	k := len(classes)
 	pred := make([]int, n)
-	m.saved.MultiDecision().Predict(proba, pred)
-	out := PredictResponse{Model: sl.spec.Name, Method: m.saved.Header().Method, ThresholdFrom: m.saved.MultiDecision().Rule,
+	m.saved.Layer().Predict(proba, pred)
+	out := PredictResponse{Model: sl.spec.Name, Method: m.saved.Header().Method, ThresholdFrom: m.saved.Layer().Rule,
 		Scores: "probability", Rows: make([]Prediction, n), Classes: classes}
 	for i := range n {
 		row := proba[i*k : (i+1)*k]

@@ -177,10 +177,14 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("explain: %w", err)
 	}
-	if sm.MultiClass() {
+	if sm.NumClasses() > 2 {
 		return runExplainMulti(ctx, o, sm, stdout, stderr)
 	}
-	h, model := sm.Header(), sm.Learned()
+	h := sm.Header()
+	model, ok := sm.Learned().(learn.Scorer)
+	if !ok {
+		return fmt.Errorf("explain: %s: a model of %d classes without its classes' attributions", o.model, sm.NumClasses())
+	}
 	d, err := loadFor(ctx, o.data, h, o.model, o.id)
 	if err != nil {
 		return fmt.Errorf("explain: %w", err)

@@ -68,7 +68,7 @@ func runExplainMulti(ctx context.Context, o *explainOptions, sm *aerlib.Model, s
 // attributes each class's output (learn.AttributeClasses); an error
 // wrapping learn.ErrNoAttribution when the model offers no attributions.
 func explainMultiRows(ctx context.Context, sm *aerlib.Model, d *dataset.Dataset, rows []int, o *explainOptions) (*explainedMulti, error) {
-	mm := sm.LearnedMulti()
+	mm := sm.Learned()
 	x := learn.Rows(d.X, rows)
 	attr, err := learn.AttributeClasses(ctx, mm, x, o.threads)
 	if err != nil {
@@ -78,10 +78,10 @@ func explainMultiRows(ctx context.Context, sm *aerlib.Model, d *dataset.Dataset,
 	if err != nil {
 		return nil, err
 	}
-	res := &explainedMulti{classes: sm.Classes(), rule: sm.MultiDecision().Rule, attr: attr}
+	res := &explainedMulti{classes: sm.Classes(), rule: sm.Layer().Rule, attr: attr}
 	k := len(res.classes)
 	pred := make([]int, len(rows))
-	sm.MultiDecision().Predict(proba, pred)
+	sm.Layer().Predict(proba, pred)
 	cols := explain.FeatureColumns(d.Features, len(d.Features))
 	for r, i := range rows {
 		p := proba[r*k : (r+1)*k]
@@ -138,7 +138,7 @@ func explainGlobalMulti(ctx context.Context, sm *aerlib.Model, d *dataset.Datase
 		return fmt.Errorf("explain: %s has no labels: a multi-class model's global importance is the permutation importance of the macro balanced accuracy, which needs them", o.data)
 	}
 	data := &learn.Data{X: learn.Rows(d.X, rows), Y: learn.Pick(d.Y, rows), W: learn.Pick(d.W, rows), Features: d.Features}
-	res, err := explain.GlobalMulti(ctx, sm.LearnedMulti(), sm.MultiDecision().Predict, data,
+	res, err := explain.GlobalMulti(ctx, sm.Learned(), sm.Layer().Predict, data,
 		&explain.PermutationSettings{Repeats: o.repeats}, learn.Env{Seed: o.seed, Workers: o.threads})
 	if err != nil {
 		return fmt.Errorf("explain: %s: %w", o.data, err)

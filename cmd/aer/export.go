@@ -183,7 +183,7 @@ func exportSummary(model *aerlib.Model, format, modelPath, out string, size int)
 	if l := model.Layer(); l != nil && l.Calibration != nil {
 		o.Calibration = l.Calibration.Method
 	}
-	if d := model.MultiDecision(); d != nil {
+	if d := model.Layer(); model.NumClasses() > 2 {
 		o.Outputs = []string{onnx.Probabilities, onnx.Label}
 		o.Classes, o.Decision, o.ClassWeights, o.CostMatrix = model.Classes(), d.Rule, d.Weights, d.Cost
 	}

@@ -171,7 +171,7 @@ type fitOutput struct {
 	Multiclass  string   `json:"multiclass,omitempty"`
 	// MultiDecision is a multi-class model's decision: its rule, class
 	// weights and, for rule cost, its cost matrix.
-	MultiDecision *decision.MultiLayer `json:"multi_decision,omitempty"`
+	MultiDecision *decision.Layer `json:"multi_decision,omitempty"`
 	// MemoryEstimate is the method's estimate, before the fit, of the
 	// memory its fit needs beyond the tables (learn.FitMemory); PeakRSS
 	// the process's largest resident set, reading included.
@@ -383,9 +383,9 @@ func (a *fitArgs) output(model *aerlib.Model, train, valid *aerlib.Table, mem *f
 	if v, ok := learn.TunedThreshold(model.Learned()); ok {
 		o.Threshold = &v
 	}
-	if model.MultiClass() {
+	if model.NumClasses() > 2 {
 		o.Labels, o.Multiclass, o.ClassCounts = h.Schema.Labels, h.Multiclass, train.Dataset().CountClasses()
-		o.MultiDecision = model.MultiDecision()
+		o.MultiDecision = model.Layer()
 	}
 	if valid != nil {
 		o.Valid = *a.valid

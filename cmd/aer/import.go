@@ -192,7 +192,7 @@ func scoreImport(ctx context.Context, stderr io.Writer, model *aerlib.Model, tab
 	if err != nil {
 		return fmt.Errorf("import: scoring %s: %w", o.Data, err)
 	}
-	if model.MultiClass() {
+	if model.NumClasses() > 2 {
 		o.Labels = model.Classes()
 		r, err := metrics.EvaluateMulti(preds.Label, preds.Pred, preds.Proba, len(o.Labels), nil)
 		if err != nil {

@@ -53,8 +53,8 @@ type infoModelReport struct {
 	// Multiclass and MultiDecision describe a multi-class model: how it
 	// holds its classes (native, ovr, ovo) and its decision's rule and
 	// class weights.
-	Multiclass    string               `json:"multiclass,omitempty"`
-	MultiDecision *decision.MultiLayer `json:"multi_decision,omitempty"`
+	Multiclass    string          `json:"multiclass,omitempty"`
+	MultiDecision *decision.Layer `json:"multi_decision,omitempty"`
 }
 
 // crossFitted says how many folds of out-of-fold training scores the
@@ -96,8 +96,8 @@ func describeModel(path string) (*infoModelReport, error) {
 		}
 		r.Preset = cfg.Params["preset"]
 	}
-	if sm.MultiClass() {
-		r.Multiclass, r.MultiDecision, r.Scores = h.Multiclass, sm.MultiDecision(), "probability"
+	if sm.NumClasses() > 2 {
+		r.Multiclass, r.MultiDecision, r.Scores = h.Multiclass, sm.Layer(), "probability"
 		return r, nil
 	}
 	// The members are the method's own model's, behind any decision layer.
@@ -231,7 +231,7 @@ func writeModelLabel(w io.Writer, r *infoModelReport) {
 }
 
 // multiDecisionText describes a multi-class decision in one line.
-func multiDecisionText(d *decision.MultiLayer) string {
+func multiDecisionText(d *decision.Layer) string {
 	switch {
 	case d.Cost != nil:
 		return fmt.Sprintf("%s: the class of least expected cost, cost matrix (rows the true class) %v", d.Rule, d.Cost)

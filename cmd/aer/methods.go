@@ -39,7 +39,11 @@ func loadModel(path string) (*modelfile.Header, learn.Scorer, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return m.Header(), m.Learned(), nil
+	s, ok := m.Learned().(learn.Scorer)
+	if !ok || m.NumClasses() != 2 {
+		return nil, nil, fmt.Errorf("%s: a model of %d classes has no single score", path, m.NumClasses())
+	}
+	return m.Header(), s, nil
 }
 
 // loadFor reads data to score with a model: its feature columns in model

@@ -214,7 +214,7 @@ func renderPredict(stdout, stderr io.Writer, a *predictArgs, model *aerlib.Model
 		})
 	}
 	if *a.out != "" && *a.out != "-" {
-		if model.MultiClass() {
+		if model.NumClasses() > 2 {
 			fmt.Fprintf(stderr, "predict: %d rows scored (%d classes), written to %s\n", sum.Rows, len(model.Classes()), *a.out)
 		} else {
 			fmt.Fprintf(stderr, "predict: %d rows scored, %d predicted positive, written to %s\n", sum.Rows, sum.Positive, *a.out)

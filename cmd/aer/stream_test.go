@@ -28,7 +28,7 @@ func wholeFilePredictions(t *testing.T, modelPath, dataPath string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	score, err := learn.Predict(context.Background(), m.Learned(), d.X, 1)
+	score, err := learn.Predict(context.Background(), m.Learned().(learn.Scorer), d.X, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -156,7 +156,7 @@ func TestONNXRuntimeMulti(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := model.MultiDecision(); tc.cost && (d.Rule != decision.MultiCost || d.Cost == nil) {
+			if d := model.Layer(); tc.cost && (d.Rule != decision.RuleCost || d.Cost == nil) {
 				t.Fatalf("decision %+v, want a cost matrix", d)
 			}
 			file := filepath.Join(t.TempDir(), "model.onnx")

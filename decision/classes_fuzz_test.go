@@ -33,7 +33,7 @@ func FuzzParseCostMatrix(f *testing.F) {
 		if k < 3 {
 			t.Fatalf("%d classes from %q", k, s)
 		}
-		_, err = FitMultiWith(MultiOptions{Rule: MultiCost, Cost: m}, k, make([]int, k), nil, nil, nil)
+		_, err = FitWeights(Options{Rule: RuleCost, Objective: &Objective{Matrix: m}}, k, make([]int, k), nil, nil, nil)
 		if (err == nil) != (total > 0) {
 			t.Fatalf("cost matrix %v: layer error %v", m, err)
 		}
