@@ -52,7 +52,7 @@ func CrossValidate(ctx context.Context, t *Table, s *Settings, method learn.Meth
 
 // CrossValidateMulti is CrossValidate for a table of three or more
 // classes: each round fits as Fit does on multi-class labels (s's
-// parameters, s.Multiclass and its multi-class decision (s.Decision's
+// parameters, s.Decomposition and its multi-class decision (s.Decision's
 // rule and metric, s.CostMatrix), on a
 // hold-out share cs.Holdout of the round's training rows when it is not
 // 0), and is scored by every multi-class metric at its decision. Every

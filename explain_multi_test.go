@@ -66,15 +66,15 @@ func TestExplainMultiClass(t *testing.T) {
 		method, multiclass string
 		link               func([]float64) []float64 // outputs to probabilities
 	}{
-		{"gbdt", aer.MulticlassNative, softmaxOf},
-		{"logreg", aer.MulticlassNative, softmaxOf},
-		{"gbdt", aer.MulticlassOvR, normalisedSigmoids},
-		{"logreg", aer.MulticlassOvO, nil},
+		{"gbdt", aer.Native, softmaxOf},
+		{"logreg", aer.Native, softmaxOf},
+		{"gbdt", aer.OneVsRest, normalisedSigmoids},
+		{"logreg", aer.OneVsOne, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.method+"-"+c.multiclass, func(t *testing.T) {
 			method, _ := aer.Method(c.method)
-			m, err := aer.Fit(ctx, train, valid, &aer.Settings{Seed: 1, Multiclass: c.multiclass, Params: paramsFor(c.method)}, method)
+			m, err := aer.Fit(ctx, train, valid, &aer.Settings{Seed: 1, Decomposition: c.multiclass, Params: paramsFor(c.method)}, method)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -214,9 +214,9 @@ func TestExplainBinaryJSON(t *testing.T) {
 func TestServeExplainMultiClass(t *testing.T) {
 	ctx := context.Background()
 	train, test := multiTable(t, 300, 0), multiTable(t, 5, 0.9)
-	for _, mc := range []string{aer.MulticlassNative, aer.MulticlassOvO} {
+	for _, mc := range []string{aer.Native, aer.OneVsOne} {
 		method, _ := aer.Method("logreg")
-		m, err := aer.Fit(ctx, train, nil, &aer.Settings{Seed: 1, Multiclass: mc}, method)
+		m, err := aer.Fit(ctx, train, nil, &aer.Settings{Seed: 1, Decomposition: mc}, method)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -239,7 +239,7 @@ func TestServeExplainMultiClass(t *testing.T) {
 		answer, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		srv.Close()
-		if mc == aer.MulticlassOvO {
+		if mc == aer.OneVsOne {
 			if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(answer), "one-vs-one") {
 				t.Errorf("one-vs-one: status %d: %s", resp.StatusCode, answer)
 			}

@@ -58,12 +58,12 @@ type Settings struct {
 	// rest of it needs, when the method learns a closer figure (see
 	// learn.Env).
 	MemoryPlan func(bytes int64)
-	// Multiclass is how a multi-class table (three or more labels) is
-	// fitted: MulticlassNative (the method's own multi-class model),
-	// MulticlassOvR or MulticlassOvO (binary models of the method); ""
-	// means native when the method has one, else one-vs-rest. Binary
+	// Decomposition is how a multi-class table (three or more labels) is
+	// fitted: Native (the method's own model of k classes),
+	// OneVsRest or OneVsOne (two-class models of the method); ""
+	// means native when the method has one, else one-vs-rest. Two-class
 	// tables ignore it.
-	Multiclass string
+	Decomposition string
 	// CostMatrix, for a multi-class table, makes the decision the class of
 	// least expected cost under the model's probabilities:
 	// CostMatrix[i][j] is the cost of predicting class j for a row of

@@ -36,7 +36,7 @@ func FuzzReadModel(f *testing.F) {
 		f.Add(b)
 		f.Add(b[:len(b)/2])
 	}
-	for _, c := range []struct{ method, strategy string }{{"logreg", ""}, {"tree", aer.MulticlassOvR}} {
+	for _, c := range []struct{ method, strategy string }{{"logreg", ""}, {"tree", aer.OneVsRest}} {
 		b, err := multiModelBytes(c.method, c.strategy)
 		if err != nil {
 			f.Fatal(err)
@@ -97,7 +97,7 @@ func multiModelBytes(method, strategy string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	model, err := aer.Fit(context.Background(), t, nil, &aer.Settings{Seed: 1, Multiclass: strategy}, m)
+	model, err := aer.Fit(context.Background(), t, nil, &aer.Settings{Seed: 1, Decomposition: strategy}, m)
 	if err != nil {
 		return nil, err
 	}

@@ -289,7 +289,7 @@ func importMulti(f *foreign, schema dataset.Schema, from string, sum []byte) (*M
 		return nil, err
 	}
 	hdr := &modelfile.Header{Method: boost.MethodName, Schema: schema, Config: cfg, Decision: layerJSON,
-		Producer: "aer " + Version, Multiclass: MulticlassNative}
+		Producer: "aer " + Version, Multiclass: Native}
 	if err := hdr.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrImport, err)
 	}

@@ -16,17 +16,16 @@ import (
 	"github.com/aer-go/aer/search"
 )
 
-// How a multi-class model holds its classes (Settings.Multiclass,
-// modelfile.Header.Multiclass).
+// How a model of three or more classes holds them
+// (Settings.Decomposition, modelfile.Header.Multiclass).
 const (
-	// MulticlassNative: the method's own multi-class model
-	// (learn.MultiFitter: softmax boosted trees, multinomial logistic
-	// regression).
-	MulticlassNative = multiclass.Native
-	// MulticlassOvR and MulticlassOvO: binary models of the method, one
-	// per class or one per pair of classes (package multiclass).
-	MulticlassOvR = multiclass.OneVsRest
-	MulticlassOvO = multiclass.OneVsOne
+	// Native: the method's own model of k classes (softmax boosted
+	// trees, multinomial logistic regression, a tree's class shares).
+	Native = multiclass.Native
+	// OneVsRest and OneVsOne: two-class models of the method, one per
+	// class or one per pair of classes (package multiclass).
+	OneVsRest = multiclass.OneVsRest
+	OneVsOne  = multiclass.OneVsOne
 )
 
 // Classes returns the model's class names in order: the multi-class
@@ -35,7 +34,7 @@ func (m *Model) Classes() []string { return m.header.Schema.ClassNames() }
 
 // fitMulti fits method to a multi-class training table (Fit's path for
 // tables with Labels): natively when the method is a learn.MultiFitter
-// and s.Multiclass is "" or native, else by decomposition (one-vs-rest
+// and s.Decomposition is "" or native, else by decomposition (one-vs-rest
 // by default), at every point of s.Grid when it is set. The decision
 // (decision.FitWeights, rule s.Decision.Rule) predicts by default the
 // class of largest probability over its training share, the Bayes rule
@@ -86,7 +85,7 @@ func fitMulti(ctx context.Context, train, valid *Table, s *Settings, method lear
 // chosen method and the search's outcome are returned too).
 func fitMultiData(ctx context.Context, method learn.Method, s *Settings, dec decision.Options, tr, va *learn.Data, k int, env learn.Env) (*multiclass.Fitted, learn.Method, *search.Outcome, error) {
 	if s.Grid == nil {
-		f, err := multiclass.FitDecided(ctx, method, s.Multiclass, dec, tr, va, k, env)
+		f, err := multiclass.FitDecided(ctx, method, s.Decomposition, dec, tr, va, k, env)
 		return f, method, nil, err
 	}
 	if va == nil {
@@ -96,7 +95,7 @@ func fitMultiData(ctx context.Context, method learn.Method, s *Settings, dec dec
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return multiclass.SearchDecided(ctx, func() (learn.Method, error) { return cloneMethod(method) }, axes, s.Multiclass, dec, tr, va, k, env)
+	return multiclass.SearchDecided(ctx, func() (learn.Method, error) { return cloneMethod(method) }, axes, s.Decomposition, dec, tr, va, k, env)
 }
 
 // multiMethod is method (DefaultMethod when nil) with s's parameters
@@ -139,13 +138,13 @@ func loadMulti(h *modelfile.Header, method learn.Method, payload []byte) (learn.
 	var mm learn.Model
 	var err error
 	switch h.Multiclass {
-	case MulticlassNative:
+	case Native:
 		mf, ok := method.(learn.MultiFitter)
 		if !ok {
 			return nil, fmt.Errorf("%w: method %s has no multi-class model of its own", modelfile.ErrHeader, h.Method)
 		}
 		mm, err = mf.LoadMulti(payload)
-	case MulticlassOvR, MulticlassOvO:
+	case OneVsRest, OneVsOne:
 		mm, err = multiclass.Load(payload, method)
 	default:
 		return nil, fmt.Errorf("%w: multiclass %q", modelfile.ErrHeader, h.Multiclass)

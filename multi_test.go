@@ -36,9 +36,9 @@ func TestFitMultiClass(t *testing.T) {
 		t.Fatal(err)
 	}
 	train, valid, test := all.Subset(parts[0]), all.Subset(parts[1]), all.Subset(parts[2])
-	for _, strategy := range []string{aer.MulticlassOvR, aer.MulticlassOvO} {
+	for _, strategy := range []string{aer.OneVsRest, aer.OneVsOne} {
 		method, _ := aer.Method("gbdt")
-		m, err := aer.Fit(context.Background(), train, valid, &aer.Settings{Seed: 1, Multiclass: strategy, Params: []string{"n_estimators=30"}}, method)
+		m, err := aer.Fit(context.Background(), train, valid, &aer.Settings{Seed: 1, Decomposition: strategy, Params: []string{"n_estimators=30"}}, method)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,7 +103,7 @@ func TestFitMultiClass(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.Header().Multiclass != aer.MulticlassNative {
+		if m.Header().Multiclass != aer.Native {
 			t.Errorf("%s: multiclass %q, want native", name, m.Header().Multiclass)
 		}
 		var file bytes.Buffer
@@ -153,7 +153,7 @@ func TestFitMultiClass(t *testing.T) {
 	// that their calibration does not map: the row's class and
 	// probabilities, and why there are no attributions.
 	method, _ := aer.Method("tree")
-	m, err := aer.Fit(context.Background(), train, valid, &aer.Settings{Seed: 1, Multiclass: aer.MulticlassOvR}, method)
+	m, err := aer.Fit(context.Background(), train, valid, &aer.Settings{Seed: 1, Decomposition: aer.OneVsRest}, method)
 	if err != nil {
 		t.Fatal(err)
 	}

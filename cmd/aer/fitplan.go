@@ -95,7 +95,7 @@ func (f *fitFlags) plan(cmd string) (*fitPlan, error) {
 		return nil, err
 	}
 	switch *f.multiclass {
-	case "", aerlib.MulticlassNative, aerlib.MulticlassOvR, aerlib.MulticlassOvO:
+	case "", aerlib.Native, aerlib.OneVsRest, aerlib.OneVsOne:
 	default:
 		return nil, usageErrorf("%s: --multiclass %q: want native, ovr or ovo", cmd, *f.multiclass)
 	}
@@ -142,5 +142,5 @@ func (p *fitPlan) checkValid(have bool) error {
 func (p *fitPlan) settings(env learn.Env) *aerlib.Settings {
 	return &aerlib.Settings{Params: p.spec.Params, Grid: p.spec.Grid, Decision: p.spec.Decision,
 		Seed: env.Seed, Workers: env.Workers, Progress: env.Progress, Logger: env.Logger,
-		ConsumeTrain: env.ConsumeTrain, MemoryPlan: env.MemoryPlan, Multiclass: p.multiclass, CostMatrix: p.costMatrix}
+		ConsumeTrain: env.ConsumeTrain, MemoryPlan: env.MemoryPlan, Decomposition: p.multiclass, CostMatrix: p.costMatrix}
 }

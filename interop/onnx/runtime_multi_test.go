@@ -111,10 +111,10 @@ func TestONNXRuntimeMulti(t *testing.T) {
 	}
 	var cases []tcase
 	for _, d := range all {
-		cases = append(cases, tcase{d, "gbdt", "", false, ""}, tcase{d, "logreg", "", false, ""}, tcase{d, "logreg", aer.MulticlassOvR, false, ""}, tcase{d, "balanced-rf", aer.MulticlassOvR, false, ""},
-			tcase{d, "tree", "", false, ""}, tcase{d, "tree", "", false, "max_depth=4"}, tcase{d, "balanced-rf", aer.MulticlassNative, false, ""})
+		cases = append(cases, tcase{d, "gbdt", "", false, ""}, tcase{d, "logreg", "", false, ""}, tcase{d, "logreg", aer.OneVsRest, false, ""}, tcase{d, "balanced-rf", aer.OneVsRest, false, ""},
+			tcase{d, "tree", "", false, ""}, tcase{d, "tree", "", false, "max_depth=4"}, tcase{d, "balanced-rf", aer.Native, false, ""})
 	}
-	cases = append(cases, tcase{"glass", "aer", aer.MulticlassOvR, false, ""}, tcase{"ecoli6", "aer", aer.MulticlassOvR, false, ""},
+	cases = append(cases, tcase{"glass", "aer", aer.OneVsRest, false, ""}, tcase{"ecoli6", "aer", aer.OneVsRest, false, ""},
 		tcase{"vehicle", "gbdt", "", true, ""}, tcase{"ecoli6", "logreg", "", true, ""})
 	for _, tc := range cases {
 		name := tc.dataset + "," + tc.method
@@ -138,7 +138,7 @@ func TestONNXRuntimeMulti(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			set := &aer.Settings{Seed: 1, Multiclass: tc.multiclass}
+			set := &aer.Settings{Seed: 1, Decomposition: tc.multiclass}
 			if tc.cost {
 				// Missing class 0 costs 5, any other mistake 1.
 				k := len(sp.train.Dataset().Labels)
@@ -168,7 +168,7 @@ func TestONNXRuntimeMulti(t *testing.T) {
 			if tc.method == "logreg" {
 				rounded = 1e-6
 			}
-			if tc.method == "tree" || tc.multiclass == aer.MulticlassNative {
+			if tc.method == "tree" || tc.multiclass == aer.Native {
 				// The leaf shares, and the forest's sums, rounded to
 				// float32 by TreeEnsembleRegressor.
 				read = 1e-7
@@ -230,7 +230,7 @@ func TestONNXMultiOvORefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	model, err := aer.Fit(ctx, table, nil, &aer.Settings{Seed: 1, Multiclass: aer.MulticlassOvO}, method)
+	model, err := aer.Fit(ctx, table, nil, &aer.Settings{Seed: 1, Decomposition: aer.OneVsOne}, method)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +253,7 @@ func TestONNXMultiNativeRefused(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		model, err := aer.Fit(ctx, table, nil, &aer.Settings{Seed: 1, Multiclass: aer.MulticlassNative}, method)
+		model, err := aer.Fit(ctx, table, nil, &aer.Settings{Seed: 1, Decomposition: aer.Native}, method)
 		if err != nil {
 			t.Fatal(err)
 		}
