@@ -17,6 +17,7 @@ import (
 	"github.com/aer-go/aer/adaptive"
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/decision"
+	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/metrics"
 	"github.com/aer-go/aer/synth"
 )
@@ -129,9 +130,9 @@ func TestDistributedFit(t *testing.T) {
 	if m.Method() != adaptive.MethodName {
 		t.Fatalf("method %q", m.Method())
 	}
-	am, ok := decision.Detach(m.Learned()).(*adaptive.Model)
+	am, ok := decision.Detach(m.Learned().(learn.Scorer)).(*adaptive.Model)
 	if !ok {
-		t.Fatalf("model %T, want AER's", decision.Detach(m.Learned()))
+		t.Fatalf("model %T, want AER's", decision.Detach(m.Learned().(learn.Scorer)))
 	}
 	L := am.Mixture().K()
 	if got, want := len(am.Members()), 2*L+2; got != want {
