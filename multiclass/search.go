@@ -3,7 +3,6 @@ package multiclass
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/learn"
@@ -22,47 +21,24 @@ func SearchDecided(ctx context.Context, newMethod func() (learn.Method, error), 
 	if valid == nil {
 		return nil, nil, nil, fmt.Errorf("%w: a grid search needs validation data", learn.ErrParam)
 	}
-	out := &search.Outcome{Objective: objectiveName(dec), Chosen: -1}
-	var (
-		best       *Fitted
-		bestMethod learn.Method
-	)
-	points := search.Points(axes)
-	for i, p := range points {
-		m, err := newMethod()
+	var fits []*Fitted
+	try := func(ctx context.Context, m learn.Method, env learn.Env) (learn.Model, search.Result, error) {
+		f, err := FitDecided(ctx, m, strategy, dec, train, valid, k, env)
 		if err != nil {
-			return nil, nil, nil, err
-		}
-		for _, kv := range p {
-			key, v, _ := strings.Cut(kv, "=")
-			if err := m.Set(key, v); err != nil {
-				return nil, nil, nil, fmt.Errorf("grid point %s: %w", strings.Join(p, " "), err)
-			}
-		}
-		env.Report("grid", i, len(points))
-		f, err := FitDecided(ctx, m, strategy, dec, train, valid, k, env.Quiet())
-		if err != nil {
-			return nil, nil, nil, fmt.Errorf("grid point %s: %w", strings.Join(p, " "), err)
+			return nil, search.Result{}, err
 		}
 		v, err := validValue(f, valid, k)
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("grid point %s: %w", strings.Join(p, " "), err)
+			return nil, search.Result{}, err
 		}
-		if p == nil {
-			p = []string{}
-		}
-		out.Points = append(out.Points, search.Result{Params: p, Value: v}) // no threshold: a multi-class decision
-		better := out.Chosen < 0 || v > out.Points[out.Chosen].Value
-		if f.Layer.Cost != nil {
-			better = out.Chosen < 0 || v < out.Points[out.Chosen].Value
-		}
-		if better {
-			out.Chosen, best, bestMethod = i, f, m
-		}
+		fits = append(fits, f)
+		return f.Model, search.Result{Value: v}, nil // no threshold: a decision of k classes
 	}
-	env.Report("grid", len(points), len(points))
-	out.Method = bestMethod
-	return best, bestMethod, out, nil
+	out, err := search.Best(ctx, newMethod, axes, objectiveName(dec), dec.Goal().Matrix != nil, try, env)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return fits[out.Chosen], out.Method, out, nil
 }
 
 // objectiveName names what a multi-class grid point is scored by.

@@ -192,7 +192,7 @@ func Fit(ctx context.Context, m learn.Method, train, valid *learn.Data, env lear
 		if out.Search, err = g.Search(ctx, train, valid, fenv); err != nil {
 			return nil, err
 		}
-		out.Method, out.Model = out.Search.Method, out.Search.Model
+		out.Method, out.Model = out.Search.Method, out.Search.Model.(learn.Scorer)
 	} else if out.Model, err = inner.Fit(ctx, train, valid, fenv); err != nil {
 		return nil, err
 	}

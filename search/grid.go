@@ -69,19 +69,22 @@ type Outcome struct {
 	Chosen    int      `json:"chosen"`
 
 	Method learn.Method `json:"-"`
-	Model  learn.Scorer `json:"-"`
+	Model  learn.Model  `json:"-"`
 }
 
-// Run fits newMethod() with every point of the grid on train, scores the
-// validation rows, and keeps the point whose best threshold gives the best
-// objective value on them. Every point fits with the same env (seed
-// included), so points differ only by their parameters. A parameter a
-// method refuses is an error wrapping learn.ErrParam.
-func Run(ctx context.Context, newMethod func() (learn.Method, error), axes []Axis, train, valid *learn.Data, o decision.Objective, env learn.Env) (*Outcome, error) {
-	if valid == nil {
-		return nil, fmt.Errorf("%w: a grid search needs validation data", learn.ErrParam)
-	}
-	out := &Outcome{Objective: o.String(), Chosen: -1}
+// Trial fits one grid point's method m and scores it on the validation
+// rows: the fitted model (kept when the point is chosen), the value, and
+// for a two-class search the threshold the value was found at.
+type Trial func(ctx context.Context, m learn.Method, env learn.Env) (model learn.Model, r Result, err error)
+
+// Best is the grid search of every number of classes: every point of
+// axes is set on a fresh newMethod() and tried (env without progress;
+// the search reports "grid" progress itself), and the point of the best
+// value is chosen: the largest, or with lower the smallest (a cost); of
+// equal values, the first listed. Outcome's Model is the chosen point's
+// model, Points every point's result, in order.
+func Best(ctx context.Context, newMethod func() (learn.Method, error), axes []Axis, objective string, lower bool, try Trial, env learn.Env) (*Outcome, error) {
+	out := &Outcome{Objective: objective, Chosen: -1}
 	points := Points(axes)
 	for i, p := range points {
 		m, err := newMethod()
@@ -95,25 +98,18 @@ func Run(ctx context.Context, newMethod func() (learn.Method, error), axes []Axi
 			}
 		}
 		env.Report("grid", i, len(points))
-		model, err := m.Fit(ctx, train, valid, env.Quiet())
+		model, r, err := try(ctx, m, env.Quiet())
 		if err != nil {
 			return nil, fmt.Errorf("grid point %s: %w", strings.Join(p, " "), err)
 		}
-		score, err := learn.Predict(ctx, model, valid.X, env.Workers)
-		if err != nil {
-			return nil, fmt.Errorf("grid point %s: %w", strings.Join(p, " "), err)
-		}
-		ch, err := decision.Choose(valid.Y, score, valid.W, o)
-		if err != nil {
-			return nil, fmt.Errorf("grid point %s: %w", strings.Join(p, " "), err)
-		}
+		r.Params = p
 		if p == nil {
-			p = []string{}
+			r.Params = []string{}
 		}
-		out.Points = append(out.Points, Result{Params: p, Value: ch.Value, Threshold: ch.Threshold})
-		better := out.Chosen < 0 || ch.Value > out.Points[out.Chosen].Value
-		if o.CostFN+o.CostFP > 0 { // a cost: lower is better
-			better = out.Chosen < 0 || ch.Value < out.Points[out.Chosen].Value
+		out.Points = append(out.Points, r)
+		better := out.Chosen < 0 || r.Value > out.Points[out.Chosen].Value
+		if lower {
+			better = out.Chosen < 0 || r.Value < out.Points[out.Chosen].Value
 		}
 		if better {
 			out.Chosen, out.Method, out.Model = i, m, model
@@ -121,4 +117,28 @@ func Run(ctx context.Context, newMethod func() (learn.Method, error), axes []Axi
 	}
 	env.Report("grid", len(points), len(points))
 	return out, nil
+}
+
+// Run is the two-class grid search: each point's model is scored at its
+// best threshold for o on the validation rows (decision.Choose).
+func Run(ctx context.Context, newMethod func() (learn.Method, error), axes []Axis, train, valid *learn.Data, o decision.Objective, env learn.Env) (*Outcome, error) {
+	if valid == nil {
+		return nil, fmt.Errorf("%w: a grid search needs validation data", learn.ErrParam)
+	}
+	try := func(ctx context.Context, m learn.Method, env learn.Env) (learn.Model, Result, error) {
+		model, err := m.Fit(ctx, train, valid, env)
+		if err != nil {
+			return nil, Result{}, err
+		}
+		score, err := learn.Predict(ctx, model, valid.X, env.Workers)
+		if err != nil {
+			return nil, Result{}, err
+		}
+		ch, err := decision.Choose(valid.Y, score, valid.W, o)
+		if err != nil {
+			return nil, Result{}, err
+		}
+		return model, Result{Value: ch.Value, Threshold: ch.Threshold}, nil
+	}
+	return Best(ctx, newMethod, axes, o.String(), o.CostFN+o.CostFP > 0, try, env)
 }

@@ -89,5 +89,5 @@ func (g *Grid) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env)
 	if err != nil {
 		return nil, err
 	}
-	return out.Model, nil
+	return out.Model.(learn.Scorer), nil // Run's models are its methods' fits
 }
