@@ -44,7 +44,7 @@ func CrossValidate(ctx context.Context, t *Table, s *Settings, method learn.Meth
 		if err != nil {
 			return nil, err
 		}
-		return f.Model, nil
+		return f.Model.(learn.Scorer), nil // two classes: a Scorer
 	}
 	d := &learn.Data{X: t.d.X, Y: t.d.Y, W: t.d.W, Features: t.d.Features}
 	return cv.Run(ctx, d, fit, cs, learn.Env{Seed: s.Seed, Workers: s.Workers}, onRound)

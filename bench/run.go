@@ -138,7 +138,7 @@ func fitAndScore(ctx context.Context, j *job, grid, rule string, crossFit, worke
 	// The test rows are scored once, without the layer: the method's own
 	// threshold applies to those scores, the layer's to their calibration
 	// (what the layered model's PositiveProba computes).
-	raw := decision.Detach(model)
+	raw := decision.Detach(model.(learn.Scorer)) // two classes: a Scorer
 	start = time.Now()
 	rawScore, err := learn.Predict(ctx, raw, sp.test.X, workers)
 	score := rawScore

@@ -295,7 +295,7 @@ func (l *Layered) FinishPrior(ctx context.Context, m learn.Scorer, valid *learn.
 
 // LayerOf returns the decision layer attached in front of m (by Attach or
 // a Layered fit), or nil when m has none.
-func LayerOf(m learn.Scorer) *Layer {
+func LayerOf(m learn.Model) *Layer {
 	if a, ok := learn.As[*attached](m); ok {
 		return a.layer
 	}

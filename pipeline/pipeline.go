@@ -7,6 +7,7 @@ import (
 
 	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/multiclass"
 	"github.com/aer-go/aer/search"
 )
 
@@ -150,18 +151,18 @@ func Compose(newMethod func() (learn.Method, error), grid []string, opt decision
 // a grid search, or a decision layer asked for explicitly.
 func (s Spec) NeedsValid() bool { return len(s.Grid) > 0 || s.Decision.Override }
 
-// Fitted is what a fit found.
+// Fitted is what a fit gives: the method that fitted the model (the
+// chosen grid point's copy), the model (of two classes a learn.Scorer,
+// behind its decision layer when there is one), the grid search's
+// outcome (nil without a grid), the decision (of two classes nil without
+// a layer; of three or more the class weights or cost matrix, never
+// nil), and how a model of three or more classes holds them.
 type Fitted struct {
-	// Method is the configured method: the grid's chosen point when
-	// there was a grid search, without the wrappers.
-	Method learn.Method
-	// Model is the fitted model, behind its decision layer when it has
-	// one (decision.Detach gives the model a file's payload holds).
-	Model learn.Scorer
-	// Search is the grid search's outcome; nil without one.
-	Search *search.Outcome
-	// Layer is the decision layer; nil without one.
-	Layer *decision.Layer
+	Method   learn.Method
+	Model    learn.Model
+	Search   *search.Outcome
+	Layer    *decision.Layer
+	Strategy string
 }
 
 // Fit fits m on train, with valid (nil: none) for tuning: m may be a
@@ -183,7 +184,10 @@ func Fit(ctx context.Context, m learn.Method, train, valid *learn.Data, env lear
 		inner = layered.Unwrap()
 	}
 	out := &Fitted{Method: inner}
-	var err error
+	var (
+		model learn.Scorer
+		err   error
+	)
 	fenv := env
 	if layered != nil && layered.Options().Folds(valid) > 0 {
 		fenv.ConsumeTrain = false // cross-fitting fits folds of train after
@@ -192,16 +196,80 @@ func Fit(ctx context.Context, m learn.Method, train, valid *learn.Data, env lear
 		if out.Search, err = g.Search(ctx, train, valid, fenv); err != nil {
 			return nil, err
 		}
-		out.Method, out.Model = out.Search.Method, out.Search.Model.(learn.Scorer)
-	} else if out.Model, err = inner.Fit(ctx, train, valid, fenv); err != nil {
+		out.Method, model = out.Search.Method, out.Search.Model.(learn.Scorer)
+	} else if model, err = inner.Fit(ctx, train, valid, fenv); err != nil {
 		return nil, err
 	}
 	if layered != nil {
 		// Cross-fitting refits the method the search chose, not the grid.
-		if out.Model, err = layered.Finish(ctx, out.Model, out.Method, train, valid, env); err != nil {
+		if model, err = layered.Finish(ctx, model, out.Method, train, valid, env); err != nil {
 			return nil, err
 		}
-		out.Layer = decision.LayerOf(out.Model)
+		out.Layer = decision.LayerOf(model)
 	}
+	out.Model = model
 	return out, nil
+}
+
+// Plan is a fit for any number of classes, the one every fit of aer
+// runs (aer fit, cross-validation, the benchmark): the method, its grid,
+// its decision and, for three or more classes, how they are held.
+type Plan struct {
+	// New returns the method to fit, its parameters set: a fresh copy
+	// at every call when there is a grid (one per point).
+	New func() (learn.Method, error)
+	// Grid lists the grid's axes ("key=v1,v2", or "paper"); nil for none.
+	Grid []string
+	// Decision says how the decision is fitted.
+	Decision decision.Options
+	// Decomposition is how three or more classes are fitted:
+	// multiclass.Native, OneVsRest or OneVsOne; "" is the method's
+	// default (multiclass.DefaultStrategy).
+	Decomposition string
+}
+
+// Fit fits the plan on train, whose labels are 0..k-1, tuning on valid
+// (nil for none). Two classes: the method (at every grid point, kept at
+// its best threshold on valid) behind a decision layer, as Compose and
+// Fit do. Three or more: the method's own model or a decomposition
+// (multiclass.FitDecided), with class weights or a cost matrix fitted as
+// p.Decision says, at every grid point with its decision, the best on
+// valid kept (multiclass.SearchDecided); the training rows are not
+// consumed there (learn.Env.ConsumeTrain), since a decomposition reads
+// them once per class.
+func (p Plan) Fit(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (*Fitted, error) {
+	if k <= 2 {
+		composed, err := Compose(p.New, p.Grid, p.Decision)
+		if err != nil {
+			return nil, err
+		}
+		return Fit(ctx, composed, train, valid, env)
+	}
+	if err := p.Decision.CheckClasses(k); err != nil {
+		return nil, err
+	}
+	m, err := p.New()
+	if err != nil {
+		return nil, err
+	}
+	env.ConsumeTrain = false
+	if p.Grid == nil {
+		f, err := multiclass.FitDecided(ctx, m, p.Decomposition, p.Decision, train, valid, k, env)
+		if err != nil {
+			return nil, err
+		}
+		return &Fitted{Method: m, Model: f.Model, Layer: f.Layer, Strategy: f.Strategy}, nil
+	}
+	if valid == nil {
+		return nil, fmt.Errorf("%w: a grid search needs validation rows", learn.ErrParam)
+	}
+	axes, err := Axes(m, p.Grid)
+	if err != nil {
+		return nil, err
+	}
+	f, chosen, out, err := multiclass.SearchDecided(ctx, p.New, axes, p.Decomposition, p.Decision, train, valid, k, env)
+	if err != nil {
+		return nil, err
+	}
+	return &Fitted{Method: chosen, Model: f.Model, Layer: f.Layer, Strategy: f.Strategy, Search: out}, nil
 }
