@@ -10,18 +10,21 @@ import (
 )
 
 // CrossValidate estimates how method does on unseen rows of t by
-// stratified k-fold cross-validation (package cv), each round fitted by
-// the fit protocol Fit runs (s's parameters, grid and decision layer,
-// tuned on a hold-out share of the round's training rows, cs.Holdout,
-// which a grid or an explicit decision layer needs). s.Seed drives the
-// folds and the fits; s.Workers bounds the goroutines of all the rounds
-// together (the result does not depend on it). onRound, when not nil, is
-// told of each finished round. A nil method means DefaultMethod; nil s
-// and cs the defaults.
+// stratified k-fold cross-validation (package cv), for any number of
+// classes: folds stratified on every class (each class needs at least
+// cs.Folds rows), each round fitted as Fit fits the table and scored at
+// its decision by every metric of its number of classes. For two
+// classes a round runs the fit protocol (s's parameters, grid and
+// decision layer, tuned on a hold-out share of the round's training
+// rows, cs.Holdout, which a grid or an explicit decision layer needs)
+// and is scored at its threshold; for more, it fits s's parameters,
+// s.Multiclass and its multi-class decision (s.Decision's rule and
+// metric, s.CostMatrix), on the hold-out share when it is not 0 (a grid
+// needs one). s.Seed drives the folds and the fits; s.Workers bounds the
+// goroutines of all the rounds together (the result does not depend on
+// it). onRound, when not nil, is told of each finished round. A nil
+// method means DefaultMethod; nil s and cs the defaults.
 func CrossValidate(ctx context.Context, t *Table, s *Settings, method learn.Method, cs *cv.Settings, onRound func(cv.Fold)) (*cv.Result, error) {
-	if t != nil && t.d.Labels != nil {
-		return nil, fmt.Errorf("%w: the table has %d classes: cross-validate it with CrossValidateMulti", learn.ErrParam, len(t.d.Labels))
-	}
 	if s == nil {
 		s = &Settings{}
 	}
@@ -31,6 +34,26 @@ func CrossValidate(ctx context.Context, t *Table, s *Settings, method learn.Meth
 	if t == nil || !t.Labelled() {
 		return nil, fmt.Errorf("%w: the table has no label", learn.ErrData)
 	}
+	var (
+		k   = 2
+		fit cv.FitFunc
+		err error
+	)
+	if t.d.Labels != nil {
+		k = len(t.d.Labels)
+		fit, err = classesFit(method, s, cs)
+	} else {
+		fit, err = twoClassFit(method, s, cs)
+	}
+	if err != nil {
+		return nil, err
+	}
+	d := &learn.Data{X: t.d.X, Y: t.d.Y, W: t.d.W, Features: t.d.Features}
+	return cv.Run(ctx, d, k, fit, cs, learn.Env{Seed: s.Seed, Workers: s.Workers}, onRound)
+}
+
+// twoClassFit is a round's fit of two classes: the fit protocol.
+func twoClassFit(method learn.Method, s *Settings, cs *cv.Settings) (cv.FitFunc, error) {
 	if (s.Grid != nil || s.Decision.Override) && cs.Holdout == 0 {
 		return nil, fmt.Errorf("%w: a grid search and a decision layer asked for explicitly need a validation hold-out (cv.Settings.Holdout)", learn.ErrParam)
 	}
@@ -38,35 +61,19 @@ func CrossValidate(ctx context.Context, t *Table, s *Settings, method learn.Meth
 	if err != nil {
 		return nil, err
 	}
-	fit := func(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
+	return func(ctx context.Context, train, valid *learn.Data, _ int, env learn.Env) (learn.Model, cv.Decider, error) {
 		env.Logger, env.Progress = s.Logger, s.Progress
 		f, err := pipeline.Fit(ctx, composed, train, valid, env)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return f.Model, nil
-	}
-	d := &learn.Data{X: t.d.X, Y: t.d.Y, W: t.d.W, Features: t.d.Features}
-	return cv.Run(ctx, d, fit, cs, learn.Env{Seed: s.Seed, Workers: s.Workers}, onRound)
+		return f.Model, nil, nil
+	}, nil
 }
 
-// CrossValidateMulti is CrossValidate for a table of three or more
-// classes: each round fits as Fit does on multi-class labels (s's
-// parameters, s.Multiclass and its multi-class decision (s.Decision's
-// rule and metric, s.CostMatrix), on a
-// hold-out share cs.Holdout of the round's training rows when it is not
-// 0), and is scored by every multi-class metric at its decision. Every
-// class needs at least cs.Folds rows.
-func CrossValidateMulti(ctx context.Context, t *Table, s *Settings, method learn.Method, cs *cv.Settings, onRound func(cv.MultiFold)) (*cv.MultiResult, error) {
-	if s == nil {
-		s = &Settings{}
-	}
-	if t == nil || !t.Labelled() {
-		return nil, fmt.Errorf("%w: the table has no label", learn.ErrData)
-	}
-	if t.d.Labels == nil {
-		return nil, fmt.Errorf("%w: the table has two classes: cross-validate it with CrossValidate", learn.ErrParam)
-	}
+// classesFit is a round's fit of three or more classes, with its
+// decision.
+func classesFit(method learn.Method, s *Settings, cs *cv.Settings) (cv.FitFunc, error) {
 	method, err := multiMethod(method, s)
 	if err != nil {
 		return nil, err
@@ -75,17 +82,15 @@ func CrossValidateMulti(ctx context.Context, t *Table, s *Settings, method learn
 	if err != nil {
 		return nil, err
 	}
-	if s.Grid != nil && (cs == nil || cs.Holdout == 0) {
+	if s.Grid != nil && cs.Holdout == 0 {
 		return nil, fmt.Errorf("%w: a grid search needs a validation hold-out (cv.Settings.Holdout)", learn.ErrParam)
 	}
-	fit := func(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.Model, cv.Decider, error) {
+	return func(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.Model, cv.Decider, error) {
 		env.Logger, env.Progress, env.MemoryPlan = s.Logger, s.Progress, s.MemoryPlan
 		f, _, _, err := fitMultiData(ctx, method, s, dec, train, valid, k, env)
 		if err != nil {
 			return nil, nil, err
 		}
 		return f.Model, f.Layer, nil
-	}
-	d := &learn.Data{X: t.d.X, Y: t.d.Y, W: t.d.W, Features: t.d.Features}
-	return cv.RunMulti(ctx, d, len(t.d.Labels), fit, cs, learn.Env{Seed: s.Seed, Workers: s.Workers}, onRound)
+	}, nil
 }
