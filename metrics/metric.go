@@ -29,7 +29,7 @@ const (
 	TPFPRatio                       // TPR / FPR, the paper's "TP-FP ratio", JSON "tp_fp_ratio"
 	MCC                             // Matthews correlation, JSON "mcc"
 	Accuracy                        // (TP + TN) / N, JSON "accuracy"
-	numMetrics                       // the metrics of a Report end here
+	numMetrics                      // the metrics of a Report end here
 
 	MacroF1      Metric = iota - 1 // mean F1 of the classes, JSON "macro_f1"
 	WeightedF1                     // F1 of the classes weighted by support, JSON "weighted_f1"
