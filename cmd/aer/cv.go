@@ -87,47 +87,45 @@ var (
 	}
 )
 
+// cvHead and cvTail are the fields of aer cv's --json document before
+// and after those of the classes.
+type cvHead struct {
+	Method   string `json:"method"`
+	Data     string `json:"data"`
+	Rows     int    `json:"rows"`
+	Features int    `json:"features"`
+}
+
+type cvTail struct {
+	Weight  string            `json:"weight,omitempty"`
+	Folds   int               `json:"folds"`
+	Repeats int               `json:"repeats"`
+	Seed    uint64            `json:"seed"`
+	Holdout float64           `json:"holdout,omitempty"`
+	Params  map[string]string `json:"params"`
+	Grid    []string          `json:"grid,omitempty"` // two classes only
+	Seconds float64           `json:"seconds"`
+	OOF     string            `json:"oof,omitempty"`
+	Rounds  []cv.Fold         `json:"rounds"`
+	Summary []cv.Summary      `json:"summary"`
+}
+
 // cvOutput is the --json document of aer cv on a table of two classes.
 type cvOutput struct {
-	Method    string            `json:"method"`
-	Data      string            `json:"data"`
-	Rows      int               `json:"rows"`
-	Features  int               `json:"features"`
-	Positives int               `json:"positives"`
-	Classes   [2]string         `json:"classes"`
-	Weight    string            `json:"weight,omitempty"`
-	Folds     int               `json:"folds"`
-	Repeats   int               `json:"repeats"`
-	Seed      uint64            `json:"seed"`
-	Holdout   float64           `json:"holdout,omitempty"`
-	Params    map[string]string `json:"params"`
-	Grid      []string          `json:"grid,omitempty"`
-	Seconds   float64           `json:"seconds"`
-	OOF       string            `json:"oof,omitempty"`
-	Rounds    []cv.Fold         `json:"rounds"`
-	Summary   []cv.Summary      `json:"summary"`
+	cvHead
+	Positives int       `json:"positives"`
+	Classes   [2]string `json:"classes"`
+	cvTail
 }
 
 // cvClassesOutput is the --json document of aer cv on a table of three
 // or more classes.
 type cvClassesOutput struct {
-	Method     string            `json:"method"`
-	Data       string            `json:"data"`
-	Rows       int               `json:"rows"`
-	Features   int               `json:"features"`
-	Labels     []string          `json:"labels"`
-	Counts     []int             `json:"class_counts"`
-	Multiclass string            `json:"multiclass,omitempty"`
-	Weight     string            `json:"weight,omitempty"`
-	Folds      int               `json:"folds"`
-	Repeats    int               `json:"repeats"`
-	Seed       uint64            `json:"seed"`
-	Holdout    float64           `json:"holdout,omitempty"`
-	Params     map[string]string `json:"params"`
-	Seconds    float64           `json:"seconds"`
-	OOF        string            `json:"oof,omitempty"`
-	Rounds     []cv.Fold         `json:"rounds"`
-	Summary    []cv.Summary      `json:"summary"`
+	cvHead
+	Labels     []string `json:"labels"`
+	Counts     []int    `json:"class_counts"`
+	Multiclass string   `json:"multiclass,omitempty"`
+	cvTail
 }
 
 func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -190,37 +188,29 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("cv: writing --oof: %w", err)
 		}
 	}
-	params := learn.ParamMap(plan.method.Params())
+	head := cvHead{Method: plan.method.Name(), Data: *data, Rows: d.Rows(), Features: d.Cols()}
+	tail := cvTail{Weight: d.WeightColumn, Folds: *folds, Repeats: *repeats, Seed: *seed, Holdout: set.Holdout,
+		Params: learn.ParamMap(plan.method.Params()), Seconds: elapsed.Seconds(), OOF: *oof, Rounds: res.Rounds, Summary: sum}
+	var doc any
+	var classes string
 	if d.Labels != nil {
-		o := cvClassesOutput{
-			Method: plan.method.Name(), Data: *data, Rows: d.Rows(), Features: d.Cols(), Labels: d.Labels,
-			Counts: d.CountClasses(), Multiclass: plan.multiclass, Weight: d.WeightColumn, Folds: *folds, Repeats: *repeats,
-			Seed: *seed, Holdout: set.Holdout, Params: params, Seconds: elapsed.Seconds(), OOF: *oof, Rounds: res.Rounds, Summary: sum,
+		counts := d.CountClasses()
+		doc = cvClassesOutput{cvHead: head, Labels: d.Labels, Counts: counts, Multiclass: plan.multiclass, cvTail: tail}
+		names := make([]string, len(d.Labels))
+		for c, name := range d.Labels {
+			names[c] = fmt.Sprintf("%s %d", name, counts[c])
 		}
-		if *asJSON {
-			return writeJSON(stdout, o)
-		}
-		counts := make([]string, len(o.Labels))
-		for c, name := range o.Labels {
-			counts[c] = fmt.Sprintf("%s %d", name, o.Counts[c])
-		}
-		head := fmt.Sprintf("%d classes (%s)", len(o.Labels), strings.Join(counts, ", "))
-		writeCVText(stdout, &cvText{method: o.Method, data: o.Data, rows: o.Rows, features: o.Features, classes: head,
-			folds: o.Folds, repeats: o.Repeats, seed: o.Seed, holdout: o.Holdout, seconds: o.Seconds, oof: o.OOF, rounds: o.Rounds, summary: sum})
-		return nil
-	}
-	_, pos := d.ClassCounts()
-	o := cvOutput{
-		Method: plan.method.Name(), Data: *data, Rows: d.Rows(), Features: d.Cols(), Positives: pos, Classes: d.Classes,
-		Weight: d.WeightColumn, Folds: *folds, Repeats: *repeats, Seed: *seed, Holdout: set.Holdout,
-		Params: params, Grid: ff.grid, Seconds: elapsed.Seconds(), OOF: *oof, Rounds: res.Rounds, Summary: sum,
+		classes = fmt.Sprintf("%d classes (%s)", len(d.Labels), strings.Join(names, ", "))
+	} else {
+		_, pos := d.ClassCounts()
+		tail.Grid = ff.grid
+		doc = cvOutput{cvHead: head, Positives: pos, Classes: d.Classes, cvTail: tail}
+		classes = fmt.Sprintf("%d positive (%s)", pos, d.Classes[1])
 	}
 	if *asJSON {
-		return writeJSON(stdout, o)
+		return writeJSON(stdout, doc)
 	}
-	writeCVText(stdout, &cvText{method: o.Method, data: o.Data, rows: o.Rows, features: o.Features,
-		classes: fmt.Sprintf("%d positive (%s)", o.Positives, o.Classes[1]), folds: o.Folds, repeats: o.Repeats, seed: o.Seed,
-		holdout: o.Holdout, seconds: o.Seconds, oof: o.OOF, rounds: o.Rounds, summary: sum})
+	writeCVText(stdout, &head, classes, &tail)
 	return nil
 }
 
@@ -314,31 +304,18 @@ func cvMetricKeys(list []cvMetric) []string {
 	return keys
 }
 
-// cvText is what the text rendering of aer cv shows.
-type cvText struct {
-	method, data     string
-	rows, features   int
-	classes          string // "16 positive (yes)", "6 classes (...)"
-	folds, repeats   int
-	seed             uint64
-	holdout, seconds float64
-	oof              string
-	rounds           []cv.Fold
-	summary          []cv.Summary
-}
-
 // writeCVText renders a cross-validation as text: the rounds' table,
 // their mean and deviation. For two classes the table has each round's
 // positive rows and threshold.
-func writeCVText(w io.Writer, o *cvText) {
-	fmt.Fprintf(w, "method     %s\n", o.method)
-	fmt.Fprintf(w, "data       %s: %d rows, %d features, %s\n", o.data, o.rows, o.features, o.classes)
+func writeCVText(w io.Writer, h *cvHead, classes string, o *cvTail) {
+	fmt.Fprintf(w, "method     %s\n", h.Method)
+	fmt.Fprintf(w, "data       %s: %d rows, %d features, %s\n", h.Data, h.Rows, h.Features, classes)
 	how := ""
-	if o.holdout > 0 {
-		how = fmt.Sprintf("; %.3g of each round's training rows held out for tuning", o.holdout)
+	if o.Holdout > 0 {
+		how = fmt.Sprintf("; %.3g of each round's training rows held out for tuning", o.Holdout)
 	}
-	fmt.Fprintf(w, "cv         %d folds x %d repeats, seed %d%s, %d rounds in %.3f s\n\n", o.folds, o.repeats, o.seed, how, o.folds*o.repeats, o.seconds)
-	two := len(o.rounds) == 0 || o.rounds[0].Classes() == 2
+	fmt.Fprintf(w, "cv         %d folds x %d repeats, seed %d%s, %d rounds in %.3f s\n\n", o.Folds, o.Repeats, o.Seed, how, o.Folds*o.Repeats, o.Seconds)
+	two := len(o.Rounds) == 0 || o.Rounds[0].Classes() == 2
 	head, list := []string{"repeat", "fold", "train", "test"}, cvClassMetrics
 	legend := "(BA: balanced accuracy, the mean of the per-class recalls; G-mean: their geometric mean; MAUC: Hand and Till's multi-class AUC)"
 	if two {
@@ -351,7 +328,7 @@ func writeCVText(w io.Writer, o *cvText) {
 		head = append(head, m.head)
 	}
 	rows := [][]string{head}
-	for _, f := range o.rounds {
+	for _, f := range o.Rounds {
 		row := []string{strconv.Itoa(f.Repeat), strconv.Itoa(f.Fold), strconv.Itoa(f.TrainRows), strconv.Itoa(f.TestRows)}
 		if two {
 			row = append(row, strconv.Itoa(f.TestPositives), strconv.FormatFloat(f.Threshold, 'g', 4, 64))
@@ -364,14 +341,14 @@ func writeCVText(w io.Writer, o *cvText) {
 	}
 	mean, sd := make([]string, lead), make([]string, lead)
 	mean[0], sd[0] = "mean", "sd"
-	for _, s := range o.summary {
+	for _, s := range o.Summary {
 		mean, sd = append(mean, cvFmt(s.Mean)), append(sd, cvFmt(s.SD))
 	}
 	rows = append(rows, mean, sd)
 	evalWriteTable(w, align, rows)
 	fmt.Fprintln(w, legend)
-	if o.oof != "" {
-		fmt.Fprintf(w, "oof        %s\n", o.oof)
+	if o.OOF != "" {
+		fmt.Fprintf(w, "oof        %s\n", o.OOF)
 	}
 }
 
