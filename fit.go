@@ -99,35 +99,37 @@ func Fit(ctx context.Context, train, valid *Table, s *Settings, method learn.Met
 	if train == nil || !train.Labelled() {
 		return nil, fmt.Errorf("%w: the training table has no label", learn.ErrData)
 	}
-	if train.d.Labels != nil {
-		return fitMulti(ctx, train, valid, s, method)
+	schema := train.Schema()
+	k := schema.NumClasses()
+	if k == 2 && s.CostMatrix != nil {
+		return nil, errCostMatrix
 	}
-	if s.CostMatrix != nil {
-		return nil, fmt.Errorf("%w: a cost matrix is for three or more classes; a binary table's costs are Decision.Objective's (decision.ParseCost)", learn.ErrParam)
-	}
-	composed, err := compose(method, s)
-	if err != nil {
+	p := plan(method, s)
+	if err := p.Decision.CheckClasses(k); err != nil {
 		return nil, err
 	}
-	schema := train.Schema()
 	tr := &learn.Data{X: train.d.X, Y: train.d.Y, W: train.d.W, Features: train.d.Features}
 	va, err := validData(train, valid)
 	if err != nil {
 		return nil, err
 	}
-	if va == nil && (s.Grid != nil || s.Decision.Override) {
+	if k == 2 && va == nil && (s.Grid != nil || s.Decision.Override) {
 		return nil, fmt.Errorf("%w: a grid search and a decision layer asked for explicitly need validation rows", learn.ErrParam)
 	}
 	summary := &TrainSummary{Rows: train.Rows(), MissingCells: train.d.Missing()}
-	_, summary.Positives = train.ClassCounts()
+	if k == 2 {
+		_, summary.Positives = train.ClassCounts()
+	}
 	if va != nil {
 		summary.ValidRows = va.Rows()
-		_, summary.ValidPositives = valid.ClassCounts()
+		if k == 2 {
+			_, summary.ValidPositives = valid.ClassCounts()
+		}
 	}
 	env := learn.Env{Seed: s.Seed, Workers: s.Workers, Progress: s.Progress, Logger: s.Logger,
 		ConsumeTrain: s.ConsumeTrain, MemoryPlan: s.MemoryPlan}
 	start := time.Now()
-	f, err := pipeline.Fit(ctx, composed, tr, va, env)
+	f, err := p.Fit(ctx, tr, va, k, env)
 	if err != nil {
 		return nil, err
 	}
@@ -138,22 +140,29 @@ func Fit(ctx context.Context, train, valid *Table, s *Settings, method learn.Met
 	return newFitted(f, schema, s.Seed, summary, elapsed)
 }
 
-// compose returns the fit protocol's composition of method with s.
-func compose(method learn.Method, s *Settings) (*decision.Layered, error) {
+// errCostMatrix refuses a cost matrix for a table of two classes.
+var errCostMatrix = fmt.Errorf("%w: a cost matrix is for three or more classes; a binary table's costs are Decision.Objective's (decision.ParseCost)", learn.ErrParam)
+
+// plan is the fit s asks of method (DefaultMethod when nil): its
+// parameters, grid, decision (with s.CostMatrix as its objective's) and
+// decomposition. The method is copied (from the registry) only when
+// parameters or a grid are set on it.
+func plan(method learn.Method, s *Settings) pipeline.Plan {
 	if method == nil {
 		method = DefaultMethod()
 	}
-	if len(s.Params) == 0 && s.Grid == nil {
-		return decision.Wrap(method, s.Decision), s.Decision.Check()
-	}
-	newMethod := func() (learn.Method, error) {
-		m, err := cloneMethod(method)
-		if err != nil {
-			return nil, err
+	p := pipeline.Plan{Grid: s.Grid, Decision: decisionOf(s), Decomposition: s.Decomposition}
+	p.New = func() (learn.Method, error) { return method, nil }
+	if len(s.Params) > 0 || s.Grid != nil {
+		p.New = func() (learn.Method, error) {
+			m, err := cloneMethod(method)
+			if err != nil {
+				return nil, err
+			}
+			return m, pipeline.SetParams(m, s.Params)
 		}
-		return m, pipeline.SetParams(m, s.Params)
 	}
-	return pipeline.Compose(newMethod, s.Grid, s.Decision)
+	return p
 }
 
 // cloneMethod returns a fresh method of m's name with m's parameters
@@ -255,10 +264,13 @@ func newFitted(f *pipeline.Fitted, schema dataset.Schema, seed uint64, ts *Train
 			return nil, err
 		}
 	}
-	h := &modelfile.Header{Method: f.Method.Name(), Schema: schema, Config: cfg, Decision: layerJSON, Producer: "aer " + Version}
+	h := &modelfile.Header{Method: f.Method.Name(), Schema: schema, Config: cfg, Decision: layerJSON, Producer: "aer " + Version, Multiclass: f.Strategy}
 	m := &Model{header: h, model: f.Model, layer: f.Layer,
-		report: &FitReport{Search: f.Search, Layer: f.Layer, Seconds: elapsed.Seconds()}}
-	m.report.Summary = learn.SummaryOf(f.Model)
-	m.report.Warnings = learn.WarningsOf(f.Model)
+		report: &FitReport{Search: f.Search, Seconds: elapsed.Seconds()}}
+	if f.Model.NumClasses() == 2 {
+		m.report.Layer = f.Layer
+		m.report.Summary = learn.SummaryOf(f.Model)
+		m.report.Warnings = learn.WarningsOf(f.Model)
+	}
 	return m, nil
 }

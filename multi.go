@@ -2,18 +2,14 @@ package aer
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/modelfile"
 	"github.com/aer-go/aer/multiclass"
-	"github.com/aer-go/aer/pipeline"
-	"github.com/aer-go/aer/search"
 )
 
 // How a model of three or more classes holds them
@@ -31,91 +27,6 @@ const (
 // Classes returns the model's class names in order: the multi-class
 // labels, or the negative and the positive class.
 func (m *Model) Classes() []string { return m.header.Schema.ClassNames() }
-
-// fitMulti fits method to a multi-class training table (Fit's path for
-// tables with Labels): natively when the method is a learn.MultiFitter
-// and s.Decomposition is "" or native, else by decomposition (one-vs-rest
-// by default), at every point of s.Grid when it is set. The decision
-// (decision.FitWeights, rule s.Decision.Rule) predicts by default the
-// class of largest probability over its training share, the Bayes rule
-// for balanced accuracy; "tuned" tunes the weights on the validation
-// rows, "argmax" takes the most probable class.
-func fitMulti(ctx context.Context, train, valid *Table, s *Settings, method learn.Method) (*Model, error) {
-	method, err := multiMethod(method, s)
-	if err != nil {
-		return nil, err
-	}
-	schema := train.Schema()
-	k := schema.NumClasses()
-	tr := &learn.Data{X: train.d.X, Y: train.d.Y, W: train.d.W, Features: train.d.Features}
-	va, err := validData(train, valid)
-	if err != nil {
-		return nil, err
-	}
-	env := learn.Env{Seed: s.Seed, Workers: s.Workers, Progress: s.Progress, Logger: s.Logger, MemoryPlan: s.MemoryPlan}
-	start := time.Now()
-	dec := decisionOf(s)
-	if err := dec.CheckClasses(k); err != nil {
-		return nil, err
-	}
-	f, method, found, err := fitMultiData(ctx, method, s, dec, tr, va, k, env)
-	if err != nil {
-		return nil, err
-	}
-	mm, layer, strategy := f.Model, f.Layer, f.Strategy
-	layerJSON, err := json.Marshal(layer)
-	if err != nil {
-		return nil, err
-	}
-	summary := &TrainSummary{Rows: train.Rows(), MissingCells: train.d.Missing()}
-	if va != nil {
-		summary.ValidRows = va.Rows()
-	}
-	cfg, err := json.Marshal(FitConfig{Seed: s.Seed, Params: learn.ParamMap(method.Params()), Train: summary})
-	if err != nil {
-		return nil, err
-	}
-	h := &modelfile.Header{Method: method.Name(), Schema: schema, Config: cfg, Decision: layerJSON, Producer: "aer " + Version, Multiclass: strategy}
-	return &Model{header: h, model: mm, layer: layer, report: &FitReport{Search: found, Seconds: time.Since(start).Seconds()}}, nil
-}
-
-// fitMultiData fits method to a multi-class training set with its
-// decision dec: once, or, with s.Grid, at every point of the grid on
-// copies of method, keeping the best on the validation rows (then the
-// chosen method and the search's outcome are returned too).
-func fitMultiData(ctx context.Context, method learn.Method, s *Settings, dec decision.Options, tr, va *learn.Data, k int, env learn.Env) (*multiclass.Fitted, learn.Method, *search.Outcome, error) {
-	if s.Grid == nil {
-		f, err := multiclass.FitDecided(ctx, method, s.Decomposition, dec, tr, va, k, env)
-		return f, method, nil, err
-	}
-	if va == nil {
-		return nil, nil, nil, fmt.Errorf("%w: a grid search needs validation rows", learn.ErrParam)
-	}
-	axes, err := pipeline.Axes(method, s.Grid)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	return multiclass.SearchDecided(ctx, func() (learn.Method, error) { return cloneMethod(method) }, axes, s.Decomposition, dec, tr, va, k, env)
-}
-
-// multiMethod is method (DefaultMethod when nil) with s's parameters
-// set, for a multi-class fit.
-func multiMethod(method learn.Method, s *Settings) (learn.Method, error) {
-	if method == nil {
-		method = DefaultMethod()
-	}
-	if len(s.Params) > 0 {
-		c, err := cloneMethod(method)
-		if err != nil {
-			return nil, err
-		}
-		if err := pipeline.SetParams(c, s.Params); err != nil {
-			return nil, err
-		}
-		method = c
-	}
-	return method, nil
-}
 
 // decisionOf is the decision s asks for: s.Decision, with the cost
 // matrix (Settings.CostMatrix) as its objective's.

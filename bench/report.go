@@ -1,17 +1,20 @@
 package bench
 
 import (
+	"bufio"
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"github.com/aer-go/aer/decision"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/aer-go/aer/decision"
 
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/internal/atomicfile"
@@ -142,12 +145,12 @@ func pooledTests(out, name string, spec Spec, seeds []uint64, q metrics.RowLoss)
 	)
 	for _, seed := range seeds {
 		path := PredsPath(out, name, spec, seed)
-		multi, err := isMultiFile(path)
+		multi, err := isClassesFile(path)
 		if err != nil {
 			return nil, nil, err
 		}
 		if multi {
-			c, l, err := multiCorrectAndLoss(path)
+			c, l, err := classesCorrectAndLoss(path)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -237,6 +240,45 @@ func correctAndLoss(p *dataset.Predictions, q metrics.RowLoss) ([]bool, []float6
 			return nil, nil, fmt.Errorf("row %d: %w", i+1, err)
 		}
 		l[i] = v
+	}
+	return c, l, nil
+}
+
+// isClassesFile says whether the predictions file at path is one of
+// three or more classes (score_<class> columns).
+func isClassesFile(path string) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	head, err := csv.NewReader(bufio.NewReader(f)).Read()
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", path, err)
+	}
+	return dataset.IsMultiPredictions(head), nil
+}
+
+// classesCorrectAndLoss reads a predictions file of three or more
+// classes: each row's correctness (pred = label) and 1 - the true
+// class's probability.
+func classesCorrectAndLoss(path string) ([]bool, []float64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	p, err := dataset.ReadMultiPredictions(f, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if p.Label == nil {
+		return nil, nil, fmt.Errorf("%s: no label column", path)
+	}
+	k := len(p.Classes)
+	c, l := make([]bool, len(p.Label)), make([]float64, len(p.Label))
+	for i, y := range p.Label {
+		c[i], l[i] = p.Pred[i] == y, 1-p.Proba[i*k+y]
 	}
 	return c, l, nil
 }

@@ -87,13 +87,13 @@ type outcome struct {
 // fitAndScore fits one spec on one split and scores it; the returned error
 // is only ctx's (a method's failure is an error row).
 func fitAndScore(ctx context.Context, j *job, grid, rule string, crossFit, workers int) (*outcome, error) {
-	if j.data.d.Labels != nil {
-		return fitAndScoreMulti(ctx, j, grid, rule, workers)
-	}
 	row := Row{
 		Dataset: j.data.name, Method: j.spec.String(), Params: j.spec.paramText(), Seed: j.seed,
 		Status: "ok", SettingsHash: j.hash,
 		NTrain: j.split.train.Rows(), NValid: j.split.valid.Rows(), NTest: j.split.test.Rows(), NFeatures: j.split.train.Cols(),
+	}
+	if j.data.d.Labels != nil {
+		return fitAndScoreClasses(ctx, j, grid, rule, workers, row)
 	}
 	fail := func(err error) (*outcome, error) {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
@@ -121,11 +121,8 @@ func fitAndScore(ctx context.Context, j *job, grid, rule string, crossFit, worke
 	}
 	mem := startHeapSampler()
 	start := time.Now()
-	var fitted *pipeline.Fitted
-	composed, err := pipeline.Compose(j.spec.New, grids, decision.Options{Objective: &obj, Rule: rule, Override: true, CrossFit: crossFit})
-	if err == nil {
-		fitted, err = pipeline.Fit(ctx, composed, sp.train, sp.valid, env)
-	}
+	plan := pipeline.Plan{New: j.spec.New, Grid: grids, Decision: decision.Options{Objective: &obj, Rule: rule, Override: true, CrossFit: crossFit}}
+	fitted, err := plan.Fit(ctx, sp.train, sp.valid, 2, env)
 	row.FitSeconds = time.Since(start).Seconds()
 	row.HeapPeakBytes = mem.stop()
 	if err != nil {
@@ -156,9 +153,7 @@ func fitAndScore(ctx context.Context, j *job, grid, rule string, crossFit, worke
 	y := sp.test.Y
 	rep := aermetrics.Evaluate(y, score, layer.Threshold, nil)
 	row.Threshold, row.ValidBA = layer.Threshold, layer.Value
-	row.BalancedAccuracy, row.MinorityRecall, row.MajorityRecall = rep.BalancedAccuracy, rep.MinorityRecall, rep.MajorityRecall
-	row.Precision, row.F1, row.FowlkesMallows, row.GMean = rep.MinorityPrecision, rep.F1, rep.FowlkesMallows, rep.GMean
-	row.TPFPRatio, row.MCC, row.ROCAUC, row.AveragePrecision = rep.TPFPRatio, rep.MCC, rep.ROCAUC, rep.AveragePrecision
+	setMetrics(&row, &rep, 2)
 	c := rep.Confusion
 	row.TP, row.FP, row.TN, row.FN = int(c.TP), int(c.FP), int(c.TN), int(c.FN)
 	row.Brier, row.LogLoss = nan, nan
@@ -175,6 +170,100 @@ func fitAndScore(ctx context.Context, j *job, grid, rule string, crossFit, worke
 		}
 	}
 	return &outcome{row: row, preds: p, tuning: tuningOf(raw, firstRow(sp.valid.X))}, nil
+}
+
+// fitAndScoreClasses is fitAndScore for a dataset of three or more
+// classes, row its header: the method fitted as aer fit fits
+// multi-class labels (its default strategy, the decision by rule: bayes
+// or tuned) and scored on the test rows at its decision. The row's
+// columns hold the metrics of the table for k classes (setMetrics):
+// balanced_accuracy the mean of the per-class recalls, f1 the macro F1,
+// gmean the geometric mean of the recalls, roc_auc Hand and Till's MAUC,
+// brier and log_loss the multi-class ones; valid_balanced_accuracy the
+// validation rows' at the decision and default_balanced_accuracy the
+// test rows' at the most probable class. The two-class columns are NaN.
+func fitAndScoreClasses(ctx context.Context, j *job, grid, rule string, workers int, row Row) (*outcome, error) {
+	sp := j.split
+	k := len(j.data.d.Labels)
+	for _, c := range columns {
+		if c.float && c.name != "fit_seconds" && c.name != "predict_seconds" {
+			c.set(&row, "NaN")
+		}
+	}
+	fail := func(err error) (*outcome, error) {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return nil, err
+		}
+		r := row
+		r.Status, r.Error = "error", err.Error()
+		return &outcome{row: r}, nil
+	}
+	var grids []string
+	if j.axes(grid) != nil {
+		grids = []string{GridPaper}
+	}
+	mem := startHeapSampler()
+	start := time.Now()
+	env := learn.Env{Seed: j.seed, Workers: workers}
+	f, err := pipeline.Plan{New: j.spec.New, Grid: grids, Decision: decision.Options{Rule: rule}}.Fit(ctx, sp.train, sp.valid, k, env)
+	if err == nil && f.Search != nil {
+		row.Params = strings.TrimSpace(row.Params + " " + strings.Join(f.Search.Points[f.Search.Chosen].Params, " "))
+	}
+	row.FitSeconds = time.Since(start).Seconds()
+	row.HeapPeakBytes = mem.stop()
+	if err != nil {
+		return fail(fmt.Errorf("fit: %w", err))
+	}
+	start = time.Now()
+	proba, err := f.Model.PredictProba(sp.test.X, nil)
+	row.PredictSeconds = time.Since(start).Seconds()
+	if err != nil {
+		return fail(fmt.Errorf("scoring the test rows: %w", err))
+	}
+	pred := make([]int, sp.test.Rows())
+	f.Layer.Predict(proba, pred)
+	rep, err := aermetrics.EvaluateMulti(sp.test.Y, pred, proba, k, nil)
+	if err != nil {
+		return fail(fmt.Errorf("scoring the test rows: %w", err))
+	}
+	setMetrics(&row, &rep, k)
+	if row.ValidBA, err = classesBA(f, sp.valid, k); err != nil {
+		return fail(fmt.Errorf("scoring the validation rows: %w", err))
+	}
+	argmax := make([]int, len(pred))
+	for i := range argmax {
+		best := 0
+		for c, p := range proba[i*k : (i+1)*k] {
+			if p > proba[i*k+best] {
+				best = c
+			}
+		}
+		argmax[i] = best
+	}
+	if o, err := aermetrics.NewOutcome(sp.test.Y, argmax, nil, k, nil); err == nil {
+		row.DefaultBA = aermetrics.BalancedAccuracy.Value(o)
+	}
+	p := &dataset.MultiPredictions{Classes: j.data.d.Labels, Label: sp.test.Y, Pred: pred, Proba: proba}
+	return &outcome{row: row, multi: p, ids: sp.testIDs, idColumn: sp.idColumn}, nil
+}
+
+// classesBA is the balanced accuracy of f's decision on d's rows; NaN
+// without rows.
+func classesBA(f *pipeline.Fitted, d *learn.Data, k int) (float64, error) {
+	if d == nil || d.Rows() == 0 {
+		return math.NaN(), nil
+	}
+	proba, err := f.Model.PredictProba(d.X, nil)
+	if err != nil {
+		return 0, err
+	}
+	pred := make([]int, d.Rows())
+	f.Layer.Predict(proba, pred)
+	o, err := aermetrics.NewOutcome(d.Y, pred, nil, k, nil)
+	if err != nil {
+		return 0, err
+	}
+	return aermetrics.BalancedAccuracy.Value(o), nil
 }
 
 // heapObjects is the runtime/metrics name of the bytes of heap objects:

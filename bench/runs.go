@@ -55,24 +55,26 @@ type column struct {
 	get   func(*Row) string
 	set   func(*Row, string) error
 	float bool
+	// num is a float column's field.
+	num func(*Row) *float64
 }
 
 func strCol(name string, f func(*Row) *string) column {
-	return column{name, func(r *Row) string { return *f(r) }, func(r *Row, v string) error { *f(r) = v; return nil }, false}
+	return column{name, func(r *Row) string { return *f(r) }, func(r *Row, v string) error { *f(r) = v; return nil }, false, nil}
 }
 
 func intCol(name string, f func(*Row) *int) column {
 	return column{name, func(r *Row) string { return strconv.Itoa(*f(r)) }, func(r *Row, v string) (err error) {
 		*f(r), err = strconv.Atoi(v)
 		return err
-	}, false}
+	}, false, nil}
 }
 
 func uintCol(name string, f func(*Row) *uint64) column {
 	return column{name, func(r *Row) string { return strconv.FormatUint(*f(r), 10) }, func(r *Row, v string) (err error) {
 		*f(r), err = strconv.ParseUint(v, 10, 64)
 		return err
-	}, false}
+	}, false, nil}
 }
 
 // floatCol writes the shortest text that parses back to the same number,
@@ -82,7 +84,30 @@ func floatCol(name string, f func(*Row) *float64) column {
 	return column{name, func(r *Row) string { return strconv.FormatFloat(*f(r), 'g', -1, 64) }, func(r *Row, v string) (err error) {
 		*f(r), err = strconv.ParseFloat(v, 64)
 		return err
-	}, true}
+	}, true, f}
+}
+
+// classColumns name the metric of the table a column holds for three or
+// more classes where it is not the column's own: f1 is the macro F1,
+// roc_auc Hand and Till's MAUC.
+var classColumns = map[string]string{"f1": "macro_f1", "roc_auc": "mauc"}
+
+// setMetrics sets each float column of row that names a metric rep holds
+// (a column of classColumns, for more than two classes, the metric it
+// maps to); the other columns are left as they are.
+func setMetrics(row *Row, rep interface{ Get(string) (float64, bool) }, classes int) {
+	for _, c := range columns {
+		if !c.float {
+			continue
+		}
+		name := c.name
+		if alt, ok := classColumns[name]; ok && classes > 2 {
+			name = alt
+		}
+		if v, ok := rep.Get(name); ok {
+			*c.num(row) = v
+		}
+	}
 }
 
 // columns are runs.csv's columns in order.

@@ -32,41 +32,141 @@ type Settings struct {
 	Holdout float64
 }
 
-// FitFunc fits a model on train; valid is the held-out share of the
-// training rows (Settings.Holdout) or nil. env carries the fit's seed and
-// worker bound.
-type FitFunc func(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error)
+// FitFunc fits a model of k classes on train (labels 0..k-1); valid is
+// the held-out share of the training rows (Settings.Holdout) or nil. env
+// carries the fit's seed and worker bound. It returns the model and its
+// decision: a model of two classes is a learn.Scorer that decides at its
+// threshold (learn.ThresholdOf), and its Decider is not used (nil); a
+// model of more classes decides by its Decider (nil: the most probable
+// class).
+type FitFunc func(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.Model, Decider, error)
+
+// Decider turns class probabilities into classes: the decision of a
+// model of three or more classes.
+type Decider interface {
+	// Predict writes each row's class of proba (row-major, K per row)
+	// into pred.
+	Predict(proba []float64, pred []int)
+}
+
+// Report is a fold's report of every built-in metric of its test rows:
+// a *metrics.Report for two classes (the model's scores at its
+// threshold), a *metrics.MultiReport for more.
+type Report interface {
+	// Get returns the value of the metric named name the report holds;
+	// ok is false for a metric it does not hold.
+	Get(name string) (v float64, ok bool)
+}
 
 // Fold is the outcome of one round: the model fitted on the other folds,
-// scored on this one at its own decision threshold.
+// scored on this one at its own decision.
 type Fold struct {
-	Repeat        int     `json:"repeat"` // from 1
-	Fold          int     `json:"fold"`   // from 1
-	TrainRows     int     `json:"train_rows"`
-	ValidRows     int     `json:"valid_rows,omitempty"`
-	TestRows      int     `json:"test_rows"`
-	TestPositives int     `json:"test_positives"`
-	Threshold     float64 `json:"threshold"`
-	Seconds       float64 `json:"seconds"`
-	// Report holds every metric of the fold's test rows.
-	Report metrics.Report `json:"metrics"`
+	Repeat    int // from 1
+	Fold      int // from 1
+	TrainRows int
+	ValidRows int
+	TestRows  int
+	// TestPositives (the test rows of class 1) and Threshold (the
+	// model's decision threshold) are set for two classes.
+	TestPositives int
+	Threshold     float64
+	Seconds       float64
+	// Report holds every built-in metric of the fold's test rows.
+	Report Report
+	// outcome is the test rows' decisions, for the metrics Report does
+	// not hold (Value).
+	outcome *metrics.Outcome
+}
+
+// Classes is the number of classes of the fold's labels.
+func (f *Fold) Classes() int {
+	if f.outcome != nil {
+		return f.outcome.Classes
+	}
+	if r, ok := f.Report.(*metrics.MultiReport); ok {
+		return r.Classes
+	}
+	return 2
+}
+
+// Value returns the fold's value of the metric named name, of package
+// metrics' table (metrics.Lookup): the report's, or computed from the
+// fold's test rows for a metric it does not hold (one registered with
+// metrics.Register). It is an error for a metric not defined for the
+// fold's number of classes.
+func (f *Fold) Value(name string) (float64, error) {
+	m, err := metrics.Lookup(name)
+	if err != nil {
+		return 0, fmt.Errorf("cv: %w", err)
+	}
+	if k := f.Classes(); !m.For(k) {
+		return 0, fmt.Errorf("cv: metric %q is not defined for %d classes", name, k)
+	}
+	if f.Report != nil {
+		if v, ok := f.Report.Get(m.String()); ok {
+			return v, nil
+		}
+	}
+	return m.Value(f.outcome), nil
+}
+
+// MarshalJSON writes the fold as aer cv --json does: repeat, fold,
+// train_rows, valid_rows (when not 0), test_rows, for two classes
+// test_positives and threshold, seconds, and the report as metrics.
+func (f Fold) MarshalJSON() ([]byte, error) {
+	type common struct {
+		Repeat    int `json:"repeat"`
+		Fold      int `json:"fold"`
+		TrainRows int `json:"train_rows"`
+		ValidRows int `json:"valid_rows,omitempty"`
+		TestRows  int `json:"test_rows"`
+	}
+	c := common{f.Repeat, f.Fold, f.TrainRows, f.ValidRows, f.TestRows}
+	if f.Classes() == 2 {
+		return json.Marshal(struct {
+			common
+			TestPositives int     `json:"test_positives"`
+			Threshold     float64 `json:"threshold"`
+			Seconds       float64 `json:"seconds"`
+			Report        Report  `json:"metrics"`
+		}{c, f.TestPositives, f.Threshold, f.Seconds, f.Report})
+	}
+	return json.Marshal(struct {
+		common
+		Seconds float64 `json:"seconds"`
+		Report  Report  `json:"metrics"`
+	}{c, f.Seconds, f.Report})
 }
 
 // Result is a finished cross-validation.
 type Result struct {
 	Folds   int
 	Repeats int
+	Classes int
 	// Rounds lists every round, repeat by repeat, fold by fold.
 	Rounds []Fold
-	// Score holds the out-of-fold positive-class probability of every row
-	// for each repeat: Score[r][i] came from the model that did not see
-	// row i in repeat r.
-	Score [][]float64
+	// Proba holds the out-of-fold class probabilities of every row for
+	// each repeat, row-major (Classes per row): Proba[r][i*Classes+c]
+	// came from the model that did not see row i in repeat r. Pred holds
+	// the class that model's decision gave the row.
+	Proba [][]float64
+	Pred  [][]int
 	// FoldOf[r][i] is the fold (from 1) row i was in during repeat r.
 	FoldOf [][]int
-	// Threshold[r][i] is the decision threshold of the model that scored
-	// row i in repeat r.
+	// Threshold[r][i] is, for two classes, the decision threshold of the
+	// model that scored row i in repeat r; nil for more classes.
 	Threshold [][]float64
+}
+
+// Positive returns the out-of-fold probability of class 1 of every row
+// in repeat r, for two classes: the model's score.
+func (r *Result) Positive(rep int) []float64 {
+	n := len(r.Proba[rep]) / r.Classes
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = r.Proba[rep][i*r.Classes+1]
+	}
+	return out
 }
 
 // Streams of the seed.
@@ -85,28 +185,53 @@ func fitSeed(seed uint64, idx int) uint64 {
 // ErrFolds is wrapped by the error of a fold count the data cannot fill.
 var ErrFolds = errors.New("too many or too few folds")
 
-// Run cross-validates fit on d. env.Seed is the seed every random choice
+// Run cross-validates fit on d, whose labels are k classes 0..k-1
+// (k >= 2): stratified folds of every class (each class needs a row in
+// every fold), each round fitted on the other folds and scored on its
+// own at the model's decision. env.Seed is the seed every random choice
 // derives from; env.Workers bounds the goroutines in all: up to that many
 // rounds are fitted at once, each fit getting an even share of the rest
 // (so Workers=1 fits one round at a time on one goroutine). The result
-// does not depend on env.Workers when fit does not. onRound, when not nil,
-// is called after each round, one call at a time, in completion order.
-func Run(ctx context.Context, d *learn.Data, fit FitFunc, s *Settings, env learn.Env, onRound func(Fold)) (*Result, error) {
+// does not depend on env.Workers when fit does not. onRound, when not
+// nil, is called after each round, one call at a time, in completion
+// order.
+func Run(ctx context.Context, d *learn.Data, k int, fit FitFunc, s *Settings, env learn.Env, onRound func(Fold)) (*Result, error) {
 	set, err := withDefaults(s)
 	if err != nil {
 		return nil, err
 	}
-	if err := d.Check("cv data"); err != nil {
+	if err := d.CheckClasses("cv data", k); err != nil {
 		return nil, err
 	}
-	if err := checkFolds(d, set.Folds); err != nil {
+	if err := checkFolds(d.Y, k, set.Folds); err != nil {
 		return nil, err
 	}
-	res, tasks, err := planRounds(d, set, env.Seed)
+	foldOf, tasks, err := planFolds(d.Y, set, env.Seed)
 	if err != nil {
 		return nil, err
 	}
-	if err := runRounds(ctx, d, fit, set, env, onRound, res, tasks); err != nil {
+	n := d.Rows()
+	res := &Result{Folds: set.Folds, Repeats: set.Repeats, Classes: k, FoldOf: foldOf, Rounds: make([]Fold, len(tasks))}
+	for range set.Repeats {
+		res.Proba = append(res.Proba, make([]float64, n*k))
+		res.Pred = append(res.Pred, make([]int, n))
+		if k == 2 {
+			res.Threshold = append(res.Threshold, make([]float64, n))
+		}
+	}
+	err = forRounds(ctx, set, env, tasks, func(t task, idx int, fenv learn.Env, holdoutSeed uint64) (func(), error) {
+		f, err := round(ctx, d, k, fit, set, fenv, holdoutSeed, t, res)
+		if err != nil {
+			return nil, err
+		}
+		res.Rounds[idx] = f
+		return func() {
+			if onRound != nil {
+				onRound(f)
+			}
+		}, nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -137,22 +262,32 @@ func withDefaults(s *Settings) (Settings, error) {
 	return set, nil
 }
 
-// checkFolds says whether d has a positive and a negative row for each of
-// the folds.
-func checkFolds(d *learn.Data, folds int) error {
-	n := d.Rows()
-	posW := 0
-	for _, y := range d.Y {
-		posW += y
-	}
+// checkFolds says whether every class of y (0..k-1) has a row for each
+// of the folds.
+func checkFolds(y []int, k, folds int) error {
 	if folds < 2 {
 		return fmt.Errorf("cv: %w: %d folds, need at least 2", ErrFolds, folds)
 	}
-	if folds > posW {
-		return fmt.Errorf("cv: %w: %d folds but only %d positive (minority) rows, and every fold needs one", ErrFolds, folds, posW)
+	count := make([]int, k)
+	for _, c := range y {
+		if c < 0 || c >= k {
+			return fmt.Errorf("cv: label %d is not a class of 0..%d", c, k-1)
+		}
+		count[c]++
 	}
-	if folds > n-posW {
-		return fmt.Errorf("cv: %w: %d folds but only %d negative rows, and every fold needs one", ErrFolds, folds, n-posW)
+	if k == 2 {
+		if folds > count[1] {
+			return fmt.Errorf("cv: %w: %d folds but only %d positive (minority) rows, and every fold needs one", ErrFolds, folds, count[1])
+		}
+		if folds > count[0] {
+			return fmt.Errorf("cv: %w: %d folds but only %d negative rows, and every fold needs one", ErrFolds, folds, count[0])
+		}
+		return nil
+	}
+	for c, n := range count {
+		if n < folds {
+			return fmt.Errorf("cv: %w: %d folds but class %d has only %d rows, and every fold needs one", ErrFolds, folds, c, n)
+		}
 	}
 	return nil
 }
@@ -161,23 +296,6 @@ func checkFolds(d *learn.Data, folds int) error {
 type task struct {
 	r, k        int
 	train, test []int
-}
-
-// planRounds draws the stratified folds of each repeat and lays out the
-// result they fill, with a task per round in repeat and fold order.
-func planRounds(d *learn.Data, set Settings, seed uint64) (*Result, []task, error) {
-	foldOf, tasks, err := planFolds(d.Y, set, seed)
-	if err != nil {
-		return nil, nil, err
-	}
-	n := d.Rows()
-	res := &Result{Folds: set.Folds, Repeats: set.Repeats, FoldOf: foldOf}
-	for range set.Repeats {
-		res.Score = append(res.Score, make([]float64, n))
-		res.Threshold = append(res.Threshold, make([]float64, n))
-	}
-	res.Rounds = make([]Fold, len(tasks))
-	return res, tasks, nil
 }
 
 // planFolds draws the stratified folds of each repeat (every class of y
@@ -212,24 +330,6 @@ func planFolds(y []int, set Settings, seed uint64) ([][]int, []task, error) {
 		}
 	}
 	return out, tasks, nil
-}
-
-// runRounds fits and scores the tasks' rounds into res, up to
-// env.Threads() at a time; the first error stops the rounds not begun.
-func runRounds(ctx context.Context, d *learn.Data, fit FitFunc, set Settings, env learn.Env, onRound func(Fold), res *Result, tasks []task) error {
-	return forRounds(ctx, set, env, tasks, func(t task, idx int, fenv learn.Env, holdoutSeed uint64) (func(), error) {
-		f, err := round(ctx, d, fit, set, fenv, holdoutSeed, t.train, t.test, res.Score[t.r], res.Threshold[t.r])
-		if err != nil {
-			return nil, err
-		}
-		f.Repeat, f.Fold = t.r+1, t.k+1
-		res.Rounds[idx] = f
-		return func() {
-			if onRound != nil {
-				onRound(f)
-			}
-		}, nil
-	})
 }
 
 // forRounds runs do on each task, up to env.Threads() at a time, each
@@ -300,14 +400,14 @@ feed:
 	return learn.Interrupted(ctx)
 }
 
-// round fits on the train rows (less a validation share when asked) and
-// scores the test rows into score and threshold.
-func round(ctx context.Context, d *learn.Data, fit FitFunc, set Settings, env learn.Env, holdoutSeed uint64, train, test []int, score, threshold []float64) (Fold, error) {
+// round fits on task t's training rows (less a validation share when
+// asked) and scores its test rows into res.
+func round(ctx context.Context, d *learn.Data, k int, fit FitFunc, set Settings, env learn.Env, holdoutSeed uint64, t task, res *Result) (Fold, error) {
 	if err := learn.Interrupted(ctx); err != nil {
 		return Fold{}, err
 	}
 	start := time.Now()
-	tr := d.Subset(train)
+	tr := d.Subset(t.train)
 	var va *learn.Data
 	if set.Holdout > 0 {
 		parts, err := dataset.StratifiedSplit(tr.Y, []float64{1 - set.Holdout, set.Holdout}, holdoutSeed)
@@ -316,25 +416,99 @@ func round(ctx context.Context, d *learn.Data, fit FitFunc, set Settings, env le
 		}
 		tr, va = tr.Subset(parts[0]), tr.Subset(parts[1])
 	}
-	model, err := fit(ctx, tr, va, env)
+	model, decide, err := fit(ctx, tr, va, k, env)
 	if err != nil {
 		return Fold{}, err
 	}
-	te := d.Subset(test)
-	p, err := learn.Predict(ctx, model, te.X, env.Workers)
+	te := d.Subset(t.test)
+	f := Fold{Repeat: t.r + 1, Fold: t.k + 1, TrainRows: tr.Rows(), ValidRows: va.Rows(), TestRows: te.Rows()}
+	pred := make([]int, te.Rows())
+	var proba []float64
+	if k == 2 {
+		proba, err = decideTwo(ctx, model, te, env, pred, &f)
+	} else {
+		proba, err = decideMany(model, decide, te, k, pred, &f)
+	}
 	if err != nil {
 		return Fold{}, fmt.Errorf("scoring the fold: %w", err)
 	}
-	t := learn.ThresholdOf(model)
-	for j, i := range test {
-		score[i], threshold[i] = p[j], t
+	if f.outcome, err = metrics.NewOutcome(te.Y, pred, proba, k, te.W); err != nil {
+		return Fold{}, fmt.Errorf("scoring the fold: %w", err)
 	}
-	f := Fold{TrainRows: tr.Rows(), ValidRows: va.Rows(), TestRows: te.Rows(), Threshold: t,
-		Report: metrics.Evaluate(te.Y, p, t, te.W), Seconds: time.Since(start).Seconds()}
+	for j, i := range t.test {
+		copy(res.Proba[t.r][i*k:(i+1)*k], proba[j*k:(j+1)*k])
+		res.Pred[t.r][i] = pred[j]
+		if k == 2 {
+			res.Threshold[t.r][i] = f.Threshold
+		}
+	}
+	f.Seconds = time.Since(start).Seconds()
+	return f, nil
+}
+
+// decideTwo scores the test rows te with a two-class model, decides at
+// its threshold into pred and reports into f; it returns both classes'
+// probabilities.
+func decideTwo(ctx context.Context, model learn.Model, te *learn.Data, env learn.Env, pred []int, f *Fold) ([]float64, error) {
+	scorer, ok := model.(learn.Scorer)
+	if !ok {
+		return nil, fmt.Errorf("%w: a model of two classes without its score (learn.Scorer)", learn.ErrData)
+	}
+	p, err := learn.Predict(ctx, scorer, te.X, env.Workers)
+	if err != nil {
+		return nil, err
+	}
+	f.Threshold = learn.ThresholdOf(scorer)
+	proba := make([]float64, 2*len(p))
+	for i, v := range p {
+		proba[2*i], proba[2*i+1] = 1-v, v
+		if v >= f.Threshold {
+			pred[i] = 1
+		}
+	}
 	for _, y := range te.Y {
 		f.TestPositives += y
 	}
-	return f, nil
+	rep := metrics.Evaluate(te.Y, p, f.Threshold, te.W)
+	f.Report = &rep
+	return proba, nil
+}
+
+// decideMany scores the test rows te with a model of k classes, decides
+// by decide (nil: the most probable class) into pred and reports into f;
+// it returns the probabilities.
+func decideMany(model learn.Model, decide Decider, te *learn.Data, k int, pred []int, f *Fold) ([]float64, error) {
+	proba, err := model.PredictProba(te.X, nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(proba) != te.Rows()*k {
+		return nil, fmt.Errorf("%w: %d probabilities for %d rows of %d classes", learn.ErrData, len(proba), te.Rows(), k)
+	}
+	if decide != nil {
+		decide.Predict(proba, pred)
+	} else {
+		for i := range pred {
+			pred[i] = argmax(proba[i*k : (i+1)*k])
+		}
+	}
+	rep, err := metrics.EvaluateMulti(te.Y, pred, proba, k, te.W)
+	if err != nil {
+		return nil, err
+	}
+	f.Report = &rep
+	return proba, nil
+}
+
+// argmax is the first class of largest probability.
+func argmax(p []float64) int {
+	best := 0
+	for c, v := range p {
+		if v > p[best] {
+			best = c
+		}
+	}
+	return best
 }
 
 // Summary is the mean and sample standard deviation of one metric over the
@@ -366,45 +540,55 @@ func (s Summary) MarshalJSON() ([]byte, error) {
 }
 
 // Summaries returns the Summary of each named metric over r's rounds:
-// the names of metrics.Metric, roc_auc and average_precision (PR-AUC).
+// metrics of package metrics' table (metrics.Lookup) defined for r's
+// number of classes, such as balanced_accuracy, roc_auc and
+// average_precision (PR-AUC) for two classes, macro_f1 and mauc for
+// more, and any registered.
 func (r *Result) Summaries(names ...string) ([]Summary, error) {
 	out := make([]Summary, 0, len(names))
 	for _, name := range names {
-		get, err := metricOf(name)
-		if err != nil {
-			return nil, err
+		if _, err := metrics.Lookup(name); err != nil {
+			return nil, fmt.Errorf("cv: %w", err)
 		}
 		vals := make([]float64, len(r.Rounds))
 		for i := range r.Rounds {
-			vals[i] = get(&r.Rounds[i].Report)
+			v, err := r.Rounds[i].Value(name)
+			if err != nil {
+				return nil, err
+			}
+			vals[i] = v
 		}
 		out = append(out, summarise(name, vals))
 	}
 	return out, nil
 }
 
-// Value returns the named metric of a report: a metrics.Metric name,
-// roc_auc or average_precision.
-func Value(rep *metrics.Report, name string) (float64, error) {
-	get, err := metricOf(name)
-	if err != nil {
-		return 0, err
+// summarise is the mean and sample deviation of the defined values.
+func summarise(name string, all []float64) Summary {
+	var vals []float64
+	for _, v := range all {
+		if !math.IsNaN(v) {
+			vals = append(vals, v)
+		}
 	}
-	return get(rep), nil
-}
-
-func metricOf(name string) (func(*metrics.Report) float64, error) {
-	switch name {
-	case "roc_auc":
-		return func(r *metrics.Report) float64 { return r.ROCAUC }, nil
-	case "average_precision":
-		return func(r *metrics.Report) float64 { return r.AveragePrecision }, nil
+	s := Summary{Metric: name, Mean: math.NaN(), SD: math.NaN(), Rounds: len(vals)}
+	if len(vals) == 0 {
+		return s
 	}
-	m, err := metrics.ParseMetric(name)
-	if err != nil {
-		return nil, fmt.Errorf("cv: %w", err)
+	sum := 0.0
+	for _, v := range vals {
+		sum += v
 	}
-	return func(r *metrics.Report) float64 { return r.Value(m) }, nil
+	s.Mean = sum / float64(len(vals))
+	ss := 0.0
+	for _, v := range vals {
+		ss += (v - s.Mean) * (v - s.Mean)
+	}
+	s.SD = 0
+	if len(vals) > 1 {
+		s.SD = math.Sqrt(ss / float64(len(vals)-1))
+	}
+	return s
 }
 
 // MaxFits bounds Folds x Repeats: every fold of every repeat is a fit,

@@ -13,6 +13,7 @@ import (
 	"github.com/aer-go/aer/boost"
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/metrics"
 	"github.com/aer-go/aer/synth"
 )
 
@@ -26,8 +27,19 @@ func testData(t testing.TB) *learn.Data {
 	return &learn.Data{X: g.X, Y: g.Y, Features: g.Features}
 }
 
+// two adapts a fit of two classes to a FitFunc.
+func two(fit func(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error)) FitFunc {
+	return func(ctx context.Context, train, valid *learn.Data, _ int, env learn.Env) (learn.Model, Decider, error) {
+		m, err := fit(ctx, train, valid, env)
+		return m, nil, err
+	}
+}
+
 // gbdtFit fits a small boosted-tree model: a method that uses its workers.
-func gbdtFit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
+var gbdtFit = two(gbdtScorer)
+
+// gbdtScorer fits a small boosted-tree model of two classes.
+func gbdtScorer(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
 	m := boost.NewMethod()
 	if err := m.Set("n_estimators", "15"); err != nil {
 		return nil, err
@@ -50,15 +62,15 @@ func TestOOFCoverage(t *testing.T) {
 		if valid != nil {
 			t.Error("validation data without a hold-out")
 		}
-		return gbdtFit(ctx, train, valid, env)
+		return gbdtScorer(ctx, train, valid, env)
 	}
 	const k, repeats = 4, 3
-	res, err := Run(context.Background(), d, fit, &Settings{Folds: k, Repeats: repeats}, learn.Env{Seed: 11, Workers: 2}, nil)
+	res, err := Run(context.Background(), d, 2, two(fit), &Settings{Folds: k, Repeats: repeats}, learn.Env{Seed: 11, Workers: 2}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Rounds) != k*repeats || len(res.Score) != repeats || len(res.FoldOf) != repeats {
-		t.Fatalf("%d rounds, %d score rows, %d fold rows", len(res.Rounds), len(res.Score), len(res.FoldOf))
+	if len(res.Rounds) != k*repeats || len(res.Proba) != repeats || len(res.FoldOf) != repeats {
+		t.Fatalf("%d rounds, %d score rows, %d fold rows", len(res.Rounds), len(res.Proba), len(res.FoldOf))
 	}
 	for r := range repeats {
 		seen = append(seen, make([]int, n))
@@ -69,7 +81,7 @@ func TestOOFCoverage(t *testing.T) {
 			}
 			seen[r][i]++
 			perFold[f-1][d.Y[i]]++
-			if s := res.Score[r][i]; !(s >= 0 && s <= 1) {
+			if s := res.Proba[r][2*i+1]; !(s >= 0 && s <= 1) {
 				t.Errorf("repeat %d row %d: score %v", r+1, i+1, s)
 			}
 		}
@@ -102,7 +114,7 @@ func TestOOFCoverage(t *testing.T) {
 			train = append(train, i)
 		}
 	}
-	m, err := gbdtFit(context.Background(), d.Subset(train), nil, learn.Env{Seed: fitSeed(11, k+1), Workers: 1})
+	m, err := gbdtScorer(context.Background(), d.Subset(train), nil, learn.Env{Seed: fitSeed(11, k+1), Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,8 +123,8 @@ func TestOOFCoverage(t *testing.T) {
 		t.Fatal(err)
 	}
 	for j, i := range test {
-		if p[j] != res.Score[1][i] {
-			t.Fatalf("row %d: refitted score %v, out-of-fold %v", i+1, p[j], res.Score[1][i])
+		if p[j] != res.Proba[1][2*i+1] {
+			t.Fatalf("row %d: refitted score %v, out-of-fold %v", i+1, p[j], res.Proba[1][2*i+1])
 		}
 	}
 }
@@ -122,7 +134,7 @@ func TestOOFCoverage(t *testing.T) {
 func TestDeterminism(t *testing.T) {
 	d := testData(t)
 	run := func(seed uint64, workers int) *Result {
-		res, err := Run(context.Background(), d, gbdtFit, &Settings{Folds: 3, Repeats: 2, Holdout: 0.2}, learn.Env{Seed: seed, Workers: workers}, nil)
+		res, err := Run(context.Background(), d, 2, gbdtFit, &Settings{Folds: 3, Repeats: 2, Holdout: 0.2}, learn.Env{Seed: seed, Workers: workers}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,7 +146,7 @@ func TestDeterminism(t *testing.T) {
 		w *bytes.Buffer
 		r *Result
 	}{{&wa, a}, {&wb, b}, {&wc, c}} {
-		if err := WriteOOF(x.w, d, x.r); err != nil {
+		if err := WriteOOF(x.w, d, x.r, nil, "", nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -160,12 +172,12 @@ func TestOOFFile(t *testing.T) {
 	for i := range d.W {
 		d.W[i] = float64(1 + i%3)
 	}
-	res, err := Run(context.Background(), d, gbdtFit, &Settings{Folds: 3, Repeats: 2}, learn.Env{Seed: 1}, nil)
+	res, err := Run(context.Background(), d, 2, gbdtFit, &Settings{Folds: 3, Repeats: 2}, learn.Env{Seed: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := WriteOOF(&buf, d, res); err != nil {
+	if err := WriteOOF(&buf, d, res, nil, "", nil); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(buf.String(), "row,repeat,fold,label,score,pred,weight\n") {
@@ -181,10 +193,10 @@ func TestOOFFile(t *testing.T) {
 	}
 	for k := range p.Score {
 		r, i := k/n, k%n
-		if p.Label[k] != d.Y[i] || p.Score[k] != res.Score[r][i] || p.Weight[k] != d.W[i] {
+		if p.Label[k] != d.Y[i] || p.Score[k] != res.Proba[r][2*i+1] || p.Weight[k] != d.W[i] {
 			t.Fatalf("line %d: %d %v %v", k+2, p.Label[k], p.Score[k], p.Weight[k])
 		}
-		if want := res.Score[r][i] >= res.Threshold[r][i]; (p.Pred[k] == 1) != want {
+		if want := res.Proba[r][2*i+1] >= res.Threshold[r][i]; (p.Pred[k] == 1) != want {
 			t.Fatalf("line %d: pred %d", k+2, p.Pred[k])
 		}
 	}
@@ -194,7 +206,7 @@ func TestOOFFile(t *testing.T) {
 // needs) and the predictions readers take it for the id.
 func TestOOFIDs(t *testing.T) {
 	d := testData(t)
-	res, err := Run(context.Background(), d, gbdtFit, &Settings{Folds: 3}, learn.Env{Seed: 1}, nil)
+	res, err := Run(context.Background(), d, 2, gbdtFit, &Settings{Folds: 3}, learn.Env{Seed: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +216,7 @@ func TestOOFIDs(t *testing.T) {
 	}
 	ids[2] = "a,b"
 	var buf bytes.Buffer
-	if err := WriteOOFIDs(&buf, d, res, "cust", ids); err != nil {
+	if err := WriteOOF(&buf, d, res, nil, "cust", ids); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(buf.String(), "cust,row,repeat,fold,label,score,pred\nc0,1,1,") || !strings.Contains(buf.String(), "\n\"a,b\",3,1,") {
@@ -214,10 +226,10 @@ func TestOOFIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.IDColumn != "cust" || !slices.Equal(p.ID, ids) || len(p.Score) != d.Rows() || p.Score[5] != res.Score[0][5] {
+	if p.IDColumn != "cust" || !slices.Equal(p.ID, ids) || len(p.Score) != d.Rows() || p.Score[5] != res.Positive(0)[5] {
 		t.Errorf("read back: id column %q, ids %q", p.IDColumn, p.ID[:3])
 	}
-	if err := WriteOOFIDs(&buf, d, res, "cust", ids[1:]); err == nil {
+	if err := WriteOOF(&buf, d, res, nil, "cust", ids[1:]); err == nil {
 		t.Error("too few ids accepted")
 	}
 }
@@ -226,8 +238,7 @@ func TestOOFIDs(t *testing.T) {
 func TestSummaries(t *testing.T) {
 	r := &Result{Rounds: make([]Fold, 3)}
 	for i, v := range []float64{0.5, 0.7, math.NaN()} {
-		r.Rounds[i].Report.BalancedAccuracy = v
-		r.Rounds[i].Report.ROCAUC = math.NaN()
+		r.Rounds[i].Report = &metrics.Report{BalancedAccuracy: v, ROCAUC: math.NaN()}
 	}
 	s, err := r.Summaries("balanced_accuracy", "roc_auc")
 	if err != nil {
@@ -245,28 +256,31 @@ func TestSummaries(t *testing.T) {
 	if _, err := r.Summaries("nope"); err == nil {
 		t.Error("unknown metric accepted")
 	}
+	if _, err := r.Summaries("mauc"); err != nil {
+		t.Errorf("a metric of any number of classes: %v", err)
+	}
 }
 
 // TestRunErrors: fold counts the data cannot fill, and a failing fit.
 func TestRunErrors(t *testing.T) {
 	d := testData(t)
 	for _, s := range []Settings{{Folds: 1}, {Folds: 31}, {Folds: 2, Repeats: -1}, {Folds: 2, Holdout: 1}} {
-		if _, err := Run(context.Background(), d, gbdtFit, &s, learn.Env{}, nil); err == nil {
+		if _, err := Run(context.Background(), d, 2, gbdtFit, &s, learn.Env{}, nil); err == nil {
 			t.Errorf("%+v accepted", s)
 		} else if s.Folds != 2 && !errors.Is(err, ErrFolds) {
 			t.Errorf("%+v: %v", s, err)
 		}
 	}
 	boom := errors.New("boom")
-	_, err := Run(context.Background(), d, func(context.Context, *learn.Data, *learn.Data, learn.Env) (learn.Scorer, error) {
-		return nil, boom
+	_, err := Run(context.Background(), d, 2, func(context.Context, *learn.Data, *learn.Data, int, learn.Env) (learn.Model, Decider, error) {
+		return nil, nil, boom
 	}, nil, learn.Env{Workers: 2}, nil)
 	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "repeat 1, fold ") {
 		t.Errorf("failing fit: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Run(ctx, d, gbdtFit, nil, learn.Env{}, nil); !errors.Is(err, context.Canceled) {
+	if _, err := Run(ctx, d, 2, gbdtFit, nil, learn.Env{}, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 }

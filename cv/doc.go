@@ -1,8 +1,12 @@
 // Package cv estimates how a method does on unseen rows by stratified
 // k-fold cross-validation: the rows are dealt into k folds that keep the
 // class balance, each fold in turn is scored by a model fitted on the
-// others, and the out-of-fold scores and per-fold metrics come back,
-// optionally for several repeats with different fold assignments.
+// others, and the out-of-fold probabilities and per-fold metrics come
+// back, optionally for several repeats with different fold assignments.
+// One path serves any number of classes: a model of two classes decides
+// at its threshold, one of more by its decision; each fold is scored by
+// the metrics of its number of classes, and any metric of package
+// metrics' table (a registered one too) is reported by name.
 //
 // The fitting itself is a function the caller supplies (a method, a grid
 // search in front of it, a decision layer after it), so any registered

@@ -18,15 +18,16 @@ import (
 func ExampleRun() {
 	g, _ := synth.Generate(&synth.Settings{Samples: 200, Ratio: 4, Clusters: 2, Features: 4, Informative: 2, FlipY: synth.None}, 1)
 	d := &learn.Data{X: g.X, Y: g.Y}
-	fit := func(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
-		return logreg.NewMethod().Fit(ctx, train, valid, env)
+	fit := func(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.Model, cv.Decider, error) {
+		m, err := logreg.NewMethod().Fit(ctx, train, valid, env)
+		return m, nil, err
 	}
-	res, err := cv.Run(context.Background(), d, fit, &cv.Settings{Folds: 5}, learn.Env{Seed: 1}, nil)
+	res, err := cv.Run(context.Background(), d, 2, fit, &cv.Settings{Folds: 5}, learn.Env{Seed: 1}, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(len(res.Rounds), "rounds,", len(res.Score[0]), "out-of-fold scores")
+	fmt.Println(len(res.Rounds), "rounds,", len(res.Positive(0)), "out-of-fold scores")
 	s, _ := res.Summaries("roc_auc")
 	fmt.Println("ROC-AUC above 0.8:", s[0].Mean > 0.8)
 	// Output:
@@ -38,12 +39,12 @@ func ExampleRun() {
 // writes them (a constant model: score 0.25 everywhere).
 func ExampleWriteOOF() {
 	d := &learn.Data{X: mat.NewDense(6, 1, []float64{1, 2, 3, 4, 5, 6}), Y: []int{0, 1, 0, 0, 1, 0}}
-	fit := func(context.Context, *learn.Data, *learn.Data, learn.Env) (learn.Scorer, error) {
-		return constant(0.25), nil
+	fit := func(context.Context, *learn.Data, *learn.Data, int, learn.Env) (learn.Model, cv.Decider, error) {
+		return constant(0.25), nil, nil
 	}
-	res, _ := cv.Run(context.Background(), d, fit, &cv.Settings{Folds: 2}, learn.Env{Seed: 3}, nil)
+	res, _ := cv.Run(context.Background(), d, 2, fit, &cv.Settings{Folds: 2}, learn.Env{Seed: 3}, nil)
 	var b strings.Builder
-	if err := cv.WriteOOF(&b, d, res); err != nil {
+	if err := cv.WriteOOF(&b, d, res, nil, "", nil); err != nil {
 		fmt.Println(err)
 	}
 	lines := strings.Split(b.String(), "\n")

@@ -173,3 +173,22 @@ func Choose(y []int, score, w []float64, o Objective) (Choice, error) {
 	}
 	return c, nil
 }
+
+// ClassMetric returns the metric of package metrics' table named name
+// that a decision of k classes may be tuned for: a metric of decisions
+// (not of probabilities) defined for k classes, such as
+// balanced_accuracy ("" too), macro_f1, gmean, or one registered with
+// metrics.Register.
+func ClassMetric(name string, k int) (metrics.Metric, error) {
+	if name == "" {
+		return metrics.BalancedAccuracy, nil
+	}
+	m, err := metrics.Lookup(name)
+	if err != nil {
+		return 0, err
+	}
+	if d, _ := m.Def(); d.Proba || !m.For(k) {
+		return 0, fmt.Errorf("decision: metric %q cannot be tuned for a decision of %d classes", name, k)
+	}
+	return m, nil
+}

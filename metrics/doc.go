@@ -1,8 +1,18 @@
-// Package metrics provides the evaluation measures of imbalanced binary
+// Package metrics provides the evaluation measures of imbalanced
 // classification used by aer: the confusion matrix and the metrics built on
 // it, the threshold-free ROC-AUC and average precision, a Report that
 // gathers them all with JSON that never hides an undefined value, and
 // threshold sweeps for plots and for choosing a decision threshold.
+//
+// # The table of metrics
+//
+// Every metric has one entry in a table (Metric, Def), looked up by name
+// (Lookup; ParseMetric for those of a two-class Confusion) by the
+// decision layer, cv and bench, and extended by Register. A metric scores
+// an Outcome, a k x k confusion matrix with its rows, for any number of
+// classes; two classes are k = 2, and a metric may give its two-class
+// formula on a Confusion (Def.TwoClass), which threshold sweeps use and
+// which is what it returns for two classes.
 //
 // Labels are 0 and 1; the minority class is the positive class, label 1 (the
 // paper's "key" class). A score is a number that grows with the belief that

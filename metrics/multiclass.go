@@ -2,7 +2,6 @@ package metrics
 
 import (
 	"errors"
-	"fmt"
 	"math"
 )
 
@@ -61,106 +60,56 @@ var ErrMultiInput = errors.New("metrics: multi-class input")
 // EvaluateMulti scores predicted classes pred against true classes y
 // (both in 0..k-1), with prob, when not nil, the rows' class
 // probabilities (row-major, k per row) and w the row weights (nil: all
-// 1).
+// 1): the metrics of the table (Outcome) that a MultiReport holds.
 func EvaluateMulti(y, pred []int, prob []float64, k int, w []float64) (MultiReport, error) {
-	n := len(y)
-	if k < 2 {
-		return MultiReport{}, fmt.Errorf("%w: %d classes, want at least 2", ErrMultiInput, k)
+	o, err := NewOutcome(y, pred, prob, k, w)
+	if err != nil {
+		return MultiReport{}, err
 	}
-	if len(pred) != n || (w != nil && len(w) != n) || (prob != nil && len(prob) != n*k) {
-		return MultiReport{}, fmt.Errorf("%w: %d labels, %d predictions, %d weights, %d probabilities for %d classes", ErrMultiInput, n, len(pred), len(w), len(prob), k)
-	}
-	if n == 0 {
-		return MultiReport{}, fmt.Errorf("%w: no rows", ErrMultiInput)
-	}
-	weight := func(i int) float64 {
-		if w == nil {
-			return 1
-		}
-		return w[i]
-	}
-	r := MultiReport{Classes: k, Rows: n, Confusion: make([][]float64, k), Support: make([]float64, k),
+	r := MultiReport{Classes: k, Rows: len(y), Confusion: o.Matrix, Support: o.Support,
 		Recall: make([]float64, k), Precision: make([]float64, k), F1: make([]float64, k)}
-	for i := range r.Confusion {
-		r.Confusion[i] = make([]float64, k)
-	}
-	predicted := make([]float64, k)
-	seen := make([]bool, k)
-	total, right := 0.0, 0.0
-	for i := range n {
-		a, b := y[i], pred[i]
-		if a < 0 || a >= k || b < 0 || b >= k {
-			return MultiReport{}, fmt.Errorf("%w: row %d: class %d predicted %d, want 0..%d", ErrMultiInput, i+1, a, b, k-1)
-		}
-		wi := weight(i)
-		if wi < 0 || math.IsNaN(wi) || math.IsInf(wi, 0) {
-			return MultiReport{}, fmt.Errorf("%w: row %d: weight %v", ErrMultiInput, i+1, wi)
-		}
-		r.Confusion[a][b] += wi
-		r.Support[a] += wi
-		predicted[b] += wi
-		seen[a], seen[b] = true, true
-		total += wi
-		if a == b {
-			right += wi
-		}
-	}
-	r.Accuracy = right / total
-	counted, withSupport := 0, 0
-	var sumRecall, sumF1, sumWF1, logRecall float64
-	zeroRecall := false
 	for c := range k {
-		tp := r.Confusion[c][c]
-		if r.Support[c] > 0 {
-			r.Recall[c] = tp / r.Support[c]
-		}
-		if predicted[c] > 0 {
-			r.Precision[c] = tp / predicted[c]
-		}
-		if p, q := r.Precision[c], r.Recall[c]; p+q > 0 {
-			r.F1[c] = 2 * p * q / (p + q)
-		}
-		if !seen[c] {
-			continue
-		}
-		counted++
-		sumF1 += r.F1[c]
-		sumWF1 += r.F1[c] * r.Support[c]
-		if r.Recall[c] == 0 {
-			zeroRecall = true
-		} else {
-			logRecall += math.Log(r.Recall[c])
-		}
-		if r.Support[c] > 0 {
-			withSupport++
-			sumRecall += r.Recall[c]
-		}
+		r.Recall[c], r.Precision[c], r.F1[c] = o.Recall(c), o.Precision(c), o.F1(c)
 	}
-	r.BalancedAccuracy = sumRecall / float64(withSupport)
-	r.MacroF1 = sumF1 / float64(counted)
-	r.WeightedF1 = sumWF1 / total
-	if !zeroRecall {
-		r.GMean = math.Exp(logRecall / float64(counted))
-	}
+	r.Accuracy, r.BalancedAccuracy = classAccuracy(o), classBalancedAccuracy(o)
+	r.MacroF1, r.WeightedF1, r.GMean = classMacroF1(o), classWeightedF1(o), classGMean(o)
 	r.MAUC, r.OvRAUC, r.LogLoss, r.Brier = math.NaN(), math.NaN(), math.NaN(), math.NaN()
 	if prob == nil {
 		return r, nil
 	}
-	for i, p := range prob {
-		if math.IsNaN(p) || p < 0 || p > 1 {
-			return MultiReport{}, fmt.Errorf("%w: row %d, class %d: probability %v", ErrMultiInput, i/k+1, i%k, p)
-		}
-	}
-	r.LogLoss, r.Brier = probLosses(y, prob, k, weight, total)
-	if withSupport == k {
-		r.MAUC = handTill(y, prob, k, w)
-		r.OvRAUC = ovrAUC(y, prob, k, w)
-	}
+	r.LogLoss, r.Brier = probLosses(y, prob, k, w, o.Total)
+	r.MAUC, r.OvRAUC = outcomeMAUC(o), outcomeOvRAUC(o)
 	return r, nil
 }
 
+// Get returns the value r holds of the metric named name (its JSON key,
+// a metric of the table); ok is false for a metric r does not hold.
+func (r *MultiReport) Get(name string) (v float64, ok bool) {
+	switch name {
+	case "balanced_accuracy":
+		return r.BalancedAccuracy, true
+	case "accuracy":
+		return r.Accuracy, true
+	case "macro_f1":
+		return r.MacroF1, true
+	case "weighted_f1":
+		return r.WeightedF1, true
+	case "gmean":
+		return r.GMean, true
+	case "mauc":
+		return r.MAUC, true
+	case "ovr_roc_auc":
+		return r.OvRAUC, true
+	case "log_loss":
+		return r.LogLoss, true
+	case "brier":
+		return r.Brier, true
+	}
+	return 0, false
+}
+
 // probLosses returns the log-loss and the Brier score.
-func probLosses(y []int, prob []float64, k int, weight func(int) float64, total float64) (logLoss, brier float64) {
+func probLosses(y []int, prob []float64, k int, w []float64, total float64) (logLoss, brier float64) {
 	const eps = 2.220446049250313e-16 // float64's, scikit-learn's "auto"
 	row := make([]float64, k)
 	for i, c := range y {
@@ -169,7 +118,7 @@ func probLosses(y []int, prob []float64, k int, weight func(int) float64, total 
 			row[j] = min(max(prob[i*k+j], eps), 1-eps)
 			sum += row[j]
 		}
-		wi := weight(i)
+		wi := weight(w, i)
 		logLoss -= wi * math.Log(row[c]/sum)
 		b := 0.0
 		for j := range k {

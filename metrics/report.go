@@ -45,9 +45,32 @@ type Report struct {
 	Notes map[string]string
 }
 
-// Value returns the value of metric m in the report.
+// Value returns the value of metric m in the report: a field of the
+// report, or a registered metric of two classes computed from its
+// Confusion.
 func (r *Report) Value(m Metric) float64 {
-	return *r.field(m)
+	if m >= 0 && m < numMetrics {
+		return *r.field(m)
+	}
+	return m.Of(r.Confusion)
+}
+
+// Get returns the value r holds of the metric named name (its JSON key:
+// a metric of a Report, roc_auc or average_precision); ok is false for
+// another name.
+func (r *Report) Get(name string) (v float64, ok bool) {
+	switch name {
+	case "roc_auc":
+		return r.ROCAUC, true
+	case "average_precision":
+		return r.AveragePrecision, true
+	}
+	for _, m := range reportMetrics() {
+		if m.String() == name {
+			return *r.field(m), true
+		}
+	}
+	return 0, false
 }
 
 func (r *Report) field(m Metric) *float64 {
@@ -124,7 +147,7 @@ func NewReport(c Confusion) Report {
 		AveragePrecision: math.NaN(),
 		Notes:            confusionNotes(c),
 	}
-	for _, m := range AllMetrics() {
+	for _, m := range reportMetrics() {
 		*r.field(m) = m.Of(c)
 	}
 	r.Notes["threshold"] = "none: decisions were given, not a score threshold"
@@ -273,7 +296,7 @@ func writeConfusion(o *jsonObject, c Confusion, value func(Metric) float64) {
 	o.num("fp", c.FP)
 	o.num("tn", c.TN)
 	o.num("fn", c.FN)
-	for _, m := range AllMetrics() {
+	for _, m := range reportMetrics() {
 		o.num(m.String(), value(m))
 	}
 }

@@ -170,7 +170,7 @@ func (s Sweep) MarshalJSON() ([]byte, error) {
 func (s Sweep) WriteCSV(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString("threshold,tp,fp,tn,fn")
-	for _, m := range AllMetrics() {
+	for _, m := range reportMetrics() {
 		bw.WriteByte(',')
 		bw.WriteString(m.String())
 	}
@@ -182,7 +182,7 @@ func (s Sweep) WriteCSV(w io.Writer) error {
 			b = append(b, ',')
 			b = appendCount(b, c)
 		}
-		for _, m := range AllMetrics() {
+		for _, m := range reportMetrics() {
 			b = append(b, ',')
 			b = strconv.AppendFloat(b, m.Of(p.Confusion), 'g', -1, 64)
 		}

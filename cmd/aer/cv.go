@@ -70,31 +70,62 @@ fold, label, pred (class names), then score_<class> per class.`,
 	})
 }
 
-// cvMetrics are the metrics aer cv tabulates and summarises.
-var cvMetrics = []struct{ key, head string }{
-	{"balanced_accuracy", "BA"}, {"roc_auc", "ROC-AUC"}, {"average_precision", "PR-AUC"},
-	{"f1", "F1"}, {"gmean", "G-mean"}, {"fowlkes_mallows", "FM"}, {"mcc", "MCC"},
+// cvMetric is a metric aer cv tabulates and summarises: its name in
+// package metrics' table and its column head.
+type cvMetric struct{ key, head string }
+
+// cvMetrics are the metrics aer cv tabulates for two classes, and
+// cvClassMetrics those for three or more.
+var (
+	cvMetrics = []cvMetric{
+		{"balanced_accuracy", "BA"}, {"roc_auc", "ROC-AUC"}, {"average_precision", "PR-AUC"},
+		{"f1", "F1"}, {"gmean", "G-mean"}, {"fowlkes_mallows", "FM"}, {"mcc", "MCC"},
+	}
+	cvClassMetrics = []cvMetric{
+		{"balanced_accuracy", "BA"}, {"macro_f1", "macro-F1"}, {"gmean", "G-mean"}, {"mauc", "MAUC"},
+		{"accuracy", "accuracy"}, {"log_loss", "log-loss"}, {"brier", "Brier"},
+	}
+)
+
+// cvHead and cvTail are the fields of aer cv's --json document before
+// and after those of the classes.
+type cvHead struct {
+	Method   string `json:"method"`
+	Data     string `json:"data"`
+	Rows     int    `json:"rows"`
+	Features int    `json:"features"`
 }
 
-// cvOutput is the --json document of aer cv.
+type cvTail struct {
+	Weight  string            `json:"weight,omitempty"`
+	Folds   int               `json:"folds"`
+	Repeats int               `json:"repeats"`
+	Seed    uint64            `json:"seed"`
+	Holdout float64           `json:"holdout,omitempty"`
+	Params  map[string]string `json:"params"`
+	Grid    []string          `json:"grid,omitempty"` // two classes only
+	Seconds float64           `json:"seconds"`
+	OOF     string            `json:"oof,omitempty"`
+	Rounds  []cv.Fold         `json:"rounds"`
+	Summary []cv.Summary      `json:"summary"`
+}
+
+// cvOutput is the --json document of aer cv on a table of two classes.
 type cvOutput struct {
-	Method    string            `json:"method"`
-	Data      string            `json:"data"`
-	Rows      int               `json:"rows"`
-	Features  int               `json:"features"`
-	Positives int               `json:"positives"`
-	Classes   [2]string         `json:"classes"`
-	Weight    string            `json:"weight,omitempty"`
-	Folds     int               `json:"folds"`
-	Repeats   int               `json:"repeats"`
-	Seed      uint64            `json:"seed"`
-	Holdout   float64           `json:"holdout,omitempty"`
-	Params    map[string]string `json:"params"`
-	Grid      []string          `json:"grid,omitempty"`
-	Seconds   float64           `json:"seconds"`
-	OOF       string            `json:"oof,omitempty"`
-	Rounds    []cv.Fold         `json:"rounds"`
-	Summary   []cv.Summary      `json:"summary"`
+	cvHead
+	Positives int       `json:"positives"`
+	Classes   [2]string `json:"classes"`
+	cvTail
+}
+
+// cvClassesOutput is the --json document of aer cv on a table of three
+// or more classes.
+type cvClassesOutput struct {
+	cvHead
+	Labels     []string `json:"labels"`
+	Counts     []int    `json:"class_counts"`
+	Multiclass string   `json:"multiclass,omitempty"`
+	cvTail
 }
 
 func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -136,16 +167,15 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if d.Labels != nil {
-		return runCVMulti(ctx, &cvMultiRun{plan: plan, d: d, set: &set, data: *data, oof: *oof, asJSON: *asJSON, grid: ff.grid,
-			env: learn.Env{Seed: *seed, Workers: *jobs}}, stdout, stderr)
-	}
-	ld := learnData(d)
 	res, elapsed, err := cvRun(ctx, plan, d, &set, learn.Env{Seed: *seed, Workers: *jobs}, stderr)
 	if err != nil {
 		return err
 	}
-	sum, err := res.Summaries(cvMetricKeys()...)
+	list := cvMetrics
+	if d.Labels != nil {
+		list = cvClassMetrics
+	}
+	sum, err := res.Summaries(cvMetricKeys(list)...)
 	if err != nil {
 		return fmt.Errorf("cv: %w", err)
 	}
@@ -153,21 +183,34 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *oof != "" {
-		if err := writeFileAtomic(ctx, *oof, func(w io.Writer) error { return cv.WriteOOFIDs(w, ld, res, d.IDColumn, d.IDs) }); err != nil {
+		ld := learnData(d)
+		if err := writeFileAtomic(ctx, *oof, func(w io.Writer) error { return cv.WriteOOF(w, ld, res, d.Labels, d.IDColumn, d.IDs) }); err != nil {
 			return fmt.Errorf("cv: writing --oof: %w", err)
 		}
 	}
-	_, pos := d.ClassCounts()
-	o := cvOutput{
-		Method: plan.method.Name(), Data: *data, Rows: d.Rows(), Features: d.Cols(), Positives: pos, Classes: d.Classes,
-		Weight: d.WeightColumn, Folds: *folds, Repeats: *repeats, Seed: *seed, Holdout: set.Holdout,
-		Params: learn.ParamMap(plan.method.Params()), Grid: ff.grid, Seconds: elapsed.Seconds(), OOF: *oof,
-		Rounds: res.Rounds, Summary: sum,
+	head := cvHead{Method: plan.method.Name(), Data: *data, Rows: d.Rows(), Features: d.Cols()}
+	tail := cvTail{Weight: d.WeightColumn, Folds: *folds, Repeats: *repeats, Seed: *seed, Holdout: set.Holdout,
+		Params: learn.ParamMap(plan.method.Params()), Seconds: elapsed.Seconds(), OOF: *oof, Rounds: res.Rounds, Summary: sum}
+	var doc any
+	var classes string
+	if d.Labels != nil {
+		counts := d.CountClasses()
+		doc = cvClassesOutput{cvHead: head, Labels: d.Labels, Counts: counts, Multiclass: plan.multiclass, cvTail: tail}
+		names := make([]string, len(d.Labels))
+		for c, name := range d.Labels {
+			names[c] = fmt.Sprintf("%s %d", name, counts[c])
+		}
+		classes = fmt.Sprintf("%d classes (%s)", len(d.Labels), strings.Join(names, ", "))
+	} else {
+		_, pos := d.ClassCounts()
+		tail.Grid = ff.grid
+		doc = cvOutput{cvHead: head, Positives: pos, Classes: d.Classes, cvTail: tail}
+		classes = fmt.Sprintf("%d positive (%s)", pos, d.Classes[1])
 	}
 	if *asJSON {
-		return writeJSON(stdout, o)
+		return writeJSON(stdout, doc)
 	}
-	writeCVText(stdout, &o)
+	writeCVText(stdout, &head, classes, &tail)
 	return nil
 }
 
@@ -178,8 +221,14 @@ func cvRun(ctx context.Context, plan *fitPlan, d *dataset.Dataset, set *cv.Setti
 	start := time.Now()
 	fresh, _ := learn.New(plan.method.Name())
 	res, err := aerlib.CrossValidate(ctx, aerlib.TableOf(d), plan.settings(env), fresh, set, func(f cv.Fold) {
+		ba, _ := f.Value("balanced_accuracy")
+		if f.Classes() > 2 {
+			fmt.Fprintf(stderr, "cv: repeat %d/%d, fold %d/%d: %d test rows, balanced accuracy %s, %.2f s\n",
+				f.Repeat, set.Repeats, f.Fold, set.Folds, f.TestRows, cvFmt(ba), f.Seconds)
+			return
+		}
 		fmt.Fprintf(stderr, "cv: repeat %d/%d, fold %d/%d: %d test rows (%d positive), balanced accuracy %s at threshold %.4g, %.2f s\n",
-			f.Repeat, set.Repeats, f.Fold, set.Folds, f.TestRows, f.TestPositives, cvFmt(f.Report.BalancedAccuracy), f.Threshold, f.Seconds)
+			f.Repeat, set.Repeats, f.Fold, set.Folds, f.TestRows, f.TestPositives, cvFmt(ba), f.Threshold, f.Seconds)
 	})
 	switch {
 	case err == nil:
@@ -212,7 +261,7 @@ func cvCheckFlags(rest []string, data string, folds, repeats, jobs int, oof stri
 }
 
 // cvLoad reads the data of aer cv as aer fit reads training data, and
-// checks that every one of the folds can hold a positive row.
+// checks that every one of the folds can hold a row of every class.
 func cvLoad(ctx context.Context, df *dataFlags, path, weight string, folds int, stderr io.Writer) (*dataset.Dataset, error) {
 	opt := df.trainingOptions()
 	opt.Weight = weight
@@ -246,48 +295,58 @@ func cvLoad(ctx context.Context, df *dataFlags, path, weight string, folds int, 
 	return d, nil
 }
 
-// cvMetricKeys are the keys of cvMetrics.
-func cvMetricKeys() []string {
-	keys := make([]string, len(cvMetrics))
-	for i, m := range cvMetrics {
+// cvMetricKeys are the keys of list.
+func cvMetricKeys(list []cvMetric) []string {
+	keys := make([]string, len(list))
+	for i, m := range list {
 		keys[i] = m.key
 	}
 	return keys
 }
 
-// writeCVText renders o as text: the rounds' table, their mean and
-// deviation.
-func writeCVText(w io.Writer, o *cvOutput) {
-	fmt.Fprintf(w, "method     %s\n", o.Method)
-	fmt.Fprintf(w, "data       %s: %d rows, %d features, %d positive (%s)\n", o.Data, o.Rows, o.Features, o.Positives, o.Classes[1])
+// writeCVText renders a cross-validation as text: the rounds' table,
+// their mean and deviation. For two classes the table has each round's
+// positive rows and threshold.
+func writeCVText(w io.Writer, h *cvHead, classes string, o *cvTail) {
+	fmt.Fprintf(w, "method     %s\n", h.Method)
+	fmt.Fprintf(w, "data       %s: %d rows, %d features, %s\n", h.Data, h.Rows, h.Features, classes)
 	how := ""
 	if o.Holdout > 0 {
 		how = fmt.Sprintf("; %.3g of each round's training rows held out for tuning", o.Holdout)
 	}
 	fmt.Fprintf(w, "cv         %d folds x %d repeats, seed %d%s, %d rounds in %.3f s\n\n", o.Folds, o.Repeats, o.Seed, how, o.Folds*o.Repeats, o.Seconds)
-	head := []string{"repeat", "fold", "train", "test", "pos", "threshold"}
-	align := "rrrrrr"
-	for _, m := range cvMetrics {
+	two := len(o.Rounds) == 0 || o.Rounds[0].Classes() == 2
+	head, list := []string{"repeat", "fold", "train", "test"}, cvClassMetrics
+	legend := "(BA: balanced accuracy, the mean of the per-class recalls; G-mean: their geometric mean; MAUC: Hand and Till's multi-class AUC)"
+	if two {
+		head, list = append(head, "pos", "threshold"), cvMetrics
+		legend = "(BA: balanced accuracy; PR-AUC: average precision; G-mean: sqrt(TPR*TNR); FM: Fowlkes-Mallows, the paper's G-mean)"
+	}
+	lead := len(head)
+	align := strings.Repeat("r", lead+len(list))
+	for _, m := range list {
 		head = append(head, m.head)
-		align += "r"
 	}
 	rows := [][]string{head}
 	for _, f := range o.Rounds {
-		row := []string{strconv.Itoa(f.Repeat), strconv.Itoa(f.Fold), strconv.Itoa(f.TrainRows), strconv.Itoa(f.TestRows),
-			strconv.Itoa(f.TestPositives), strconv.FormatFloat(f.Threshold, 'g', 4, 64)}
-		for _, m := range cvMetrics {
-			v, _ := cv.Value(&f.Report, m.key)
+		row := []string{strconv.Itoa(f.Repeat), strconv.Itoa(f.Fold), strconv.Itoa(f.TrainRows), strconv.Itoa(f.TestRows)}
+		if two {
+			row = append(row, strconv.Itoa(f.TestPositives), strconv.FormatFloat(f.Threshold, 'g', 4, 64))
+		}
+		for _, m := range list {
+			v, _ := f.Value(m.key)
 			row = append(row, cvFmt(v))
 		}
 		rows = append(rows, row)
 	}
-	mean, sd := []string{"mean", "", "", "", "", ""}, []string{"sd", "", "", "", "", ""}
+	mean, sd := make([]string, lead), make([]string, lead)
+	mean[0], sd[0] = "mean", "sd"
 	for _, s := range o.Summary {
 		mean, sd = append(mean, cvFmt(s.Mean)), append(sd, cvFmt(s.SD))
 	}
 	rows = append(rows, mean, sd)
 	evalWriteTable(w, align, rows)
-	fmt.Fprintln(w, "(BA: balanced accuracy; PR-AUC: average precision; G-mean: sqrt(TPR*TNR); FM: Fowlkes-Mallows, the paper's G-mean)")
+	fmt.Fprintln(w, legend)
 	if o.OOF != "" {
 		fmt.Fprintf(w, "oof        %s\n", o.OOF)
 	}

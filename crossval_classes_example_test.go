@@ -13,7 +13,7 @@ import (
 // Cross-validate boosted trees on a table of three classes: folds
 // stratified on every class, each round fitted with its multi-class
 // decision and scored by the multi-class metrics.
-func ExampleCrossValidateMulti() {
+func ExampleCrossValidate_classes() {
 	n := 600
 	x1, x2 := make([]float64, n), make([]float64, n)
 	label := make([]string, n)
@@ -34,7 +34,7 @@ func ExampleCrossValidateMulti() {
 	}
 	gbdt, _ := aer.Method("gbdt")
 	s := &aer.Settings{Params: []string{"n_estimators=30"}, Seed: 1}
-	res, err := aer.CrossValidateMulti(context.Background(), t, s, gbdt, &cv.Settings{Folds: 5}, nil)
+	res, err := aer.CrossValidate(context.Background(), t, s, gbdt, &cv.Settings{Folds: 5}, nil)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -40,7 +40,7 @@ func multiData() *learn.Data {
 }
 
 // softmaxFit fits a small softmax gbdt and its Bayes decision.
-func softmaxFit(t *testing.T, seen map[int]int) MultiFitFunc {
+func softmaxFit(t *testing.T, seen map[int]int) FitFunc {
 	return func(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.Model, Decider, error) {
 		if seen != nil {
 			seen[train.Rows()]++
@@ -57,15 +57,15 @@ func softmaxFit(t *testing.T, seen map[int]int) MultiFitFunc {
 	}
 }
 
-// TestRunMulti: every row is scored once per repeat by a model that did
+// TestRunClasses: every row is scored once per repeat by a model that did
 // not see it; each round's report is the multi-class metrics of its own
 // rows' out-of-fold predictions; the result does not depend on the
 // number of workers.
-func TestRunMulti(t *testing.T) {
+func TestRunClasses(t *testing.T) {
 	d := multiData()
 	const k, folds, repeats = 3, 5, 2
 	seen := map[int]int{}
-	res, err := RunMulti(context.Background(), d, k, softmaxFit(t, seen), &Settings{Folds: folds, Repeats: repeats}, learn.Env{Seed: 4, Workers: 1}, nil)
+	res, err := Run(context.Background(), d, k, softmaxFit(t, seen), &Settings{Folds: folds, Repeats: repeats}, learn.Env{Seed: 4, Workers: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,19 +102,20 @@ func TestRunMulti(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rep.BalancedAccuracy != f.Report.BalancedAccuracy || rep.MAUC != f.Report.MAUC || rep.LogLoss != f.Report.LogLoss {
-			t.Errorf("round %d/%d: report BA %v MAUC %v, its rows' %v %v", f.Repeat, f.Fold, f.Report.BalancedAccuracy, f.Report.MAUC, rep.BalancedAccuracy, rep.MAUC)
+		fr := f.Report.(*metrics.MultiReport)
+		if rep.BalancedAccuracy != fr.BalancedAccuracy || rep.MAUC != fr.MAUC || rep.LogLoss != fr.LogLoss {
+			t.Errorf("round %d/%d: report BA %v MAUC %v, its rows' %v %v", f.Repeat, f.Fold, fr.BalancedAccuracy, fr.MAUC, rep.BalancedAccuracy, rep.MAUC)
 		}
 		for c := range k {
-			if f.Report.Support[c] != float64([]int{30, 12, 6}[c]) {
-				t.Errorf("round %d/%d: class %d has %v test rows, want an even share", f.Repeat, f.Fold, c, f.Report.Support[c])
+			if fr.Support[c] != float64([]int{30, 12, 6}[c]) {
+				t.Errorf("round %d/%d: class %d has %v test rows, want an even share", f.Repeat, f.Fold, c, fr.Support[c])
 			}
 		}
 	}
 	if s, _ := res.Summaries("balanced_accuracy"); !(s[0].Mean > 0.6) {
 		t.Errorf("mean balanced accuracy %v: the classes are well apart", s[0].Mean)
 	}
-	again, err := RunMulti(context.Background(), d, k, softmaxFit(t, nil), &Settings{Folds: folds, Repeats: repeats}, learn.Env{Seed: 4, Workers: 2}, nil)
+	again, err := Run(context.Background(), d, k, softmaxFit(t, nil), &Settings{Folds: folds, Repeats: repeats}, learn.Env{Seed: 4, Workers: 2}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +125,7 @@ func TestRunMulti(t *testing.T) {
 		}
 	}
 	var buf bytes.Buffer
-	if err := WriteMultiOOF(&buf, d, res, []string{"x", "y", "z"}, "", nil); err != nil {
+	if err := WriteOOF(&buf, d, res, []string{"x", "y", "z"}, "", nil); err != nil {
 		t.Fatal(err)
 	}
 	p, err := dataset.ReadMultiPredictions(&buf, "oof")
@@ -136,10 +137,10 @@ func TestRunMulti(t *testing.T) {
 	}
 }
 
-// TestRunMultiFolds: a class with fewer rows than folds is refused.
-func TestRunMultiFolds(t *testing.T) {
+// TestRunClassFolds: a class with fewer rows than folds is refused.
+func TestRunClassFolds(t *testing.T) {
 	d := multiData()
-	_, err := RunMulti(context.Background(), d, 3, softmaxFit(t, nil), &Settings{Folds: 31}, learn.Env{Seed: 1}, nil)
+	_, err := Run(context.Background(), d, 3, softmaxFit(t, nil), &Settings{Folds: 31}, learn.Env{Seed: 1}, nil)
 	if !errors.Is(err, ErrFolds) {
 		t.Fatalf("31 folds with 30 rows of class 2: %v", err)
 	}
