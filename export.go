@@ -60,24 +60,20 @@ func (m *Model) ExportONNXFile(ctx context.Context, path string) error {
 
 func (m *Model) marshalONNX() ([]byte, error) {
 	s := m.Schema()
-	if m.multi != nil {
-		spec := &onnx.Spec{Method: m.Method(), Features: s.Features, ProducerVersion: Version,
-			Multi: &onnx.MultiSpec{Model: m.multi, Weights: m.multiLayer.Weights, Labels: m.Classes(), Cost: m.multiLayer.Cost}}
-		if len(s.Categories) > 0 {
-			spec.Categories, spec.Raw = s.Categories, s.RawColumns()
-		}
-		return onnx.Marshal(spec)
-	}
-	t, _ := m.Threshold()
-	spec := &onnx.Spec{
-		Model: decision.Detach(m.model), Threshold: t, Method: m.Method(),
-		Features: s.Features, Classes: s.Classes, ProducerVersion: Version,
-	}
+	spec := &onnx.Spec{Method: m.Method(), Features: s.Features, ProducerVersion: Version}
 	if len(s.Categories) > 0 {
 		spec.Categories, spec.Raw = s.Categories, s.RawColumns()
 	}
-	if m.layer != nil {
-		spec.Calibration = m.layer.Calibration
+	if m.multi != nil {
+		spec.Model, spec.Classes = m.multi, m.Classes()
+		spec.Weights, spec.Cost = m.multiLayer.Weights, m.multiLayer.Cost
+		return onnx.Marshal(spec)
+	}
+	spec.Model, spec.Classes = decision.Detach(m.model), s.Classes[:]
+	spec.Threshold, _ = m.Threshold()
+	if m.layer != nil && m.layer.Calibration != nil {
+		cal := onnx.Calibration(*m.layer.Calibration)
+		spec.Calibration = &cal
 	}
 	return onnx.Marshal(spec)
 }
