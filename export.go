@@ -60,24 +60,21 @@ func (m *Model) ExportONNXFile(ctx context.Context, path string) error {
 
 func (m *Model) marshalONNX() ([]byte, error) {
 	s := m.Schema()
-	if m.scorer() == nil {
-		spec := &onnx.Spec{Method: m.Method(), Features: s.Features, ProducerVersion: Version,
-			Multi: &onnx.MultiSpec{Model: m.model, Weights: m.layer.Weights, Labels: m.Classes(), Cost: m.layer.Cost}}
-		if len(s.Categories) > 0 {
-			spec.Categories, spec.Raw = s.Categories, s.RawColumns()
-		}
-		return onnx.Marshal(spec)
-	}
-	t, _ := m.Threshold()
-	spec := &onnx.Spec{
-		Model: decision.Detach(m.scorer()), Threshold: t, Method: m.Method(),
-		Features: s.Features, Classes: s.Classes, ProducerVersion: Version,
-	}
+	spec := &onnx.Spec{Method: m.Method(), Features: s.Features, ProducerVersion: Version}
 	if len(s.Categories) > 0 {
 		spec.Categories, spec.Raw = s.Categories, s.RawColumns()
 	}
-	if m.layer != nil {
-		spec.Calibration = m.layer.Calibration
+	sc := m.scorer()
+	if sc == nil {
+		spec.Model, spec.Classes = m.model, m.Classes()
+		spec.Weights, spec.Cost = m.layer.Weights, m.layer.Cost
+		return onnx.Marshal(spec)
+	}
+	spec.Model, spec.Classes = decision.Detach(sc), s.Classes[:]
+	spec.Threshold, _ = m.Threshold()
+	if m.layer != nil && m.layer.Calibration != nil {
+		cal := onnx.Calibration(*m.layer.Calibration)
+		spec.Calibration = &cal
 	}
 	return onnx.Marshal(spec)
 }

@@ -26,7 +26,8 @@
 // ensembles' outputs are float32 (TreeEnsembleRegressor's output type),
 // so their sums carry float32 rounding, about 1e-7 relative.
 //
-// What each method becomes:
+// What each method becomes (each written by its model's BuildONNX, in
+// the method's own package; see Exporters below):
 //
 //   - gbdt and its variants (gbdt-tuned, gbdt-focal, gbdt-leafwise,
 //     rus-gbdt, smote-gbdt): one ai.onnx.ml TreeEnsembleRegressor summing
@@ -76,12 +77,13 @@
 //
 // # Multi-class models
 //
-// A multi-class model (Spec.Multi) has the outputs probabilities,
+// A model of more classes (a Spec whose Model is not a learn.Scorer:
+// Weights or Cost give its decision) has the outputs probabilities,
 // float32 [N, K], the class probabilities aer predict writes, and label,
 // int64 [N], the index of the class its decision predicts: ArgMax of
 // w_c p_c, the decision's class weights times the double probabilities,
 // or, for a cost-matrix decision, ArgMin of the expected costs p Cost
-// (the first class on a tie, as decision.MultiLayer decides). What each
+// (the first class on a tie, as aer's decision layer decides). What each
 // model becomes:
 //
 //   - gbdt's native softmax model (and multi-class models imported from
@@ -109,6 +111,51 @@
 // probabilities within 1e-5 (the native trees and forests within 3e-8)
 // and its labels on the five shared multi-class tables' test rows
 // (TestONNXRuntimeMulti).
+//
+// # Exporters
+//
+// Package onnx knows no method. A model has a graph when its type
+// implements Exporter: BuildONNX(b *Builder, in *Features) adds the
+// nodes computing its probabilities (a two-class learn.Scorer's [N, 1]
+// probability of class 1, another model's [N, K] class probabilities)
+// and returns them. Marshal looks the model up with Builder.Proba, and
+// so does every wrapper for the model it wraps: prep's imputation and
+// standardisation (Features.With, then b.Proba of the inner model),
+// multiclass's one-vs-rest members, AER's members; a learn.Unwrapper
+// that changes neither the rows nor the scores is looked through. A
+// model that is neither gives an error wrapping ErrUnsupported naming
+// its type. What an exporter builds with:
+//
+//   - Builder: initializers (Doubles, Scalar, Filled, Int64s), any
+//     default-domain operator (Op, with IntAttr and IntsAttr) and
+//     shorthands for the common ones (Add, MatMul, Sigmoid, Softmax,
+//     Logit, Gather, Concat, ReduceSum, ...), Calibrate for a member's
+//     calibration, and Wrap and Unsupported for its errors, which name
+//     the method;
+//   - Features: the input as the model reads it (Values: imputed and
+//     standardised by the wrappers above it), With for a wrapper's own
+//     preprocessing;
+//   - Trees: one TreeEnsembleRegressor, trees added as Nodes (aer's
+//     layout: BRANCH_LT or BRANCH_LEQ splits, default directions, K
+//     values per leaf to consecutive targets), with the float32 split
+//     rule below applied to every threshold.
+//
+// A capability rather than a registry (image.RegisterFormat's or
+// database/sql's pattern), because the model types are aer's own: the
+// method's package declares its graph beside its scoring code, where a
+// change to one shows in the other; the compiler checks the signature;
+// there is no init-time state, no order of registration, and nothing
+// to keep in step with the registry of methods; a wrapper finds its
+// inner model's graph as learn finds every other capability (Thresholder,
+// Attributor, ...). Exact types matter, since a type that embeds an
+// exporter inherits its BuildONNX: one that scores otherwise implements
+// its own. Adding a method's graph touches that method's package only
+// (CONTRIBUTING.md: Adding an ONNX exporter).
+//
+// Package onnx imports learn and dataset only: the method packages
+// import it, and decision's tests import a method, so a two-class
+// calibration reaches the graph as a Calibration (a conversion of
+// decision.Calibration, whose fields it repeats).
 //
 // # Float32 input and tree thresholds
 //

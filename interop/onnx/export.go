@@ -4,12 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
 	"github.com/aer-go/aer/dataset"
-	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/learn"
 )
 
@@ -41,30 +39,56 @@ const (
 	// Probability is the float32 [N] output: the probability of the
 	// positive class, the score aer predict writes.
 	Probability = "probability"
-	// Label is the int64 [N] output: 1 when the probability is at least
-	// the model's threshold, else 0, aer predict's prediction.
+	// Probabilities is the float32 [N, K] output of a model of more
+	// classes: each row's class probabilities, in the model's class
+	// order (the scores aer predict writes, score_<class>).
+	Probabilities = "probabilities"
+	// Label is the int64 [N] output: for a two-class model, 1 when the
+	// probability is at least the model's threshold, else 0; for more
+	// classes, the index of the class decided; aer predict's prediction.
 	Label = "label"
 )
 
-// Exported lists the methods Write converts, for messages.
+// Exported lists the two-class methods aer's packages export, for
+// messages (a model that has no graph is named beside it).
 const Exported = "gbdt and its variants (gbdt-tuned, gbdt-focal, gbdt-leafwise, rus-gbdt, smote-gbdt), logreg, svm, tree, balanced-rf, balanced-bagging, rusboost, easy-ensemble, aer and dynens"
+
+// ExportedMulti lists the models of more classes aer's packages export,
+// for messages.
+const ExportedMulti = "gbdt's native softmax model (and models imported from XGBoost or LightGBM), logreg's multinomial one, the native multi-class tree and forests (tree, balanced-rf, balanced-bagging), and one-vs-rest models (--multiclass ovr) of any exported method"
 
 // ErrUnsupported is wrapped by the errors about a model the exporter
 // cannot write (a method, or a part of one, that has no ONNX graph here).
 var ErrUnsupported = errors.New("not supported by the ONNX export")
 
 // Spec is what Write exports: a fitted model (without its decision
-// layer), the layer's calibration and the threshold, and descriptive
-// fields kept in the file's metadata.
+// layer), the layer's decision and descriptive fields kept in the
+// file's metadata. A two-class model with the learn.Scorer fast path
+// gets the outputs Probability and Label, the threshold's decision
+// (Calibration, Threshold); a model of more classes (any other model)
+// the outputs Probabilities and Label, the class weights' or the cost
+// matrix's decision (Weights, Cost).
 type Spec struct {
 	// Model is the method's fitted model, scoring rows of Features.
-	Model learn.Scorer
-	// Calibration is the decision layer's calibration of the model's
-	// scores, nil for none.
-	Calibration *decision.Calibration
-	// Threshold is the threshold of the label output: a row is labelled
-	// 1 when its probability is at least it.
+	Model learn.Model
+	// Calibration is the decision layer's calibration of a two-class
+	// model's scores, nil for none.
+	Calibration *Calibration
+	// Threshold is the threshold of a two-class model's label output: a
+	// row is labelled 1 when its probability is at least it.
 	Threshold float64
+	// Weights are the decision's class weights for more classes: a row's
+	// label is the class c of largest Weights[c] p_c, the first on a
+	// tie.
+	Weights []float64
+	// Cost, when not nil, is the decision's cost matrix for more classes
+	// (K x K, rows the true class): the label is then the class j of
+	// least expected cost sum_c p_c Cost[c][j], the first on a tie, and
+	// Weights are unused.
+	Cost [][]float64
+	// Classes are the class names, in the model's order: class 0 and
+	// class 1 of a two-class model (metadata).
+	Classes []string
 	// Method is the registered name of the method (for messages and the
 	// metadata).
 	Method string
@@ -79,13 +103,8 @@ type Spec struct {
 	// zeros, as aer's reader encodes it). Without, X holds the features.
 	Categories []dataset.Category
 	Raw        []string
-	// Classes are the label values of class 0 and class 1 (metadata).
-	Classes [2]string
 	// ProducerVersion is the producer_version written (aer's version).
 	ProducerVersion string
-	// Multi, when not nil, is a multi-class model to export in place of
-	// Model (Model, Calibration, Threshold and Classes then unused).
-	Multi *MultiSpec
 }
 
 // Write converts the model of s into an ONNX graph and writes the
@@ -101,60 +120,73 @@ func Write(w io.Writer, s *Spec) error {
 	return err
 }
 
-// Marshal is Write's bytes.
+// outputs are a graph's outputs and what the file says of them.
+type outputs struct {
+	kind     string      // "model" or "multi-class model", for the doc
+	doc      string      // the graph's doc after the input
+	values   []valueInfo // the outputs
+	metadata [2]string   // the metadata after the method: the decision
+	extra    [][2]string // the metadata after the classes
+}
+
+// Marshal is Write's bytes: the model's graph (its Exporter, found by
+// Builder.Proba), then the decision of a two-class model or of more
+// classes.
 func Marshal(s *Spec) ([]byte, error) {
-	if s != nil && s.Multi != nil && s.Multi.Model != nil {
-		return marshalMulti(s)
-	}
 	if s == nil || s.Model == nil {
 		return nil, errors.New("onnx: no model to export")
+	}
+	_, two := s.Model.(learn.Scorer)
+	if two {
+		if !(s.Threshold >= 0 && s.Threshold <= 1) {
+			return nil, fmt.Errorf("onnx: threshold %v lies outside [0, 1]", s.Threshold)
+		}
+		if len(s.Classes) > 2 {
+			return nil, fmt.Errorf("onnx: a two-class model with %d class names", len(s.Classes))
+		}
+	} else if err := checkDecision(s); err != nil {
+		return nil, err
 	}
 	nf := s.Model.NumFeatures()
 	if len(s.Features) != 0 && len(s.Features) != nf {
 		return nil, fmt.Errorf("onnx: the model reads %d features, the spec names %d", nf, len(s.Features))
 	}
-	if !(s.Threshold >= 0 && s.Threshold <= 1) {
-		return nil, fmt.Errorf("onnx: threshold %v lies outside [0, 1]", s.Threshold)
-	}
 	method := s.Method
 	if method == "" {
 		method = fmt.Sprintf("%T", s.Model)
 	}
-	c := &converter{g: &graph{}, method: method}
-	x, width, err := c.encode(s, nf)
+	b := &Builder{method: method}
+	x, width, err := b.encode(s, nf)
 	if err != nil {
 		return nil, err
 	}
-	p, err := c.proba(s.Model, &input{raw: x, nf: nf})
+	p, err := b.Proba(s.Model, &Features{raw: x, nf: nf})
 	if err != nil {
 		return nil, err
 	}
-	if s.Calibration != nil {
-		if p, err = c.calibrate(s.Calibration, p); err != nil {
-			return nil, err
-		}
+	var out *outputs
+	if two {
+		out, err = b.thresholdOutputs(s, p)
+	} else {
+		out, err = b.classOutputs(s, p)
 	}
-	// p is [N, 1] double: the probability output is its float32 copy,
-	// the label compares the double value, as aer predict compares its
-	// float64 score.
-	flat := c.g.op("Reshape", []string{p, c.g.int64s("shape", []int64{1}, []int64{-1})})
-	c.g.named(Probability, "Cast", []string{flat}, intAttr("to", typeFloat))
-	ge := c.g.op("GreaterOrEqual", []string{flat, c.g.scalar("threshold", s.Threshold)})
-	c.g.named(Label, "Cast", []string{ge}, intAttr("to", typeInt64))
-
-	n := dim{param: "N"}
-	doc := fmt.Sprintf("aer %s model: %s [N, %d] float32 columns (NaN missing) to %s [N] float32 (positive-class probability) and %s [N] int64 (1 when probability >= %s)",
-		method, Input, width, Probability, Label, strconv.FormatFloat(s.Threshold, 'g', -1, 64))
+	if err != nil {
+		return nil, err
+	}
+	classes := strings.Join(s.Classes, ",")
+	if two {
+		var cl [2]string
+		copy(cl[:], s.Classes)
+		classes = cl[0] + "," + cl[1]
+	}
+	doc := fmt.Sprintf("aer %s %s: %s [N, %d] float32 columns (NaN missing) to %s", method, out.kind, Input, width, out.doc)
 	gp := &graphProto{
 		name:         "aer_" + strings.ReplaceAll(method, "-", "_"),
 		doc:          doc,
-		nodes:        c.g.nodes,
-		initializers: c.g.inits,
-		inputs:       []valueInfo{{name: Input, dtype: typeFloat, dims: []dim{n, {value: int64(width)}}, doc: inputDoc(s)}},
-		output: []valueInfo{
-			{name: Probability, dtype: typeFloat, dims: []dim{n}, doc: "probability of the positive class"},
-			{name: Label, dtype: typeInt64, dims: []dim{n}, doc: "predicted class: 1 when probability >= the threshold"},
-		},
+		nodes:        b.nodes,
+		initializers: b.inits,
+		inputs:       []valueInfo{{name: Input, dtype: typeFloat, dims: []dim{{param: "N"}, {value: int64(width)}}, doc: inputDoc(s)}},
+		output:       out.values,
 	}
 	mp := &modelProto{
 		irVersion:       IRVersion,
@@ -163,25 +195,108 @@ func Marshal(s *Spec) ([]byte, error) {
 		producerVersion: s.ProducerVersion,
 		doc:             doc,
 		graph:           gp,
-		metadata: [][2]string{
+		metadata: append([][2]string{
 			{"method", method},
-			{"threshold", strconv.FormatFloat(s.Threshold, 'g', -1, 64)},
+			out.metadata,
 			{"features", strings.Join(s.Features, ",")},
-			{"classes", s.Classes[0] + "," + s.Classes[1]},
-		},
-	}
-	if s.Calibration != nil {
-		mp.metadata = append(mp.metadata, [2]string{"calibration", s.Calibration.Method})
+			{"classes", classes},
+		}, out.extra...),
 	}
 	return mp.marshal(), nil
+}
+
+// thresholdOutputs adds a two-class model's outputs: p ([N, 1] double)
+// through the calibration; the probability output its float32 copy, the
+// label the double value compared with the threshold, as aer predict
+// compares its float64 score.
+func (b *Builder) thresholdOutputs(s *Spec, p Value) (*outputs, error) {
+	if s.Calibration != nil {
+		var err error
+		if p, err = b.Calibrate(s.Calibration, p); err != nil {
+			return nil, err
+		}
+	}
+	flat := b.Op("Reshape", []Value{p, b.Int64s("shape", []int64{1}, []int64{-1})})
+	b.named(Probability, "Cast", []Value{flat}, IntAttr("to", typeFloat))
+	ge := b.Op("GreaterOrEqual", []Value{flat, b.Scalar("threshold", s.Threshold)})
+	b.named(Label, "Cast", []Value{ge}, IntAttr("to", typeInt64))
+	n := dim{param: "N"}
+	th := strconv.FormatFloat(s.Threshold, 'g', -1, 64)
+	out := &outputs{
+		kind: "model",
+		doc:  fmt.Sprintf("%s [N] float32 (positive-class probability) and %s [N] int64 (1 when probability >= %s)", Probability, Label, th),
+		values: []valueInfo{
+			{name: Probability, dtype: typeFloat, dims: []dim{n}, doc: "probability of the positive class"},
+			{name: Label, dtype: typeInt64, dims: []dim{n}, doc: "predicted class: 1 when probability >= the threshold"},
+		},
+		metadata: [2]string{"threshold", th},
+	}
+	if s.Calibration != nil {
+		out.extra = [][2]string{{"calibration", s.Calibration.Method}}
+	}
+	return out, nil
+}
+
+// checkDecision checks the decision of a model of more classes.
+func checkDecision(s *Spec) error {
+	k := s.Model.NumClasses()
+	if len(s.Weights) != k || (len(s.Classes) != 0 && len(s.Classes) != k) {
+		return fmt.Errorf("onnx: a multi-class model of %d classes with %d decision weights and %d labels", k, len(s.Weights), len(s.Classes))
+	}
+	if !finite(s.Weights...) {
+		return errors.New("onnx: multi-class decision weights are not finite")
+	}
+	return nil
+}
+
+// classOutputs adds the outputs of a model of more classes:
+// Probabilities, p's ([N, K] double) float32 copy, and Label, the index
+// of the class of largest w_c p_c, or of least expected cost.
+func (b *Builder) classOutputs(s *Spec, p Value) (*outputs, error) {
+	k := s.Model.NumClasses()
+	b.named(Probabilities, "Cast", []Value{p}, IntAttr("to", typeFloat))
+	rule := "the class c of largest w_c p_c"
+	weights := make([]string, k)
+	for i, w := range s.Weights {
+		weights[i] = strconv.FormatFloat(w, 'g', -1, 64)
+	}
+	if s.Cost != nil {
+		cost := make([]float64, 0, k*k)
+		for _, row := range s.Cost {
+			if len(row) != k {
+				return nil, fmt.Errorf("onnx: a cost matrix row of %d costs for %d classes", len(row), k)
+			}
+			cost = append(cost, row...)
+		}
+		if len(s.Cost) != k || !finite(cost...) {
+			return nil, fmt.Errorf("onnx: the cost matrix is not %d x %d finite costs", k, k)
+		}
+		expected := b.MatMul(p, b.Doubles("cost", []int64{int64(k), int64(k)}, cost)) // [N, K]
+		b.named(Label, "ArgMin", []Value{expected}, IntAttr("axis", 1), IntAttr("keepdims", 0))
+		rule = "the class j of least expected cost sum_c p_c cost[c][j]"
+	} else {
+		wp := b.Mul(p, b.Doubles("class_weights", []int64{int64(k)}, s.Weights))
+		b.named(Label, "ArgMax", []Value{wp}, IntAttr("axis", 1), IntAttr("keepdims", 0))
+		rule += ", w = " + strings.Join(weights, ",")
+	}
+	n := dim{param: "N"}
+	return &outputs{
+		kind: "multi-class model",
+		doc:  fmt.Sprintf("%s [N, %d] float32 (class probabilities) and %s [N] int64 (%s)", Probabilities, k, Label, rule),
+		values: []valueInfo{
+			{name: Probabilities, dtype: typeFloat, dims: []dim{n, {value: int64(k)}}, doc: "class probabilities, in the order of the metadata's classes"},
+			{name: Label, dtype: typeInt64, dims: []dim{n}, doc: "predicted class: its index in the metadata's classes"},
+		},
+		metadata: [2]string{"class_weights", strings.Join(weights, ",")},
+	}, nil
 }
 
 // encode returns the graph's features as double [N, nf]: X cast to
 // double, or, with categorical columns, X's raw columns with each
 // categorical one one-hot encoded (Equal against its value indices), in
 // the features' order; and the width of X.
-func (c *converter) encode(s *Spec, nf int) (string, int, error) {
-	x := c.g.castDouble(Input)
+func (b *Builder) encode(s *Spec, nf int) (Value, int, error) {
+	x := b.CastDouble(Input)
 	if len(s.Categories) == 0 {
 		return x, nf, nil
 	}
@@ -189,12 +304,12 @@ func (c *converter) encode(s *Spec, nf int) (string, int, error) {
 	for _, cat := range s.Categories {
 		cats[cat.Column] = cat
 	}
-	var parts []string
+	var parts []Value
 	width := 0
 	for j, col := range s.Raw {
 		cat, ok := cats[col]
 		if !ok {
-			parts = append(parts, c.g.gather(x, []int64{int64(j)}, 1))
+			parts = append(parts, b.Gather(x, []int64{int64(j)}, 1))
 			width++
 			continue
 		}
@@ -202,16 +317,16 @@ func (c *converter) encode(s *Spec, nf int) (string, int, error) {
 		for k := range idx {
 			idx[k] = float64(k)
 		}
-		code := c.g.gather(x, []int64{int64(j)}, 1) // [N, 1]
-		eq := c.g.op("Equal", []string{code, c.g.doubles("codes", []int64{int64(len(idx))}, idx)})
-		parts = append(parts, c.g.op("Cast", []string{eq}, intAttr("to", typeDouble)))
+		code := b.Gather(x, []int64{int64(j)}, 1) // [N, 1]
+		eq := b.Op("Equal", []Value{code, b.Doubles("codes", []int64{int64(len(idx))}, idx)})
+		parts = append(parts, b.Op("Cast", []Value{eq}, IntAttr("to", typeDouble)))
 		width += len(cat.Values)
 		delete(cats, col)
 	}
 	if len(cats) != 0 || width != nf {
 		return "", 0, fmt.Errorf("onnx: raw columns %q with %d categorical columns give %d features, the model reads %d", s.Raw, len(s.Categories), width, nf)
 	}
-	return c.g.concat(1, parts...), len(s.Raw), nil
+	return b.Concat(1, parts...), len(s.Raw), nil
 }
 
 // inputDoc describes the input's columns.
@@ -237,76 +352,78 @@ func inputDoc(s *Spec) string {
 	return b.String()
 }
 
-// converter turns models into graph nodes.
-type converter struct {
-	g      *graph
-	method string
+// Calibration is a two-class decision layer's calibration of the
+// scores: decision.Calibration's fields, in its order, so that a
+// conversion, onnx.Calibration(*c), turns one into the other (and stops
+// compiling when decision.Calibration gains a field the graph would
+// have to know). Package onnx does not import package decision, whose
+// tests import the methods that import package onnx.
+type Calibration struct {
+	// Method is "sigmoid" (decision.Sigmoid: 1/(1+exp(A f + B)), f the
+	// score or, when Logit, its logit) or "isotonic" (decision.Isotonic:
+	// linear interpolation between the points X, Y).
+	Method string
+	Logit  bool
+	A, B   float64
+	X, Y   []float64
 }
 
-func (c *converter) unsupported(format string, a ...any) error {
-	return fmt.Errorf("onnx: %s model: %s: %w", c.method, fmt.Sprintf(format, a...), ErrUnsupported)
-}
+// The calibration methods (decision.Sigmoid, decision.Isotonic).
+const (
+	sigmoid  = "sigmoid"
+	isotonic = "isotonic"
+)
 
-// calibrate applies the decision layer's calibration to p ([N, 1]).
-func (c *converter) calibrate(cal *decision.Calibration, p string) (string, error) {
-	g := c.g
+// Calibrate applies a decision layer's calibration to p ([N, 1], a
+// two-class model's probability of class 1), as
+// decision.Calibration.Apply does.
+func (b *Builder) Calibrate(cal *Calibration, p Value) (Value, error) {
 	switch cal.Method {
-	case decision.Sigmoid:
+	case sigmoid:
 		if !finite(cal.A, cal.B) {
 			return "", fmt.Errorf("onnx: sigmoid calibration A=%v, B=%v", cal.A, cal.B)
 		}
 		f := p
 		if cal.Logit {
-			f = g.logit(p, 1e-12)
+			f = b.Logit(p, 1e-12)
 		}
 		// 1/(1+exp(A f + B)) = sigmoid(-(A f + B)).
-		z := g.add(g.mul(f, g.scalar("platt_a", -cal.A)), g.scalar("platt_b", -cal.B))
-		return g.sigmoid(z), nil
-	case decision.Isotonic:
-		return c.isotonic(cal.X, cal.Y, p)
+		z := b.Add(b.Mul(f, b.Scalar("platt_a", -cal.A)), b.Scalar("platt_b", -cal.B))
+		return b.Sigmoid(z), nil
+	case isotonic:
+		return b.isotonic(cal.X, cal.Y, p)
 	}
-	return "", c.unsupported("calibration %q", cal.Method)
+	return "", b.Unsupported("calibration %q", cal.Method)
 }
 
 // isotonic maps p ([N, 1]) by linear interpolation between the points
 // (x, y), clipped at both ends, as decision.Calibration.Apply: the index
 // j of the first point not below the (clipped) score is counted, and the
 // score interpolated between points j-1 and j.
-func (c *converter) isotonic(x, y []float64, p string) (string, error) {
-	g := c.g
+func (b *Builder) isotonic(x, y []float64, p Value) (Value, error) {
 	n := len(x)
 	if n == 0 || n != len(y) || !finite(x...) || !finite(y...) {
 		return "", errors.New("onnx: isotonic calibration has no points, mismatched or non-finite points")
 	}
 	if n == 1 {
 		// Every score maps to the one value (NaN stays NaN).
-		return g.add(g.mul(p, g.scalar("zero", 0)), g.scalar("iso_y", y[0])), nil
+		return b.Add(b.Mul(p, b.Scalar("zero", 0)), b.Scalar("iso_y", y[0])), nil
 	}
-	s := g.clip(p, x[0], x[n-1])
-	xs := g.doubles("iso_x", []int64{1, int64(n)}, x)
-	less := g.op("Cast", []string{g.op("Less", []string{xs, s})}, intAttr("to", typeInt64))
-	j := g.reduceSum(less, false, 1) // [N]: points below s
-	j = g.op("Max", []string{j, g.int64s("one", nil, []int64{1})})
-	j = g.op("Min", []string{j, g.int64s("last", nil, []int64{int64(n - 1)})})
-	j0 := g.sub(j, g.int64s("one", nil, []int64{1}))
-	xv := g.doubles("iso_x", []int64{int64(n)}, x)
-	yv := g.doubles("iso_y", []int64{int64(n)}, y)
-	take := func(v, idx string) string {
-		return g.unsqueeze(g.op("Gather", []string{v, idx}, intAttr("axis", 0)), 1)
+	s := b.Clip(p, x[0], x[n-1])
+	xs := b.Doubles("iso_x", []int64{1, int64(n)}, x)
+	less := b.Op("Cast", []Value{b.Op("Less", []Value{xs, s})}, IntAttr("to", typeInt64))
+	j := b.ReduceSum(less, false, 1) // [N]: points below s
+	j = b.Op("Max", []Value{j, b.Int64s("one", nil, []int64{1})})
+	j = b.Op("Min", []Value{j, b.Int64s("last", nil, []int64{int64(n - 1)})})
+	j0 := b.Sub(j, b.Int64s("one", nil, []int64{1}))
+	xv := b.Doubles("iso_x", []int64{int64(n)}, x)
+	yv := b.Doubles("iso_y", []int64{int64(n)}, y)
+	take := func(v, idx Value) Value {
+		return b.Unsqueeze(b.Op("Gather", []Value{v, idx}, IntAttr("axis", 0)), 1)
 	}
 	x0, x1, y0, y1 := take(xv, j0), take(xv, j), take(yv, j0), take(yv, j)
-	f := g.div(g.sub(s, x0), g.sub(x1, x0))
-	v := g.add(y0, g.mul(f, g.sub(y1, y0)))
+	f := b.Div(b.Sub(s, x0), b.Sub(x1, x0))
+	v := b.Add(y0, b.Mul(f, b.Sub(y1, y0)))
 	// A score on a point takes its value exactly.
-	return g.op("Where", []string{g.op("Equal", []string{s, x1}), y1, v}), nil
-}
-
-// checkFinite returns an error naming what is not finite.
-func checkFinite(what string, v ...float64) error {
-	for i, x := range v {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return fmt.Errorf("onnx: %s %d is %v", what, i, x)
-		}
-	}
-	return nil
+	return b.Op("Where", []Value{b.Op("Equal", []Value{s, x1}), y1, v}), nil
 }

@@ -9,36 +9,44 @@ import (
 )
 
 // stage is one preprocessing step in front of a model: missing values
-// imputed by means (nil: none), then an optional standardisation.
+// imputed by means, then an optional standardisation.
 type stage struct {
 	means []float64
 	sc    *dataset.Scaler
 }
 
-// input is what a model reads: the graph's features (raw, double)
-// behind the preprocessing stages of the wrappers above the model. Its
-// tensors are built once, when first asked for, and a stage's build on
-// its parent's.
-type input struct {
-	raw    string  // Cast(X, double): [N, F]
+// Features are what a model's part of the graph reads: the graph's features
+// (raw, double) behind the preprocessing stages of the wrappers above
+// the model. Its tensors are built once, when first asked for, and a
+// stage's build on its parent's.
+type Features struct {
+	raw    Value   // Cast(X, double): [N, F]
 	nf     int     // F
 	stages []stage // outermost first
-	parent *input  // the input without the last stage; nil for the graph's
+	parent *Features  // the input without the last stage; nil for the graph's
 
-	prepared string // the stages applied: what the model's PositiveProba reads
-	kept     string // the stages' standardisations only, NaN kept (trees)
+	prepared Value // the stages applied: what the model's PositiveProba reads
+	kept     Value // the stages' standardisations only, NaN kept (trees)
 }
 
-// with returns the input behind one more stage.
-func (in *input) with(s stage) (*input, error) {
+// Len is the number of features.
+func (in *Features) Len() int { return in.nf }
+
+// With returns the input behind one more stage: a wrapper's imputation
+// of missing values by means (one per feature), then its
+// standardisation by sc (nil: none), as dataset.Impute and
+// Scaler.Transform compute them. Means or a scaler that do not fit the
+// features, or are not finite, give an error.
+func (in *Features) With(means []float64, sc *dataset.Scaler) (*Features, error) {
+	s := stage{means, sc}
 	if len(s.means) != in.nf || (s.sc != nil && (len(s.sc.Mean) != in.nf || len(s.sc.Scale) != in.nf)) {
 		return nil, fmt.Errorf("preprocessing of %d means for %d features", len(s.means), in.nf)
 	}
-	if err := checkFinite("imputation mean", s.means...); err != nil {
+	if err := CheckFinite("imputation mean", s.means...); err != nil {
 		return nil, err
 	}
 	if s.sc != nil {
-		if err := checkFinite("standardisation mean", s.sc.Mean...); err != nil {
+		if err := CheckFinite("standardisation mean", s.sc.Mean...); err != nil {
 			return nil, err
 		}
 		for j, v := range s.sc.Scale {
@@ -47,22 +55,22 @@ func (in *input) with(s stage) (*input, error) {
 			}
 		}
 	}
-	return &input{raw: in.raw, nf: in.nf, stages: append(append([]stage(nil), in.stages...), s), parent: in}, nil
+	return &Features{raw: in.raw, nf: in.nf, stages: append(append([]stage(nil), in.stages...), s), parent: in}, nil
 }
 
-// features returns the features the model reads: each stage's
-// imputation, Where(IsNaN(x), means, x), and standardisation,
+// Values returns the features the model reads, [N, F] double: each
+// stage's imputation, Where(IsNaN(x), means, x), and standardisation,
 // (x - mean) / scale, as dataset.Impute and Scaler.Transform compute
 // them.
-func (in *input) features(g *graph) string {
+func (in *Features) Values(b *Builder) Value {
 	if in.prepared == "" {
 		if in.parent == nil {
 			in.prepared = in.raw
 		} else {
 			s := in.stages[len(in.stages)-1]
-			x := in.parent.features(g)
-			x = g.op("Where", []string{g.op("IsNaN", []string{x}), g.doubles("means", []int64{int64(in.nf)}, s.means), x})
-			in.prepared = standardise(g, x, s.sc, in.nf)
+			x := in.parent.Values(b)
+			x = b.Op("Where", []Value{b.Op("IsNaN", []Value{x}), b.Doubles("means", []int64{int64(in.nf)}, s.means), x})
+			in.prepared = standardise(b, x, s.sc, in.nf)
 		}
 	}
 	return in.prepared
@@ -71,28 +79,28 @@ func (in *input) features(g *graph) string {
 // nanKept returns the features with the stages' standardisations but no
 // imputation: a missing value stays NaN, for the trees, whose missing
 // direction is set to where the imputed value goes (missing).
-func (in *input) nanKept(g *graph) string {
+func (in *Features) nanKept(b *Builder) Value {
 	if in.kept == "" {
 		if in.parent == nil {
 			in.kept = in.raw
 		} else {
-			in.kept = standardise(g, in.parent.nanKept(g), in.stages[len(in.stages)-1].sc, in.nf)
+			in.kept = standardise(b, in.parent.nanKept(b), in.stages[len(in.stages)-1].sc, in.nf)
 		}
 	}
 	return in.kept
 }
 
-func standardise(g *graph, x string, sc *dataset.Scaler, nf int) string {
+func standardise(b *Builder, x Value, sc *dataset.Scaler, nf int) Value {
 	if sc == nil {
 		return x
 	}
 	d := []int64{int64(nf)}
-	return g.div(g.sub(x, g.doubles("scale_mean", d, sc.Mean)), g.doubles("scale", d, sc.Scale))
+	return b.Div(b.Sub(x, b.Doubles("scale_mean", d, sc.Mean)), b.Doubles("scale", d, sc.Scale))
 }
 
 // forward maps a raw value of feature j through the stages as the graph
 // does (imputing NaN where a stage imputes).
-func (in *input) forward(j int, v float64) float64 {
+func (in *Features) forward(j int, v float64) float64 {
 	for _, s := range in.stages {
 		if math.IsNaN(v) {
 			v = s.means[j]
@@ -121,7 +129,7 @@ func (in *input) forward(j int, v float64) float64 {
 // The threshold returned is T mapped forward through the stages as the
 // graph maps its input, and the rule is BRANCH_LEQ when the bucket goes
 // left, BRANCH_LT when it goes right.
-func (in *input) split(j int, t float64, leq bool) (float64, bool) {
+func (in *Features) split(j int, t float64, leq bool) (float64, bool) {
 	if math.IsInf(t, 0) {
 		return t, leq
 	}
@@ -147,4 +155,4 @@ func (in *input) split(j int, t float64, leq bool) (float64, bool) {
 // missing returns the value a missing feature j takes through the
 // stages, NaN when no stage imputes it (the tree's own missing
 // direction then applies).
-func (in *input) missing(j int) float64 { return in.forward(j, math.NaN()) }
+func (in *Features) missing(j int) float64 { return in.forward(j, math.NaN()) }

@@ -68,8 +68,9 @@ func (t *tensor) append(b []byte) []byte {
 	return protowire.AppendBytes(b, raw)
 }
 
-// attribute is an AttributeProto of one of the kinds the exporter uses.
-type attribute struct {
+// Attr is a node's attribute (an AttributeProto of one of the kinds the
+// exporter uses), made by IntAttr and IntsAttr for an exporter's nodes.
+type Attr struct {
 	name    string
 	typ     int32
 	f       float32
@@ -81,7 +82,7 @@ type attribute struct {
 	strings []string
 }
 
-func (a *attribute) append(b []byte) []byte {
+func (a *Attr) append(b []byte) []byte {
 	b = appendString(b, 1, a.name)
 	switch a.typ {
 	case attrFloat:
@@ -122,7 +123,7 @@ type node struct {
 	inputs, outputs []string
 	name, opType    string
 	domain          string
-	attrs           []attribute
+	attrs           []Attr
 }
 
 func (n *node) append(b []byte) []byte {

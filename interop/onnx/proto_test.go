@@ -332,7 +332,8 @@ func TestGraphs(t *testing.T) {
 }
 
 // A method without an ONNX graph, and a boosted tree with a categorical
-// partition split, are refused with ErrUnsupported naming them.
+// partition split or a zero-as-missing split, are refused with
+// ErrUnsupported naming them.
 func TestUnsupported(t *testing.T) {
 	model := clinic(t, "mlp-focal", "max_epochs=5")
 	err := model.ExportONNX(&bytes.Buffer{})
@@ -345,6 +346,11 @@ func TestUnsupported(t *testing.T) {
 	_, err = onnx.Marshal(&onnx.Spec{Model: &boost.Fitted{Model: &boost.Model{NumFeatures: 1, Trees: []boost.Tree{bt}}}, Method: "gbdt"})
 	if !errors.Is(err, onnx.ErrUnsupported) || !strings.Contains(err.Error(), "categorical") {
 		t.Errorf("categorical split: %v", err)
+	}
+	bt.Categories, bt.ZeroMissing = nil, []bool{true, false, false}
+	_, err = onnx.Marshal(&onnx.Spec{Model: &boost.Fitted{Model: &boost.Model{NumFeatures: 1, Trees: []boost.Tree{bt}}}, Method: "gbdt"})
+	if !errors.Is(err, onnx.ErrUnsupported) || !strings.Contains(err.Error(), "zero_as_missing") {
+		t.Errorf("zero-as-missing split: %v", err)
 	}
 	if _, err := onnx.Marshal(&onnx.Spec{Model: &logreg.Model{Coef: []float64{1}}, Threshold: 2}); err == nil {
 		t.Error("a threshold of 2 was taken")
