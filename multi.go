@@ -9,7 +9,7 @@ import (
 	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/modelfile"
-	"github.com/aer-go/aer/multiclass"
+	"github.com/aer-go/aer/decompose"
 )
 
 // How a model of three or more classes holds them
@@ -17,11 +17,11 @@ import (
 const (
 	// Native: the method's own model of k classes (softmax boosted
 	// trees, multinomial logistic regression, a tree's class shares).
-	Native = multiclass.Native
+	Native = decompose.Native
 	// OneVsRest and OneVsOne: two-class models of the method, one per
-	// class or one per pair of classes (package multiclass).
-	OneVsRest = multiclass.OneVsRest
-	OneVsOne  = multiclass.OneVsOne
+	// class or one per pair of classes (package decompose).
+	OneVsRest = decompose.OneVsRest
+	OneVsOne  = decompose.OneVsOne
 )
 
 // Classes returns the model's class names in order: the multi-class
@@ -56,7 +56,7 @@ func loadMulti(h *modelfile.Header, method learn.Method, payload []byte) (learn.
 		}
 		mm, err = mf.LoadMulti(payload)
 	case OneVsRest, OneVsOne:
-		mm, err = multiclass.Load(payload, method)
+		mm, err = decompose.Load(payload, method)
 	default:
 		return nil, fmt.Errorf("%w: multiclass %q", modelfile.ErrHeader, h.Multiclass)
 	}

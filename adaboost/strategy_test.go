@@ -5,14 +5,14 @@ import (
 
 	"github.com/aer-go/aer/adaboost"
 	"github.com/aer-go/aer/learn"
-	"github.com/aer-go/aer/multiclass"
+	"github.com/aer-go/aer/decompose"
 )
 
 // TestDefaultStrategy: the boosted ensembles fit multi-class labels
 // one-vs-rest unless native is asked for, which they have.
 func TestDefaultStrategy(t *testing.T) {
 	for _, m := range []learn.Method{adaboost.NewRUSBoost(), adaboost.NewEasyEnsemble(), adaboost.NewAdaBoost()} {
-		if s := multiclass.DefaultStrategy(m); s != multiclass.OneVsRest {
+		if s := decompose.DefaultStrategy(m); s != decompose.OneVsRest {
 			t.Errorf("%s: default %q", m.Name(), s)
 		}
 		if _, ok := m.(learn.MultiFitter); !ok {

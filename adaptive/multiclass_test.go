@@ -14,7 +14,7 @@ import (
 	"github.com/aer-go/aer/internal/rng"
 	"github.com/aer-go/aer/internal/sharedtest"
 	"github.com/aer-go/aer/learn"
-	"github.com/aer-go/aer/multiclass"
+	"github.com/aer-go/aer/decompose"
 )
 
 // threeClasses is n rows of 4 features in 3 imbalanced classes (about
@@ -261,8 +261,8 @@ func TestMultiQualityShared(t *testing.T) {
 
 // TestPreferDecomposition: AER keeps one-vs-rest its default strategy.
 func TestPreferDecomposition(t *testing.T) {
-	var d multiclass.Decomposer = NewMethod().(*Method)
-	if got := multiclass.DefaultStrategy(NewMethod()); got != multiclass.OneVsRest || d.PreferDecomposition() != multiclass.OneVsRest {
+	var d decompose.Decomposer = NewMethod().(*Method)
+	if got := decompose.DefaultStrategy(NewMethod()); got != decompose.OneVsRest || d.PreferDecomposition() != decompose.OneVsRest {
 		t.Errorf("default strategy %q", got)
 	}
 }

@@ -12,10 +12,9 @@ import (
 
 	"github.com/aer-go/aer/boost"
 	"github.com/aer-go/aer/dataset"
-	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/metrics"
-	"github.com/aer-go/aer/multiclass"
+	"github.com/aer-go/aer/pipeline"
 )
 
 // multiData is a 3-class problem of 240 rows (150, 60, 30): two numeric
@@ -49,7 +48,7 @@ func softmaxFit(t *testing.T, seen map[int]int) FitFunc {
 		if err := m.Set("n_estimators", "10"); err != nil {
 			t.Fatal(err)
 		}
-		f, err := multiclass.FitDecided(ctx, m, "", decision.Options{}, train, valid, k, env)
+		f, err := pipeline.Plan{New: func() (learn.Method, error) { return m, nil }}.Fit(ctx, train, valid, k, env)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -55,7 +55,7 @@ type Header struct {
 	// Multiclass says how a multi-class model (Schema.Labels) holds its
 	// classes: "native" (the method's own multi-class model,
 	// learn.MultiFitter), "ovr" or "ovo" (binary models of the method,
-	// package multiclass). Empty for a binary model, whose header is
+	// package decompose). Empty for a binary model, whose header is
 	// unchanged.
 	Multiclass string `json:"multiclass,omitempty"`
 }

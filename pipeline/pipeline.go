@@ -7,7 +7,6 @@ import (
 
 	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/learn"
-	"github.com/aer-go/aer/multiclass"
 	"github.com/aer-go/aer/search"
 )
 
@@ -223,8 +222,8 @@ type Plan struct {
 	// Decision says how the decision is fitted.
 	Decision decision.Options
 	// Decomposition is how three or more classes are fitted:
-	// multiclass.Native, OneVsRest or OneVsOne; "" is the method's
-	// default (multiclass.DefaultStrategy).
+	// decompose.Native, OneVsRest or OneVsOne; "" is the method's
+	// default (decompose.DefaultStrategy).
 	Decomposition string
 }
 
@@ -232,9 +231,9 @@ type Plan struct {
 // (nil for none). Two classes: the method (at every grid point, kept at
 // its best threshold on valid) behind a decision layer, as Compose and
 // Fit do. Three or more: the method's own model or a decomposition
-// (multiclass.FitDecided), with class weights or a cost matrix fitted as
+// (decompose.FitDecided), with class weights or a cost matrix fitted as
 // p.Decision says, at every grid point with its decision, the best on
-// valid kept (multiclass.SearchDecided); the training rows are not
+// valid kept (decompose.SearchDecided); the training rows are not
 // consumed there (learn.Env.ConsumeTrain), since a decomposition reads
 // them once per class.
 func (p Plan) Fit(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (*Fitted, error) {
@@ -254,11 +253,7 @@ func (p Plan) Fit(ctx context.Context, train, valid *learn.Data, k int, env lear
 	}
 	env.ConsumeTrain = false
 	if p.Grid == nil {
-		f, err := multiclass.FitDecided(ctx, m, p.Decomposition, p.Decision, train, valid, k, env)
-		if err != nil {
-			return nil, err
-		}
-		return &Fitted{Method: m, Model: f.Model, Layer: f.Layer, Strategy: f.Strategy}, nil
+		return fitClasses(ctx, m, p.Decomposition, p.Decision, train, valid, k, env)
 	}
 	if valid == nil {
 		return nil, fmt.Errorf("%w: a grid search needs validation rows", learn.ErrParam)
@@ -267,9 +262,5 @@ func (p Plan) Fit(ctx context.Context, train, valid *learn.Data, k int, env lear
 	if err != nil {
 		return nil, err
 	}
-	f, chosen, out, err := multiclass.SearchDecided(ctx, p.New, axes, p.Decomposition, p.Decision, train, valid, k, env)
-	if err != nil {
-		return nil, err
-	}
-	return &Fitted{Method: chosen, Model: f.Model, Layer: f.Layer, Strategy: f.Strategy, Search: out}, nil
+	return searchClasses(ctx, p.New, axes, p.Decomposition, p.Decision, train, valid, k, env)
 }

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/aer-go/aer/learn"
-	"github.com/aer-go/aer/multiclass"
+	"github.com/aer-go/aer/decompose"
 )
 
 // TestFitMultiRoundTrip fits the registered method's multi-class tree
@@ -112,7 +112,7 @@ func TestBalancedOfMulti(t *testing.T) {
 // TestDefaultStrategy: the tree fits multi-class labels natively by
 // default.
 func TestDefaultStrategy(t *testing.T) {
-	if s := multiclass.DefaultStrategy(NewMethod()); s != multiclass.Native {
+	if s := decompose.DefaultStrategy(NewMethod()); s != decompose.Native {
 		t.Errorf("default %q", s)
 	}
 }

@@ -103,7 +103,7 @@
 //   - one-vs-rest models of any exported method: each member's graph as
 //     above and its decision layer's calibration, the K probabilities
 //     NaN to 0, clipped to [0, 1] and divided by their sum (1/K each
-//     when it is 0), as package multiclass combines them.
+//     when it is 0), as package decompose combines them.
 //
 // One-vs-one models, whose pairwise probabilities are coupled by an
 // iteration, and the native multi-class models of adaboost (rusboost,

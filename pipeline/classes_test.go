@@ -1,19 +1,43 @@
-package multiclass
+package pipeline
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 
+	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/decision"
+	"github.com/aer-go/aer/internal/sharedtest"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/search"
 )
 
-// TestSearchDecided searches gbdt's depth on glass: every point's
-// validation value is its decision's balanced accuracy (as FitDecided
+// glass is the shared glass table (6 classes), split 2:1.
+func glass(t *testing.T) (train, test *learn.Data, k int) {
+	t.Helper()
+	f, err := os.Open(filepath.Join(sharedtest.Path(t), "datasets-multiclass", "glass.csv"))
+	if err != nil {
+		t.Skipf("%v: the multi-class datasets are in ../shared/datasets-multiclass", err)
+	}
+	defer f.Close()
+	d, err := dataset.Read(f, "glass.csv", dataset.Options{MultiClass: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts, err := dataset.StratifiedSplit(d.Y, []float64{2, 1}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, te := d.Subset(parts[0]), d.Subset(parts[1])
+	return &learn.Data{X: tr.X, Y: tr.Y, Features: tr.Features}, &learn.Data{X: te.X, Y: te.Y}, d.NumClasses()
+}
+
+// TestSearchClasses searches gbdt's depth on glass: every point's
+// validation value is its decision's balanced accuracy (as fitClasses
 // and validValue give it alone), the chosen point is the best, and
 // without validation rows the search is refused.
-func TestSearchDecided(t *testing.T) {
+func TestSearchClasses(t *testing.T) {
 	train, test, k := glass(t)
 	newMethod := func() (learn.Method, error) {
 		m, err := learn.New("gbdt")
@@ -24,10 +48,11 @@ func TestSearchDecided(t *testing.T) {
 	}
 	axes := []search.Axis{{Key: "max_depth", Values: []string{"1", "3"}}}
 	env := learn.Env{Seed: 2, Workers: 1}
-	f, m, out, err := SearchDecided(context.Background(), newMethod, axes, "", decision.Options{}, train, test, k, env)
+	f, err := searchClasses(context.Background(), newMethod, axes, "", decision.Options{}, train, test, k, env)
 	if err != nil {
 		t.Fatal(err)
 	}
+	m, out := f.Method, f.Search
 	if len(out.Points) != 2 || out.Objective != "balanced_accuracy" || f == nil || m == nil {
 		t.Fatalf("outcome %+v", out)
 	}
@@ -36,7 +61,7 @@ func TestSearchDecided(t *testing.T) {
 		if err := alone.Set("max_depth", axes[0].Values[i]); err != nil {
 			t.Fatal(err)
 		}
-		g, err := FitDecided(context.Background(), alone, "", decision.Options{}, train, test, k, env)
+		g, err := fitClasses(context.Background(), alone, "", decision.Options{}, train, test, k, env)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,7 +79,7 @@ func TestSearchDecided(t *testing.T) {
 	if got := learn.ParamMap(m.Params())["max_depth"]; got != axes[0].Values[out.Chosen] {
 		t.Errorf("chosen method's max_depth %s, the chosen point's %s", got, axes[0].Values[out.Chosen])
 	}
-	if _, _, _, err := SearchDecided(context.Background(), newMethod, axes, "", decision.Options{}, train, nil, k, env); err == nil {
+	if _, err := searchClasses(context.Background(), newMethod, axes, "", decision.Options{}, train, nil, k, env); err == nil {
 		t.Error("a search without validation rows")
 	}
 }
