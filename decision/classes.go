@@ -32,16 +32,6 @@ const (
 	RuleCost = "cost"
 )
 
-// Names of the metrics a layer of three or more classes is tuned for
-// (Layer.Metric): the multi-class forms of balanced accuracy (the mean
-// recall of the classes), F1 (macro: the mean of the classes' F1) and
-// G-mean (the geometric mean of the classes' recalls).
-const (
-	balancedAccuracy = "balanced_accuracy"
-	macroF1          = "macro_f1"
-	gMean            = "gmean"
-)
-
 // checkClasses reports a layer of three or more classes that cannot
 // decide: no weights, one that is not positive and finite, an unknown
 // rule or metric, a cost matrix of the wrong shape.
@@ -66,10 +56,8 @@ func (l *Layer) checkClasses() error {
 			return fmt.Errorf("decision: rule %q: want argmax, bayes, tuned, cost or a registered rule (%s)", l.Rule, strings.Join(RuleNames(), ", "))
 		}
 	}
-	switch l.Metric {
-	case "", balancedAccuracy, macroF1, gMean:
-	default:
-		return fmt.Errorf("decision: metric %q: want balanced_accuracy, macro_f1 or gmean", l.Metric)
+	if _, err := ClassMetric(l.Metric, len(l.Weights)); err != nil {
+		return err
 	}
 	for c, w := range l.Weights {
 		if !(w > 0) || math.IsInf(w, 0) {
@@ -128,13 +116,13 @@ var ErrRule = errors.New("decision: rule")
 // (macro) or G-mean, which only RuleTuned (the rule then when none is
 // named) tunes for. A cost fn,fp or a recall floor is for two classes.
 func FitWeights(opt Options, k int, ytrain []int, wtrain []float64, yvalid []int, proba []float64) (*Layer, error) {
-	rule, metric, err := opt.classRule()
+	rule, metric, err := opt.classRule(k)
 	if err != nil {
 		return nil, err
 	}
-	l := &Layer{Rule: rule, Metric: metric, Weights: make([]float64, k)}
-	if metric == balancedAccuracy {
-		l.Metric = ""
+	l := &Layer{Rule: rule, Weights: make([]float64, k)}
+	if metric != metrics.BalancedAccuracy {
+		l.Metric = metric.String()
 	}
 	if rule == RuleArgmax || rule == RuleCost {
 		for c := range l.Weights {
@@ -195,53 +183,52 @@ func FitWeights(opt Options, k int, ytrain []int, wtrain []float64, yvalid []int
 	return l, l.Check()
 }
 
-// classRule is the rule and the metric of a layer of three or more
-// classes that opt asks for.
-func (o Options) classRule() (rule, metric string, err error) {
+// classRule is the rule and the metric of a layer of k >= 3 classes
+// that opt asks for: the objective's metric of k classes (F1's is macro
+// F1), any metric of decisions the table of package metrics defines for
+// k classes.
+func (o Options) classRule(k int) (rule string, metric metrics.Metric, err error) {
 	switch o.Calibrate {
 	case "", Sigmoid:
 	default:
-		return "", "", fmt.Errorf("%w: calibration %s is for two classes: the binary members of a decomposition are calibrated by a sigmoid", learn.ErrParam, o.Calibrate)
+		return "", 0, fmt.Errorf("%w: calibration %s is for two classes: the binary members of a decomposition are calibrated by a sigmoid", learn.ErrParam, o.Calibrate)
 	}
 	g := o.Goal()
 	switch {
 	case g.CostFN+g.CostFP > 0:
-		return "", "", fmt.Errorf("%w: a cost fn=,fp= is for two classes: give three or more classes' costs as a cost matrix (aer fit --cost-matrix)", learn.ErrParam)
+		return "", 0, fmt.Errorf("%w: a cost fn=,fp= is for two classes: give three or more classes' costs as a cost matrix (aer fit --cost-matrix)", learn.ErrParam)
 	case g.MinRecall > 0:
-		return "", "", fmt.Errorf("%w: a minimum recall is for two classes", learn.ErrParam)
+		return "", 0, fmt.Errorf("%w: a minimum recall is for two classes", learn.ErrParam)
 	}
 	rule = o.Rule
 	if g.Matrix != nil {
 		if rule != "" && rule != RuleCost {
-			return "", "", fmt.Errorf("%w: a cost matrix decides by rule cost, not %s", learn.ErrParam, rule)
+			return "", 0, fmt.Errorf("%w: a cost matrix decides by rule cost, not %s", learn.ErrParam, rule)
 		}
-		return RuleCost, balancedAccuracy, nil
+		return RuleCost, metrics.BalancedAccuracy, nil
 	}
-	switch g.Metric {
-	case metrics.BalancedAccuracy:
-		metric = balancedAccuracy
-	case metrics.F1:
-		metric = macroF1
-	case metrics.GMean:
-		metric = gMean
-	default:
-		return "", "", fmt.Errorf("%w: a decision of three or more classes is tuned for balanced_accuracy, f1 (macro) or gmean, not %s", learn.ErrParam, g.Metric)
+	metric = g.Metric
+	if metric == metrics.F1 {
+		metric = metrics.MacroF1 // F1 of k classes: the mean of the classes'
+	}
+	if _, err := ClassMetric(metric.String(), k); err != nil {
+		return "", 0, fmt.Errorf("%w: a decision of %d classes is tuned for balanced_accuracy, f1 (macro), gmean or another metric of decisions of k classes, not %s", learn.ErrParam, k, g.Metric)
 	}
 	switch {
-	case rule == "" && metric != balancedAccuracy:
+	case rule == "" && metric != metrics.BalancedAccuracy:
 		rule = RuleTuned
 	case rule == "":
 		rule = RuleBayes
 	case rule == RuleCost:
-		return "", "", fmt.Errorf("%w: rule cost needs a cost matrix", learn.ErrParam)
-	case metric != balancedAccuracy && rule != RuleTuned:
-		return "", "", fmt.Errorf("%w: %s is tuned for (rule tuned), not %s", ErrRule, metric, rule)
+		return "", 0, fmt.Errorf("%w: rule cost needs a cost matrix", learn.ErrParam)
+	case metric != metrics.BalancedAccuracy && rule != RuleTuned:
+		return "", 0, fmt.Errorf("%w: %s is tuned for (rule tuned), not %s", ErrRule, metric, rule)
 	}
 	switch rule {
 	case RuleArgmax, RuleBayes, RuleTuned:
 	default:
 		if _, ok := lookupRule(rule); !ok {
-			return "", "", fmt.Errorf("%w: %q: want argmax, bayes, tuned, cost or a registered rule (%s)", ErrRule, rule, strings.Join(RuleNames(), ", "))
+			return "", 0, fmt.Errorf("%w: %q: want argmax, bayes, tuned, cost or a registered rule (%s)", ErrRule, rule, strings.Join(RuleNames(), ", "))
 		}
 	}
 	return rule, metric, nil
@@ -250,22 +237,20 @@ func (o Options) classRule() (rule, metric string, err error) {
 // tuneWeights raises the validation metric (balanced accuracy by
 // default) of l by
 // coordinate ascent over each weight's multiples 2^(j/4), j = -8..8.
-func tuneWeights(l *Layer, y []int, proba []float64, metric string) {
+func tuneWeights(l *Layer, y []int, proba []float64, metric metrics.Metric) {
 	k := len(l.Weights)
 	pred := make([]int, len(y))
+	sign := 1.0
+	if d, _ := metric.Def(); d.Smaller {
+		sign = -1 // a loss: the search raises its negative
+	}
 	score := func() float64 {
 		l.predictClasses(proba, pred)
-		r, err := metrics.EvaluateMulti(y, pred, nil, k, nil)
+		o, err := metrics.NewOutcome(y, pred, nil, k, nil)
 		if err != nil {
 			return math.Inf(-1)
 		}
-		switch metric {
-		case macroF1:
-			return r.MacroF1
-		case gMean:
-			return r.GMean
-		}
-		return r.BalancedAccuracy
+		return sign * metric.Value(o)
 	}
 	best := score()
 	for round := 0; round < 10; round++ {

@@ -112,7 +112,7 @@ func TestFitRuleCost(t *testing.T) {
 	}
 	yvalid := []int{0, 1, 2, 2, 0}
 	l, err = FitWeights(Options{Rule: RuleTuned, Objective: &Objective{Metric: metrics.F1}}, 3, ytrain, nil, yvalid, proba)
-	if err != nil || l.Metric != macroF1 {
+	if err != nil || l.Metric != "macro_f1" {
 		t.Fatalf("tuned for macro F1: %v %v", l, err)
 	}
 	start, _ := FitWeights(Options{Rule: RuleBayes}, 3, ytrain, nil, yvalid, proba)

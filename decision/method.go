@@ -333,7 +333,7 @@ func (o Options) CheckClasses(k int) error {
 	if k == 2 {
 		return o.twoClassRule()
 	}
-	if _, _, err := o.classRule(); err != nil {
+	if _, _, err := o.classRule(k); err != nil {
 		return err
 	}
 	if m := o.Goal().Matrix; m != nil {
