@@ -26,7 +26,8 @@ func TestAssembleEqualsFit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		neg, pos := train.ClassCounts()
+		counts := train.ClassCounts()
+		neg, pos := counts[0], counts[1]
 		va := validRows(t, m, valid)
 		sum := aer.TrainSummary{Rows: train.Rows(), Positives: pos}
 		got, err := aer.Assemble(context.Background(), decision.Detach(m.Learned()), method, m.Schema(), va, sum,

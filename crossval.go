@@ -19,8 +19,8 @@ import (
 // told of each finished round. A nil method means DefaultMethod; nil s
 // and cs the defaults.
 func CrossValidate(ctx context.Context, t *Table, s *Settings, method learn.Method, cs *cv.Settings, onRound func(cv.Fold)) (*cv.Result, error) {
-	if t != nil && t.d.Labels != nil {
-		return nil, fmt.Errorf("%w: the table has %d classes: cross-validate it with CrossValidateMulti", learn.ErrParam, len(t.d.Labels))
+	if t != nil && t.d.NumClasses() > 2 {
+		return nil, fmt.Errorf("%w: the table has %d classes: cross-validate it with CrossValidateMulti", learn.ErrParam, t.d.NumClasses())
 	}
 	if s == nil {
 		s = &Settings{}
@@ -64,7 +64,7 @@ func CrossValidateMulti(ctx context.Context, t *Table, s *Settings, method learn
 	if t == nil || !t.Labelled() {
 		return nil, fmt.Errorf("%w: the table has no label", learn.ErrData)
 	}
-	if t.d.Labels == nil {
+	if t.d.NumClasses() == 2 {
 		return nil, fmt.Errorf("%w: the table has two classes: cross-validate it with CrossValidate", learn.ErrParam)
 	}
 	method, err := multiMethod(method, s)
@@ -87,5 +87,5 @@ func CrossValidateMulti(ctx context.Context, t *Table, s *Settings, method learn
 		return f.Model, f.Layer, nil
 	}
 	d := &learn.Data{X: t.d.X, Y: t.d.Y, W: t.d.W, Features: t.d.Features}
-	return cv.RunMulti(ctx, d, len(t.d.Labels), fit, cs, learn.Env{Seed: s.Seed, Workers: s.Workers}, onRound)
+	return cv.RunMulti(ctx, d, t.d.NumClasses(), fit, cs, learn.Env{Seed: s.Seed, Workers: s.Workers}, onRound)
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/internal/atomicfile"
 	"github.com/aer-go/aer/interop/onnx"
@@ -71,7 +72,7 @@ func (m *Model) marshalONNX() ([]byte, error) {
 	t, _ := m.Threshold()
 	spec := &onnx.Spec{
 		Model: decision.Detach(m.model), Threshold: t, Method: m.Method(),
-		Features: s.Features, Classes: s.Classes, ProducerVersion: Version,
+		Features: s.Features, Classes: dataset.ClassPair(s.Classes), ProducerVersion: Version,
 	}
 	if len(s.Categories) > 0 {
 		spec.Categories, spec.Raw = s.Categories, s.RawColumns()

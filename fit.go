@@ -99,7 +99,7 @@ func Fit(ctx context.Context, train, valid *Table, s *Settings, method learn.Met
 	if train == nil || !train.Labelled() {
 		return nil, fmt.Errorf("%w: the training table has no label", learn.ErrData)
 	}
-	if train.d.Labels != nil {
+	if train.d.NumClasses() > 2 {
 		return fitMulti(ctx, train, valid, s, method)
 	}
 	if s.CostMatrix != nil {
@@ -119,10 +119,10 @@ func Fit(ctx context.Context, train, valid *Table, s *Settings, method learn.Met
 		return nil, fmt.Errorf("%w: a grid search and a decision layer asked for explicitly need validation rows", learn.ErrParam)
 	}
 	summary := &TrainSummary{Rows: train.Rows(), MissingCells: train.d.Missing()}
-	_, summary.Positives = train.ClassCounts()
+	summary.Positives = train.ClassCounts()[1]
 	if va != nil {
 		summary.ValidRows = va.Rows()
-		_, summary.ValidPositives = valid.ClassCounts()
+		summary.ValidPositives = valid.ClassCounts()[1]
 	}
 	env := learn.Env{Seed: s.Seed, Workers: s.Workers, Progress: s.Progress, Logger: s.Logger,
 		ConsumeTrain: s.ConsumeTrain, MemoryPlan: s.MemoryPlan}

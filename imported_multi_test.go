@@ -173,7 +173,7 @@ func TestImportLightGBMMulti(t *testing.T) {
 	if err := os.WriteFile(path, []byte(csv.String()), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	table, err := aer.ReadTableFrom(ctx, path, dataset.Options{Labels: labels})
+	table, err := aer.ReadTableFrom(ctx, path, dataset.Options{Classes: labels})
 	if err != nil {
 		t.Fatal(err)
 	}

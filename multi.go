@@ -168,7 +168,7 @@ func multiDecision(s *Settings) (decision.MultiOptions, error) {
 // loadMulti decodes a multi-class model's payload (ReadModel).
 func loadMulti(h *modelfile.Header, method learn.Method, payload []byte) (learn.Model, error) {
 	k := h.Schema.NumClasses()
-	if h.Schema.Labels == nil || k < 3 {
+	if k < 3 {
 		return nil, fmt.Errorf("%w: a %s multi-class model without three or more labels in its schema", modelfile.ErrHeader, h.Multiclass)
 	}
 	var mm learn.Model

@@ -108,7 +108,7 @@ func (m *Model) Predict(ctx context.Context, t *Table, opt *PredictOptions) (*Pr
 	if err != nil {
 		return nil, err
 	}
-	p := &Predictions{Classes: m.header.Schema.Classes, IDColumn: t.d.IDColumn, ID: t.d.IDs, Label: enc.Y, Score: score,
+	p := &Predictions{Classes: dataset.ClassPair(m.header.Schema.Classes), IDColumn: t.d.IDColumn, ID: t.d.IDs, Label: enc.Y, Score: score,
 		Pred: make([]int, len(score)), Unseen: enc.unseen, Ignored: enc.ignored}
 	p.Threshold, p.ThresholdFrom = m.Threshold()
 	if opt.Threshold != nil {

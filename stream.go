@@ -79,7 +79,7 @@ func (m *Model) PredictStream(ctx context.Context, r io.Reader, name string, w i
 		batch = StreamBatch
 	}
 	pw := dataset.NewPredictionsWriter(w, s.IDColumn(), s.Labelled(), true, false)
-	preds := dataset.Predictions{Classes: s.Classes()} // label and pred as the training file's class names
+	preds := dataset.Predictions{Classes: dataset.ClassPair(s.Classes())} // label and pred as the training file's class names
 	for {
 		d, err := s.Next(batch)
 		if err == io.EOF {

@@ -371,12 +371,14 @@ func (t *Table) Features() []string { return slices.Clone(t.d.Features) }
 // Labelled tells whether the table has a label column.
 func (t *Table) Labelled() bool { return t.d.Y != nil }
 
-// Classes are the label values as written in the table: [0] the
-// negative class, [1] the positive one.
-func (t *Table) Classes() [2]string { return t.d.Classes }
+// Classes lists every class of the label, as written in the table, in
+// class order: a two-class table's negative then positive (minority)
+// class, a multi-class table's classes sorted (numbers by value, before
+// text). Nil for a table without a label.
+func (t *Table) Classes() []string { return slices.Clone(t.d.Classes) }
 
-// ClassCounts returns the rows of each class.
-func (t *Table) ClassCounts() (negative, positive int) { return t.d.ClassCounts() }
+// ClassCounts returns the rows of each class, in the order of Classes.
+func (t *Table) ClassCounts() []int { return t.d.ClassCounts() }
 
 // IDs are the cells of the id column, nil without one.
 func (t *Table) IDs() []string { return t.d.IDs }

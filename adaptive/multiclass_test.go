@@ -209,7 +209,7 @@ func TestMultiQualityShared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := len(d.Labels)
+	k := len(d.Classes)
 	parts, err := dataset.StratifiedSplit(d.Y, []float64{3, 1, 1}, 0)
 	if err != nil {
 		t.Fatal(err)

@@ -213,13 +213,19 @@ func readColumns(d *dataset.Dataset, opt dataset.Options) string {
 	if opt.Label == "" && opt.Positive == "" && d.IDColumn == "" && len(d.Dropped) == 0 && len(d.Categories) == 0 && len(d.Text) == 0 {
 		return ""
 	}
+	// The two classes of a two-class table; two empty strings for more,
+	// as the hash has always had them.
+	var classes [2]string
+	if len(d.Classes) == 2 {
+		classes = [2]string(d.Classes)
+	}
 	b, _ := json.Marshal(struct {
 		Label    string    `json:"label"`
 		Classes  [2]string `json:"classes"`
 		Features []string  `json:"features"`
 		ID       string    `json:"id,omitempty"`
 		Dropped  []string  `json:"dropped,omitempty"`
-	}{d.Label, d.Classes, d.Features, d.IDColumn, d.Dropped})
+	}{d.Label, classes, d.Features, d.IDColumn, d.Dropped})
 	return string(b)
 }
 

@@ -30,7 +30,7 @@ import (
 // test rows' at the most probable class. The binary-only columns are NaN.
 func fitAndScoreMulti(ctx context.Context, j *job, grid, rule string, workers int) (*outcome, error) {
 	sp := j.split
-	k := len(j.data.d.Labels)
+	k := len(j.data.d.Classes)
 	row := Row{
 		Dataset: j.data.name, Method: j.spec.String(), Params: j.spec.paramText(), Seed: j.seed,
 		Status: "ok", SettingsHash: j.hash,
@@ -101,7 +101,7 @@ func fitAndScoreMulti(ctx context.Context, j *job, grid, rule string, workers in
 	if r, err := aermetrics.EvaluateMulti(sp.test.Y, argmax, nil, k, nil); err == nil {
 		row.DefaultBA = r.BalancedAccuracy
 	}
-	p := &dataset.MultiPredictions{Classes: j.data.d.Labels, Label: sp.test.Y, Pred: pred, Proba: proba}
+	p := &dataset.MultiPredictions{Classes: j.data.d.Classes, Label: sp.test.Y, Pred: pred, Proba: proba}
 	return &outcome{row: row, multi: p, ids: sp.testIDs, idColumn: sp.idColumn}, nil
 }
 

@@ -428,7 +428,7 @@ var multiMetricCols = []struct {
 func (rp *report) multiNames() []string {
 	var out []string
 	for _, d := range rp.ds {
-		if d.d.Labels != nil {
+		if d.d.NumClasses() > 2 {
 			out = append(out, d.name)
 		}
 	}
@@ -532,16 +532,16 @@ func (rp *report) docMethods(dc *doc) {
 // docDataset is one dataset's section: its size, the metrics table, the
 // pair tests and the figures.
 func (rp *report) docDataset(dc *doc, d *data) {
-	neg, pos := d.d.ClassCounts()
+	counts := d.d.ClassCounts()
 	dc.h(2, fmt.Sprintf("%s", d.name))
-	if d.d.Labels != nil {
-		counts := d.d.CountClasses()
+	if len(counts) > 2 {
 		parts := make([]string, len(counts))
 		for c, n := range counts {
-			parts[c] = fmt.Sprintf("%s %d", d.d.Labels[c], n)
+			parts[c] = fmt.Sprintf("%s %d", d.d.Classes[c], n)
 		}
 		dc.p(fmt.Sprintf("%d rows of %d classes (%s), %d features; file %s.", d.d.Rows(), len(counts), strings.Join(parts, ", "), d.d.Cols(), filepath.Base(d.path)))
 	} else {
+		neg, pos := counts[0], counts[1]
 		dc.p(fmt.Sprintf("%d rows (%d minority, %d majority), %d features; file %s.", neg+pos, pos, neg, d.d.Cols(), filepath.Base(d.path)))
 	}
 	anch := rp.anchors[d.name]

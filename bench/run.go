@@ -87,7 +87,7 @@ type outcome struct {
 // fitAndScore fits one spec on one split and scores it; the returned error
 // is only ctx's (a method's failure is an error row).
 func fitAndScore(ctx context.Context, j *job, grid, rule string, crossFit, workers int) (*outcome, error) {
-	if j.data.d.Labels != nil {
+	if j.data.d.NumClasses() > 2 {
 		return fitAndScoreMulti(ctx, j, grid, rule, workers)
 	}
 	row := Row{

@@ -37,19 +37,17 @@ type Options struct {
 	// means the rarer class; on a tie, "1" if present, else the value that
 	// sorts last.
 	Positive string
-	// Classes, when set, fixes the two label values (negative, positive),
-	// as a fitted model's schema does; any other label value is an error.
-	// It overrides Positive.
-	Classes [2]string
+	// Classes, when set, fixes the label values in class order, as a
+	// fitted model's schema does; any other label value is an error. Two
+	// values are the negative and the positive class (it overrides
+	// Positive); three or more are the classes of a multi-class table (it
+	// overrides MultiClass too).
+	Classes []string
 	// MultiClass reads a label column of three or more values as a
-	// multi-class table: Dataset.Labels holds the values, sorted, and Y
-	// indices into them. A column of two values is read as a binary
-	// table all the same (Classes, the rarer positive).
+	// multi-class table: Dataset.Classes holds the values, sorted, and Y
+	// indices into them. A column of two values is read as a two-class
+	// table all the same (the rarer class positive).
 	MultiClass bool
-	// Labels, when set, fixes the label values of a multi-class table, in
-	// order, as a fitted multi-class model's schema does; any other value
-	// is an error. It overrides Classes and MultiClass.
-	Labels []string
 	// Unlabeled reads a file without a label column: every column but the
 	// split column is a feature.
 	Unlabeled bool
@@ -407,19 +405,19 @@ func canonicalLabel(s string) string {
 	return s
 }
 
-// setLabels maps label strings to 0/1 by the rules of opt.
+// setLabels maps label strings to class indices by the rules of opt.
 func (d *Dataset) setLabels(labels []string, lines []int, opt Options, name string) error {
 	col := d.Label
 	line := func(i int) int { return lines[i] }
 	var classes []string
 	counts := map[string]int{}
-	if opt.Labels != nil {
-		return d.setMultiLabels(labels, line, opt.Labels, name, col)
+	if len(opt.Classes) > 2 {
+		return d.setMultiLabels(labels, line, opt.Classes, name, col)
 	}
 	if opt.MultiClass && countDistinct(labels, 3) >= 3 {
 		return d.setMultiLabels(labels, line, nil, name, col)
 	}
-	if opt.Classes != [2]string{} {
+	if fixedClasses(opt.Classes) {
 		classes = []string{canonicalLabel(opt.Classes[0]), canonicalLabel(opt.Classes[1])}
 		for i, s := range labels {
 			if s != classes[0] && s != classes[1] {
@@ -427,7 +425,7 @@ func (d *Dataset) setLabels(labels []string, lines []int, opt Options, name stri
 					Detail: fmt.Sprintf("the model knows %q (negative) and %q (positive)", classes[0], classes[1])}
 			}
 		}
-		d.Classes = [2]string{classes[0], classes[1]}
+		d.Classes = classes
 	} else {
 		for i, s := range labels {
 			if _, ok := counts[s]; !ok {
@@ -475,11 +473,11 @@ func (d *Dataset) setLabels(labels []string, lines []int, opt Options, name stri
 			} else if pos == "1" {
 				neg = "0"
 			}
-			d.Classes = [2]string{neg, pos}
+			d.Classes = []string{neg, pos}
 		} else if classes[0] == pos {
-			d.Classes = [2]string{classes[1], pos}
+			d.Classes = []string{classes[1], pos}
 		} else {
-			d.Classes = [2]string{classes[0], pos}
+			d.Classes = []string{classes[0], pos}
 		}
 	}
 	d.Y = make([]int, len(labels))

@@ -17,7 +17,7 @@ func ExampleNewStream() {
 	csv := "id,a,color,label\nr1,1,red,0\nr2,2,blue,1\nr3,NA,green,0\n"
 	opt := dataset.Options{
 		ID:         "id",
-		Classes:    [2]string{"0", "1"},
+		Classes:    []string{"0", "1"},
 		Categories: []dataset.Category{{Column: "color", Values: []string{"blue", "red"}}},
 	}
 	s, err := dataset.NewStream(strings.NewReader(csv), "rows.csv", opt)

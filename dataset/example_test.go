@@ -20,9 +20,9 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	neg, pos := d.ClassCounts()
+	n := d.ClassCounts()
 	fmt.Println("features:", d.Features)
-	fmt.Printf("positive class %q: %d of %d rows\n", d.Classes[1], pos, neg+pos)
+	fmt.Printf("positive class %q: %d of %d rows\n", d.Classes[1], n[1], n[0]+n[1])
 	fmt.Println("missing cells:", d.Missing())
 
 	_, err = dataset.Read(strings.NewReader("a,label\n1,0\nx,1\n"), "bad.csv", dataset.Options{})

@@ -84,7 +84,6 @@ func (d *Dataset) setMultiLabels(labels []string, line func(int) int, fixed []st
 		}
 		d.Y[i] = k
 	}
-	d.Labels = classes
-	d.Classes = [2]string{}
+	d.Classes = classes
 	return nil
 }

@@ -22,7 +22,7 @@ type Stream struct {
 	total int
 	eof   bool
 	// classes are Options.Classes.
-	classes [2]string
+	classes []string
 }
 
 // NewStream reads the header of the table at the start of r (CSV,
@@ -46,8 +46,8 @@ func newStream(src rowSource, name string, opt Options) (*Stream, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.labelCol >= 0 && opt.Classes == [2]string{} {
-		return nil, fmt.Errorf("%s: reading in batches needs the two label values fixed in advance (Options.Classes)", name)
+	if p.labelCol >= 0 && !fixedClasses(opt.Classes) {
+		return nil, fmt.Errorf("%s: reading in batches needs the label values fixed in advance (Options.Classes)", name)
 	}
 	return &Stream{src: src, p: p, classes: opt.Classes}, nil
 }
@@ -90,10 +90,17 @@ func (s *Stream) IDColumn() string {
 	return s.p.header[s.p.idCol]
 }
 
-// Classes returns the two label values the stream was given
-// (Options.Classes: [0] negative, [1] positive), labelled or not, so that
-// what is predicted for its rows can be written in them.
-func (s *Stream) Classes() [2]string { return s.classes }
+// Classes returns the label values the stream was given
+// (Options.Classes, in class order: [0] negative, [1] positive for two),
+// labelled or not, so that what is predicted for its rows can be written
+// in them.
+func (s *Stream) Classes() []string { return s.classes }
+
+// fixedClasses tells whether classes fix a table's label values: three or
+// more, or two not both empty.
+func fixedClasses(classes []string) bool {
+	return len(classes) > 2 || len(classes) == 2 && (classes[0] != "" || classes[1] != "")
+}
 
 // Labelled reports whether the file has a label column.
 func (s *Stream) Labelled() bool { return s.p.labelCol >= 0 }

@@ -136,7 +136,7 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if d.Labels != nil {
+	if d.NumClasses() > 2 {
 		return runCVMulti(ctx, &cvMultiRun{plan: plan, d: d, set: &set, data: *data, oof: *oof, asJSON: *asJSON, grid: ff.grid,
 			env: learn.Env{Seed: *seed, Workers: *jobs}}, stdout, stderr)
 	}
@@ -157,9 +157,9 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("cv: writing --oof: %w", err)
 		}
 	}
-	_, pos := d.ClassCounts()
+	pos := d.ClassCounts()[1]
 	o := cvOutput{
-		Method: plan.method.Name(), Data: *data, Rows: d.Rows(), Features: d.Cols(), Positives: pos, Classes: d.Classes,
+		Method: plan.method.Name(), Data: *data, Rows: d.Rows(), Features: d.Cols(), Positives: pos, Classes: dataset.ClassPair(d.Classes),
 		Weight: d.WeightColumn, Folds: *folds, Repeats: *repeats, Seed: *seed, Holdout: set.Holdout,
 		Params: learn.ParamMap(plan.method.Params()), Grid: ff.grid, Seconds: elapsed.Seconds(), OOF: *oof,
 		Rounds: res.Rounds, Summary: sum,
@@ -230,16 +230,16 @@ func cvLoad(ctx context.Context, df *dataFlags, path, weight string, folds int, 
 	if d.Split != nil {
 		fmt.Fprintf(stderr, "cv: %s: split column ignored: every row takes part in the folds\n", path)
 	}
-	if d.Labels != nil {
-		for c, n := range d.CountClasses() {
+	if d.NumClasses() > 2 {
+		for c, n := range d.ClassCounts() {
 			if folds > n {
 				return nil, fmt.Errorf("cv: --folds %d: %s has only %d rows of the class %q, and every fold needs one; use --folds %d or fewer",
-					folds, path, n, d.Labels[c], n)
+					folds, path, n, d.Classes[c], n)
 			}
 		}
 		return d, nil
 	}
-	if _, pos := d.ClassCounts(); folds > pos {
+	if pos := d.ClassCounts()[1]; folds > pos {
 		return nil, fmt.Errorf("cv: --folds %d: %s has only %d rows of the positive (minority) class %q, and every fold needs one; use --folds %d or fewer",
 			folds, path, pos, d.Classes[1], pos)
 	}

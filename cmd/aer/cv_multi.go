@@ -86,14 +86,14 @@ func runCVMulti(ctx context.Context, r *cvMultiRun, stdout, stderr io.Writer) er
 	if r.oof != "" {
 		ld := learnData(r.d)
 		if err := writeFileAtomic(ctx, r.oof, func(w io.Writer) error {
-			return cv.WriteMultiOOF(w, ld, res, r.d.Labels, r.d.IDColumn, r.d.IDs)
+			return cv.WriteMultiOOF(w, ld, res, r.d.Classes, r.d.IDColumn, r.d.IDs)
 		}); err != nil {
 			return fmt.Errorf("cv: writing --oof: %w", err)
 		}
 	}
 	o := cvMultiOutput{
-		Method: r.plan.method.Name(), Data: r.data, Rows: r.d.Rows(), Features: r.d.Cols(), Labels: r.d.Labels,
-		Counts: r.d.CountClasses(), Multiclass: r.plan.multiclass, Weight: r.d.WeightColumn, Folds: set.Folds, Repeats: set.Repeats,
+		Method: r.plan.method.Name(), Data: r.data, Rows: r.d.Rows(), Features: r.d.Cols(), Labels: r.d.Classes,
+		Counts: r.d.ClassCounts(), Multiclass: r.plan.multiclass, Weight: r.d.WeightColumn, Folds: set.Folds, Repeats: set.Repeats,
 		Seed: r.env.Seed, Holdout: set.Holdout, Params: learn.ParamMap(r.plan.method.Params()), Seconds: time.Since(start).Seconds(),
 		OOF: r.oof, Rounds: res.Rounds, Summary: sum,
 	}
