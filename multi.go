@@ -14,6 +14,7 @@ import (
 	"github.com/aer-go/aer/modelfile"
 	"github.com/aer-go/aer/multiclass"
 	"github.com/aer-go/aer/pipeline"
+	"github.com/aer-go/aer/predfile"
 	"github.com/aer-go/aer/search"
 )
 
@@ -229,7 +230,7 @@ func (p *Predictions) writeMultiCSV(w io.Writer) error {
 	if p.IDColumn != "" {
 		ids = p.ID
 	}
-	return dataset.WriteMultiPredictions(w, &dataset.MultiPredictions{Classes: p.Names, Label: p.Label, Pred: p.Pred, Proba: p.Proba}, p.IDColumn, ids)
+	return predfile.WriteMultiPredictions(w, &predfile.MultiPredictions{Classes: p.Names, Label: p.Label, Pred: p.Pred, Proba: p.Proba}, p.IDColumn, ids)
 }
 
 // predictStreamMulti is PredictStream for a multi-class model: the table

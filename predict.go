@@ -7,6 +7,7 @@ import (
 
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/predfile"
 )
 
 // PredictOptions say how a model scores a table. The zero value (and a
@@ -80,8 +81,8 @@ func (p *Predictions) WriteCSV(w io.Writer) error {
 	if p.Names != nil {
 		return p.writeMultiCSV(w)
 	}
-	pw := dataset.NewPredictionsWriter(w, p.IDColumn, p.Label != nil, true, false)
-	if err := pw.Write(&dataset.Predictions{ID: p.ID, Label: p.Label, Score: p.Score, Pred: p.Pred, Classes: p.Classes}); err != nil {
+	pw := predfile.NewPredictionsWriter(w, p.IDColumn, p.Label != nil, true, false)
+	if err := pw.Write(&predfile.Predictions{ID: p.ID, Label: p.Label, Score: p.Score, Pred: p.Pred, Classes: p.Classes}); err != nil {
 		return err
 	}
 	return pw.Flush()

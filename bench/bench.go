@@ -22,6 +22,7 @@ import (
 	"github.com/aer-go/aer/internal/atomicfile"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/pipeline"
+	"github.com/aer-go/aer/predfile"
 	"github.com/aer-go/aer/search"
 )
 
@@ -531,7 +532,7 @@ func (rs *runState) save(o *outcome, j *job) error {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
-		if err := atomicfile.Write(p, func(w io.Writer) error { return dataset.WriteMultiPredictions(w, o.multi, o.idColumn, o.ids) }); err != nil {
+		if err := atomicfile.Write(p, func(w io.Writer) error { return predfile.WriteMultiPredictions(w, o.multi, o.idColumn, o.ids) }); err != nil {
 			return err
 		}
 		if err := saveTuning(SummaryPath(cfg.Out, j.data.name, j.spec, j.seed), nil); err != nil {
@@ -543,7 +544,7 @@ func (rs *runState) save(o *outcome, j *job) error {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
-		if err := atomicfile.Write(p, func(w io.Writer) error { return dataset.WritePredictions(w, o.preds) }); err != nil {
+		if err := atomicfile.Write(p, func(w io.Writer) error { return predfile.WritePredictions(w, o.preds) }); err != nil {
 			return err
 		}
 		if err := saveTuning(SummaryPath(cfg.Out, j.data.name, j.spec, j.seed), o.tuning); err != nil {

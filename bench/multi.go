@@ -11,11 +11,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/learn"
 	aermetrics "github.com/aer-go/aer/metrics"
 	"github.com/aer-go/aer/multiclass"
+	"github.com/aer-go/aer/predfile"
 	"github.com/aer-go/aer/search"
 )
 
@@ -101,7 +101,7 @@ func fitAndScoreMulti(ctx context.Context, j *job, grid, rule string, workers in
 	if r, err := aermetrics.EvaluateMulti(sp.test.Y, argmax, nil, k, nil); err == nil {
 		row.DefaultBA = r.BalancedAccuracy
 	}
-	p := &dataset.MultiPredictions{Classes: j.data.d.Classes, Label: sp.test.Y, Pred: pred, Proba: proba}
+	p := &predfile.MultiPredictions{Classes: j.data.d.Classes, Label: sp.test.Y, Pred: pred, Proba: proba}
 	return &outcome{row: row, multi: p, ids: sp.testIDs, idColumn: sp.idColumn}, nil
 }
 
@@ -136,7 +136,7 @@ func isMultiFile(path string) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("%s: %w", path, err)
 	}
-	return dataset.IsMultiPredictions(head), nil
+	return predfile.IsMultiPredictions(head), nil
 }
 
 // multiCorrectAndLoss reads a multi-class predictions file: each row's
@@ -147,7 +147,7 @@ func multiCorrectAndLoss(path string) ([]bool, []float64, error) {
 		return nil, nil, err
 	}
 	defer f.Close()
-	p, err := dataset.ReadMultiPredictions(f, path)
+	p, err := predfile.ReadMultiPredictions(f, path)
 	if err != nil {
 		return nil, nil, err
 	}

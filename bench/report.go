@@ -4,7 +4,6 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"github.com/aer-go/aer/decision"
 	"io"
 	"math"
 	"path/filepath"
@@ -13,7 +12,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/decision"
+	"github.com/aer-go/aer/predfile"
+
 	"github.com/aer-go/aer/internal/atomicfile"
 	"github.com/aer-go/aer/metrics"
 	"github.com/aer-go/aer/stattest"
@@ -117,10 +118,10 @@ func buildReport(cfg Config, ds []*data, rows map[runKey]Row) (*report, error) {
 
 // pooledPreds concatenates the test predictions of spec's runs on dataset
 // over seeds, in seed order.
-func pooledPreds(out, name string, spec Spec, seeds []uint64) (*dataset.Predictions, error) {
-	all := &dataset.Predictions{}
+func pooledPreds(out, name string, spec Spec, seeds []uint64) (*predfile.Predictions, error) {
+	all := &predfile.Predictions{}
 	for _, seed := range seeds {
-		p, err := dataset.LoadPredictions(PredsPath(out, name, spec, seed))
+		p, err := predfile.LoadPredictions(PredsPath(out, name, spec, seed))
 		if err != nil {
 			return nil, err
 		}
@@ -154,7 +155,7 @@ func pooledTests(out, name string, spec Spec, seeds []uint64, q metrics.RowLoss)
 			correct, loss = append(correct, c...), append(loss, l...)
 			continue
 		}
-		p, err := dataset.LoadPredictions(path)
+		p, err := predfile.LoadPredictions(path)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -227,7 +228,7 @@ func (rp *report) pairTests(d string) error {
 	return nil
 }
 
-func correctAndLoss(p *dataset.Predictions, q metrics.RowLoss) ([]bool, []float64, error) {
+func correctAndLoss(p *predfile.Predictions, q metrics.RowLoss) ([]bool, []float64, error) {
 	c := make([]bool, len(p.Label))
 	l := make([]float64, len(p.Label))
 	for i, y := range p.Label {

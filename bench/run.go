@@ -15,6 +15,7 @@ import (
 	"github.com/aer-go/aer/learn"
 	aermetrics "github.com/aer-go/aer/metrics"
 	"github.com/aer-go/aer/pipeline"
+	"github.com/aer-go/aer/predfile"
 )
 
 // split is one seed's train, validation and test rows of a dataset,
@@ -75,11 +76,11 @@ func splitData(d *dataset.Dataset, protocol string, seed uint64) (*split, error)
 // AER figures need of its fit summary (nil when it has none).
 type outcome struct {
 	row    Row
-	preds  *dataset.Predictions
+	preds  *predfile.Predictions
 	tuning *tuning
 	// multi are the test predictions of a multi-class run, with the test
 	// rows' ids and their column (nil without them).
-	multi    *dataset.MultiPredictions
+	multi    *predfile.MultiPredictions
 	ids      []string
 	idColumn string
 }
@@ -168,7 +169,7 @@ func fitAndScore(ctx context.Context, j *job, grid, rule string, crossFit, worke
 	row.DefaultThreshold = learn.ThresholdOf(raw)
 	row.DefaultBA = aermetrics.FromScores(y, rawScore, row.DefaultThreshold, nil).BalancedAccuracy()
 
-	p := &dataset.Predictions{Label: y, Score: score, Pred: make([]int, len(score)), ID: sp.testIDs, IDColumn: sp.idColumn}
+	p := &predfile.Predictions{Label: y, Score: score, Pred: make([]int, len(score)), ID: sp.testIDs, IDColumn: sp.idColumn}
 	for i, s := range score {
 		if s >= layer.Threshold {
 			p.Pred[i] = 1

@@ -12,6 +12,7 @@ import (
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/metrics"
+	"github.com/aer-go/aer/predfile"
 )
 
 // Decider turns class probabilities into classes: a multi-class model's
@@ -253,7 +254,7 @@ func WriteMultiOOF(w io.Writer, d *learn.Data, r *MultiResult, classes []string,
 	}
 	bw.WriteString("row,repeat,fold,label,pred")
 	for _, c := range classes {
-		bw.WriteString("," + csvField(dataset.ScorePrefix+c))
+		bw.WriteString("," + csvField(predfile.ScorePrefix+c))
 	}
 	if d.W != nil {
 		bw.WriteString(",weight")

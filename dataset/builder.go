@@ -179,7 +179,7 @@ func (p *parser) findSplitWeightID(seen map[string]int) error {
 		}
 	}
 	id := opt.ID
-	if opt.idFirst && len(header) > 1 && !slices.Contains(opt.idExcept, header[0]) {
+	if opt.IDFirstExcept != nil && len(header) > 1 && !slices.Contains(opt.IDFirstExcept, header[0]) {
 		id = header[0]
 	}
 	if id != "" {
@@ -316,7 +316,7 @@ func (p *parser) parse(rec []string, line int, b *rows) error {
 		if isMissing(s, p.opt.NA) {
 			return p.fail(line, p.header[p.labelCol], s, ErrMissingLabel, "")
 		}
-		b.labels = append(b.labels, intern(p.canon, s, canonicalLabel))
+		b.labels = append(b.labels, intern(p.canon, s, CanonicalLabel))
 		b.lines = append(b.lines, line)
 	}
 	if p.splitCol >= 0 {

@@ -121,10 +121,10 @@ type Options struct {
 	// they hold.
 	Keep []string
 
-	// idFirst takes the first column as the ID when it is not one of
-	// the names in idExcept (predictions files).
-	idFirst  bool
-	idExcept []string
+	// IDFirstExcept, when not nil, reads the first column as the ID
+	// column unless its name is one of these (a predictions file, whose
+	// first column is its id column under any name but its own columns').
+	IDFirstExcept []string
 	// autoText lists the Text columns AutoText added.
 	autoText []string
 }
@@ -396,9 +396,9 @@ func Read(r io.Reader, name string, opt Options) (*Dataset, error) {
 	return d, err
 }
 
-// canonicalLabel writes numeric labels in one form, so "1", "1.0" and
-// "+1" are the same class.
-func canonicalLabel(s string) string {
+// CanonicalLabel writes a numeric label in one form, so "1", "1.0" and
+// "+1" are the same class; any other label is returned as it is.
+func CanonicalLabel(s string) string {
 	if v, err := parseFloat(s); err == nil && !math.IsInf(v, 0) && v == v {
 		return strconv.FormatFloat(v, 'g', -1, 64)
 	}
@@ -418,7 +418,7 @@ func (d *Dataset) setLabels(labels []string, lines []int, opt Options, name stri
 		return d.setMultiLabels(labels, line, nil, name, col)
 	}
 	if fixedClasses(opt.Classes) {
-		classes = []string{canonicalLabel(opt.Classes[0]), canonicalLabel(opt.Classes[1])}
+		classes = []string{CanonicalLabel(opt.Classes[0]), CanonicalLabel(opt.Classes[1])}
 		for i, s := range labels {
 			if s != classes[0] && s != classes[1] {
 				return &Error{File: name, Line: line(i), Column: col, Value: s, Err: ErrUnknownClass,
@@ -440,7 +440,7 @@ func (d *Dataset) setLabels(labels []string, lines []int, opt Options, name stri
 		pos := ""
 		switch {
 		case opt.Positive != "":
-			pos = canonicalLabel(opt.Positive)
+			pos = CanonicalLabel(opt.Positive)
 			if _, ok := counts[pos]; !ok && !(opt.AllowOneClass && len(classes) < 2) {
 				return &Error{File: name, Column: col, Value: opt.Positive, Err: ErrUnknownClass,
 					Detail: "the positive class given is not in the file, which has " + quoteList(classes)}
@@ -549,15 +549,15 @@ func WriteCSV(w io.Writer, d *Dataset) error {
 			}
 			switch col.kind {
 			case outID:
-				bw.WriteString(csvCell(d.IDs[i]))
+				bw.WriteString(CSVCell(d.IDs[i]))
 			case outText:
-				bw.WriteString(csvCell(d.Text[col.j].Cells[i]))
+				bw.WriteString(CSVCell(d.Text[col.j].Cells[i]))
 			case outCategory:
 				// Written back as its value (empty when no one-hot
 				// feature is set: missing or unseen).
 				for v := range col.cat.Values {
 					if row[col.j+v] == 1 {
-						bw.WriteString(csvCell(col.cat.Values[v]))
+						bw.WriteString(CSVCell(col.cat.Values[v]))
 						break
 					}
 				}
@@ -569,12 +569,12 @@ func WriteCSV(w io.Writer, d *Dataset) error {
 					bw.WriteString("NA") // an empty line would be skipped on reading
 				}
 			case outSplit:
-				bw.WriteString(csvCell(d.Split[i]))
+				bw.WriteString(CSVCell(d.Split[i]))
 			case outWeight:
 				buf = strconv.AppendFloat(buf[:0], d.W[i], 'g', -1, 64)
 				bw.Write(buf)
 			case outLabel:
-				bw.WriteString(csvCell(d.LabelName(d.Y[i])))
+				bw.WriteString(CSVCell(d.LabelName(d.Y[i])))
 			}
 		}
 		if err := bw.WriteByte('\n'); err != nil {
@@ -686,8 +686,9 @@ func categoryGroups(d *Dataset) map[int]Category {
 	return groups
 }
 
-// csvCell quotes s when CSV requires it.
-func csvCell(s string) string {
+// CSVCell returns s as a CSV cell, quoted when CSV requires it (a comma,
+// quote or line break, or spaces at either end), as WriteCSV writes cells.
+func CSVCell(s string) string {
 	if strings.ContainsAny(s, ",\"\r\n") || strings.TrimSpace(s) != s {
 		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 	}

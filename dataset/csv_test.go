@@ -263,44 +263,6 @@ func TestSubset(t *testing.T) {
 	}
 }
 
-func TestPredictionsRoundTrip(t *testing.T) {
-	p := &Predictions{Label: []int{0, 1, 1, 0}, Score: []float64{0.1, 0.9, 0.30000000000000004, 1e-17}, Pred: []int{0, 1, 0, 0}}
-	var buf bytes.Buffer
-	if err := WritePredictions(&buf, p); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasPrefix(buf.String(), "label,score,pred\n0,0.1,0\n") {
-		t.Errorf("format: %q", buf.String())
-	}
-	q, err := ReadPredictions(&buf, "p.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range p.Score {
-		if q.Label[i] != p.Label[i] || q.Score[i] != p.Score[i] || q.Pred[i] != p.Pred[i] {
-			t.Fatalf("row %d differs: %+v vs %+v", i, q, p)
-		}
-	}
-	// A file of negatives only keeps 0 negative.
-	q, err = ReadPredictions(strings.NewReader("label,score\n0,0.9\n0,0.1\n"), "p.csv")
-	if err != nil || q.Label[0] != 0 || q.Label[1] != 0 {
-		t.Errorf("all-negative labels: %+v %v", q, err)
-	}
-	// 0/1 labels keep 1 positive even when 1 is the majority.
-	q, err = ReadPredictions(strings.NewReader("label,score\n1,0.9\n1,0.8\n0,0.1\n"), "p.csv")
-	if err != nil || q.Label[0] != 1 || q.Label[2] != 0 || q.Pred != nil {
-		t.Errorf("majority-1 labels: %+v %v", q, err)
-	}
-	for _, bad := range []string{"label,prob\n0,0.5\n", "label,score\n0,\n", "label,score,pred\n0,0.5,2\n"} {
-		if _, err := ReadPredictions(strings.NewReader(bad), "bad.csv"); err == nil {
-			t.Errorf("accepted %q", bad)
-		}
-	}
-	if err := WritePredictions(&bytes.Buffer{}, &Predictions{Score: []float64{math.NaN()}}); err == nil {
-		t.Error("NaN score written silently")
-	}
-}
-
 func sharedDir(tb testing.TB, sub string) string { return sharedtest.Path(tb, sub) }
 
 // TestSharedDatasets loads every shared dataset and checks its shape and
