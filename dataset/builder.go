@@ -380,7 +380,7 @@ const estimateAfter = 512
 var chunkFrom = estimateAfter
 
 // readAll parses every row of src into one buffer.
-func (p *parser) readAll(src rowSource) (*rows, error) {
+func (p *parser) readAll(src RowSource) (*rows, error) {
 	// Room for 1024 rows, but never more than a few MB up front: a header
 	// of millions of columns must not allocate gigabytes before its first
 	// row.
@@ -390,7 +390,7 @@ func (p *parser) readAll(src rowSource) (*rows, error) {
 	// a quote-free CSV table is read in parallel chunks.
 	cs, _ := src.(*csvSource)
 	for {
-		rec, line, err := src.next()
+		rec, line, err := src.Next()
 		if err == io.EOF {
 			break
 		}
@@ -546,8 +546,8 @@ func (p *parser) dataset(b *rows) (*Dataset, error) {
 }
 
 // build reads a whole table from src: see Read.
-func build(src rowSource, name string, opt Options) (*Dataset, error) {
-	p, err := newParser(name, src.header(), opt)
+func build(src RowSource, name string, opt Options) (*Dataset, error) {
+	p, err := newParser(name, src.Header(), opt)
 	if err != nil {
 		return nil, err
 	}

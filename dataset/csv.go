@@ -27,6 +27,9 @@ type Options struct {
 	// text, outcomes that would leak. A name the file lacks is skipped
 	// (Dataset.Dropped says which it had); the label cannot be dropped.
 	Drop []string
+	// Format names the registered format (see Format) to read the table
+	// in; empty means the one its first bytes, else its name, tell.
+	Format string
 	// NA lists more cell values that mean "missing", besides the empty
 	// cell, ?, NA, NaN, N/A, null, <NA> and #N/A (case-insensitive).
 	NA []string
@@ -152,7 +155,8 @@ func LabelLike(name, label string) bool {
 const splitColumn = "split"
 
 // Load reads the data file at path: CSV, gzip-compressed CSV (a .csv.gz
-// file) or Parquet, told apart by their first bytes. See Decode and Read.
+// file), Parquet or another registered format (see Format), told apart
+// by their first bytes. See Decode and Read.
 func Load(path string, opt Options) (*Dataset, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -175,9 +179,11 @@ func Stem(path string) string {
 	return strings.TrimSuffix(name, filepath.Ext(name))
 }
 
-// Decode reads a table from r as Load reads a file: Parquet when r starts
-// with Parquet's magic bytes (see parquetSource for how its values read),
-// gzip-compressed CSV when it starts with gzip's, else CSV. See Read.
+// Decode reads a table from r as Load reads a file, in the registered
+// format (see Format) its first bytes, else its name, tell: Parquet when
+// r starts with Parquet's magic bytes (see parquetSource for how its
+// values read), gzip-compressed CSV when it starts with gzip's, else CSV.
+// See Read.
 func Decode(r io.Reader, name string, opt Options) (*Dataset, error) {
 	var d *Dataset
 	err := rereading(r, &opt, func(r io.Reader, opt Options) error {
