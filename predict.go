@@ -172,8 +172,8 @@ func (m *Model) ReadOptions() dataset.Options {
 	return opt
 }
 
-// ReadTable reads the table at path ("-": the standard input) as data for
-// the model (see ReadOptions).
+// ReadTable reads the table in the file at path as data for the model
+// (see Model.ReadOptions), in any format aer.ReadTable reads.
 func (m *Model) ReadTable(path string) (*Table, error) {
-	return ReadTableOptions(path, m.ReadOptions())
+	return readTable(path, m.ReadOptions())
 }

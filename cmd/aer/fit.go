@@ -290,7 +290,7 @@ func (a *fitArgs) readData(ctx context.Context, stderr io.Writer) (train, valid 
 	opt := a.df.trainingOptions()
 	opt.Weight = *a.weight
 	opt.Workers = *a.threads
-	t, err := aerlib.ReadTableFrom(ctx, *a.train, opt)
+	t, err := readTable(ctx, *a.train, opt)
 	if err != nil {
 		return nil, nil, fmt.Errorf("fit: %w", err)
 	}
@@ -318,7 +318,7 @@ func (a *fitArgs) readData(ctx context.Context, stderr io.Writer) (train, valid 
 		return train, valid, nil
 	}
 	d, schema := train.Dataset(), train.Schema()
-	valid, err = aerlib.ReadTableFrom(ctx, *a.valid, dataset.Options{Label: d.Label, Classes: d.Classes, AllowOneClass: true, Weight: *a.weight,
+	valid, err = readTable(ctx, *a.valid, dataset.Options{Label: d.Label, Classes: d.Classes, AllowOneClass: true, Weight: *a.weight,
 		Drop: opt.Drop, Delimiter: opt.Delimiter, NA: opt.NA, ID: opt.ID, Categories: d.Categories, Workers: *a.threads,
 		Keep: schema.RawColumns()})
 	if err != nil {

@@ -230,7 +230,7 @@ func importTable(ctx context.Context, data string, df *dataFlags, labels string)
 		}
 		opt.Classes = l
 	}
-	table, err := aerlib.ReadTableFrom(ctx, data, opt)
+	table, err := readTable(ctx, data, opt)
 	if err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
@@ -258,7 +258,7 @@ func importModel(ctx context.Context, from, path string, table *aerlib.Table) (*
 	if path != "-" {
 		return aerlib.ImportFile(ctx, path, from, table)
 	}
-	model, err := aerlib.Import(ctx, aerlib.Stdin(ctx), from, table)
+	model, err := aerlib.Import(ctx, stdinOf(ctx), from, table)
 	if err != nil && !errors.Is(err, aerlib.ErrImport) {
 		err = fmt.Errorf("standard input: %w", err)
 	}
