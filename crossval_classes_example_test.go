@@ -42,7 +42,7 @@ func ExampleCrossValidate_classes() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("classes:", t.Dataset().Labels, "rounds:", len(res.Rounds))
+	fmt.Println("classes:", t.Dataset().Classes, "rounds:", len(res.Rounds))
 	fmt.Println("mean balanced accuracy above 0.9:", sum[0].Mean > 0.9, "MAUC above 0.95:", sum[1].Mean > 0.95)
 	// Output:
 	// classes: [common middle rare] rounds: 5

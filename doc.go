@@ -31,11 +31,11 @@
 // choices (seed, workers, progress, logger), which are never saved in the
 // model.
 //
-// A Table has named columns: numeric and categorical features, a binary
-// label, an id, row weights and dropped columns. It is read from files
-// (ReadTable, DecodeTable) or built from Go values (NewTable from column
-// slices, TableFromRows from structs or maps), always through the one
-// parser of package dataset. A Model scores a Table by column name:
+// A Table has named columns: numeric and categorical features, a label
+// of two or more classes, an id, row weights and dropped columns. It is
+// read from files (ReadTable, DecodeTable) or built from Go values
+// (NewTable from column slices, TableFromRows from structs or maps),
+// always through the one parser of package dataset. A Model scores a Table by column name:
 // reordered columns give the same scores, extra columns are ignored, a
 // missing feature column is an error naming it, a category value the
 // training data lacked is encoded as all zeros and counted, and

@@ -60,7 +60,8 @@ func Example() {
 	auc := metrics.ROCAUC(preds.Label, preds.Score, nil)
 	fmt.Println("method:", model.Method(), "classes:", model.Schema().Classes)
 	th, _ := model.Threshold()
-	neg, pos := train.ClassCounts()
+	counts := train.ClassCounts()
+	neg, pos := counts[0], counts[1]
 	fmt.Println("scores:", model.Scores(), "threshold is the positive share:", th == float64(pos)/float64(neg+pos))
 	fmt.Println("first row:", preds.ID[0], preds.Class(0))
 	fmt.Println("test ROC-AUC above 0.9:", auc > 0.9)
@@ -102,7 +103,8 @@ func ExampleNewTable() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	neg, pos := t.ClassCounts()
+	counts := t.ClassCounts()
+	neg, pos := counts[0], counts[1]
 	fmt.Println("rows:", t.Rows(), "negative:", neg, "positive:", pos)
 	fmt.Println("features:", model.Schema().Features)
 	fmt.Println("n_estimators:", gbdt.Params()[0].Key, "left as", gbdt.Params()[0].Value)

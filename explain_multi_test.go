@@ -183,8 +183,7 @@ func TestExplainBinaryJSON(t *testing.T) {
 	for i := range d.Y {
 		d.Y[i] = min(d.Y[i], 1)
 	}
-	d.Labels = nil
-	d.Classes = [2]string{"no", "yes"}
+	d.Classes = []string{"no", "yes"}
 	method, _ := aer.Method("logreg")
 	m, err := aer.Fit(ctx, tb, nil, &aer.Settings{Seed: 1}, method)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/internal/atomicfile"
 	"github.com/aer-go/aer/interop/onnx"
@@ -70,7 +71,8 @@ func (m *Model) marshalONNX() ([]byte, error) {
 		spec.Weights, spec.Cost = m.layer.Weights, m.layer.Cost
 		return onnx.Marshal(spec)
 	}
-	spec.Model, spec.Classes = decision.Detach(sc), s.Classes[:]
+	pair := dataset.ClassPair(s.Classes)
+	spec.Model, spec.Classes = decision.Detach(sc), pair[:]
 	spec.Threshold, _ = m.Threshold()
 	if m.layer != nil && m.layer.Calibration != nil {
 		cal := onnx.Calibration(*m.layer.Calibration)

@@ -118,12 +118,12 @@ func Fit(ctx context.Context, train, valid *Table, s *Settings, method learn.Met
 	}
 	summary := &TrainSummary{Rows: train.Rows(), MissingCells: train.d.Missing()}
 	if k == 2 {
-		_, summary.Positives = train.ClassCounts()
+		summary.Positives = train.ClassCounts()[1]
 	}
 	if va != nil {
 		summary.ValidRows = va.Rows()
 		if k == 2 {
-			_, summary.ValidPositives = valid.ClassCounts()
+			summary.ValidPositives = valid.ClassCounts()[1]
 		}
 	}
 	env := learn.Env{Seed: s.Seed, Workers: s.Workers, Progress: s.Progress, Logger: s.Logger,

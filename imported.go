@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -102,9 +103,9 @@ type ImportConfig struct {
 // LightGBM's raw score).
 //
 // A multi-class model (XGBoost's multi:softprob and multi:softmax,
-// LightGBM's multiclass) needs a multi-class table (Table.Labels) of as
+// LightGBM's multiclass) needs a multi-class table (Table.Classes) of as
 // many classes: the table's labels, in order, name the model's classes
-// 0, 1, ... (dataset.Options.Labels, aer import --labels, fixes their
+// 0, 1, ... (dataset.Options.Classes, aer import --labels, fixes their
 // order; without it a table's labels are sorted, numbers by value, so
 // that labels 0..k-1 are the model's own). The imported model predicts the class
 // probabilities the library does (the softmax of the class margins)
@@ -125,13 +126,9 @@ func Import(ctx context.Context, r io.Reader, from string, table *Table) (*Model
 		c := schema.Categories[0]
 		return nil, fmt.Errorf("%w: column %q holds text; %s reads a categorical feature as its integer codes (pandas' .cat.codes), which the table must hold instead", ErrImport, c.Column, library)
 	}
-	switch schema.Classes {
-	case [2]string{"1", "0"}:
-		schema.Classes = [2]string{"0", "1"}
-	case [2]string{"0", "1"}:
-	default:
-		// Named by the caller: ReadOptions.Positive.
-	}
+	if slices.Equal(schema.Classes, []string{"1", "0"}) {
+		schema.Classes = []string{"0", "1"}
+	} // else 0, 1, or named by the caller: ReadOptions.Positive.
 	h := sha256.New()
 	f, err := readForeign(io.TeeReader(r, h), from)
 	if err != nil {
@@ -141,11 +138,11 @@ func Import(ctx context.Context, r io.Reader, from string, table *Table) (*Model
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if k := schema.NumClasses(); f.classes != 0 || schema.Labels != nil {
+	if k := schema.NumClasses(); f.classes != 0 || k > 2 {
 		if f.classes == 2 {
 			return nil, fmt.Errorf("%w: the %s model (%s) has 2 classes: aer imports a multi-class model of 3 or more classes, and a binary one with a binary objective", ErrImport, library, src.Objective)
 		}
-		if f.classes != k || schema.Labels == nil {
+		if f.classes != k || k == 2 {
 			return nil, fmt.Errorf("%w: the %s model (%s) has %s, the table's label %s has %d classes", ErrImport,
 				library, src.Objective, classCount(f.classes), schema.Label, k)
 		}

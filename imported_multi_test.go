@@ -173,10 +173,11 @@ func TestImportLightGBMMulti(t *testing.T) {
 	if err := os.WriteFile(path, []byte(csv.String()), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	table, err := aer.ReadTableFrom(ctx, path, dataset.Options{Labels: labels})
+	d, err := dataset.Load(path, dataset.Options{Classes: labels})
 	if err != nil {
 		t.Fatal(err)
 	}
+	table := aer.TableOf(d)
 	m, err := aer.ImportFile(ctx, filepath.Join(dir, "lg_kddcup99.model"), aer.FromLightGBM, table)
 	if err != nil {
 		t.Fatal(err)

@@ -96,7 +96,7 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if h.Multiclass != "" || h.Schema.Labels != nil {
+	if h.Multiclass != "" || h.Schema.NumClasses() > 2 {
 		mm, err := loadMulti(h, method, payload)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -39,7 +40,7 @@ func saveModel(path, method string, layer *decision.Layer) error {
 	if err != nil {
 		return err
 	}
-	h := &modelfile.Header{Method: method, Schema: dataset.Schema{Features: d.Features, Label: "label", Classes: [2]string{"no", "yes"}}}
+	h := &modelfile.Header{Method: method, Schema: dataset.Schema{Features: d.Features, Label: "label", Classes: []string{"no", "yes"}}}
 	if layer != nil {
 		if h.Decision, err = json.Marshal(layer); err != nil {
 			return err
@@ -162,10 +163,10 @@ func (zeros) Read(p []byte) (int, error) {
 // ReadOptions carries every column role of the schema and its categories,
 // and reads data that lacks the label.
 func TestReadOptions(t *testing.T) {
-	s := &dataset.Schema{Label: "y", Classes: [2]string{"no", "yes"}, Weight: "w", Drop: []string{"note"}, ID: "id",
+	s := &dataset.Schema{Label: "y", Classes: []string{"no", "yes"}, Weight: "w", Drop: []string{"note"}, ID: "id",
 		Categories: []dataset.Category{{Column: "color", Values: []string{"blue", "red"}}}}
 	o := s.ReadOptions()
-	if o.Label != "y" || o.Classes != s.Classes || !o.LabelOptional || !o.AllowOneClass || o.Weight != "w" || !o.WeightOptional ||
+	if o.Label != "y" || !slices.Equal(o.Classes, s.Classes) || !o.LabelOptional || !o.AllowOneClass || o.Weight != "w" || !o.WeightOptional ||
 		len(o.Drop) != 1 || o.Drop[0] != "note" || o.ID != "id" || len(o.Categories) != 1 || o.Categories[0].Column != "color" || len(o.Categories[0].Values) != 2 {
 		t.Errorf("ReadOptions = %+v", o)
 	}

@@ -7,9 +7,10 @@ import (
 
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/decision"
+	"github.com/aer-go/aer/decompose"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/modelfile"
-	"github.com/aer-go/aer/decompose"
+	"github.com/aer-go/aer/predfile"
 )
 
 // How a model of three or more classes holds them
@@ -43,7 +44,7 @@ func decisionOf(s *Settings) decision.Options {
 // loadMulti decodes a multi-class model's payload (ReadModel).
 func loadMulti(h *modelfile.Header, method learn.Method, payload []byte) (learn.Model, error) {
 	k := h.Schema.NumClasses()
-	if h.Schema.Labels == nil || k < 3 {
+	if k < 3 {
 		return nil, fmt.Errorf("%w: a %s multi-class model without three or more labels in its schema", modelfile.ErrHeader, h.Multiclass)
 	}
 	var mm learn.Model
@@ -104,7 +105,7 @@ func (p *Predictions) writeMultiCSV(w io.Writer) error {
 	if p.IDColumn != "" {
 		ids = p.ID
 	}
-	return dataset.WriteMultiPredictions(w, &dataset.MultiPredictions{Classes: p.Names, Label: p.Label, Pred: p.Pred, Proba: p.Proba}, p.IDColumn, ids)
+	return predfile.WriteMultiPredictions(w, &predfile.MultiPredictions{Classes: p.Names, Label: p.Label, Pred: p.Pred, Proba: p.Proba}, p.IDColumn, ids)
 }
 
 // predictStreamMulti is PredictStream for a multi-class model: the table

@@ -28,8 +28,8 @@ func TestFitMultiClass(t *testing.T) {
 	if err != nil {
 		t.Skipf("%v (the multi-class datasets are in ../shared/datasets-multiclass)", err)
 	}
-	if !slicesEqual(all.Dataset().Labels, []string{"1", "2", "3", "5", "6", "7"}) {
-		t.Fatalf("labels %q", all.Dataset().Labels)
+	if !slicesEqual(all.Dataset().Classes, []string{"1", "2", "3", "5", "6", "7"}) {
+		t.Fatalf("labels %q", all.Dataset().Classes)
 	}
 	parts, err := dataset.StratifiedSplit(all.Dataset().Y, []float64{3, 1, 1}, 0)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/predfile"
 )
 
 // PredictOptions say how a model scores a table. The zero value (and a
@@ -80,8 +81,8 @@ func (p *Predictions) WriteCSV(w io.Writer) error {
 	if p.Names != nil {
 		return p.writeMultiCSV(w)
 	}
-	pw := dataset.NewPredictionsWriter(w, p.IDColumn, p.Label != nil, true, false)
-	if err := pw.Write(&dataset.Predictions{ID: p.ID, Label: p.Label, Score: p.Score, Pred: p.Pred, Classes: p.Classes}); err != nil {
+	pw := predfile.NewPredictionsWriter(w, p.IDColumn, p.Label != nil, true, false)
+	if err := pw.Write(&predfile.Predictions{ID: p.ID, Label: p.Label, Score: p.Score, Pred: p.Pred, Classes: p.Classes}); err != nil {
 		return err
 	}
 	return pw.Flush()
@@ -108,7 +109,7 @@ func (m *Model) Predict(ctx context.Context, t *Table, opt *PredictOptions) (*Pr
 	if err != nil {
 		return nil, err
 	}
-	p := &Predictions{Classes: m.header.Schema.Classes, IDColumn: t.d.IDColumn, ID: t.d.IDs, Label: enc.Y, Score: score,
+	p := &Predictions{Classes: dataset.ClassPair(m.header.Schema.Classes), IDColumn: t.d.IDColumn, ID: t.d.IDs, Label: enc.Y, Score: score,
 		Pred: make([]int, len(score)), Unseen: enc.unseen, Ignored: enc.ignored}
 	p.Threshold, p.ThresholdFrom = m.Threshold()
 	if opt.Threshold != nil {
@@ -171,8 +172,8 @@ func (m *Model) ReadOptions() dataset.Options {
 	return opt
 }
 
-// ReadTable reads the table at path ("-": the standard input) as data for
-// the model (see ReadOptions).
+// ReadTable reads the table in the file at path as data for the model
+// (see Model.ReadOptions), in any format aer.ReadTable reads.
 func (m *Model) ReadTable(path string) (*Table, error) {
-	return ReadTableOptions(path, m.ReadOptions())
+	return readTable(path, m.ReadOptions())
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/predfile"
 )
 
 // StreamBatch is the number of rows PredictStream reads, scores and
@@ -78,8 +79,8 @@ func (m *Model) PredictStream(ctx context.Context, r io.Reader, name string, w i
 	if batch <= 0 {
 		batch = StreamBatch
 	}
-	pw := dataset.NewPredictionsWriter(w, s.IDColumn(), s.Labelled(), true, false)
-	preds := dataset.Predictions{Classes: s.Classes()} // label and pred as the training file's class names
+	pw := predfile.NewPredictionsWriter(w, s.IDColumn(), s.Labelled(), true, false)
+	preds := predfile.Predictions{Classes: dataset.ClassPair(s.Classes())} // label and pred as the training file's class names
 	for {
 		d, err := s.Next(batch)
 		if err == io.EOF {

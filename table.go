@@ -1,12 +1,9 @@
 package aer
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"sort"
@@ -14,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/aer-go/aer/dataset"
-	"github.com/aer-go/aer/internal/ctxio"
 	"github.com/aer-go/aer/learn"
 )
 
@@ -74,77 +70,48 @@ func (o *ReadOptions) Options() dataset.Options {
 }
 
 // Table is a table of named columns: numeric and categorical features, a
-// binary label (optional), row identifiers, row weights, and the columns
-// left out. It is read from a file (ReadTable: CSV, gzip-compressed CSV
-// or Parquet), from a reader (DecodeTable), or built from Go values
-// (NewTable, TableFromRows), all through the one parser of package
-// dataset. A Model scores a Table by column name.
+// label of two or more classes (optional), row identifiers, row weights,
+// and the columns left out. A Model scores a Table by column name. There
+// are four ways to get one, all through the one parser of package
+// dataset, all with ReadOptions:
+//
+//   - ReadTable reads a file: CSV, gzip-compressed CSV, Parquet or a
+//     format registered with dataset.RegisterFormat;
+//   - DecodeTable reads the same formats from an io.Reader (a request
+//     body, the standard input);
+//   - NewTable builds one from columns of Go values;
+//   - TableFromRows builds one from a slice of structs or maps.
+//
+// Model.ReadTable reads data to score with a model's own options, and
+// TableOf wraps a table that package dataset read with options of its own.
 type Table struct {
 	d *dataset.Dataset
 }
 
-// TableOf returns the table of a dataset read by package dataset.
+// TableOf returns the table of a dataset read by package dataset, for
+// reads that ReadOptions does not cover (dataset.Options fixing the
+// classes or the categories, say).
 func TableOf(d *dataset.Dataset) *Table { return &Table{d: d} }
 
-// ReadTable reads the table in the file at path ("-": the standard
-// input): CSV, gzip-compressed CSV or Parquet, told apart by their first
-// bytes. Errors name the file, line, column and value.
+// ReadTable reads the table in the file at path: CSV, gzip-compressed
+// CSV, Parquet, or a format registered with dataset.RegisterFormat, told
+// apart by their first bytes. The table is named after the file, without
+// its extension. Errors name the file, line, column and value.
 func ReadTable(path string, opt *ReadOptions) (*Table, error) {
-	return ReadTableOptions(path, opt.Options())
+	return readTable(path, opt.Options())
 }
 
-// ReadTableOptions reads the table at path ("-": the standard input) with
-// the options of package dataset, for the reads ReadOptions does not
-// cover (a model's schema fixing the classes and categories).
-func ReadTableOptions(path string, opt dataset.Options) (*Table, error) {
-	return ReadTableFrom(context.Background(), path, opt)
-}
-
-// stdinKey keys a replacement of the standard input in a context.
-type stdinKey struct{}
-
-// WithStdin returns ctx carrying r as the standard input that
-// ReadTableFrom reads for the path "-" (tests); without it, os.Stdin.
-func WithStdin(ctx context.Context, r io.Reader) context.Context {
-	return context.WithValue(ctx, stdinKey{}, r)
-}
-
-// Stdin returns the standard input of ctx: WithStdin's reader, else
-// os.Stdin.
-func Stdin(ctx context.Context) io.Reader {
-	if r, ok := ctx.Value(stdinKey{}).(io.Reader); ok {
-		return r
-	}
-	return os.Stdin
-}
-
-// ReadTableFrom is ReadTableOptions with the standard input taken from
-// ctx (see WithStdin).
-func ReadTableFrom(ctx context.Context, path string, opt dataset.Options) (*Table, error) {
-	if path == "-" {
-		d, err := dataset.Decode(ctxio.NewReader(ctx, Stdin(ctx)), "stdin", opt)
-		if err != nil {
-			return nil, err
-		}
-		d.Name = "stdin"
-		return &Table{d: d}, nil
-	}
-	f, err := os.Open(path)
+// readTable reads the table at path with the options of package dataset.
+func readTable(path string, opt dataset.Options) (*Table, error) {
+	d, err := dataset.Load(path, opt)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	// Reads stop when ctx is done (Ctrl-C during a long read).
-	d, err := dataset.Decode(ctxio.NewFile(ctx, f), filepath.Base(path), opt)
-	if err != nil {
-		return nil, err
-	}
-	d.Name = dataset.Stem(path)
 	return &Table{d: d}, nil
 }
 
-// DecodeTable reads a table from r, as ReadTable reads a file; name
-// names it in error messages.
+// DecodeTable reads a table from r, in any of the formats ReadTable
+// reads; name names it in error messages.
 func DecodeTable(r io.Reader, name string, opt *ReadOptions) (*Table, error) {
 	d, err := dataset.Decode(r, name, opt.Options())
 	if err != nil {
@@ -371,12 +338,14 @@ func (t *Table) Features() []string { return slices.Clone(t.d.Features) }
 // Labelled tells whether the table has a label column.
 func (t *Table) Labelled() bool { return t.d.Y != nil }
 
-// Classes are the label values as written in the table: [0] the
-// negative class, [1] the positive one.
-func (t *Table) Classes() [2]string { return t.d.Classes }
+// Classes lists every class of the label, as written in the table, in
+// class order: a two-class table's negative then positive (minority)
+// class, a multi-class table's classes sorted (numbers by value, before
+// text). Nil for a table without a label.
+func (t *Table) Classes() []string { return slices.Clone(t.d.Classes) }
 
-// ClassCounts returns the rows of each class.
-func (t *Table) ClassCounts() (negative, positive int) { return t.d.ClassCounts() }
+// ClassCounts returns the rows of each class, in the order of Classes.
+func (t *Table) ClassCounts() []int { return t.d.ClassCounts() }
 
 // IDs are the cells of the id column, nil without one.
 func (t *Table) IDs() []string { return t.d.IDs }

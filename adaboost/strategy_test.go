@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/aer-go/aer/adaboost"
-	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/decompose"
+	"github.com/aer-go/aer/learn"
 )
 
 // TestDefaultStrategy: the boosted ensembles fit multi-class labels

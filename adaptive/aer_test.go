@@ -94,7 +94,8 @@ func TestFitPredictRoundTrip(t *testing.T) {
 	}
 	// Subset sizes follow Algorithm 1: global = floor(m_n/L) majority minus
 	// Tomek removals, local = m_k + floor(m_k/2) majority.
-	mn, mk := tr.ClassCounts()
+	counts := tr.ClassCounts()
+	mn, mk := counts[0], counts[1]
 	for k, s := range rep.Subsets {
 		if s.Minority != mk {
 			t.Errorf("subset %d has %d minority rows, want %d", k, s.Minority, mk)
@@ -291,7 +292,8 @@ func sprint(v []int) string {
 // d+1 rows per component with full covariances) are left out of the pool.
 func TestPoolGuard(t *testing.T) {
 	tr, va, _ := task(t, 300, 5) // about 169 majority training rows, 6 features
-	neg, _ := tr.ClassCounts()
+	counts := tr.ClassCounts()
+	neg, _ := counts[0], counts[1]
 	c := smallConfig()
 	c.Components = []int{2, 20, 24, 25, 40}
 	c.Covariance = "full"

@@ -11,10 +11,10 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/decompose"
 	"github.com/aer-go/aer/internal/rng"
 	"github.com/aer-go/aer/internal/sharedtest"
 	"github.com/aer-go/aer/learn"
-	"github.com/aer-go/aer/decompose"
 )
 
 // threeClasses is n rows of 4 features in 3 imbalanced classes (about
@@ -209,7 +209,7 @@ func TestMultiQualityShared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := len(d.Labels)
+	k := len(d.Classes)
 	parts, err := dataset.StratifiedSplit(d.Y, []float64{3, 1, 1}, 0)
 	if err != nil {
 		t.Fatal(err)

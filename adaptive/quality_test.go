@@ -74,7 +74,8 @@ func TestQualityTable(t *testing.T) {
 			var r metrics.Report
 			if *qualityGBDT {
 				start := time.Now()
-				neg, pos := tr.ClassCounts()
+				counts := tr.ClassCounts()
+				neg, pos := counts[0], counts[1]
 				var st boost.Settings
 				st.Seed, st.ScalePosWeight = uint64(s), float64(neg)/float64(pos)
 				m, err := boost.Train(context.Background(), boost.Data{X: tr.X, Y: tr.Y}, nil, &st)

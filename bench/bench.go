@@ -22,6 +22,7 @@ import (
 	"github.com/aer-go/aer/internal/atomicfile"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/pipeline"
+	"github.com/aer-go/aer/predfile"
 	"github.com/aer-go/aer/search"
 )
 
@@ -213,13 +214,19 @@ func readColumns(d *dataset.Dataset, opt dataset.Options) string {
 	if opt.Label == "" && opt.Positive == "" && d.IDColumn == "" && len(d.Dropped) == 0 && len(d.Categories) == 0 && len(d.Text) == 0 {
 		return ""
 	}
+	// The two classes of a two-class table; two empty strings for more,
+	// as the hash has always had them.
+	var classes [2]string
+	if len(d.Classes) == 2 {
+		classes = [2]string(d.Classes)
+	}
 	b, _ := json.Marshal(struct {
 		Label    string    `json:"label"`
 		Classes  [2]string `json:"classes"`
 		Features []string  `json:"features"`
 		ID       string    `json:"id,omitempty"`
 		Dropped  []string  `json:"dropped,omitempty"`
-	}{d.Label, d.Classes, d.Features, d.IDColumn, d.Dropped})
+	}{d.Label, classes, d.Features, d.IDColumn, d.Dropped})
 	return string(b)
 }
 
@@ -525,7 +532,7 @@ func (rs *runState) save(o *outcome, j *job) error {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
-		if err := atomicfile.Write(p, func(w io.Writer) error { return dataset.WriteMultiPredictions(w, o.multi, o.idColumn, o.ids) }); err != nil {
+		if err := atomicfile.Write(p, func(w io.Writer) error { return predfile.WriteMultiPredictions(w, o.multi, o.idColumn, o.ids) }); err != nil {
 			return err
 		}
 		if err := saveTuning(SummaryPath(cfg.Out, j.data.name, j.spec, j.seed), nil); err != nil {
@@ -537,7 +544,7 @@ func (rs *runState) save(o *outcome, j *job) error {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
-		if err := atomicfile.Write(p, func(w io.Writer) error { return dataset.WritePredictions(w, o.preds) }); err != nil {
+		if err := atomicfile.Write(p, func(w io.Writer) error { return predfile.WritePredictions(w, o.preds) }); err != nil {
 			return err
 		}
 		if err := saveTuning(SummaryPath(cfg.Out, j.data.name, j.spec, j.seed), o.tuning); err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/aer-go/aer/internal/atomicfile"
 	"github.com/aer-go/aer/learn"
 	_ "github.com/aer-go/aer/methods"
+	"github.com/aer-go/aer/predfile"
 	"github.com/aer-go/aer/synth"
 )
 
@@ -106,7 +107,7 @@ func TestRunWritesEverything(t *testing.T) {
 	for _, ds := range []string{"alpha", "beta"} {
 		for _, m := range []string{"gbdt_n_estimators=20", "logreg", "tree_max_depth=4"} {
 			for _, s := range []string{"0", "1"} {
-				p, err := dataset.LoadPredictions(filepath.Join(out, "preds", ds, m, s+".csv"))
+				p, err := predfile.LoadPredictions(filepath.Join(out, "preds", ds, m, s+".csv"))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -13,6 +13,7 @@ import (
 	"github.com/aer-go/aer/bench"
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/metrics"
+	"github.com/aer-go/aer/predfile"
 )
 
 // writeMultiTask writes a 3-class table of 300 rows (180, 80, 40 rows of
@@ -87,7 +88,7 @@ func TestRunMultiClass(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := dataset.ReadMultiPredictions(f, "preds")
+		p, err := predfile.ReadMultiPredictions(f, "preds")
 		f.Close()
 		if err != nil {
 			t.Fatal(err)

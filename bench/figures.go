@@ -362,7 +362,7 @@ func (rp *report) writeFigures() ([]string, error) {
 		return nil
 	}
 	for _, d := range rp.ds {
-		if d.d.Labels != nil {
+		if d.d.NumClasses() > 2 {
 			continue // the curves are of binary scores
 		}
 		var cs []curve

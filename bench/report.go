@@ -15,10 +15,9 @@ import (
 	"strings"
 
 	"github.com/aer-go/aer/decision"
-
-	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/internal/atomicfile"
 	"github.com/aer-go/aer/metrics"
+	"github.com/aer-go/aer/predfile"
 	"github.com/aer-go/aer/stattest"
 )
 
@@ -120,10 +119,10 @@ func buildReport(cfg Config, ds []*data, rows map[runKey]Row) (*report, error) {
 
 // pooledPreds concatenates the test predictions of spec's runs on dataset
 // over seeds, in seed order.
-func pooledPreds(out, name string, spec Spec, seeds []uint64) (*dataset.Predictions, error) {
-	all := &dataset.Predictions{}
+func pooledPreds(out, name string, spec Spec, seeds []uint64) (*predfile.Predictions, error) {
+	all := &predfile.Predictions{}
 	for _, seed := range seeds {
-		p, err := dataset.LoadPredictions(PredsPath(out, name, spec, seed))
+		p, err := predfile.LoadPredictions(PredsPath(out, name, spec, seed))
 		if err != nil {
 			return nil, err
 		}
@@ -157,7 +156,7 @@ func pooledTests(out, name string, spec Spec, seeds []uint64, q metrics.RowLoss)
 			correct, loss = append(correct, c...), append(loss, l...)
 			continue
 		}
-		p, err := dataset.LoadPredictions(path)
+		p, err := predfile.LoadPredictions(path)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -230,7 +229,7 @@ func (rp *report) pairTests(d string) error {
 	return nil
 }
 
-func correctAndLoss(p *dataset.Predictions, q metrics.RowLoss) ([]bool, []float64, error) {
+func correctAndLoss(p *predfile.Predictions, q metrics.RowLoss) ([]bool, []float64, error) {
 	c := make([]bool, len(p.Label))
 	l := make([]float64, len(p.Label))
 	for i, y := range p.Label {
@@ -256,7 +255,7 @@ func isClassesFile(path string) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("%s: %w", path, err)
 	}
-	return dataset.IsMultiPredictions(head), nil
+	return predfile.IsMultiPredictions(head), nil
 }
 
 // classesCorrectAndLoss reads a predictions file of three or more
@@ -268,7 +267,7 @@ func classesCorrectAndLoss(path string) ([]bool, []float64, error) {
 		return nil, nil, err
 	}
 	defer f.Close()
-	p, err := dataset.ReadMultiPredictions(f, path)
+	p, err := predfile.ReadMultiPredictions(f, path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -470,7 +469,7 @@ var multiMetricCols = []struct {
 func (rp *report) multiNames() []string {
 	var out []string
 	for _, d := range rp.ds {
-		if d.d.Labels != nil {
+		if d.d.NumClasses() > 2 {
 			out = append(out, d.name)
 		}
 	}
@@ -574,16 +573,16 @@ func (rp *report) docMethods(dc *doc) {
 // docDataset is one dataset's section: its size, the metrics table, the
 // pair tests and the figures.
 func (rp *report) docDataset(dc *doc, d *data) {
-	neg, pos := d.d.ClassCounts()
+	counts := d.d.ClassCounts()
 	dc.h(2, fmt.Sprintf("%s", d.name))
-	if d.d.Labels != nil {
-		counts := d.d.CountClasses()
+	if len(counts) > 2 {
 		parts := make([]string, len(counts))
 		for c, n := range counts {
-			parts[c] = fmt.Sprintf("%s %d", d.d.Labels[c], n)
+			parts[c] = fmt.Sprintf("%s %d", d.d.Classes[c], n)
 		}
 		dc.p(fmt.Sprintf("%d rows of %d classes (%s), %d features; file %s.", d.d.Rows(), len(counts), strings.Join(parts, ", "), d.d.Cols(), filepath.Base(d.path)))
 	} else {
+		neg, pos := counts[0], counts[1]
 		dc.p(fmt.Sprintf("%d rows (%d minority, %d majority), %d features; file %s.", neg+pos, pos, neg, d.d.Cols(), filepath.Base(d.path)))
 	}
 	anch := rp.anchors[d.name]

@@ -15,6 +15,7 @@ import (
 	"github.com/aer-go/aer/learn"
 	aermetrics "github.com/aer-go/aer/metrics"
 	"github.com/aer-go/aer/pipeline"
+	"github.com/aer-go/aer/predfile"
 )
 
 // split is one seed's train, validation and test rows of a dataset,
@@ -75,11 +76,11 @@ func splitData(d *dataset.Dataset, protocol string, seed uint64) (*split, error)
 // AER figures need of its fit summary (nil when it has none).
 type outcome struct {
 	row    Row
-	preds  *dataset.Predictions
+	preds  *predfile.Predictions
 	tuning *tuning
 	// multi are the test predictions of a multi-class run, with the test
 	// rows' ids and their column (nil without them).
-	multi    *dataset.MultiPredictions
+	multi    *predfile.MultiPredictions
 	ids      []string
 	idColumn string
 }
@@ -92,7 +93,7 @@ func fitAndScore(ctx context.Context, j *job, grid, rule string, crossFit, worke
 		Status: "ok", SettingsHash: j.hash,
 		NTrain: j.split.train.Rows(), NValid: j.split.valid.Rows(), NTest: j.split.test.Rows(), NFeatures: j.split.train.Cols(),
 	}
-	if j.data.d.Labels != nil {
+	if j.data.d.NumClasses() > 2 {
 		return fitAndScoreClasses(ctx, j, grid, rule, workers, row)
 	}
 	fail := func(err error) (*outcome, error) {
@@ -163,7 +164,7 @@ func fitAndScore(ctx context.Context, j *job, grid, rule string, crossFit, worke
 	row.DefaultThreshold = learn.ThresholdOf(raw)
 	row.DefaultBA = aermetrics.FromScores(y, rawScore, row.DefaultThreshold, nil).BalancedAccuracy()
 
-	p := &dataset.Predictions{Label: y, Score: score, Pred: make([]int, len(score)), ID: sp.testIDs, IDColumn: sp.idColumn}
+	p := &predfile.Predictions{Label: y, Score: score, Pred: make([]int, len(score)), ID: sp.testIDs, IDColumn: sp.idColumn}
 	for i, s := range score {
 		if s >= layer.Threshold {
 			p.Pred[i] = 1
@@ -184,7 +185,7 @@ func fitAndScore(ctx context.Context, j *job, grid, rule string, crossFit, worke
 // test rows' at the most probable class. The two-class columns are NaN.
 func fitAndScoreClasses(ctx context.Context, j *job, grid, rule string, workers int, row Row) (*outcome, error) {
 	sp := j.split
-	k := len(j.data.d.Labels)
+	k := j.data.d.NumClasses()
 	for _, c := range columns {
 		if c.float && c.name != "fit_seconds" && c.name != "predict_seconds" {
 			c.set(&row, "NaN")
@@ -243,7 +244,7 @@ func fitAndScoreClasses(ctx context.Context, j *job, grid, rule string, workers 
 	if o, err := aermetrics.NewOutcome(sp.test.Y, argmax, nil, k, nil); err == nil {
 		row.DefaultBA = aermetrics.BalancedAccuracy.Value(o)
 	}
-	p := &dataset.MultiPredictions{Classes: j.data.d.Labels, Label: sp.test.Y, Pred: pred, Proba: proba}
+	p := &predfile.MultiPredictions{Classes: j.data.d.Classes, Label: sp.test.Y, Pred: pred, Proba: proba}
 	return &outcome{row: row, multi: p, ids: sp.testIDs, idColumn: sp.idColumn}, nil
 }
 

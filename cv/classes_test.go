@@ -11,10 +11,10 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/aer-go/aer/boost"
-	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/metrics"
 	"github.com/aer-go/aer/pipeline"
+	"github.com/aer-go/aer/predfile"
 )
 
 // multiData is a 3-class problem of 240 rows (150, 60, 30): two numeric
@@ -127,7 +127,7 @@ func TestRunClasses(t *testing.T) {
 	if err := WriteOOF(&buf, d, res, []string{"x", "y", "z"}, "", nil); err != nil {
 		t.Fatal(err)
 	}
-	p, err := dataset.ReadMultiPredictions(&buf, "oof")
+	p, err := predfile.ReadMultiPredictions(&buf, "oof")
 	if err != nil {
 		t.Fatal(err)
 	}

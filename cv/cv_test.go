@@ -11,9 +11,9 @@ import (
 	"testing"
 
 	"github.com/aer-go/aer/boost"
-	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/metrics"
+	"github.com/aer-go/aer/predfile"
 	"github.com/aer-go/aer/synth"
 )
 
@@ -183,7 +183,7 @@ func TestOOFFile(t *testing.T) {
 	if !strings.HasPrefix(buf.String(), "row,repeat,fold,label,score,pred,weight\n") {
 		t.Fatalf("header: %q", strings.SplitN(buf.String(), "\n", 2)[0])
 	}
-	p, err := dataset.ReadPredictions(&buf, "oof.csv")
+	p, err := predfile.ReadPredictions(&buf, "oof.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +222,7 @@ func TestOOFIDs(t *testing.T) {
 	if !strings.HasPrefix(buf.String(), "cust,row,repeat,fold,label,score,pred\nc0,1,1,") || !strings.Contains(buf.String(), "\n\"a,b\",3,1,") {
 		t.Fatalf("written: %q", buf.String()[:80])
 	}
-	p, err := dataset.ReadPredictions(&buf, "oof.csv")
+	p, err := predfile.ReadPredictions(&buf, "oof.csv")
 	if err != nil {
 		t.Fatal(err)
 	}

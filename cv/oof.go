@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/predfile"
 )
 
 // WriteOOF writes r's out-of-fold predictions of the rows of d as CSV,
@@ -40,7 +40,7 @@ func WriteOOF(w io.Writer, d *learn.Data, r *Result, classes []string, idColumn 
 	} else {
 		bw.WriteString("label,pred")
 		for _, c := range classes {
-			bw.WriteString("," + csvField(dataset.ScorePrefix+c))
+			bw.WriteString("," + csvField(predfile.ScorePrefix+c))
 		}
 	}
 	if d.W != nil {

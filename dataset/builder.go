@@ -179,7 +179,7 @@ func (p *parser) findSplitWeightID(seen map[string]int) error {
 		}
 	}
 	id := opt.ID
-	if opt.idFirst && len(header) > 1 && !slices.Contains(opt.idExcept, header[0]) {
+	if opt.IDFirstExcept != nil && len(header) > 1 && !slices.Contains(opt.IDFirstExcept, header[0]) {
 		id = header[0]
 	}
 	if id != "" {
@@ -316,7 +316,7 @@ func (p *parser) parse(rec []string, line int, b *rows) error {
 		if isMissing(s, p.opt.NA) {
 			return p.fail(line, p.header[p.labelCol], s, ErrMissingLabel, "")
 		}
-		b.labels = append(b.labels, intern(p.canon, s, canonicalLabel))
+		b.labels = append(b.labels, intern(p.canon, s, CanonicalLabel))
 		b.lines = append(b.lines, line)
 	}
 	if p.splitCol >= 0 {
@@ -380,7 +380,7 @@ const estimateAfter = 512
 var chunkFrom = estimateAfter
 
 // readAll parses every row of src into one buffer.
-func (p *parser) readAll(src rowSource) (*rows, error) {
+func (p *parser) readAll(src RowSource) (*rows, error) {
 	// Room for 1024 rows, but never more than a few MB up front: a header
 	// of millions of columns must not allocate gigabytes before its first
 	// row.
@@ -390,7 +390,7 @@ func (p *parser) readAll(src rowSource) (*rows, error) {
 	// a quote-free CSV table is read in parallel chunks.
 	cs, _ := src.(*csvSource)
 	for {
-		rec, line, err := src.next()
+		rec, line, err := src.Next()
 		if err == io.EOF {
 			break
 		}
@@ -546,8 +546,8 @@ func (p *parser) dataset(b *rows) (*Dataset, error) {
 }
 
 // build reads a whole table from src: see Read.
-func build(src rowSource, name string, opt Options) (*Dataset, error) {
-	p, err := newParser(name, src.header(), opt)
+func build(src RowSource, name string, opt Options) (*Dataset, error) {
+	p, err := newParser(name, src.Header(), opt)
 	if err != nil {
 		return nil, err
 	}

@@ -95,7 +95,7 @@ func (c *catColumn) add(v string) int32 {
 // categoryKey is the value a categorical cell stands for: numbers in one
 // canonical form (as labels: 1, 1.0 and +1 are one category), any other
 // text as it is.
-func categoryKey(s string) string { return canonicalLabel(s) }
+func categoryKey(s string) string { return CanonicalLabel(s) }
 
 // setupCategories marks the categorical feature columns of p.
 func (p *parser) setupCategories() {

@@ -100,7 +100,7 @@ func TestCategoricalErrors(t *testing.T) {
 // encodes exactly as a whole read.
 func TestCategoricalFixed(t *testing.T) {
 	text := "color,a,label\nred,1,0\npurple,2,1\n,3,1\nblue,4,0\npurple,5,0\n"
-	opt := Options{Categories: []Category{{Column: "color", Values: []string{"blue", "red"}}}, Classes: [2]string{"0", "1"}, AllowOneClass: true}
+	opt := Options{Categories: []Category{{Column: "color", Values: []string{"blue", "red"}}}, Classes: []string{"0", "1"}, AllowOneClass: true}
 	d, err := Read(strings.NewReader(text), "t.csv", opt)
 	if err != nil {
 		t.Fatal(err)

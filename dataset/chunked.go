@@ -373,7 +373,7 @@ func (p *parser) fastRow(s string, off, line int, comma byte, b *rows, fields *[
 		if isMissing(t, nil) {
 			return 0, false
 		}
-		b.labels = append(b.labels, intern(p.canon, t, canonicalLabel))
+		b.labels = append(b.labels, intern(p.canon, t, CanonicalLabel))
 		b.lines = append(b.lines, line)
 	}
 	b.x = b.x[:len(b.x)+w]

@@ -15,12 +15,17 @@ var ErrMajorityPositive = errors.New("the positive class is the majority")
 // message. Methods built for imbalance treat the positive class as the
 // minority (AER models the negative, majority class with its mixture), so
 // a positive class chosen by hand that is the majority is most likely a
-// mistake. Unlabelled data and equal counts pass.
+// mistake. Unlabelled data, equal counts and
+// tables of more than two classes pass.
 func (d *Dataset) CheckMinorityPositive(name string) error {
 	if d.Y == nil {
 		return nil
 	}
-	neg, pos := d.ClassCounts()
+	if d.NumClasses() != 2 {
+		return nil
+	}
+	n := d.ClassCounts()
+	neg, pos := n[0], n[1]
 	if pos <= neg {
 		return nil
 	}

@@ -27,6 +27,9 @@ type Options struct {
 	// text, outcomes that would leak. A name the file lacks is skipped
 	// (Dataset.Dropped says which it had); the label cannot be dropped.
 	Drop []string
+	// Format names the registered format (see Format) to read the table
+	// in; empty means the one its first bytes, else its name, tell.
+	Format string
 	// NA lists more cell values that mean "missing", besides the empty
 	// cell, ?, NA, NaN, N/A, null, <NA> and #N/A (case-insensitive).
 	NA []string
@@ -37,19 +40,17 @@ type Options struct {
 	// means the rarer class; on a tie, "1" if present, else the value that
 	// sorts last.
 	Positive string
-	// Classes, when set, fixes the two label values (negative, positive),
-	// as a fitted model's schema does; any other label value is an error.
-	// It overrides Positive.
-	Classes [2]string
+	// Classes, when set, fixes the label values in class order, as a
+	// fitted model's schema does; any other label value is an error. Two
+	// values are the negative and the positive class (it overrides
+	// Positive); three or more are the classes of a multi-class table (it
+	// overrides MultiClass too).
+	Classes []string
 	// MultiClass reads a label column of three or more values as a
-	// multi-class table: Dataset.Labels holds the values, sorted, and Y
-	// indices into them. A column of two values is read as a binary
-	// table all the same (Classes, the rarer positive).
+	// multi-class table: Dataset.Classes holds the values, sorted, and Y
+	// indices into them. A column of two values is read as a two-class
+	// table all the same (the rarer class positive).
 	MultiClass bool
-	// Labels, when set, fixes the label values of a multi-class table, in
-	// order, as a fitted multi-class model's schema does; any other value
-	// is an error. It overrides Classes and MultiClass.
-	Labels []string
 	// Unlabeled reads a file without a label column: every column but the
 	// split column is a feature.
 	Unlabeled bool
@@ -123,10 +124,10 @@ type Options struct {
 	// they hold.
 	Keep []string
 
-	// idFirst takes the first column as the ID when it is not one of
-	// the names in idExcept (predictions files).
-	idFirst  bool
-	idExcept []string
+	// IDFirstExcept, when not nil, reads the first column as the ID
+	// column unless its name is one of these (a predictions file, whose
+	// first column is its id column under any name but its own columns').
+	IDFirstExcept []string
 	// autoText lists the Text columns AutoText added.
 	autoText []string
 }
@@ -154,7 +155,8 @@ func LabelLike(name, label string) bool {
 const splitColumn = "split"
 
 // Load reads the data file at path: CSV, gzip-compressed CSV (a .csv.gz
-// file) or Parquet, told apart by their first bytes. See Decode and Read.
+// file), Parquet or another registered format (see Format), told apart
+// by their first bytes. See Decode and Read.
 func Load(path string, opt Options) (*Dataset, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -177,9 +179,11 @@ func Stem(path string) string {
 	return strings.TrimSuffix(name, filepath.Ext(name))
 }
 
-// Decode reads a table from r as Load reads a file: Parquet when r starts
-// with Parquet's magic bytes (see parquetSource for how its values read),
-// gzip-compressed CSV when it starts with gzip's, else CSV. See Read.
+// Decode reads a table from r as Load reads a file, in the registered
+// format (see Format) its first bytes, else its name, tell: Parquet when
+// r starts with Parquet's magic bytes (see parquetSource for how its
+// values read), gzip-compressed CSV when it starts with gzip's, else CSV.
+// See Read.
 func Decode(r io.Reader, name string, opt Options) (*Dataset, error) {
 	var d *Dataset
 	err := rereading(r, &opt, func(r io.Reader, opt Options) error {
@@ -398,36 +402,36 @@ func Read(r io.Reader, name string, opt Options) (*Dataset, error) {
 	return d, err
 }
 
-// canonicalLabel writes numeric labels in one form, so "1", "1.0" and
-// "+1" are the same class.
-func canonicalLabel(s string) string {
+// CanonicalLabel writes a numeric label in one form, so "1", "1.0" and
+// "+1" are the same class; any other label is returned as it is.
+func CanonicalLabel(s string) string {
 	if v, err := parseFloat(s); err == nil && !math.IsInf(v, 0) && v == v {
 		return strconv.FormatFloat(v, 'g', -1, 64)
 	}
 	return s
 }
 
-// setLabels maps label strings to 0/1 by the rules of opt.
+// setLabels maps label strings to class indices by the rules of opt.
 func (d *Dataset) setLabels(labels []string, lines []int, opt Options, name string) error {
 	col := d.Label
 	line := func(i int) int { return lines[i] }
 	var classes []string
 	counts := map[string]int{}
-	if opt.Labels != nil {
-		return d.setMultiLabels(labels, line, opt.Labels, name, col)
+	if len(opt.Classes) > 2 {
+		return d.setMultiLabels(labels, line, opt.Classes, name, col)
 	}
 	if opt.MultiClass && countDistinct(labels, 3) >= 3 {
 		return d.setMultiLabels(labels, line, nil, name, col)
 	}
-	if opt.Classes != [2]string{} {
-		classes = []string{canonicalLabel(opt.Classes[0]), canonicalLabel(opt.Classes[1])}
+	if fixedClasses(opt.Classes) {
+		classes = []string{CanonicalLabel(opt.Classes[0]), CanonicalLabel(opt.Classes[1])}
 		for i, s := range labels {
 			if s != classes[0] && s != classes[1] {
 				return &Error{File: name, Line: line(i), Column: col, Value: s, Err: ErrUnknownClass,
 					Detail: fmt.Sprintf("the model knows %q (negative) and %q (positive)", classes[0], classes[1])}
 			}
 		}
-		d.Classes = [2]string{classes[0], classes[1]}
+		d.Classes = classes
 	} else {
 		for i, s := range labels {
 			if _, ok := counts[s]; !ok {
@@ -442,7 +446,7 @@ func (d *Dataset) setLabels(labels []string, lines []int, opt Options, name stri
 		pos := ""
 		switch {
 		case opt.Positive != "":
-			pos = canonicalLabel(opt.Positive)
+			pos = CanonicalLabel(opt.Positive)
 			if _, ok := counts[pos]; !ok && !(opt.AllowOneClass && len(classes) < 2) {
 				return &Error{File: name, Column: col, Value: opt.Positive, Err: ErrUnknownClass,
 					Detail: "the positive class given is not in the file, which has " + quoteList(classes)}
@@ -475,11 +479,11 @@ func (d *Dataset) setLabels(labels []string, lines []int, opt Options, name stri
 			} else if pos == "1" {
 				neg = "0"
 			}
-			d.Classes = [2]string{neg, pos}
+			d.Classes = []string{neg, pos}
 		} else if classes[0] == pos {
-			d.Classes = [2]string{classes[1], pos}
+			d.Classes = []string{classes[1], pos}
 		} else {
-			d.Classes = [2]string{classes[0], pos}
+			d.Classes = []string{classes[0], pos}
 		}
 	}
 	d.Y = make([]int, len(labels))
@@ -551,15 +555,15 @@ func WriteCSV(w io.Writer, d *Dataset) error {
 			}
 			switch col.kind {
 			case outID:
-				bw.WriteString(csvCell(d.IDs[i]))
+				bw.WriteString(CSVCell(d.IDs[i]))
 			case outText:
-				bw.WriteString(csvCell(d.Text[col.j].Cells[i]))
+				bw.WriteString(CSVCell(d.Text[col.j].Cells[i]))
 			case outCategory:
 				// Written back as its value (empty when no one-hot
 				// feature is set: missing or unseen).
 				for v := range col.cat.Values {
 					if row[col.j+v] == 1 {
-						bw.WriteString(csvCell(col.cat.Values[v]))
+						bw.WriteString(CSVCell(col.cat.Values[v]))
 						break
 					}
 				}
@@ -571,12 +575,12 @@ func WriteCSV(w io.Writer, d *Dataset) error {
 					bw.WriteString("NA") // an empty line would be skipped on reading
 				}
 			case outSplit:
-				bw.WriteString(csvCell(d.Split[i]))
+				bw.WriteString(CSVCell(d.Split[i]))
 			case outWeight:
 				buf = strconv.AppendFloat(buf[:0], d.W[i], 'g', -1, 64)
 				bw.Write(buf)
 			case outLabel:
-				bw.WriteString(csvCell(d.LabelName(d.Y[i])))
+				bw.WriteString(CSVCell(d.LabelName(d.Y[i])))
 			}
 		}
 		if err := bw.WriteByte('\n'); err != nil {
@@ -688,8 +692,9 @@ func categoryGroups(d *Dataset) map[int]Category {
 	return groups
 }
 
-// csvCell quotes s when CSV requires it.
-func csvCell(s string) string {
+// CSVCell returns s as a CSV cell, quoted when CSV requires it (a comma,
+// quote or line break, or spaces at either end), as WriteCSV writes cells.
+func CSVCell(s string) string {
 	if strings.ContainsAny(s, ",\"\r\n") || strings.TrimSpace(s) != s {
 		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 	}

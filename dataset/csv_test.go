@@ -27,7 +27,7 @@ func TestReadBasic(t *testing.T) {
 	if got := strings.Join(d.Features, ","); got != "a,b" {
 		t.Errorf("features = %s", got)
 	}
-	if d.Classes != [2]string{"no", "yes"} {
+	if !slices.Equal(d.Classes, []string{"no", "yes"}) {
 		t.Errorf("classes = %q, want rarer class yes positive", d.Classes)
 	}
 	wantY := []int{0, 1, 0, 0, 1}
@@ -52,8 +52,8 @@ func TestReadBasic(t *testing.T) {
 	if err != nil || len(tr) != 2 || len(va) != 1 || len(te) != 2 {
 		t.Errorf("SplitIndices = %v %v %v %v", tr, va, te, err)
 	}
-	if neg, pos := d.ClassCounts(); neg != 3 || pos != 2 {
-		t.Errorf("counts %d %d", neg, pos)
+	if n := d.ClassCounts(); n[0] != 3 || n[1] != 2 {
+		t.Errorf("counts %d %d", n[0], n[1])
 	}
 }
 
@@ -62,13 +62,13 @@ func TestLabelRules(t *testing.T) {
 	cases := []struct {
 		name string
 		opt  Options
-		want [2]string
+		want []string
 		y0   int
 	}{
-		{"last column, rarer positive", Options{}, [2]string{"a", "b"}, 1},
-		{"explicit positive", Options{Positive: "a"}, [2]string{"b", "a"}, 0},
-		{"fixed classes reversed", Options{Classes: [2]string{"a", "b"}}, [2]string{"a", "b"}, 1},
-		{"fixed classes", Options{Classes: [2]string{"b", "a"}}, [2]string{"b", "a"}, 0},
+		{"last column, rarer positive", Options{}, []string{"a", "b"}, 1},
+		{"explicit positive", Options{Positive: "a"}, []string{"b", "a"}, 0},
+		{"fixed classes reversed", Options{Classes: []string{"a", "b"}}, []string{"a", "b"}, 1},
+		{"fixed classes", Options{Classes: []string{"b", "a"}}, []string{"b", "a"}, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -76,13 +76,13 @@ func TestLabelRules(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d.Classes != c.want || d.Y[0] != c.y0 {
+			if !slices.Equal(d.Classes, c.want) || d.Y[0] != c.y0 {
 				t.Errorf("classes %q y0 %d, want %q %d", d.Classes, d.Y[0], c.want, c.y0)
 			}
 		})
 	}
 	d, err := read(t, "x,y,cls\n1,0,2\n2,1,3\n3,0,4\n4,1,5\n5,0,6\n", Options{Label: "y"})
-	if err != nil || d.Classes != [2]string{"0", "1"} || strings.Join(d.Features, ",") != "x,cls" {
+	if err != nil || !slices.Equal(d.Classes, []string{"0", "1"}) || strings.Join(d.Features, ",") != "x,cls" {
 		t.Errorf("label by name: %v %q %v", err, d.Classes, d.Features)
 	}
 	// Numeric labels in different spellings are one class; ties pick "1".
@@ -90,7 +90,7 @@ func TestLabelRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Classes != [2]string{"0", "1"} || d.Y[0] != 1 || d.Y[1] != 0 || d.Y[2] != 1 {
+	if !slices.Equal(d.Classes, []string{"0", "1"}) || d.Y[0] != 1 || d.Y[1] != 0 || d.Y[2] != 1 {
 		t.Errorf("classes %q Y %v", d.Classes, d.Y)
 	}
 }
@@ -145,7 +145,7 @@ func TestBadInputs(t *testing.T) {
 		{"missing label", "a,label\n1,0\n2,\n3,1\n", Options{}, ErrMissingLabel, "line 3"},
 		{"label not found", "a,b\n1,0\n", Options{Label: "y"}, ErrNoLabel, `column "y": label column not found`},
 		{"unknown positive", "a,label\n1,0\n2,1\n3,1\n", Options{Positive: "yes"}, ErrUnknownClass, "not in the file"},
-		{"unknown class for model", "a,label\n1,0\n2,2\n", Options{Classes: [2]string{"0", "1"}}, ErrUnknownClass, "line 3"},
+		{"unknown class for model", "a,label\n1,0\n2,2\n", Options{Classes: []string{"0", "1"}}, ErrUnknownClass, "line 3"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -197,7 +197,7 @@ func TestWriteCSVRoundTrip(t *testing.T) {
 			t.Errorf("row %d label/split differ", i)
 		}
 	}
-	if d2.Classes != d.Classes {
+	if !slices.Equal(d2.Classes, d.Classes) {
 		t.Errorf("classes %q vs %q", d2.Classes, d.Classes)
 	}
 }
@@ -263,44 +263,6 @@ func TestSubset(t *testing.T) {
 	}
 }
 
-func TestPredictionsRoundTrip(t *testing.T) {
-	p := &Predictions{Label: []int{0, 1, 1, 0}, Score: []float64{0.1, 0.9, 0.30000000000000004, 1e-17}, Pred: []int{0, 1, 0, 0}}
-	var buf bytes.Buffer
-	if err := WritePredictions(&buf, p); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasPrefix(buf.String(), "label,score,pred\n0,0.1,0\n") {
-		t.Errorf("format: %q", buf.String())
-	}
-	q, err := ReadPredictions(&buf, "p.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range p.Score {
-		if q.Label[i] != p.Label[i] || q.Score[i] != p.Score[i] || q.Pred[i] != p.Pred[i] {
-			t.Fatalf("row %d differs: %+v vs %+v", i, q, p)
-		}
-	}
-	// A file of negatives only keeps 0 negative.
-	q, err = ReadPredictions(strings.NewReader("label,score\n0,0.9\n0,0.1\n"), "p.csv")
-	if err != nil || q.Label[0] != 0 || q.Label[1] != 0 {
-		t.Errorf("all-negative labels: %+v %v", q, err)
-	}
-	// 0/1 labels keep 1 positive even when 1 is the majority.
-	q, err = ReadPredictions(strings.NewReader("label,score\n1,0.9\n1,0.8\n0,0.1\n"), "p.csv")
-	if err != nil || q.Label[0] != 1 || q.Label[2] != 0 || q.Pred != nil {
-		t.Errorf("majority-1 labels: %+v %v", q, err)
-	}
-	for _, bad := range []string{"label,prob\n0,0.5\n", "label,score\n0,\n", "label,score,pred\n0,0.5,2\n"} {
-		if _, err := ReadPredictions(strings.NewReader(bad), "bad.csv"); err == nil {
-			t.Errorf("accepted %q", bad)
-		}
-	}
-	if err := WritePredictions(&bytes.Buffer{}, &Predictions{Score: []float64{math.NaN()}}); err == nil {
-		t.Error("NaN score written silently")
-	}
-}
-
 func sharedDir(tb testing.TB, sub string) string { return sharedtest.Path(tb, sub) }
 
 // TestSharedDatasets loads every shared dataset and checks its shape and
@@ -317,8 +279,8 @@ func TestSharedDatasets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, pos := d.ClassCounts()
-		if d.Rows() != w[0] || d.Cols() != w[1] || pos != w[2] || d.Classes != [2]string{"0", "1"} {
+		pos := d.ClassCounts()[1]
+		if d.Rows() != w[0] || d.Cols() != w[1] || pos != w[2] || !slices.Equal(d.Classes, []string{"0", "1"}) {
 			t.Errorf("%s: %d rows, %d features, %d minority, classes %q; want %v", name, d.Rows(), d.Cols(), pos, d.Classes, w)
 		}
 		if name == "bioassay" {
@@ -389,7 +351,7 @@ func FuzzRead(f *testing.F) {
 			if len(d.Y) != r {
 				t.Fatal("labels and rows differ")
 			}
-			_, pos := d.ClassCounts()
+			pos := d.ClassCounts()[1]
 			if pos < 2 {
 				t.Fatalf("accepted %d positive rows", pos)
 			}
@@ -399,7 +361,7 @@ func FuzzRead(f *testing.F) {
 		if err := WriteCSV(&buf, d); err != nil {
 			t.Fatal(err)
 		}
-		opt := Options{Label: d.Label, Positive: d.Classes[1], Unlabeled: d.Y == nil}
+		opt := Options{Label: d.Label, Positive: d.LabelName(1), Unlabeled: d.Y == nil}
 		if d.Label == "" {
 			opt.Label = ""
 		}

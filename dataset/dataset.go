@@ -10,7 +10,8 @@ import (
 	"github.com/aer-go/aer/internal/hugepage"
 )
 
-// Dataset is a table of numeric features with an optional binary label.
+// Dataset is a table of numeric features with an optional label of two
+// or more classes.
 type Dataset struct {
 	Name     string     // base name of the file without extension
 	Features []string   // feature column names, in file order
@@ -48,39 +49,35 @@ type Dataset struct {
 	// some of their cells were numbers.
 	Mixed []MixedColumn
 	Label string // label column name ("" when unlabelled)
-	// Classes holds the label values as written in the file (numbers in
-	// canonical form): Classes[0] is the negative class, Classes[1] the
-	// positive one.
-	Classes [2]string
-	// Labels holds the label values of a multi-class table (read with
-	// Options.MultiClass, three or more values), sorted (numbers by
-	// value, before text): Y holds indices into it, and Classes is
-	// empty. Nil for a binary table.
-	Labels          []string
+	// Classes are the label values as written in the file (numbers in
+	// canonical form), one per class, in class order: Y holds indices
+	// into it. A two-class table has [0] the negative class and [1] the
+	// positive (minority) one; a table of three or more classes (read
+	// with Options.MultiClass) lists them sorted, numbers by value
+	// before text (SortLabels). Nil when unlabelled.
+	Classes         []string
 	MissingByColumn []int // missing cells per feature
 }
 
-// NumClasses returns the number of classes: len(Labels) for a
-// multi-class table, 2 otherwise.
+// NumClasses returns the number of classes: len(Classes), and 2 for an
+// unlabelled table (scored by a two-class model unless its schema says
+// otherwise).
 func (d *Dataset) NumClasses() int {
-	if d.Labels != nil {
-		return len(d.Labels)
-	}
-	return 2
+	return max(len(d.Classes), 2)
 }
 
-// LabelName returns the name of class y: Labels[y] for a multi-class
-// table, Classes[y] otherwise.
+// LabelName returns the name of class y, Classes[y]; "" for a class the
+// table does not name.
 func (d *Dataset) LabelName(y int) string {
-	if d.Labels != nil {
-		return d.Labels[y]
+	if y < 0 || y >= len(d.Classes) {
+		return ""
 	}
 	return d.Classes[y]
 }
 
-// CountClasses returns the number of rows of each class (NumClasses
-// entries).
-func (d *Dataset) CountClasses() []int {
+// ClassCounts returns the number of rows of each class (NumClasses
+// entries, in class order: negative then positive for two classes).
+func (d *Dataset) ClassCounts() []int {
 	n := make([]int, d.NumClasses())
 	for _, y := range d.Y {
 		n[y]++
@@ -110,18 +107,6 @@ func (d *Dataset) Rows() int {
 // Cols returns the number of features.
 func (d *Dataset) Cols() int { return len(d.Features) }
 
-// ClassCounts returns the number of negative and positive rows.
-func (d *Dataset) ClassCounts() (neg, pos int) {
-	for _, y := range d.Y {
-		if y == 1 {
-			pos++
-		} else {
-			neg++
-		}
-	}
-	return neg, pos
-}
-
 // Missing returns the total number of missing cells.
 func (d *Dataset) Missing() int {
 	n := 0
@@ -140,7 +125,6 @@ func (d *Dataset) Subset(idx []int) *Dataset {
 		Features: d.Features,
 		Label:    d.Label,
 		Classes:  d.Classes,
-		Labels:   d.Labels,
 
 		WeightColumn: d.WeightColumn,
 		Dropped:      d.Dropped,

@@ -184,25 +184,11 @@ func (d *Dataset) labelsFor(s *Schema) []int {
 	if d.Y == nil {
 		return nil
 	}
-	if d.Labels != nil || s.Labels != nil {
-		// Multi-class: by name, every class of d's rows in s's.
-		to := make([]int, d.NumClasses())
-		for c := range to {
-			k := slices.Index(s.ClassNames(), d.LabelName(c))
-			if k < 0 && d.hasClass(c) {
-				return nil
-			}
-			to[c] = max(k, 0)
-		}
-		y := make([]int, len(d.Y))
-		for i, v := range d.Y {
-			y[i] = to[v]
-		}
-		return y
-	}
-	var to [2]int
-	for c, name := range d.Classes {
-		k := slices.Index(s.Classes[:], name)
+	// By name: every class of d's rows in s's; a class no row has may
+	// be missing from s.
+	to := make([]int, d.NumClasses())
+	for c := range to {
+		k := slices.Index(s.Classes, d.LabelName(c))
 		if k < 0 {
 			if d.hasClass(c) {
 				return nil

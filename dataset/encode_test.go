@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -54,7 +55,7 @@ func TestEncodeByName(t *testing.T) {
 		t.Errorf("ignored %v, want [note]", e.Ignored)
 	}
 	// train's positive class is yes (the rarer); test's rarer is no.
-	if train.Classes != [2]string{"no", "yes"} || test.Classes != [2]string{"yes", "no"} {
+	if !slices.Equal(train.Classes, []string{"no", "yes"}) || !slices.Equal(test.Classes, []string{"yes", "no"}) {
 		t.Errorf("classes %v and %v, want the rarer class positive in each", train.Classes, test.Classes)
 	}
 	if !reflect.DeepEqual(e.Y, []int{0, 1, 1}) {
@@ -65,7 +66,7 @@ func TestEncodeByName(t *testing.T) {
 // TestEncodeErrors: a missing column is named; so is a numeric feature
 // that the table holds as text.
 func TestEncodeErrors(t *testing.T) {
-	s := Schema{Features: []string{"a", "c=x", "c=y", "b"}, Classes: [2]string{"0", "1"},
+	s := Schema{Features: []string{"a", "c=x", "c=y", "b"}, Classes: []string{"0", "1"},
 		Categories: []Category{{Column: "c", Values: []string{"x", "y"}}}}
 	d := readText(t, "a,label\n1,0\n2,1\n", Options{})
 	_, err := d.Encode(&s)
@@ -115,7 +116,7 @@ func TestFromRecords(t *testing.T) {
 // TestEncodeEmptyCategory: a categorical column whose every cell is
 // missing (no one-hot feature) encodes to all zeros.
 func TestEncodeEmptyCategory(t *testing.T) {
-	s := Schema{Features: []string{"a", "c=x", "c=y"}, Classes: [2]string{"0", "1"},
+	s := Schema{Features: []string{"a", "c=x", "c=y"}, Classes: []string{"0", "1"},
 		Categories: []Category{{Column: "c", Values: []string{"x", "y"}}}}
 	d := readText(t, "a,c,label\n1,,0\n2,,1\n", Options{Categorical: []string{"c"}})
 	e, err := d.Encode(&s)

@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/aer-go/aer/dataset"
@@ -17,7 +16,7 @@ func ExampleNewStream() {
 	csv := "id,a,color,label\nr1,1,red,0\nr2,2,blue,1\nr3,NA,green,0\n"
 	opt := dataset.Options{
 		ID:         "id",
-		Classes:    [2]string{"0", "1"},
+		Classes:    []string{"0", "1"},
 		Categories: []dataset.Category{{Column: "color", Values: []string{"blue", "red"}}},
 	}
 	s, err := dataset.NewStream(strings.NewReader(csv), "rows.csv", opt)
@@ -90,19 +89,6 @@ func ExampleDecodeProfile() {
 func ExampleLabelLike() {
 	fmt.Println(dataset.LabelLike("Fraud", "fraud"), dataset.LabelLike("target", "fraud"), dataset.LabelLike("amount", "fraud"))
 	// Output: true true false
-}
-
-// Predictions written a batch at a time are the file WritePredictions
-// writes at once.
-func ExamplePredictionsWriter() {
-	pw := dataset.NewPredictionsWriter(os.Stdout, "id", true, true, false)
-	pw.Write(&dataset.Predictions{ID: []string{"r1"}, Label: []int{0}, Score: []float64{0.25}, Pred: []int{0}})
-	pw.Write(&dataset.Predictions{ID: []string{"r2"}, Label: []int{1}, Score: []float64{0.75}, Pred: []int{1}})
-	pw.Flush()
-	// Output:
-	// id,label,score,pred
-	// r1,0,0.25,0
-	// r2,1,0.75,1
 }
 
 // Decode tells the format by the first bytes: here gzip-compressed CSV.

@@ -70,28 +70,3 @@ func TestLabelLikeRefused(t *testing.T) {
 		t.Error(err)
 	}
 }
-
-// TestPredictionsIDColumn: a predictions file whose first column is an id
-// reads with it carried, and writes back byte for byte.
-func TestPredictionsIDColumn(t *testing.T) {
-	text := "customer,label,score,pred\nc-1,0,0.25,0\n\"c,2\",1,0.75,1\nc-3,1,0.5,1\n"
-	p, err := ReadPredictions(strings.NewReader(text), "p.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p.IDColumn != "customer" || strings.Join(p.ID, "|") != "c-1|c,2|c-3" || len(p.Score) != 3 || p.Label[1] != 1 {
-		t.Fatalf("read %+v", p)
-	}
-	var buf bytes.Buffer
-	if err := WritePredictions(&buf, p); err != nil {
-		t.Fatal(err)
-	}
-	if buf.String() != text {
-		t.Errorf("written back:\n%s", buf.String())
-	}
-	// Without an id, the first column is label or score as before.
-	p, err = ReadPredictions(strings.NewReader("score,label\n0.5,1\n0.25,0\n"), "p.csv")
-	if err != nil || p.ID != nil {
-		t.Errorf("no id: %v %v", err, p.ID)
-	}
-}

@@ -52,7 +52,7 @@ func TestLineTooLong(t *testing.T) {
 			if de.Line != want {
 				t.Errorf("line %d, want %d: %v", de.Line, want, err)
 			}
-			s, err := NewStream(bytes.NewReader(body), "t.csv", Options{Classes: [2]string{"0", "1"}})
+			s, err := NewStream(bytes.NewReader(body), "t.csv", Options{Classes: []string{"0", "1"}})
 			if err == nil {
 				_, err = s.Next(1000)
 				for err == nil {

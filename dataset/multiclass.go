@@ -59,7 +59,7 @@ func (d *Dataset) setMultiLabels(labels []string, line func(int) int, fixed []st
 	var classes []string
 	if fixed != nil {
 		for _, c := range fixed {
-			classes = append(classes, canonicalLabel(c))
+			classes = append(classes, CanonicalLabel(c))
 		}
 	} else {
 		seen := map[string]bool{}
@@ -84,7 +84,6 @@ func (d *Dataset) setMultiLabels(labels []string, line func(int) int, fixed []st
 		}
 		d.Y[i] = k
 	}
-	d.Labels = classes
-	d.Classes = [2]string{}
+	d.Classes = classes
 	return nil
 }

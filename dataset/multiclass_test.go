@@ -11,7 +11,7 @@ import (
 
 // TestMultiClassRead reads a label of three values with MultiClass: the
 // values sorted (numbers by value, before text), Y their indices, the
-// schema's Labels; written back by WriteCSV as read; read again with the
+// schema's classes; written back by WriteCSV as read; read again with the
 // schema's labels fixed, an unknown value refused.
 func TestMultiClassRead(t *testing.T) {
 	src := "x,label\n1,b\n2,10\n3,a\n4,9\n5,b\n6,9\n"
@@ -19,14 +19,14 @@ func TestMultiClassRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"9", "10", "a", "b"}; !slices.Equal(d.Labels, want) {
-		t.Fatalf("labels %q, want %q", d.Labels, want)
+	if want := []string{"9", "10", "a", "b"}; !slices.Equal(d.Classes, want) {
+		t.Fatalf("classes %q, want %q", d.Classes, want)
 	}
 	if want := []int{3, 1, 2, 0, 3, 0}; !slices.Equal(d.Y, want) {
 		t.Errorf("y %v, want %v", d.Y, want)
 	}
-	if d.Classes != [2]string{} || d.NumClasses() != 4 || !slices.Equal(d.CountClasses(), []int{2, 1, 1, 2}) {
-		t.Errorf("classes %q, %d classes, counts %v", d.Classes, d.NumClasses(), d.CountClasses())
+	if d.NumClasses() != 4 || !slices.Equal(d.ClassCounts(), []int{2, 1, 1, 2}) {
+		t.Errorf("%d classes, counts %v", d.NumClasses(), d.ClassCounts())
 	}
 	var out bytes.Buffer
 	if err := WriteCSV(&out, d); err != nil {
@@ -36,8 +36,18 @@ func TestMultiClassRead(t *testing.T) {
 		t.Errorf("written back:\n%s\nwant:\n%s", out.String(), src)
 	}
 	s := d.Schema()
-	if !slices.Equal(s.Labels, d.Labels) || s.NumClasses() != 4 {
-		t.Errorf("schema labels %q", s.Labels)
+	if !slices.Equal(s.Classes, d.Classes) || s.NumClasses() != 4 {
+		t.Errorf("schema classes %q", s.Classes)
+	}
+	// In JSON, as model files hold it: "labels" beside two empty
+	// "classes"; read back to the same schema.
+	j, err := json.Marshal(s)
+	if err != nil || !strings.Contains(string(j), `"classes":["",""],"labels":["9","10","a","b"]`) {
+		t.Errorf("schema JSON %s (%v)", j, err)
+	}
+	var back Schema
+	if err := json.Unmarshal(j, &back); err != nil || !slices.Equal(back.Classes, s.Classes) {
+		t.Errorf("schema read back: classes %q (%v)", back.Classes, err)
 	}
 	// Scoring data: the model's labels, in its order, whatever the file
 	// holds; a value the model lacks is refused.
@@ -45,8 +55,8 @@ func TestMultiClassRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(e.Labels, d.Labels) || !slices.Equal(e.Y, []int{2, 0}) {
-		t.Errorf("scoring data: labels %q, y %v", e.Labels, e.Y)
+	if !slices.Equal(e.Classes, d.Classes) || !slices.Equal(e.Y, []int{2, 0}) {
+		t.Errorf("scoring data: classes %q, y %v", e.Classes, e.Y)
 	}
 	enc, err := e.Encode(&s)
 	if err != nil || !slices.Equal(enc.Y, []int{2, 0}) {
@@ -70,8 +80,8 @@ func TestMultiClassBinaryUnchanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Classes != b.Classes || !slices.Equal(a.Y, b.Y) || b.Labels != nil {
-		t.Errorf("binary with MultiClass: %q %v %q, without %q %v", b.Classes, b.Y, b.Labels, a.Classes, a.Y)
+	if !slices.Equal(a.Classes, b.Classes) || !slices.Equal(a.Y, b.Y) || len(b.Classes) != 2 {
+		t.Errorf("binary with MultiClass: %q %v, without %q %v", b.Classes, b.Y, a.Classes, a.Y)
 	}
 	j, _ := json.Marshal(b.Schema())
 	if strings.Contains(string(j), "labels") {
@@ -104,32 +114,6 @@ func TestStratifiedSplitMultiClass(t *testing.T) {
 		}
 		if !slices.Equal(n, want[k]) {
 			t.Errorf("part %d: class counts %v, want %v", k, n, want[k])
-		}
-	}
-}
-
-// TestReadMultiPredictions reads what a multi-class model writes, and
-// refuses what it does not.
-func TestReadMultiPredictions(t *testing.T) {
-	src := "id,label,pred,score_a,score_b,score_c\nr1,a,a,0.7,0.2,0.1\nr2,c,b,0.1,0.5,0.4\n"
-	if !IsMultiPredictions(strings.Split(strings.SplitN(src, "\n", 2)[0], ",")) || IsMultiPredictions([]string{"label", "score", "score_a"}) {
-		t.Error("IsMultiPredictions")
-	}
-	p, err := ReadMultiPredictions(strings.NewReader(src), "p.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(p.Classes, []string{"a", "b", "c"}) || !slices.Equal(p.Label, []int{0, 2}) || !slices.Equal(p.Pred, []int{0, 1}) || len(p.Proba) != 6 {
-		t.Errorf("%+v", p)
-	}
-	for _, bad := range []string{
-		"label,score_a,score_b\nz,0.5,0.5\n",
-		"label,score_a,score_b\na,1.5,0.5\n",
-		"label,score_a\na,1\n",
-		"label,score_a,score_b\n",
-	} {
-		if _, err := ReadMultiPredictions(strings.NewReader(bad), "p.csv"); !errors.Is(err, ErrMultiPredictions) {
-			t.Errorf("%q: %v", bad, err)
 		}
 	}
 }

@@ -1,8 +1,6 @@
 package dataset
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -12,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/aer-go/aer/internal/memlimit"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
 )
@@ -125,9 +122,9 @@ func pqColumnOf(fl parquet.Field) (pqColumn, error) {
 	return pqColumn{}, fmt.Errorf("a Parquet %s column: aer reads numbers and text; convert it to numbers first", lt)
 }
 
-func (s *parquetSource) header() []string { return s.head }
+func (s *parquetSource) Header() []string { return s.head }
 
-func (s *parquetSource) next() (rec []string, line int, err error) {
+func (s *parquetSource) Next() (rec []string, line int, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			rec, line, err = nil, 0, &Error{File: s.name, Line: s.line + 1, Err: ErrUnsupported, Detail: fmt.Sprintf("a corrupt Parquet row: %v", r)}
@@ -242,46 +239,4 @@ type File interface {
 	io.ReaderAt
 	io.Seeker
 	Stat() (os.FileInfo, error)
-}
-
-// openSource returns the row source of the table at the start of r:
-// Parquet (by its magic bytes), gzip-compressed CSV or CSV. A Parquet
-// file is read in place when r is a File, else into memory first.
-func openSource(r io.Reader, name string, opt *Options) (rowSource, error) {
-	br := bufio.NewReaderSize(r, 1<<16)
-	if magic, _ := br.Peek(len(parquetMagic)); string(magic) == parquetMagic {
-		if f, ok := r.(File); ok {
-			if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-				return newParquetSource(f, fi.Size(), name)
-			}
-		}
-		// Parquet is read at offsets: from a stream, into memory first,
-		// as much of it as half the memory available allows.
-		limit := parquetStreamLimit()
-		b, err := io.ReadAll(io.LimitReader(br, limit+1))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		if int64(len(b)) > limit {
-			return nil, &Error{File: name, Err: ErrTooLarge, Detail: fmt.Sprintf("a Parquet stream is read into memory, and it holds more than %s (half the memory available): give the file's path instead", memlimit.Format(limit))}
-		}
-		return newParquetSource(bytes.NewReader(b), int64(len(b)), name)
-	}
-	dr, err := decompress(br, name)
-	if err != nil {
-		return nil, err
-	}
-	src, err := newCSVSource(dr, name, opt)
-	if err != nil {
-		return nil, err
-	}
-	if f, ok := r.(File); ok && dr == io.Reader(br) {
-		// An uncompressed file: its size tells how many rows to expect.
-		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-			if off, err := f.Seek(0, io.SeekCurrent); err == nil {
-				src.size = fi.Size() - (off - int64(br.Buffered()))
-			}
-		}
-	}
-	return src, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -50,7 +51,7 @@ func TestParquetValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(d.Features, ",") != strings.Join(csv.Features, ",") || d.Classes != csv.Classes {
+	if strings.Join(d.Features, ",") != strings.Join(csv.Features, ",") || !slices.Equal(d.Classes, csv.Classes) {
 		t.Fatalf("features %v classes %v, want %v %v", d.Features, d.Classes, csv.Features, csv.Classes)
 	}
 	for i := range 3 {

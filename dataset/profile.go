@@ -328,7 +328,7 @@ func decodeProfile(r io.Reader, name string, opt Options, maxDistinct int) (*Dat
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := newParser(name, src.header(), opt)
+	p, err := newParser(name, src.Header(), opt)
 	if err != nil {
 		return nil, nil, err
 	}

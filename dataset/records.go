@@ -11,16 +11,16 @@ func FromRecords(name string, header []string, records [][]string, opt Options) 
 	return build(&recordSource{head: header, recs: records}, name, opt)
 }
 
-// recordSource is a rowSource over records in memory.
+// recordSource is a RowSource over records in memory.
 type recordSource struct {
 	head []string
 	recs [][]string
 	i    int
 }
 
-func (s *recordSource) header() []string { return s.head }
+func (s *recordSource) Header() []string { return s.head }
 
-func (s *recordSource) next() ([]string, int, error) {
+func (s *recordSource) Next() ([]string, int, error) {
 	if s.i >= len(s.recs) {
 		return nil, 0, io.EOF
 	}

@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -20,12 +21,12 @@ type Schema struct {
 	Features []string `json:"features"`
 	// Label is the label column name.
 	Label string `json:"label"`
-	// Classes are the label values as written in the data: [0] negative,
-	// [1] positive. Empty for a multi-class schema.
-	Classes [2]string `json:"classes"`
-	// Labels are the classes of a multi-class schema (Dataset.Labels),
-	// in order; nil for a binary one, whose JSON is unchanged.
-	Labels []string `json:"labels,omitempty"`
+	// Classes are the label values as written in the data, one per
+	// class in class order (Dataset.Classes): [0] the negative and [1]
+	// the positive class of a two-class schema. Model files hold two
+	// classes as "classes" and three or more as "labels" (see
+	// MarshalJSON).
+	Classes []string `json:"classes"`
 	// Weight names the row-weight column of the training data, if any;
 	// data to score may carry it, and it is not a feature.
 	Weight string `json:"weight,omitempty"`
@@ -49,7 +50,7 @@ func (d *Dataset) Schema() Schema {
 	for _, c := range d.Categories {
 		cats = append(cats, Category{Column: c.Column, Values: slices.Clone(c.Values)})
 	}
-	return Schema{Features: slices.Clone(d.Features), Label: d.Label, Classes: d.Classes, Labels: slices.Clone(d.Labels), Weight: d.WeightColumn,
+	return Schema{Features: slices.Clone(d.Features), Label: d.Label, Classes: slices.Clone(d.Classes), Weight: d.WeightColumn,
 		Drop: slices.Clone(d.Dropped), ID: d.IDColumn, Categories: cats}
 }
 
@@ -60,7 +61,7 @@ func (d *Dataset) Schema() Schema {
 // lists.
 func (s *Schema) ReadOptions() Options {
 	return Options{
-		Label: s.Label, Classes: s.Classes, Labels: s.Labels, LabelOptional: true, AllowOneClass: true,
+		Label: s.Label, Classes: s.Classes, LabelOptional: true, AllowOneClass: true,
 		Weight: s.Weight, WeightOptional: true, Drop: s.Drop, ID: s.ID, Categories: s.Categories,
 	}
 }
@@ -137,20 +138,65 @@ func quoteAll(names []string) string {
 	return strings.Join(q, ", ")
 }
 
-// NumClasses returns the number of classes: len(Labels) for a
-// multi-class schema, 2 otherwise.
+// NumClasses returns the number of classes: len(Classes), at least 2.
 func (s *Schema) NumClasses() int {
-	if s.Labels != nil {
-		return len(s.Labels)
-	}
-	return 2
+	return max(len(s.Classes), 2)
 }
 
-// ClassNames returns the class names in order: Labels, or the two
-// Classes.
+// ClassNames returns a copy of the class names, in class order.
 func (s *Schema) ClassNames() []string {
-	if s.Labels != nil {
-		return slices.Clone(s.Labels)
+	return slices.Clone(s.Classes)
+}
+
+// ClassPair returns the two classes of a two-class list as a pair ([0]
+// negative, [1] positive), and two empty strings for any other list: the
+// form of the binary outputs (predictions files, JSON reports).
+func ClassPair(classes []string) (pair [2]string) {
+	if len(classes) == 2 {
+		copy(pair[:], classes)
 	}
-	return []string{s.Classes[0], s.Classes[1]}
+	return pair
+}
+
+// schemaJSON is a Schema as model files hold it: two classes in
+// "classes", more in "labels" beside two empty "classes".
+type schemaJSON struct {
+	Features   []string   `json:"features"`
+	Label      string     `json:"label"`
+	Classes    [2]string  `json:"classes"`
+	Labels     []string   `json:"labels,omitempty"`
+	Weight     string     `json:"weight,omitempty"`
+	Drop       []string   `json:"drop,omitempty"`
+	ID         string     `json:"id,omitempty"`
+	Categories []Category `json:"categories,omitempty"`
+}
+
+// MarshalJSON writes s as model files have always held a schema: a
+// two-class schema's classes in "classes" (two empty strings without
+// any), the classes of a schema of three or more in "labels", with
+// "classes" two empty strings.
+func (s Schema) MarshalJSON() ([]byte, error) {
+	j := schemaJSON{Features: s.Features, Label: s.Label, Weight: s.Weight, Drop: s.Drop, ID: s.ID, Categories: s.Categories}
+	if len(s.Classes) > 2 {
+		j.Labels = s.Classes
+	} else {
+		j.Classes = ClassPair(s.Classes)
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalJSON reads a schema as MarshalJSON writes it: "labels", when
+// present, are the classes; else the two "classes".
+func (s *Schema) UnmarshalJSON(b []byte) error {
+	var j schemaJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*s = Schema{Features: j.Features, Label: j.Label, Weight: j.Weight, Drop: j.Drop, ID: j.ID, Categories: j.Categories}
+	if j.Labels != nil {
+		s.Classes = j.Labels
+	} else {
+		s.Classes = j.Classes[:]
+	}
+	return nil
 }

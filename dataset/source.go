@@ -14,16 +14,17 @@ import (
 	"github.com/aer-go/aer/internal/hugepage"
 )
 
-// rowSource yields the rows of a table as text cells, whatever the file
-// format: the CSV reader and the Parquet reader both feed one parser, so
-// a table reads to the same Dataset from either.
-type rowSource interface {
-	// header returns the column names as written (before trimming).
-	header() []string
-	// next returns the cells of the next row and its 1-based line (the
+// RowSource yields the rows of a table as text cells, whatever the file
+// format: every format (see Format) hands its rows to one parser, so a
+// table reads to the same Dataset from any of them.
+type RowSource interface {
+	// Header returns the column names as written (before trimming).
+	Header() []string
+	// Next returns the cells of the next row and its 1-based line (the
 	// header is line 1), or io.EOF after the last row. The slice and its
-	// strings may be reused by the following call.
-	next() (rec []string, line int, err error)
+	// strings may be reused by the following call. Errors should be
+	// *Error values naming the table, the line and the column.
+	Next() (rec []string, line int, err error)
 }
 
 // csvSource reads delimited text. Lines without a double quote, nearly
@@ -96,7 +97,7 @@ func (l *lineLimit) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// rowEstimator is a rowSource that can tell about how many rows the
+// rowEstimator is a RowSource that can tell about how many rows the
 // table holds once it has read some, so the reader sizes its buffer
 // once instead of growing it.
 type rowEstimator interface {
@@ -163,9 +164,9 @@ func newCSVSource(r io.Reader, name string, opt *Options) (*csvSource, error) {
 	return s, nil
 }
 
-func (s *csvSource) header() []string { return s.head }
+func (s *csvSource) Header() []string { return s.head }
 
-func (s *csvSource) next() ([]string, int, error) {
+func (s *csvSource) Next() ([]string, int, error) {
 	if s.fallback {
 		return s.nextCSV()
 	}

@@ -43,9 +43,9 @@ func sourceRecords(input string, comma rune) (head []string, recs [][]string, li
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	head = src.header()
+	head = src.Header()
 	for {
-		rec, line, err := src.next()
+		rec, line, err := src.Next()
 		if err == io.EOF {
 			return head, recs, lines, nil
 		}
@@ -144,7 +144,7 @@ func TestEstimateRows(t *testing.T) {
 	}
 	src.size = int64(b.Len())
 	for range 500 {
-		if _, _, err := src.next(); err != nil {
+		if _, _, err := src.Next(); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,9 +1,6 @@
 package dataset
 
 import (
-	"bufio"
-	"compress/gzip"
-	"errors"
 	"fmt"
 	"io"
 )
@@ -16,13 +13,13 @@ import (
 // fixes them), and the per-file class checks of Read (a single class,
 // fewer than two positive rows) do not apply.
 type Stream struct {
-	src   rowSource
+	src   RowSource
 	p     *parser
 	b     rows
 	total int
 	eof   bool
 	// classes are Options.Classes.
-	classes [2]string
+	classes []string
 }
 
 // NewStream reads the header of the table at the start of r (CSV,
@@ -37,17 +34,17 @@ func NewStream(r io.Reader, name string, opt Options) (*Stream, error) {
 	return newStream(src, name, opt)
 }
 
-func newStream(src rowSource, name string, opt Options) (*Stream, error) {
+func newStream(src RowSource, name string, opt Options) (*Stream, error) {
 	opt.AllowOneClass = true
 	// Categories read from data need the whole file: a stream encodes
 	// only the fixed lists of opt.Categories.
 	opt.AutoCategorical, opt.Categorical = false, nil
-	p, err := newParser(name, src.header(), opt)
+	p, err := newParser(name, src.Header(), opt)
 	if err != nil {
 		return nil, err
 	}
-	if p.labelCol >= 0 && opt.Classes == [2]string{} {
-		return nil, fmt.Errorf("%s: reading in batches needs the two label values fixed in advance (Options.Classes)", name)
+	if p.labelCol >= 0 && !fixedClasses(opt.Classes) {
+		return nil, fmt.Errorf("%s: reading in batches needs the label values fixed in advance (Options.Classes)", name)
 	}
 	return &Stream{src: src, p: p, classes: opt.Classes}, nil
 }
@@ -90,10 +87,17 @@ func (s *Stream) IDColumn() string {
 	return s.p.header[s.p.idCol]
 }
 
-// Classes returns the two label values the stream was given
-// (Options.Classes: [0] negative, [1] positive), labelled or not, so that
-// what is predicted for its rows can be written in them.
-func (s *Stream) Classes() [2]string { return s.classes }
+// Classes returns the label values the stream was given
+// (Options.Classes, in class order: [0] negative, [1] positive for two),
+// labelled or not, so that what is predicted for its rows can be written
+// in them.
+func (s *Stream) Classes() []string { return s.classes }
+
+// fixedClasses tells whether classes fix a table's label values: three or
+// more, or two not both empty.
+func fixedClasses(classes []string) bool {
+	return len(classes) > 2 || len(classes) == 2 && (classes[0] != "" || classes[1] != "")
+}
 
 // Labelled reports whether the file has a label column.
 func (s *Stream) Labelled() bool { return s.p.labelCol >= 0 }
@@ -109,7 +113,7 @@ func (s *Stream) Next(n int) (*Dataset, error) {
 	n = max(n, 1)
 	s.b.reset()
 	for s.b.n < n {
-		rec, line, err := s.src.next()
+		rec, line, err := s.src.Next()
 		if err == io.EOF {
 			s.eof = true
 			break
@@ -137,38 +141,3 @@ func (s *Stream) Next(n int) (*Dataset, error) {
 
 // Rows returns the number of rows the batches so far held.
 func (s *Stream) Rows() int { return s.total }
-
-// decompress returns r, or a reader of its decompressed content when it
-// starts with gzip's magic bytes.
-func decompress(r io.Reader, name string) (io.Reader, error) {
-	br, ok := r.(*bufio.Reader)
-	if !ok {
-		br = bufio.NewReaderSize(r, 1<<16)
-	}
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, &Error{File: name, Err: ErrUnsupported, Detail: "a gzip file that does not open: " + err.Error()}
-		}
-		return bufio.NewReaderSize(gzipErrors{zr, name}, 1<<16), nil
-	}
-	return br, nil
-}
-
-// gzipErrors says what a gzip stream's failures mean: a stream that
-// ends early is a truncated file, not a table whose last line is short.
-type gzipErrors struct {
-	r    io.Reader
-	name string
-}
-
-func (g gzipErrors) Read(p []byte) (int, error) {
-	n, err := g.r.Read(p)
-	switch {
-	case err == nil || err == io.EOF:
-		return n, err
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return n, &Error{File: g.name, Err: ErrTruncated, Detail: "the gzip stream ends before its end marker"}
-	}
-	return n, &Error{File: g.name, Err: ErrUnsupported, Detail: "a damaged gzip stream: " + err.Error()}
-}

@@ -12,7 +12,7 @@ import (
 // Dataset Read gives, whatever the batch size.
 func TestStreamMatchesRead(t *testing.T) {
 	text := "a,b,w,split,note,label\n1,2,1,train,x,no\n\n3,NA,2,test,y,yes\n5,?,0.5,valid,z,no\n7,,1,train,x,no\n9,1e3,3,test,y,yes\n"
-	opt := Options{Weight: "w", Drop: []string{"note"}, Classes: [2]string{"no", "yes"}, AllowOneClass: true}
+	opt := Options{Weight: "w", Drop: []string{"note"}, Classes: []string{"no", "yes"}, AllowOneClass: true}
 	whole, err := Read(strings.NewReader(text), "t.csv", opt)
 	if err != nil {
 		t.Fatal(err)
@@ -63,14 +63,14 @@ func TestStreamErrors(t *testing.T) {
 	if _, err := NewStream(strings.NewReader("a,label\n1,0\n"), "t.csv", Options{}); err == nil || !strings.Contains(err.Error(), "Options.Classes") {
 		t.Errorf("labelled stream without classes: %v", err)
 	}
-	s, err := NewStream(strings.NewReader("a,label\n"), "t.csv", Options{Classes: [2]string{"0", "1"}})
+	s, err := NewStream(strings.NewReader("a,label\n"), "t.csv", Options{Classes: []string{"0", "1"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Next(10); !errors.Is(err, ErrNoRows) {
 		t.Errorf("no rows: %v", err)
 	}
-	s, err = NewStream(strings.NewReader("a,label\n1,0\n2,1\n3,x\n"), "t.csv", Options{Classes: [2]string{"0", "1"}})
+	s, err = NewStream(strings.NewReader("a,label\n1,0\n2,1\n3,x\n"), "t.csv", Options{Classes: []string{"0", "1"}})
 	if err != nil {
 		t.Fatal(err)
 	}

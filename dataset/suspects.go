@@ -36,11 +36,12 @@ func (d *Dataset) Suspects() []Suspect {
 			}
 		}
 	}
-	if d.Y == nil || d.X == nil || d.Labels != nil {
+	if d.Y == nil || d.X == nil || d.NumClasses() > 2 {
 		// The separation check is binary (multi-class tables: not yet).
 		return out
 	}
-	neg, pos := d.ClassCounts()
+	n := d.ClassCounts()
+	neg, pos := n[0], n[1]
 	if neg < suspectMinRows || pos < suspectMinRows {
 		return out
 	}

@@ -3,9 +3,9 @@ package forest_test
 import (
 	"testing"
 
+	"github.com/aer-go/aer/decompose"
 	"github.com/aer-go/aer/forest"
 	"github.com/aer-go/aer/learn"
-	"github.com/aer-go/aer/decompose"
 )
 
 // TestDefaultStrategy: the forests fit multi-class labels one-vs-rest

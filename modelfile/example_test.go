@@ -12,7 +12,7 @@ import (
 func Example() {
 	h := &modelfile.Header{
 		Method: "gbdt",
-		Schema: dataset.Schema{Features: []string{"x1", "x2"}, Label: "label", Classes: [2]string{"0", "1"}},
+		Schema: dataset.Schema{Features: []string{"x1", "x2"}, Label: "label", Classes: []string{"0", "1"}},
 	}
 	var buf bytes.Buffer
 	if err := modelfile.Encode(&buf, h, []byte("method payload")); err != nil {

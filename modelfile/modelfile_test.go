@@ -15,7 +15,7 @@ import (
 func testHeader() *Header {
 	return &Header{
 		Method:   "gbdt",
-		Schema:   dataset.Schema{Features: []string{"a", "b", "c"}, Label: "class", Classes: [2]string{"neg", "pos"}, Weight: "w"},
+		Schema:   dataset.Schema{Features: []string{"a", "b", "c"}, Label: "class", Classes: []string{"neg", "pos"}, Weight: "w"},
 		Config:   []byte(`{"eta":0.3}`),
 		Producer: "test",
 	}

@@ -52,7 +52,7 @@ func Table(ctx context.Context, s Tracer, d *dataset.Dataset, env learn.Env) (*d
 	r := &dataset.Dataset{
 		Name: d.Name, Features: d.Features, X: out.X, Y: out.Y, W: out.W,
 		WeightColumn: d.WeightColumn, Dropped: d.Dropped, IDColumn: d.IDColumn, Categories: d.Categories,
-		Columns: d.Columns, Label: d.Label, Classes: d.Classes, Labels: d.Labels,
+		Columns: d.Columns, Label: d.Label, Classes: d.Classes,
 	}
 	if err := nearerCategories(d, r, origins); err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Name(), err)

@@ -34,7 +34,7 @@ func saveModel(path string) error {
 		return err
 	}
 	return modelfile.Save(path, &modelfile.Header{Method: "logreg",
-		Schema: dataset.Schema{Features: d.Features, Label: "class", Classes: [2]string{"ok", "fraud"}}}, payload)
+		Schema: dataset.Schema{Features: d.Features, Label: "class", Classes: []string{"ok", "fraud"}}}, payload)
 }
 
 func Example() {

@@ -23,9 +23,9 @@ func FuzzDecodeRows(f *testing.F) {
 	f.Add([]byte(`{"rows": [{"a": 1, "color": "red", "b": 2, "id": "r1"}, {"a": null, "color": 1.0, "b": 3, "id": 7}], "explain": true, "top": 2}`), false)
 	f.Add([]byte(`{"rows": [[1, "blue", 2], [null, null, 3], [0, "green", 1]]}`), false)
 	f.Add([]byte("id,color,a,b,label\nx,red,1,2,p\ny,+1,,3,n\nz,purple,NA,4,\n"), true)
-	schema := &dataset.Schema{Features: []string{"a", "b", "c"}, Label: "label", Weight: "w", Classes: [2]string{"n", "p"}}
+	schema := &dataset.Schema{Features: []string{"a", "b", "c"}, Label: "label", Weight: "w", Classes: []string{"n", "p"}}
 	catSchema := &dataset.Schema{Features: []string{"a", "color=1", "color=blue", "color=red", "b"}, Label: "label", Weight: "w", ID: "id",
-		Classes: [2]string{"n", "p"}, Categories: []dataset.Category{{Column: "color", Values: []string{"1", "blue", "red"}}}}
+		Classes: []string{"n", "p"}, Categories: []dataset.Category{{Column: "color", Values: []string{"1", "blue", "red"}}}}
 	plain, err := newLayout(schema)
 	if err != nil {
 		f.Fatal(err)

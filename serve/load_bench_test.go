@@ -38,8 +38,8 @@ func BenchmarkPredictOneRow(b *testing.B) {
 // categorical columns (serve's own parser) and for one with a categorical
 // column (package dataset, a row at a time).
 func BenchmarkDecodeCSV(b *testing.B) {
-	plain, _ := newLayout(&dataset.Schema{Features: []string{"a", "b", "c", "d"}, Label: "label", Classes: [2]string{"0", "1"}})
-	cat, _ := newLayout(&dataset.Schema{Features: []string{"a", "color=blue", "color=red", "c", "d"}, Label: "label", Classes: [2]string{"0", "1"},
+	plain, _ := newLayout(&dataset.Schema{Features: []string{"a", "b", "c", "d"}, Label: "label", Classes: []string{"0", "1"}})
+	cat, _ := newLayout(&dataset.Schema{Features: []string{"a", "color=blue", "color=red", "c", "d"}, Label: "label", Classes: []string{"0", "1"},
 		Categories: []dataset.Category{{Column: "color", Values: []string{"blue", "red"}}}})
 	for _, tc := range []struct {
 		name string

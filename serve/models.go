@@ -204,7 +204,7 @@ func (s *slot) info() ModelInfo {
 	attributes := m.attributes
 	info := ModelInfo{
 		Name: s.spec.Name, File: filepath.Base(s.spec.Path), Method: h.Method,
-		Features: h.Schema.Features, Label: h.Schema.Label, Classes: h.Schema.Classes, Weight: h.Schema.Weight,
+		Features: h.Schema.Features, Label: h.Schema.Label, Classes: dataset.ClassPair(h.Schema.Classes), Weight: h.Schema.Weight,
 		Config: h.Config, Decision: h.Decision, Producer: h.Producer,
 		Threshold: m.threshold, ThresholdFrom: m.from, Calibrated: m.saved.Scores() == aer.ScoresProbability, Scores: m.saved.Scores(),
 		Categories: h.Schema.Categories, ID: h.Schema.ID,
@@ -214,7 +214,7 @@ func (s *slot) info() ModelInfo {
 		info.Columns = m.lay.names
 	}
 	if m.saved.NumClasses() > 2 {
-		info.Labels, info.Multiclass = h.Schema.Labels, h.Multiclass
+		info.Labels, info.Multiclass = h.Schema.Classes, h.Multiclass
 	}
 	// aer fit writes {"seed": ..., "params": {...}}; other producers may
 	// write something else, which stays in Config.

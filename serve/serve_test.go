@@ -53,7 +53,7 @@ func fitFile(t testing.TB, dir, name, method string, params ...string) string {
 	}
 	cfg, _ := json.Marshal(map[string]any{"seed": 7, "params": learn.ParamMap(m.Params())})
 	h := &modelfile.Header{Method: method, Config: cfg, Producer: "test",
-		Schema: dataset.Schema{Features: d.Features, Label: "class", Classes: [2]string{"no", "yes"}, Weight: "w"}}
+		Schema: dataset.Schema{Features: d.Features, Label: "class", Classes: []string{"no", "yes"}, Weight: "w"}}
 	path := filepath.Join(dir, name+".aer")
 	if err := modelfile.Save(path, h, payload); err != nil {
 		t.Fatal(err)
@@ -141,7 +141,7 @@ func directScores(t *testing.T, path string, rows [][]float64) ([]float64, float
 		out[i] = p[0]
 	}
 	th, _ := m.Threshold()
-	return out, th, m.Header().Schema.Classes
+	return out, th, dataset.ClassPair(m.Header().Schema.Classes)
 }
 
 func TestPredictSuccess(t *testing.T) {

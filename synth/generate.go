@@ -277,7 +277,7 @@ func (d *Data) Dataset(name string) *dataset.Dataset {
 		X:               d.X,
 		Y:               d.Y,
 		Label:           "label",
-		Classes:         [2]string{"0", "1"},
+		Classes:         []string{"0", "1"},
 		MissingByColumn: make([]int, cols),
 	}
 }

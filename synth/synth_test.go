@@ -547,7 +547,7 @@ func TestDatasetRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(back.Features, d.Features) || !slices.Equal(back.Y, d.Y) || back.Classes != [2]string{"0", "1"} {
+	if !slices.Equal(back.Features, d.Features) || !slices.Equal(back.Y, d.Y) || !slices.Equal(back.Classes, []string{"0", "1"}) {
 		t.Fatalf("read back features %v classes %v", back.Features, back.Classes)
 	}
 	if !mat.Equal(back.X, d.X) {

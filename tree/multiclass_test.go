@@ -9,8 +9,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/decompose"
+	"github.com/aer-go/aer/learn"
 )
 
 // TestFitMultiRoundTrip fits the registered method's multi-class tree

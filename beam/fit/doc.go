@@ -8,7 +8,7 @@
 // serve and the library read it.
 //
 // It is built on the library's staged fit (adaptive.Staged), which run
-// in one place gives Fit's model byte for byte, and on aer.Assemble for
-// the decision layer. What differs from aer fit, and why, is in
+// in one place gives Fit's model byte for byte, and on engine.Assemble
+// for the decision layer. What differs from aer fit, and why, is in
 // docs/beam.md.
 package fit

@@ -14,6 +14,7 @@ import (
 
 	"github.com/aer-go/aer"
 	"github.com/aer-go/aer/adaptive"
+	"github.com/aer-go/aer/engine"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/resample"
 )
@@ -261,8 +262,9 @@ func (f *assembleFn) ProcessElement(ctx context.Context, _ []byte, schemas func(
 	if err != nil {
 		return err
 	}
-	sum := aer.TrainSummary{Rows: c.prep.Rows, Positives: c.prep.Pos, MissingCells: c.prep.Missing}
-	m, err := aer.Assemble(ctx, learned, method, first.Schema, valid, sum, c.prep.Prior, &aer.Settings{Seed: f.S.Seed})
+	fitted := &engine.Fitted{Learned: learned, Method: method, Schema: first.Schema, Prior: c.prep.Prior,
+		Train: aer.TrainSummary{Rows: c.prep.Rows, Positives: c.prep.Pos, MissingCells: c.prep.Missing}}
+	m, err := engine.Assemble(ctx, fitted, valid, &aer.Settings{Seed: f.S.Seed})
 	if err != nil {
 		return err
 	}

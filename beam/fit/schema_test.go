@@ -75,7 +75,7 @@ func TestDistributedFitSchema(t *testing.T) {
 	if !slices.Equal(sch.Features, want) {
 		t.Errorf("features %q, want %q", sch.Features, want)
 	}
-	if sch.Classes != [2]string{"no", "yes"} || sch.Label != "fraud" || sch.ID != "id" || sch.Weight != "w" {
+	if !slices.Equal(sch.Classes, []string{"no", "yes"}) || sch.Label != "fraud" || sch.ID != "id" || sch.Weight != "w" {
 		t.Errorf("schema %+v", sch)
 	}
 	f, err := os.Open(filepath.Join(dir, "valid.csv"))
@@ -152,7 +152,7 @@ func TestDistributedFitMemfs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Schema().Classes != [2]string{"no", "yes"} {
+	if !slices.Equal(m.Schema().Classes, []string{"no", "yes"}) {
 		t.Errorf("classes %q", m.Schema().Classes)
 	}
 }

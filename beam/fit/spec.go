@@ -55,7 +55,7 @@ func (s *Spec) staged() (*adaptive.Staged, learn.Method, error) {
 func (s *Spec) readOptions(sch *schemaInfo) dataset.Options {
 	o := s.Read.Options()
 	if sch != nil {
-		o.Classes = sch.Classes
+		o.Classes = sch.Classes[:]
 		o.Categories = sch.Categories
 		o.Positive = ""
 	}

@@ -45,12 +45,10 @@ func (f *schemaFn) ProcessElement(ctx context.Context, file fileio.ReadableFile,
 	}
 	sch := d.Schema()
 	info := schemaInfo{Path: file.Metadata.Path, Raw: sch.RawColumns(), Labels: map[string]int{}, Categories: d.Categories}
-	neg, pos := d.ClassCounts()
-	if neg > 0 {
-		info.Labels[d.Classes[0]] += neg
-	}
-	if pos > 0 {
-		info.Labels[d.Classes[1]] += pos
+	for c, n := range d.ClassCounts() {
+		if n > 0 {
+			info.Labels[d.LabelName(c)] += n
+		}
 	}
 	b, err := json.Marshal(info)
 	if err != nil {

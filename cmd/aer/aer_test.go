@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/predfile"
 )
 
 // aerTask writes a small synthetic task split 3:1:1 into dir.
@@ -93,7 +93,7 @@ func TestAERFitPredictExplain(t *testing.T) {
 	} else if !strings.Contains(out, `"threshold": `+trimFloat(fit.Threshold)) || !strings.Contains(out, `"scores": "probability"`) {
 		t.Errorf("predict did not use the layer's threshold %v:\n%s", fit.Threshold, out)
 	}
-	p, err := dataset.LoadPredictions(preds)
+	p, err := predfile.LoadPredictions(preds)
 	if err != nil {
 		t.Fatal(err)
 	}

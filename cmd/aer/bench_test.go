@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/predfile"
 )
 
 // benchData writes two small synthetic tasks into a directory.
@@ -63,16 +63,16 @@ func TestBenchTestsEqualCompare(t *testing.T) {
 		col[h] = j
 	}
 	concat := func(ds, method string) string {
-		all := &dataset.Predictions{}
+		all := &predfile.Predictions{}
 		for _, s := range []string{"0", "1"} {
-			p, err := dataset.LoadPredictions(filepath.Join(out, "preds", ds, method, s+".csv"))
+			p, err := predfile.LoadPredictions(filepath.Join(out, "preds", ds, method, s+".csv"))
 			if err != nil {
 				t.Fatal(err)
 			}
 			all.Label, all.Score, all.Pred = append(all.Label, p.Label...), append(all.Score, p.Score...), append(all.Pred, p.Pred...)
 		}
 		path := filepath.Join(t.TempDir(), method+".csv")
-		if err := writeFileAtomic(context.Background(), path, func(w io.Writer) error { return dataset.WritePredictions(w, all) }); err != nil {
+		if err := writeFileAtomic(context.Background(), path, func(w io.Writer) error { return predfile.WritePredictions(w, all) }); err != nil {
 			t.Fatal(err)
 		}
 		return path

@@ -12,8 +12,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/metrics"
+	"github.com/aer-go/aer/predfile"
 	"github.com/aer-go/aer/stattest"
 )
 
@@ -281,15 +281,15 @@ func comparePair(ctx context.Context, pathA, pathB string, f *compareFlags, stdo
 }
 
 // classesOf returns the class names of p, negative then positive.
-func classesOf(p *dataset.Predictions) [2]string {
+func classesOf(p *predfile.Predictions) [2]string {
 	if p.Classes == [2]string{} {
 		return [2]string{"0", "1"}
 	}
 	return p.Classes
 }
 
-func loadLabelledPredictions(ctx context.Context, path, positive string) (*dataset.Predictions, error) {
-	p, err := dataset.LoadPredictionsContext(ctx, path, dataset.PredictionsOptions{Positive: positive})
+func loadLabelledPredictions(ctx context.Context, path, positive string) (*predfile.Predictions, error) {
+	p, err := predfile.LoadPredictionsContext(ctx, path, predfile.PredictionsOptions{Positive: positive})
 	if err != nil {
 		return nil, fmt.Errorf("compare: %w", err)
 	}
@@ -304,7 +304,7 @@ func loadLabelledPredictions(ctx context.Context, path, positive string) (*datas
 
 // summarize computes a file's per-row correctness, quantity and confusion
 // counts.
-func summarize(name string, p *dataset.Predictions, q metrics.RowLoss, threshold float64, forceThreshold bool) (*classifierSummary, error) {
+func summarize(name string, p *predfile.Predictions, q metrics.RowLoss, threshold float64, forceThreshold bool) (*classifierSummary, error) {
 	n := len(p.Label)
 	s := &classifierSummary{File: name, correct: make([]bool, n), q: make([]float64, n)}
 	pred := p.Pred
@@ -448,7 +448,7 @@ type nemenyiPairJ struct {
 }
 
 func compareFriedman(ctx context.Context, path string, f *compareFlags, stdout io.Writer) error {
-	table, err := dataset.LoadScoresContext(ctx, path)
+	table, err := predfile.LoadScoresContext(ctx, path)
 	if err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}

@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/internal/ctxio"
 	"github.com/aer-go/aer/metrics"
+	"github.com/aer-go/aer/predfile"
 	"github.com/aer-go/aer/stattest"
 )
 
@@ -144,13 +144,13 @@ func compareMultiPair(ctx context.Context, pathA, pathB string, f *compareFlags,
 
 // loadMultiPredictions reads a labelled, unweighted multi-class
 // predictions file.
-func loadMultiPredictions(ctx context.Context, path string) (*dataset.MultiPredictions, error) {
+func loadMultiPredictions(ctx context.Context, path string) (*predfile.MultiPredictions, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("compare: %w", err)
 	}
 	defer f.Close()
-	p, err := dataset.ReadMultiPredictions(ctxio.NewFile(ctx, f), path)
+	p, err := predfile.ReadMultiPredictions(ctxio.NewFile(ctx, f), path)
 	if err != nil {
 		return nil, fmt.Errorf("compare: %w", err)
 	}
@@ -165,7 +165,7 @@ func loadMultiPredictions(ctx context.Context, path string) (*dataset.MultiPredi
 
 // summarizeMulti computes a multi-class file's per-row correctness and
 // quantity, and its balanced accuracy.
-func summarizeMulti(name string, p *dataset.MultiPredictions, q func([]float64, int) float64) (*multiSummary, error) {
+func summarizeMulti(name string, p *predfile.MultiPredictions, q func([]float64, int) float64) (*multiSummary, error) {
 	k := len(p.Classes)
 	s := &multiSummary{File: name, correct: make([]bool, len(p.Label)), q: make([]float64, len(p.Label))}
 	sum := 0.0

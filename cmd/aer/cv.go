@@ -172,7 +172,7 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	list := cvMetrics
-	if d.Labels != nil {
+	if d.NumClasses() > 2 {
 		list = cvClassMetrics
 	}
 	sum, err := res.Summaries(cvMetricKeys(list)...)
@@ -184,7 +184,7 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if *oof != "" {
 		ld := learnData(d)
-		if err := writeFileAtomic(ctx, *oof, func(w io.Writer) error { return cv.WriteOOF(w, ld, res, d.Labels, d.IDColumn, d.IDs) }); err != nil {
+		if err := writeFileAtomic(ctx, *oof, func(w io.Writer) error { return cv.WriteOOF(w, ld, res, d.Classes, d.IDColumn, d.IDs) }); err != nil {
 			return fmt.Errorf("cv: writing --oof: %w", err)
 		}
 	}
@@ -193,18 +193,18 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		Params: learn.ParamMap(plan.method.Params()), Seconds: elapsed.Seconds(), OOF: *oof, Rounds: res.Rounds, Summary: sum}
 	var doc any
 	var classes string
-	if d.Labels != nil {
-		counts := d.CountClasses()
-		doc = cvClassesOutput{cvHead: head, Labels: d.Labels, Counts: counts, Multiclass: plan.multiclass, cvTail: tail}
-		names := make([]string, len(d.Labels))
-		for c, name := range d.Labels {
+	if d.NumClasses() > 2 {
+		counts := d.ClassCounts()
+		doc = cvClassesOutput{cvHead: head, Labels: d.Classes, Counts: counts, Multiclass: plan.multiclass, cvTail: tail}
+		names := make([]string, len(d.Classes))
+		for c, name := range d.Classes {
 			names[c] = fmt.Sprintf("%s %d", name, counts[c])
 		}
-		classes = fmt.Sprintf("%d classes (%s)", len(d.Labels), strings.Join(names, ", "))
+		classes = fmt.Sprintf("%d classes (%s)", len(d.Classes), strings.Join(names, ", "))
 	} else {
-		_, pos := d.ClassCounts()
+		pos := d.ClassCounts()[1]
 		tail.Grid = ff.grid
-		doc = cvOutput{cvHead: head, Positives: pos, Classes: d.Classes, cvTail: tail}
+		doc = cvOutput{cvHead: head, Positives: pos, Classes: dataset.ClassPair(d.Classes), cvTail: tail}
 		classes = fmt.Sprintf("%d positive (%s)", pos, d.Classes[1])
 	}
 	if *asJSON {
@@ -279,16 +279,16 @@ func cvLoad(ctx context.Context, df *dataFlags, path, weight string, folds int, 
 	if d.Split != nil {
 		fmt.Fprintf(stderr, "cv: %s: split column ignored: every row takes part in the folds\n", path)
 	}
-	if d.Labels != nil {
-		for c, n := range d.CountClasses() {
+	if d.NumClasses() > 2 {
+		for c, n := range d.ClassCounts() {
 			if folds > n {
 				return nil, fmt.Errorf("cv: --folds %d: %s has only %d rows of the class %q, and every fold needs one; use --folds %d or fewer",
-					folds, path, n, d.Labels[c], n)
+					folds, path, n, d.Classes[c], n)
 			}
 		}
 		return d, nil
 	}
-	if _, pos := d.ClassCounts(); folds > pos {
+	if pos := d.ClassCounts()[1]; folds > pos {
 		return nil, fmt.Errorf("cv: --folds %d: %s has only %d rows of the positive (minority) class %q, and every fold needs one; use --folds %d or fewer",
 			folds, path, pos, d.Classes[1], pos)
 	}

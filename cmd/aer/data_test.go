@@ -52,7 +52,8 @@ func TestSplit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, p := d.ClassCounts()
+		counts := d.ClassCounts()
+		_, p := counts[0], counts[1]
 		total += d.Rows()
 		pos += p
 		if d.Classes[1] != "fraud" {

@@ -2,12 +2,12 @@ package main
 
 import (
 	"context"
-	aerlib "github.com/aer-go/aer"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
+	aerlib "github.com/aer-go/aer"
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/internal/ctxio"
 )
@@ -32,11 +32,23 @@ func (d *dataFile) Close() error {
 	return nil
 }
 
+// stdinKey keys a replacement of the standard input in a context.
+type stdinKey struct{}
+
 // withStdin returns ctx carrying r as the standard input of the commands
 // run with it (tests feed "-" this way); without it, os.Stdin.
-func withStdin(ctx context.Context, r io.Reader) context.Context { return aerlib.WithStdin(ctx, r) }
+func withStdin(ctx context.Context, r io.Reader) context.Context {
+	return context.WithValue(ctx, stdinKey{}, r)
+}
 
-func stdinOf(ctx context.Context) io.Reader { return aerlib.Stdin(ctx) }
+// stdinOf returns the standard input of ctx: withStdin's reader, else
+// os.Stdin.
+func stdinOf(ctx context.Context) io.Reader {
+	if r, ok := ctx.Value(stdinKey{}).(io.Reader); ok {
+		return r
+	}
+	return os.Stdin
+}
 
 // openData opens the data file at path; "-" is the standard input (named
 // stdin in messages).
@@ -52,14 +64,39 @@ func openData(ctx context.Context, path string) (*dataFile, error) {
 	return &dataFile{r: ctxio.NewFile(ctx, f), name: filepath.Base(path), stem: dataset.Stem(path), path: path, f: f}, nil
 }
 
-// loadData reads the whole table at path ("-": the standard input): CSV,
-// gzip-compressed CSV or Parquet, named as dataset.Load names it.
+// loadData reads the whole table at path ("-": the standard input, named
+// stdin): CSV, gzip-compressed CSV, Parquet or another registered format,
+// named as dataset.Load names it. Reads stop when ctx is done (Ctrl-C
+// during a long read).
 func loadData(ctx context.Context, path string, opt dataset.Options) (*dataset.Dataset, error) {
-	t, err := aerlib.ReadTableFrom(ctx, path, opt)
+	if path == "-" {
+		d, err := dataset.Decode(ctxio.NewReader(ctx, stdinOf(ctx)), "stdin", opt)
+		if err != nil {
+			return nil, err
+		}
+		d.Name = "stdin"
+		return d, nil
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	return t.Dataset(), nil
+	defer f.Close()
+	d, err := dataset.Decode(ctxio.NewFile(ctx, f), filepath.Base(path), opt)
+	if err != nil {
+		return nil, err
+	}
+	d.Name = dataset.Stem(path)
+	return d, nil
+}
+
+// readTable is loadData's table, for the library's calls.
+func readTable(ctx context.Context, path string, opt dataset.Options) (*aerlib.Table, error) {
+	d, err := loadData(ctx, path, opt)
+	if err != nil {
+		return nil, err
+	}
+	return aerlib.TableOf(d), nil
 }
 
 // oneStdin is a usage error when more than one of the named inputs is

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/decision"
+	"github.com/aer-go/aer/predfile"
 )
 
 // TestDecisionLayer: with validation data aer fit chooses a threshold for
@@ -26,7 +26,7 @@ func TestDecisionLayer(t *testing.T) {
 		}
 		return out, model
 	}
-	predict := func(model string) (*dataset.Predictions, map[string]any) {
+	predict := func(model string) (*predfile.Predictions, map[string]any) {
 		preds := filepath.Join(dir, "p.csv")
 		out, errOut, code := aer(t, "predict", "--model", model, "--data", test, "--out", preds, "--json")
 		if code != 0 {
@@ -34,7 +34,7 @@ func TestDecisionLayer(t *testing.T) {
 		}
 		var js map[string]any
 		json.Unmarshal([]byte(out), &js)
-		p, err := dataset.LoadPredictions(preds)
+		p, err := predfile.LoadPredictions(preds)
 		if err != nil {
 			t.Fatal(err)
 		}

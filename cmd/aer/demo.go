@@ -157,7 +157,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return fmt.Errorf("demo: %w", err)
 		}
 	}
-	_, pos := d.ClassCounts()
+	pos := d.ClassCounts()[1]
 	res := demoOutput{Seed: o.seed, Rows: d.Rows(), Positives: pos, Features: d.Cols(), Seeds: o.seeds, Out: o.out, Report: filepath.Join(o.out, bench.ReportMD)}
 	names := make([]string, len(o.specs))
 	for i, s := range o.specs {

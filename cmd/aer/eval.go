@@ -10,8 +10,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/metrics"
+	"github.com/aer-go/aer/predfile"
 )
 
 func init() {
@@ -173,10 +173,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 // loadEvalPredictions reads the predictions of --data, which must have
 // labels and scores, and checks --threshold against the scores.
-func loadEvalPredictions(ctx context.Context, o *evalOptions) (*dataset.Predictions, error) {
-	p, err := dataset.LoadPredictionsContext(ctx, o.data, dataset.PredictionsOptions{Positive: o.positive})
+func loadEvalPredictions(ctx context.Context, o *evalOptions) (*predfile.Predictions, error) {
+	p, err := predfile.LoadPredictionsContext(ctx, o.data, predfile.PredictionsOptions{Positive: o.positive})
 	switch {
-	case errors.Is(err, dataset.ErrPositive):
+	case errors.Is(err, predfile.ErrPositive):
 		return nil, fmt.Errorf("eval: %w (--positive)", err)
 	case err != nil:
 		return nil, fmt.Errorf("eval: %w", err)
@@ -202,7 +202,7 @@ func loadEvalPredictions(ctx context.Context, o *evalOptions) (*dataset.Predicti
 
 // evaluate scores the decisions of o on p: score >= --threshold, else the
 // pred column, else score >= 0.5; and the calibration of the scores.
-func evaluate(p *dataset.Predictions, o *evalOptions) evalOutput {
+func evaluate(p *predfile.Predictions, o *evalOptions) evalOutput {
 	out := evalOutput{File: o.data}
 	if p.Weight != nil {
 		out.Weighted, out.Rows = true, len(p.Label)
@@ -235,7 +235,7 @@ func evaluate(p *dataset.Predictions, o *evalOptions) evalOutput {
 
 // evalSweep sweeps the thresholds of a grid of n points (0: every
 // distinct score) and records in out where the main metrics peak.
-func evalSweep(p *dataset.Predictions, n int, out *evalOutput) metrics.Sweep {
+func evalSweep(p *predfile.Predictions, n int, out *evalOutput) metrics.Sweep {
 	var s metrics.Sweep
 	if n == 0 {
 		s = metrics.SweepScores(p.Label, p.Score, p.Weight)

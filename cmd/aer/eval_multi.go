@@ -9,9 +9,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/internal/ctxio"
 	"github.com/aer-go/aer/metrics"
+	"github.com/aer-go/aer/predfile"
 )
 
 // evalMultiOutput is aer eval's document for multi-class predictions.
@@ -37,7 +37,7 @@ func multiPredictionsFile(path string) (bool, error) {
 	if err != nil {
 		return false, nil // the binary reader says what is wrong
 	}
-	return dataset.IsMultiPredictions(head), nil
+	return predfile.IsMultiPredictions(head), nil
 }
 
 // runEvalMulti evaluates multi-class predictions: every multi-class
@@ -51,7 +51,7 @@ func runEvalMulti(ctx context.Context, o *evalOptions, stdout io.Writer) error {
 		return fmt.Errorf("eval: %w", err)
 	}
 	defer f.Close()
-	p, err := dataset.ReadMultiPredictions(ctxio.NewFile(ctx, f), o.data)
+	p, err := predfile.ReadMultiPredictions(ctxio.NewFile(ctx, f), o.data)
 	if err != nil {
 		return fmt.Errorf("eval: %w", err)
 	}

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/predfile"
 )
 
 // evalGolden compares got with testdata/eval/name (rewritten under -update).
@@ -219,12 +219,12 @@ func TestEvalFailures(t *testing.T) {
 // reports what it reports on the file with each row repeated that many
 // times (weight 0: the row left out), sweep included.
 func TestEvalWeightsAreRepetitions(t *testing.T) {
-	p, err := dataset.LoadPredictions("testdata/eval/preds.csv")
+	p, err := predfile.LoadPredictions("testdata/eval/preds.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	weighted := &dataset.Predictions{Label: p.Label, Score: p.Score, Weight: make([]float64, len(p.Score))}
-	repeated := &dataset.Predictions{}
+	weighted := &predfile.Predictions{Label: p.Label, Score: p.Score, Weight: make([]float64, len(p.Score))}
+	repeated := &predfile.Predictions{}
 	for i := range p.Score {
 		w := (i * 7) % 4
 		weighted.Weight[i] = float64(w)
@@ -234,9 +234,9 @@ func TestEvalWeightsAreRepetitions(t *testing.T) {
 		}
 	}
 	tmp := t.TempDir()
-	eval := func(p *dataset.Predictions, name string) map[string]json.RawMessage {
+	eval := func(p *predfile.Predictions, name string) map[string]json.RawMessage {
 		path := filepath.Join(tmp, name)
-		if err := writeFileAtomic(context.Background(), path, func(w io.Writer) error { return dataset.WritePredictions(w, p) }); err != nil {
+		if err := writeFileAtomic(context.Background(), path, func(w io.Writer) error { return predfile.WritePredictions(w, p) }); err != nil {
 			t.Fatal(err)
 		}
 		var stdout bytes.Buffer

@@ -201,7 +201,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		g := globalOptions{top: o.top, metric: o.metric, repeats: o.repeats, seed: o.seed, threads: o.threads}
 		return explainGlobal(ctx, model, data, g, h.Method, o.model, o.data, o.asJSON, stdout, stderr)
 	}
-	res, err := explainRows(ctx, model, d, rows, h.Schema.Classes, o)
+	res, err := explainRows(ctx, model, d, rows, dataset.ClassPair(h.Schema.Classes), o)
 	if err != nil {
 		return err
 	}

@@ -290,7 +290,7 @@ func (a *fitArgs) readData(ctx context.Context, stderr io.Writer) (train, valid 
 	opt := a.df.trainingOptions()
 	opt.Weight = *a.weight
 	opt.Workers = *a.threads
-	t, err := aerlib.ReadTableFrom(ctx, *a.train, opt)
+	t, err := readTable(ctx, *a.train, opt)
 	if err != nil {
 		return nil, nil, fmt.Errorf("fit: %w", err)
 	}
@@ -318,7 +318,7 @@ func (a *fitArgs) readData(ctx context.Context, stderr io.Writer) (train, valid 
 		return train, valid, nil
 	}
 	d, schema := train.Dataset(), train.Schema()
-	valid, err = aerlib.ReadTableFrom(ctx, *a.valid, dataset.Options{Label: d.Label, Classes: d.Classes, Labels: d.Labels, AllowOneClass: true, Weight: *a.weight,
+	valid, err = readTable(ctx, *a.valid, dataset.Options{Label: d.Label, Classes: d.Classes, AllowOneClass: true, Weight: *a.weight,
 		Drop: opt.Drop, Delimiter: opt.Delimiter, NA: opt.NA, ID: opt.ID, Categories: d.Categories, Workers: *a.threads,
 		Keep: schema.RawColumns()})
 	if err != nil {
@@ -371,7 +371,7 @@ func (a *fitArgs) output(model *aerlib.Model, train, valid *aerlib.Table, mem *f
 	_ = json.Unmarshal(h.Config, &cfg)
 	o := fitOutput{
 		Method: h.Method, Train: *a.train, Rows: cfg.Train.Rows, Features: len(h.Schema.Features), Positives: cfg.Train.Positives,
-		Weight: h.Schema.Weight, Seed: *a.seed, Params: cfg.Params, FitSeconds: rep.Seconds, Out: *a.out, Classes: h.Schema.Classes,
+		Weight: h.Schema.Weight, Seed: *a.seed, Params: cfg.Params, FitSeconds: rep.Seconds, Out: *a.out, Classes: dataset.ClassPair(h.Schema.Classes),
 		Decision: rep.Layer, Search: rep.Search, MemoryEstimate: mem.estimate, Result: rep.Summary, Warnings: rep.Warnings,
 	}
 	if mem.limit > 0 && mem.limit < math.MaxInt64 {
@@ -384,7 +384,7 @@ func (a *fitArgs) output(model *aerlib.Model, train, valid *aerlib.Table, mem *f
 		o.Threshold = &v
 	}
 	if model.NumClasses() > 2 {
-		o.Labels, o.Multiclass, o.ClassCounts = h.Schema.Labels, h.Multiclass, train.Dataset().CountClasses()
+		o.Labels, o.Multiclass, o.ClassCounts = h.Schema.Classes, h.Multiclass, train.Dataset().ClassCounts()
 		o.MultiDecision = model.Layer()
 	}
 	if valid != nil {

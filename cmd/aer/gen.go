@@ -276,7 +276,8 @@ func genSplit(ds *dataset.Dataset, ratios []float64, seed uint64) (map[string]sp
 
 // genReport summarises what aer gen wrote.
 func genReport(o *genOptions, data *synth.Data, ds *dataset.Dataset, planned [2]int, parts map[string]splitCount) genSummary {
-	neg, pos := ds.ClassCounts()
+	n := ds.ClassCounts()
+	neg, pos := n[0], n[1]
 	actual := 0.0
 	if pos > 0 {
 		actual = float64(neg) / float64(pos)

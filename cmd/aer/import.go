@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	aerlib "github.com/aer-go/aer"
+	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/metrics"
 )
 
@@ -201,7 +202,7 @@ func scoreImport(ctx context.Context, stderr io.Writer, model *aerlib.Model, tab
 		o.Accuracy, o.BalancedAccuracy = &r.Accuracy, &r.BalancedAccuracy
 		return nil
 	}
-	classes := model.Schema().Classes
+	classes := dataset.ClassPair(model.Schema().Classes)
 	o.Classes = &classes
 	if neg, pos := countLabels(preds.Label); neg > 0 && pos > 0 {
 		auc := metrics.ROCAUC(preds.Label, preds.Score, nil)
@@ -227,22 +228,22 @@ func importTable(ctx context.Context, data string, df *dataFlags, labels string)
 		if df.positive != "" {
 			return nil, usageErrorf("import: --positive names a binary model's class; --labels a multi-class model's")
 		}
-		opt.Labels = l
+		opt.Classes = l
 	}
-	table, err := aerlib.ReadTableFrom(ctx, data, opt)
+	table, err := readTable(ctx, data, opt)
 	if err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
 	if err := df.checkDropped(table.Dataset(), data); err != nil {
 		return nil, usageErrorf("import: %v", err)
 	}
-	if table.Dataset().Labels != nil {
+	if table.Dataset().NumClasses() > 2 {
 		if df.positive != "" {
-			return nil, usageErrorf("import: --positive %s: %s holds %d classes (a multi-class model's classes are its labels, --labels)", df.positive, data, len(table.Dataset().Labels))
+			return nil, usageErrorf("import: --positive %s: %s holds %d classes (a multi-class model's classes are its labels, --labels)", df.positive, data, table.Dataset().NumClasses())
 		}
 		return table, nil
 	}
-	switch c := table.Classes(); {
+	switch c := dataset.ClassPair(table.Classes()); {
 	case c == [2]string{"1", "0"} && df.positive != "":
 		return nil, usageErrorf("import: --positive %s: the binary objectives score the label 1, not 0", df.positive)
 	case c != [2]string{"0", "1"} && c != [2]string{"1", "0"} && df.positive == "":
@@ -257,7 +258,7 @@ func importModel(ctx context.Context, from, path string, table *aerlib.Table) (*
 	if path != "-" {
 		return aerlib.ImportFile(ctx, path, from, table)
 	}
-	model, err := aerlib.Import(ctx, aerlib.Stdin(ctx), from, table)
+	model, err := aerlib.Import(ctx, stdinOf(ctx), from, table)
 	if err != nil && !errors.Is(err, aerlib.ErrImport) {
 		err = fmt.Errorf("standard input: %w", err)
 	}

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	aerlib "github.com/aer-go/aer"
 	"github.com/aer-go/aer/modelfile"
 )
 
@@ -150,7 +149,7 @@ func TestImportJSONAndStdin(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer
-	err = runContext(aerlib.WithStdin(context.Background(), bytes.NewReader(raw)), []string{"import", "--from", "xgboost", "--model", "-", "--data", data, "--out", filepath.Join(dir, "b.aer")}, &stdout, &stderr)
+	err = runContext(withStdin(context.Background(), bytes.NewReader(raw)), []string{"import", "--from", "xgboost", "--model", "-", "--data", data, "--out", filepath.Join(dir, "b.aer")}, &stdout, &stderr)
 	if err != nil {
 		t.Fatalf("--model -: %v\n%s", err, stderr.String())
 	}

@@ -110,17 +110,18 @@ func runInfo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // newInfoReport describes the table d read from path, its columns
 // profiled as cols.
 func newInfoReport(path string, d *dataset.Dataset, cols []dataset.ColumnProfile) infoReport {
-	neg, pos := d.ClassCounts()
+	n, pair := d.ClassCounts(), dataset.ClassPair(d.Classes)
+	neg, pos := n[0], n[1]
 	r := infoReport{
 		File: path, Rows: d.Rows(), Features: d.Cols(), Label: d.Label,
-		Negative: d.Classes[0], Positive: d.Classes[1], NegRows: neg, PosRows: pos,
+		Negative: pair[0], Positive: pair[1], NegRows: neg, PosRows: pos,
 		Missing: d.Missing(), Names: d.Features, Columns: cols,
 	}
 	if pos > 0 && neg > 0 {
 		r.Ratio = float64(neg) / float64(pos)
 	}
-	if d.Labels != nil {
-		r.Labels, r.LabelRows = d.Labels, d.CountClasses()
+	if d.NumClasses() > 2 {
+		r.Labels, r.LabelRows = d.Classes, n
 		r.NegRows, r.PosRows = 0, 0
 		lo, hi := slices.Min(r.LabelRows), slices.Max(r.LabelRows)
 		r.Ratio = float64(hi) / float64(lo)

@@ -224,7 +224,7 @@ func writeModelLabel(w io.Writer, r *infoModelReport) {
 		fmt.Fprintf(w, "label           %s: negative %q, positive %q\n", s.Label, s.Classes[0], s.Classes[1])
 		return
 	}
-	fmt.Fprintf(w, "label           %s: %d classes %q (%s)\n", s.Label, len(s.Labels), s.Labels, r.Multiclass)
+	fmt.Fprintf(w, "label           %s: %d classes %q (%s)\n", s.Label, len(s.Classes), s.Classes, r.Multiclass)
 	if d := r.MultiDecision; d != nil {
 		fmt.Fprintf(w, "decision        %s\n", multiDecisionText(d))
 	}

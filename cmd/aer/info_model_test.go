@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -59,7 +60,7 @@ func TestInfoModel(t *testing.T) {
 			if r.Method != c.method || !reflect.DeepEqual(r.Params, fit.Params) {
 				t.Errorf("method %s, params %v; fit said %v", r.Method, r.Params, fit.Params)
 			}
-			if !reflect.DeepEqual(r.Schema.Features, []string{"a", "b", "c"}) || r.Schema.Label != "status" || r.Schema.Classes != [2]string{"healthy", "sick"} {
+			if !reflect.DeepEqual(r.Schema.Features, []string{"a", "b", "c"}) || r.Schema.Label != "status" || !slices.Equal(r.Schema.Classes, []string{"healthy", "sick"}) {
 				t.Errorf("schema %+v", r.Schema)
 			}
 			if r.Train == nil || r.Train.Rows != 80 || r.Train.Positives != 16 || r.Train.MissingCells == 0 {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/aer-go/aer/boost"
 	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/predfile"
 )
 
 func fitModel(t *testing.T, dir string, extra ...string) string {
@@ -114,7 +115,7 @@ func TestPredictMatchesLibrary(t *testing.T) {
 	if _, stderr, code := aer(t, "predict", "--model", model, "--data", "testdata/predict/test.csv", "--out", out); code != 0 {
 		t.Fatalf("predict: %s", stderr)
 	}
-	got, err := dataset.LoadPredictions(out)
+	got, err := predfile.LoadPredictions(out)
 	if err != nil {
 		t.Fatal(err)
 	}

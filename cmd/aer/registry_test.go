@@ -16,6 +16,7 @@ import (
 
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/predfile"
 )
 
 // stump is a method defined only in this test: it predicts from one
@@ -140,7 +141,7 @@ func TestNewMethodEndToEnd(t *testing.T) {
 	if _, errOut, code := aer(t, "predict", "--model", model, "--data", "testdata/fit/valid.csv", "--out", preds); code != 0 {
 		t.Fatalf("predict: %s", errOut)
 	}
-	p, err := dataset.LoadPredictions(preds)
+	p, err := predfile.LoadPredictions(preds)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -210,10 +210,10 @@ func writeResampleText(w io.Writer, o *resampleOutput, params []learn.Param) {
 func newResampleOutput(s resample.Tracer, seed uint64, data, out string, d, res *dataset.Dataset) resampleOutput {
 	o := resampleOutput{
 		Sampler: s.Name(), Params: learn.ParamMap(s.Params()), Seed: seed, Data: data, Out: out, Weight: d.WeightColumn, ID: d.IDColumn,
-		Classes: d.Classes, Before: resample.CountRows(&learn.Data{Y: d.Y}), After: resample.CountRows(&learn.Data{Y: res.Y}),
+		Classes: dataset.ClassPair(d.Classes), Before: resample.CountRows(&learn.Data{Y: d.Y}), After: resample.CountRows(&learn.Data{Y: res.Y}),
 	}
-	if d.Labels != nil {
-		o.Labels, o.ClassRowsBefore, o.ClassRowsAfter = d.Labels, d.CountClasses(), res.CountClasses()
+	if d.NumClasses() > 2 {
+		o.Labels, o.ClassRowsBefore, o.ClassRowsAfter = d.Classes, d.ClassCounts(), res.ClassCounts()
 		o.Before.Negative, o.Before.Positive, o.After.Negative, o.After.Positive = 0, 0, 0, 0
 	}
 	return o
@@ -223,9 +223,9 @@ func newResampleOutput(s resample.Tracer, seed uint64, data, out string, d, res 
 // the table d: a multi-class table's strategy may name its classes.
 func samplerFor(name string, params paramFlags, d *dataset.Dataset) (resample.Tracer, error) {
 	named := params
-	if d.Labels != nil {
+	if d.NumClasses() > 2 {
 		var err error
-		if named, err = strategyByName(params, d.Labels); err != nil {
+		if named, err = strategyByName(params, d.Classes); err != nil {
 			return nil, usageErrorf("resample: --param: %v", err)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -81,7 +82,7 @@ func TestResampleMatchesLibrary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Rows() != want.Rows() || got.Classes != d.Classes || got.Features[1] != "x2" {
+	if got.Rows() != want.Rows() || !slices.Equal(got.Classes, d.Classes) || got.Features[1] != "x2" {
 		t.Fatalf("%d rows, classes %v; want %d rows, classes %v", got.Rows(), got.Classes, want.Rows(), d.Classes)
 	}
 	for i := range want.Rows() {
@@ -161,7 +162,8 @@ func TestResampleJSONCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	neg, pos := d.ClassCounts()
+	counts := d.ClassCounts()
+	neg, pos := counts[0], counts[1]
 	if o.After != (resample.Counts{Rows: d.Rows(), Negative: neg, Positive: pos}) || pos != 10 || o.Params["sampling_strategy"] != "0.75" {
 		t.Errorf("report %+v, file %d negative %d positive", o, neg, pos)
 	}

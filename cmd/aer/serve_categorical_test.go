@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/predfile"
 	"github.com/aer-go/aer/serve"
 )
 
@@ -95,7 +95,7 @@ func TestServeCategorical(t *testing.T) {
 			if _, errOut, code := aer(t, "predict", "--model", model, "--data", files["test"], "--out", preds); code != 0 {
 				t.Fatal(errOut)
 			}
-			want, err := dataset.LoadPredictions(preds)
+			want, err := predfile.LoadPredictions(preds)
 			if err != nil {
 				t.Fatal(err)
 			}

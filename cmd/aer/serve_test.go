@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/predfile"
 )
 
 // syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
@@ -73,7 +73,7 @@ func TestServeEndToEnd(t *testing.T) {
 	if _, stderr, code := aer(t, "predict", "--model", model, "--data", "testdata/predict/test.csv", "--out", preds); code != 0 {
 		t.Fatalf("predict: %s", stderr)
 	}
-	want, err := dataset.LoadPredictions(preds)
+	want, err := predfile.LoadPredictions(preds)
 	if err != nil {
 		t.Fatal(err)
 	}

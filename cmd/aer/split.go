@@ -99,7 +99,7 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	// A part without a minority row can neither tune a threshold nor
 	// measure recall: say so, one line per part.
-	if d.Labels != nil {
+	if d.NumClasses() > 2 {
 		for k := range report {
 			report[k].Positive, report[k].ClassRows = 0, make([]int, d.NumClasses())
 			for _, i := range parts[k].Rows {
@@ -108,8 +108,8 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	for _, p := range report {
-		if p.Positive == 0 && d.Labels == nil {
-			fmt.Fprintf(stderr, "split: warning: part %s has no row of the positive (minority) class %q (%d rows): it cannot tune or evaluate a classifier\n", p.Part, d.Classes[1], p.Rows)
+		if p.Positive == 0 && d.NumClasses() == 2 {
+			fmt.Fprintf(stderr, "split: warning: part %s has no row of the positive (minority) class %q (%d rows): it cannot tune or evaluate a classifier\n", p.Part, d.LabelName(1), p.Rows)
 		}
 	}
 	if *asJSON {

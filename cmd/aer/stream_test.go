@@ -5,15 +5,16 @@ import (
 	"compress/gzip"
 	"context"
 	"fmt"
-	aerlib "github.com/aer-go/aer"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/aer-go/aer/dataset"
+	aerlib "github.com/aer-go/aer"
+
 	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/predfile"
 )
 
 // wholeFilePredictions is what aer predict wrote before it streamed: the
@@ -33,14 +34,14 @@ func wholeFilePredictions(t *testing.T, modelPath, dataPath string) []byte {
 		t.Fatal(err)
 	}
 	th, _ := m.Threshold()
-	p := &dataset.Predictions{Label: d.Y, Score: score, Pred: make([]int, len(score)), ID: d.IDs, IDColumn: d.IDColumn}
+	p := &predfile.Predictions{Label: d.Y, Score: score, Pred: make([]int, len(score)), ID: d.IDs, IDColumn: d.IDColumn}
 	for i, s := range score {
 		if s >= th {
 			p.Pred[i] = 1
 		}
 	}
 	var buf bytes.Buffer
-	if err := dataset.WritePredictions(&buf, p); err != nil {
+	if err := predfile.WritePredictions(&buf, p); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/predfile"
 )
 
 // weightedFiles writes the training file with a weight column w (1, 2 or
@@ -58,7 +58,7 @@ func TestFitWeights(t *testing.T) {
 		if _, errOut, code := aer(t, "predict", "--model", model, "--data", data, "--out", preds); code != 0 {
 			t.Fatalf("predict: %s", errOut)
 		}
-		p, err := dataset.LoadPredictions(preds)
+		p, err := predfile.LoadPredictions(preds)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,10 +20,10 @@ type stage struct {
 // the model. Its tensors are built once, when first asked for, and a
 // stage's build on its parent's.
 type Features struct {
-	raw    Value   // Cast(X, double): [N, F]
-	nf     int     // F
-	stages []stage // outermost first
-	parent *Features  // the input without the last stage; nil for the graph's
+	raw    Value     // Cast(X, double): [N, F]
+	nf     int       // F
+	stages []stage   // outermost first
+	parent *Features // the input without the last stage; nil for the graph's
 
 	prepared Value // the stages applied: what the model's PositiveProba reads
 	kept     Value // the stages' standardisations only, NaN kept (trees)

@@ -141,7 +141,7 @@ func TestONNXRuntimeMulti(t *testing.T) {
 			set := &aer.Settings{Seed: 1, Decomposition: tc.multiclass}
 			if tc.cost {
 				// Missing class 0 costs 5, any other mistake 1.
-				k := len(sp.train.Dataset().Labels)
+				k := len(sp.train.Dataset().Classes)
 				set.CostMatrix = make([][]float64, k)
 				for i := range set.CostMatrix {
 					set.CostMatrix[i] = make([]float64, k)

@@ -1,4 +1,4 @@
-package dataset
+package predfile
 
 import (
 	"errors"
@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/aer-go/aer/dataset"
 )
 
 func TestReadScores(t *testing.T) {
@@ -31,22 +33,22 @@ func TestReadScoresErrors(t *testing.T) {
 		sentinel   error
 		msg        string
 	}{
-		{"empty", "", ErrEmpty, "s.csv: empty file: no header row"},
-		{"one method", "d,a\nx,1\ny,2\n", ErrColumns,
+		{"empty", "", dataset.ErrEmpty, "s.csv: empty file: no header row"},
+		{"one method", "d,a\nx,1\ny,2\n", dataset.ErrColumns,
 			"s.csv: line 1: need a dataset column and at least 2 method columns, got 2 columns"},
-		{"empty method name", "d,a, \nx,1,2\n", ErrEmptyName, "s.csv: line 1, column 3: empty method name"},
-		{"duplicate method", "d,a,a\nx,1,2\ny,2,1\n", ErrDuplicate, `s.csv: line 1: method "a" appears twice`},
-		{"ragged row", "d,a,b\nx,1,2\ny,1\n", ErrRagged, "s.csv: line 3: 2 fields, the header has 3"},
-		{"not a number", "dataset,m1,m2,m3\necoli,0.81,0.77,0.70\nabalone,0.66,n/a,0.61\n", ErrNotNumber,
+		{"empty method name", "d,a, \nx,1,2\n", dataset.ErrEmptyName, "s.csv: line 1, column 3: empty method name"},
+		{"duplicate method", "d,a,a\nx,1,2\ny,2,1\n", dataset.ErrDuplicate, `s.csv: line 1: method "a" appears twice`},
+		{"ragged row", "d,a,b\nx,1,2\ny,1\n", dataset.ErrRagged, "s.csv: line 3: 2 fields, the header has 3"},
+		{"not a number", "dataset,m1,m2,m3\necoli,0.81,0.77,0.70\nabalone,0.66,n/a,0.61\n", dataset.ErrNotNumber,
 			`s.csv: line 3, column "m2": "n/a" is not a finite number`},
-		{"empty cell", "d,a,b\nx,1,\n", ErrNotNumber, `s.csv: line 2, column "b": "" is not a finite number`},
-		{"NaN", "d,a,b\nx,NaN,1\n", ErrNotNumber, `s.csv: line 2, column "a": "NaN" is not a finite number`},
-		{"infinite", "d,a,b\nx,1,-Inf\n", ErrInfinite, `s.csv: line 2, column "b": "-Inf" is not a finite number`},
-		{"out of range", "d,a,b\nx,1e999,1\n", ErrInfinite, `s.csv: line 2, column "a": "1e999" is not a finite number`},
-		{"line after a quoted line break", "d,a,b\n\"x\ny\",1,2\nz,1,oops\n", ErrNotNumber,
+		{"empty cell", "d,a,b\nx,1,\n", dataset.ErrNotNumber, `s.csv: line 2, column "b": "" is not a finite number`},
+		{"NaN", "d,a,b\nx,NaN,1\n", dataset.ErrNotNumber, `s.csv: line 2, column "a": "NaN" is not a finite number`},
+		{"infinite", "d,a,b\nx,1,-Inf\n", dataset.ErrInfinite, `s.csv: line 2, column "b": "-Inf" is not a finite number`},
+		{"out of range", "d,a,b\nx,1e999,1\n", dataset.ErrInfinite, `s.csv: line 2, column "a": "1e999" is not a finite number`},
+		{"line after a quoted line break", "d,a,b\n\"x\ny\",1,2\nz,1,oops\n", dataset.ErrNotNumber,
 			`s.csv: line 4, column "b": "oops" is not a finite number`},
-		{"one dataset", "d,a,b\nx,1,2\n", ErrNoRows, "s.csv: need at least 2 datasets (rows), got 1"},
-		{"no dataset", "d,a,b\n", ErrNoRows, "s.csv: need at least 2 datasets (rows), got 0"},
+		{"one dataset", "d,a,b\nx,1,2\n", dataset.ErrNoRows, "s.csv: need at least 2 datasets (rows), got 1"},
+		{"no dataset", "d,a,b\n", dataset.ErrNoRows, "s.csv: need at least 2 datasets (rows), got 0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ReadScores(strings.NewReader(tc.text), "s.csv")

@@ -1,15 +1,27 @@
-package aer_test
+package engine_test
 
 import (
 	"bytes"
 	"context"
 	"errors"
+	"path/filepath"
 	"testing"
 
 	"github.com/aer-go/aer"
 	"github.com/aer-go/aer/decision"
+	"github.com/aer-go/aer/engine"
 	"github.com/aer-go/aer/learn"
 )
+
+// clinicTable reads the root package's test table of the part.
+func clinicTable(t *testing.T, part string) *aer.Table {
+	t.Helper()
+	tb, err := aer.ReadTable(filepath.Join("..", "testdata", "clinic."+part+".csv"), &aer.ReadOptions{ID: "id", Label: "outcome"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb
+}
 
 // TestAssembleEqualsFit checks that a model fitted by Fit, assembled
 // again from its learned model, the validation rows and the training
@@ -26,11 +38,12 @@ func TestAssembleEqualsFit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		neg, pos := train.ClassCounts()
+		counts := train.ClassCounts()
+		neg, pos := counts[0], counts[1]
 		va := validRows(t, m, valid)
-		sum := aer.TrainSummary{Rows: train.Rows(), Positives: pos}
-		got, err := aer.Assemble(context.Background(), decision.Detach(m.Learned().(learn.Scorer)), method, m.Schema(), va, sum,
-			float64(pos)/float64(pos+neg), &aer.Settings{Seed: 3})
+		f := &engine.Fitted{Learned: decision.Detach(m.Learned().(learn.Scorer)), Method: method, Schema: m.Schema(),
+			Train: aer.TrainSummary{Rows: train.Rows(), Positives: pos}, Prior: float64(pos) / float64(pos+neg)}
+		got, err := engine.Assemble(context.Background(), f, va, &aer.Settings{Seed: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,10 +64,23 @@ func TestAssembleEqualsFit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = aer.Assemble(context.Background(), decision.Detach(m.Learned().(learn.Scorer)), method, m.Schema(), validRows(t, m, valid),
-		aer.TrainSummary{}, 0.1, &aer.Settings{Decision: decision.Options{CrossFit: 3}})
+	f := &engine.Fitted{Learned: decision.Detach(m.Learned().(learn.Scorer)), Method: method, Schema: m.Schema(), Prior: 0.1}
+	_, err = engine.Assemble(context.Background(), f, validRows(t, m, valid), &aer.Settings{Decision: decision.Options{CrossFit: 3}})
 	if !errors.Is(err, learn.ErrParam) {
 		t.Errorf("cross-fit: err %v, want learn.ErrParam", err)
+	}
+	// A grid, a missing model, features that are not the schema's.
+	for _, c := range []struct {
+		f *engine.Fitted
+		s *aer.Settings
+	}{
+		{&engine.Fitted{Learned: decision.Detach(m.Learned().(learn.Scorer)), Method: method, Schema: m.Schema()}, &aer.Settings{Params: []string{"n_estimators=3"}}},
+		{&engine.Fitted{Method: method, Schema: m.Schema()}, nil},
+		{&engine.Fitted{Learned: decision.Detach(m.Learned().(learn.Scorer)), Method: method}, nil},
+	} {
+		if _, err := engine.Assemble(context.Background(), c.f, nil, c.s); err == nil {
+			t.Errorf("assembled %+v with %+v", c.f, c.s)
+		}
 	}
 }
 

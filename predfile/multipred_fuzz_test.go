@@ -1,7 +1,8 @@
-package dataset
+package predfile
 
 import (
 	"bytes"
+	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -64,4 +65,30 @@ func FuzzReadMultiPredictions(f *testing.F) {
 			t.Fatalf("round trip changed the predictions:\n%s", b.String())
 		}
 	})
+}
+
+// TestReadMultiPredictions reads what a multi-class model writes, and
+// refuses what it does not.
+func TestReadMultiPredictions(t *testing.T) {
+	src := "id,label,pred,score_a,score_b,score_c\nr1,a,a,0.7,0.2,0.1\nr2,c,b,0.1,0.5,0.4\n"
+	if !IsMultiPredictions(strings.Split(strings.SplitN(src, "\n", 2)[0], ",")) || IsMultiPredictions([]string{"label", "score", "score_a"}) {
+		t.Error("IsMultiPredictions")
+	}
+	p, err := ReadMultiPredictions(strings.NewReader(src), "p.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(p.Classes, []string{"a", "b", "c"}) || !slices.Equal(p.Label, []int{0, 2}) || !slices.Equal(p.Pred, []int{0, 1}) || len(p.Proba) != 6 {
+		t.Errorf("%+v", p)
+	}
+	for _, bad := range []string{
+		"label,score_a,score_b\nz,0.5,0.5\n",
+		"label,score_a,score_b\na,1.5,0.5\n",
+		"label,score_a\na,1\n",
+		"label,score_a,score_b\n",
+	} {
+		if _, err := ReadMultiPredictions(strings.NewReader(bad), "p.csv"); !errors.Is(err, ErrMultiPredictions) {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
 }

@@ -1,4 +1,4 @@
-package dataset
+package predfile
 
 import (
 	"encoding/csv"
@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/aer-go/aer/dataset"
 )
 
 // MultiPredictions are a multi-class model's predictions as aer predict
@@ -183,7 +185,7 @@ func WriteMultiPredictions(w io.Writer, p *MultiPredictions, idColumn string, id
 		}
 		row = append(row, p.Classes[p.Pred[i]])
 		for _, v := range p.Proba[i*k : (i+1)*k] {
-			row = append(row, FormatFloat(v))
+			row = append(row, dataset.FormatFloat(v))
 		}
 		if err := cw.Write(row); err != nil {
 			return err

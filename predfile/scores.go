@@ -1,4 +1,4 @@
-package dataset
+package predfile
 
 import (
 	"bufio"
@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/internal/ctxio"
 )
 
@@ -57,8 +58,9 @@ func (e *scoresError) Unwrap() error { return e.err }
 // column naming the dataset (its header is free), then one column per
 // method, named, each cell a finite number. It needs at least 2 methods
 // and 2 datasets. Errors name the line, the column and the value, and wrap
-// the sentinel errors of this package (ErrEmpty, ErrColumns, ErrEmptyName,
-// ErrDuplicate, ErrRagged, ErrNotNumber, ErrInfinite, ErrNoRows).
+// the sentinel errors of package dataset (dataset.ErrEmpty, ErrColumns,
+// ErrEmptyName, ErrDuplicate, ErrRagged, ErrNotNumber, ErrInfinite,
+// ErrNoRows).
 func ReadScores(r io.Reader, name string) (*Scores, error) {
 	fail := func(sentinel error, format string, a ...any) error {
 		return &scoresError{msg: name + ": " + fmt.Sprintf(format, a...), err: sentinel}
@@ -68,23 +70,23 @@ func ReadScores(r io.Reader, name string) (*Scores, error) {
 	cr.TrimLeadingSpace = true
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
-		return nil, fail(ErrEmpty, "empty file: no header row")
+		return nil, fail(dataset.ErrEmpty, "empty file: no header row")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if len(header) < 3 {
-		return nil, fail(ErrColumns, "line 1: need a dataset column and at least 2 method columns, got %d columns", len(header))
+		return nil, fail(dataset.ErrColumns, "line 1: need a dataset column and at least 2 method columns, got %d columns", len(header))
 	}
 	s := &Scores{Methods: make([]string, len(header)-1)}
 	seen := map[string]bool{}
 	for j, h := range header[1:] {
 		h = strings.TrimSpace(h)
 		if h == "" {
-			return nil, fail(ErrEmptyName, "line 1, column %d: empty method name", j+2)
+			return nil, fail(dataset.ErrEmptyName, "line 1, column %d: empty method name", j+2)
 		}
 		if seen[h] {
-			return nil, fail(ErrDuplicate, "line 1: method %q appears twice", h)
+			return nil, fail(dataset.ErrDuplicate, "line 1: method %q appears twice", h)
 		}
 		seen[h] = true
 		s.Methods[j] = h
@@ -99,16 +101,16 @@ func ReadScores(r io.Reader, name string) (*Scores, error) {
 		}
 		line, _ := cr.FieldPos(0)
 		if len(rec) != len(header) {
-			return nil, fail(ErrRagged, "line %d: %d fields, the header has %d", line, len(rec), len(header))
+			return nil, fail(dataset.ErrRagged, "line %d: %d fields, the header has %d", line, len(rec), len(header))
 		}
 		row := make([]float64, len(s.Methods))
 		for j, cell := range rec[1:] {
 			cell = strings.TrimSpace(cell)
 			v, perr := strconv.ParseFloat(cell, 64)
 			if perr != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				sentinel := ErrNotNumber
+				sentinel := dataset.ErrNotNumber
 				if math.IsInf(v, 0) {
-					sentinel = ErrInfinite
+					sentinel = dataset.ErrInfinite
 				}
 				return nil, fail(sentinel, "line %d, column %q: %q is not a finite number", line, s.Methods[j], cell)
 			}
@@ -118,7 +120,7 @@ func ReadScores(r io.Reader, name string) (*Scores, error) {
 		s.Values = append(s.Values, row)
 	}
 	if len(s.Values) < 2 {
-		return nil, fail(ErrNoRows, "need at least 2 datasets (rows), got %d", len(s.Values))
+		return nil, fail(dataset.ErrNoRows, "need at least 2 datasets (rows), got %d", len(s.Values))
 	}
 	return s, nil
 }

@@ -1,4 +1,4 @@
-package dataset
+package predfile
 
 import (
 	"bufio"
@@ -15,19 +15,20 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/internal/ctxio"
 )
 
-// ErrWeight is wrapped by the *Error of a weight that is missing or
+// ErrWeight is wrapped by the *dataset.Error of a weight that is missing or
 // negative (a weight that is not a number or is infinite fails as any
-// other cell does, with ErrNotNumber or ErrInfinite).
+// other cell does, with dataset.ErrNotNumber or dataset.ErrInfinite).
 var ErrWeight = errors.New("invalid weight")
 
-// ErrPredClass is wrapped by the *Error of a pred value that is not one of
+// ErrPredClass is wrapped by the *dataset.Error of a pred value that is not one of
 // the classes of a predictions file (see LoadPredictionsWith).
 var ErrPredClass = errors.New("pred is not a class of the file")
 
-// ErrPositive is wrapped by the *Error of a predictions file whose
+// ErrPositive is wrapped by the *dataset.Error of a predictions file whose
 // positive class cannot be told, or is not one of its classes.
 var ErrPositive = errors.New("positive class unknown")
 
@@ -84,7 +85,7 @@ func LoadPredictions(path string) (*Predictions, error) {
 //     holds two values (a row is predicted positive when its score
 //     reaches the threshold);
 //  4. the rarer label, when label holds two values (on a tie, 1 if it is
-//     one, else the value that sorts last, as Options.Positive);
+//     one, else the value that sorts last, as dataset.Options.Positive);
 //
 // else the file is refused: name the positive class.
 func LoadPredictionsWith(path string, opt PredictionsOptions) (*Predictions, error) {
@@ -132,9 +133,9 @@ func ReadPredictionsWith(r io.Reader, name string, opt PredictionsOptions) (*Pre
 // readPredictions reads a predictions table; locate finds the line and the
 // cell of data row row (from 0) in column col, or 0 and "".
 func readPredictions(r io.Reader, name string, popt PredictionsOptions, locate func(row int, col string) (int, string)) (*Predictions, error) {
-	opt := Options{Label: "label", LabelOptional: true, AllowOneClass: true, Categorical: []string{"pred"},
-		idFirst: true, idExcept: []string{"label", "score", "pred", "weight", splitColumn}}
-	d, err := Read(r, name, opt)
+	opt := dataset.Options{Label: "label", LabelOptional: true, AllowOneClass: true, Categorical: []string{"pred"},
+		IDFirstExcept: []string{"label", "score", "pred", "weight", "split"}}
+	d, err := dataset.Read(r, name, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +145,7 @@ func readPredictions(r io.Reader, name string, popt PredictionsOptions, locate f
 	}
 	js, ok := col["score"]
 	if !ok {
-		return nil, &Error{File: name, Line: 1, Column: "score", Err: ErrColumns, Detail: "a predictions file needs a score column"}
+		return nil, &dataset.Error{File: name, Line: 1, Column: "score", Err: dataset.ErrColumns, Detail: "a predictions file needs a score column"}
 	}
 	n := d.Rows()
 	p := &Predictions{Score: make([]float64, n), ID: d.IDs, IDColumn: d.IDColumn}
@@ -152,7 +153,7 @@ func readPredictions(r io.Reader, name string, popt PredictionsOptions, locate f
 		v := d.X.At(i, js)
 		if v != v {
 			line, cell := locate(i, "score")
-			return nil, &Error{File: name, Line: line, Column: "score", Value: cell, Err: ErrNotNumber, Detail: fmt.Sprintf("missing score in data row %d", i+1)}
+			return nil, &dataset.Error{File: name, Line: line, Column: "score", Value: cell, Err: dataset.ErrNotNumber, Detail: fmt.Sprintf("missing score in data row %d", i+1)}
 		}
 		p.Score[i] = v
 	}
@@ -166,14 +167,14 @@ func readPredictions(r io.Reader, name string, popt PredictionsOptions, locate f
 	if jw, ok := col["weight"]; ok {
 		p.Weight = make([]float64, n)
 		for i := range n {
-			v := d.X.At(i, jw) // finite or NaN: Read refuses infinities
+			v := d.X.At(i, jw) // finite or NaN: dataset.Read refuses infinities
 			if !(v >= 0) {
 				line, cell := locate(i, "weight")
 				detail := "weights must be finite and not negative"
 				if v != v {
 					detail = "missing; " + detail
 				}
-				return nil, &Error{File: name, Line: line, Column: "weight", Value: cell, Err: ErrWeight, Detail: detail}
+				return nil, &dataset.Error{File: name, Line: line, Column: "weight", Value: cell, Err: ErrWeight, Detail: detail}
 			}
 			p.Weight[i] = v + 0 // -0 becomes 0
 		}
@@ -183,8 +184,8 @@ func readPredictions(r io.Reader, name string, popt PredictionsOptions, locate f
 
 // predColumn returns the pred column of d, read as a categorical column:
 // each row's index into names (its values, sorted), or nil without one.
-func predColumn(d *Dataset, name string, locate func(row int, col string) (int, string)) ([]int, []string, error) {
-	var c *Category
+func predColumn(d *dataset.Dataset, name string, locate func(row int, col string) (int, string)) ([]int, []string, error) {
+	var c *dataset.Category
 	for k := range d.Categories {
 		if d.Categories[k].Column == "pred" {
 			c = &d.Categories[k]
@@ -207,7 +208,7 @@ func predColumn(d *Dataset, name string, locate func(row int, col string) (int, 
 		}
 		if pred[i] < 0 {
 			line, cell := locate(i, "pred")
-			return nil, nil, &Error{File: name, Line: line, Column: "pred", Value: cell, Err: ErrNotNumber, Detail: fmt.Sprintf("missing pred in data row %d", i+1)}
+			return nil, nil, &dataset.Error{File: name, Line: line, Column: "pred", Value: cell, Err: dataset.ErrNotNumber, Detail: fmt.Sprintf("missing pred in data row %d", i+1)}
 		}
 	}
 	return pred, c.Values, nil
@@ -216,7 +217,7 @@ func predColumn(d *Dataset, name string, locate func(row int, col string) (int, 
 // setClasses settles the two classes of the label column of d and of pred
 // (indices into predNames) by the rules of LoadPredictionsWith, and sets
 // p.Classes, p.Label and p.Pred.
-func (p *Predictions) setClasses(d *Dataset, pred []int, predNames []string, name, positive string, locate func(row int, col string) (int, string)) error {
+func (p *Predictions) setClasses(d *dataset.Dataset, pred []int, predNames []string, name, positive string, locate func(row int, col string) (int, string)) error {
 	var labelNames []string // the label values present
 	if d.Y != nil {
 		for _, y := range []int{0, 1} {
@@ -245,12 +246,12 @@ func (p *Predictions) setClasses(d *Dataset, pred []int, predNames []string, nam
 		if detail != "" {
 			i := slices.Index(pred, k)
 			line, cell := locate(i, "pred")
-			return &Error{File: name, Line: line, Column: "pred", Value: cell, Err: ErrPredClass, Detail: fmt.Sprintf("%s, data row %d", detail, i+1)}
+			return &dataset.Error{File: name, Line: line, Column: "pred", Value: cell, Err: ErrPredClass, Detail: fmt.Sprintf("%s, data row %d", detail, i+1)}
 		}
 	}
 	pos, err := positiveClass(d, pred, predNames, labelNames, names, positive, p.Score)
 	if err != nil {
-		return &Error{File: name, Value: positive, Err: ErrPositive, Detail: err.Error()}
+		return &dataset.Error{File: name, Value: positive, Err: ErrPositive, Detail: err.Error()}
 	}
 	neg := ""
 	for _, s := range names {
@@ -286,9 +287,9 @@ func (p *Predictions) setClasses(d *Dataset, pred []int, predNames []string, nam
 // positiveClass is the name of the positive class by the rules of
 // LoadPredictionsWith; names are the classes named by the label column
 // (labelNames) and the pred column (predNames, pred the rows' indices).
-func positiveClass(d *Dataset, pred []int, predNames, labelNames, names []string, positive string, score []float64) (string, error) {
+func positiveClass(d *dataset.Dataset, pred []int, predNames, labelNames, names []string, positive string, score []float64) (string, error) {
 	if positive != "" {
-		positive = canonicalLabel(positive)
+		positive = dataset.CanonicalLabel(positive)
 		if len(names) == 2 && !slices.Contains(names, positive) {
 			return "", fmt.Errorf("the positive class given is none of the file's classes, %s", quoteList(names))
 		}
@@ -313,7 +314,7 @@ func positiveClass(d *Dataset, pred []int, predNames, labelNames, names []string
 		}
 	}
 	if len(labelNames) == 2 {
-		return d.Classes[1], nil // the rarer label, as Read chose it
+		return d.Classes[1], nil // the rarer label, as dataset.Read chose it
 	}
 	if len(names) == 1 {
 		return "", fmt.Errorf("cannot tell whether %q is the positive or the negative class: name the positive class", names[0])
@@ -321,7 +322,7 @@ func positiveClass(d *Dataset, pred []int, predNames, labelNames, names []string
 	return "", fmt.Errorf("cannot tell which of %s is the positive class: name it", quoteList(names))
 }
 
-// locateCell reads a CSV table as Read does and returns the line of data
+// locateCell reads a CSV table as dataset.Read does and returns the line of data
 // row row (counted from 0, blank lines skipped) and its cell in column
 // col, or 0 and "" when there is no such cell.
 func locateCell(r io.Reader, row int, col string) (int, string) {
@@ -349,7 +350,7 @@ func locateCell(r io.Reader, row int, col string) (int, string) {
 			return 0, ""
 		}
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" && len(header) > 1 {
-			continue // skipped by Read
+			continue // skipped by dataset.Read
 		}
 		if i == row {
 			if j >= len(rec) {
@@ -407,7 +408,7 @@ func (pw *PredictionsWriter) header() {
 	bw := pw.bw
 	sep := ""
 	if pw.id != "" {
-		bw.WriteString(csvCell(pw.id))
+		bw.WriteString(dataset.CSVCell(pw.id))
 		sep = ","
 	}
 	if pw.label {
@@ -436,12 +437,12 @@ func (pw *PredictionsWriter) Write(p *Predictions) error {
 	}
 	cells := [2]string{"0", "1"}
 	if p.Classes != [2]string{} {
-		cells = [2]string{csvCell(p.Classes[0]), csvCell(p.Classes[1])}
+		cells = [2]string{dataset.CSVCell(p.Classes[0]), dataset.CSVCell(p.Classes[1])}
 	}
 	for i, s := range p.Score {
 		pw.rows++
 		if pw.id != "" {
-			bw.WriteString(csvCell(p.ID[i]))
+			bw.WriteString(dataset.CSVCell(p.ID[i]))
 			bw.WriteByte(',')
 		}
 		if pw.label {
@@ -496,4 +497,22 @@ func classCell(p *Predictions, y, row int, col string) error {
 func (pw *PredictionsWriter) Flush() error {
 	pw.header()
 	return pw.bw.Flush()
+}
+
+// quoteList quotes names for a message, comma-separated: the first
+// eight, then how many more.
+func quoteList(names []string) string {
+	const show = 8
+	var b strings.Builder
+	for i, v := range names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if i == show {
+			fmt.Fprintf(&b, "and %d more", len(names)-show)
+			break
+		}
+		b.WriteString(strconv.Quote(v))
+	}
+	return b.String()
 }

@@ -1,4 +1,4 @@
-package dataset
+package predfile
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/aer-go/aer/dataset"
 )
 
 func TestPredictionsWeightColumn(t *testing.T) {
@@ -43,11 +45,11 @@ func TestPredictionsErrors(t *testing.T) {
 			`w.csv: line 5, column "weight": "NA": invalid weight (missing; weights must be finite and not negative)`},
 		{"weight after a quoted line break", "label,score,note,weight\n0,0.1,\"\n7\",1\n1,0.2,3,-1e-300\n", ErrWeight,
 			`w.csv: line 4, column "weight": "-1e-300": invalid weight`},
-		{"weight not a number", "label,score,weight\n0,0.1,heavy\n", ErrNotNumber,
+		{"weight not a number", "label,score,weight\n0,0.1,heavy\n", dataset.ErrNotNumber,
 			`w.csv: line 2, column "weight": "heavy": not a number`},
-		{"infinite weight", "label,score,weight\n0,0.1,Inf\n", ErrInfinite,
+		{"infinite weight", "label,score,weight\n0,0.1,Inf\n", dataset.ErrInfinite,
 			`w.csv: line 2, column "weight": "Inf": infinite value`},
-		{"missing score", "label,score\n0,0.1\n1,NA\n", ErrNotNumber,
+		{"missing score", "label,score\n0,0.1\n1,NA\n", dataset.ErrNotNumber,
 			`w.csv: line 3, column "score": "NA": not a number (missing score in data row 2)`},
 		{"pred not 0 or 1", "label,score,pred\n0,0.5,2\n", ErrPredClass,
 			`w.csv: line 2, column "pred": "2": pred is not a class of the file (the labels are 0/1: pred must be 0 or 1, data row 1)`},
@@ -55,11 +57,11 @@ func TestPredictionsErrors(t *testing.T) {
 			`w.csv: line 4, column "pred": "maybe": pred is not a class of the file (pred must be a class of the label column, "no", "yes", data row 3)`},
 		{"three classes", "score,pred\n0.5,a\n0.25,b\n0.2,c\n", ErrPredClass,
 			`w.csv: line 4, column "pred": "c": pred is not a class of the file (the label and pred columns name more than two classes: "a", "b", "c", data row 3)`},
-		{"missing pred", "label,score,pred\n0,0.5,1\n1,0.25,NA\n", ErrNotNumber,
+		{"missing pred", "label,score,pred\n0,0.5,1\n1,0.25,NA\n", dataset.ErrNotNumber,
 			`w.csv: line 3, column "pred": "NA": not a number (missing pred in data row 2)`},
 		{"positive unknown", "label,score\nno,0.5\nno,0.25\n", ErrPositive,
 			`w.csv: positive class unknown (cannot tell whether "no" is the positive or the negative class: name the positive class)`},
-		{"no score column", "label,prob\n0,0.5\n", ErrColumns, `w.csv: line 1, column "score"`},
+		{"no score column", "label,prob\n0,0.5\n", dataset.ErrColumns, `w.csv: line 1, column "score"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ReadPredictions(strings.NewReader(tc.text), "w.csv")
@@ -129,7 +131,7 @@ func FuzzReadPredictions(f *testing.F) {
 			if !strings.HasPrefix(err.Error(), "fuzz.csv") {
 				t.Fatalf("error without location: %v", err)
 			}
-			var de *Error
+			var de *dataset.Error
 			if errors.Is(err, ErrWeight) && (!errors.As(err, &de) || de.Line < 2) {
 				t.Fatalf("weight error without its line: %v", err)
 			}
@@ -212,5 +214,68 @@ func TestPredictionsClassNames(t *testing.T) {
 	p := &Predictions{Label: []int{0}, Score: []float64{0.5}, Classes: [2]string{"", "yes"}}
 	if err := WritePredictions(&bytes.Buffer{}, p); err == nil {
 		t.Error("label of an unnamed class written")
+	}
+}
+
+func TestPredictionsRoundTrip(t *testing.T) {
+	p := &Predictions{Label: []int{0, 1, 1, 0}, Score: []float64{0.1, 0.9, 0.30000000000000004, 1e-17}, Pred: []int{0, 1, 0, 0}}
+	var buf bytes.Buffer
+	if err := WritePredictions(&buf, p); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(buf.String(), "label,score,pred\n0,0.1,0\n") {
+		t.Errorf("format: %q", buf.String())
+	}
+	q, err := ReadPredictions(&buf, "p.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range p.Score {
+		if q.Label[i] != p.Label[i] || q.Score[i] != p.Score[i] || q.Pred[i] != p.Pred[i] {
+			t.Fatalf("row %d differs: %+v vs %+v", i, q, p)
+		}
+	}
+	// A file of negatives only keeps 0 negative.
+	q, err = ReadPredictions(strings.NewReader("label,score\n0,0.9\n0,0.1\n"), "p.csv")
+	if err != nil || q.Label[0] != 0 || q.Label[1] != 0 {
+		t.Errorf("all-negative labels: %+v %v", q, err)
+	}
+	// 0/1 labels keep 1 positive even when 1 is the majority.
+	q, err = ReadPredictions(strings.NewReader("label,score\n1,0.9\n1,0.8\n0,0.1\n"), "p.csv")
+	if err != nil || q.Label[0] != 1 || q.Label[2] != 0 || q.Pred != nil {
+		t.Errorf("majority-1 labels: %+v %v", q, err)
+	}
+	for _, bad := range []string{"label,prob\n0,0.5\n", "label,score\n0,\n", "label,score,pred\n0,0.5,2\n"} {
+		if _, err := ReadPredictions(strings.NewReader(bad), "bad.csv"); err == nil {
+			t.Errorf("accepted %q", bad)
+		}
+	}
+	if err := WritePredictions(&bytes.Buffer{}, &Predictions{Score: []float64{math.NaN()}}); err == nil {
+		t.Error("NaN score written silently")
+	}
+}
+
+// TestPredictionsIDColumn: a predictions file whose first column is an id
+// reads with it carried, and writes back byte for byte.
+func TestPredictionsIDColumn(t *testing.T) {
+	text := "customer,label,score,pred\nc-1,0,0.25,0\n\"c,2\",1,0.75,1\nc-3,1,0.5,1\n"
+	p, err := ReadPredictions(strings.NewReader(text), "p.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.IDColumn != "customer" || strings.Join(p.ID, "|") != "c-1|c,2|c-3" || len(p.Score) != 3 || p.Label[1] != 1 {
+		t.Fatalf("read %+v", p)
+	}
+	var buf bytes.Buffer
+	if err := WritePredictions(&buf, p); err != nil {
+		t.Fatal(err)
+	}
+	if buf.String() != text {
+		t.Errorf("written back:\n%s", buf.String())
+	}
+	// Without an id, the first column is label or score as before.
+	p, err = ReadPredictions(strings.NewReader("score,label\n0.5,1\n0.25,0\n"), "p.csv")
+	if err != nil || p.ID != nil {
+		t.Errorf("no id: %v %v", err, p.ID)
 	}
 }
