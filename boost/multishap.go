@@ -10,7 +10,7 @@ import (
 
 // AttributeClasses returns, for each class c, the exact path-dependent
 // TreeSHAP values of class c's margin for the rows of x (NaN = missing),
-// the learn.MultiAttributor contract: class c's trees (Class(c).SHAP),
+// the learn.ClassAttributor contract: class c's trees (Class(c).SHAP),
 // with their training covers as the background, so that the base
 // (Class(c).SHAPBase: base_score plus each tree's cover-weighted mean
 // leaf) plus the sum of row i's values is row i's margin of class c, in
@@ -42,4 +42,4 @@ func (m *MultiModel) AttributeClasses(x *mat.Dense) ([]*learn.Attribution, error
 	return out, nil
 }
 
-var _ learn.MultiAttributor = (*MultiModel)(nil)
+var _ learn.ClassAttributor = (*MultiModel)(nil)

@@ -13,7 +13,7 @@ import (
 // rows of x in probability space: the mean over the trees of each tree's
 // values for the class's leaf share (SHAP values are linear in the
 // model), so base + sum is the forest's probability of the class. The
-// learn.MultiAttributor contract.
+// learn.ClassAttributor contract.
 func (m *MultiModel) AttributeClasses(x *mat.Dense) ([]*learn.Attribution, error) {
 	n, c := x.Dims()
 	if c != m.forest.NumFeatures {

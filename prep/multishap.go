@@ -16,7 +16,7 @@ type centeredMulti interface {
 }
 
 // AttributeClasses preprocesses x and gives the inner model's per-class
-// attributions (learn.MultiAttributor), as Model.Attribute does for a
+// attributions (learn.ClassAttributor), as Model.Attribute does for a
 // binary model: inner feature j's attribution is raw feature j's (a
 // missing value, imputed by the mean, is attributed as the mean). A
 // linear inner model (logreg's multinomial) is attributed about the
@@ -33,10 +33,10 @@ func (m *MultiModel) AttributeClasses(x *mat.Dense) ([]*learn.Attribution, error
 	case centeredMulti:
 		ref := m.Prep.Apply(mat.NewDense(1, len(m.Prep.Means), append([]float64(nil), m.Prep.Means...)))
 		return in.AttributeClassesAround(xt, ref.RawRowView(0))
-	case learn.MultiAttributor:
+	case learn.ClassAttributor:
 		return in.AttributeClasses(xt)
 	}
 	return nil, fmt.Errorf("%w: the multi-class model attributes no class's output", learn.ErrNoAttribution)
 }
 
-var _ learn.MultiAttributor = (*MultiModel)(nil)
+var _ learn.ClassAttributor = (*MultiModel)(nil)

@@ -40,7 +40,7 @@ func (t *Tree) ClassSHAPTrees() ([]*treeshap.Tree, error) {
 
 // AttributeClasses returns, per class, the exact TreeSHAP values of the
 // rows of x in probability space: base + sum is the class's probability
-// (its share in the row's leaf). The learn.MultiAttributor contract.
+// (its share in the row's leaf). The learn.ClassAttributor contract.
 func (m *MultiModel) AttributeClasses(x *mat.Dense) ([]*learn.Attribution, error) {
 	n, c := x.Dims()
 	if c != m.tree.NumFeatures {
