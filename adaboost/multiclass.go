@@ -358,7 +358,7 @@ func multiGrower(ctx context.Context, train *learn.Data, k int, s Settings, work
 	if err := s.Check(); err != nil {
 		return nil, s, err
 	}
-	if err := tree.CheckMulti(train, "training data", k); err != nil {
+	if err := tree.CheckClasses(train, "training data", k); err != nil {
 		return nil, s, err
 	}
 	s = s.Resolved()

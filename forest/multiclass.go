@@ -26,7 +26,7 @@ func FitMulti(ctx context.Context, train *learn.Data, k int, scheme Scheme, s Se
 		return nil, err
 	}
 	s = s.Resolved()
-	if err := tree.CheckMulti(train, "training data", k); err != nil {
+	if err := tree.CheckClasses(train, "training data", k); err != nil {
 		return nil, err
 	}
 	if _, err := s.Tree.MaxFeaturesOf(train.Cols()); err != nil {
