@@ -133,3 +133,84 @@ func (d *drawer) sample(withCounts bool) tree.Sample {
 	}
 	return s
 }
+
+// multiDrawer draws the tree samples of k classes.
+type multiDrawer struct {
+	drawer
+	cls [][]int // scratch: each class's rows
+}
+
+func newMultiDrawer(y []int, w []float64, k int, bootstrap, replacement bool) *multiDrawer {
+	return &multiDrawer{drawer: *newDrawer(y, w, bootstrap, replacement), cls: make([][]int, k)}
+}
+
+// draw returns the sample of one tree: BootstrapThenBalance draws a
+// bootstrap of every row and under-samples its classes; BalanceThenBootstrap
+// under-samples the classes, then bootstraps that sample as weights.
+func (d *multiDrawer) draw(s Scheme, r *rand.Rand) tree.Sample {
+	n := len(d.y)
+	clear(d.count)
+	for c := range d.cls {
+		d.cls[c] = d.cls[c][:0]
+	}
+	if s == BootstrapThenBalance {
+		for k := range n {
+			i := k
+			if d.bootstrap {
+				i = r.IntN(n)
+			}
+			d.cls[d.y[i]] = append(d.cls[d.y[i]], i)
+		}
+		d.balanceMulti(r, func(i int) { d.count[i]++ })
+		return d.sample(true)
+	}
+	for i, y := range d.y {
+		d.cls[y] = append(d.cls[y], i)
+	}
+	var bal []int
+	d.balanceMulti(r, func(i int) { bal = append(bal, i) })
+	if !d.bootstrap {
+		for _, i := range bal {
+			d.count[i]++
+		}
+		return d.sample(true)
+	}
+	for range bal {
+		d.count[bal[r.IntN(len(bal))]]++
+	}
+	return d.sample(false)
+}
+
+// balanceMulti under-samples every class of d.cls but the smallest
+// non-empty one (the first of the smallest) to the smallest one's size,
+// class by class in order, and calls take with each row kept (a row
+// listed twice, twice). An empty class stays empty.
+func (d *multiDrawer) balanceMulti(r *rand.Rand, take func(i int)) {
+	minority, m := -1, 0
+	for c, rows := range d.cls {
+		if len(rows) > 0 && (minority < 0 || len(rows) < m) {
+			minority, m = c, len(rows)
+		}
+	}
+	for c, rows := range d.cls {
+		switch {
+		case c == minority || len(rows) == 0:
+			// kept whole
+		case d.replacement:
+			for range m {
+				take(rows[r.IntN(len(rows))])
+			}
+			continue
+		default:
+			// A partial Fisher-Yates shuffle draws m without replacement.
+			for j := range m {
+				t := j + r.IntN(len(rows)-j)
+				rows[j], rows[t] = rows[t], rows[j]
+			}
+			rows = rows[:m]
+		}
+		for _, i := range rows {
+			take(i)
+		}
+	}
+}
