@@ -131,21 +131,29 @@ func (m *Model) UnmarshalBinary(b []byte) error {
 // learn.Attributor contract; a model file written before attributions
 // has no means and gives an error asking for a refit.
 func (m *Model) Attribute(x *mat.Dense) (*learn.Attribution, error) {
-	r, c := x.Dims()
-	if c != len(m.Coef) {
+	if _, c := x.Dims(); c != len(m.Coef) {
 		return nil, fmt.Errorf("%w: data has %d features, the model %d", learn.ErrData, c, len(m.Coef))
 	}
 	if m.Means == nil {
 		return nil, fmt.Errorf("%w: this logreg model file predates attributions (it lacks the training means); fit it again", learn.ErrNoAttribution)
 	}
-	base := m.Intercept + floats.Dot(m.Coef, m.Means)
-	a := &learn.Attribution{Space: learn.Logit, Method: "exact SHAP of a linear model: w_j (x_j - training mean of x_j) on the log-odds", Base: make([]float64, r), Phi: mat.NewDense(r, c, nil)}
+	return linearSHAP(x, m.Coef, m.Intercept, m.Means, false, "exact SHAP of a linear model: w_j (x_j - training mean of x_j) on the log-odds")
+}
+
+// linearSHAP returns the exact SHAP values, in logit space, of the score
+// coef·x + intercept of the rows of x about the reference ref: phi_j =
+// coef_j (x_j - ref_j), base intercept + coef·ref. A NaN value (an
+// infinite one too, when inf) is an error wrapping learn.ErrData.
+func linearSHAP(x *mat.Dense, coef []float64, intercept float64, ref []float64, inf bool, method string) (*learn.Attribution, error) {
+	r, c := x.Dims()
+	base := intercept + floats.Dot(coef, ref)
+	a := &learn.Attribution{Space: learn.Logit, Method: method, Base: make([]float64, r), Phi: mat.NewDense(r, c, nil)}
 	for i := range r {
 		a.Base[i] = base
 		row, phi := x.RawRowView(i), a.Phi.RawRowView(i)
-		for j, w := range m.Coef {
-			phi[j] = w * (row[j] - m.Means[j])
-			if math.IsNaN(phi[j]) {
+		for j, w := range coef {
+			phi[j] = w * (row[j] - ref[j])
+			if math.IsNaN(phi[j]) || inf && math.IsInf(phi[j], 0) {
 				return nil, fmt.Errorf("%w: row %d, feature %d: missing or infinite value the model cannot attribute", learn.ErrData, i+1, j+1)
 			}
 		}
