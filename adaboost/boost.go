@@ -375,30 +375,13 @@ func (b *booster) row(i int) int {
 
 func (b *booster) label(i int) int { return b.y[b.row(i)] }
 
-// run boosts an ensemble of labels 0 and 1.
+// run boosts up to s.NEstimators rounds: an Ensemble of labels 0 and 1
+// (of K classes, its rounds are runMulti's).
 func (b *booster) run(ctx context.Context, seed uint64, progress func(done, total int)) (*Ensemble, error) {
-	if err := b.boost(ctx, seed, progress); err != nil {
-		return nil, err
-	}
-	_, p := b.x.Dims()
-	return &Ensemble{NumFeatures: p, Trees: b.tree, Errors: b.errs, Terms: b.terms}, nil
-}
-
-// runMulti boosts an ensemble of K classes.
-func (b *booster) runMulti(ctx context.Context, seed uint64, progress func(done, total int)) (*MultiEnsemble, error) {
-	if err := b.boost(ctx, seed, progress); err != nil {
-		return nil, err
-	}
-	_, p := b.x.Dims()
-	return &MultiEnsemble{NumFeatures: p, Classes: b.k, Trees: b.tree, Errors: b.errs, terms: b.terms}, nil
-}
-
-// boost runs up to s.NEstimators rounds.
-func (b *booster) boost(ctx context.Context, seed uint64, progress func(done, total int)) error {
 	total := b.s.NEstimators
 	for k := range total {
 		if err := learn.Interrupted(ctx); err != nil {
-			return err
+			return nil, err
 		}
 		r := rng.Derive(seed, uint64(k))
 		var pick []int32
@@ -407,7 +390,7 @@ func (b *booster) boost(ctx context.Context, seed uint64, progress func(done, to
 		}
 		stop, err := b.round(ctx, k, r, pick)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if progress != nil {
 			progress(k+1, total)
@@ -419,7 +402,17 @@ func (b *booster) boost(ctx context.Context, seed uint64, progress func(done, to
 			break
 		}
 	}
-	return nil
+	_, p := b.x.Dims()
+	return &Ensemble{NumFeatures: p, Trees: b.tree, Errors: b.errs, Terms: b.terms}, nil
+}
+
+// runMulti boosts an ensemble of K classes.
+func (b *booster) runMulti(ctx context.Context, seed uint64, progress func(done, total int)) (*MultiEnsemble, error) {
+	e, err := b.run(ctx, seed, progress)
+	if err != nil {
+		return nil, err
+	}
+	return &MultiEnsemble{NumFeatures: e.NumFeatures, Classes: b.k, Trees: e.Trees, Errors: e.Errors, terms: e.Terms}, nil
 }
 
 // underSample draws the positions of a balanced sample (drawBalanced) in

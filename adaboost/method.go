@@ -468,13 +468,7 @@ func (s *Summary) String() string {
 	if n := len(s.Errors); n > 0 {
 		out += fmt.Sprintf(", last round's weighted error %.4f", s.Errors[n-1])
 	}
-	if len(s.Importance) > 0 {
-		var parts []string
-		for _, f := range s.Importance[:min(3, len(s.Importance))] {
-			parts = append(parts, fmt.Sprintf("%s %.3f", f.Feature, f.Importance))
-		}
-		out += "; importance " + strings.Join(parts, ", ")
-	}
+	out += tree.TopImportances(s.Importance)
 	return out
 }
 

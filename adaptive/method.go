@@ -85,13 +85,13 @@ func (m *Method) Params() []learn.Param {
 
 // Fit trains an AER model (see Fit).
 func (m *Method) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
-	if err := m.cfg.Check(); err != nil {
-		return nil, fmt.Errorf("%w: %v", learn.ErrParam, err)
-	}
-	if valid == nil {
-		env.Log().Info("no validation data: lambda and delta are tuned on a stratified share of the training rows held out (--param holdout=F)")
-	}
-	model, _, err := Fit(ctx, train, valid, &m.cfg, env)
+	model, err := fitWith(m, func() (*Model, error) {
+		if valid == nil {
+			env.Log().Info("no validation data: lambda and delta are tuned on a stratified share of the training rows held out (--param holdout=F)")
+		}
+		model, _, err := Fit(ctx, train, valid, &m.cfg, env)
+		return model, err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -100,23 +100,25 @@ func (m *Method) Fit(ctx context.Context, train, valid *learn.Data, env learn.En
 
 // Load decodes a model written by Model.MarshalBinary.
 func (m *Method) Load(payload []byte) (learn.Scorer, error) {
-	model, err := Load(payload)
+	model, err := loadWith(m, payload, Load)
 	if err != nil {
-		return nil, err
-	}
-	if err := m.checkLoaded(model.config); err != nil {
 		return nil, err
 	}
 	return model, nil
 }
 
-// checkLoaded checks a loaded model's configuration against the method:
-// a dynamic-ensemble method loads only dynamic ensembles.
-func (m *Method) checkLoaded(c Config) error {
-	if m.locked && !c.DynamicEnsemble {
-		return errors.New("aer: the payload's dynamic_ensemble setting does not match the method " + m.name)
+// loadWith loads payload with load and checks the model's configuration
+// against m: a dynamic-ensemble method loads only dynamic ensembles.
+func loadWith[M interface{ Config() Config }](m *Method, payload []byte, load func([]byte) (M, error)) (M, error) {
+	model, err := load(payload)
+	if err != nil {
+		return model, err
 	}
-	return nil
+	if m.locked && !model.Config().DynamicEnsemble {
+		var none M
+		return none, errors.New("aer: the payload's dynamic_ensemble setting does not match the method " + m.name)
+	}
+	return model, nil
 }
 
 // FitMulti trains AER's own multi-class model (learn.MultiFitter) on
@@ -154,23 +156,29 @@ func (m *Method) checkLoaded(c Config) error {
 // (probability). Every random choice flows from env.Seed; the model does
 // not depend on env.Workers.
 func (m *Method) FitMulti(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.Model, error) {
-	if err := m.cfg.Check(); err != nil {
-		return nil, fmt.Errorf("%w: %v", learn.ErrParam, err)
-	}
-	model, _, err := FitMulti(ctx, train, valid, k, &m.cfg, env)
+	model, err := fitWith(m, func() (*MultiModel, error) {
+		model, _, err := FitMulti(ctx, train, valid, k, &m.cfg, env)
+		return model, err
+	})
 	if err != nil {
 		return nil, err
 	}
 	return model, nil
 }
 
+// fitWith checks m's configuration, then fits with fit.
+func fitWith[M any](m *Method, fit func() (M, error)) (M, error) {
+	if err := m.cfg.Check(); err != nil {
+		var none M
+		return none, fmt.Errorf("%w: %v", learn.ErrParam, err)
+	}
+	return fit()
+}
+
 // LoadMulti decodes a model written by MultiModel.MarshalBinary.
 func (m *Method) LoadMulti(payload []byte) (learn.Model, error) {
-	model, err := LoadMulti(payload)
+	model, err := loadWith(m, payload, LoadMulti)
 	if err != nil {
-		return nil, err
-	}
-	if err := m.checkLoaded(model.config); err != nil {
 		return nil, err
 	}
 	return model, nil

@@ -72,7 +72,7 @@ func Fit(ctx context.Context, train *learn.Data, scheme Scheme, s Settings, seed
 		return nil, err
 	}
 	return grow(ctx, g, train, s, seed, workers, progress, func() func(*rand.Rand) tree.Sample {
-		d := newDrawer(train.Y, train.W, !s.NoBootstrap, s.Replacement)
+		d := newDrawer(train.Y, train.W, 0, !s.NoBootstrap, s.Replacement)
 		return func(r *rand.Rand) tree.Sample { return d.draw(scheme, r) }
 	})
 }
@@ -187,7 +187,7 @@ func FitMulti(ctx context.Context, train *learn.Data, k int, scheme Scheme, s Se
 		return nil, err
 	}
 	return grow(ctx, g, train, s, seed, workers, progress, func() func(*rand.Rand) tree.Sample {
-		d := newMultiDrawer(train.Y, train.W, k, !s.NoBootstrap, s.Replacement)
+		d := newDrawer(train.Y, train.W, k, !s.NoBootstrap, s.Replacement)
 		return func(r *rand.Rand) tree.Sample { return d.draw(scheme, r) }
 	})
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
@@ -284,13 +283,7 @@ type Summary struct {
 // String is the summary in one line, for aer fit's text output.
 func (s *Summary) String() string {
 	out := fmt.Sprintf("%d trees (%d leaves, mean depth %.1f)", s.Trees, s.Leaves, s.MeanDepth)
-	if len(s.Importance) > 0 {
-		var parts []string
-		for _, f := range s.Importance[:min(3, len(s.Importance))] {
-			parts = append(parts, fmt.Sprintf("%s %.3f", f.Feature, f.Importance))
-		}
-		out += "; importance " + strings.Join(parts, ", ")
-	}
+	out += tree.TopImportances(s.Importance)
 	return out
 }
 

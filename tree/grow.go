@@ -755,11 +755,8 @@ func (b *builder) evalFeature(f int, fr *frame, best *split) bool {
 		if nc > 0 && defLeft {
 			c0, c1, cw, cc = c0+n0, c1+n1, cw+nw, cc+nc
 		}
-		if cc < b.minLeaf || fr.count-cc < b.minLeaf {
-			continue
-		}
-		wr := fr.weight - cw
-		if cw < b.minWeightLeaf || wr < b.minWeightLeaf {
+		wr, ok := b.children(fr, cw, cc)
+		if !ok {
 			continue
 		}
 		// scikit-learn's proxy: -w_r I_r - w_l I_l.
@@ -777,6 +774,20 @@ func (b *builder) evalFeature(f int, fr *frame, best *split) bool {
 		}
 	}
 	return false
+}
+
+// children tells whether a left child of weight cw and cc rows leaves
+// both children of node fr their minimum rows and weight, and gives the
+// right child's weight.
+func (b *builder) children(fr *frame, cw float64, cc int64) (float64, bool) {
+	if cc < b.minLeaf || fr.count-cc < b.minLeaf {
+		return 0, false
+	}
+	wr := fr.weight - cw
+	if cw < b.minWeightLeaf || wr < b.minWeightLeaf {
+		return 0, false
+	}
+	return wr, true
 }
 
 // threshold is the threshold between row i's value of feature f and
@@ -982,11 +993,8 @@ func (b *builder) scanMulti(f int, fr *frame, keys []uint64, np int, best *split
 			}
 			left, cw, cc = c, cw+nw, cc+nc
 		}
-		if cc < b.minLeaf || fr.count-cc < b.minLeaf {
-			continue
-		}
-		wr := fr.weight - cw
-		if cw < b.minWeightLeaf || wr < b.minWeightLeaf {
+		wr, ok := b.children(fr, cw, cc)
+		if !ok {
 			continue
 		}
 		// scikit-learn's proxy: -w_r I_r - w_l I_l, the right child's

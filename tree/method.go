@@ -320,7 +320,7 @@ type Summary struct {
 
 // String is the summary in one line, for aer fit's text output.
 func (s *Summary) String() string {
-	return fmt.Sprintf("depth %d, %d leaves%s", s.Depth, s.Leaves, topFeatures(s.Importance))
+	return fmt.Sprintf("depth %d, %d leaves%s", s.Depth, s.Leaves, TopImportances(s.Importance))
 }
 
 // FeatureImportance is one feature's share of the weighted impurity
@@ -343,7 +343,10 @@ func Importances(imp []float64, names []string) []FeatureImportance {
 	return out
 }
 
-func topFeatures(imp []FeatureImportance) string {
+// TopImportances is the text summaries give the largest importances:
+// "; importance " and the first three features of imp with their
+// importances, "" when imp is empty.
+func TopImportances(imp []FeatureImportance) string {
 	if len(imp) == 0 {
 		return ""
 	}
