@@ -233,11 +233,7 @@ func (e *MultiEnsemble) Importance() []float64 {
 // under-sample and its trees' features from the stream k of seed.
 // progress, when not nil, is called after each round.
 func Fit(ctx context.Context, train *learn.Data, s Settings, seed uint64, workers int, progress func(done, total int)) (*Ensemble, error) {
-	g, s, err := newGrower(ctx, train, 0, s, workers)
-	if err != nil {
-		return nil, err
-	}
-	b, err := newBooster(ctx, g, train.X, train.Y, nil, train.W, nil, s)
+	b, err := boostAll(ctx, train, 0, s, workers)
 	if err != nil {
 		return nil, err
 	}
@@ -250,15 +246,21 @@ func Fit(ctx context.Context, train *learn.Data, s Settings, seed uint64, worker
 // the smallest's size (imbalanced-learn's RUSBoost on K classes). Round
 // j draws from the stream j of seed.
 func FitMulti(ctx context.Context, train *learn.Data, k int, s Settings, seed uint64, workers int, progress func(done, total int)) (*MultiEnsemble, error) {
-	g, s, err := newGrower(ctx, train, k, s, workers)
-	if err != nil {
-		return nil, err
-	}
-	b, err := newBooster(ctx, g, train.X, train.Y, nil, train.W, nil, s)
+	b, err := boostAll(ctx, train, k, s, workers)
 	if err != nil {
 		return nil, err
 	}
 	return b.runMulti(ctx, seed, progress)
+}
+
+// boostAll prepares to boost on every row of train, of labels 0 and 1 (k
+// = 0) or 0..k-1.
+func boostAll(ctx context.Context, train *learn.Data, k int, s Settings, workers int) (*booster, error) {
+	g, s, err := newGrower(ctx, train, k, s, workers)
+	if err != nil {
+		return nil, err
+	}
+	return newBooster(ctx, g, train.X, train.Y, nil, train.W, nil, s)
 }
 
 // newGrower checks the settings and data of a fit on labels 0 and 1 (k

@@ -282,15 +282,24 @@ func (m *Model) Warnings() []string {
 }
 
 func (m *Model) scorePrepared(xt *mat.Dense, workers int) ([]float64, Diagnostics, error) {
-	f, err := memberOutputs(m.members, xt, workers)
+	f, logDens, err := m.outputs(xt, workers)
 	if err != nil {
 		return nil, Diagnostics{}, err
 	}
-	logDens, err := m.mixture.ComponentLogDensity(xt, nil)
-	if err != nil {
-		return nil, Diagnostics{}, fmt.Errorf("aer: component log-densities: %w", err)
-	}
 	return m.scoreOutputs(f, logDens, nil)
+}
+
+// outputs returns the members' outputs on the prepared rows xt (one
+// column per member, members scored workers at a time) and the rows'
+// component log-densities.
+func (m *Model) outputs(xt *mat.Dense, workers int) (f, logDens *mat.Dense, err error) {
+	if f, err = memberOutputs(m.members, xt, workers); err != nil {
+		return nil, nil, err
+	}
+	if logDens, err = m.mixture.ComponentLogDensity(xt, nil); err != nil {
+		return nil, nil, fmt.Errorf("aer: component log-densities: %w", err)
+	}
+	return f, logDens, nil
 }
 
 // scoreOutputs combines the members' outputs f on some rows (one column
@@ -333,13 +342,9 @@ func (m *Model) Breakdown(row []float64) (*Explanation, error) {
 		return nil, fmt.Errorf("aer: %w: row has %d features, the model %d", learn.ErrData, len(row), m.NumFeatures())
 	}
 	xt := m.prepare(mat.NewDense(1, len(row), append([]float64(nil), row...)))
-	f, err := memberOutputs(m.members, xt, 1)
+	f, logDens, err := m.outputs(xt, 1)
 	if err != nil {
 		return nil, err
-	}
-	logDens, err := m.mixture.ComponentLogDensity(xt, nil)
-	if err != nil {
-		return nil, fmt.Errorf("aer: %w", err)
 	}
 	e, err := m.combiner.Explain(f.RawRowView(0), logDens.RawRowView(0))
 	if err != nil {
