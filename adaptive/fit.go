@@ -49,16 +49,8 @@ type Report struct {
 	ValidRows      int  `json:"valid_rows"`
 	ValidPositives int  `json:"valid_positives"`
 	Holdout        bool `json:"holdout"`
-	// Pool is the mixture sizes tried: Config.Components without the sizes
-	// the majority rows are too few for. Mixture is their BIC table and
-	// the chosen L.
-	Pool    []int              `json:"pool"`
-	Mixture *mixture.Selection `json:"mixture"`
-	// MixtureRows is the number of majority rows the mixture was fitted
-	// on when Config.MixtureRows subsampled them, else 0 (all rows).
-	MixtureRows int `json:"mixture_rows,omitempty"`
-	// Covariance is the covariance type used (auto resolved).
-	Covariance string `json:"covariance"`
+	// MixtureReport is the mixture's, fitted on the majority rows.
+	MixtureReport
 	// Subsets are the sizes of the 2L subsets (member order).
 	Subsets []resample.Subset `json:"subsets"`
 	// WeightRows is the number of rows the static weights were fitted on.
@@ -85,6 +77,20 @@ type Report struct {
 	// or largest L of the pool, components of the chosen mixture that
 	// collapsed (mixture.Selection.Warnings).
 	Warnings []string `json:"warnings,omitempty"`
+}
+
+// MixtureReport is what a fit's report says of its mixture.
+type MixtureReport struct {
+	// Pool is the mixture sizes tried: Config.Components without the sizes
+	// the rows are too few for. Mixture is their BIC table and the chosen
+	// L.
+	Pool    []int              `json:"pool"`
+	Mixture *mixture.Selection `json:"mixture"`
+	// MixtureRows is the number of rows the mixture was fitted on when
+	// Config.MixtureRows subsampled them, else 0 (all rows).
+	MixtureRows int `json:"mixture_rows,omitempty"`
+	// Covariance is the covariance type used (auto resolved).
+	Covariance string `json:"covariance"`
 }
 
 // GridPoint is the outcome of one member setting.
@@ -291,7 +297,7 @@ func (f *fitRun) fitMixture() error {
 			f.majority = append(f.majority, i)
 		}
 	}
-	sel, err := f.c.mixtureOn(f.ctx, f.xt, f.majority, f.rep, f.env, f.workers)
+	sel, err := f.c.mixtureOn(f.ctx, f.xt, f.majority, &f.rep.MixtureReport, &f.rep.Warnings, f.env, f.workers)
 	if err != nil {
 		return err
 	}
@@ -307,20 +313,20 @@ func (f *fitRun) fitMixture() error {
 // mixtureOn fits the mixture on the rows of xt (a sample of MixtureRows
 // of them when there are more, counted in rep.MixtureRows), as
 // selectMixture does.
-func (c *resolvedConfig) mixtureOn(ctx context.Context, xt *mat.Dense, rows []int, rep *Report, env learn.Env, workers int) (*mixture.Selection, error) {
+func (c *resolvedConfig) mixtureOn(ctx context.Context, xt *mat.Dense, rows []int, rep *MixtureReport, warnings *[]string, env learn.Env, workers int) (*mixture.Selection, error) {
 	mixRows := rows
 	if c.MixtureRows > 0 && len(rows) > c.MixtureRows {
 		mixRows = sampleRows(rows, c.MixtureRows, rng.DeriveSeed(env.Seed, streamMixtureRows))
 		rep.MixtureRows = len(mixRows)
 	}
-	return c.selectMixture(ctx, learn.Rows(xt, mixRows), len(rows), rep, env, workers)
+	return c.selectMixture(ctx, learn.Rows(xt, mixRows), len(rows), rep, warnings, env, workers)
 }
 
 // selectMixture fits the mixture on x, standardised majority rows (all
 // nMajority of them or a sample), choosing L by BIC among the sizes
 // nMajority rows can stand on, and records the pool, the covariance, the
-// BIC table and the warnings in rep.
-func (c *resolvedConfig) selectMixture(ctx context.Context, x *mat.Dense, nMajority int, rep *Report, env learn.Env, workers int) (*mixture.Selection, error) {
+// BIC table in rep and the warnings in warnings.
+func (c *resolvedConfig) selectMixture(ctx context.Context, x *mat.Dense, nMajority int, rep *MixtureReport, warnings *[]string, env learn.Env, workers int) (*mixture.Selection, error) {
 	d := colsOf(x)
 	cov := c.cov.Resolve(d, 0)
 	rep.Covariance = cov.String()
@@ -340,7 +346,7 @@ func (c *resolvedConfig) selectMixture(ctx context.Context, x *mat.Dense, nMajor
 	}
 	rep.Pool = pool
 	if w := mixture.LeftOutWarning(dropped, nMajority, poolD, poolCov); w != "" {
-		rep.Warnings = append(rep.Warnings, w)
+		*warnings = append(*warnings, w)
 	}
 	sel, err := mixture.Select(ctx, x, pool, &mixture.Settings{
 		Covariance:       cov,
@@ -356,7 +362,7 @@ func (c *resolvedConfig) selectMixture(ctx context.Context, x *mat.Dense, nMajor
 		return nil, fmt.Errorf("aer: mixture: %w", err)
 	}
 	rep.Mixture = sel
-	rep.Warnings = append(rep.Warnings, sel.Warnings(0)...)
+	*warnings = append(*warnings, sel.Warnings(0)...)
 	return sel, nil
 }
 
@@ -1112,12 +1118,9 @@ type MultiReport struct {
 	TrainClass []int `json:"train_class"`
 	ValidRows  int   `json:"valid_rows"`
 	Holdout    bool  `json:"holdout"`
-	// Pool, Mixture, MixtureRows and Covariance are the mixture's, fitted
-	// on the training rows of every class, as Report has them.
-	Pool        []int              `json:"pool"`
-	Mixture     *mixture.Selection `json:"mixture"`
-	MixtureRows int                `json:"mixture_rows,omitempty"`
-	Covariance  string             `json:"covariance"`
+	// MixtureReport is the mixture's, fitted on the training rows of
+	// every class.
+	MixtureReport
 	// Target is the smallest class's training rows: each class gives
 	// every local subset its Target best-ranked rows (and LocalRandom
 	// Target more at random).
@@ -1294,13 +1297,10 @@ func (f *multiFit) fitMixture() error {
 	for i := range all {
 		all[i] = i
 	}
-	var rep Report
-	sel, err := f.c.mixtureOn(f.ctx, f.xt, all, &rep, f.env, f.workers)
+	sel, err := f.c.mixtureOn(f.ctx, f.xt, all, &f.rep.MixtureReport, &f.rep.Warnings, f.env, f.workers)
 	if err != nil {
 		return err
 	}
-	f.rep.Pool, f.rep.Mixture, f.rep.Covariance, f.rep.Warnings = rep.Pool, rep.Mixture, rep.Covariance, rep.Warnings
-	f.rep.MixtureRows = rep.MixtureRows
 	f.m.mixture = sel.Model
 	f.env.Report("mixture", 1, 1)
 	return nil
@@ -1591,7 +1591,7 @@ func (f *multiFit) choose(sets []multiSet) error {
 		if best < 0 || bestLoss < f.rep.Grid[best].ValidLoss {
 			best = g
 			comb.lambda, comb.dynamic = bestLambda, bestRule
-			bestModel = &MultiModel{parts: f.m.parts, k: f.k, members: s.members, comb: *comb}
+			bestModel = &MultiModel{core: f.m.core, k: f.k, members: s.members, comb: *comb}
 			dyn, err := memberDynamic(f.logDensValid, bestRule, s.owner)
 			if err != nil {
 				return err

@@ -22,7 +22,7 @@ import (
 // use by several goroutines once fitted or loaded. Its parts, in the
 // order the score uses them, are read through its methods.
 type Model struct {
-	parts
+	core
 	// members are the members in the order of the combiner's weights
 	// (see Members).
 	members []Member
@@ -33,9 +33,9 @@ type Model struct {
 	report *Report // the fit's report; nil for a loaded model
 }
 
-// parts is what both AER models hold beside their members and their
+// core is what both AER models hold beside their members and their
 // combination: the input preparation, the mixture and the configuration.
-type parts struct {
+type core struct {
 	// means imputes missing values (training means, raw scale).
 	means []float64
 	// scaler standardises features; nil when Config.NoStandardize.
@@ -49,19 +49,19 @@ type parts struct {
 
 // Config returns the configuration the model was fitted with, every
 // default filled in.
-func (m *parts) Config() Config { return m.config }
+func (m *core) Config() Config { return m.config }
 
 // Mixture returns the Gaussian mixture, on the imputed, standardised
 // features. The caller must not modify it.
-func (m *parts) Mixture() *mixture.Model { return m.mixture }
+func (m *core) Mixture() *mixture.Model { return m.mixture }
 
 // Means returns a copy of the training means that impute missing values
 // (raw scale), one per feature.
-func (m *parts) Means() []float64 { return slices.Clone(m.means) }
+func (m *core) Means() []float64 { return slices.Clone(m.means) }
 
 // Scaler returns a copy of the standardisation applied after imputation,
 // nil when Config.NoStandardize.
-func (m *parts) Scaler() *dataset.Scaler {
+func (m *core) Scaler() *dataset.Scaler {
 	if m.scaler == nil {
 		return nil
 	}
@@ -69,10 +69,10 @@ func (m *parts) Scaler() *dataset.Scaler {
 }
 
 // NumFeatures returns the number of input features.
-func (m *parts) NumFeatures() int { return len(m.means) }
+func (m *core) NumFeatures() int { return len(m.means) }
 
 // prepare returns an imputed, standardised copy of x.
-func (m *parts) prepare(x *mat.Dense) *mat.Dense {
+func (m *core) prepare(x *mat.Dense) *mat.Dense {
 	xt := mat.DenseCopyOf(x)
 	dataset.Impute(xt, m.means)
 	if m.scaler != nil {
@@ -81,7 +81,7 @@ func (m *parts) prepare(x *mat.Dense) *mat.Dense {
 	return xt
 }
 
-func (m *parts) checkInput(x *mat.Dense) error {
+func (m *core) checkInput(x *mat.Dense) error {
 	if x == nil || x.IsEmpty() {
 		return fmt.Errorf("aer: %w: no rows to predict", learn.ErrData)
 	}
@@ -95,7 +95,7 @@ func (m *parts) checkInput(x *mat.Dense) error {
 // fitInputs sets the means and (with standardize) the scaler from the
 // training features x (names: features) and returns them imputed and
 // standardised: in x itself when inPlace, else in a copy.
-func (m *parts) fitInputs(x *mat.Dense, features []string, inPlace, standardize bool) (*mat.Dense, error) {
+func (m *core) fitInputs(x *mat.Dense, features []string, inPlace, standardize bool) (*mat.Dense, error) {
 	m.means = dataset.ColumnMeans(x)
 	xt := x
 	if !inPlace {
@@ -114,7 +114,7 @@ func (m *parts) fitInputs(x *mat.Dense, features []string, inPlace, standardize 
 
 // check checks that loaded parts fit together and that members have
 // one static weight each.
-func (m *parts) check(members, static int) error {
+func (m *core) check(members, static int) error {
 	if m.mixture.Dim() != len(m.means) {
 		return fmt.Errorf("aer: mixture has %d features, the model %d", m.mixture.Dim(), len(m.means))
 	}
@@ -430,7 +430,7 @@ func Load(b []byte) (*Model, error) {
 	if e.Mixture == nil || len(e.Members) == 0 {
 		return nil, errors.New("aer: model lacks its mixture or members")
 	}
-	nm := &Model{parts: parts{means: e.Means, scaler: e.Scaler, mixture: e.Mixture, config: e.Config}, combiner: e.Combiner}
+	nm := &Model{core: core{means: e.Means, scaler: e.Scaler, mixture: e.Mixture, config: e.Config}, combiner: e.Combiner}
 	for k, em := range e.Members {
 		method, err := methodByName(em.Method)
 		if err != nil {
@@ -471,7 +471,7 @@ func (m *Model) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
 // mixture of every class's rows, mixed per row by static and likelihood
 // weights. It is safe for concurrent use once fitted or loaded.
 type MultiModel struct {
-	parts
+	core
 	k       int
 	members []MultiMember
 	comb    multiCombiner
@@ -592,14 +592,14 @@ func LoadMulti(b []byte) (*MultiModel, error) {
 	if e.Classes < 2 || e.Mixture == nil || len(e.Members) == 0 {
 		return nil, errors.New("aer: multi-class model lacks its classes, mixture or members")
 	}
-	ps := parts{means: e.Means, scaler: e.Scaler, mixture: e.Mixture, config: e.Config}
+	ps := core{means: e.Means, scaler: e.Scaler, mixture: e.Mixture, config: e.Config}
 	if err := ps.check(len(e.Members), len(e.Static)); err != nil {
 		return nil, err
 	}
 	if !(e.Lambda >= 0 && e.Lambda <= 1) {
 		return nil, fmt.Errorf("aer: lambda %v is not in [0, 1]", e.Lambda)
 	}
-	m := &MultiModel{parts: ps, k: e.Classes,
+	m := &MultiModel{core: ps, k: e.Classes,
 		comb: multiCombiner{k: e.Classes, logit: e.Logit, static: e.Static, lambda: e.Lambda, dynamic: e.Dynamic}}
 	for j, em := range e.Members {
 		if em.Component < -1 || em.Component >= e.Mixture.K() {
