@@ -1441,26 +1441,18 @@ func (f *multiFit) fitMembers() ([]multiSet, error) {
 	for t := range c.Peers {
 		jobs = append(jobs, job{-1 - t, -1})
 	}
-	fitters := make([]learn.MultiFitter, len(c.learners))
-	for g, lm := range c.learners {
-		mf, ok := lm.(learn.MultiFitter)
-		if !ok {
-			return nil, fmt.Errorf("aer: %w: member method %s has no multi-class model of its own: use multiclass ovr", learn.ErrParam, lm.Name())
-		}
-		fitters[g] = mf
+	fitters, err := multiFitters(c.learners, "member method %s has no multi-class model of its own: use multiclass ovr")
+	if err != nil {
+		return nil, err
 	}
-	peers := make([]learn.MultiFitter, len(c.Peers))
-	for t, pm := range c.Peers {
-		mf, ok := pm.(learn.MultiFitter)
-		if !ok {
-			return nil, fmt.Errorf("aer: %w: peer %s has no multi-class model of its own: set peers=none or use multiclass ovr", learn.ErrParam, pm.Name())
-		}
-		peers[t] = mf
+	peers, err := multiFitters(c.Peers, "peer %s has no multi-class model of its own: set peers=none or use multiclass ovr")
+	if err != nil {
+		return nil, err
 	}
 	all := &learn.Data{X: f.xt, Y: f.train.Y, W: f.train.W, Features: f.train.Features}
 	balanced := &learn.Data{X: f.xt, Y: f.train.Y, W: classBalanced(f.train.Y, f.train.W, f.k), Features: f.train.Features}
 	out := make([]MultiMember, len(jobs))
-	_, err := learn.ForEach(f.ctx, f.workers, len(jobs), func() func(context.Context, int) error {
+	_, err = learn.ForEach(f.ctx, f.workers, len(jobs), func() func(context.Context, int) error {
 		return func(ctx context.Context, j int) error {
 			jb := jobs[j]
 			if jb.g < 0 {
@@ -1520,6 +1512,21 @@ func (f *multiFit) fitMembers() ([]multiSet, error) {
 		}
 	}
 	return sets, nil
+}
+
+// multiFitters returns methods as multi-class fitters; the first that is
+// none is an error wrapping learn.ErrParam, refuse (a format of its
+// name) saying why.
+func multiFitters(methods []learn.Method, refuse string) ([]learn.MultiFitter, error) {
+	out := make([]learn.MultiFitter, len(methods))
+	for j, m := range methods {
+		mf, ok := m.(learn.MultiFitter)
+		if !ok {
+			return nil, fmt.Errorf("aer: %w: "+refuse, learn.ErrParam, m.Name())
+		}
+		out[j] = mf
+	}
+	return out, nil
 }
 
 // choose weighs and tunes every member set on the validation rows and

@@ -32,13 +32,22 @@ type Model struct {
 
 // fitInfo is what the fit found, saved with the model for its summary.
 type fitInfo struct {
-	Features     []string   `json:"features,omitempty"`
-	C            float64    `json:"C"`
+	Features []string `json:"features,omitempty"`
+	Solution
+}
+
+// Solution is what the solver found, saved with the model and reported
+// in its Summary.
+type Solution struct {
+	C float64 `json:"C"`
+	// ClassWeights are the weights of the rows of label 0 and label 1.
 	ClassWeights [2]float64 `json:"class_weights"`
 	Solver       string     `json:"solver"`
 	Iterations   int        `json:"iterations"`
 	Converged    bool       `json:"converged"`
-	Gradient     float64    `json:"gradient"`
+	// Gradient is the largest gradient entry at the solution, on the
+	// scale of tol.
+	Gradient float64 `json:"gradient"`
 }
 
 // encoded is the saved form of a Model.
@@ -169,15 +178,7 @@ type Summary struct {
 	Coefficients []Coefficient `json:"coefficients"`
 	Intercept    float64       `json:"intercept"`
 	FitIntercept bool          `json:"fit_intercept"`
-	C            float64       `json:"C"`
-	// ClassWeights are the weights of the rows of label 0 and label 1.
-	ClassWeights [2]float64 `json:"class_weights"`
-	Solver       string     `json:"solver"`
-	Iterations   int        `json:"iterations"`
-	Converged    bool       `json:"converged"`
-	// Gradient is the largest gradient entry at the solution, on the
-	// scale of tol.
-	Gradient float64 `json:"gradient"`
+	Solution
 }
 
 // Coefficient is one feature's weight.
@@ -191,8 +192,7 @@ func (m *Model) Summary() any {
 	if m.info == nil {
 		return nil
 	}
-	s := &Summary{Intercept: m.Intercept, FitIntercept: m.FitIntercept, C: m.info.C, ClassWeights: m.info.ClassWeights,
-		Solver: m.info.Solver, Iterations: m.info.Iterations, Converged: m.info.Converged, Gradient: m.info.Gradient,
+	s := &Summary{Intercept: m.Intercept, FitIntercept: m.FitIntercept, Solution: m.info.Solution,
 		Coefficients: make([]Coefficient, len(m.Coef))}
 	for j, w := range m.Coef {
 		name := fmt.Sprintf("f%d", j+1)
