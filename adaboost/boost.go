@@ -140,32 +140,162 @@ func (e *Ensemble) Importance() []float64 {
 	return imp
 }
 
+// MultiEnsemble is a fitted multi-class SAMME.R ensemble of K classes
+// (scikit-learn 1.2's AdaBoostClassifier on K classes). Its decision for
+// a row is the mean over its trees of h_c = (K-1)(log p_c - mean_j log
+// p_j), p the class shares of the leaf the row reaches clipped below at
+// eps; its class probabilities are the softmax of the decision over K-1.
+type MultiEnsemble struct {
+	NumFeatures int
+	Classes     int
+	// Trees are multi-class trees (their leaves' class shares in Dist).
+	Trees []*tree.Tree
+	// Errors holds each round's weighted training error.
+	Errors []float64
+	// terms[t][node*Classes+c] is h_c at a leaf of tree t, computed from
+	// the tree's class shares (so not stored in payloads).
+	terms [][]float64
+}
+
+// samme returns the SAMME.R terms h of a tree's nodes (0 at a split).
+func samme(t *tree.Tree) []float64 {
+	k := t.Classes
+	out := make([]float64, len(t.Feature)*k)
+	lp := make([]float64, k)
+	for node, f := range t.Feature {
+		if f >= 0 {
+			continue
+		}
+		logProbaMulti(t.Dist[node*k:(node+1)*k], lp)
+		mean := 0.0
+		for _, v := range lp {
+			mean += v
+		}
+		mean /= float64(k)
+		for c, v := range lp {
+			out[node*k+c] = float64(k-1) * (v - mean)
+		}
+	}
+	return out
+}
+
+// logProbaMulti writes the logs of class shares p, clipped below at eps,
+// into lp.
+func logProbaMulti(p, lp []float64) {
+	for c, v := range p {
+		lp[c] = math.Log(max(v, eps))
+	}
+}
+
+// Decision adds the ensemble's decision for one row to dst (Classes
+// values).
+func (e *MultiEnsemble) decision(row, dst []float64) {
+	k := e.Classes
+	clear(dst)
+	for t, tr := range e.Trees {
+		l := tr.Leaf(row)
+		for c, v := range e.terms[t][l*k : (l+1)*k] {
+			dst[c] += v
+		}
+	}
+	for c := range dst {
+		dst[c] /= float64(len(e.Trees))
+	}
+}
+
+// predictRow writes the class probabilities of one row into dst:
+// scikit-learn's softmax of the decision over K-1.
+func (e *MultiEnsemble) predictRow(row, dst []float64) {
+	e.decision(row, dst)
+	k := float64(e.Classes)
+	top := math.Inf(-1)
+	for c := range dst {
+		dst[c] /= k - 1
+		top = max(top, dst[c])
+	}
+	s := 0.0
+	for c, v := range dst {
+		dst[c] = math.Exp(v - top)
+		s += dst[c]
+	}
+	for c := range dst {
+		dst[c] /= s
+	}
+}
+
+// Importance returns the mean over trees of each tree's normalised
+// impurity decrease, normalised.
+func (e *MultiEnsemble) Importance() []float64 {
+	return (&Ensemble{NumFeatures: e.NumFeatures, Trees: e.Trees}).Importance()
+}
+
 // Fit boosts an ensemble on train as s says; round k draws its
 // under-sample and its trees' features from the stream k of seed.
 // progress, when not nil, is called after each round.
 func Fit(ctx context.Context, train *learn.Data, s Settings, seed uint64, workers int, progress func(done, total int)) (*Ensemble, error) {
-	if err := s.Check(); err != nil {
-		return nil, err
-	}
-	if err := train.Check("training data"); err != nil {
-		return nil, err
-	}
-	s = s.Resolved()
-	if _, err := s.Tree.MaxFeaturesOf(train.Cols()); err != nil {
-		return nil, fmt.Errorf("%w: max_features: %v", learn.ErrParam, err)
-	}
-	g, err := tree.NewGrower(ctx, train.X, train.Y, learn.Env{Workers: workers}.Threads())
-	if err != nil {
-		return nil, err
-	}
-	b, err := newBooster(ctx, g, train.X, train.Y, nil, train.W, nil, s)
+	b, err := boostAll(ctx, train, 0, s, workers)
 	if err != nil {
 		return nil, err
 	}
 	return b.run(ctx, seed, progress)
 }
 
-// booster boosts one ensemble on some rows of a Grower.
+// FitMulti boosts a multi-class ensemble (SAMME.R on K classes) on
+// train, whose labels are 0..k-1, as s says; with s.UnderSample every
+// round's tree is grown on every class but the smallest under-sampled to
+// the smallest's size (imbalanced-learn's RUSBoost on K classes). Round
+// j draws from the stream j of seed.
+func FitMulti(ctx context.Context, train *learn.Data, k int, s Settings, seed uint64, workers int, progress func(done, total int)) (*MultiEnsemble, error) {
+	b, err := boostAll(ctx, train, k, s, workers)
+	if err != nil {
+		return nil, err
+	}
+	return b.runMulti(ctx, seed, progress)
+}
+
+// boostAll prepares to boost on every row of train, of labels 0 and 1 (k
+// = 0) or 0..k-1.
+func boostAll(ctx context.Context, train *learn.Data, k int, s Settings, workers int) (*booster, error) {
+	g, s, err := newGrower(ctx, train, k, s, workers)
+	if err != nil {
+		return nil, err
+	}
+	return newBooster(ctx, g, train.X, train.Y, nil, train.W, nil, s)
+}
+
+// newGrower checks the settings and data of a fit on labels 0 and 1 (k
+// = 0) or 0..k-1 (multi-class trees) and ranks the features; it returns
+// the settings resolved.
+func newGrower(ctx context.Context, train *learn.Data, k int, s Settings, workers int) (*tree.Grower, Settings, error) {
+	if err := s.Check(); err != nil {
+		return nil, s, err
+	}
+	dataErr := train.Check("training data")
+	if k > 0 {
+		dataErr = tree.CheckClasses(train, "training data", k)
+	}
+	if dataErr != nil {
+		return nil, s, dataErr
+	}
+	s = s.Resolved()
+	if _, err := s.Tree.MaxFeaturesOf(train.Cols()); err != nil {
+		return nil, s, fmt.Errorf("%w: max_features: %v", learn.ErrParam, err)
+	}
+	workers = learn.Env{Workers: workers}.Threads()
+	if k == 0 {
+		g, err := tree.NewGrower(ctx, train.X, train.Y, workers)
+		return g, s, err
+	}
+	if _, err := s.Tree.ClassWeight.OfMulti(nil, nil, k); err != nil {
+		return nil, s, err
+	}
+	g, err := tree.NewMultiGrower(ctx, train.X, train.Y, k, workers)
+	return g, s, err
+}
+
+// booster boosts one ensemble on some rows of a Grower: of labels 0 and
+// 1, or of K classes (a multi-class Grower, whose trees hold class
+// shares).
 type booster struct {
 	g    *tree.Grower
 	pre  *tree.Presorted // the rows boosted on, when every round takes them all
@@ -174,15 +304,18 @@ type booster struct {
 	rows []int           // the rows boosted on, increasing; nil: every row
 	s    Settings        // resolved
 	n    int             // len(rows), or every row
+	k    int             // number of classes
+	// multi: the trees hold class shares (SAMME.R on K classes).
+	multi bool
 
 	w     []float64 // boosting weights, one per row boosted on
 	cnt   []int32   // times each row was drawn (nil: once)
 	zero  []bool    // rows of weight 0 from the start, never clipped
-	cls   [2][]int  // positions of each class, for under-sampling
+	cls   [][]int   // positions of each class, for under-sampling
 	leaf  []int32   // scratch: the leaf of each row
 	errs  []float64
 	tree  []*tree.Tree
-	terms [][]float64
+	terms [][]float64 // each tree's terms (SAMME.R's h, by node and class)
 
 	// scratch for samples
 	pick  []int32
@@ -196,26 +329,13 @@ type booster struct {
 // needs cnt nil. The error is ctx's when it is cancelled while the rows
 // are presorted.
 func newBooster(ctx context.Context, g *tree.Grower, x *mat.Dense, y []int, rows []int, w []float64, cnt []int32, s Settings) (*booster, error) {
-	b, err := newRounds(ctx, g, x, y, rows, w, cnt, s)
-	if err != nil {
-		return nil, err
-	}
-	for i := range b.w {
-		c := b.label(i)
-		b.cls[c] = append(b.cls[c], i)
-	}
-	return b, nil
-}
-
-// newRounds is newBooster without the positions of each class (for any
-// number of classes).
-func newRounds(ctx context.Context, g *tree.Grower, x *mat.Dense, y []int, rows []int, w []float64, cnt []int32, s Settings) (*booster, error) {
 	n := len(rows)
 	if rows == nil {
 		n = len(y)
 	}
-	b := &booster{g: g, x: x, y: y, rows: rows, s: s, n: n, cnt: cnt,
-		w: make([]float64, n), zero: make([]bool, n), leaf: make([]int32, n)}
+	k := max(2, g.Classes())
+	b := &booster{g: g, x: x, y: y, rows: rows, s: s, n: n, cnt: cnt, k: k, multi: g.Classes() > 0,
+		w: make([]float64, n), zero: make([]bool, n), leaf: make([]int32, n), cls: make([][]int, k)}
 	sum := 0.0
 	for i := range b.w {
 		v := 1.0
@@ -241,6 +361,8 @@ func newRounds(ctx context.Context, g *tree.Grower, x *mat.Dense, y []int, rows 
 	for i := range b.w {
 		b.w[i] /= sum
 		b.zero[i] = b.w[i] == 0
+		c := b.label(i)
+		b.cls[c] = append(b.cls[c], i)
 	}
 	return b, nil
 }
@@ -255,7 +377,8 @@ func (b *booster) row(i int) int {
 
 func (b *booster) label(i int) int { return b.y[b.row(i)] }
 
-// run boosts up to s.NEstimators rounds.
+// run boosts up to s.NEstimators rounds: an Ensemble of labels 0 and 1
+// (of K classes, its rounds are runMulti's).
 func (b *booster) run(ctx context.Context, seed uint64, progress func(done, total int)) (*Ensemble, error) {
 	total := b.s.NEstimators
 	for k := range total {
@@ -285,6 +408,15 @@ func (b *booster) run(ctx context.Context, seed uint64, progress func(done, tota
 	return &Ensemble{NumFeatures: p, Trees: b.tree, Errors: b.errs, Terms: b.terms}, nil
 }
 
+// runMulti boosts an ensemble of K classes.
+func (b *booster) runMulti(ctx context.Context, seed uint64, progress func(done, total int)) (*MultiEnsemble, error) {
+	e, err := b.run(ctx, seed, progress)
+	if err != nil {
+		return nil, err
+	}
+	return &MultiEnsemble{NumFeatures: e.NumFeatures, Classes: b.k, Trees: e.Trees, Errors: e.Errors, terms: e.Terms}, nil
+}
+
 // underSample draws the positions of a balanced sample (drawBalanced) in
 // increasing order; b.count holds the times each was drawn.
 func (b *booster) underSample(r *rand.Rand) []int32 {
@@ -293,7 +425,7 @@ func (b *booster) underSample(r *rand.Rand) []int32 {
 	}
 	b.count = b.count[:b.n]
 	clear(b.count)
-	drawBalanced(b.cls, b.count, b.s.Replacement, r)
+	drawBalanced(b.cls, b.count, b.s.Replacement, !b.multi, r)
 	b.pick = b.pick[:0]
 	for i, c := range b.count {
 		if c > 0 {
@@ -307,7 +439,8 @@ func (b *booster) underSample(r *rand.Rand) []int32 {
 // times drawn in b.count), computes its weighted error on every row and
 // updates every row's weight, as scikit-learn's BaseWeightBoosting.fit and
 // AdaBoostClassifier._boost_real do (imbalanced-learn's RUSBoost
-// _boost_real when picked). It reports when boosting stops.
+// _boost_real when picked), for two classes or K. It reports when
+// boosting stops.
 func (b *booster) round(ctx context.Context, k int, r *rand.Rand, pick []int32) (stop bool, err error) {
 	// Weights that became tiny are raised to eps; those 0 from the start
 	// stay 0.
@@ -318,7 +451,6 @@ func (b *booster) round(ctx context.Context, k int, r *rand.Rand, pick []int32) 
 	}
 	smp := b.sample(pick)
 	ts := *b.s.Tree
-	var cw [2]float64
 	ys := make([]int, len(smp.Rows))
 	for t, i := range smp.Rows {
 		ys[t] = b.y[i]
@@ -326,38 +458,30 @@ func (b *booster) round(ctx context.Context, k int, r *rand.Rand, pick []int32) 
 	if smp.Rows == nil {
 		ys = b.y
 	}
-	if ts.ClassWeight == tree.Balanced {
-		// scikit-learn's trees balance class counts (compute_sample_weight),
-		// not the weights they are given.
-		var c []float64
-		if smp.Count != nil {
-			c = make([]float64, len(smp.Count))
-			for t, v := range smp.Count {
-				c[t] = float64(v)
-			}
+	// scikit-learn's trees balance class counts (compute_sample_weight),
+	// not the weights they are given.
+	var counts []float64
+	if ts.ClassWeight == tree.Balanced && smp.Count != nil {
+		counts = make([]float64, len(smp.Count))
+		for t, v := range smp.Count {
+			counts[t] = float64(v)
 		}
-		ts.ClassWeight = tree.ExplicitClassWeight(ts.ClassWeight.Of(ys, c))
+	}
+	if b.multi {
+		return b.roundMulti(ctx, k, r, pick, smp, ts, ys, counts)
+	}
+	var cw [2]float64
+	if ts.ClassWeight == tree.Balanced {
+		ts.ClassWeight = tree.ExplicitClassWeight(ts.ClassWeight.Of(ys, counts))
 	}
 	cw[0], cw[1] = ts.ClassWeight.Of(ys, smp.Weight)
-	var t *tree.Tree
-	if pick == nil && b.pre != nil {
-		t, err = b.pre.Grow(ctx, smp.Weight, smp.Count, ts, r)
-	} else {
-		t, err = b.g.Grow(ctx, smp, ts, r)
-	}
+	t, err := b.grow(ctx, k, r, pick, smp, ts)
 	if err != nil {
-		return false, fmt.Errorf("round %d: %w", k+1, err)
+		return false, err
 	}
-	b.tree = append(b.tree, t)
 
-	// The leaf of every row, and each leaf's class weights from the rows
-	// the tree was grown on (scikit-learn's tree_.value).
-	raw := b.x.RawMatrix()
-	_, p := b.x.Dims()
-	for i := range b.n {
-		g := b.row(i)
-		b.leaf[i] = int32(t.Leaf(raw.Data[g*raw.Stride : g*raw.Stride+p]))
-	}
+	// Each leaf's class weights from the rows the tree was grown on
+	// (scikit-learn's tree_.value).
 	sums := make([][2]float64, t.NumNodes())
 	add := func(i int, w float64) {
 		c := b.label(i)
@@ -382,22 +506,10 @@ func (b *booster) round(ctx context.Context, k int, r *rand.Rand, pick []int32) 
 
 	// The tree predicts class 1 where p1 > p0 (numpy's argmax keeps the
 	// first of equal probabilities).
-	var wrong, sum float64
-	for i, w := range b.w {
+	return b.update(k, func(i int) bool {
 		s := sums[b.leaf[i]]
-		if (s[1] > s[0]) != (b.label(i) == 1) {
-			wrong += w
-		}
-		sum += w
-	}
-	e := wrong / sum
-	if e <= 0 {
-		b.errs = append(b.errs, 0)
-		return true, nil
-	}
-	b.errs = append(b.errs, e)
-	last := k == b.s.NEstimators-1
-	if !last {
+		return (s[1] > s[0]) != (b.label(i) == 1)
+	}, func() func(i int) float64 {
 		// w *= exp(-lr (K-1)/K y_coding . log p), K = 2, y_coding 1 for the
 		// row's class and -1 for the other; the factor depends only on the
 		// leaf and the class, so it is computed once for each.
@@ -409,8 +521,118 @@ func (b *booster) round(ctx context.Context, k int, r *rand.Rand, pick []int32) 
 				factor[node] = [2]float64{math.Exp(coef * (lp0 - lp1)), math.Exp(coef * (-lp0 + lp1))}
 			}
 		}
+		return func(i int) float64 { return factor[b.leaf[i]][b.label(i)] }
+	}), nil
+}
+
+// roundMulti is round for K classes: imbalanced-learn's _boost_real
+// (scikit-learn's when nothing is picked) with the y coding 1 for the
+// row's class and -1/(K-1) for the others.
+func (b *booster) roundMulti(ctx context.Context, j int, r *rand.Rand, pick []int32, smp tree.Sample, ts tree.Settings, ys []int, counts []float64) (bool, error) {
+	if ts.ClassWeight == tree.Balanced {
+		// The count-balanced class weights are folded into the rows'
+		// weights.
+		cw, err := ts.ClassWeight.OfMulti(ys, counts, b.k)
+		if err != nil {
+			return false, err
+		}
+		wt := make([]float64, len(ys))
+		for t, y := range ys {
+			wt[t] = smp.Weight[t] * cw[y]
+		}
+		smp.Weight = wt
+		ts.ClassWeight = tree.ClassWeight{}
+	}
+	t, err := b.grow(ctx, j, r, pick, smp, ts)
+	if err != nil {
+		return false, err
+	}
+	b.terms = append(b.terms, samme(t))
+	k := b.k
+	// The tree predicts its most probable class (numpy's argmax keeps
+	// the first of equal probabilities).
+	pred := make([]int, t.NumNodes())
+	for node, f := range t.Feature {
+		if f < 0 {
+			d := t.Dist[node*k : (node+1)*k]
+			for c := range d {
+				if d[c] > d[pred[node]] {
+					pred[node] = c
+				}
+			}
+		}
+	}
+	return b.update(j, func(i int) bool { return pred[b.leaf[i]] != b.label(i) }, func() func(i int) float64 {
+		// w *= exp(-lr (K-1)/K y_coding . log p), computed once for each
+		// leaf and class.
+		kf := float64(k)
+		factor := make([]float64, t.NumNodes()*k)
+		lp := make([]float64, k)
+		for node, f := range t.Feature {
+			if f >= 0 {
+				continue
+			}
+			logProbaMulti(t.Dist[node*k:(node+1)*k], lp)
+			for y := range k {
+				s := 0.0
+				for c, v := range lp {
+					code := -1 / (kf - 1)
+					if c == y {
+						code = 1
+					}
+					s += code * v
+				}
+				factor[node*k+y] = math.Exp(-1.0 * b.s.LearningRate * ((kf - 1) / kf) * s)
+			}
+		}
+		return func(i int) float64 { return factor[int(b.leaf[i])*k+b.label(i)] }
+	}), nil
+}
+
+// grow grows round k's tree on smp with settings ts and finds the leaf
+// of every row boosted on (b.leaf).
+func (b *booster) grow(ctx context.Context, k int, r *rand.Rand, pick []int32, smp tree.Sample, ts tree.Settings) (t *tree.Tree, err error) {
+	if pick == nil && b.pre != nil {
+		t, err = b.pre.Grow(ctx, smp.Weight, smp.Count, ts, r)
+	} else {
+		t, err = b.g.Grow(ctx, smp, ts, r)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("round %d: %w", k+1, err)
+	}
+	b.tree = append(b.tree, t)
+	raw := b.x.RawMatrix()
+	_, p := b.x.Dims()
+	for i := range b.n {
+		g := b.row(i)
+		b.leaf[i] = int32(t.Leaf(raw.Data[g*raw.Stride : g*raw.Stride+p]))
+	}
+	return t, nil
+}
+
+// update ends round k: the weighted error of the rows the tree gets
+// wrong, then, unless it is 0 or the round the last, every row's weight
+// times its factor (from factors) and the weights normalised. It reports
+// when boosting stops.
+func (b *booster) update(k int, wrong func(i int) bool, factors func() func(i int) float64) bool {
+	var bad, sum float64
+	for i, w := range b.w {
+		if wrong(i) {
+			bad += w
+		}
+		sum += w
+	}
+	e := bad / sum
+	if e <= 0 {
+		b.errs = append(b.errs, 0)
+		return true
+	}
+	b.errs = append(b.errs, e)
+	last := k == b.s.NEstimators-1
+	if !last {
+		factor := factors()
 		for i := range b.w {
-			f := factor[b.leaf[i]][b.label(i)]
+			f := factor(i)
 			// Only positive weights grow (0 * Inf would be NaN).
 			if b.w[i] > 0 || f < 1 {
 				b.w[i] *= f
@@ -423,14 +645,14 @@ func (b *booster) round(ctx context.Context, k int, r *rand.Rand, pick []int32) 
 	}
 	if math.IsInf(sum, 0) || math.IsNaN(sum) || sum <= 0 {
 		// scikit-learn warns of the overflow and stops, keeping the tree.
-		return true, nil
+		return true
 	}
 	if !last {
 		for i := range b.w {
 			b.w[i] /= sum
 		}
 	}
-	return false, nil
+	return false
 }
 
 // sample returns the tree sample of the positions picked (nil: all), in

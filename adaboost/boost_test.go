@@ -145,7 +145,7 @@ func TestEasySamples(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for k := range 20 {
-		rows, cnt := balancedSample(d.Y, false, rng.Derive(5, uint64(k)))
+		rows, cnt := balancedSample(d.Y, 2, false, true, rng.Derive(5, uint64(k)))
 		var c [2]int
 		for _, i := range rows {
 			c[d.Y[i]]++
@@ -158,7 +158,7 @@ func TestEasySamples(t *testing.T) {
 	if len(seen) < 20 {
 		t.Errorf("%d distinct samples of 20", len(seen))
 	}
-	rows, cnt := balancedSample(d.Y, true, rng.New(1))
+	rows, cnt := balancedSample(d.Y, 2, true, true, rng.New(1))
 	var c [2]int32
 	for k, i := range rows {
 		n := int32(1)
@@ -185,7 +185,7 @@ func TestEasySamples(t *testing.T) {
 		}
 	}
 	// One class only: nothing to balance.
-	if rows, _ := balancedSample(make([]int, 7), false, rng.New(1)); len(rows) != 7 {
+	if rows, _ := balancedSample(make([]int, 7), 2, false, true, rng.New(1)); len(rows) != 7 {
 		t.Errorf("one class: %d rows, want 7", len(rows))
 	}
 }

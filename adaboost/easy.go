@@ -7,7 +7,6 @@ import (
 
 	"github.com/aer-go/aer/internal/rng"
 	"github.com/aer-go/aer/learn"
-	"github.com/aer-go/aer/tree"
 )
 
 // EasySettings configure an EasyEnsemble: imbalanced-learn 0.10's
@@ -53,36 +52,45 @@ func (s EasySettings) Check() error {
 // progress, when not nil, is called after each ensemble from the calling
 // goroutine.
 func FitEasy(ctx context.Context, train *learn.Data, s EasySettings, seed uint64, workers int, progress func(done, total int)) ([]*Ensemble, error) {
+	return fitEasy(ctx, train, 0, s, seed, workers, progress, (*booster).run)
+}
+
+// FitEasyMulti fits an EasyEnsemble on train, whose labels are 0..k-1:
+// ensemble j boosts (SAMME.R on K classes) on its own under-sample, every
+// class but the smallest drawn down to the smallest's size from the
+// stream j of seed, with the seed rng.DeriveSeed(seed, j), so the result
+// does not depend on workers.
+func FitEasyMulti(ctx context.Context, train *learn.Data, k int, s EasySettings, seed uint64, workers int, progress func(done, total int)) ([]*MultiEnsemble, error) {
+	return fitEasy(ctx, train, k, s, seed, workers, progress, (*booster).runMulti)
+}
+
+// fitEasy is FitEasy (k = 0) and FitEasyMulti: run boosts each ensemble.
+func fitEasy[E any](ctx context.Context, train *learn.Data, k int, s EasySettings, seed uint64, workers int, progress func(done, total int),
+	run func(*booster, context.Context, uint64, func(done, total int)) (E, error)) ([]E, error) {
 	if err := s.Check(); err != nil {
 		return nil, err
 	}
 	s = s.Resolved()
-	if err := train.Check("training data"); err != nil {
-		return nil, err
-	}
-	if _, err := s.Boost.Tree.MaxFeaturesOf(train.Cols()); err != nil {
-		return nil, fmt.Errorf("%w: max_features: %v", learn.ErrParam, err)
-	}
 	workers = learn.Env{Workers: workers}.Threads()
-	g, err := tree.NewGrower(ctx, train.X, train.Y, workers)
+	g, bs, err := newGrower(ctx, train, k, s.Boost, workers)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*Ensemble, s.NEstimators)
-	k, err := learn.ForEach(ctx, workers, s.NEstimators, func() func(context.Context, int) error {
-		return func(ctx context.Context, k int) error {
-			rows, cnt := balancedSample(train.Y, s.Replacement, rng.Derive(seed, uint64(k)))
-			b, err := newBooster(ctx, g, train.X, train.Y, rows, learn.Pick(train.W, rows), cnt, s.Boost)
+	out := make([]E, s.NEstimators)
+	j, err := learn.ForEach(ctx, workers, s.NEstimators, func() func(context.Context, int) error {
+		return func(ctx context.Context, j int) error {
+			rows, cnt := balancedSample(train.Y, max(k, 2), s.Replacement, k == 0, rng.Derive(seed, uint64(j)))
+			b, err := newBooster(ctx, g, train.X, train.Y, rows, learn.Pick(train.W, rows), cnt, bs)
 			if err != nil {
 				return err
 			}
-			out[k], err = b.run(ctx, rng.DeriveSeed(seed, uint64(k)), nil)
+			out[j], err = run(b, ctx, rng.DeriveSeed(seed, uint64(j)), nil)
 			return err
 		}
 	}, progress)
 	switch {
-	case k >= 0:
-		return nil, fmt.Errorf("ensemble %d: %w", k+1, err)
+	case j >= 0:
+		return nil, fmt.Errorf("ensemble %d: %w", j+1, err)
 	case err != nil:
 		return nil, err
 	}
@@ -90,16 +98,17 @@ func FitEasy(ctx context.Context, train *learn.Data, s EasySettings, seed uint64
 }
 
 // balancedSample draws imbalanced-learn's RandomUnderSampler
-// (sampling_strategy "auto") from labels y, as drawBalanced does, and
-// returns the rows drawn in increasing order with the times each was
-// drawn (nil when every row was drawn once).
-func balancedSample(y []int, replacement bool, r *rand.Rand) (rows []int, cnt []int32) {
-	var cls [2][]int
+// (sampling_strategy "auto") from labels y of k classes, as drawBalanced
+// does (lastOnTie for two classes), and returns the rows drawn in
+// increasing order with the times each was drawn (nil when every row was
+// drawn once).
+func balancedSample(y []int, k int, replacement, lastOnTie bool, r *rand.Rand) (rows []int, cnt []int32) {
+	cls := make([][]int, k)
 	for i, v := range y {
-		cls[v&1] = append(cls[v&1], i)
+		cls[v] = append(cls[v], i)
 	}
 	count := make([]int32, len(y))
-	drawBalanced(cls, count, replacement, r)
+	drawBalanced(cls, count, replacement, lastOnTie, r)
 	repeated := false
 	for i, c := range count {
 		if c > 0 {
@@ -116,34 +125,36 @@ func balancedSample(y []int, replacement bool, r *rand.Rand) (rows []int, cnt []
 
 // drawBalanced adds to count[i] the times position i is drawn by
 // imbalanced-learn's RandomUnderSampler (sampling_strategy "auto") from
-// the positions cls of each class: every position of the smaller class
-// once and as many of the larger (class 0 when they are equal), without
-// replacement unless replacement is set. One empty class leaves the other
-// whole. The order of the larger class's positions changes.
-func drawBalanced(cls [2][]int, count []int32, replacement bool, r *rand.Rand) {
-	small, large := cls[1], cls[0]
-	if len(small) > len(large) {
-		small, large = large, small
-	}
-	k := len(small)
-	if k == 0 {
-		small, large = large, nil
-	}
-	for _, i := range small {
-		count[i]++
-	}
-	switch {
-	case len(large) == 0:
-	case replacement:
-		for range k {
-			count[large[r.IntN(len(large))]]++
+// the positions cls of each class: every position of the smallest
+// non-empty class once (the first of the smallest, or the last with
+// lastOnTie: imbalanced-learn's rule for two classes, where class 0 is
+// the larger when they are equal), and as many of every other non-empty
+// class, class by class, without replacement unless replacement is set.
+// The order of the positions of the classes drawn changes.
+func drawBalanced(cls [][]int, count []int32, replacement, lastOnTie bool, r *rand.Rand) {
+	minority, m := -1, 0
+	for c, rows := range cls {
+		if len(rows) > 0 && (minority < 0 || len(rows) < m || lastOnTie && len(rows) == m) {
+			minority, m = c, len(rows)
 		}
-	default:
-		// A partial Fisher-Yates shuffle draws k of the larger class.
-		for j := range k {
-			t := j + r.IntN(len(large)-j)
-			large[j], large[t] = large[t], large[j]
-			count[large[j]]++
+	}
+	for c, rows := range cls {
+		switch {
+		case c == minority || len(rows) == 0:
+			for _, i := range rows {
+				count[i]++
+			}
+		case replacement:
+			for range m {
+				count[rows[r.IntN(len(rows))]]++
+			}
+		default:
+			// A partial Fisher-Yates shuffle draws m of the class.
+			for j := range m {
+				t := j + r.IntN(len(rows)-j)
+				rows[j], rows[t] = rows[t], rows[j]
+				count[rows[j]]++
+			}
 		}
 	}
 }

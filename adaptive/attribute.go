@@ -44,13 +44,9 @@ func (m *Model) Attribute(x *mat.Dense) (*learn.Attribution, error) {
 	}
 	xt := m.prepare(x)
 	rows, nf := xt.Dims()
-	f, err := memberOutputs(m.members, xt, 1)
+	f, logDens, err := m.outputs(xt, 1)
 	if err != nil {
 		return nil, err
-	}
-	logDens, err := m.mixture.ComponentLogDensity(xt, nil)
-	if err != nil {
-		return nil, fmt.Errorf("aer: component log-densities: %w", err)
 	}
 	mixed, err := m.combiner.Mixed(nil, logDens)
 	if err != nil {

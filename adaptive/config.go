@@ -431,23 +431,22 @@ func (r *resolvedConfig) resolveMixture(ps preset) error {
 	if r.NInit < 0 {
 		return fmt.Errorf("aer: n_init %d is negative", r.NInit)
 	}
-	if r.SelectRows == 0 {
-		r.SelectRows = ps.selectRows
-	}
-	if r.SelectRows < -1 {
-		return fmt.Errorf("aer: select_rows %d: want -1 (all rows) or a positive number of rows", r.SelectRows)
-	}
-	if r.SelectPCs == 0 {
-		r.SelectPCs = ps.selectPCs
-	}
-	if r.SelectPCs < -1 {
-		return fmt.Errorf("aer: select_pcs %d: want -1 (none) or a positive number of components", r.SelectPCs)
-	}
-	if r.MixtureRows == 0 {
-		r.MixtureRows = ps.mixtureRows
-	}
-	if r.MixtureRows < -1 {
-		return fmt.Errorf("aer: mixture_rows %d: want -1 (all rows) or a positive number of rows", r.MixtureRows)
+	for _, n := range []struct {
+		v                *int
+		preset           int
+		key, minus, unit string
+	}{
+		{&r.SelectRows, ps.selectRows, "select_rows", "all rows", "rows"},
+		{&r.SelectPCs, ps.selectPCs, "select_pcs", "none", "components"},
+		{&r.MixtureRows, ps.mixtureRows, "mixture_rows", "all rows", "rows"},
+	} {
+		// 0 takes the preset's; -1 is the value minus says.
+		if *n.v == 0 {
+			*n.v = n.preset
+		}
+		if *n.v < -1 {
+			return fmt.Errorf("aer: %s %d: want -1 (%s) or a positive number of %s", n.key, *n.v, n.minus, n.unit)
+		}
 	}
 	if r.LocalRandom == 0 {
 		r.LocalRandom = 0.5

@@ -49,16 +49,8 @@ type Report struct {
 	ValidRows      int  `json:"valid_rows"`
 	ValidPositives int  `json:"valid_positives"`
 	Holdout        bool `json:"holdout"`
-	// Pool is the mixture sizes tried: Config.Components without the sizes
-	// the majority rows are too few for. Mixture is their BIC table and
-	// the chosen L.
-	Pool    []int              `json:"pool"`
-	Mixture *mixture.Selection `json:"mixture"`
-	// MixtureRows is the number of majority rows the mixture was fitted
-	// on when Config.MixtureRows subsampled them, else 0 (all rows).
-	MixtureRows int `json:"mixture_rows,omitempty"`
-	// Covariance is the covariance type used (auto resolved).
-	Covariance string `json:"covariance"`
+	// MixtureReport is the mixture's, fitted on the majority rows.
+	MixtureReport
 	// Subsets are the sizes of the 2L subsets (member order).
 	Subsets []resample.Subset `json:"subsets"`
 	// WeightRows is the number of rows the static weights were fitted on.
@@ -85,6 +77,20 @@ type Report struct {
 	// or largest L of the pool, components of the chosen mixture that
 	// collapsed (mixture.Selection.Warnings).
 	Warnings []string `json:"warnings,omitempty"`
+}
+
+// MixtureReport is what a fit's report says of its mixture.
+type MixtureReport struct {
+	// Pool is the mixture sizes tried: Config.Components without the sizes
+	// the rows are too few for. Mixture is their BIC table and the chosen
+	// L.
+	Pool    []int              `json:"pool"`
+	Mixture *mixture.Selection `json:"mixture"`
+	// MixtureRows is the number of rows the mixture was fitted on when
+	// Config.MixtureRows subsampled them, else 0 (all rows).
+	MixtureRows int `json:"mixture_rows,omitempty"`
+	// Covariance is the covariance type used (auto resolved).
+	Covariance string `json:"covariance"`
 }
 
 // GridPoint is the outcome of one member setting.
@@ -133,24 +139,42 @@ func Fit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.E
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, stage := range []struct {
-		run     func() error
-		seconds *float64
-	}{
+	err = runStages([]stage{
 		{f.prepare, &f.rep.Seconds.Prepare},
 		{f.fitMixture, &f.rep.Seconds.Mixture},
 		{f.makeSubsets, &f.rep.Seconds.Subsets},
 		{f.weightRows, nil},
 		{f.fitMembers, &f.rep.Seconds.Members},
-	} {
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return f.conclude(start)
+}
+
+// stage is one stage of a fit and where its seconds go (nil: nowhere).
+type stage struct {
+	run     func() error
+	seconds *float64
+}
+
+// runStages runs the stages in turn, timing each, until one fails.
+func runStages(stages []stage) error {
+	for _, s := range stages {
 		t0 := time.Now()
-		if err := stage.run(); err != nil {
-			return nil, nil, err
+		if err := s.run(); err != nil {
+			return err
 		}
-		if stage.seconds != nil {
-			*stage.seconds += time.Since(t0).Seconds()
+		if s.seconds != nil {
+			*s.seconds += time.Since(t0).Seconds()
 		}
 	}
+	return nil
+}
+
+// conclude chooses the member set, finishes the model and its report
+// (the fit having started at start) and returns them.
+func (f *fitRun) conclude(start time.Time) (*Model, *Report, error) {
 	best, err := f.chooseSet()
 	if err != nil {
 		return nil, nil, err
@@ -210,6 +234,20 @@ type memberSet struct {
 	leaves []int
 }
 
+// holdOut returns train and valid, or, when valid is nil, a stratified
+// share Config.Holdout of the training rows held out as valid and the
+// rest.
+func holdOut(train, valid *learn.Data, c *resolvedConfig, env learn.Env) (*learn.Data, *learn.Data, error) {
+	if valid != nil {
+		return train, valid, nil
+	}
+	parts, err := dataset.StratifiedSplit(train.Y, []float64{1 - c.Holdout, c.Holdout}, rng.DeriveSeed(env.Seed, streamHoldout))
+	if err != nil {
+		return nil, nil, fmt.Errorf("aer: hold-out split: %w", err)
+	}
+	return train.Subset(parts[0]), train.Subset(parts[1]), nil
+}
+
 // newFit resolves the configuration, checks the data and, without
 // validation data, holds a share of the training rows out for it.
 func newFit(ctx context.Context, train, valid *learn.Data, cfg *Config, env learn.Env) (*fitRun, error) {
@@ -220,14 +258,9 @@ func newFit(ctx context.Context, train, valid *learn.Data, cfg *Config, env lear
 	if err := checkData("training", train, 2); err != nil {
 		return nil, err
 	}
-	rep := &Report{}
-	if valid == nil {
-		parts, err := dataset.StratifiedSplit(train.Y, []float64{1 - c.Holdout, c.Holdout}, rng.DeriveSeed(env.Seed, streamHoldout))
-		if err != nil {
-			return nil, fmt.Errorf("aer: hold-out split: %w", err)
-		}
-		train, valid = train.Subset(parts[0]), train.Subset(parts[1])
-		rep.Holdout = true
+	rep := &Report{Holdout: valid == nil}
+	if train, valid, err = holdOut(train, valid, c, env); err != nil {
+		return nil, err
 	}
 	if err := checkData("validation", valid, 1); err != nil {
 		return nil, err
@@ -241,21 +274,12 @@ func newFit(ctx context.Context, train, valid *learn.Data, cfg *Config, env lear
 // prepare imputes the training means and standardises the training and
 // validation features.
 func (f *fitRun) prepare() error {
-	x := f.train.X
-	f.m = &Model{means: dataset.ColumnMeans(x)}
+	f.m = &Model{}
 	// The hold-out split made its own copy of the rows; otherwise the
 	// caller's features are copied unless it gave them up.
-	f.xt = x
-	if !f.rep.Holdout && !f.env.ConsumeTrain {
-		f.xt = mat.DenseCopyOf(x)
-	}
-	dataset.Impute(f.xt, f.m.means)
-	if !f.c.NoStandardize {
-		f.m.scaler = dataset.FitScaler(f.xt)
-		if err := f.m.scaler.Check(f.train.Features); err != nil {
-			return fmt.Errorf("aer: %w: training data: %v", learn.ErrData, err)
-		}
-		f.m.scaler.Transform(f.xt)
+	var err error
+	if f.xt, err = f.m.fitInputs(f.train.X, f.train.Features, f.rep.Holdout || f.env.ConsumeTrain, !f.c.NoStandardize); err != nil {
+		return err
 	}
 	f.xvt = f.m.prepare(f.valid.X)
 	f.rep.TrainRows, f.rep.ValidRows = len(f.train.Y), len(f.valid.Y)
@@ -273,12 +297,7 @@ func (f *fitRun) fitMixture() error {
 			f.majority = append(f.majority, i)
 		}
 	}
-	mixRows := f.majority
-	if c := f.c; c.MixtureRows > 0 && len(f.majority) > c.MixtureRows {
-		mixRows = sampleRows(f.majority, c.MixtureRows, rng.DeriveSeed(f.env.Seed, streamMixtureRows))
-		f.rep.MixtureRows = len(mixRows)
-	}
-	sel, err := f.c.selectMixture(f.ctx, learn.Rows(f.xt, mixRows), len(f.majority), f.rep, f.env, f.workers)
+	sel, err := f.c.mixtureOn(f.ctx, f.xt, f.majority, &f.rep.MixtureReport, &f.rep.Warnings, f.env, f.workers)
 	if err != nil {
 		return err
 	}
@@ -291,11 +310,23 @@ func (f *fitRun) fitMixture() error {
 	return nil
 }
 
+// mixtureOn fits the mixture on the rows of xt (a sample of MixtureRows
+// of them when there are more, counted in rep.MixtureRows), as
+// selectMixture does.
+func (c *resolvedConfig) mixtureOn(ctx context.Context, xt *mat.Dense, rows []int, rep *MixtureReport, warnings *[]string, env learn.Env, workers int) (*mixture.Selection, error) {
+	mixRows := rows
+	if c.MixtureRows > 0 && len(rows) > c.MixtureRows {
+		mixRows = sampleRows(rows, c.MixtureRows, rng.DeriveSeed(env.Seed, streamMixtureRows))
+		rep.MixtureRows = len(mixRows)
+	}
+	return c.selectMixture(ctx, learn.Rows(xt, mixRows), len(rows), rep, warnings, env, workers)
+}
+
 // selectMixture fits the mixture on x, standardised majority rows (all
 // nMajority of them or a sample), choosing L by BIC among the sizes
 // nMajority rows can stand on, and records the pool, the covariance, the
-// BIC table and the warnings in rep.
-func (c *resolvedConfig) selectMixture(ctx context.Context, x *mat.Dense, nMajority int, rep *Report, env learn.Env, workers int) (*mixture.Selection, error) {
+// BIC table in rep and the warnings in warnings.
+func (c *resolvedConfig) selectMixture(ctx context.Context, x *mat.Dense, nMajority int, rep *MixtureReport, warnings *[]string, env learn.Env, workers int) (*mixture.Selection, error) {
 	d := colsOf(x)
 	cov := c.cov.Resolve(d, 0)
 	rep.Covariance = cov.String()
@@ -315,7 +346,7 @@ func (c *resolvedConfig) selectMixture(ctx context.Context, x *mat.Dense, nMajor
 	}
 	rep.Pool = pool
 	if w := mixture.LeftOutWarning(dropped, nMajority, poolD, poolCov); w != "" {
-		rep.Warnings = append(rep.Warnings, w)
+		*warnings = append(*warnings, w)
 	}
 	sel, err := mixture.Select(ctx, x, pool, &mixture.Settings{
 		Covariance:       cov,
@@ -331,7 +362,7 @@ func (c *resolvedConfig) selectMixture(ctx context.Context, x *mat.Dense, nMajor
 		return nil, fmt.Errorf("aer: mixture: %w", err)
 	}
 	rep.Mixture = sel
-	rep.Warnings = append(rep.Warnings, sel.Warnings(0)...)
+	*warnings = append(*warnings, sel.Warnings(0)...)
 	return sel, nil
 }
 
@@ -1069,4 +1100,561 @@ func (r *Report) String() string {
 func mustMetric(name string) metrics.Metric {
 	m, _ := metrics.ParseMetric(name)
 	return m
+}
+
+// Seed streams of the multi-class fit, beside Fit's (which it shares for
+// the hold-out split, the mixture and the members).
+const streamMultiLocal = 1<<20 + 1
+
+// MultiReport describes a multi-class fit (FitMulti); it encodes to JSON.
+type MultiReport struct {
+	// Config is the configuration with every default filled in.
+	Config Config `json:"config"`
+	// Classes is the number of classes; TrainRows and ValidRows count the
+	// rows, TrainClass the training rows of each class; Holdout says the
+	// validation rows were held out of the training rows.
+	Classes    int   `json:"classes"`
+	TrainRows  int   `json:"train_rows"`
+	TrainClass []int `json:"train_class"`
+	ValidRows  int   `json:"valid_rows"`
+	Holdout    bool  `json:"holdout"`
+	// MixtureReport is the mixture's, fitted on the training rows of
+	// every class.
+	MixtureReport
+	// Target is the smallest class's training rows: each class gives
+	// every local subset its Target best-ranked rows (and LocalRandom
+	// Target more at random).
+	Target int `json:"target"`
+	// Subsets are the rows of each class in each subset (member order:
+	// global l, local l).
+	Subsets []MultiSubset `json:"subsets"`
+	// WeightRows is the number of rows the static weights were fitted
+	// on.
+	WeightRows int `json:"weight_rows"`
+	// Grid reports each member set weighed and tuned, Chosen the one
+	// kept.
+	Grid   []MultiGridPoint `json:"grid"`
+	Chosen int              `json:"chosen"`
+	// Static are the chosen set's static weights, Dynamic its likelihood
+	// rule and Lambda its mixing weight.
+	Static  []float64                `json:"static"`
+	Dynamic ensemble.DynamicSettings `json:"dynamic"`
+	Lambda  float64                  `json:"lambda"`
+	// ValidLoss is the class-balanced log-loss of the model on the
+	// validation rows; ValidBA their balanced accuracy by the largest
+	// probability over the class's mean validation probability.
+	ValidLoss float64 `json:"valid_loss"`
+	ValidBA   float64 `json:"valid_balanced_accuracy"`
+	// Seconds per stage and in total.
+	Seconds Timings `json:"seconds"`
+	// Warnings are the mixture's.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// MultiSubset is one member's subset: its kind (global or local), its
+// component and the rows of each class.
+type MultiSubset struct {
+	Kind      string `json:"kind"`
+	Component int    `json:"component"`
+	Rows      []int  `json:"rows"`
+}
+
+// MultiGridPoint is the outcome of one member set on the validation
+// rows: its lowest class-balanced log-loss over the likelihood rules
+// and lambdas, and where.
+type MultiGridPoint struct {
+	Params    []string                 `json:"params"`
+	ValidLoss float64                  `json:"valid_loss"`
+	Lambda    float64                  `json:"lambda"`
+	Dynamic   ensemble.DynamicSettings `json:"dynamic"`
+}
+
+// multiFit carries one multi-class fit from stage to stage.
+type multiFit struct {
+	ctx     context.Context
+	c       *resolvedConfig
+	env     learn.Env
+	workers int
+	k       int
+	train   *learn.Data
+	valid   *learn.Data
+	m       *MultiModel
+	rep     *MultiReport
+	xt, xvt *mat.Dense
+	// classRows are the training rows of each class.
+	classRows [][]int
+	subsets   []MultiSubset
+	// logDensValid are the validation rows' component log-densities.
+	logDensValid *mat.Dense
+	// wx, wy and ww are the rows the static weights are fitted on.
+	wx *mat.Dense
+	wy []int
+	ww []float64
+}
+
+// FitMulti trains AER's multi-class model (see Method.FitMulti) and
+// returns it with its report.
+func FitMulti(ctx context.Context, train, valid *learn.Data, k int, cfg *Config, env learn.Env) (*MultiModel, *MultiReport, error) {
+	start := time.Now()
+	c, err := cfg.resolve()
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %v", learn.ErrParam, err)
+	}
+	if k < 2 {
+		return nil, nil, fmt.Errorf("aer: %w: %d classes, want at least 2", learn.ErrData, k)
+	}
+	if err := checkMulti("training", train, k, true); err != nil {
+		return nil, nil, err
+	}
+	rep := &MultiReport{Classes: k, Holdout: valid == nil}
+	if train, valid, err = holdOut(train, valid, c, env); err != nil {
+		return nil, nil, err
+	}
+	if rep.Holdout {
+		if err := checkMulti("training", train, k, true); err != nil {
+			return nil, nil, fmt.Errorf("%w (after holding out %v of the rows for validation)", err, c.Holdout)
+		}
+	}
+	if err := checkMulti("validation", valid, k, false); err != nil {
+		return nil, nil, err
+	}
+	if valid.Cols() != train.Cols() {
+		return nil, nil, fmt.Errorf("aer: %w: validation data has %d features, training data %d", learn.ErrData, valid.Cols(), train.Cols())
+	}
+	f := &multiFit{ctx: ctx, c: c, env: env, workers: env.Threads(), k: k, train: train, valid: valid, rep: rep}
+	var sets []multiSet
+	err = runStages([]stage{
+		{f.prepare, &rep.Seconds.Prepare},
+		{f.fitMixture, &rep.Seconds.Mixture},
+		{f.makeSubsets, &rep.Seconds.Subsets},
+		{func() (err error) { sets, err = f.fitMembers(); return err }, &rep.Seconds.Members},
+		{func() error { return f.choose(sets) }, nil},
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	rep.Seconds.Total = time.Since(start).Seconds()
+	f.m.report = rep
+	return f.m, rep, nil
+}
+
+// checkMulti checks data of k classes: labels in 0..k-1 (every class
+// present when all is set), finite features, non-negative weights.
+func checkMulti(what string, d *learn.Data, k int, all bool) error {
+	if d == nil || d.Rows() == 0 {
+		return fmt.Errorf("aer: %w: %s data has no rows", learn.ErrData, what)
+	}
+	if len(d.Y) != d.Rows() {
+		return fmt.Errorf("aer: %w: %s data has %d rows but %d labels", learn.ErrData, what, d.Rows(), len(d.Y))
+	}
+	if d.Cols() == 0 {
+		return fmt.Errorf("aer: %w: %s data has no features", learn.ErrData, what)
+	}
+	count := make([]int, k)
+	for i, y := range d.Y {
+		if y < 0 || y >= k {
+			return fmt.Errorf("aer: %w: %s label of row %d is %d, want 0..%d", learn.ErrData, what, i+1, y, k-1)
+		}
+		count[y]++
+	}
+	if all {
+		for c, n := range count {
+			if n == 0 {
+				return fmt.Errorf("aer: %w: %s data has no row of class %d", learn.ErrData, what, c)
+			}
+		}
+	}
+	tmp := *d
+	tmp.Y = make([]int, len(d.Y))
+	if err := tmp.Check(what + " data"); err != nil {
+		return fmt.Errorf("aer: %w", err)
+	}
+	return nil
+}
+
+// prepare imputes the training means and standardises the features.
+func (f *multiFit) prepare() error {
+	f.m = &MultiModel{k: f.k}
+	var err error
+	if f.xt, err = f.m.fitInputs(f.train.X, f.train.Features, f.rep.Holdout || f.env.ConsumeTrain, !f.c.NoStandardize); err != nil {
+		return err
+	}
+	f.xvt = f.m.prepare(f.valid.X)
+	f.classRows = make([][]int, f.k)
+	for i, y := range f.train.Y {
+		f.classRows[y] = append(f.classRows[y], i)
+	}
+	f.rep.TrainRows, f.rep.ValidRows = f.train.Rows(), f.valid.Rows()
+	for _, rows := range f.classRows {
+		f.rep.TrainClass = append(f.rep.TrainClass, len(rows))
+	}
+	return nil
+}
+
+// fitMixture fits the mixture on the training rows of every class.
+func (f *multiFit) fitMixture() error {
+	all := make([]int, f.train.Rows())
+	for i := range all {
+		all[i] = i
+	}
+	sel, err := f.c.mixtureOn(f.ctx, f.xt, all, &f.rep.MixtureReport, &f.rep.Warnings, f.env, f.workers)
+	if err != nil {
+		return err
+	}
+	f.m.mixture = sel.Model
+	f.env.Report("mixture", 1, 1)
+	return nil
+}
+
+// makeSubsets ranks each class's rows under every component and draws
+// the global and local subsets of each component.
+func (f *multiFit) makeSubsets() error {
+	L := f.m.mixture.K()
+	t := len(f.train.Y)
+	for _, rows := range f.classRows {
+		t = min(t, len(rows))
+	}
+	f.rep.Target = t
+	extra := int(math.Floor(f.c.LocalRandom * float64(t)))
+	// order[c][l] lists class c's rows by decreasing score under
+	// component l (ties by row).
+	order := make([][][]int, f.k)
+	for c, rows := range f.classRows {
+		scores, err := rowScores(f.m.mixture, f.xt, rows, f.c.Rank == RankResponsibility)
+		if err != nil {
+			return fmt.Errorf("aer: ranking the rows of class %d: %w", c, err)
+		}
+		order[c] = make([][]int, L)
+		for l := range L {
+			idx := make([]int, len(rows))
+			for i := range idx {
+				idx[i] = i
+			}
+			slices.SortStableFunc(idx, func(a, b int) int {
+				sa, sb := scores.At(a, l), scores.At(b, l)
+				switch {
+				case sa > sb:
+					return -1
+				case sa < sb:
+					return 1
+				}
+				return 0
+			})
+			o := make([]int, len(rows))
+			for i, j := range idx {
+				o[i] = rows[j]
+			}
+			order[c][l] = o
+		}
+	}
+	for l := range L {
+		rnd := rng.Derive(f.env.Seed, streamMultiLocal+uint64(l))
+		var global, local []int
+		for c := range f.k {
+			o := order[c][l]
+			n := len(o)
+			q := min(n, max((n+L-1)/L, t))
+			global = append(global, o[:q]...)
+			top := min(n, t)
+			local = append(local, o[:top]...)
+			if rest := o[top:]; len(rest) > 0 && extra > 0 {
+				// floor(LocalRandom t) of the rest at random, in rank order.
+				pick := min(extra, len(rest))
+				perm := rnd.Perm(len(rest))[:pick]
+				slices.Sort(perm)
+				for _, j := range perm {
+					local = append(local, rest[j])
+				}
+			}
+		}
+		slices.Sort(global)
+		slices.Sort(local)
+		f.subsets = append(f.subsets,
+			MultiSubset{Kind: "global", Component: l, Rows: global},
+			MultiSubset{Kind: "local", Component: l, Rows: local})
+	}
+	f.rep.Subsets = f.subsets
+	f.env.Report("subsets", 1, 1)
+	return nil
+}
+
+// classBalanced returns the row weights of the rows of d (labels y,
+// weights w; nil: all 1) scaled so that every class present weighs the
+// same, the total unchanged.
+func classBalanced(y []int, w []float64, k int) []float64 {
+	tot := make([]float64, k)
+	sum := 0.0
+	for i, c := range y {
+		wi := 1.0
+		if w != nil {
+			wi = w[i]
+		}
+		tot[c] += wi
+		sum += wi
+	}
+	present := 0
+	for _, v := range tot {
+		if v > 0 {
+			present++
+		}
+	}
+	out := make([]float64, len(y))
+	for i, c := range y {
+		wi := 1.0
+		if w != nil {
+			wi = w[i]
+		}
+		if tot[c] > 0 {
+			out[i] = wi * sum / (float64(present) * tot[c])
+		}
+	}
+	return out
+}
+
+// multiSet is a set of multi-class members: the members of one member
+// setting (or all settings pooled) with the peers.
+type multiSet struct {
+	members []MultiMember
+	owner   []int
+	point   []string
+}
+
+// fitMembers trains, for every learner, one member per subset and, when
+// Global, one on every row with the classes balanced, and every peer
+// once on every row, workers at a time, each on one goroutine with its
+// own seed stream, so the models do not depend on scheduling.
+func (f *multiFit) fitMembers() ([]multiSet, error) {
+	c := f.c
+	type job struct {
+		g, place int // learner (or -1 - peer) and place
+	}
+	places := len(f.subsets)
+	if *c.Global {
+		places++
+	}
+	var jobs []job
+	for g := range c.learners {
+		for p := range places {
+			jobs = append(jobs, job{g, p})
+		}
+	}
+	for t := range c.Peers {
+		jobs = append(jobs, job{-1 - t, -1})
+	}
+	fitters, err := multiFitters(c.learners, "member method %s has no multi-class model of its own: use multiclass ovr")
+	if err != nil {
+		return nil, err
+	}
+	peers, err := multiFitters(c.Peers, "peer %s has no multi-class model of its own: set peers=none or use multiclass ovr")
+	if err != nil {
+		return nil, err
+	}
+	all := &learn.Data{X: f.xt, Y: f.train.Y, W: f.train.W, Features: f.train.Features}
+	balanced := &learn.Data{X: f.xt, Y: f.train.Y, W: classBalanced(f.train.Y, f.train.W, f.k), Features: f.train.Features}
+	out := make([]MultiMember, len(jobs))
+	_, err = learn.ForEach(f.ctx, f.workers, len(jobs), func() func(context.Context, int) error {
+		return func(ctx context.Context, j int) error {
+			jb := jobs[j]
+			if jb.g < 0 {
+				t := -1 - jb.g
+				env := learn.Env{Seed: rng.DeriveSeed(rng.DeriveSeed(f.env.Seed, streamPeers), uint64(t)), Workers: 1, Logger: f.env.Logger}
+				mb, err := peers[t].FitMulti(ctx, all, nil, f.k, env)
+				if err != nil {
+					return fmt.Errorf("aer: peer %s: %w", c.Peers[t].Name(), err)
+				}
+				out[j] = MultiMember{Method: c.Peers[t].Name(), Model: mb, Name: "all rows (" + c.Peers[t].Name() + ")", Component: -1}
+				return nil
+			}
+			label := ""
+			if len(c.learners) > 1 && *c.Pool {
+				label = " [" + strings.Join(c.points[jb.g], ",") + "]"
+			}
+			d, name, comp := balanced, "all rows"+label, -1
+			if jb.place < len(f.subsets) {
+				s := f.subsets[jb.place]
+				y := learn.Pick(f.train.Y, s.Rows)
+				d = &learn.Data{X: learn.Rows(f.xt, s.Rows), Y: y, W: classBalanced(y, learn.Pick(f.train.W, s.Rows), f.k), Features: f.train.Features}
+				name, comp = fmt.Sprintf("%s %d%s", s.Kind, s.Component, label), s.Component
+			}
+			seed := rng.DeriveSeed(rng.DeriveSeed(f.env.Seed, streamMembers+uint64(jb.g)*1000), uint64(jb.place))
+			mb, err := fitters[jb.g].FitMulti(ctx, d, nil, f.k, learn.Env{Seed: seed, Workers: 1, Logger: f.env.Logger})
+			if err != nil {
+				return fmt.Errorf("aer: member %d (%s): %w", jb.place, name, err)
+			}
+			out[j] = MultiMember{Method: c.learners[jb.g].Name(), Model: mb, Name: name, Component: comp}
+			return nil
+		}
+	}, func(done, total int) { f.env.Report("members", done, total) })
+	if err != nil {
+		return nil, err
+	}
+	var peerMembers []MultiMember
+	if len(c.Peers) > 0 {
+		peerMembers = out[len(c.learners)*places:]
+	}
+	var sets []multiSet
+	for g := range c.learners {
+		sets = append(sets, multiSet{members: out[g*places : (g+1)*places], point: c.points[g]})
+	}
+	if *c.Pool && len(sets) > 1 {
+		pooled := multiSet{point: []string{"pool"}}
+		for _, s := range sets {
+			pooled.members = append(pooled.members, s.members...)
+		}
+		sets = []multiSet{pooled}
+	}
+	for i := range sets {
+		s := &sets[i]
+		s.members = append(slices.Clone(s.members), peerMembers...)
+		s.owner = make([]int, len(s.members))
+		for j, mb := range s.members {
+			s.owner[j] = mb.Component
+		}
+	}
+	return sets, nil
+}
+
+// multiFitters returns methods as multi-class fitters; the first that is
+// none is an error wrapping learn.ErrParam, refuse (a format of its
+// name) saying why.
+func multiFitters(methods []learn.Method, refuse string) ([]learn.MultiFitter, error) {
+	out := make([]learn.MultiFitter, len(methods))
+	for j, m := range methods {
+		mf, ok := m.(learn.MultiFitter)
+		if !ok {
+			return nil, fmt.Errorf("aer: %w: "+refuse, learn.ErrParam, m.Name())
+		}
+		out[j] = mf
+	}
+	return out, nil
+}
+
+// choose weighs and tunes every member set on the validation rows and
+// keeps the one of lowest validation loss (the first on ties).
+func (f *multiFit) choose(sets []multiSet) error {
+	c := f.c
+	t0 := time.Now()
+	var err error
+	if f.logDensValid, err = f.m.mixture.ComponentLogDensity(f.xvt, nil); err != nil {
+		return fmt.Errorf("aer: validation log-densities: %w", err)
+	}
+	if err := finiteRows(f.logDensValid); err != nil {
+		return fmt.Errorf("aer: validation log-densities: %w", err)
+	}
+	f.wx, f.wy, f.ww = f.xvt, f.valid.Y, f.valid.W
+	if c.WeightData != WeightValid {
+		var rows []int
+		for _, s := range f.subsets {
+			rows = append(rows, s.Rows...)
+		}
+		slices.Sort(rows)
+		rows = slices.Compact(rows)
+		f.wx, f.wy, f.ww = learn.Rows(f.xt, rows), learn.Pick(f.train.Y, rows), learn.Pick(f.train.W, rows)
+	}
+	f.rep.WeightRows = len(f.wy)
+	vw := classBalanced(f.valid.Y, f.valid.W, f.k)
+	best := -1
+	var bestModel *MultiModel
+	for g, s := range sets {
+		outs, err := multiOutputs(s.members, f.xvt, f.k, f.workers)
+		if err != nil {
+			return err
+		}
+		comb := &multiCombiner{k: f.k, logit: c.space == ensemble.LogitSpace, owner: s.owner}
+		wouts := outs
+		if c.WeightData != WeightValid {
+			if wouts, err = multiOutputs(s.members, f.wx, f.k, f.workers); err != nil {
+				return err
+			}
+		}
+		static := uniform(len(s.members))
+		if !c.DynamicEnsemble {
+			static = fitMultiStatic(wouts, f.wy, classBalanced(f.wy, f.ww, f.k), f.k, comb.logit, c.StepScale, c.Tol, c.MaxIter)
+		}
+		comb.static = static
+		lambdas := make([]float64, 21)
+		for i := range lambdas {
+			lambdas[i] = float64(i) / 20
+		}
+		if c.DynamicEnsemble {
+			lambdas = []float64{1}
+		}
+		bestLoss, bestLambda := math.Inf(1), 0.0
+		var bestRule ensemble.DynamicSettings
+		for _, rule := range c.candidates(f.m.mixture, colsOf(f.xvt)) {
+			dyn, err := memberDynamic(f.logDensValid, rule, s.owner)
+			if err != nil {
+				return err
+			}
+			for _, lam := range lambdas {
+				comb.lambda = lam
+				loss := comb.loss(outs, dyn, f.valid.Y, vw)
+				if loss < bestLoss-1e-12 {
+					bestLoss, bestLambda, bestRule = loss, lam, rule
+				}
+			}
+		}
+		f.rep.Grid = append(f.rep.Grid, MultiGridPoint{Params: nonNil(s.point), ValidLoss: bestLoss, Lambda: bestLambda, Dynamic: bestRule})
+		if best < 0 || bestLoss < f.rep.Grid[best].ValidLoss {
+			best = g
+			comb.lambda, comb.dynamic = bestLambda, bestRule
+			bestModel = &MultiModel{core: f.m.core, k: f.k, members: s.members, comb: *comb}
+			dyn, err := memberDynamic(f.logDensValid, bestRule, s.owner)
+			if err != nil {
+				return err
+			}
+			p := comb.proba(nil, outs, dyn)
+			f.rep.ValidLoss = bestLoss
+			f.rep.ValidBA = bayesBA(p, f.valid.Y, f.k)
+		}
+		f.env.Report("weights", g+1, len(sets))
+	}
+	bestModel.config = c.Config
+	f.m = bestModel
+	f.rep.Chosen = best
+	f.rep.Config = c.Config
+	f.rep.Static, f.rep.Dynamic, f.rep.Lambda = bestModel.comb.static, bestModel.comb.dynamic, bestModel.comb.lambda
+	f.rep.Seconds.Weights = time.Since(t0).Seconds()
+	return nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// bayesBA is the balanced accuracy of predicting each row's class of
+// largest probability over the class's mean probability (the multi-class
+// Bayes decision).
+func bayesBA(p []float64, y []int, k int) float64 {
+	n := len(y)
+	prior := make([]float64, k)
+	for i := range n {
+		for c := range k {
+			prior[c] += p[i*k+c] / float64(n)
+		}
+	}
+	hit, tot := make([]float64, k), make([]float64, k)
+	for i, yi := range y {
+		best, bv := 0, math.Inf(-1)
+		for c := range k {
+			if v := p[i*k+c] / max(prior[c], 1e-300); v > bv {
+				best, bv = c, v
+			}
+		}
+		tot[yi]++
+		if best == yi {
+			hit[yi]++
+		}
+	}
+	s, m := 0.0, 0
+	for c := range k {
+		if tot[c] > 0 {
+			s += hit[c] / tot[c]
+			m++
+		}
+	}
+	return s / float64(max(m, 1))
 }

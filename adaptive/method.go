@@ -85,13 +85,13 @@ func (m *Method) Params() []learn.Param {
 
 // Fit trains an AER model (see Fit).
 func (m *Method) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
-	if err := m.cfg.Check(); err != nil {
-		return nil, fmt.Errorf("%w: %v", learn.ErrParam, err)
-	}
-	if valid == nil {
-		env.Log().Info("no validation data: lambda and delta are tuned on a stratified share of the training rows held out (--param holdout=F)")
-	}
-	model, _, err := Fit(ctx, train, valid, &m.cfg, env)
+	model, err := fitWith(m, func() (*Model, error) {
+		if valid == nil {
+			env.Log().Info("no validation data: lambda and delta are tuned on a stratified share of the training rows held out (--param holdout=F)")
+		}
+		model, _, err := Fit(ctx, train, valid, &m.cfg, env)
+		return model, err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -100,12 +100,97 @@ func (m *Method) Fit(ctx context.Context, train, valid *learn.Data, env learn.En
 
 // Load decodes a model written by Model.MarshalBinary.
 func (m *Method) Load(payload []byte) (learn.Scorer, error) {
-	model, err := Load(payload)
+	model, err := loadWith(m, payload, Load)
 	if err != nil {
 		return nil, err
 	}
-	if m.locked && !model.config.DynamicEnsemble {
-		return nil, errors.New("aer: the payload's dynamic_ensemble setting does not match the method " + m.name)
+	return model, nil
+}
+
+// loadWith loads payload with load and checks the model's configuration
+// against m: a dynamic-ensemble method loads only dynamic ensembles.
+func loadWith[M interface{ Config() Config }](m *Method, payload []byte, load func([]byte) (M, error)) (M, error) {
+	model, err := load(payload)
+	if err != nil {
+		return model, err
+	}
+	if m.locked && !model.Config().DynamicEnsemble {
+		var none M
+		return none, errors.New("aer: the payload's dynamic_ensemble setting does not match the method " + m.name)
 	}
 	return model, nil
 }
+
+// FitMulti trains AER's own multi-class model (learn.MultiFitter) on
+// train, whose labels are 0..k-1; valid, when nil, is a stratified
+// share Config.Holdout of the training rows held out. The fit mirrors
+// Fit's:
+//
+//  1. the features are imputed and standardised;
+//  2. a Gaussian mixture is fitted to the training rows of every class
+//     (L by BIC, as Fit's mixture of the majority rows);
+//  3. for each component l, two class-balanced subsets: the global one
+//     takes from each class c its max(ceil(n_c/L), min(n_c, t)) rows
+//     of highest log-density under component l, t the smallest class's
+//     rows; the local one its min(n_c, t) best rows and
+//     floor(LocalRandom t) more drawn at random from the rest of the
+//     class. A class of t rows or fewer is whole in every subset (as
+//     the minority is in Fit's). Row weights make every class weigh the
+//     same in a subset;
+//  4. a multi-class member (the member method's learn.MultiFitter:
+//     softmax boosted trees by default) is trained on each subset, one
+//     on every row with the classes balanced (Config.Global) and each
+//     peer's multi-class model on every row (Config.Peers);
+//  5. static weights on the simplex minimise the class-balanced
+//     log-loss of the combined probabilities on the validation rows
+//     (or the union of the subsets, WeightUnion), by projected gradient
+//     descent from uniform weights;
+//  6. the likelihood rule (Config.Likelihood: tempered chooses T among
+//     TemperedGrid and uniform) and lambda (0.05 grid) mixing the static
+//     weights with the per-row likelihood weights of the components
+//     (each split over the component's two members) are chosen by the
+//     same loss on the validation rows.
+//
+// Members are combined in Config.Space: log-probabilities summed and
+// normalised by a softmax (logit), or probabilities averaged
+// (probability). Every random choice flows from env.Seed; the model does
+// not depend on env.Workers.
+func (m *Method) FitMulti(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.Model, error) {
+	model, err := fitWith(m, func() (*MultiModel, error) {
+		model, _, err := FitMulti(ctx, train, valid, k, &m.cfg, env)
+		return model, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return model, nil
+}
+
+// fitWith checks m's configuration, then fits with fit.
+func fitWith[M any](m *Method, fit func() (M, error)) (M, error) {
+	if err := m.cfg.Check(); err != nil {
+		var none M
+		return none, fmt.Errorf("%w: %v", learn.ErrParam, err)
+	}
+	return fit()
+}
+
+// LoadMulti decodes a model written by MultiModel.MarshalBinary.
+func (m *Method) LoadMulti(payload []byte) (learn.Model, error) {
+	model, err := loadWith(m, payload, LoadMulti)
+	if err != nil {
+		return nil, err
+	}
+	return model, nil
+}
+
+// PreferDecomposition keeps one-vs-rest binary AERs AER's default for
+// multi-class labels (multiclass.Decomposer), the model of FitMulti
+// reachable as the native strategy: on the 5 shared multi-class tables x
+// seeds 0-9 its balanced accuracy was within noise of one-vs-rest's
+// (+0.0009, standard error 0.0035), its MAUC higher (+0.0043, 0.0020).
+// (The strategy is written out: package multiclass's tests use the
+// registered methods, so adaptive does not import it.)
+func (m *Method) PreferDecomposition() string { return "ovr" }
+
+var _ learn.MultiFitter = (*Method)(nil)

@@ -18,35 +18,159 @@ import (
 	"github.com/aer-go/aer/mixture"
 )
 
-// Model is a fitted AER model. It is safe for concurrent use by several
-// goroutines once fitted or loaded. Its parts, in the order the score
-// uses them, are read through its methods.
+// Model is a fitted AER model of two classes. It is safe for concurrent
+// use by several goroutines once fitted or loaded. Its parts, in the
+// order the score uses them, are read through its methods.
 type Model struct {
-	// means imputes missing values (training means, raw scale).
-	means []float64
-	// scaler standardises features; nil when Config.NoStandardize.
-	scaler *dataset.Scaler
-	// mixture is the Gaussian mixture of the majority class.
-	mixture *mixture.Model
+	core
 	// members are the members in the order of the combiner's weights
 	// (see Members).
 	members []Member
 	// combiner holds the static weights, the dynamic rule, lambda and
 	// delta.
 	combiner ensemble.Combiner
-	// config is the configuration the model was fitted with, resolved.
-	config Config
 
 	report *Report // the fit's report; nil for a loaded model
 }
 
+// core is what both AER models hold beside their members and their
+// combination: the input preparation, the mixture and the configuration.
+type core struct {
+	// means imputes missing values (training means, raw scale).
+	means []float64
+	// scaler standardises features; nil when Config.NoStandardize.
+	scaler *dataset.Scaler
+	// mixture is the Gaussian mixture (of the majority class, or of
+	// every class's rows for k classes).
+	mixture *mixture.Model
+	// config is the configuration the model was fitted with, resolved.
+	config Config
+}
+
 // Config returns the configuration the model was fitted with, every
 // default filled in.
-func (m *Model) Config() Config { return m.config }
+func (m *core) Config() Config { return m.config }
 
-// Mixture returns the Gaussian mixture of the majority class, on the
-// imputed, standardised features. The caller must not modify it.
-func (m *Model) Mixture() *mixture.Model { return m.mixture }
+// Mixture returns the Gaussian mixture, on the imputed, standardised
+// features. The caller must not modify it.
+func (m *core) Mixture() *mixture.Model { return m.mixture }
+
+// Means returns a copy of the training means that impute missing values
+// (raw scale), one per feature.
+func (m *core) Means() []float64 { return slices.Clone(m.means) }
+
+// Scaler returns a copy of the standardisation applied after imputation,
+// nil when Config.NoStandardize.
+func (m *core) Scaler() *dataset.Scaler {
+	if m.scaler == nil {
+		return nil
+	}
+	return &dataset.Scaler{Mean: slices.Clone(m.scaler.Mean), Scale: slices.Clone(m.scaler.Scale)}
+}
+
+// NumFeatures returns the number of input features.
+func (m *core) NumFeatures() int { return len(m.means) }
+
+// prepare returns an imputed, standardised copy of x.
+func (m *core) prepare(x *mat.Dense) *mat.Dense {
+	xt := mat.DenseCopyOf(x)
+	dataset.Impute(xt, m.means)
+	if m.scaler != nil {
+		m.scaler.Transform(xt)
+	}
+	return xt
+}
+
+func (m *core) checkInput(x *mat.Dense) error {
+	if x == nil || x.IsEmpty() {
+		return fmt.Errorf("aer: %w: no rows to predict", learn.ErrData)
+	}
+	_, c := x.Dims()
+	if c != m.NumFeatures() {
+		return fmt.Errorf("aer: %w: data has %d features, the model %d", learn.ErrData, c, m.NumFeatures())
+	}
+	return nil
+}
+
+// fitInputs sets the means and (with standardize) the scaler from the
+// training features x (names: features) and returns them imputed and
+// standardised: in x itself when inPlace, else in a copy.
+func (m *core) fitInputs(x *mat.Dense, features []string, inPlace, standardize bool) (*mat.Dense, error) {
+	m.means = dataset.ColumnMeans(x)
+	xt := x
+	if !inPlace {
+		xt = mat.DenseCopyOf(x)
+	}
+	dataset.Impute(xt, m.means)
+	if standardize {
+		m.scaler = dataset.FitScaler(xt)
+		if err := m.scaler.Check(features); err != nil {
+			return nil, fmt.Errorf("aer: %w: training data: %v", learn.ErrData, err)
+		}
+		m.scaler.Transform(xt)
+	}
+	return xt, nil
+}
+
+// check checks that loaded parts fit together and that members have
+// one static weight each.
+func (m *core) check(members, static int) error {
+	if m.mixture.Dim() != len(m.means) {
+		return fmt.Errorf("aer: mixture has %d features, the model %d", m.mixture.Dim(), len(m.means))
+	}
+	if m.scaler != nil && (len(m.scaler.Mean) != len(m.means) || len(m.scaler.Scale) != len(m.means)) {
+		return errors.New("aer: scaler does not match the number of features")
+	}
+	if static != members {
+		return fmt.Errorf("aer: %d members and %d static weights", members, static)
+	}
+	return nil
+}
+
+// summary is a fit's report as a Summary, nil (untyped) for none.
+func summary[R any](r *R) any {
+	if r == nil {
+		return nil
+	}
+	return r
+}
+
+// encodeJSON encodes a model's serialised form e.
+func encodeJSON(e any) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(e); err != nil {
+		return nil, fmt.Errorf("aer: encoding model: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// decodeJSON decodes b, a model's serialised form, into e, and checks
+// that its format (the field format points to) is want; what names the
+// model in errors.
+func decodeJSON(b []byte, e any, format *string, want, what string) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(e); err != nil {
+		return fmt.Errorf("aer: decoding %s: %w", what, err)
+	}
+	if *format != want {
+		return fmt.Errorf("aer: %s format %q, this build reads %q", what, *format, want)
+	}
+	return nil
+}
+
+// payloads encodes the models of n members (model gives member j's).
+func payloads(n int, model func(j int) learn.Model) ([][]byte, error) {
+	out := make([][]byte, n)
+	for j := range out {
+		b, err := model(j).MarshalBinary()
+		if err != nil {
+			return nil, fmt.Errorf("aer: member %d: %w", j, err)
+		}
+		out[j] = b
+	}
+	return out, nil
+}
 
 // Members returns the members in the order of the combiner's weights:
 // per member setting kept (every setting when pooled), its 2L subset
@@ -60,19 +184,6 @@ func (m *Model) Members() []Member { return slices.Clone(m.members) }
 // modified.
 func (m *Model) Combiner() ensemble.Combiner { return m.combiner }
 
-// Means returns a copy of the training means that impute missing values
-// (raw scale), one per feature.
-func (m *Model) Means() []float64 { return slices.Clone(m.means) }
-
-// Scaler returns a copy of the standardisation applied after imputation,
-// nil when Config.NoStandardize.
-func (m *Model) Scaler() *dataset.Scaler {
-	if m.scaler == nil {
-		return nil
-	}
-	return &dataset.Scaler{Mean: slices.Clone(m.scaler.Mean), Scale: slices.Clone(m.scaler.Scale)}
-}
-
 // Member is one fitted member and the registered method that fitted it
 // (and loads it back).
 type Member struct {
@@ -83,30 +194,6 @@ type Member struct {
 	// Name says what the member was trained on ("global 2", "local 2",
 	// "all rows", with the member setting when several are pooled).
 	Name string
-}
-
-// NumFeatures returns the number of input features.
-func (m *Model) NumFeatures() int { return len(m.means) }
-
-// prepare returns an imputed, standardised copy of x.
-func (m *Model) prepare(x *mat.Dense) *mat.Dense {
-	xt := mat.DenseCopyOf(x)
-	dataset.Impute(xt, m.means)
-	if m.scaler != nil {
-		m.scaler.Transform(xt)
-	}
-	return xt
-}
-
-func (m *Model) checkInput(x *mat.Dense) error {
-	if x == nil || x.IsEmpty() {
-		return fmt.Errorf("aer: %w: no rows to predict", learn.ErrData)
-	}
-	_, c := x.Dims()
-	if c != m.NumFeatures() {
-		return fmt.Errorf("aer: %w: data has %d features, the model %d", learn.ErrData, c, m.NumFeatures())
-	}
-	return nil
 }
 
 // Diagnostics counts rows whose dynamic weights needed special handling
@@ -183,12 +270,7 @@ func (m *Model) MemberTable() []learn.MemberInfo {
 }
 
 // Summary returns the fit's Report, or nil for a loaded model.
-func (m *Model) Summary() any {
-	if m.report == nil {
-		return nil
-	}
-	return m.report
-}
+func (m *Model) Summary() any { return summary(m.report) }
 
 // Warnings returns the fit's warnings (Report.Warnings; learn.Warner),
 // nil for a loaded model: they are not saved.
@@ -200,15 +282,24 @@ func (m *Model) Warnings() []string {
 }
 
 func (m *Model) scorePrepared(xt *mat.Dense, workers int) ([]float64, Diagnostics, error) {
-	f, err := memberOutputs(m.members, xt, workers)
+	f, logDens, err := m.outputs(xt, workers)
 	if err != nil {
 		return nil, Diagnostics{}, err
 	}
-	logDens, err := m.mixture.ComponentLogDensity(xt, nil)
-	if err != nil {
-		return nil, Diagnostics{}, fmt.Errorf("aer: component log-densities: %w", err)
-	}
 	return m.scoreOutputs(f, logDens, nil)
+}
+
+// outputs returns the members' outputs on the prepared rows xt (one
+// column per member, members scored workers at a time) and the rows'
+// component log-densities.
+func (m *Model) outputs(xt *mat.Dense, workers int) (f, logDens *mat.Dense, err error) {
+	if f, err = memberOutputs(m.members, xt, workers); err != nil {
+		return nil, nil, err
+	}
+	if logDens, err = m.mixture.ComponentLogDensity(xt, nil); err != nil {
+		return nil, nil, fmt.Errorf("aer: component log-densities: %w", err)
+	}
+	return f, logDens, nil
 }
 
 // scoreOutputs combines the members' outputs f on some rows (one column
@@ -251,13 +342,9 @@ func (m *Model) Breakdown(row []float64) (*Explanation, error) {
 		return nil, fmt.Errorf("aer: %w: row has %d features, the model %d", learn.ErrData, len(row), m.NumFeatures())
 	}
 	xt := m.prepare(mat.NewDense(1, len(row), append([]float64(nil), row...)))
-	f, err := memberOutputs(m.members, xt, 1)
+	f, logDens, err := m.outputs(xt, 1)
 	if err != nil {
 		return nil, err
-	}
-	logDens, err := m.mixture.ComponentLogDensity(xt, nil)
-	if err != nil {
-		return nil, fmt.Errorf("aer: %w", err)
 	}
 	e, err := m.combiner.Explain(f.RawRowView(0), logDens.RawRowView(0))
 	if err != nil {
@@ -322,18 +409,14 @@ const formatV2 = "aer-model-2"
 // MarshalBinary encodes the model.
 func (m *Model) MarshalBinary() ([]byte, error) {
 	e := encoded{Format: formatV2, Means: m.means, Scaler: m.scaler, Mixture: m.mixture, Combiner: m.combiner, Config: m.config}
+	pl, err := payloads(len(m.members), func(j int) learn.Model { return m.members[j].Model })
+	if err != nil {
+		return nil, err
+	}
 	for k, mb := range m.members {
-		b, err := mb.Model.MarshalBinary()
-		if err != nil {
-			return nil, fmt.Errorf("aer: member %d: %w", k, err)
-		}
-		e.Members = append(e.Members, encodedMember{Method: mb.Method, Name: mb.Name, Payload: b})
+		e.Members = append(e.Members, encodedMember{Method: mb.Method, Name: mb.Name, Payload: pl[k]})
 	}
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(&e); err != nil {
-		return nil, fmt.Errorf("aer: encoding model: %w", err)
-	}
-	return buf.Bytes(), nil
+	return encodeJSON(&e)
 }
 
 // Load decodes a model written by MarshalBinary and checks that its parts
@@ -341,18 +424,13 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 // names (boosted trees are always available).
 func Load(b []byte) (*Model, error) {
 	var e encoded
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&e); err != nil {
-		return nil, fmt.Errorf("aer: decoding model: %w", err)
-	}
-	if e.Format != formatV2 {
-		return nil, fmt.Errorf("aer: model format %q, this build reads %q", e.Format, formatV2)
+	if err := decodeJSON(b, &e, &e.Format, formatV2, "model"); err != nil {
+		return nil, err
 	}
 	if e.Mixture == nil || len(e.Members) == 0 {
 		return nil, errors.New("aer: model lacks its mixture or members")
 	}
-	nm := &Model{means: e.Means, scaler: e.Scaler, mixture: e.Mixture, combiner: e.Combiner, config: e.Config}
+	nm := &Model{core: core{means: e.Means, scaler: e.Scaler, mixture: e.Mixture, config: e.Config}, combiner: e.Combiner}
 	for k, em := range e.Members {
 		method, err := methodByName(em.Method)
 		if err != nil {
@@ -367,11 +445,8 @@ func Load(b []byte) (*Model, error) {
 		}
 		nm.members = append(nm.members, Member{Method: em.Method, Model: mb, Name: em.Name})
 	}
-	if nm.mixture.Dim() != len(nm.means) {
-		return nil, fmt.Errorf("aer: mixture has %d features, the model %d", nm.mixture.Dim(), len(nm.means))
-	}
-	if len(nm.combiner.Static) != len(nm.members) {
-		return nil, fmt.Errorf("aer: %d members and %d static weights", len(nm.members), len(nm.combiner.Static))
+	if err := nm.check(len(nm.members), len(nm.combiner.Static)); err != nil {
+		return nil, err
 	}
 	if err := nm.combiner.CheckLayout(len(nm.members), nm.mixture.K()); err != nil {
 		return nil, fmt.Errorf("aer: %w", err)
@@ -379,9 +454,6 @@ func Load(b []byte) (*Model, error) {
 	if nm.config.Preset == "" {
 		// Written before presets existed: the paper's method.
 		nm.config.Preset = PresetPaper
-	}
-	if nm.scaler != nil && (len(nm.scaler.Mean) != len(nm.means) || len(nm.scaler.Scale) != len(nm.means)) {
-		return nil, errors.New("aer: scaler does not match the number of features")
 	}
 	return nm, nil
 }
@@ -392,4 +464,169 @@ func (m *Model) NumClasses() int { return 2 }
 // PredictProba writes both classes' probabilities of every row of x.
 func (m *Model) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	return learn.TwoClassProba(m, x, dst)
+}
+
+// MultiModel is AER's own multi-class model (FitMulti): multi-class
+// members on class-balanced subsets of the components of a Gaussian
+// mixture of every class's rows, mixed per row by static and likelihood
+// weights. It is safe for concurrent use once fitted or loaded.
+type MultiModel struct {
+	core
+	k       int
+	members []MultiMember
+	comb    multiCombiner
+
+	report *MultiReport // nil for a loaded model
+}
+
+// MultiMember is one multi-class member: its registered method, model,
+// what it was trained on and its mixture component (-1: none, a member
+// on every row or a peer).
+type MultiMember struct {
+	Method    string
+	Model     learn.Model
+	Name      string
+	Component int
+}
+
+// NumClasses returns the number of classes.
+func (m *MultiModel) NumClasses() int { return m.k }
+
+// Members returns the members in the order of the static weights.
+func (m *MultiModel) Members() []MultiMember { return slices.Clone(m.members) }
+
+// Static returns a copy of the static weights.
+func (m *MultiModel) Static() []float64 { return slices.Clone(m.comb.static) }
+
+// Lambda returns the weight of the likelihood weights.
+func (m *MultiModel) Lambda() float64 { return m.comb.lambda }
+
+// Dynamic returns the rule of the likelihood weights.
+func (m *MultiModel) Dynamic() ensemble.DynamicSettings { return m.comb.dynamic }
+
+// Summary returns the fit's MultiReport, nil for a loaded model.
+func (m *MultiModel) Summary() any { return summary(m.report) }
+
+// Warnings returns the fit's warnings, nil for a loaded model.
+func (m *MultiModel) Warnings() []string {
+	if m.report == nil {
+		return nil
+	}
+	return m.report.Warnings
+}
+
+// PredictProba writes the class probabilities of every row of x
+// (raw features, NaN = missing) into dst, row-major, Classes() per row
+// (allocated when too short), and returns it; each row sums to 1. It
+// uses one goroutine (learn.MultiModel).
+func (m *MultiModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	if err := m.checkInput(x); err != nil {
+		return nil, err
+	}
+	xt := m.prepare(x)
+	outs, err := multiOutputs(m.members, xt, m.k, 1)
+	if err != nil {
+		return nil, err
+	}
+	logDens, err := m.mixture.ComponentLogDensity(xt, nil)
+	if err != nil {
+		return nil, fmt.Errorf("aer: component log-densities: %w", err)
+	}
+	var dyn *mat.Dense
+	if m.comb.lambda > 0 {
+		if dyn, err = memberDynamic(logDens, m.comb.dynamic, m.comb.owner); err != nil {
+			return nil, err
+		}
+	}
+	return m.comb.proba(dst, outs, dyn), nil
+}
+
+// multiEncoded is the serialised form of a MultiModel (floats exact, as
+// encoded's).
+type multiEncoded struct {
+	Format  string                   `json:"format"`
+	Classes int                      `json:"classes"`
+	Means   []float64                `json:"means"`
+	Scaler  *dataset.Scaler          `json:"scaler,omitempty"`
+	Mixture *mixture.Model           `json:"mixture"`
+	Members []multiEncodedMember     `json:"members"`
+	Static  []float64                `json:"static"`
+	Lambda  float64                  `json:"lambda"`
+	Dynamic ensemble.DynamicSettings `json:"dynamic"`
+	Logit   bool                     `json:"logit"`
+	Config  Config                   `json:"config"`
+}
+
+type multiEncodedMember struct {
+	Method    string `json:"method"`
+	Name      string `json:"name,omitempty"`
+	Component int    `json:"component"`
+	Payload   []byte `json:"payload"`
+}
+
+const formatMulti1 = "aer-multi-1"
+
+// MarshalBinary encodes the model for LoadMulti.
+func (m *MultiModel) MarshalBinary() ([]byte, error) {
+	e := multiEncoded{Format: formatMulti1, Classes: m.k, Means: m.means, Scaler: m.scaler, Mixture: m.mixture,
+		Static: m.comb.static, Lambda: m.comb.lambda, Dynamic: m.comb.dynamic, Logit: m.comb.logit, Config: m.config}
+	pl, err := payloads(len(m.members), func(j int) learn.Model { return m.members[j].Model })
+	if err != nil {
+		return nil, err
+	}
+	for j, mb := range m.members {
+		e.Members = append(e.Members, multiEncodedMember{Method: mb.Method, Name: mb.Name, Component: mb.Component, Payload: pl[j]})
+	}
+	return encodeJSON(&e)
+}
+
+// LoadMulti decodes a model written by MultiModel.MarshalBinary and
+// checks that its parts fit together. Members are loaded by the methods
+// registered under their names (boosted trees and logistic regression
+// always are).
+func LoadMulti(b []byte) (*MultiModel, error) {
+	var e multiEncoded
+	if err := decodeJSON(b, &e, &e.Format, formatMulti1, "multi-class model"); err != nil {
+		return nil, err
+	}
+	if e.Classes < 2 || e.Mixture == nil || len(e.Members) == 0 {
+		return nil, errors.New("aer: multi-class model lacks its classes, mixture or members")
+	}
+	ps := core{means: e.Means, scaler: e.Scaler, mixture: e.Mixture, config: e.Config}
+	if err := ps.check(len(e.Members), len(e.Static)); err != nil {
+		return nil, err
+	}
+	if !(e.Lambda >= 0 && e.Lambda <= 1) {
+		return nil, fmt.Errorf("aer: lambda %v is not in [0, 1]", e.Lambda)
+	}
+	m := &MultiModel{core: ps, k: e.Classes,
+		comb: multiCombiner{k: e.Classes, logit: e.Logit, static: e.Static, lambda: e.Lambda, dynamic: e.Dynamic}}
+	for j, em := range e.Members {
+		if em.Component < -1 || em.Component >= e.Mixture.K() {
+			return nil, fmt.Errorf("aer: member %d: component %d of a mixture of %d", j, em.Component, e.Mixture.K())
+		}
+		method, err := methodByName(em.Method)
+		if err != nil {
+			return nil, fmt.Errorf("aer: member %d: %w", j, err)
+		}
+		mf, ok := method.(learn.MultiFitter)
+		if !ok {
+			return nil, fmt.Errorf("aer: member %d: method %s has no multi-class model", j, em.Method)
+		}
+		mb, err := mf.LoadMulti(em.Payload)
+		if err != nil {
+			return nil, fmt.Errorf("aer: member %d (%s): %w", j, em.Method, err)
+		}
+		if mb.NumFeatures() != len(e.Means) || mb.NumClasses() != e.Classes {
+			return nil, fmt.Errorf("aer: member %d has %d features and %d classes, the model %d and %d", j, mb.NumFeatures(), mb.NumClasses(), len(e.Means), e.Classes)
+		}
+		m.members = append(m.members, MultiMember{Method: em.Method, Model: mb, Name: em.Name, Component: em.Component})
+		m.comb.owner = append(m.comb.owner, em.Component)
+	}
+	if m.comb.lambda > 0 {
+		if _, err := ensemble.MemberWeights(nil, mat.NewDense(1, m.mixture.K(), nil), m.comb.owner); err != nil {
+			return nil, fmt.Errorf("aer: %w", err)
+		}
+	}
+	return m, nil
 }

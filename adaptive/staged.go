@@ -109,7 +109,7 @@ func (s *Staged) FitMixture(ctx context.Context, x *mat.Dense, nMajority int, re
 		return nil, fmt.Errorf("aer: %w: no majority rows for the mixture", learn.ErrData)
 	}
 	env.Seed = s.seed
-	return s.c.selectMixture(ctx, x, nMajority, rep, env, env.Threads())
+	return s.c.selectMixture(ctx, x, nMajority, &rep.MixtureReport, &rep.Warnings, env, env.Threads())
 }
 
 // Scores ranks the rows of x (imputed and standardised) under each
@@ -247,8 +247,8 @@ func (s *Staged) Assemble(ctx context.Context, p *Parts, valid *learn.Data, env 
 	}
 	env.Seed = s.seed
 	f := &fitRun{ctx: ctx, c: s.c, env: env, workers: env.Threads(), valid: valid, prior: p.Prior,
-		rep: &Report{Holdout: false, MixtureRows: p.MixtureRows, Subsets: p.Subsets}}
-	f.m = &Model{means: p.Means, scaler: p.Scaler, mixture: p.Mixture.Model}
+		rep: &Report{Holdout: false, MixtureReport: MixtureReport{MixtureRows: p.MixtureRows}, Subsets: p.Subsets}}
+	f.m = &Model{core: core{means: p.Means, scaler: p.Scaler, mixture: p.Mixture.Model}}
 	f.rep.TrainRows, f.rep.TrainPositives = p.TrainRows, p.TrainPositives
 	f.rep.ValidRows, f.rep.ValidPositives = len(valid.Y), count1(valid.Y)
 	f.rep.Mixture = p.Mixture
@@ -267,16 +267,7 @@ func (s *Staged) Assemble(ctx context.Context, p *Parts, valid *learn.Data, env 
 		}
 	}
 	f.sets, f.points = s.c.groupSets(p.Members, owner, p.Peers)
-	best, err := f.chooseSet()
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := f.finish(best); err != nil {
-		return nil, nil, err
-	}
-	f.rep.Seconds.Total = time.Since(start).Seconds()
-	f.m.report = f.rep
-	return f.m, f.rep, nil
+	return f.conclude(start)
 }
 
 // poolOf is the sizes a selection compared.

@@ -3,9 +3,10 @@ package boost
 import (
 	"bytes"
 	"context"
-	"github.com/aer-go/aer/internal/rng"
 	"math"
 	"testing"
+
+	"github.com/aer-go/aer/internal/rng"
 
 	"github.com/aer-go/aer/learn"
 )

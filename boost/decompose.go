@@ -7,7 +7,7 @@ package boost
 // not as an error. "" otherwise: the native softmax (the
 // multiclass.Decomposer contract).
 func (m *Method) PreferDecomposition() string {
-	if CheckMulti(&m.s) != nil {
+	if CheckClasses(&m.s) != nil {
 		return "ovr"
 	}
 	return ""

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/tree"
 )
 
 // MethodName is the name the boosted-tree method is registered under.
@@ -97,11 +98,8 @@ func (m *Method) Params() []learn.Param {
 // Fit trains boosted trees on train, with row weights; valid, when given,
 // is evaluated every round and drives early stopping.
 func (m *Method) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
-	if err := m.s.Check(); err != nil {
-		return nil, fmt.Errorf("%w: %v", learn.ErrParam, err)
-	}
-	if m.s.EarlyStoppingRounds > 0 && valid == nil {
-		return nil, fmt.Errorf("%w: early_stopping_rounds needs validation data", learn.ErrParam)
+	if err := m.checkSettings(valid, false); err != nil {
+		return nil, err
 	}
 	// Train checks the data too, but numbers rows from 0 and wraps no
 	// learn error; the learn contract names rows from 1 and wraps ErrData.
@@ -125,7 +123,59 @@ func (m *Method) Fit(ctx context.Context, train, valid *learn.Data, env learn.En
 		return nil, err
 	}
 	bm.SetThreads(1)
-	return &Fitted{Model: bm, summary: summarize(bm, train.Features)}, nil
+	return &Fitted{Model: bm, report: report{summarize(bm, train.Features)}}, nil
+}
+
+// checkSettings checks the settings of a fit on k classes (multi: more
+// than two, CheckClasses), and that early stopping has validation data:
+// errors wrapping learn.ErrParam.
+func (m *Method) checkSettings(valid *learn.Data, multi bool) error {
+	if err := m.s.Check(); err != nil {
+		return fmt.Errorf("%w: %v", learn.ErrParam, err)
+	}
+	if multi {
+		if err := CheckClasses(&m.s); err != nil {
+			return fmt.Errorf("%w: %v", learn.ErrParam, err)
+		}
+	}
+	if m.s.EarlyStoppingRounds > 0 && valid == nil {
+		return fmt.Errorf("%w: early_stopping_rounds needs validation data", learn.ErrParam)
+	}
+	return nil
+}
+
+// FitMulti trains multi-class boosted trees (TrainMulti) on train, whose
+// labels are 0..k-1, with its row weights and the Env's seed and
+// workers; valid, when given, is evaluated every round (MLogLoss) and
+// drives early stopping. The learn.MultiFitter contract: bad data and
+// k < 2 wrap learn.ErrData, the settings CheckClasses refuses
+// learn.ErrParam. The model predicts on one goroutine.
+func (m *Method) FitMulti(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.Model, error) {
+	if err := m.checkSettings(valid, true); err != nil {
+		return nil, err
+	}
+	if k < 2 || k > MaxClasses {
+		return nil, fmt.Errorf("%w: %d classes, want 2 to %d", learn.ErrData, k, MaxClasses)
+	}
+	if err := tree.CheckLabels(train, "training data", k); err != nil {
+		return nil, err
+	}
+	if valid != nil {
+		if err := tree.CheckLabels(valid, "validation data", k); err != nil {
+			return nil, err
+		}
+	}
+	s, td, vd, err := m.runData(train, valid, env)
+	if err != nil {
+		return nil, err
+	}
+	mm, err := TrainMulti(ctx, td, vd, k, &s)
+	if err != nil {
+		return nil, err
+	}
+	mm.SetThreads(1)
+	mm.summary = summarize(mm.flat(), train.Features)
+	return mm, nil
 }
 
 // sharedBins returns the bins of train's rows from train.Shared, made
@@ -167,10 +217,35 @@ func (m *Method) Load(payload []byte) (learn.Scorer, error) {
 	return &Fitted{Model: bm}, nil
 }
 
+// LoadMulti decodes a model written by MultiModel.MarshalBinary (the
+// learn.MultiFitter contract); it predicts on one goroutine.
+func (m *Method) LoadMulti(payload []byte) (learn.Model, error) {
+	mm := new(MultiModel)
+	if err := mm.UnmarshalBinary(payload); err != nil {
+		return nil, err
+	}
+	mm.SetThreads(1)
+	return mm, nil
+}
+
+var _ learn.MultiFitter = (*Method)(nil)
+
 // Fitted is a trained boosted-tree model on the learn contract.
 type Fitted struct {
 	*Model
-	summary *Summary
+	report
+}
+
+// report is what a fit found, for the model it gave.
+type report struct{ summary *Summary }
+
+// Summary returns what the fit found (learn.Summarizer), or nil for a
+// loaded model.
+func (r *report) Summary() any {
+	if r.summary == nil {
+		return nil
+	}
+	return r.summary
 }
 
 // NumFeatures returns the number of input features.
@@ -191,14 +266,6 @@ func (f *Fitted) NumParams() int {
 		n += f.Trees[t].NumLeaves()
 	}
 	return n
-}
-
-// Summary returns what the fit found, or nil for a loaded model.
-func (f *Fitted) Summary() any {
-	if f.summary == nil {
-		return nil
-	}
-	return f.summary
 }
 
 // Summary is the report of a boosted-tree fit.

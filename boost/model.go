@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/aer-go/aer/internal/catsplit"
+	"github.com/aer-go/aer/learn"
 )
 
 // Model is a trained boosted-tree model. Its exported fields are saved by
@@ -305,4 +306,246 @@ func (m *Model) validate() error {
 func (m *Model) FirstTrees(k int) *Model {
 	k = max(0, min(k, len(m.Trees)))
 	return &Model{Settings: m.Settings, NumFeatures: m.NumFeatures, BaseMargin: m.BaseMargin, Trees: m.Trees[:k:k], Eval: m.Eval}
+}
+
+// MultiModel is a multi-class boosted-tree model, XGBoost's
+// multi:softprob: every round adds one tree to each class's margin, and
+// the class probabilities are the softmax of the margins. Its exported
+// fields are saved by MarshalBinary and must not change once it
+// predicts; its methods are safe for concurrent use.
+type MultiModel struct {
+	// Settings are the resolved training settings; Objective is Softmax.
+	Settings Settings
+	// Base holds the margin every prediction of each class starts from:
+	// XGBoost's base_score (Settings.BaseScore) for every class, which
+	// cancels in the probabilities.
+	Base []float64
+	// Trees holds the rounds kept: Trees[r][c] is the tree of class c
+	// in round r (XGBoost's tree r*Classes()+c).
+	Trees [][]Tree
+	// Eval is the validation record (Metric MLogLoss), nil when trained
+	// without validation data.
+	Eval *EvalResult
+
+	nf int
+
+	once  sync.Once
+	class []*Model
+
+	report
+}
+
+// multiJSON is the encoding of a MultiModel.
+type multiJSON struct {
+	Settings    Settings    `json:"settings"`
+	NumFeatures int         `json:"num_features"`
+	Base        []float64   `json:"base_margin"`
+	Trees       [][]Tree    `json:"trees"`
+	Eval        *EvalResult `json:"eval,omitempty"`
+}
+
+// NumClasses returns the number of classes.
+func (m *MultiModel) NumClasses() int { return len(m.Base) }
+
+// NumFeatures returns the number of input features.
+func (m *MultiModel) NumFeatures() int { return m.nf }
+
+// Class returns the model of class c's margin alone: its trees, in round
+// order, and its base margin (sharing m's trees). Its PredictMargin is
+// column c of Margins, its SHAP values class c's attributions (XGBoost's
+// pred_contribs for the class).
+func (m *MultiModel) Class(c int) *Model { return m.classes()[c] }
+
+func (m *MultiModel) classes() []*Model {
+	m.once.Do(func() {
+		m.class = make([]*Model, len(m.Base))
+		for c := range m.class {
+			trees := make([]Tree, len(m.Trees))
+			for r := range m.Trees {
+				trees[r] = m.Trees[r][c]
+			}
+			m.class[c] = &Model{Settings: m.Settings, NumFeatures: m.nf, BaseMargin: m.Base[c], Trees: trees, Eval: m.Eval}
+		}
+	})
+	return m.class
+}
+
+// FirstRounds returns a model made of the first r rounds of m (sharing
+// their trees), as if training had stopped after r rounds.
+func (m *MultiModel) FirstRounds(r int) *MultiModel {
+	r = max(0, min(r, len(m.Trees)))
+	return &MultiModel{Settings: m.Settings, Base: m.Base, Trees: m.Trees[:r:r], Eval: m.Eval, nf: m.nf}
+}
+
+// Importance returns one value per feature over the trees of every
+// class (XGBoost's get_score of a multi-class model): Gain, TotalGain,
+// Cover, TotalCover or Count, as Model.Importance.
+func (m *MultiModel) Importance(kind string) ([]float64, error) {
+	return m.flat().Importance(kind)
+}
+
+// flat is a Model of every tree of m, round by round (its margin means
+// nothing: for importances and counts).
+func (m *MultiModel) flat() *Model {
+	all := &Model{Settings: m.Settings, NumFeatures: m.nf, Eval: m.Eval}
+	for _, round := range m.Trees {
+		all.Trees = append(all.Trees, round...)
+	}
+	return all
+}
+
+// SetThreads sets the number of goroutines Margins and
+// PredictProba use (0: all cores). Call it before predicting, not
+// concurrently with prediction.
+func (m *MultiModel) SetThreads(n int) {
+	m.Settings.Threads = n
+	for _, cm := range m.classes() {
+		cm.SetThreads(n)
+	}
+}
+
+// Margins writes the raw margins of the rows of x (NaN = missing) into
+// dst, row-major, Classes() per row (allocated when too short), and
+// returns it.
+func (m *MultiModel) Margins(x *mat.Dense, dst []float64) ([]float64, error) {
+	n, nf := x.Dims()
+	if nf != m.nf {
+		return nil, fmt.Errorf("boost: data has %d features, the model %d", nf, m.nf)
+	}
+	k := m.NumClasses()
+	if cap(dst) < n*k {
+		dst = make([]float64, n*k)
+	}
+	dst = dst[:n*k]
+	col := make([]float64, n)
+	for c, cm := range m.classes() {
+		cm.PredictMargin(x, col)
+		for i, v := range col {
+			dst[i*k+c] = v
+		}
+	}
+	return dst, nil
+}
+
+// PredictProba writes the class probabilities of the rows of x
+// (NaN = missing) into dst, row-major, Classes() per row (allocated when
+// too short), and returns it: the softmax of the margins. It is the
+// learn.MultiModel contract; it uses Settings.Threads goroutines (1 in a
+// model from Method.FitMulti or LoadMulti).
+func (m *MultiModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	dst, err := m.Margins(x, dst)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", learn.ErrData, err)
+	}
+	k := m.NumClasses()
+	for i := 0; i < len(dst); i += k {
+		softmax(dst[i : i+k])
+	}
+	return dst, nil
+}
+
+// softmax turns margins into probabilities in place (log-sum-exp).
+func softmax(z []float64) {
+	hi := z[0]
+	for _, v := range z[1:] {
+		hi = max(hi, v)
+	}
+	sum := 0.0
+	for j, v := range z {
+		z[j] = math.Exp(v - hi)
+		sum += z[j]
+	}
+	for j := range z {
+		z[j] /= sum
+	}
+}
+
+// MarshalBinary encodes the model as JSON (without Settings.Gradient).
+// Every float64 survives the round trip exactly.
+func (m *MultiModel) MarshalBinary() ([]byte, error) {
+	return json.Marshal(multiJSON{Settings: m.Settings, NumFeatures: m.nf, Base: m.Base, Trees: m.Trees, Eval: m.Eval})
+}
+
+// UnmarshalBinary decodes a model written by MarshalBinary and checks
+// it: at least two classes, one tree per class in every round, each tree
+// well formed as Model.UnmarshalBinary checks it.
+func (m *MultiModel) UnmarshalBinary(data []byte) error {
+	var tmp multiJSON
+	if err := json.Unmarshal(data, &tmp); err != nil {
+		return fmt.Errorf("boost: decoding multi-class model: %w", err)
+	}
+	k := len(tmp.Base)
+	if k < 2 || k > MaxClasses {
+		return fmt.Errorf("boost: multi-class model has %d classes, want 2 to %d", k, MaxClasses)
+	}
+	for r, trees := range tmp.Trees {
+		if len(trees) != k {
+			return fmt.Errorf("boost: round %d has %d trees for %d classes", r, len(trees), k)
+		}
+	}
+	nm := MultiModel{Settings: tmp.Settings, Base: tmp.Base, Trees: tmp.Trees, Eval: tmp.Eval, nf: tmp.NumFeatures}
+	for c, cm := range nm.classes() {
+		if err := cm.validate(); err != nil {
+			return fmt.Errorf("boost: class %d: %w", c, err)
+		}
+	}
+	m.Settings, m.Base, m.Trees, m.Eval, m.nf = nm.Settings, nm.Base, nm.Trees, nm.Eval, nm.nf
+	m.once = sync.Once{}
+	m.class = nil
+	m.SetThreads(m.Settings.Threads)
+	return nil
+}
+
+// NewMultiModel returns the multi-class model of the given rounds
+// (trees[r][c] is class c's tree of round r) and per-class base margins,
+// for numFeatures features, checked as UnmarshalBinary checks a saved
+// model: for models another library trained (package interop/xgboost,
+// interop/lightgbm). Its Settings are s (Objective Softmax); it predicts
+// on one goroutine.
+func NewMultiModel(s Settings, numFeatures int, base []float64, trees [][]Tree) (*MultiModel, error) {
+	b, err := json.Marshal(multiJSON{Settings: s, NumFeatures: numFeatures, Base: base, Trees: trees})
+	if err != nil {
+		return nil, fmt.Errorf("boost: encoding multi-class model: %w", err)
+	}
+	m := new(MultiModel)
+	if err := m.UnmarshalBinary(b); err != nil {
+		return nil, err
+	}
+	m.SetThreads(1)
+	return m, nil
+}
+
+// GroupRounds arranges trees, tree i of class class[i] (0..k-1), into the
+// rounds of a MultiModel: class c's trees in their order, round r
+// holding each class's r-th tree, and a tree of one leaf of value 0
+// where a class has fewer trees than another. A class's margin is
+// unchanged: the sum of its trees.
+func GroupRounds(trees []Tree, class []int, k int) ([][]Tree, error) {
+	if len(class) != len(trees) {
+		return nil, fmt.Errorf("boost: %d classes for %d trees", len(class), len(trees))
+	}
+	per := make([][]Tree, k)
+	for i, c := range class {
+		if c < 0 || c >= k {
+			return nil, fmt.Errorf("boost: tree %d of class %d; the model has %d", i, c, k)
+		}
+		per[c] = append(per[c], trees[i])
+	}
+	n := 0
+	for _, ts := range per {
+		n = max(n, len(ts))
+	}
+	rounds := make([][]Tree, n)
+	for r := range rounds {
+		rounds[r] = make([]Tree, k)
+		for c := range k {
+			if r < len(per[c]) {
+				rounds[r][c] = per[c][r]
+			} else {
+				rounds[r][c] = Tree{Feature: []int32{-1}, Threshold: []float64{0}, DefaultLeft: []bool{false},
+					Left: []int32{-1}, Value: []float64{0}, Gain: []float64{0}, Cover: []float64{0}}
+			}
+		}
+	}
+	return rounds, nil
 }

@@ -298,17 +298,7 @@ func capped(p learn.ParamSpec[Settings], hi int, field func(*Settings) *int) lea
 }
 
 func intParam(key, help string, min, zeroAs int, field func(*Settings) *int) learn.ParamSpec[Settings] {
-	p := learn.Int(key, help, min, field)
-	set := p.Set
-	p.Set = func(s *Settings, v string) error {
-		if err := set(s, v); err != nil {
-			return err
-		}
-		if *field(s) == 0 {
-			*field(s) = zeroAs
-		}
-		return nil
-	}
+	p := storeZeroAs(learn.Int(key, help, min, field), field, zeroAs)
 	p.Get = func(s *Settings) string { return strconv.Itoa(max(0, *field(s))) }
 	return p
 }
@@ -317,7 +307,11 @@ func intParam(key, help string, min, zeroAs int, field func(*Settings) *int) lea
 // when the user writes 0 for a field whose zero value means a non-zero
 // default (a written 0 means zero, as in XGBoost).
 func floatParam(key, help string, lo, zeroAs float64, field func(*Settings) *float64) learn.ParamSpec[Settings] {
-	p := learn.Float(key, help, lo, math.Inf(1), field)
+	return storeZeroAs(learn.Float(key, help, lo, math.Inf(1), field), field, zeroAs)
+}
+
+// storeZeroAs makes p store zeroAs in its field when the user writes 0.
+func storeZeroAs[T int | float64](p learn.ParamSpec[Settings], field func(*Settings) *T, zeroAs T) learn.ParamSpec[Settings] {
 	set := p.Set
 	p.Set = func(s *Settings, v string) error {
 		if err := set(s, v); err != nil {

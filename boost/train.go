@@ -444,13 +444,7 @@ func Train(ctx context.Context, train Data, valid *Data, s *Settings) (*Model, e
 
 		if valid != nil {
 			addTree(vmargin, tree, valid.X, nil, set.Threads)
-			score := evalMetric(set.EvalMetric, vmargin, valid.Y, valid.Weight)
-			ev.Curve = append(ev.Curve, score)
-			if ev.BestIteration < 0 || better(set.EvalMetric, score, ev.BestScore) {
-				ev.BestIteration, ev.BestScore = round, score
-			}
-			if set.EarlyStoppingRounds > 0 && round-ev.BestIteration >= set.EarlyStoppingRounds {
-				ev.Stopped = true
+			if ev.record(round, evalMetric(set.EvalMetric, vmargin, valid.Y, valid.Weight), set.EarlyStoppingRounds) {
 				model.Trees = model.Trees[:ev.BestIteration+1]
 				break
 			}
@@ -585,6 +579,21 @@ func (g *grower) updateMargins(margin []float64, tree *Tree, leaves, last []*gno
 	})
 }
 
+// record adds round's validation score to ev's curve, keeps the best
+// round (better for ev.Metric), and tells whether training stops early:
+// patience > 0 rounds without a better score (ev.Stopped is then set).
+func (ev *EvalResult) record(round int, score float64, patience int) bool {
+	ev.Curve = append(ev.Curve, score)
+	if ev.BestIteration < 0 || better(ev.Metric, score, ev.BestScore) {
+		ev.BestIteration, ev.BestScore = round, score
+	}
+	if patience > 0 && round-ev.BestIteration >= patience {
+		ev.Stopped = true
+		return true
+	}
+	return false
+}
+
 func better(metric string, a, b float64) bool {
 	if metric == AUC {
 		return a > b
@@ -650,4 +659,257 @@ func rocAUC(score []float64, y []int) float64 {
 		return 0.5
 	}
 	return (rankSum - npos*(npos+1)/2) / (npos * nneg)
+}
+
+// Softmax is the objective a MultiModel's Settings record: XGBoost's
+// multi:softprob. It is not a value of Settings.Objective for Train.
+const Softmax = "softmax"
+
+// MLogLoss is the validation metric of TrainMulti (XGBoost's mlogloss):
+// the weighted mean of -log p, p the probability of the row's class.
+const MLogLoss = "mlogloss"
+
+// MaxClasses bounds the number of classes of TrainMulti: each class
+// takes a tree a round and a gradient pair a row.
+const MaxClasses = 10_000
+
+// CheckClasses reports the first setting of s that multi-class training
+// refuses: a scale_pos_weight other than 1, an objective other than the
+// logistic loss (focal, weighted, custom) or a parameter of one, the AUC
+// validation metric. The softmax loss takes the place of the logistic
+// one; nil s is the defaults.
+func CheckClasses(s *Settings) error {
+	if s == nil {
+		return nil
+	}
+	bad := func(name string, v any) error {
+		return fmt.Errorf("boost: %s = %v does not apply to multi-class training", name, v)
+	}
+	switch {
+	case s.BalancedPosWeight:
+		return bad("scale_pos_weight", "balanced")
+	case s.ScalePosWeight != 0 && s.ScalePosWeight != 1:
+		return bad("scale_pos_weight", s.ScalePosWeight)
+	case s.Objective != "" && s.Objective != Logistic:
+		return bad("objective", s.Objective)
+	case s.Gradient != nil:
+		return bad("objective", "a custom gradient")
+	case s.FocalGamma != 0:
+		return bad("focal_gamma", s.FocalGamma)
+	case s.FocalAlpha != 0:
+		return bad("focal_alpha", s.FocalAlpha)
+	case s.WeightedAlpha != 0 && s.WeightedAlpha != 1:
+		return bad("weighted_alpha", s.WeightedAlpha)
+	case s.EvalMetric == AUC:
+		return bad("eval_metric", s.EvalMetric)
+	}
+	return nil
+}
+
+// TrainMulti fits a multi-class boosted-tree model, XGBoost's
+// multi:softprob, on train, whose labels are 0..k-1 (2 <= k <=
+// MaxClasses). Each round computes the softmax probabilities p_c of
+// every row from the current margins, then grows one tree per class c,
+// as Train grows one, from the gradients p_c - [y = c] and the hessians
+// max(2 p_c (1 - p_c), 1e-16), times the row weights; every class's
+// margin starts from Settings.BaseScore (not its logit: XGBoost's
+// base_score, which cancels in the probabilities). The trees of a round
+// are grown in parallel, each drawing its features and rows (ColsampleByTree,
+// Subsample) from the one seeded stream in class order, so the model
+// does not depend on Settings.Threads. valid, if not nil, is evaluated
+// after every round (MLogLoss) and drives early stopping. CheckClasses
+// lists the settings refused. Training stops with ctx's error when ctx
+// is cancelled.
+func TrainMulti(ctx context.Context, train Data, valid *Data, k int, s *Settings) (*MultiModel, error) {
+	if err := CheckClasses(s); err != nil {
+		return nil, err
+	}
+	set, err := s.resolved()
+	if err != nil {
+		return nil, err
+	}
+	if k < 2 || k > MaxClasses {
+		return nil, fmt.Errorf("boost: %d classes, want 2 to %d", k, MaxClasses)
+	}
+	if err := train.checkClasses("training set", -1, k); err != nil {
+		return nil, err
+	}
+	n, nf := train.X.Dims()
+	if n == 0 || nf == 0 {
+		return nil, ErrNoData
+	}
+	if valid != nil {
+		if err := valid.checkClasses("validation set", nf, k); err != nil {
+			return nil, err
+		}
+	} else if set.EarlyStoppingRounds > 0 {
+		return nil, ErrNoValidation
+	}
+	set.Objective, set.EvalMetric = Softmax, MLogLoss
+	mx, err := train.matrix(&set)
+	if err != nil {
+		return nil, err
+	}
+	// One grower per tree grown at once, each with its share of the
+	// threads; the trees do not depend on either number, nor on which
+	// grower grows which.
+	ng := min(k, set.Threads)
+	gset := set
+	gset.Threads = max(1, set.Threads/ng)
+	growers := make([]*grower, ng)
+	for i := range growers {
+		growers[i] = newGrower(mx, &gset)
+		// Each tree takes its class's pairs from gp below.
+		growers[i].gp = nil
+		growers[i].w = train.Weight
+	}
+
+	model := &MultiModel{Settings: set, nf: nf, Base: make([]float64, k)}
+	for c := range model.Base {
+		model.Base[c] = set.BaseScore
+	}
+	// Margins and gradient pairs class by class: class c's are
+	// [c*n, (c+1)*n), what a grower takes.
+	margin := hugepage.Float64s(k * n)
+	for c := range k {
+		for i := range n {
+			margin[c*n+i] = model.Base[c]
+		}
+	}
+	gp := make([]gpair, k*n)
+	var vmargin []float64
+	var ev *EvalResult
+	vn := 0
+	if valid != nil {
+		vn, _ = valid.X.Dims()
+		vmargin = make([]float64, k*vn)
+		for c := range k {
+			for i := range vn {
+				vmargin[c*vn+i] = model.Base[c]
+			}
+		}
+		ev = &EvalResult{Metric: MLogLoss, BestIteration: -1}
+		model.Eval = ev
+	}
+	// The features and rows of each class's tree, drawn in class order
+	// from one stream before the trees are grown.
+	r := rng.Derive(set.Seed, 1)
+	feats := make([][]bool, k)
+	sampled := make([][]int32, k)
+	rows := make([]int, k)
+	for c := range k {
+		feats[c] = make([]bool, nf)
+		if set.Subsample < 1 {
+			sampled[c] = make([]int32, n)
+		}
+	}
+	// The growers, taken by the trees as they start.
+	pool := make(chan *grower, ng)
+	for _, g := range growers {
+		pool <- g
+	}
+	nblocks := (n + block - 1) / block
+	for round := 0; round < set.NEstimators; round++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		par.For(set.Threads, nblocks, func(b int) {
+			softmaxGrad(gp, margin, train.Y, n, k, b*block, min(n, (b+1)*block))
+		})
+		for c := range k {
+			drawFeatures(r, &set, feats[c])
+			rows[c] = n
+			if sampled[c] != nil {
+				rows[c] = drawRows(r, &set, sampled[c])
+			}
+		}
+		trees := make([]Tree, k)
+		par.For(ng, k, func(c int) {
+			g := <-pool
+			defer func() { pool <- g }()
+			g.featOK, g.gp = feats[c], gp[c*n:(c+1)*n]
+			if sampled[c] != nil {
+				copy(g.idx, sampled[c][:rows[c]])
+			} else {
+				drawRows(nil, g.s, g.idx) // all rows: draws nothing
+			}
+			tree, leaves, last := g.grow(rows[c])
+			g.updateAllMargins(margin[c*n:(c+1)*n], tree, leaves, last, rows[c], train.X)
+			trees[c] = *tree
+		})
+		model.Trees = append(model.Trees, trees)
+		if set.Progress != nil {
+			set.Progress(round+1, set.NEstimators)
+		}
+		if valid != nil {
+			for c := range k {
+				addTree(vmargin[c*vn:(c+1)*vn], &trees[c], valid.X, nil, set.Threads)
+			}
+			if ev.record(round, multiLogLoss(vmargin, valid.Y, valid.Weight, k), set.EarlyStoppingRounds) {
+				model.Trees = model.Trees[:ev.BestIteration+1]
+				break
+			}
+		}
+	}
+	model.classes()
+	return model, nil
+}
+
+// softmaxGrad sets the gradient pairs of rows lo..hi-1 of every class
+// (class-major, n rows a class, as margin) for labels y: p - [y = c] and
+// max(2 p (1 - p), 1e-16), p the softmax of the row's margins
+// (XGBoost's SoftmaxMultiClassObj; row weights are applied as the pairs
+// are added).
+func softmaxGrad(gp []gpair, margin []float64, y []int, n, k, lo, hi int) {
+	e := make([]float64, k)
+	for i := lo; i < hi; i++ {
+		mx := margin[i]
+		for c := 1; c < k; c++ {
+			mx = max(mx, margin[c*n+i])
+		}
+		sum := 0.0
+		for c := range e {
+			e[c] = math.Exp(margin[c*n+i] - mx)
+			sum += e[c]
+		}
+		for c, v := range e {
+			p := v / sum
+			gr := p
+			if y[i] == c {
+				gr--
+			}
+			hs := 2 * p * (1 - p)
+			if hs < minHess {
+				hs = minHess
+			}
+			gp[c*n+i] = gpair{float32(gr), float32(hs)}
+		}
+	}
+}
+
+// multiLogLoss is the (weighted) mean of -log p, p the softmax
+// probability of the row's class, for class-major margins (k classes).
+func multiLogLoss(margin []float64, y []int, w []float64, k int) float64 {
+	n := len(y)
+	s, sw := 0.0, 0.0
+	for i, yi := range y {
+		mx := margin[i]
+		for c := 1; c < k; c++ {
+			mx = max(mx, margin[c*n+i])
+		}
+		sum := 0.0
+		for c := range k {
+			sum += math.Exp(margin[c*n+i] - mx)
+		}
+		wi := 1.0
+		if w != nil {
+			wi = w[i]
+		}
+		s += wi * (mx + math.Log(sum) - margin[yi*n+i])
+		sw += wi
+	}
+	if sw == 0 {
+		return 0
+	}
+	return s / sw
 }

@@ -10,7 +10,7 @@ import (
 
 // AttributeClasses returns, for each class c of a one-vs-rest model, the
 // attributions of member c's score, class c against the rest, as the
-// binary model would give them (learn.MultiAttributor): behind its
+// binary model would give them (learn.ClassAttributor): behind its
 // decision layer's sigmoid calibration on the log-odds, the calibrated
 // log-odds (see decision.Attach), else the member's own (the log-odds,
 // or the probability for trees and forests). Base + sum is then member
@@ -44,4 +44,4 @@ func (m *Model) AttributeClasses(x *mat.Dense) ([]*learn.Attribution, error) {
 	return out, nil
 }
 
-var _ learn.MultiAttributor = (*Model)(nil)
+var _ learn.ClassAttributor = (*Model)(nil)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -70,13 +71,23 @@ func Fit(ctx context.Context, train *learn.Data, scheme Scheme, s Settings, seed
 	if err != nil {
 		return nil, err
 	}
+	return grow(ctx, g, train, s, seed, workers, progress, func() func(*rand.Rand) tree.Sample {
+		d := newDrawer(train.Y, train.W, 0, !s.NoBootstrap, s.Replacement)
+		return func(r *rand.Rand) tree.Sample { return d.draw(scheme, r) }
+	})
+}
+
+// grow grows the forest's trees with g: tree j draws its sample (by a
+// function newDraw makes, one per goroutine) and its features from the
+// stream j of seed, so the forest does not depend on workers.
+func grow(ctx context.Context, g *tree.Grower, train *learn.Data, s Settings, seed uint64, workers int, progress func(done, total int), newDraw func() func(*rand.Rand) tree.Sample) (*Forest, error) {
 	f := &Forest{NumFeatures: train.Cols(), Trees: make([]*tree.Tree, s.NEstimators)}
-	_, err = learn.ForEach(ctx, workers, s.NEstimators, func() func(context.Context, int) error {
-		d := newDrawer(train.Y, train.W, !s.NoBootstrap, s.Replacement)
-		return func(ctx context.Context, k int) error {
-			r := rng.Derive(seed, uint64(k))
+	_, err := learn.ForEach(ctx, workers, s.NEstimators, func() func(context.Context, int) error {
+		draw := newDraw()
+		return func(ctx context.Context, j int) error {
+			r := rng.Derive(seed, uint64(j))
 			var err error
-			f.Trees[k], err = g.Grow(ctx, d.draw(scheme, r), s.Tree, r)
+			f.Trees[j], err = g.Grow(ctx, draw(r), s.Tree, r)
 			return err
 		}
 	}, progress)
@@ -147,4 +158,71 @@ func (f *Forest) MeanDepth() float64 {
 		return math.NaN()
 	}
 	return s / float64(len(f.Trees))
+}
+
+// FitMulti grows a multi-class forest on train, whose labels are
+// 0..k-1, as imbalanced-learn 0.10 does for several classes: each tree's
+// sample is balanced by RandomUnderSampler(sampling_strategy="auto"),
+// every class but the smallest drawn down to the smallest class's size
+// (the smallest is the first of the smallest when several are), and the
+// trees are multi-class (tree.NewMultiGrower). As Fit, tree j draws from
+// the stream j of seed, so the forest does not depend on workers.
+func FitMulti(ctx context.Context, train *learn.Data, k int, scheme Scheme, s Settings, seed uint64, workers int, progress func(done, total int)) (*Forest, error) {
+	if err := s.Check(); err != nil {
+		return nil, err
+	}
+	s = s.Resolved()
+	if err := tree.CheckClasses(train, "training data", k); err != nil {
+		return nil, err
+	}
+	if _, err := s.Tree.MaxFeaturesOf(train.Cols()); err != nil {
+		return nil, fmt.Errorf("%w: max_features: %v", learn.ErrParam, err)
+	}
+	if _, err := s.Tree.ClassWeight.OfMulti(nil, nil, k); err != nil {
+		return nil, err
+	}
+	workers = learn.Env{Workers: workers}.Threads()
+	g, err := tree.NewMultiGrower(ctx, train.X, train.Y, k, workers)
+	if err != nil {
+		return nil, err
+	}
+	return grow(ctx, g, train, s, seed, workers, progress, func() func(*rand.Rand) tree.Sample {
+		d := newDrawer(train.Y, train.W, k, !s.NoBootstrap, s.Replacement)
+		return func(r *rand.Rand) tree.Sample { return d.draw(scheme, r) }
+	})
+}
+
+// PredictClassProba writes the mean of the trees' class probabilities
+// of the rows of x (a multi-class forest), Classes per row, into dst
+// (allocated when too short) and returns it.
+func (f *Forest) PredictClassProba(x *mat.Dense, dst []float64) []float64 {
+	n, c := x.Dims()
+	k := f.Classes()
+	if len(dst) < n*k {
+		dst = make([]float64, n*k)
+	}
+	dst = dst[:n*k]
+	clear(dst)
+	raw := x.RawMatrix()
+	for i := range n {
+		row, out := raw.Data[i*raw.Stride:i*raw.Stride+c], dst[i*k:(i+1)*k]
+		for _, t := range f.Trees {
+			for j, v := range t.DistRow(row) {
+				out[j] += v
+			}
+		}
+		for j := range out {
+			out[j] /= float64(len(f.Trees))
+		}
+	}
+	return dst
+}
+
+// Classes returns the number of classes of a multi-class forest, 0 for
+// one of two.
+func (f *Forest) Classes() int {
+	if len(f.Trees) == 0 {
+		return 0
+	}
+	return f.Trees[0].Classes
 }

@@ -61,7 +61,7 @@ func TestBalancedSamples(t *testing.T) {
 		r := rng.Derive(4, uint64(trial))
 		// Bagging: the bootstrap's majority cut to its minority, so both
 		// classes count the same number of draws.
-		s := newDrawer(d.Y, nil, true, false).draw(BootstrapThenBalance, r)
+		s := newDrawer(d.Y, nil, 0, true, false).draw(BootstrapThenBalance, r)
 		c := classCounts(d.Y, s.Rows, s.Count, nil)
 		if c[0] != c[1] || c[1] == 0 || !slices.IsSorted(s.Rows) {
 			t.Fatalf("bagging draw %d: class counts %v, rows sorted %v", trial, c, slices.IsSorted(s.Rows))
@@ -73,7 +73,7 @@ func TestBalancedSamples(t *testing.T) {
 		}
 		// Balanced random forest: every minority row and as many majority
 		// rows, then a bootstrap of that size weighting the rows.
-		s = newDrawer(d.Y, nil, true, false).draw(BalanceThenBootstrap, r)
+		s = newDrawer(d.Y, nil, 0, true, false).draw(BalanceThenBootstrap, r)
 		if s.Count != nil {
 			t.Fatal("balanced-rf: rows carry counts, want one row each")
 		}
@@ -86,12 +86,12 @@ func TestBalancedSamples(t *testing.T) {
 			t.Fatalf("balanced-rf draw %d: %v distinct rows per class, more than the %d minority rows", trial, distinct, npos)
 		}
 		// Without the bootstrap the balanced sample itself.
-		s = newDrawer(d.Y, nil, false, false).draw(BalanceThenBootstrap, r)
+		s = newDrawer(d.Y, nil, 0, false, false).draw(BalanceThenBootstrap, r)
 		if c := classCounts(d.Y, s.Rows, s.Count, nil); c != [2]float64{float64(npos), float64(npos)} || len(s.Rows) != 2*npos {
 			t.Fatalf("balanced-rf without bootstrap: class counts %v over %d rows, want %d each", c, len(s.Rows), npos)
 		}
 		// Under-sampling with replacement may repeat a majority row.
-		s = newDrawer(d.Y, nil, false, true).draw(BootstrapThenBalance, r)
+		s = newDrawer(d.Y, nil, 0, false, true).draw(BootstrapThenBalance, r)
 		if c := classCounts(d.Y, s.Rows, s.Count, nil); c[0] != c[1] {
 			t.Fatalf("with replacement: class counts %v", c)
 		}
@@ -101,7 +101,7 @@ func TestBalancedSamples(t *testing.T) {
 	for i := range w {
 		w[i] = float64(1 + i%3)
 	}
-	s := newDrawer(d.Y, w, true, false).draw(BootstrapThenBalance, rng.New(1))
+	s := newDrawer(d.Y, w, 0, true, false).draw(BootstrapThenBalance, rng.New(1))
 	for k, i := range s.Rows {
 		if s.Weight[k] != float64(s.Count[k])*w[i] {
 			t.Fatalf("row %d: weight %v, drawn %d times with weight %v", i, s.Weight[k], s.Count[k], w[i])
@@ -109,7 +109,7 @@ func TestBalancedSamples(t *testing.T) {
 	}
 	// One class only: nothing to balance.
 	one := make([]int, 10)
-	if s := newDrawer(one, nil, false, false).draw(BootstrapThenBalance, rng.New(1)); len(s.Rows) != 10 {
+	if s := newDrawer(one, nil, 0, false, false).draw(BootstrapThenBalance, rng.New(1)); len(s.Rows) != 10 {
 		t.Errorf("one class: %d rows, want all 10", len(s.Rows))
 	}
 }

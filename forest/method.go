@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
@@ -84,7 +83,7 @@ func (m *Method) Fit(ctx context.Context, train, _ *learn.Data, env learn.Env) (
 	if err != nil {
 		return nil, err
 	}
-	return &Model{forest: f, features: train.Features}, nil
+	return &Model{fitted: fitted{forest: f, features: train.Features}}, nil
 }
 
 // magic starts a forest payload; its last byte is the format version.
@@ -96,8 +95,37 @@ func (m *Method) Load(payload []byte) (learn.Scorer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Model{forest: f, features: names}, nil
+	return &Model{fitted: fitted{forest: f, features: names}}, nil
 }
+
+// FitMulti grows the multi-class forest on train, whose labels are
+// 0..k-1 (valid is not used), trees in parallel on the Env's workers;
+// the model does not depend on their number. The learn.MultiFitter
+// contract.
+func (m *Method) FitMulti(ctx context.Context, train, _ *learn.Data, k int, env learn.Env) (learn.Model, error) {
+	f, err := FitMulti(ctx, train, k, m.scheme, m.s, env.Seed, env.Threads(),
+		func(done, total int) { env.Report("trees", done, total) })
+	if err != nil {
+		return nil, err
+	}
+	return &MultiModel{fitted{forest: f, features: train.Features}}, nil
+}
+
+// magicMulti starts a multi-class forest payload; its last byte is the
+// format version.
+var magicMulti = []byte("aer.forest.multi\x01")
+
+// LoadMulti decodes a model written by MultiModel.MarshalBinary (the
+// learn.MultiFitter contract).
+func (m *Method) LoadMulti(payload []byte) (learn.Model, error) {
+	f, names, err := decodeForest(payload, magicMulti, "multi-class forest", tree.DecodeTreeMulti)
+	if err != nil {
+		return nil, err
+	}
+	return &MultiModel{fitted{forest: f, features: names}}, nil
+}
+
+var _ learn.MultiFitter = (*Method)(nil)
 
 // decodeForest decodes a forest payload starting with magic (what names
 // the kind in errors): the feature count, the trees (each decoded by
@@ -134,49 +162,89 @@ func decodeForest(payload, magic []byte, what string, decode func([]byte) (*tree
 	return f, names, nil
 }
 
-// Model is a fitted forest on the learn contract.
-type Model struct {
+// fitted is what a fitted forest model holds, of two classes (Model)
+// or more (MultiModel): the forest and the feature names.
+type fitted struct {
 	forest   *Forest
 	features []string
-
-	shapOnce sync.Once
-	shap     *shapTrees
 }
 
 // Forest returns the fitted forest.
-func (m *Model) Forest() *Forest { return m.forest }
+func (m *fitted) Forest() *Forest { return m.forest }
 
 // NumFeatures returns the number of input features.
-func (m *Model) NumFeatures() int { return m.forest.NumFeatures }
+func (m *fitted) NumFeatures() int { return m.forest.NumFeatures }
 
 // NumParams is the number of leaves of all trees.
-func (m *Model) NumParams() int { return m.forest.NumLeaves() }
+func (m *fitted) NumParams() int { return m.forest.NumLeaves() }
 
-// PositiveProba writes the mean of the trees' probabilities of class 1.
-func (m *Model) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	if _, c := x.Dims(); c != m.forest.NumFeatures {
-		return nil, fmt.Errorf("%w: data has %d features, the model %d", learn.ErrData, c, m.forest.NumFeatures)
-	}
-	return m.forest.Predict(x, dst), nil
+// Summary reports the forest's size and its feature importances.
+func (m *fitted) Summary() any {
+	return &Summary{Trees: len(m.forest.Trees), Leaves: m.forest.NumLeaves(), MeanDepth: m.forest.MeanDepth(),
+		Importance: tree.Importances(m.forest.Importance(), m.features)}
 }
 
-// MarshalBinary encodes the trees and the feature names.
-func (m *Model) MarshalBinary() ([]byte, error) {
+// checkFeatures is an error when x's columns are not the model's
+// features.
+func (m *fitted) checkFeatures(x *mat.Dense) error {
+	if _, c := x.Dims(); c != m.forest.NumFeatures {
+		return fmt.Errorf("%w: data has %d features, the model %d", learn.ErrData, c, m.forest.NumFeatures)
+	}
+	return nil
+}
+
+// marshal encodes, after magic, the feature count, the trees (each by
+// appendTree) and the feature names.
+func (m *fitted) marshal(magic []byte, appendTree func(*tree.Tree, []byte) ([]byte, error)) ([]byte, error) {
 	b := bytes.Clone(magic)
 	b = binary.LittleEndian.AppendUint32(b, uint32(m.forest.NumFeatures))
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(m.forest.Trees)))
 	for _, t := range m.forest.Trees {
 		var err error
-		if b, err = t.AppendBinary(b); err != nil {
+		if b, err = appendTree(t, b); err != nil {
 			return nil, err
 		}
 	}
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(m.features)))
-	for _, s := range m.features {
-		b = binary.LittleEndian.AppendUint32(b, uint32(len(s)))
-		b = append(b, s...)
+	return tree.AppendNames(b, m.features), nil
+}
+
+// Model is a fitted forest of two classes on the learn contract.
+type Model struct {
+	fitted
+
+	shapOnce sync.Once
+	shap     *shapTrees
+}
+
+// PositiveProba writes the mean of the trees' probabilities of class 1.
+func (m *Model) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	if err := m.checkFeatures(x); err != nil {
+		return nil, err
 	}
-	return b, nil
+	return m.forest.Predict(x, dst), nil
+}
+
+// MarshalBinary encodes the trees and the feature names.
+func (m *Model) MarshalBinary() ([]byte, error) { return m.marshal(magic, (*tree.Tree).AppendBinary) }
+
+// MultiModel is a fitted forest of k classes (trees whose leaves hold
+// class shares) on the learn contract.
+type MultiModel struct{ fitted }
+
+// NumClasses returns the number of classes.
+func (m *MultiModel) NumClasses() int { return m.forest.Classes() }
+
+// PredictProba writes the mean of the trees' class probabilities.
+func (m *MultiModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	if err := m.checkFeatures(x); err != nil {
+		return nil, err
+	}
+	return m.forest.PredictClassProba(x, dst), nil
+}
+
+// MarshalBinary encodes the trees and the feature names.
+func (m *MultiModel) MarshalBinary() ([]byte, error) {
+	return m.marshal(magicMulti, (*tree.Tree).AppendBinaryMulti)
 }
 
 func decodeNames(b []byte, p int) ([]string, error) {
@@ -202,12 +270,6 @@ func decodeNames(b []byte, p int) ([]string, error) {
 	return names, nil
 }
 
-// Summary reports the forest's size and its feature importances.
-func (m *Model) Summary() any {
-	return &Summary{Trees: len(m.forest.Trees), Leaves: m.forest.NumLeaves(), MeanDepth: m.forest.MeanDepth(),
-		Importance: tree.Importances(m.forest.Importance(), m.features)}
-}
-
 // Summary is the report of a forest fit.
 type Summary struct {
 	Trees     int     `json:"trees"`
@@ -221,13 +283,7 @@ type Summary struct {
 // String is the summary in one line, for aer fit's text output.
 func (s *Summary) String() string {
 	out := fmt.Sprintf("%d trees (%d leaves, mean depth %.1f)", s.Trees, s.Leaves, s.MeanDepth)
-	if len(s.Importance) > 0 {
-		var parts []string
-		for _, f := range s.Importance[:min(3, len(s.Importance))] {
-			parts = append(parts, fmt.Sprintf("%s %.3f", f.Feature, f.Importance))
-		}
-		out += "; importance " + strings.Join(parts, ", ")
-	}
+	out += tree.TopImportances(s.Importance)
 	return out
 }
 
@@ -268,3 +324,13 @@ func (m *Model) NumClasses() int { return 2 }
 func (m *Model) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	return learn.TwoClassProba(m, x, dst)
 }
+
+// PreferDecomposition makes one-vs-rest the forests' default on
+// multi-class labels (multiclass.Decomposer; "ovr" is multiclass.OneVsRest),
+// their native model being asked for by name (aer fit --multiclass
+// native). On the 5 shared multi-class tables, 3:1:1 splits with seeds
+// 0-2, native was below one-vs-rest under aer's default decision:
+// balanced-rf by 0.021 balanced accuracy (standard error 0.014) and 0.044
+// macro F1 (0.017), balanced-bagging by 0.032 (0.010) and 0.061 (0.016),
+// while with the most probable class both equal imbalanced-learn's.
+func (m *Method) PreferDecomposition() string { return "ovr" }

@@ -24,54 +24,54 @@ const (
 	BalanceThenBootstrap
 )
 
-// drawer draws tree samples from n rows with labels y and row weights w
-// (nil: 1 each).
+// drawer draws tree samples from n rows with labels y (0..k-1) and row
+// weights w (nil: 1 each).
 type drawer struct {
 	y           []int
 	w           []float64
 	bootstrap   bool
 	replacement bool // under-sample with replacement
+	// twoClass follows imbalanced-learn's rule for two classes (labels 0
+	// and 1): class 1 is the minority when the classes are equal, and
+	// the minority's rows come first in a balanced sample.
+	twoClass bool
 	// scratch, one drawer per worker
 	count []int32
-	pos   []int
-	neg   []int
+	cls   [][]int // each class's rows
 }
 
-func newDrawer(y []int, w []float64, bootstrap, replacement bool) *drawer {
-	return &drawer{y: y, w: w, bootstrap: bootstrap, replacement: replacement, count: make([]int32, len(y))}
+// newDrawer returns a drawer of labels 0..k-1, or of labels 0 and 1 by
+// the two-class rule when k is 0.
+func newDrawer(y []int, w []float64, k int, bootstrap, replacement bool) *drawer {
+	return &drawer{y: y, w: w, bootstrap: bootstrap, replacement: replacement, twoClass: k == 0,
+		count: make([]int32, len(y)), cls: make([][]int, max(k, 2))}
 }
 
-// draw returns the sample of one tree.
+// draw returns the sample of one tree: BootstrapThenBalance draws a
+// bootstrap of every row and under-samples its classes; BalanceThenBootstrap
+// under-samples the classes, then bootstraps that sample as weights.
 func (d *drawer) draw(s Scheme, r *rand.Rand) tree.Sample {
 	n := len(d.y)
 	clear(d.count)
+	for c := range d.cls {
+		d.cls[c] = d.cls[c][:0]
+	}
 	if s == BootstrapThenBalance {
-		d.pos, d.neg = d.pos[:0], d.neg[:0]
 		for k := range n {
 			i := k
 			if d.bootstrap {
 				i = r.IntN(n)
 			}
-			if d.y[i] == 1 {
-				d.pos = append(d.pos, i)
-			} else {
-				d.neg = append(d.neg, i)
-			}
+			d.cls[d.y[i]] = append(d.cls[d.y[i]], i)
 		}
-		for _, i := range d.balance(d.pos, d.neg, r) {
-			d.count[i]++
-		}
+		d.balance(r, func(i int) { d.count[i]++ })
 		return d.sample(true)
 	}
-	d.pos, d.neg = d.pos[:0], d.neg[:0]
 	for i, y := range d.y {
-		if y == 1 {
-			d.pos = append(d.pos, i)
-		} else {
-			d.neg = append(d.neg, i)
-		}
+		d.cls[y] = append(d.cls[y], i)
 	}
-	bal := d.balance(d.pos, d.neg, r)
+	var bal []int
+	d.balance(r, func(i int) { bal = append(bal, i) })
 	if !d.bootstrap {
 		for _, i := range bal {
 			d.count[i]++
@@ -87,29 +87,47 @@ func (d *drawer) draw(s Scheme, r *rand.Rand) tree.Sample {
 	return d.sample(false)
 }
 
-// balance under-samples the larger of two classes' row lists to the size
-// of the smaller, returning both concatenated (reusing their storage).
-// One empty class leaves the other whole.
-func (d *drawer) balance(a, b []int, r *rand.Rand) []int {
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	k := len(a)
-	if k == 0 {
-		return b
-	}
-	if d.replacement {
-		for range k {
-			a = append(a, b[r.IntN(len(b))])
+// balance under-samples every class of d.cls but the smallest non-empty
+// one (the first of the smallest; by the two-class rule, the last) to
+// the smallest one's size, class by class in order, and calls take with
+// each row kept (a row listed twice, twice): the minority's rows first
+// by the two-class rule, else in class order. An empty class stays
+// empty.
+func (d *drawer) balance(r *rand.Rand, take func(i int)) {
+	minority, m := -1, 0
+	for c, rows := range d.cls {
+		if len(rows) > 0 && (minority < 0 || len(rows) < m || d.twoClass && len(rows) == m) {
+			minority, m = c, len(rows)
 		}
-		return a
 	}
-	// A partial Fisher-Yates shuffle draws k of b without replacement.
-	for j := range k {
-		t := j + r.IntN(len(b)-j)
-		b[j], b[t] = b[t], b[j]
+	if d.twoClass && minority >= 0 {
+		for _, i := range d.cls[minority] {
+			take(i)
+		}
 	}
-	return append(a, b[:k]...)
+	for c, rows := range d.cls {
+		switch {
+		case c == minority && d.twoClass:
+			continue // taken first
+		case c == minority || len(rows) == 0:
+			// kept whole
+		case d.replacement:
+			for range m {
+				take(rows[r.IntN(len(rows))])
+			}
+			continue
+		default:
+			// A partial Fisher-Yates shuffle draws m without replacement.
+			for j := range m {
+				t := j + r.IntN(len(rows)-j)
+				rows[j], rows[t] = rows[t], rows[j]
+			}
+			rows = rows[:m]
+		}
+		for _, i := range rows {
+			take(i)
+		}
+	}
 }
 
 // sample turns d.count into a tree sample: the rows drawn, in increasing

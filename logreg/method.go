@@ -117,10 +117,8 @@ func fit(ctx context.Context, train *learn.Data, cm *learn.ColumnMap, s *Setting
 	}
 	n, p := train.X.Dims()
 	md := newModel(obj, sol.theta, n, p, !st.NoIntercept)
-	md.info = &fitInfo{
-		Features: slices.Clone(train.Features), C: st.C, ClassWeights: [2]float64{w0, w1},
-		Solver: sol.solver, Iterations: sol.steps, Converged: sol.converged, Gradient: sol.gnorm,
-	}
+	md.info = &fitInfo{Features: slices.Clone(train.Features), Solution: Solution{C: st.C, ClassWeights: [2]float64{w0, w1},
+		Solver: sol.solver, Iterations: sol.steps, Converged: sol.converged, Gradient: sol.gnorm}}
 	return md, nil
 }
 

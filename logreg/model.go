@@ -32,13 +32,22 @@ type Model struct {
 
 // fitInfo is what the fit found, saved with the model for its summary.
 type fitInfo struct {
-	Features     []string   `json:"features,omitempty"`
-	C            float64    `json:"C"`
+	Features []string `json:"features,omitempty"`
+	Solution
+}
+
+// Solution is what the solver found, saved with the model and reported
+// in its Summary.
+type Solution struct {
+	C float64 `json:"C"`
+	// ClassWeights are the weights of the rows of label 0 and label 1.
 	ClassWeights [2]float64 `json:"class_weights"`
 	Solver       string     `json:"solver"`
 	Iterations   int        `json:"iterations"`
 	Converged    bool       `json:"converged"`
-	Gradient     float64    `json:"gradient"`
+	// Gradient is the largest gradient entry at the solution, on the
+	// scale of tol.
+	Gradient float64 `json:"gradient"`
 }
 
 // encoded is the saved form of a Model.
@@ -131,21 +140,29 @@ func (m *Model) UnmarshalBinary(b []byte) error {
 // learn.Attributor contract; a model file written before attributions
 // has no means and gives an error asking for a refit.
 func (m *Model) Attribute(x *mat.Dense) (*learn.Attribution, error) {
-	r, c := x.Dims()
-	if c != len(m.Coef) {
+	if _, c := x.Dims(); c != len(m.Coef) {
 		return nil, fmt.Errorf("%w: data has %d features, the model %d", learn.ErrData, c, len(m.Coef))
 	}
 	if m.Means == nil {
 		return nil, fmt.Errorf("%w: this logreg model file predates attributions (it lacks the training means); fit it again", learn.ErrNoAttribution)
 	}
-	base := m.Intercept + floats.Dot(m.Coef, m.Means)
-	a := &learn.Attribution{Space: learn.Logit, Method: "exact SHAP of a linear model: w_j (x_j - training mean of x_j) on the log-odds", Base: make([]float64, r), Phi: mat.NewDense(r, c, nil)}
+	return linearSHAP(x, m.Coef, m.Intercept, m.Means, false, "exact SHAP of a linear model: w_j (x_j - training mean of x_j) on the log-odds")
+}
+
+// linearSHAP returns the exact SHAP values, in logit space, of the score
+// coef·x + intercept of the rows of x about the reference ref: phi_j =
+// coef_j (x_j - ref_j), base intercept + coef·ref. A NaN value (an
+// infinite one too, when inf) is an error wrapping learn.ErrData.
+func linearSHAP(x *mat.Dense, coef []float64, intercept float64, ref []float64, inf bool, method string) (*learn.Attribution, error) {
+	r, c := x.Dims()
+	base := intercept + floats.Dot(coef, ref)
+	a := &learn.Attribution{Space: learn.Logit, Method: method, Base: make([]float64, r), Phi: mat.NewDense(r, c, nil)}
 	for i := range r {
 		a.Base[i] = base
 		row, phi := x.RawRowView(i), a.Phi.RawRowView(i)
-		for j, w := range m.Coef {
-			phi[j] = w * (row[j] - m.Means[j])
-			if math.IsNaN(phi[j]) {
+		for j, w := range coef {
+			phi[j] = w * (row[j] - ref[j])
+			if math.IsNaN(phi[j]) || inf && math.IsInf(phi[j], 0) {
 				return nil, fmt.Errorf("%w: row %d, feature %d: missing or infinite value the model cannot attribute", learn.ErrData, i+1, j+1)
 			}
 		}
@@ -161,15 +178,7 @@ type Summary struct {
 	Coefficients []Coefficient `json:"coefficients"`
 	Intercept    float64       `json:"intercept"`
 	FitIntercept bool          `json:"fit_intercept"`
-	C            float64       `json:"C"`
-	// ClassWeights are the weights of the rows of label 0 and label 1.
-	ClassWeights [2]float64 `json:"class_weights"`
-	Solver       string     `json:"solver"`
-	Iterations   int        `json:"iterations"`
-	Converged    bool       `json:"converged"`
-	// Gradient is the largest gradient entry at the solution, on the
-	// scale of tol.
-	Gradient float64 `json:"gradient"`
+	Solution
 }
 
 // Coefficient is one feature's weight.
@@ -183,8 +192,7 @@ func (m *Model) Summary() any {
 	if m.info == nil {
 		return nil
 	}
-	s := &Summary{Intercept: m.Intercept, FitIntercept: m.FitIntercept, C: m.info.C, ClassWeights: m.info.ClassWeights,
-		Solver: m.info.Solver, Iterations: m.info.Iterations, Converged: m.info.Converged, Gradient: m.info.Gradient,
+	s := &Summary{Intercept: m.Intercept, FitIntercept: m.FitIntercept, Solution: m.info.Solution,
 		Coefficients: make([]Coefficient, len(m.Coef))}
 	for j, w := range m.Coef {
 		name := fmt.Sprintf("f%d", j+1)

@@ -36,11 +36,29 @@ func (m *MultiModel) NumFeatures() int { return len(m.Coef[0]) }
 // row-major (Classes() per row), in dst's storage when it is large
 // enough (learn.MultiModel).
 func (m *MultiModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	r, c := x.Dims()
-	k := m.NumClasses()
-	if k < 2 || c != len(m.Coef[0]) {
+	_, c := x.Dims()
+	if m.NumClasses() < 2 || c != len(m.Coef[0]) {
 		return nil, fmt.Errorf("logreg: data has %d features, the model %d", c, len(m.Coef[0]))
 	}
+	return m.scores(x, dst, softmax), nil
+}
+
+// Scores writes the linear score of every class, Coef[k]·x + Intercept[k],
+// for the rows of x into dst, row-major, Classes() per row (allocated
+// when too short), and returns it: the log-probabilities up to a constant
+// per row (the probabilities are their softmax).
+func (m *MultiModel) Scores(x *mat.Dense, dst []float64) ([]float64, error) {
+	if _, c := x.Dims(); c != m.NumFeatures() {
+		return nil, fmt.Errorf("%w: data has %d features, the model %d", learn.ErrData, c, m.NumFeatures())
+	}
+	return m.scores(x, dst, nil), nil
+}
+
+// scores is Scores without its check, then (unless nil) apply on each
+// row's scores.
+func (m *MultiModel) scores(x *mat.Dense, dst []float64, apply func([]float64)) []float64 {
+	r, _ := x.Dims()
+	k := m.NumClasses()
 	if cap(dst) < r*k {
 		dst = make([]float64, r*k)
 	}
@@ -51,9 +69,37 @@ func (m *MultiModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error
 		for j := range k {
 			z[j] = floats.Dot(m.Coef[j], row) + m.Intercept[j]
 		}
-		softmax(z)
+		if apply != nil {
+			apply(z)
+		}
 	}
-	return dst, nil
+	return dst
+}
+
+// AttributeClassesAround returns, for each class k, the exact SHAP values
+// of class k's linear score (Scores) for the rows of x, for a linear
+// model with independent features whose reference is ref (the training
+// means of the features the model sees): phi_kj = Coef[k][j] (x_j -
+// ref_j) and base Intercept[k] + Coef[k]·ref, so base + sum is the row's
+// score of class k, in logit space (the class probabilities are the
+// softmax of the scores). The registered logreg's model, behind its
+// imputation and standardisation, gets ref from them
+// (prep.MultiModel.AttributeClasses: the standardised training means,
+// about 0), as the binary model's Attribute takes its training means. A
+// missing or infinite value is an error wrapping learn.ErrData.
+func (m *MultiModel) AttributeClassesAround(x *mat.Dense, ref []float64) ([]*learn.Attribution, error) {
+	if _, c := x.Dims(); c != m.NumFeatures() || len(ref) != c {
+		return nil, fmt.Errorf("%w: data has %d features and the reference %d, the model %d", learn.ErrData, c, len(ref), m.NumFeatures())
+	}
+	out := make([]*learn.Attribution, m.NumClasses())
+	for k, coef := range m.Coef {
+		var err error
+		out[k], err = linearSHAP(x, coef, m.Intercept[k], ref, true, "exact SHAP of each class's linear score: w_kj (x_j - training mean of x_j) (the class probabilities are the softmax of the scores)")
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // softmax turns scores into probabilities in place (log-sum-exp).

@@ -90,11 +90,26 @@ func (s *standardized) Fit(ctx context.Context, train, valid *learn.Data, env le
 		}
 		return newModel(p, m), nil
 	}
+	tr, va, err := s.prepare(p, train, valid)
+	if err != nil {
+		return nil, err
+	}
+	m, err := s.Inner.Fit(ctx, tr, va, env)
+	if err != nil {
+		return nil, err
+	}
+	return newModel(p, m), nil
+}
+
+// prepare fits p's standardisation (unless turned off) on train's rows
+// imputed by p.Means, and returns preprocessed copies of train and
+// valid.
+func (s *standardized) prepare(p *Prep, train, valid *learn.Data) (*learn.Data, *learn.Data, error) {
 	xt := p.impute(train.X)
 	if !s.off {
 		p.Scaler = dataset.FitScaler(xt)
 		if err := p.Scaler.Check(train.Features); err != nil {
-			return nil, fmt.Errorf("%w: training data: %v", learn.ErrData, err)
+			return nil, nil, fmt.Errorf("%w: training data: %v", learn.ErrData, err)
 		}
 		p.Scaler.Transform(xt)
 	}
@@ -102,13 +117,9 @@ func (s *standardized) Fit(ctx context.Context, train, valid *learn.Data, env le
 	tr.X, tr.Shared = xt, nil // work shared on train.X is not on xt
 	va, err := p.applyValid(train, valid)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	m, err := s.Inner.Fit(ctx, &tr, va, env)
-	if err != nil {
-		return nil, err
-	}
-	return newModel(p, m), nil
+	return &tr, va, nil
 }
 
 // applyValid returns a preprocessed copy of valid (nil: nil).
@@ -158,23 +169,88 @@ func (s *estimating) FitMemory(sh learn.Shape) int64 {
 	return inner + copies
 }
 
-// Load decodes a model written by Model.MarshalBinary.
-func (s *standardized) Load(payload []byte) (learn.Scorer, error) {
-	var e encoded
-	if err := json.Unmarshal(payload, &e); err != nil {
-		return nil, fmt.Errorf("prep: decoding model: %w", err)
+// multiStandardized and multiEstimating are the standardisation of an
+// inner method that fits multi-class labels itself (learn.MultiFitter):
+// Standardize returns them for those, so that the wrapper is a
+// MultiFitter exactly when its inner method is.
+type (
+	multiStandardized struct{ standardized }
+	multiEstimating   struct{ estimating }
+)
+
+func (s *multiStandardized) FitMulti(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.Model, error) {
+	return s.fitMulti(ctx, train, valid, k, env)
+}
+
+func (s *multiStandardized) LoadMulti(payload []byte) (learn.Model, error) {
+	return s.loadMulti(payload)
+}
+
+func (s *multiEstimating) FitMulti(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.Model, error) {
+	return s.fitMulti(ctx, train, valid, k, env)
+}
+
+func (s *multiEstimating) LoadMulti(payload []byte) (learn.Model, error) {
+	return s.loadMulti(payload)
+}
+
+// fitMulti fits the preprocessing on train and the inner method's
+// multi-class model on the preprocessed rows.
+func (s *standardized) fitMulti(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.Model, error) {
+	// train.Check is binary (labels 0/1): the inner method checks the
+	// labels 0..k-1.
+	if train.Rows() == 0 || train.Cols() == 0 {
+		return nil, fmt.Errorf("%w: training data has %d rows and %d features", learn.ErrData, train.Rows(), train.Cols())
 	}
-	if e.Prep == nil || (e.Prep.Scaler != nil && (len(e.Prep.Scaler.Mean) != len(e.Prep.Means) || len(e.Prep.Scaler.Scale) != len(e.Prep.Means))) {
-		return nil, fmt.Errorf("prep: the model's preprocessing is missing or does not match its features")
-	}
-	m, err := s.Inner.Load(e.Model)
+	p := &Prep{Means: dataset.ColumnMeans(train.X)}
+	tr, va, err := s.prepare(p, train, valid)
 	if err != nil {
 		return nil, err
 	}
-	if m.NumFeatures() != len(e.Prep.Means) {
-		return nil, fmt.Errorf("prep: the inner model has %d features, the preprocessing %d", m.NumFeatures(), len(e.Prep.Means))
+	m, err := s.Inner.(learn.MultiFitter).FitMulti(ctx, tr, va, k, env)
+	if err != nil {
+		return nil, err
 	}
-	return newModel(e.Prep, m), nil
+	return &MultiModel{Prep: p, Inner: m}, nil
+}
+
+// loadMulti decodes a MultiModel's payload.
+func (s *standardized) loadMulti(payload []byte) (learn.Model, error) {
+	p, m, err := load(payload, s.Inner.(learn.MultiFitter).LoadMulti)
+	if err != nil {
+		return nil, err
+	}
+	return &MultiModel{Prep: p, Inner: m}, nil
+}
+
+// Load decodes a model written by Model.MarshalBinary.
+func (s *standardized) Load(payload []byte) (learn.Scorer, error) {
+	p, m, err := load(payload, s.Inner.Load)
+	if err != nil {
+		return nil, err
+	}
+	return newModel(p, m), nil
+}
+
+// load decodes the payload of a model behind its preprocessing: the
+// preprocessing, and the inner model by loadInner.
+func load[M interface{ NumFeatures() int }](payload []byte, loadInner func([]byte) (M, error)) (*Prep, M, error) {
+	var e encoded
+	var none M
+	if err := json.Unmarshal(payload, &e); err != nil {
+		return nil, none, fmt.Errorf("prep: decoding model: %w", err)
+	}
+	if e.Prep == nil || (e.Prep.Scaler != nil && (len(e.Prep.Scaler.Mean) != len(e.Prep.Means) || len(e.Prep.Scaler.Scale) != len(e.Prep.Means))) {
+		return nil, none, fmt.Errorf("prep: the model's preprocessing is missing or does not match its features")
+	}
+	m, err := loadInner(e.Model)
+	if err != nil {
+		return nil, none, err
+	}
+	if m.NumFeatures() != len(e.Prep.Means) {
+		return nil, none, fmt.Errorf("prep: the inner model has %d features, the preprocessing %d", m.NumFeatures(), len(e.Prep.Means))
+	}
+	return e.Prep, m, nil
 }
 
 // Prep is fitted preprocessing: training means for missing values, then
@@ -188,6 +264,23 @@ func (p *Prep) impute(x *mat.Dense) *mat.Dense {
 	xt := mat.DenseCopyOf(x)
 	dataset.Impute(xt, p.Means)
 	return xt
+}
+
+// check is an error when x's columns are not the raw features.
+func (p *Prep) check(x *mat.Dense) error {
+	if _, c := x.Dims(); c != len(p.Means) {
+		return fmt.Errorf("%w: data has %d features, the model %d", learn.ErrData, c, len(p.Means))
+	}
+	return nil
+}
+
+// marshal encodes p with the inner model.
+func (p *Prep) marshal(inner learn.Model) ([]byte, error) {
+	b, err := inner.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(encoded{Prep: p, Model: b})
 }
 
 // Apply returns a preprocessed copy of x.
@@ -223,34 +316,17 @@ type encoded struct {
 
 // PositiveProba preprocesses x and gives the inner model's probabilities.
 func (m *Model) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	if _, c := x.Dims(); c != len(m.Prep.Means) {
-		return nil, fmt.Errorf("%w: data has %d features, the model %d", learn.ErrData, c, len(m.Prep.Means))
+	if err := m.Prep.check(x); err != nil {
+		return nil, err
 	}
 	return m.Inner.PositiveProba(m.Prep.Apply(x), dst)
-}
-
-// Attribute preprocesses x and gives the inner model's attributions: the
-// preprocessing maps each raw feature to one feature the inner model sees,
-// so inner feature j's attribution is raw feature j's (a missing value,
-// imputed by the mean, is attributed as the mean).
-func (m *Model) Attribute(x *mat.Dense) (*learn.Attribution, error) {
-	if _, c := x.Dims(); c != len(m.Prep.Means) {
-		return nil, fmt.Errorf("%w: data has %d features, the model %d", learn.ErrData, c, len(m.Prep.Means))
-	}
-	return learn.AttributeInner(m.Inner, m.Prep.Apply(x))
 }
 
 // NumFeatures is the number of raw features.
 func (m *Model) NumFeatures() int { return len(m.Prep.Means) }
 
 // MarshalBinary encodes the preprocessing with the inner model.
-func (m *Model) MarshalBinary() ([]byte, error) {
-	b, err := m.Inner.MarshalBinary()
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(encoded{Prep: m.Prep, Model: b})
-}
+func (m *Model) MarshalBinary() ([]byte, error) { return m.Prep.marshal(m.Inner) }
 
 // NumClasses is 2: Model scores the positive class (PositiveProba).
 func (m *Model) NumClasses() int { return 2 }
@@ -259,3 +335,27 @@ func (m *Model) NumClasses() int { return 2 }
 func (m *Model) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	return learn.TwoClassProba(m, x, dst)
 }
+
+// MultiModel is a multi-class model behind its preprocessing.
+type MultiModel struct {
+	Prep  *Prep
+	Inner learn.Model
+}
+
+// PredictProba preprocesses x and gives the inner model's class
+// probabilities.
+func (m *MultiModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	if err := m.Prep.check(x); err != nil {
+		return nil, err
+	}
+	return m.Inner.PredictProba(m.Prep.Apply(x), dst)
+}
+
+// NumClasses is the inner model's number of classes.
+func (m *MultiModel) NumClasses() int { return m.Inner.NumClasses() }
+
+// NumFeatures is the number of raw features.
+func (m *MultiModel) NumFeatures() int { return len(m.Prep.Means) }
+
+// MarshalBinary encodes the preprocessing with the inner model.
+func (m *MultiModel) MarshalBinary() ([]byte, error) { return m.Prep.marshal(m.Inner) }

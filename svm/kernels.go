@@ -34,16 +34,7 @@ func dotLanesGo(xt []float64, nb, d int, v, out []float64) {
 func rbfRowGo(s, sq, w []float64, sqi, g, mul float64) {
 	sq, w = sq[:len(s)], w[:len(s)]
 	for t, dot := range s {
-		d2 := sqi + sq[t] - 2*dot
-		if d2 < 0 {
-			d2 = 0
-		}
-		a := g * d2
-		e := 0.0
-		if a >= -708 {
-			e = math.Exp(a)
-		}
-		s[t] = e * w[t] * mul
+		s[t] = rbf(sqi, sq[t], dot, g) * w[t] * mul
 	}
 }
 
@@ -52,17 +43,22 @@ func rbfRowGo(s, sq, w []float64, sqi, g, mul float64) {
 func rbfRow32Go(s, sq []float64, out []float32, sqi, g float64) {
 	sq, out = sq[:len(s)], out[:len(s)]
 	for t, dot := range s {
-		d2 := sqi + sq[t] - 2*dot
-		if d2 < 0 {
-			d2 = 0
-		}
-		a := g * d2
-		e := 0.0
-		if a >= -708 {
-			e = math.Exp(a)
-		}
-		out[t] = float32(e)
+		out[t] = float32(rbf(sqi, sq[t], dot, g))
 	}
+}
+
+// rbf is exp(g * max(sqi + sqt - 2 dot, 0)), 0 for exponents below -708
+// (as the assembly): the kernel of rows of squared norms sqi and sqt and
+// dot product dot.
+func rbf(sqi, sqt, dot, g float64) float64 {
+	d2 := sqi + sqt - 2*dot
+	if d2 < 0 {
+		d2 = 0
+	}
+	if a := g * d2; a >= -708 {
+		return math.Exp(a)
+	}
+	return 0
 }
 
 // sqNorm returns sum_f x[f]^2 with the fused multiply-adds of a dot

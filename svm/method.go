@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/aer-go/aer/internal/par"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/prep"
 )
@@ -278,24 +278,13 @@ func decisionParallel(ctx context.Context, m *Model, x *mat.Dense, workers int) 
 	out := make([]float64, r)
 	blocks := (r + decisionBlock - 1) / decisionBlock
 	errs := make([]error, blocks)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(workers, blocks) {
-		wg.Go(func() {
-			for b := range next {
-				if errs[b] = learn.Interrupted(ctx); errs[b] != nil {
-					continue
-				}
-				r0, r1 := b*decisionBlock, min(r, (b+1)*decisionBlock)
-				_, errs[b] = m.Decision(x.Slice(r0, r1, 0, c).(*mat.Dense), out[r0:r1])
-			}
-		})
-	}
-	for b := range blocks {
-		next <- b
-	}
-	close(next)
-	wg.Wait()
+	par.For(workers, blocks, func(b int) {
+		if errs[b] = learn.Interrupted(ctx); errs[b] != nil {
+			return
+		}
+		r0, r1 := b*decisionBlock, min(r, (b+1)*decisionBlock)
+		_, errs[b] = m.Decision(x.Slice(r0, r1, 0, c).(*mat.Dense), out[r0:r1])
+	})
 	for _, err := range errs {
 		if err != nil {
 			return nil, err

@@ -246,24 +246,8 @@ func (s *solver) step(i, j int) {
 		sum := a[i] + a[j]
 		a[i] -= delta
 		a[j] += delta
-		if sum > ci {
-			if a[i] > ci {
-				a[i] = ci
-				a[j] = sum - ci
-			}
-		} else if a[j] < 0 {
-			a[j] = 0
-			a[i] = sum
-		}
-		if sum > cj {
-			if a[j] > cj {
-				a[j] = cj
-				a[i] = sum - cj
-			}
-		} else if a[i] < 0 {
-			a[i] = 0
-			a[j] = sum
-		}
+		clipSum(&a[i], &a[j], sum, ci)
+		clipSum(&a[j], &a[i], sum, cj)
 	}
 
 	updateGradient(s.f[:n], ki[:n], kj[:n], s.y[i]*(a[i]-oldI), s.y[j]*(a[j]-oldJ))
@@ -373,4 +357,19 @@ func (s *solver) rho() float64 {
 		return sumFree / float64(nFree)
 	}
 	return (ub + lb) / 2
+}
+
+// clipSum is libsvm's clipping of one side of a pair of multipliers
+// whose sum is fixed: when sum > c, an ai above c is cut to c (aj taking
+// the rest); otherwise a negative aj is raised to 0 (ai taking the sum).
+func clipSum(ai, aj *float64, sum, c float64) {
+	if sum > c {
+		if *ai > c {
+			*ai = c
+			*aj = sum - c
+		}
+	} else if *aj < 0 {
+		*aj = 0
+		*ai = sum
+	}
 }

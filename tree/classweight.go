@@ -76,28 +76,61 @@ func (c ClassWeight) String() string {
 func (c ClassWeight) IsNone() bool { return !c.balanced && (!c.explicit || c.w == [2]float64{1, 1}) }
 
 // Of returns the weights of class 0 and class 1 for labels y and row
-// weights w (nil: 1 each). "balanced" gives w_c = n / (2 n_c) with n and
-// n_c sums of row weights (counts when w is nil, as scikit-learn); when
-// a class is absent both weigh 1.
+// weights w (nil: 1 each): OfClasses' for two classes, or the explicit
+// weights.
 func (c ClassWeight) Of(y []int, w []float64) (w0, w1 float64) {
-	switch {
-	case c.balanced:
-		var n [2]float64
-		for i, yi := range y {
-			if w == nil {
-				n[yi]++
-			} else {
-				n[yi] += w[i]
-			}
-		}
-		if n[0] == 0 || n[1] == 0 {
-			return 1, 1 // one class: nothing to balance
-		}
-		return (n[0] + n[1]) / (2 * n[0]), (n[0] + n[1]) / (2 * n[1])
-	case c.explicit:
+	if c.explicit {
 		return c.w[0], c.w[1]
 	}
-	return 1, 1
+	ws := c.balancedOf(y, w, 2)
+	return ws[0], ws[1]
+}
+
+// OfMulti returns the weight of each of k classes for labels y (0..k-1)
+// and row weights w (nil: 1 each): 1 each for "none"; for "balanced",
+// w_c = n / (m n_c), m being the number of classes present and n and n_c
+// sums of row weights (counts when w is nil), scikit-learn's
+// compute_class_weight (a class absent weighs 1; for two classes, one
+// absent, both weigh 1). Explicit weights name two classes and are
+// refused.
+func (c ClassWeight) OfMulti(y []int, w []float64, k int) ([]float64, error) {
+	if c.explicit && !c.IsNone() {
+		return nil, fmt.Errorf("%w: class_weight %s names two classes; multi-class labels take none or balanced", learn.ErrParam, c)
+	}
+	return c.balancedOf(y, w, k), nil
+}
+
+// balancedOf is OfMulti's weights for a setting that is not explicit:
+// balanced ones, or 1 each.
+func (c ClassWeight) balancedOf(y []int, w []float64, k int) []float64 {
+	out := make([]float64, k)
+	for i := range out {
+		out[i] = 1
+	}
+	if !c.balanced {
+		return out
+	}
+	n := make([]float64, k)
+	for i, yi := range y {
+		if w == nil {
+			n[yi]++
+		} else {
+			n[yi] += w[i]
+		}
+	}
+	total, present := 0.0, 0
+	for _, v := range n {
+		if v > 0 {
+			total += v
+			present++
+		}
+	}
+	for i, v := range n {
+		if v > 0 {
+			out[i] = total / (float64(present) * v)
+		}
+	}
+	return out
 }
 
 // ClassWeightParam declares a class_weight parameter stored in field.

@@ -79,3 +79,50 @@ func DecodeTree(b []byte) (*Tree, []byte, error) {
 	}
 	return t, b, nil
 }
+
+// AppendBinaryMulti appends the encoding of a multi-class tree to b:
+// AppendBinary's, then the number of classes and the class shares.
+func (t *Tree) AppendBinaryMulti(b []byte) ([]byte, error) {
+	if t.Classes < 2 || len(t.Dist) != t.Classes*len(t.Feature) {
+		return nil, fmt.Errorf("tree: not a multi-class tree")
+	}
+	b, err := t.AppendBinary(b)
+	if err != nil {
+		return nil, err
+	}
+	b = binary.LittleEndian.AppendUint32(b, uint32(t.Classes))
+	for _, v := range t.Dist {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+	}
+	return b, nil
+}
+
+// DecodeTreeMulti reads a tree written by AppendBinaryMulti from the
+// start of b, checks it, and returns it with the rest of b.
+func DecodeTreeMulti(b []byte) (*Tree, []byte, error) {
+	t, b, err := DecodeTree(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(b) < 4 {
+		return nil, nil, errShort
+	}
+	k := int(binary.LittleEndian.Uint32(b))
+	b = b[4:]
+	if k < 2 || k > MaxClasses {
+		return nil, nil, fmt.Errorf("tree: %d classes", k)
+	}
+	n := len(t.Feature)
+	if uint64(n)*uint64(k)*8 > uint64(len(b)) {
+		return nil, nil, errShort
+	}
+	t.Classes, t.Dist = k, make([]float64, n*k)
+	for i := range t.Dist {
+		t.Dist[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+	b = b[8*n*k:]
+	if err := t.validate(); err != nil {
+		return nil, nil, fmt.Errorf("tree: %w", err)
+	}
+	return t, b, nil
+}

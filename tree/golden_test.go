@@ -101,7 +101,7 @@ func TestGoldenSklearn(t *testing.T) {
 					t.Errorf("node %d: weight %v, scikit-learn %v", i, tr.Weight[i], c.Weight[i])
 				}
 			}
-			m := &Model{tree: tr}
+			m := &Model{fitted: fitted{tree: tr}}
 			p, err := m.PositiveProba(score, nil)
 			if err != nil {
 				t.Fatal(err)

@@ -755,11 +755,8 @@ func (b *builder) evalFeature(f int, fr *frame, best *split) bool {
 		if nc > 0 && defLeft {
 			c0, c1, cw, cc = c0+n0, c1+n1, cw+nw, cc+nc
 		}
-		if cc < b.minLeaf || fr.count-cc < b.minLeaf {
-			continue
-		}
-		wr := fr.weight - cw
-		if cw < b.minWeightLeaf || wr < b.minWeightLeaf {
+		wr, ok := b.children(fr, cw, cc)
+		if !ok {
 			continue
 		}
 		// scikit-learn's proxy: -w_r I_r - w_l I_l.
@@ -771,17 +768,39 @@ func (b *builder) evalFeature(f int, fr *frame, best *split) bool {
 			proxy = -wr*(1-(r0*r0+r1*r1)/(wr*wr)) - cw*(1-(c0*c0+c1*c1)/(cw*cw))
 		}
 		if proxy > best.proxy {
-			lo := b.g.value(b.rows[i], f)
-			hi := b.g.value(b.rows[int32(uint32(keys[t]))], f)
-			th := lo/2 + hi/2
-			if th == hi || math.IsInf(th, 0) {
-				th = lo
-			}
+			th := b.threshold(f, i, keys[t])
 			*best = split{feature: f, rank: uint32(keys[t-1] >> 32), threshold: th, defLeft: defLeft,
 				proxy: proxy, l0: c0, l1: c1, wl: cw, found: true}
 		}
 	}
 	return false
+}
+
+// children tells whether a left child of weight cw and cc rows leaves
+// both children of node fr their minimum rows and weight, and gives the
+// right child's weight.
+func (b *builder) children(fr *frame, cw float64, cc int64) (float64, bool) {
+	if cc < b.minLeaf || fr.count-cc < b.minLeaf {
+		return 0, false
+	}
+	wr := fr.weight - cw
+	if cw < b.minWeightLeaf || wr < b.minWeightLeaf {
+		return 0, false
+	}
+	return wr, true
+}
+
+// threshold is the threshold between row i's value of feature f and
+// the next row's (key next): their midpoint, or row i's value where the
+// midpoint rounds to the next value or overflows.
+func (b *builder) threshold(f int, i int32, next uint64) float64 {
+	lo := b.g.value(b.rows[i], f)
+	hi := b.g.value(b.rows[int32(uint32(next))], f)
+	th := lo/2 + hi/2
+	if th == hi || math.IsInf(th, 0) {
+		th = lo
+	}
+	return th
 }
 
 // sortNode orders the node's rows by feature f into b.keys (rank<<32 |
@@ -877,4 +896,137 @@ func (b *builder) stablePartition(o []int32) {
 		nr += 1 - l
 	}
 	copy(o[nl:], tmp[:nr])
+}
+
+// MaxClasses is the most classes a multi-class tree takes.
+const MaxClasses = 255
+
+// NewMultiGrower is NewGrower for multi-class labels y in 0..k-1
+// (2 <= k <= MaxClasses): its trees split on the impurity of all k
+// classes, as scikit-learn's DecisionTreeClassifier does for k classes,
+// and hold each node's class shares (Tree.Dist).
+func NewMultiGrower(ctx context.Context, x *mat.Dense, y []int, k, workers int) (*Grower, error) {
+	if k < 2 || k > MaxClasses {
+		return nil, fmt.Errorf("%w: %d classes, want 2 to %d", learn.ErrData, k, MaxClasses)
+	}
+	for i, c := range y {
+		if c < 0 || c >= k {
+			return nil, fmt.Errorf("%w: row %d: label %d is not a class of 0..%d", learn.ErrData, i+1, c, k-1)
+		}
+	}
+	g, err := NewGrower(ctx, x, y, workers)
+	if err != nil {
+		return nil, err
+	}
+	g.k = k
+	return g, nil
+}
+
+// Classes returns the number of classes of a multi-class Grower, 0 for
+// one of labels 0 and 1.
+func (g *Grower) Classes() int { return g.k }
+
+// appendDist appends class weights ms as shares of their sum to d.
+func appendDist(d, ms []float64) []float64 {
+	s := 0.0
+	for _, v := range ms {
+		s += v
+	}
+	for _, v := range ms {
+		d = append(d, v/s)
+	}
+	return d
+}
+
+// impurityMulti is scikit-learn's impurity of a node of class weights
+// ms summing to w: gini, or entropy in bits.
+func (b *builder) impurityMulti(ms []float64, w float64) float64 {
+	if b.entropy {
+		e := 0.0
+		for _, v := range ms {
+			if v > 0 {
+				c := v / w
+				e -= c * (math.Log(c) / math.Ln2)
+			}
+		}
+		return e
+	}
+	sq := 0.0
+	for _, v := range ms {
+		sq += v * v
+	}
+	return 1 - sq/(w*w)
+}
+
+// scanMulti is evalFeature's scan of the thresholds of feature f for k
+// classes: keys are the node's rows by rank, the first np of them
+// present.
+func (b *builder) scanMulti(f int, fr *frame, keys []uint64, np int, best *split) {
+	nan, sl, c := b.mnan, b.msl, b.mc
+	clear(nan)
+	clear(sl)
+	var nw float64
+	var nc int64
+	for _, key := range keys[np:] {
+		i := int32(uint32(key))
+		nan[b.y[i]] += b.w[i]
+		nw += b.w[i]
+		nc += b.count(i)
+	}
+	present := fr.weight - nw
+	var wl float64
+	var cl int64
+	for t := 1; t < np; t++ {
+		i := int32(uint32(keys[t-1]))
+		w := b.w[i]
+		sl[b.y[i]] += w
+		wl += w
+		cl += b.count(i)
+		if keys[t]>>32 == keys[t-1]>>32 {
+			continue
+		}
+		left, cw, cc := sl, wl, cl
+		defLeft := wl >= present-wl
+		if nc > 0 && defLeft {
+			for j := range c {
+				c[j] = sl[j] + nan[j]
+			}
+			left, cw, cc = c, cw+nw, cc+nc
+		}
+		wr, ok := b.children(fr, cw, cc)
+		if !ok {
+			continue
+		}
+		// scikit-learn's proxy: -w_r I_r - w_l I_l, the right child's
+		// class weights the node's minus the left's.
+		var proxy float64
+		if b.entropy {
+			var el, er float64
+			for j, v := range left {
+				if v > 0 {
+					p := v / cw
+					el -= p * (math.Log(p) / math.Ln2)
+				}
+				if r := fr.ms[j] - v; r > 0 {
+					p := r / wr
+					er -= p * (math.Log(p) / math.Ln2)
+				}
+			}
+			proxy = -wr*er - cw*el
+		} else {
+			var sqL, sqR float64
+			for j, v := range left {
+				r := fr.ms[j] - v
+				sqL += v * v
+				sqR += r * r
+			}
+			proxy = -wr*(1-sqR/(wr*wr)) - cw*(1-sqL/(cw*cw))
+		}
+		if proxy > best.proxy {
+			th := b.threshold(f, i, keys[t])
+			copy(b.mbest, left)
+			*best = split{feature: f, rank: uint32(keys[t-1] >> 32), threshold: th, defLeft: defLeft,
+				proxy: proxy, lm: b.mbest, wl: cw, found: true}
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -73,7 +74,37 @@ func (m *Method) Fit(ctx context.Context, train, _ *learn.Data, env learn.Env) (
 	if err != nil {
 		return nil, err
 	}
-	return &Model{tree: t, features: train.Features}, nil
+	return &Model{fitted: fitted{tree: t, features: train.Features}}, nil
+}
+
+// FitMulti grows one tree on train, whose labels are 0..k-1, splitting
+// on the impurity of all k classes (valid is not used); its leaves
+// predict their weighted class shares, as scikit-learn's
+// DecisionTreeClassifier's predict_proba. A balanced class_weight is
+// n / (k n_c); explicit class weights are refused. The learn.MultiFitter
+// contract.
+func (m *Method) FitMulti(ctx context.Context, train, _ *learn.Data, k int, env learn.Env) (learn.Model, error) {
+	t, err := m.grow(ctx, train, env, CheckClasses(train, "training data", k), func() (*Grower, error) {
+		return NewMultiGrower(ctx, train.X, train.Y, k, env.Threads())
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &MultiModel{fitted{tree: t, features: train.Features}}, nil
+}
+
+// magicMulti starts a multi-class decision-tree payload; its last byte
+// is the format version.
+var magicMulti = []byte("aer.tree.multi\x01")
+
+// LoadMulti decodes a model written by MultiModel.MarshalBinary (the
+// learn.MultiFitter contract).
+func (m *Method) LoadMulti(payload []byte) (learn.Model, error) {
+	t, names, err := decodePayload(payload, magicMulti, "multi-class decision-tree", DecodeTreeMulti)
+	if err != nil {
+		return nil, err
+	}
+	return &MultiModel{fitted{tree: t, features: names}}, nil
 }
 
 // grow checks the settings, then (unless dataErr, the training data's
@@ -108,7 +139,49 @@ func (m *Method) Load(payload []byte) (learn.Scorer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Model{tree: t, features: names}, nil
+	return &Model{fitted: fitted{tree: t, features: names}}, nil
+}
+
+var _ learn.MultiFitter = (*Method)(nil)
+
+// CheckClasses is learn.Data.Check for labels 0..k-1 (rows numbered from
+// 1, errors wrapping learn.ErrData), with a positive, finite total row
+// weight: the checks of the multi-class fits built on trees.
+func CheckClasses(d *learn.Data, what string, k int) error {
+	if k < 2 || k > MaxClasses {
+		return fmt.Errorf("%w: %d classes, want 2 to %d", learn.ErrData, k, MaxClasses)
+	}
+	return CheckLabels(d, what, k)
+}
+
+// CheckLabels is CheckClasses without its bound on k: the checks of
+// every multi-class fit of rows, labels 0..k-1 and row weights.
+func CheckLabels(d *learn.Data, what string, k int) error {
+	if d.Rows() == 0 {
+		return fmt.Errorf("%w: %s has no rows", learn.ErrData, what)
+	}
+	if len(d.Y) != d.Rows() {
+		return fmt.Errorf("%w: %s has %d rows but %d labels", learn.ErrData, what, d.Rows(), len(d.Y))
+	}
+	for i, y := range d.Y {
+		if y < 0 || y >= k {
+			return fmt.Errorf("%w: %s row %d: label %d is not a class of 0..%d", learn.ErrData, what, i+1, y, k-1)
+		}
+	}
+	// The rest as for two classes.
+	tmp := *d
+	tmp.Y = make([]int, len(d.Y))
+	if err := tmp.Check(what); err != nil {
+		return err
+	}
+	total := 0.0
+	for i := range d.Y {
+		total += d.Weight(i)
+	}
+	if !(total > 0) || math.IsInf(total, 0) || total > 1e300 {
+		return fmt.Errorf("%w: %s: the row weights sum to %v; want a positive total below 1e300 (only their ratios matter)", learn.ErrData, what, total)
+	}
+	return nil
 }
 
 // decodePayload decodes a tree payload starting with magic (what names
@@ -131,31 +204,66 @@ func decodePayload(payload, magic []byte, what string, decode func([]byte) (*Tre
 	return t, names, nil
 }
 
-// Model is a fitted decision tree on the learn contract.
-type Model struct {
+// fitted is what a fitted tree model holds, of two classes (Model) or
+// more (MultiModel): the tree and the feature names.
+type fitted struct {
 	tree     *Tree
 	features []string // nil when the training data had no names
+}
+
+// Tree returns the fitted tree.
+func (m *fitted) Tree() *Tree { return m.tree }
+
+// NumFeatures returns the number of input features.
+func (m *fitted) NumFeatures() int { return m.tree.NumFeatures }
+
+// NumParams is the number of leaves.
+func (m *fitted) NumParams() int { return m.tree.NumLeaves() }
+
+// Summary reports the tree's size and its feature importances.
+func (m *fitted) Summary() any {
+	imp := make([]float64, m.tree.NumFeatures)
+	m.tree.Importance(imp)
+	Normalize(imp)
+	return &Summary{Depth: m.tree.Depth(), Leaves: m.tree.NumLeaves(), Nodes: m.tree.NumNodes(),
+		Importance: Importances(imp, m.features)}
+}
+
+// rows returns the dimensions of x, an error when its columns are not
+// the model's features.
+func (m *fitted) rows(x *mat.Dense) (n, c int, err error) {
+	n, c = x.Dims()
+	if c != m.tree.NumFeatures {
+		return 0, 0, fmt.Errorf("%w: data has %d features, the model %d", learn.ErrData, c, m.tree.NumFeatures)
+	}
+	return n, c, nil
+}
+
+// marshal encodes the tree after magic with appendTree, then the
+// feature names.
+func (m *fitted) marshal(magic []byte, appendTree func(*Tree, []byte) ([]byte, error)) ([]byte, error) {
+	b, err := appendTree(m.tree, bytes.Clone(magic))
+	if err != nil {
+		return nil, err
+	}
+	return AppendNames(b, m.features), nil
+}
+
+// Model is a fitted decision tree of two classes on the learn contract.
+type Model struct {
+	fitted
 
 	shapOnce sync.Once
 	shap     *treeshap.Tree
 	shapErr  error
 }
 
-// Tree returns the fitted tree.
-func (m *Model) Tree() *Tree { return m.tree }
-
-// NumFeatures returns the number of input features.
-func (m *Model) NumFeatures() int { return m.tree.NumFeatures }
-
-// NumParams is the number of leaves.
-func (m *Model) NumParams() int { return m.tree.NumLeaves() }
-
 // PositiveProba writes the probability of class 1 of each row of x: the
 // weighted share of class 1 in the leaf the row reaches.
 func (m *Model) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	n, c := x.Dims()
-	if c != m.tree.NumFeatures {
-		return nil, fmt.Errorf("%w: data has %d features, the model %d", learn.ErrData, c, m.tree.NumFeatures)
+	n, c, err := m.rows(x)
+	if err != nil {
+		return nil, err
 	}
 	if len(dst) < n {
 		dst = make([]float64, n)
@@ -168,21 +276,36 @@ func (m *Model) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 }
 
 // MarshalBinary encodes the tree and the feature names.
-func (m *Model) MarshalBinary() ([]byte, error) {
-	b, err := m.tree.AppendBinary(bytes.Clone(magic))
+func (m *Model) MarshalBinary() ([]byte, error) { return m.marshal(magic, (*Tree).AppendBinary) }
+
+// MultiModel is a fitted decision tree of k classes (leaves holding
+// class shares) on the learn contract.
+type MultiModel struct{ fitted }
+
+// NumClasses returns the number of classes.
+func (m *MultiModel) NumClasses() int { return m.tree.Classes }
+
+// PredictProba writes the class shares of the leaf each row
+// reaches, Classes() per row.
+func (m *MultiModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
+	n, c, err := m.rows(x)
 	if err != nil {
 		return nil, err
 	}
-	return AppendNames(b, m.features), nil
+	k := m.tree.Classes
+	if len(dst) < n*k {
+		dst = make([]float64, n*k)
+	}
+	raw := x.RawMatrix()
+	for i := range n {
+		copy(dst[i*k:(i+1)*k], m.tree.DistRow(raw.Data[i*raw.Stride:i*raw.Stride+c]))
+	}
+	return dst[:n*k], nil
 }
 
-// Summary reports the tree's size and its feature importances.
-func (m *Model) Summary() any {
-	imp := make([]float64, m.tree.NumFeatures)
-	m.tree.Importance(imp)
-	Normalize(imp)
-	return &Summary{Depth: m.tree.Depth(), Leaves: m.tree.NumLeaves(), Nodes: m.tree.NumNodes(),
-		Importance: Importances(imp, m.features)}
+// MarshalBinary encodes the tree and the feature names.
+func (m *MultiModel) MarshalBinary() ([]byte, error) {
+	return m.marshal(magicMulti, (*Tree).AppendBinaryMulti)
 }
 
 // Summary is the report of a decision-tree fit.
@@ -197,7 +320,7 @@ type Summary struct {
 
 // String is the summary in one line, for aer fit's text output.
 func (s *Summary) String() string {
-	return fmt.Sprintf("depth %d, %d leaves%s", s.Depth, s.Leaves, topFeatures(s.Importance))
+	return fmt.Sprintf("depth %d, %d leaves%s", s.Depth, s.Leaves, TopImportances(s.Importance))
 }
 
 // FeatureImportance is one feature's share of the weighted impurity
@@ -220,7 +343,10 @@ func Importances(imp []float64, names []string) []FeatureImportance {
 	return out
 }
 
-func topFeatures(imp []FeatureImportance) string {
+// TopImportances is the text summaries give the largest importances:
+// "; importance " and the first three features of imp with their
+// importances, "" when imp is empty.
+func TopImportances(imp []FeatureImportance) string {
 	if len(imp) == 0 {
 		return ""
 	}

@@ -96,6 +96,14 @@ func (t *Tree) Leaf(row []float64) int {
 // PredictRow returns the probability of class 1 for one row.
 func (t *Tree) PredictRow(row []float64) float64 { return t.Value[t.Leaf(row)] }
 
+// DistRow returns the class probabilities of a multi-class tree for one
+// row: the class shares of the leaf it reaches (the tree's storage, not
+// to be changed).
+func (t *Tree) DistRow(row []float64) []float64 {
+	l := t.Leaf(row)
+	return t.Dist[l*t.Classes : (l+1)*t.Classes]
+}
+
 // Importance adds to imp (one entry per feature) the weighted impurity
 // decrease of the tree's splits, scikit-learn's unnormalised
 // feature_importances_: per split node w*I - w_l*I_l - w_r*I_r, divided by

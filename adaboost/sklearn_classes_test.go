@@ -98,25 +98,23 @@ func TestSklearnMulticlass(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				b, err := newMultiBooster(context.Background(), gr, data.X, data.Y, nil, data.W, nil, s.Resolved())
+				b, err := newBooster(context.Background(), gr, data.X, data.Y, nil, data.W, nil, s.Resolved())
 				if err != nil {
 					t.Fatal(err)
 				}
 				b.count = make([]int32, b.n)
-				var terms [][]float64
 				for r := range f.Rounds {
 					pick := fixedRuleMulti(data.Y, k, r)
 					clear(b.count)
 					for _, i := range pick {
 						b.count[i] = 1
 					}
-					stop, tt, err := b.round(context.Background(), r, nil, pick)
+					stop, err := b.round(context.Background(), r, nil, pick)
 					if err != nil || stop {
 						t.Fatalf("round %d: stop %v, %v", r, stop, err)
 					}
-					terms = append(terms, tt)
 				}
-				e = &MultiEnsemble{NumFeatures: 4, Classes: k, Trees: b.tree, Errors: b.errs, terms: terms}
+				e = &MultiEnsemble{NumFeatures: 4, Classes: k, Trees: b.tree, Errors: b.errs, terms: b.terms}
 			}
 			if len(e.Trees) != f.Rounds {
 				t.Fatalf("%d rounds, scikit-learn %d", len(e.Trees), f.Rounds)

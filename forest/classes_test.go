@@ -57,7 +57,7 @@ func TestMultiSamples(t *testing.T) {
 	}
 	for _, scheme := range []Scheme{BootstrapThenBalance, BalanceThenBootstrap} {
 		for _, repl := range []bool{false, true} {
-			md := newMultiDrawer(d.Y, nil, k, true, repl)
+			md := newDrawer(d.Y, nil, k, true, repl)
 			for trial := range 20 {
 				s := md.draw(scheme, rng.Derive(9, uint64(trial)))
 				if !slices.IsSorted(s.Rows) {

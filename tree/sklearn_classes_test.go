@@ -108,7 +108,7 @@ func TestSklearnMulticlass(t *testing.T) {
 						t.Errorf("presort %v: node %d: weight %v, impurity %v; scikit-learn %v, %v", presort, i, tr.Weight[i], tr.Impurity[i], ref.Weight[i], ref.Impurity[i])
 					}
 				}
-				m := &MultiModel{tree: tr}
+				m := &MultiModel{fitted{tree: tr}}
 				for _, set := range []struct {
 					rows [][]float64
 					want []float64

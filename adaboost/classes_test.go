@@ -102,7 +102,7 @@ func TestDrawBalancedMulti(t *testing.T) {
 	cls := [][]int{{0, 1, 2, 3, 4, 5, 6}, {7, 8}, {}, {9, 10, 11}}
 	for trial := range 20 {
 		count := make([]int32, 12)
-		drawBalancedMulti(cls, count, false, rng.Derive(1, uint64(trial)))
+		drawBalanced(cls, count, false, false, rng.Derive(1, uint64(trial)))
 		per := make([]int32, 4)
 		for c, rows := range cls {
 			for _, i := range rows {
