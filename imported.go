@@ -264,11 +264,11 @@ func importMulti(f *foreign, schema dataset.Schema, from string, sum []byte) (*M
 	if err != nil {
 		return nil, err
 	}
-	mf, ok := method.(learn.MultiFitter)
+	mf, ok := method.(learn.ClassFitter)
 	if !ok {
 		return nil, fmt.Errorf("import: method %s has no multi-class model", boost.MethodName)
 	}
-	mm, err := mf.LoadMulti(payload)
+	mm, err := mf.LoadClasses(payload)
 	if err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}

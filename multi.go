@@ -51,11 +51,11 @@ func loadMulti(h *modelfile.Header, method learn.Method, payload []byte) (learn.
 	var err error
 	switch h.Multiclass {
 	case Native:
-		mf, ok := method.(learn.MultiFitter)
+		mf, ok := method.(learn.ClassFitter)
 		if !ok {
 			return nil, fmt.Errorf("%w: method %s has no multi-class model of its own", modelfile.ErrHeader, h.Method)
 		}
-		mm, err = mf.LoadMulti(payload)
+		mm, err = mf.LoadClasses(payload)
 	case OneVsRest, OneVsOne:
 		mm, err = decompose.Load(payload, method)
 	default:

@@ -240,12 +240,12 @@ func Fit(ctx context.Context, train *learn.Data, s Settings, seed uint64, worker
 	return b.run(ctx, seed, progress)
 }
 
-// FitMulti boosts a multi-class ensemble (SAMME.R on K classes) on
+// FitClasses boosts a multi-class ensemble (SAMME.R on K classes) on
 // train, whose labels are 0..k-1, as s says; with s.UnderSample every
 // round's tree is grown on every class but the smallest under-sampled to
 // the smallest's size (imbalanced-learn's RUSBoost on K classes). Round
 // j draws from the stream j of seed.
-func FitMulti(ctx context.Context, train *learn.Data, k int, s Settings, seed uint64, workers int, progress func(done, total int)) (*MultiEnsemble, error) {
+func FitClasses(ctx context.Context, train *learn.Data, k int, s Settings, seed uint64, workers int, progress func(done, total int)) (*MultiEnsemble, error) {
 	b, err := boostAll(ctx, train, k, s, workers)
 	if err != nil {
 		return nil, err

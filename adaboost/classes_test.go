@@ -35,7 +35,7 @@ func TestFitMultiInvariants(t *testing.T) {
 		var ref []float64
 		var refPayload []byte
 		for _, workers := range []int{1, 2, 3} {
-			mm, err := m.FitMulti(context.Background(), train, nil, k, learn.Env{Seed: 3, Workers: workers})
+			mm, err := m.FitClasses(context.Background(), train, nil, k, learn.Env{Seed: 3, Workers: workers})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -66,7 +66,7 @@ func TestFitMultiInvariants(t *testing.T) {
 					t.Fatalf("%s: row %d: probabilities sum to %v", m.Name(), i/k, s)
 				}
 			}
-			back, err := m.LoadMulti(payload)
+			back, err := m.LoadClasses(payload)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -78,7 +78,7 @@ func TestFitMultiInvariants(t *testing.T) {
 				t.Fatalf("%s: payload changed in the round trip", m.Name())
 			}
 			for _, cut := range []int{0, 7, 20, len(payload) / 2, len(payload) - 1} {
-				if _, err := m.LoadMulti(payload[:cut]); err == nil {
+				if _, err := m.LoadClasses(payload[:cut]); err == nil {
 					t.Fatalf("%s: a payload cut to %d bytes loaded", m.Name(), cut)
 				}
 			}
@@ -91,7 +91,7 @@ func TestFitMultiInvariants(t *testing.T) {
 	if err := m.Set("class_weight", "0:1,1:4"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.FitMulti(context.Background(), train, nil, k, learn.Env{}); err == nil {
+	if _, err := m.FitClasses(context.Background(), train, nil, k, learn.Env{}); err == nil {
 		t.Error("explicit two-class weights were taken for 6 classes")
 	}
 }

@@ -39,7 +39,7 @@
 // in each tree only, computed from the class counts of the rows it is
 // grown on, as scikit-learn's trees do.
 //
-// On K classes (FitMulti, FitEasyMulti, the learn.MultiFitter of the
+// On K classes (FitClasses, FitEasyMulti, the learn.ClassFitter of the
 // methods, asked for by --multiclass native; the default stays
 // one-vs-rest, which measured better) a round is scikit-learn's
 // multi-class SAMME.R: the error is that of the tree's most probable

@@ -18,7 +18,7 @@ func FuzzLoadMulti(f *testing.F) {
 	m := NewEasyEnsemble().(*Method)
 	_ = m.Set("n_estimators", "2")
 	_ = m.Set("rounds", "3")
-	model, err := m.FitMulti(context.Background(), &learn.Data{X: x, Y: []int{0, 0, 1, 1, 2, 2, 0, 1, 2}}, nil, 3, learn.Env{Seed: 1})
+	model, err := m.FitClasses(context.Background(), &learn.Data{X: x, Y: []int{0, 0, 1, 1, 2, 2, 0, 1, 2}}, nil, 3, learn.Env{Seed: 1})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func FuzzLoadMulti(f *testing.F) {
 	f.Add(b)
 	f.Add(magicMulti)
 	f.Fuzz(func(t *testing.T, payload []byte) {
-		mm, err := m.LoadMulti(payload)
+		mm, err := m.LoadClasses(payload)
 		if err != nil || mm.NumFeatures() > 1000 {
 			return
 		}

@@ -259,17 +259,17 @@ func decode[E any](payload, magic []byte, what string, classes bool, ensemble fu
 	return ens, names, nil
 }
 
-// FitMulti boosts on train, whose labels are 0..k-1 (valid is not
+// FitClasses boosts on train, whose labels are 0..k-1 (valid is not
 // used): RUSBoost and AdaBoost one SAMME.R ensemble on K classes,
 // EasyEnsemble its ensembles in parallel on the Env's workers; no model
-// depends on their number. The learn.MultiFitter contract.
-func (m *Method) FitMulti(ctx context.Context, train, _ *learn.Data, k int, env learn.Env) (learn.Model, error) {
+// depends on their number. The learn.ClassFitter contract.
+func (m *Method) FitClasses(ctx context.Context, train, _ *learn.Data, k int, env learn.Env) (learn.Model, error) {
 	ens, err := fitEnsembles(m, env,
 		func(s EasySettings, progress func(done, total int)) ([]*MultiEnsemble, error) {
 			return FitEasyMulti(ctx, train, k, s, env.Seed, env.Threads(), progress)
 		},
 		func(s Settings, progress func(done, total int)) (*MultiEnsemble, error) {
-			return FitMulti(ctx, train, k, s, env.Seed, env.Threads(), progress)
+			return FitClasses(ctx, train, k, s, env.Seed, env.Threads(), progress)
 		})
 	if err != nil {
 		return nil, err
@@ -281,9 +281,9 @@ func (m *Method) FitMulti(ctx context.Context, train, _ *learn.Data, k int, env 
 // version.
 var magicMulti = []byte("aer.adaboost.multi\x01")
 
-// LoadMulti decodes a model written by MultiModel.MarshalBinary (the
-// learn.MultiFitter contract).
-func (m *Method) LoadMulti(payload []byte) (learn.Model, error) {
+// LoadClasses decodes a model written by MultiModel.MarshalBinary (the
+// learn.ClassFitter contract).
+func (m *Method) LoadClasses(payload []byte) (learn.Model, error) {
 	ens, names, err := decode(payload, magicMulti, "a multi-class AdaBoost", true, func(b []byte, e, p, k int, errs []float64) (*MultiEnsemble, []byte, error) {
 		me := &MultiEnsemble{NumFeatures: p, Classes: k, Errors: errs}
 		for j := range errs {
@@ -306,7 +306,7 @@ func (m *Method) LoadMulti(payload []byte) (learn.Model, error) {
 	return &MultiModel{fitted[*MultiEnsemble]{ensembles: ens, features: names}}, nil
 }
 
-var _ learn.MultiFitter = (*Method)(nil)
+var _ learn.ClassFitter = (*Method)(nil)
 
 // ensemble is what the models ask of their ensembles, of two classes
 // (Ensemble) or K (MultiEnsemble).

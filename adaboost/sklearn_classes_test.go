@@ -89,7 +89,7 @@ func TestSklearnMulticlass(t *testing.T) {
 			var e *MultiEnsemble
 			if f.Name[:3] != "rus" {
 				var err error
-				if e, err = FitMulti(context.Background(), &data, k, s, 0, 1, nil); err != nil {
+				if e, err = FitClasses(context.Background(), &data, k, s, 0, 1, nil); err != nil {
 					t.Fatal(err)
 				}
 			} else {

@@ -15,8 +15,8 @@ func TestDefaultStrategy(t *testing.T) {
 		if s := decompose.DefaultStrategy(m); s != decompose.OneVsRest {
 			t.Errorf("%s: default %q", m.Name(), s)
 		}
-		if _, ok := m.(learn.MultiFitter); !ok {
-			t.Errorf("%s is not a learn.MultiFitter", m.Name())
+		if _, ok := m.(learn.ClassFitter); !ok {
+			t.Errorf("%s is not a learn.ClassFitter", m.Name())
 		}
 	}
 }

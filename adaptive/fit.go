@@ -1106,7 +1106,7 @@ func mustMetric(name string) metrics.Metric {
 // the hold-out split, the mixture and the members).
 const streamMultiLocal = 1<<20 + 1
 
-// MultiReport describes a multi-class fit (FitMulti); it encodes to JSON.
+// MultiReport describes a multi-class fit (FitClasses); it encodes to JSON.
 type MultiReport struct {
 	// Config is the configuration with every default filled in.
 	Config Config `json:"config"`
@@ -1192,9 +1192,9 @@ type multiFit struct {
 	ww []float64
 }
 
-// FitMulti trains AER's multi-class model (see Method.FitMulti) and
+// FitClasses trains AER's multi-class model (see Method.FitClasses) and
 // returns it with its report.
-func FitMulti(ctx context.Context, train, valid *learn.Data, k int, cfg *Config, env learn.Env) (*MultiModel, *MultiReport, error) {
+func FitClasses(ctx context.Context, train, valid *learn.Data, k int, cfg *Config, env learn.Env) (*MultiModel, *MultiReport, error) {
 	start := time.Now()
 	c, err := cfg.resolve()
 	if err != nil {
@@ -1458,7 +1458,7 @@ func (f *multiFit) fitMembers() ([]multiSet, error) {
 			if jb.g < 0 {
 				t := -1 - jb.g
 				env := learn.Env{Seed: rng.DeriveSeed(rng.DeriveSeed(f.env.Seed, streamPeers), uint64(t)), Workers: 1, Logger: f.env.Logger}
-				mb, err := peers[t].FitMulti(ctx, all, nil, f.k, env)
+				mb, err := peers[t].FitClasses(ctx, all, nil, f.k, env)
 				if err != nil {
 					return fmt.Errorf("aer: peer %s: %w", c.Peers[t].Name(), err)
 				}
@@ -1477,7 +1477,7 @@ func (f *multiFit) fitMembers() ([]multiSet, error) {
 				name, comp = fmt.Sprintf("%s %d%s", s.Kind, s.Component, label), s.Component
 			}
 			seed := rng.DeriveSeed(rng.DeriveSeed(f.env.Seed, streamMembers+uint64(jb.g)*1000), uint64(jb.place))
-			mb, err := fitters[jb.g].FitMulti(ctx, d, nil, f.k, learn.Env{Seed: seed, Workers: 1, Logger: f.env.Logger})
+			mb, err := fitters[jb.g].FitClasses(ctx, d, nil, f.k, learn.Env{Seed: seed, Workers: 1, Logger: f.env.Logger})
 			if err != nil {
 				return fmt.Errorf("aer: member %d (%s): %w", jb.place, name, err)
 			}
@@ -1517,10 +1517,10 @@ func (f *multiFit) fitMembers() ([]multiSet, error) {
 // multiFitters returns methods as multi-class fitters; the first that is
 // none is an error wrapping learn.ErrParam, refuse (a format of its
 // name) saying why.
-func multiFitters(methods []learn.Method, refuse string) ([]learn.MultiFitter, error) {
-	out := make([]learn.MultiFitter, len(methods))
+func multiFitters(methods []learn.Method, refuse string) ([]learn.ClassFitter, error) {
+	out := make([]learn.ClassFitter, len(methods))
 	for j, m := range methods {
-		mf, ok := m.(learn.MultiFitter)
+		mf, ok := m.(learn.ClassFitter)
 		if !ok {
 			return nil, fmt.Errorf("aer: %w: "+refuse, learn.ErrParam, m.Name())
 		}

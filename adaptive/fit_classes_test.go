@@ -66,7 +66,7 @@ func fitThree(t *testing.T, seed uint64, workers int, params ...string) *MultiMo
 		}
 	}
 	tr, va := threeClasses(300, 1), threeClasses(100, 2)
-	mm, err := m.(learn.MultiFitter).FitMulti(context.Background(), tr, va, 3, learn.Env{Seed: seed, Workers: workers})
+	mm, err := m.(learn.ClassFitter).FitClasses(context.Background(), tr, va, 3, learn.Env{Seed: seed, Workers: workers})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestMultiRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lm, err := NewMethod().(learn.MultiFitter).LoadMulti(b)
+		lm, err := NewMethod().(learn.ClassFitter).LoadClasses(b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -185,13 +185,13 @@ func TestMultiStaticDescent(t *testing.T) {
 // model is a parameter error.
 func TestMultiErrors(t *testing.T) {
 	tr := threeClasses(60, 1)
-	m := NewMethod().(learn.MultiFitter)
+	m := NewMethod().(learn.ClassFitter)
 	bad := &learn.Data{X: tr.X, Y: append([]int(nil), tr.Y...)}
 	bad.Y[3] = 5
-	if _, err := m.FitMulti(context.Background(), bad, nil, 3, learn.Env{}); !errors.Is(err, learn.ErrData) {
+	if _, err := m.FitClasses(context.Background(), bad, nil, 3, learn.Env{}); !errors.Is(err, learn.ErrData) {
 		t.Errorf("label 5 of 3 classes: %v, want ErrData", err)
 	}
-	if _, err := m.LoadMulti([]byte(`{"format":"aer-model-2"}`)); err == nil {
+	if _, err := m.LoadClasses([]byte(`{"format":"aer-model-2"}`)); err == nil {
 		t.Error("a binary payload loaded as a multi-class model")
 	}
 }
@@ -218,7 +218,7 @@ func TestMultiQualityShared(t *testing.T) {
 		return &learn.Data{X: learn.Rows(d.X, rows), Y: learn.Pick(d.Y, rows)}
 	}
 	tr, va, te := sub(parts[0]), sub(parts[1]), sub(parts[2])
-	mm, err := NewMethod().(learn.MultiFitter).FitMulti(context.Background(), tr, va, k, learn.Env{Seed: 0, Workers: 2})
+	mm, err := NewMethod().(learn.ClassFitter).FitClasses(context.Background(), tr, va, k, learn.Env{Seed: 0, Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

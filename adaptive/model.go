@@ -466,7 +466,7 @@ func (m *Model) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	return learn.TwoClassProba(m, x, dst)
 }
 
-// MultiModel is AER's own multi-class model (FitMulti): multi-class
+// MultiModel is AER's own multi-class model (FitClasses): multi-class
 // members on class-balanced subsets of the components of a Gaussian
 // mixture of every class's rows, mixed per row by static and likelihood
 // weights. It is safe for concurrent use once fitted or loaded.
@@ -566,7 +566,7 @@ type multiEncodedMember struct {
 
 const formatMulti1 = "aer-multi-1"
 
-// MarshalBinary encodes the model for LoadMulti.
+// MarshalBinary encodes the model for LoadClasses.
 func (m *MultiModel) MarshalBinary() ([]byte, error) {
 	e := multiEncoded{Format: formatMulti1, Classes: m.k, Means: m.means, Scaler: m.scaler, Mixture: m.mixture,
 		Static: m.comb.static, Lambda: m.comb.lambda, Dynamic: m.comb.dynamic, Logit: m.comb.logit, Config: m.config}
@@ -580,11 +580,11 @@ func (m *MultiModel) MarshalBinary() ([]byte, error) {
 	return encodeJSON(&e)
 }
 
-// LoadMulti decodes a model written by MultiModel.MarshalBinary and
+// LoadClasses decodes a model written by MultiModel.MarshalBinary and
 // checks that its parts fit together. Members are loaded by the methods
 // registered under their names (boosted trees and logistic regression
 // always are).
-func LoadMulti(b []byte) (*MultiModel, error) {
+func LoadClasses(b []byte) (*MultiModel, error) {
 	var e multiEncoded
 	if err := decodeJSON(b, &e, &e.Format, formatMulti1, "multi-class model"); err != nil {
 		return nil, err
@@ -609,11 +609,11 @@ func LoadMulti(b []byte) (*MultiModel, error) {
 		if err != nil {
 			return nil, fmt.Errorf("aer: member %d: %w", j, err)
 		}
-		mf, ok := method.(learn.MultiFitter)
+		mf, ok := method.(learn.ClassFitter)
 		if !ok {
 			return nil, fmt.Errorf("aer: member %d: method %s has no multi-class model", j, em.Method)
 		}
-		mb, err := mf.LoadMulti(em.Payload)
+		mb, err := mf.LoadClasses(em.Payload)
 		if err != nil {
 			return nil, fmt.Errorf("aer: member %d (%s): %w", j, em.Method, err)
 		}

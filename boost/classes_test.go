@@ -335,8 +335,8 @@ func TestMultiWorkers(t *testing.T) {
 	}
 }
 
-// TestMultiFitLoad: FitMulti on 1 and 2 workers gives the same bytes;
-// LoadMulti gives a model that encodes to the same bytes and predicts
+// TestMultiFitLoad: FitClasses on 1 and 2 workers gives the same bytes;
+// LoadClasses gives a model that encodes to the same bytes and predicts
 // the same probabilities (rows summing to 1); Margins are the softmax's
 // logits.
 func TestMultiFitLoad(t *testing.T) {
@@ -345,7 +345,7 @@ func TestMultiFitLoad(t *testing.T) {
 	var models [2]learn.Model
 	var enc [2][]byte
 	for i, workers := range []int{1, 2} {
-		m, err := meth.(learn.MultiFitter).FitMulti(context.Background(), &learn.Data{X: x, Y: y}, nil, 3, learn.Env{Seed: 9, Workers: workers})
+		m, err := meth.(learn.ClassFitter).FitClasses(context.Background(), &learn.Data{X: x, Y: y}, nil, 3, learn.Env{Seed: 9, Workers: workers})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -355,9 +355,9 @@ func TestMultiFitLoad(t *testing.T) {
 		}
 	}
 	if !bytes.Equal(enc[0], enc[1]) {
-		t.Fatal("FitMulti on 2 workers differs from 1 worker")
+		t.Fatal("FitClasses on 2 workers differs from 1 worker")
 	}
-	loaded, err := meth.(learn.MultiFitter).LoadMulti(enc[0])
+	loaded, err := meth.(learn.ClassFitter).LoadClasses(enc[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -425,7 +425,7 @@ func TestMultiErrors(t *testing.T) {
 	x, y := multiData(50, 3, 3, 3)
 	ctx := context.Background()
 	fit := func(s Settings, d *learn.Data, valid *learn.Data, k int) error {
-		_, err := New(s).(learn.MultiFitter).FitMulti(ctx, d, valid, k, learn.Env{})
+		_, err := New(s).(learn.ClassFitter).FitClasses(ctx, d, valid, k, learn.Env{})
 		return err
 	}
 	good := &learn.Data{X: x, Y: y}
@@ -492,7 +492,7 @@ func TestMultiErrors(t *testing.T) {
 	}
 }
 
-// TestMultiLoadErrors: LoadMulti refuses what is not a well-formed
+// TestMultiLoadErrors: LoadClasses refuses what is not a well-formed
 // model, with an error.
 func TestMultiLoadErrors(t *testing.T) {
 	x, y := multiData(200, 3, 3, 4)
@@ -522,16 +522,16 @@ func TestMultiLoadErrors(t *testing.T) {
 		"bad feature":  edit(func(v map[string]any) { tree(v, 1, 2)["feature"].([]any)[0] = 7 }),
 		"short arrays": edit(func(v map[string]any) { tree(v, 0, 0)["value"] = []any{} }),
 	} {
-		if _, err := NewMethod().(learn.MultiFitter).LoadMulti(b); err == nil {
+		if _, err := NewMethod().(learn.ClassFitter).LoadClasses(b); err == nil {
 			t.Errorf("%s: loaded", name)
 		}
 	}
-	if _, err := NewMethod().(learn.MultiFitter).LoadMulti(good); err != nil {
+	if _, err := NewMethod().(learn.ClassFitter).LoadClasses(good); err != nil {
 		t.Fatal(err)
 	}
 }
 
-// FuzzLoadMulti: LoadMulti returns a model or an error, never panics,
+// FuzzLoadMulti: LoadClasses returns a model or an error, never panics,
 // and a model it returns predicts.
 func FuzzLoadMulti(f *testing.F) {
 	x, y := multiData(200, 3, 3, 5)
@@ -543,7 +543,7 @@ func FuzzLoadMulti(f *testing.F) {
 	f.Add(good)
 	f.Add([]byte(`{"num_features":1,"base_margin":[0,0],"trees":[]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		mm, err := NewMethod().(learn.MultiFitter).LoadMulti(b)
+		mm, err := NewMethod().(learn.ClassFitter).LoadClasses(b)
 		if err != nil || mm.NumFeatures() > 1000 {
 			return
 		}

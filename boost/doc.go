@@ -31,7 +31,7 @@
 // used elsewhere (and with the purego build tag), so results do not
 // depend on it.
 //
-// TrainMulti (and Method.FitMulti, the learn.MultiFitter contract) fits
+// TrainMulti (and Method.FitClasses, the learn.ClassFitter contract) fits
 // K classes as XGBoost's multi:softprob does: one tree per class per
 // round, grown by the same code from the softmax loss's gradients, the
 // K trees of a round in parallel. A MultiModel's margins are within 1e-5

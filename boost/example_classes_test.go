@@ -34,7 +34,7 @@ func ExampleTrainMulti() {
 	// x=8.5: P = 0.025 0.036 0.939
 }
 
-func ExampleMethod_FitMulti() {
+func ExampleMethod_FitClasses() {
 	// The method as the registry gives it, XGBoost's parameter names.
 	m := boost.NewMethod()
 	for _, kv := range [][2]string{{"n_estimators", "10"}, {"max_depth", "2"}, {"min_child_weight", "0"}} {
@@ -44,12 +44,12 @@ func ExampleMethod_FitMulti() {
 	}
 	x := mat.NewDense(6, 2, []float64{0, 1, 0, 2, 5, 1, 5, 2, 9, 1, 9, 2})
 	train := &learn.Data{X: x, Y: []int{0, 0, 1, 1, 2, 2}}
-	mm, err := m.(learn.MultiFitter).FitMulti(context.Background(), train, nil, 3, learn.Env{Seed: 1})
+	mm, err := m.(learn.ClassFitter).FitClasses(context.Background(), train, nil, 3, learn.Env{Seed: 1})
 	if err != nil {
 		panic(err)
 	}
 	b, _ := mm.MarshalBinary()
-	loaded, err := m.(learn.MultiFitter).LoadMulti(b)
+	loaded, err := m.(learn.ClassFitter).LoadClasses(b)
 	if err != nil {
 		panic(err)
 	}

@@ -144,13 +144,13 @@ func (m *Method) checkSettings(valid *learn.Data, multi bool) error {
 	return nil
 }
 
-// FitMulti trains multi-class boosted trees (TrainMulti) on train, whose
+// FitClasses trains multi-class boosted trees (TrainMulti) on train, whose
 // labels are 0..k-1, with its row weights and the Env's seed and
 // workers; valid, when given, is evaluated every round (MLogLoss) and
-// drives early stopping. The learn.MultiFitter contract: bad data and
+// drives early stopping. The learn.ClassFitter contract: bad data and
 // k < 2 wrap learn.ErrData, the settings CheckClasses refuses
 // learn.ErrParam. The model predicts on one goroutine.
-func (m *Method) FitMulti(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.Model, error) {
+func (m *Method) FitClasses(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.Model, error) {
 	if err := m.checkSettings(valid, true); err != nil {
 		return nil, err
 	}
@@ -217,9 +217,9 @@ func (m *Method) Load(payload []byte) (learn.Scorer, error) {
 	return &Fitted{Model: bm}, nil
 }
 
-// LoadMulti decodes a model written by MultiModel.MarshalBinary (the
-// learn.MultiFitter contract); it predicts on one goroutine.
-func (m *Method) LoadMulti(payload []byte) (learn.Model, error) {
+// LoadClasses decodes a model written by MultiModel.MarshalBinary (the
+// learn.ClassFitter contract); it predicts on one goroutine.
+func (m *Method) LoadClasses(payload []byte) (learn.Model, error) {
 	mm := new(MultiModel)
 	if err := mm.UnmarshalBinary(payload); err != nil {
 		return nil, err
@@ -228,7 +228,7 @@ func (m *Method) LoadMulti(payload []byte) (learn.Model, error) {
 	return mm, nil
 }
 
-var _ learn.MultiFitter = (*Method)(nil)
+var _ learn.ClassFitter = (*Method)(nil)
 
 // Fitted is a trained boosted-tree model on the learn contract.
 type Fitted struct {

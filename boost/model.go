@@ -431,7 +431,7 @@ func (m *MultiModel) Margins(x *mat.Dense, dst []float64) ([]float64, error) {
 // (NaN = missing) into dst, row-major, Classes() per row (allocated when
 // too short), and returns it: the softmax of the margins. It is the
 // learn.MultiModel contract; it uses Settings.Threads goroutines (1 in a
-// model from Method.FitMulti or LoadMulti).
+// model from Method.FitClasses or LoadClasses).
 func (m *MultiModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	dst, err := m.Margins(x, dst)
 	if err != nil {

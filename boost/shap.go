@@ -137,8 +137,8 @@ func (f *Fitted) Attribute(x *mat.Dense) (*learn.Attribution, error) {
 // model, one set per class. The class probabilities are the softmax of
 // the margins, so a value that raises one class's margin raises that
 // class's probability against the others. Rows are spread over
-// Settings.Threads goroutines (1 in a model from Method.FitMulti or
-// LoadMulti).
+// Settings.Threads goroutines (1 in a model from Method.FitClasses or
+// LoadClasses).
 func (m *MultiModel) AttributeClasses(x *mat.Dense) ([]*learn.Attribution, error) {
 	n, nf := x.Dims()
 	if nf != m.nf {

@@ -64,7 +64,7 @@ func loadMultiSHAPGolden(t *testing.T) (*multiSHAPGolden, *mat.Dense, []int) {
 }
 
 // TestAttributeClassesXGBoost fits the golden's 4-class table (missing
-// values in two features) through Method.FitMulti, as aer fit does, and
+// values in two features) through Method.FitClasses, as aer fit does, and
 // checks learn.AttributeClasses against XGBoost 1.7's pred_contribs of
 // every row, class by class, bias included, within 1e-5 (XGBoost's
 // float32), and local accuracy: each class's base plus the sum of its
@@ -83,7 +83,7 @@ func TestAttributeClassesXGBoost(t *testing.T) {
 	if err := meth.Set("n_estimators", strconv.Itoa(g.Rounds)); err != nil {
 		t.Fatal(err)
 	}
-	mm, err := meth.(learn.MultiFitter).FitMulti(context.Background(), &learn.Data{X: x, Y: y}, nil, g.Classes, learn.Env{Workers: 1})
+	mm, err := meth.(learn.ClassFitter).FitClasses(context.Background(), &learn.Data{X: x, Y: y}, nil, g.Classes, learn.Env{Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

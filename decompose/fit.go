@@ -5,11 +5,11 @@ import (
 )
 
 // Native is the strategy of a method's own multi-class model
-// (learn.MultiFitter: softmax boosted trees, multinomial logistic
+// (learn.ClassFitter: softmax boosted trees, multinomial logistic
 // regression), beside OneVsRest and OneVsOne.
 const Native = "native"
 
-// Decomposer is implemented by a learn.MultiFitter whose own
+// Decomposer is implemented by a learn.ClassFitter whose own
 // multi-class model is not its default: PreferDecomposition returns the
 // strategy (OneVsRest or OneVsOne) DefaultStrategy gives it, its native
 // model reachable by asking for Native.
@@ -18,7 +18,7 @@ type Decomposer interface {
 }
 
 // DefaultStrategy is the strategy of method when none is asked for:
-// Native for a learn.MultiFitter (unless it is a Decomposer), else
+// Native for a learn.ClassFitter (unless it is a Decomposer), else
 // OneVsRest.
 func DefaultStrategy(method learn.Method) string {
 	if d, ok := method.(Decomposer); ok {
@@ -26,7 +26,7 @@ func DefaultStrategy(method learn.Method) string {
 			return s
 		}
 	}
-	if _, ok := method.(learn.MultiFitter); ok {
+	if _, ok := method.(learn.ClassFitter); ok {
 		return Native
 	}
 	return OneVsRest

@@ -121,7 +121,7 @@ func TestFitMultiInvariants(t *testing.T) {
 		var ref []float64
 		var refPayload []byte
 		for _, workers := range []int{1, 2, 3} {
-			mm, err := m.FitMulti(context.Background(), d, nil, 4, learn.Env{Seed: 7, Workers: workers})
+			mm, err := m.FitClasses(context.Background(), d, nil, 4, learn.Env{Seed: 7, Workers: workers})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -141,7 +141,7 @@ func TestFitMultiInvariants(t *testing.T) {
 						t.Fatalf("%s: row %d: probabilities sum to %v", m.Name(), i/4, s)
 					}
 				}
-				back, err := m.LoadMulti(payload)
+				back, err := m.LoadClasses(payload)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -153,7 +153,7 @@ func TestFitMultiInvariants(t *testing.T) {
 					t.Fatalf("%s: payload changed in the round trip", m.Name())
 				}
 				for _, cut := range []int{0, 5, len(payload) / 2, len(payload) - 1} {
-					if _, err := m.LoadMulti(payload[:cut]); err == nil {
+					if _, err := m.LoadClasses(payload[:cut]); err == nil {
 						t.Fatalf("%s: a payload cut to %d bytes loaded", m.Name(), cut)
 					}
 				}
@@ -178,12 +178,12 @@ func TestFitMultiRefuses(t *testing.T) {
 	if err := m.Set("class_weight", "0:1,1:2"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.FitMulti(context.Background(), d, nil, 3, learn.Env{}); err == nil {
+	if _, err := m.FitClasses(context.Background(), d, nil, 3, learn.Env{}); err == nil {
 		t.Error("explicit two-class weights were taken for 3 classes")
 	}
 	bad := &learn.Data{X: d.X, Y: slices.Clone(d.Y)}
 	bad.Y[0] = 3
-	if _, err := NewBalancedRF().(*Method).FitMulti(context.Background(), bad, nil, 3, learn.Env{}); err == nil {
+	if _, err := NewBalancedRF().(*Method).FitClasses(context.Background(), bad, nil, 3, learn.Env{}); err == nil {
 		t.Error("a label out of range was taken")
 	}
 }

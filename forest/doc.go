@@ -25,8 +25,8 @@
 // them), and class_weight is computed on each tree's sample (scikit-learn's
 // "balanced_subsample").
 //
-// Both fit multi-class labels natively too (FitMulti, the
-// learn.MultiFitter of the methods, asked for by --multiclass native; the
+// Both fit multi-class labels natively too (FitClasses, the
+// learn.ClassFitter of the methods, asked for by --multiclass native; the
 // default stays one-vs-rest, which measured better): each tree's sample is
 // balanced as imbalanced-learn's RandomUnderSampler(sampling_strategy=
 // "auto") balances several classes, every class but the smallest drawn

@@ -160,14 +160,14 @@ func (f *Forest) MeanDepth() float64 {
 	return s / float64(len(f.Trees))
 }
 
-// FitMulti grows a multi-class forest on train, whose labels are
+// FitClasses grows a multi-class forest on train, whose labels are
 // 0..k-1, as imbalanced-learn 0.10 does for several classes: each tree's
 // sample is balanced by RandomUnderSampler(sampling_strategy="auto"),
 // every class but the smallest drawn down to the smallest class's size
 // (the smallest is the first of the smallest when several are), and the
 // trees are multi-class (tree.NewMultiGrower). As Fit, tree j draws from
 // the stream j of seed, so the forest does not depend on workers.
-func FitMulti(ctx context.Context, train *learn.Data, k int, scheme Scheme, s Settings, seed uint64, workers int, progress func(done, total int)) (*Forest, error) {
+func FitClasses(ctx context.Context, train *learn.Data, k int, scheme Scheme, s Settings, seed uint64, workers int, progress func(done, total int)) (*Forest, error) {
 	if err := s.Check(); err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ func FuzzLoadMulti(f *testing.F) {
 	d := multiData(60, 2, 3, 1)
 	m := NewBalancedRF().(*Method)
 	_ = m.Set("n_estimators", "2")
-	model, err := m.FitMulti(context.Background(), d, nil, 3, learn.Env{Seed: 1})
+	model, err := m.FitClasses(context.Background(), d, nil, 3, learn.Env{Seed: 1})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -25,7 +25,7 @@ func FuzzLoadMulti(f *testing.F) {
 	f.Add(b)
 	f.Add(magicMulti)
 	f.Fuzz(func(t *testing.T, payload []byte) {
-		mm, err := m.LoadMulti(payload)
+		mm, err := m.LoadClasses(payload)
 		if err != nil || mm.NumFeatures() > 1000 {
 			return
 		}

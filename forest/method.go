@@ -98,12 +98,12 @@ func (m *Method) Load(payload []byte) (learn.Scorer, error) {
 	return &Model{fitted: fitted{forest: f, features: names}}, nil
 }
 
-// FitMulti grows the multi-class forest on train, whose labels are
+// FitClasses grows the multi-class forest on train, whose labels are
 // 0..k-1 (valid is not used), trees in parallel on the Env's workers;
-// the model does not depend on their number. The learn.MultiFitter
+// the model does not depend on their number. The learn.ClassFitter
 // contract.
-func (m *Method) FitMulti(ctx context.Context, train, _ *learn.Data, k int, env learn.Env) (learn.Model, error) {
-	f, err := FitMulti(ctx, train, k, m.scheme, m.s, env.Seed, env.Threads(),
+func (m *Method) FitClasses(ctx context.Context, train, _ *learn.Data, k int, env learn.Env) (learn.Model, error) {
+	f, err := FitClasses(ctx, train, k, m.scheme, m.s, env.Seed, env.Threads(),
 		func(done, total int) { env.Report("trees", done, total) })
 	if err != nil {
 		return nil, err
@@ -115,9 +115,9 @@ func (m *Method) FitMulti(ctx context.Context, train, _ *learn.Data, k int, env 
 // format version.
 var magicMulti = []byte("aer.forest.multi\x01")
 
-// LoadMulti decodes a model written by MultiModel.MarshalBinary (the
-// learn.MultiFitter contract).
-func (m *Method) LoadMulti(payload []byte) (learn.Model, error) {
+// LoadClasses decodes a model written by MultiModel.MarshalBinary (the
+// learn.ClassFitter contract).
+func (m *Method) LoadClasses(payload []byte) (learn.Model, error) {
 	f, names, err := decodeForest(payload, magicMulti, "multi-class forest", tree.DecodeTreeMulti)
 	if err != nil {
 		return nil, err
@@ -125,7 +125,7 @@ func (m *Method) LoadMulti(payload []byte) (learn.Model, error) {
 	return &MultiModel{fitted{forest: f, features: names}}, nil
 }
 
-var _ learn.MultiFitter = (*Method)(nil)
+var _ learn.ClassFitter = (*Method)(nil)
 
 // decodeForest decodes a forest payload starting with magic (what names
 // the kind in errors): the feature count, the trees (each decoded by

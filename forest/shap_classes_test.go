@@ -33,7 +33,7 @@ func TestAttributeClasses(t *testing.T) {
 	if err := m.Set("n_estimators", "15"); err != nil {
 		t.Fatal(err)
 	}
-	mm, err := m.FitMulti(context.Background(), &learn.Data{X: x, Y: y}, nil, k, learn.Env{Seed: 2})
+	mm, err := m.FitClasses(context.Background(), &learn.Data{X: x, Y: y}, nil, k, learn.Env{Seed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

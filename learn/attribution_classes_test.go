@@ -20,7 +20,7 @@ import (
 func ExampleAttributeClasses() {
 	x := mat.NewDense(9, 2, []float64{0, 1, 1, 0, 2, 2, 5, 1, 6, 0, 4, 2, 1, 6, 0, 5, 2, 4})
 	d := &learn.Data{X: x, Y: []int{0, 0, 1, 1, 1, 0, 2, 2, 2}}
-	m, err := logreg.NewStandardized().(learn.MultiFitter).FitMulti(context.Background(), d, nil, 3, learn.Env{})
+	m, err := logreg.NewStandardized().(learn.ClassFitter).FitClasses(context.Background(), d, nil, 3, learn.Env{})
 	if err != nil {
 		panic(err)
 	}

@@ -9,9 +9,14 @@
 // splits. What the caller decides at run time (seed, workers, progress,
 // logger) travels in an Env and is never saved in a model.
 //
-// A Model gives positive-class probabilities for rows of features, knows
-// its number of features and encodes itself to bytes that the Method's
-// Load reads back. Behaviour only some models have is declared by small
+// A Model gives every class's probability for rows of features (k per
+// row: two classes or more), knows its numbers of classes and features,
+// and encodes itself to bytes that the Method's Load reads back. A
+// two-class model is also a Scorer, whose PositiveProba gives the
+// positive class's probability alone: the fast path of the two-class
+// decision layer and reports. A Method fits two classes (Fit); one that
+// fits three or more itself is a ClassFitter (FitClasses, LoadClasses),
+// and any other is fitted on them by decomposition (package decompose). Behaviour only some models have is declared by small
 // interfaces: Thresholder (a tuned decision threshold), Explainer (a
 // per-row explanation), Attributor (per-row feature attributions that sum
 // to the model's output, in logit or probability Space), Importancer

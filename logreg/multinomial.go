@@ -283,18 +283,18 @@ func (o *multiObjective) Grad(grad, theta []float64) {
 
 var _ learn.Model = (*MultiModel)(nil)
 
-// FitMulti fits a multinomial logistic regression on train's labels
-// 0..k-1 (learn.MultiFitter) with the method's settings; valid is not
+// FitClasses fits a multinomial logistic regression on train's labels
+// 0..k-1 (learn.ClassFitter) with the method's settings; valid is not
 // used.
-func (m *Method) FitMulti(ctx context.Context, train, _ *learn.Data, k int, env learn.Env) (learn.Model, error) {
+func (m *Method) FitClasses(ctx context.Context, train, _ *learn.Data, k int, env learn.Env) (learn.Model, error) {
 	if err := checkComplete(train); err != nil {
 		return nil, err
 	}
 	return FitMultinomial(ctx, train.X, train.Y, k, train.W, &m.s)
 }
 
-// LoadMulti decodes a MultiModel written by MarshalBinary.
-func (m *Method) LoadMulti(payload []byte) (learn.Model, error) {
+// LoadClasses decodes a MultiModel written by MarshalBinary.
+func (m *Method) LoadClasses(payload []byte) (learn.Model, error) {
 	var mm MultiModel
 	if err := json.Unmarshal(payload, &mm); err != nil {
 		return nil, fmt.Errorf("logreg: decoding model: %w", err)

@@ -65,7 +65,7 @@ func TestAttributeClassesStandardized(t *testing.T) {
 		x.SetRow(i, []float64{a, b, c})
 		y[i] = (i*7 + int(a)) % k
 	}
-	mm, err := logreg.NewStandardized().(learn.MultiFitter).FitMulti(context.Background(), &learn.Data{X: x, Y: y}, nil, k, learn.Env{})
+	mm, err := logreg.NewStandardized().(learn.ClassFitter).FitClasses(context.Background(), &learn.Data{X: x, Y: y}, nil, k, learn.Env{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -54,7 +54,7 @@ type Header struct {
 	Producer string `json:"producer,omitempty"`
 	// Multiclass says how a multi-class model (Schema.Labels) holds its
 	// classes: "native" (the method's own multi-class model,
-	// learn.MultiFitter), "ovr" or "ovo" (binary models of the method,
+	// learn.ClassFitter), "ovr" or "ovo" (binary models of the method,
 	// package decompose). Empty for a binary model, whose header is
 	// unchanged.
 	Multiclass string `json:"multiclass,omitempty"`

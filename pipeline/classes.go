@@ -109,11 +109,11 @@ func fitClasses(ctx context.Context, method learn.Method, strategy string, dec d
 	)
 	switch strategy {
 	case decompose.Native:
-		mf, ok := method.(learn.MultiFitter)
+		mf, ok := method.(learn.ClassFitter)
 		if !ok {
 			return nil, fmt.Errorf("%w: method %s has no multi-class model of its own: use multiclass ovr or ovo", learn.ErrParam, method.Name())
 		}
-		mm, err = mf.FitMulti(ctx, train, valid, k, env)
+		mm, err = mf.FitClasses(ctx, train, valid, k, env)
 	case decompose.OneVsRest, decompose.OneVsOne:
 		mm, err = decompose.Fit(ctx, method, strategy, train, valid, k, env)
 	default:

@@ -18,7 +18,7 @@ import (
 func Standardize(inner learn.Method) learn.Method {
 	s := standardized{WrappedMethod: learn.WrappedMethod{Inner: inner}}
 	_, estimates := inner.(learn.MemoryEstimator)
-	_, multi := inner.(learn.MultiFitter)
+	_, multi := inner.(learn.ClassFitter)
 	switch {
 	case estimates && multi:
 		return &multiEstimating{estimating{s}}
@@ -170,27 +170,27 @@ func (s *estimating) FitMemory(sh learn.Shape) int64 {
 }
 
 // multiStandardized and multiEstimating are the standardisation of an
-// inner method that fits multi-class labels itself (learn.MultiFitter):
+// inner method that fits multi-class labels itself (learn.ClassFitter):
 // Standardize returns them for those, so that the wrapper is a
-// MultiFitter exactly when its inner method is.
+// ClassFitter exactly when its inner method is.
 type (
 	multiStandardized struct{ standardized }
 	multiEstimating   struct{ estimating }
 )
 
-func (s *multiStandardized) FitMulti(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.Model, error) {
+func (s *multiStandardized) FitClasses(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.Model, error) {
 	return s.fitMulti(ctx, train, valid, k, env)
 }
 
-func (s *multiStandardized) LoadMulti(payload []byte) (learn.Model, error) {
+func (s *multiStandardized) LoadClasses(payload []byte) (learn.Model, error) {
 	return s.loadMulti(payload)
 }
 
-func (s *multiEstimating) FitMulti(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.Model, error) {
+func (s *multiEstimating) FitClasses(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.Model, error) {
 	return s.fitMulti(ctx, train, valid, k, env)
 }
 
-func (s *multiEstimating) LoadMulti(payload []byte) (learn.Model, error) {
+func (s *multiEstimating) LoadClasses(payload []byte) (learn.Model, error) {
 	return s.loadMulti(payload)
 }
 
@@ -207,7 +207,7 @@ func (s *standardized) fitMulti(ctx context.Context, train, valid *learn.Data, k
 	if err != nil {
 		return nil, err
 	}
-	m, err := s.Inner.(learn.MultiFitter).FitMulti(ctx, tr, va, k, env)
+	m, err := s.Inner.(learn.ClassFitter).FitClasses(ctx, tr, va, k, env)
 	if err != nil {
 		return nil, err
 	}
@@ -216,7 +216,7 @@ func (s *standardized) fitMulti(ctx context.Context, train, valid *learn.Data, k
 
 // loadMulti decodes a MultiModel's payload.
 func (s *standardized) loadMulti(payload []byte) (learn.Model, error) {
-	p, m, err := load(payload, s.Inner.(learn.MultiFitter).LoadMulti)
+	p, m, err := load(payload, s.Inner.(learn.ClassFitter).LoadClasses)
 	if err != nil {
 		return nil, err
 	}

@@ -27,7 +27,7 @@ func TestFitMultiRoundTrip(t *testing.T) {
 	}
 	d := &learn.Data{X: dense(g.X), Y: g.Y, Features: []string{"a", "b", "c", "d", "e"}}
 	m := NewMethod().(*Method)
-	mm, err := m.FitMulti(context.Background(), d, nil, g.Classes, learn.Env{})
+	mm, err := m.FitClasses(context.Background(), d, nil, g.Classes, learn.Env{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestFitMultiRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := m.LoadMulti(payload)
+	back, err := m.LoadClasses(payload)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestFitMultiRoundTrip(t *testing.T) {
 		t.Fatal("payload changed in the round trip")
 	}
 	for cut := range len(payload) {
-		if _, err := m.LoadMulti(payload[:cut]); err == nil {
+		if _, err := m.LoadClasses(payload[:cut]); err == nil {
 			t.Fatalf("a payload cut to %d bytes loaded", cut)
 		}
 	}
@@ -83,12 +83,12 @@ func TestFitMultiRoundTrip(t *testing.T) {
 	if err := m.Set("class_weight", "0:1,1:3"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.FitMulti(context.Background(), d, nil, g.Classes, learn.Env{}); err == nil {
+	if _, err := m.FitClasses(context.Background(), d, nil, g.Classes, learn.Env{}); err == nil {
 		t.Fatal("explicit two-class weights were taken for 4 classes")
 	}
 	bad := &learn.Data{X: d.X, Y: slices.Clone(g.Y)}
 	bad.Y[3] = g.Classes
-	if _, err := NewMethod().(*Method).FitMulti(context.Background(), bad, nil, g.Classes, learn.Env{}); err == nil {
+	if _, err := NewMethod().(*Method).FitClasses(context.Background(), bad, nil, g.Classes, learn.Env{}); err == nil {
 		t.Fatal("a label out of range was taken")
 	}
 }

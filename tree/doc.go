@@ -33,8 +33,8 @@
 //     one), so a row missing the feature at prediction time goes there
 //     too. A feature whose present values are all equal is constant.
 //
-// Multi-class labels (NewMultiGrower, Method.FitMulti, the
-// learn.MultiFitter of the "tree" method, its default on three or more
+// Multi-class labels (NewMultiGrower, Method.FitClasses, the
+// learn.ClassFitter of the "tree" method, its default on three or more
 // classes): splits are scored by the gini or entropy of all k classes,
 // each node keeps its weighted class shares (Tree.Dist; a leaf's are the
 // probabilities it predicts, scikit-learn's predict_proba), and

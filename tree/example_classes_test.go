@@ -11,14 +11,14 @@ import (
 	"github.com/aer-go/aer/tree"
 )
 
-func ExampleMethod_FitMulti() {
+func ExampleMethod_FitClasses() {
 	// Three classes on one feature, class 2 rare: the balanced class
 	// weights (the method's default) make its one row weigh as much as
 	// the four of class 0.
 	x := mat.NewDense(9, 1, []float64{1, 2, 3, 4, 5, 6, 7, 8, 9})
 	y := []int{0, 0, 0, 0, 1, 1, 1, 1, 2}
 	m := tree.NewMethod().(*tree.Method)
-	mm, err := m.FitMulti(context.Background(), &learn.Data{X: x, Y: y}, nil, 3, learn.Env{})
+	mm, err := m.FitClasses(context.Background(), &learn.Data{X: x, Y: y}, nil, 3, learn.Env{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 // panicking or looping.
 func FuzzLoadMulti(f *testing.F) {
 	x := mat.NewDense(6, 2, []float64{1, 5, 2, math.NaN(), 3, 6, 4, 6, 5, 5, 6, 6})
-	m, err := NewMethod().(*Method).FitMulti(context.Background(), &learn.Data{X: x, Y: []int{0, 2, 1, 1, 0, 2}, Features: []string{"a", "b"}}, nil, 3, learn.Env{})
+	m, err := NewMethod().(*Method).FitClasses(context.Background(), &learn.Data{X: x, Y: []int{0, 2, 1, 1, 0, 2}, Features: []string{"a", "b"}}, nil, 3, learn.Env{})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -23,7 +23,7 @@ func FuzzLoadMulti(f *testing.F) {
 	f.Add(b)
 	f.Add(magicMulti)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := NewMethod().(*Method).LoadMulti(data)
+		m, err := NewMethod().(*Method).LoadClasses(data)
 		if err != nil || m.NumFeatures() > 1000 {
 			return
 		}

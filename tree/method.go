@@ -77,13 +77,13 @@ func (m *Method) Fit(ctx context.Context, train, _ *learn.Data, env learn.Env) (
 	return &Model{fitted: fitted{tree: t, features: train.Features}}, nil
 }
 
-// FitMulti grows one tree on train, whose labels are 0..k-1, splitting
+// FitClasses grows one tree on train, whose labels are 0..k-1, splitting
 // on the impurity of all k classes (valid is not used); its leaves
 // predict their weighted class shares, as scikit-learn's
 // DecisionTreeClassifier's predict_proba. A balanced class_weight is
-// n / (k n_c); explicit class weights are refused. The learn.MultiFitter
+// n / (k n_c); explicit class weights are refused. The learn.ClassFitter
 // contract.
-func (m *Method) FitMulti(ctx context.Context, train, _ *learn.Data, k int, env learn.Env) (learn.Model, error) {
+func (m *Method) FitClasses(ctx context.Context, train, _ *learn.Data, k int, env learn.Env) (learn.Model, error) {
 	t, err := m.grow(ctx, train, env, CheckClasses(train, "training data", k), func() (*Grower, error) {
 		return NewMultiGrower(ctx, train.X, train.Y, k, env.Threads())
 	})
@@ -97,9 +97,9 @@ func (m *Method) FitMulti(ctx context.Context, train, _ *learn.Data, k int, env 
 // is the format version.
 var magicMulti = []byte("aer.tree.multi\x01")
 
-// LoadMulti decodes a model written by MultiModel.MarshalBinary (the
-// learn.MultiFitter contract).
-func (m *Method) LoadMulti(payload []byte) (learn.Model, error) {
+// LoadClasses decodes a model written by MultiModel.MarshalBinary (the
+// learn.ClassFitter contract).
+func (m *Method) LoadClasses(payload []byte) (learn.Model, error) {
 	t, names, err := decodePayload(payload, magicMulti, "multi-class decision-tree", DecodeTreeMulti)
 	if err != nil {
 		return nil, err
@@ -142,7 +142,7 @@ func (m *Method) Load(payload []byte) (learn.Scorer, error) {
 	return &Model{fitted: fitted{tree: t, features: names}}, nil
 }
 
-var _ learn.MultiFitter = (*Method)(nil)
+var _ learn.ClassFitter = (*Method)(nil)
 
 // CheckClasses is learn.Data.Check for labels 0..k-1 (rows numbered from
 // 1, errors wrapping learn.ErrData), with a positive, finite total row

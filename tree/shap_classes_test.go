@@ -29,7 +29,7 @@ func TestAttributeClasses(t *testing.T) {
 	if err := m.Set("max_depth", "4"); err != nil {
 		t.Fatal(err)
 	}
-	mm, err := m.FitMulti(context.Background(), d, nil, g.Classes, learn.Env{})
+	mm, err := m.FitClasses(context.Background(), d, nil, g.Classes, learn.Env{})
 	if err != nil {
 		t.Fatal(err)
 	}

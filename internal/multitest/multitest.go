@@ -79,13 +79,13 @@ func CompareImblearn(t *testing.T, ref string, methods ...learn.Method) {
 	}
 	names := []string{"glass", "ecoli6", "vehicle"}
 	for _, m := range methods {
-		mf := m.(learn.MultiFitter)
+		mf := m.(learn.ClassFitter)
 		var dBA, dAUC float64
 		for _, name := range names {
 			train, test, k := Table(t, name)
 			var ba, auc float64
 			for seed := range uint64(5) {
-				mm, err := mf.FitMulti(context.Background(), train, nil, k, learn.Env{Seed: seed})
+				mm, err := mf.FitClasses(context.Background(), train, nil, k, learn.Env{Seed: seed})
 				if err != nil {
 					t.Fatal(err)
 				}
