@@ -274,3 +274,15 @@ func newFitted(f *pipeline.Fitted, schema dataset.Schema, seed uint64, ts *Train
 	}
 	return m, nil
 }
+
+// decisionOf is the decision s asks for: s.Decision, with the cost
+// matrix (Settings.CostMatrix) as its objective's.
+func decisionOf(s *Settings) decision.Options {
+	d := s.Decision
+	if s.CostMatrix != nil {
+		g := d.Goal()
+		g.Matrix = s.CostMatrix
+		d.Objective = &g
+	}
+	return d
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/decision"
+	"github.com/aer-go/aer/decompose"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/modelfile"
 )
@@ -97,7 +98,7 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if h.Multiclass != "" || h.Schema.NumClasses() > 2 {
-		mm, err := loadMulti(h, method, payload)
+		mm, err := loadClasses(h, method, payload)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
@@ -275,4 +276,51 @@ func (m *Model) Checksum() string {
 		}
 	})
 	return m.sum
+}
+
+// How a model of three or more classes holds them
+// (Settings.Decomposition, modelfile.Header.Multiclass).
+const (
+	// Native: the method's own model of k classes (softmax boosted
+	// trees, multinomial logistic regression, a tree's class shares).
+	Native = decompose.Native
+	// OneVsRest and OneVsOne: two-class models of the method, one per
+	// class or one per pair of classes (package decompose).
+	OneVsRest = decompose.OneVsRest
+	OneVsOne  = decompose.OneVsOne
+)
+
+// Classes returns the model's class names in order: the multi-class
+// labels, or the negative and the positive class.
+func (m *Model) Classes() []string { return m.header.Schema.ClassNames() }
+
+// loadClasses decodes the payload of a model of three or more classes
+// (ReadModel): a method's native model (learn.ClassFitter) or a
+// decomposition.
+func loadClasses(h *modelfile.Header, method learn.Method, payload []byte) (learn.Model, error) {
+	k := h.Schema.NumClasses()
+	if k < 3 {
+		return nil, fmt.Errorf("%w: a %s multi-class model without three or more labels in its schema", modelfile.ErrHeader, h.Multiclass)
+	}
+	var mm learn.Model
+	var err error
+	switch h.Multiclass {
+	case Native:
+		mf, ok := method.(learn.ClassFitter)
+		if !ok {
+			return nil, fmt.Errorf("%w: method %s has no multi-class model of its own", modelfile.ErrHeader, h.Method)
+		}
+		mm, err = mf.LoadClasses(payload)
+	case OneVsRest, OneVsOne:
+		mm, err = decompose.Load(payload, method)
+	default:
+		return nil, fmt.Errorf("%w: multiclass %q", modelfile.ErrHeader, h.Multiclass)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if mm.NumClasses() != k || mm.NumFeatures() != len(h.Schema.Features) {
+		return nil, fmt.Errorf("%w: the model has %d classes and %d features, its header %d and %d", modelfile.ErrHeader, mm.NumClasses(), mm.NumFeatures(), k, len(h.Schema.Features))
+	}
+	return mm, nil
 }

@@ -47,14 +47,14 @@ func Example_multiClass() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	k := len(preds.Names)
+	k := len(preds.Classes)
 	sum := 0.0
 	for _, p := range preds.Proba[:k] {
 		sum += p
 	}
 	rare, caught := 0, 0
 	for i, y := range preds.Label {
-		if preds.Names[y] == "rare" {
+		if preds.Classes[y] == "rare" {
 			rare++
 			if preds.Class(i) == "rare" {
 				caught++

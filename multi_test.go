@@ -49,7 +49,7 @@ func TestFitMultiClass(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := metrics.EvaluateMulti(p.Label, p.Pred, p.Proba, len(p.Names), nil)
+		r, err := metrics.EvaluateMulti(p.Label, p.Pred, p.Proba, len(p.Classes), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,7 +141,7 @@ func TestFitMultiClass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slicesEqual(pr.Classes, want.Names) || len(pr.Rows) != 3 {
+	if !slicesEqual(pr.Classes, want.Classes) || len(pr.Rows) != 3 {
 		t.Fatalf("served classes %q and %d rows", pr.Classes, len(pr.Rows))
 	}
 	for i, row := range pr.Rows {

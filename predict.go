@@ -20,12 +20,14 @@ type PredictOptions struct {
 	Workers int
 }
 
-// Predictions are a model's scores of a table's rows, with its predicted
-// classes at the threshold.
+// Predictions are a model's probabilities of a table's rows, with its
+// predicted classes: of two classes at the threshold, of more by the
+// model's decision.
 type Predictions struct {
-	// Classes are the model's classes, [0] negative and [1] positive, as
-	// the training data wrote them.
-	Classes [2]string
+	// Classes are the model's classes in order: of two, [0] negative and
+	// [1] positive, as the training data wrote them. Label and Pred
+	// index them.
+	Classes []string
 	// IDColumn names the table's id column, "" without one; ID holds its
 	// cells.
 	IDColumn string
@@ -33,9 +35,14 @@ type Predictions struct {
 	// Label holds the table's labels in the model's classes (1 =
 	// Classes[1]), nil when the table has none.
 	Label []int
-	// Score holds each row's score: the probability of the positive
-	// class as the model gives it.
+	// Score holds each row's score: of two classes the probability of
+	// the positive class as the model gives it, of more the predicted
+	// class's probability.
 	Score []float64
+	// Proba holds every class's probability of each row, row-major,
+	// len(Classes) per row, for three or more classes; nil for two,
+	// whose Score says it all (Probability gives either).
+	Proba []float64
 	// Pred holds each row's predicted class (1 = Classes[1]).
 	Pred []int
 	// Threshold is the threshold of Pred, and ThresholdFrom where it came
@@ -49,20 +56,21 @@ type Predictions struct {
 	Unseen map[string]int
 	// Ignored names the table's columns the model does not use.
 	Ignored []string
-	// Names are a multi-class model's classes (Label and Pred index
-	// them; Classes is empty), and Proba each row's probabilities of
-	// them, row-major; Score is then the predicted class's probability.
-	// Nil for a binary model.
-	Names []string
-	Proba []float64
 }
 
 // Class returns the predicted class of row i by name.
-func (p *Predictions) Class(i int) string {
-	if p.Names != nil {
-		return p.Names[p.Pred[i]]
+func (p *Predictions) Class(i int) string { return p.Classes[p.Pred[i]] }
+
+// Probability returns the probability of class c (an index of Classes)
+// for row i, whatever the number of classes.
+func (p *Predictions) Probability(i, c int) float64 {
+	if p.Proba == nil {
+		if c == 1 {
+			return p.Score[i]
+		}
+		return 1 - p.Score[i]
 	}
-	return p.Classes[p.Pred[i]]
+	return p.Proba[i*len(p.Classes)+c]
 }
 
 // Positives counts the rows predicted positive.
@@ -74,15 +82,20 @@ func (p *Predictions) Positives() int {
 	return n
 }
 
-// WriteCSV writes the predictions as aer predict does: columns
-// [id,]label,score,pred (label only when the table had one), label and
-// pred as the class names.
+// WriteCSV writes the predictions as aer predict does: of two classes
+// the columns [id,]label,score,pred (label only when the table had one),
+// label and pred as the class names; of more [id,]label,pred then
+// score_<class> per class, in the model's class order.
 func (p *Predictions) WriteCSV(w io.Writer) error {
-	if p.Names != nil {
-		return p.writeMultiCSV(w)
+	if len(p.Classes) > 2 {
+		var ids []string
+		if p.IDColumn != "" {
+			ids = p.ID
+		}
+		return predfile.WriteMultiPredictions(w, &predfile.MultiPredictions{Classes: p.Classes, Label: p.Label, Pred: p.Pred, Proba: p.Proba}, p.IDColumn, ids)
 	}
 	pw := predfile.NewPredictionsWriter(w, p.IDColumn, p.Label != nil, true, false)
-	if err := pw.Write(&predfile.Predictions{ID: p.ID, Label: p.Label, Score: p.Score, Pred: p.Pred, Classes: p.Classes}); err != nil {
+	if err := pw.Write(&predfile.Predictions{ID: p.ID, Label: p.Label, Score: p.Score, Pred: p.Pred, Classes: dataset.ClassPair(p.Classes)}); err != nil {
 		return err
 	}
 	return pw.Flush()
@@ -98,27 +111,45 @@ func (m *Model) Predict(ctx context.Context, t *Table, opt *PredictOptions) (*Pr
 	if opt == nil {
 		opt = &PredictOptions{}
 	}
-	if m.scorer() == nil {
-		return m.predictMulti(ctx, t, opt)
-	}
 	enc, err := m.encode(t)
 	if err != nil {
 		return nil, err
 	}
-	score, err := learn.Predict(ctx, m.scorer(), enc.X, opt.Workers)
-	if err != nil {
+	r, _ := enc.X.Dims()
+	p := &Predictions{Classes: m.Classes(), IDColumn: t.d.IDColumn, ID: t.d.IDs, Label: enc.Y,
+		Pred: make([]int, r), Unseen: enc.unseen, Ignored: enc.ignored}
+	if s := m.scorer(); s != nil {
+		// Two classes: the positive class's probabilities, on every core,
+		// at the threshold.
+		if p.Score, err = learn.Predict(ctx, s, enc.X, opt.Workers); err != nil {
+			return nil, err
+		}
+		p.Threshold, p.ThresholdFrom = m.Threshold()
+		if opt.Threshold != nil {
+			p.Threshold, p.ThresholdFrom = *opt.Threshold, "option"
+		}
+		for i, v := range p.Score {
+			if v >= p.Threshold {
+				p.Pred[i] = 1
+			}
+		}
+		return p, nil
+	}
+	// Three or more: every class's probabilities, the class by the
+	// model's decision (by default the largest probability over the
+	// class's training share).
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	p := &Predictions{Classes: dataset.ClassPair(m.header.Schema.Classes), IDColumn: t.d.IDColumn, ID: t.d.IDs, Label: enc.Y, Score: score,
-		Pred: make([]int, len(score)), Unseen: enc.unseen, Ignored: enc.ignored}
-	p.Threshold, p.ThresholdFrom = m.Threshold()
-	if opt.Threshold != nil {
-		p.Threshold, p.ThresholdFrom = *opt.Threshold, "option"
+	if p.Proba, err = m.model.PredictProba(enc.X, nil); err != nil {
+		return nil, err
 	}
-	for i, v := range score {
-		if v >= p.Threshold {
-			p.Pred[i] = 1
-		}
+	k := len(p.Classes)
+	m.layer.Predict(p.Proba, p.Pred)
+	p.ThresholdFrom = m.layer.Rule
+	p.Score = make([]float64, r)
+	for i := range r {
+		p.Score[i] = p.Proba[i*k+p.Pred[i]]
 	}
 	return p, nil
 }

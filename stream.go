@@ -53,7 +53,7 @@ func (m *Model) PredictStream(ctx context.Context, r io.Reader, name string, w i
 		opt = &StreamOptions{}
 	}
 	if m.scorer() == nil {
-		return m.predictStreamMulti(ctx, r, name, w, opt)
+		return m.predictStreamClasses(ctx, r, name, w, opt)
 	}
 	ropt := m.ReadOptions()
 	if opt.ID != "" {
@@ -113,4 +113,28 @@ func (m *Model) PredictStream(ctx context.Context, r io.Reader, name string, w i
 	}
 	sum.Unseen = addUnseen(nil, s.Categories(), s.Unseen())
 	return sum, pw.Flush()
+}
+
+// predictStreamClasses is PredictStream for a model of three or more
+// classes: the table is read whole, then scored.
+func (m *Model) predictStreamClasses(ctx context.Context, r io.Reader, name string, w io.Writer, opt *StreamOptions) (*StreamSummary, error) {
+	ropt := m.ReadOptions()
+	if opt.ID != "" {
+		ropt.ID = opt.ID
+	}
+	d, err := dataset.Decode(r, name, ropt)
+	if err != nil {
+		return nil, err
+	}
+	if opt.ID != "" && d.IDColumn != opt.ID {
+		return nil, fmt.Errorf("%w: id column %s: %s has no such column", learn.ErrData, opt.ID, name)
+	}
+	p, err := m.Predict(ctx, &Table{d: d}, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.WriteCSV(w); err != nil {
+		return nil, err
+	}
+	return &StreamSummary{Rows: len(p.Pred), Labelled: p.Label != nil, IDColumn: p.IDColumn, ThresholdFrom: p.ThresholdFrom, Unseen: p.Unseen}, nil
 }
