@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/aer-go/aer/internal/multitest"
+	"github.com/aer-go/aer/internal/classtest"
 	"github.com/aer-go/aer/internal/rng"
 	"github.com/aer-go/aer/learn"
 )
@@ -22,14 +22,14 @@ func TestMultiQuality(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
 	}
-	multitest.CompareImblearn(t, filepath.Join("testdata", "imblearn_multiclass.json"), NewRUSBoost(), NewEasyEnsemble())
+	classtest.CompareImblearn(t, filepath.Join("testdata", "imblearn_multiclass.json"), NewRUSBoost(), NewEasyEnsemble())
 }
 
 // TestFitMultiInvariants checks RUSBoost and EasyEnsemble on the shared
 // glass table: probabilities summing to 1, the same bits on 1, 2 and 3
 // workers, and the payload's round trip.
 func TestFitMultiInvariants(t *testing.T) {
-	train, test, k := multitest.Table(t, "glass")
+	train, test, k := classtest.Table(t, "glass")
 	for _, mk := range []func() learn.Method{NewRUSBoost, NewEasyEnsemble} {
 		m := mk().(*Method)
 		var ref []float64

@@ -9,7 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/aer-go/aer/internal/multitest"
+	"github.com/aer-go/aer/internal/classtest"
 	"github.com/aer-go/aer/internal/rng"
 	"github.com/aer-go/aer/learn"
 )
@@ -165,7 +165,7 @@ func TestFitMultiInvariants(t *testing.T) {
 		}
 		// Better than chance on the test rows: balanced accuracy of the
 		// most probable class.
-		if ba := multitest.ArgmaxBA(t, test.Y, ref, 4); ba < 0.5 {
+		if ba := classtest.ArgmaxBA(t, test.Y, ref, 4); ba < 0.5 {
 			t.Errorf("%s: balanced accuracy %.3f", m.Name(), ba)
 		}
 	}

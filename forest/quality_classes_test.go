@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/aer-go/aer/internal/multitest"
+	"github.com/aer-go/aer/internal/classtest"
 )
 
 // TestMultiQuality compares both forests' multi-class fits, seeds 0-4,
@@ -16,5 +16,5 @@ func TestMultiQuality(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
 	}
-	multitest.CompareImblearn(t, filepath.Join("testdata", "imblearn_multiclass.json"), NewBalancedRF(), NewBalancedBagging())
+	classtest.CompareImblearn(t, filepath.Join("testdata", "imblearn_multiclass.json"), NewBalancedRF(), NewBalancedBagging())
 }

@@ -1,4 +1,4 @@
-package multitest
+package classtest
 
 import (
 	"context"
