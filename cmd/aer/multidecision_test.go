@@ -41,7 +41,7 @@ func TestMultiClassDecisionFlags(t *testing.T) {
 			t.Fatalf("predict: exit %d\n%s", code, stderr)
 		}
 		stdout, _, _ = aer(t, "eval", "--data", preds, "--json")
-		var ev evalMultiOutput
+		var ev evalClassesOutput
 		if err := json.Unmarshal([]byte(stdout), &ev); err != nil {
 			t.Fatal(err)
 		}
