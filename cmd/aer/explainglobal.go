@@ -16,7 +16,7 @@ import (
 
 // explainGlobal prints the global importances of sm over the rows of d
 // (explain.Global): as one JSON document, or as CSV with one row per
-// feature, the --top first. A multi-class model's are the permutation
+// feature, the --top first (0: all). A multi-class model's are the permutation
 // importance of the macro balanced accuracy of its decision, which needs
 // labels.
 func explainGlobal(ctx context.Context, sm *aerlib.Model, d *dataset.Dataset, rows []int, o *explainOptions, stdout, stderr io.Writer) error {
@@ -41,24 +41,18 @@ func explainGlobal(ctx context.Context, sm *aerlib.Model, d *dataset.Dataset, ro
 	case err != nil:
 		return fmt.Errorf("explain: %s: %w", o.data, err)
 	}
-	return writeGlobal(res, o.top, sm.Header().Method, o.model, o.data, o.asJSON, stdout, stderr)
-}
-
-// writeGlobal prints global importances: as one JSON document, or as CSV
-// with one row per feature, the top first (0: all).
-func writeGlobal(res *explain.GlobalImportance, top int, method, modelPath, dataPath string, asJSON bool, stdout, stderr io.Writer) error {
-	if res.NoAttribution != nil && !asJSON {
+	if res.NoAttribution != nil && !o.asJSON {
 		fmt.Fprintf(stderr, "explain: no feature attributions: %v\n", res.NoAttribution)
 	}
-	if res.Permutation == nil && !asJSON {
+	if res.Permutation == nil && !o.asJSON {
 		fmt.Fprintln(stderr, "explain: the data has no labels: no permutation importance")
 	}
 	feats := res.Features
-	if top > 0 && top < len(feats) {
-		feats = feats[:top]
+	if o.top > 0 && o.top < len(feats) {
+		feats = feats[:o.top]
 	}
-	if asJSON {
-		return writeJSON(stdout, globalDoc(res, feats, method, modelPath, dataPath))
+	if o.asJSON {
+		return writeJSON(stdout, globalDoc(res, feats, sm.Header().Method, o.model, o.data))
 	}
 	return writeGlobalCSV(stdout, res, feats)
 }
