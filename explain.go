@@ -58,48 +58,103 @@ type Explanation struct {
 	ClassAttributions []*ClassAttributions `json:"class_attributions,omitempty"`
 }
 
+// ClassAttributions are one class's feature attributions of a row of a
+// multi-class model: the attributions of the class's output (its margin
+// for gbdt, its linear score for logreg, its one-vs-rest member's
+// calibrated log-odds), largest first.
+type ClassAttributions struct {
+	Class string `json:"class"`
+	*explain.RowAttributions
+}
+
 // Explain explains row (from 0) of t, whose columns are matched to the
 // model's by name as Predict matches them.
 func (m *Model) Explain(ctx context.Context, t *Table, row int) (*Explanation, error) {
 	if row < 0 || row >= t.Rows() {
 		return nil, fmt.Errorf("%w: row %d: the table has rows 0 to %d", learn.ErrData, row, t.Rows()-1)
 	}
-	if m.scorer() == nil {
-		return m.explainMulti(ctx, t, row)
-	}
 	one := t.Subset([]int{row})
 	e, err := m.encode(one)
 	if err != nil {
 		return nil, err
 	}
-	score, err := learn.Predict(ctx, m.scorer(), e.X, 1)
-	if err != nil {
-		return nil, err
-	}
-	s := m.Schema()
-	out := &Explanation{Row: row, Score: score[0]}
-	out.Threshold, _ = m.Threshold()
-	out.Class = s.Classes[0]
-	if score[0] >= out.Threshold {
-		out.Class = s.Classes[1]
-	}
+	out := &Explanation{Row: row}
 	if one.d.IDs != nil {
 		out.ID = one.d.IDs[0]
 	}
-	a, err := learn.Attribute(ctx, m.scorer(), e.X, 1)
+	s := m.Schema()
+	cols := explain.SchemaColumns(&s)
+	sc := m.scorer()
+	if sc != nil {
+		err = m.explainScore(ctx, sc, e.X, cols, out)
+	} else {
+		err = m.explainClasses(ctx, e.X, cols, out)
+	}
 	switch {
-	case err == nil:
-		out.Attributions = explain.Row(a, 0, e.X.RawRowView(0), explain.SchemaColumns(&s), 0)
-		out.Attribution = a.Method
 	case errors.Is(err, learn.ErrNoAttribution):
 		out.Unavailable = err.Error()
-	default:
+	case err != nil:
 		return nil, err
 	}
-	if ex, ok := learn.ExplainerOf(m.scorer()); ok {
+	if sc == nil {
+		return out, nil
+	}
+	if ex, ok := learn.ExplainerOf(sc); ok {
 		if out.Method, err = ex.Explain(mat.Row(nil, 0, e.X)); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// explainScore fills out with a two-class model's score of the one row
+// of x, its class at the model's threshold and its attributions; an
+// error wrapping learn.ErrNoAttribution when the model offers none.
+func (m *Model) explainScore(ctx context.Context, sc learn.Scorer, x *mat.Dense, cols []explain.Column, out *Explanation) error {
+	score, err := learn.Predict(ctx, sc, x, 1)
+	if err != nil {
+		return err
+	}
+	classes := m.Classes()
+	out.Score = score[0]
+	out.Threshold, _ = m.Threshold()
+	out.Class = classes[0]
+	if score[0] >= out.Threshold {
+		out.Class = classes[1]
+	}
+	a, err := learn.Attribute(ctx, sc, x, 1)
+	if err != nil {
+		return err
+	}
+	out.Attributions = explain.Row(a, 0, x.RawRowView(0), cols, 0)
+	out.Attribution = a.Method
+	return nil
+}
+
+// explainClasses fills out with the class of the one row of x by the
+// model's decision, every class's probability, and each class's
+// attributions (learn.AttributeClasses); an error wrapping
+// learn.ErrNoAttribution when the model offers none.
+func (m *Model) explainClasses(ctx context.Context, x *mat.Dense, cols []explain.Column, out *Explanation) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	proba, err := m.model.PredictProba(x, nil)
+	if err != nil {
+		return err
+	}
+	pred := make([]int, 1)
+	m.layer.Predict(proba, pred)
+	classes := m.Classes()
+	out.Score, out.Class, out.Decision, out.Classes, out.Probabilities = proba[pred[0]], classes[pred[0]], m.layer.Rule, classes, proba
+	attrs, err := learn.AttributeClasses(ctx, m.model, x, 1)
+	if err != nil {
+		return err
+	}
+	for c, a := range attrs {
+		out.ClassAttributions = append(out.ClassAttributions,
+			&ClassAttributions{Class: classes[c], RowAttributions: explain.Row(a, 0, x.RawRowView(0), cols, 0)})
+	}
+	out.Attribution = attrs[0].Method
+	return nil
 }

@@ -13,10 +13,12 @@
 // one value per column (a categorical column's one-hot attributions
 // summed, its value named), the largest by absolute value first.
 //
-// A multi-class model's permutation importance (PermutationMulti,
-// GlobalMulti) is of the macro balanced accuracy of the model's
-// decision; its per-row attributions are per class
-// (learn.AttributeClasses).
+// Models of any number of classes go through the same functions. A
+// two-class model's permutation importance is of its scores (ROC-AUC) or
+// of a metric at its threshold; that of a model of three or more classes
+// is of the macro balanced accuracy of its decision
+// (PermutationSettings.Decide), and its per-row attributions are per
+// class (learn.AttributeClasses).
 //
 // Permutation importance is seeded: shuffle r of feature j draws from its
 // own stream of the seed, so the result does not depend on the number of

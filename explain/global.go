@@ -51,19 +51,60 @@ type GlobalImportance struct {
 	Features []FeatureImportance
 }
 
-// Global returns the global importances of model m on d: the mean
-// absolute attribution when m offers attributions (learn.Attribute), its
-// built-in importances (learn.ImportancesOf) and, when d has labels, the
-// permutation importance of s (see Permutation). A model that gives none
-// of them on d is an error wrapping ErrNoImportance.
-func Global(ctx context.Context, m learn.Scorer, d *learn.Data, s *PermutationSettings, env learn.Env) (*GlobalImportance, error) {
+// Global returns the global importances of model m on d. Of a
+// two-class model: the mean absolute attribution when m offers
+// attributions (learn.Attribute), its built-in importances
+// (learn.ImportancesOf) and, when d has labels, the permutation importance
+// of s (see Permutation); a model that gives none of them on d is an
+// error wrapping ErrNoImportance. Of a model of three or more classes:
+// the permutation importance of the macro balanced accuracy of its
+// decision s.Decide, which needs labels (without, an error wrapping
+// ErrNoImportance); no mean absolute attribution (NoAttribution says why)
+// nor built-in importances.
+func Global(ctx context.Context, m learn.Model, d *learn.Data, s *PermutationSettings, env learn.Env) (*GlobalImportance, error) {
 	n, p := d.X.Dims()
 	g := &GlobalImportance{Rows: n, Features: make([]FeatureImportance, p)}
 	for j := range g.Features {
 		g.Features[j].Feature = FeatureName(d.Features, j)
 	}
-	var key func(f *FeatureImportance) float64
-	attr, err := learn.Attribute(ctx, m, d.X, env.Workers)
+	key, err := g.attributions(ctx, m, d, env)
+	if err != nil {
+		return nil, err
+	}
+	if d.Y != nil {
+		res, err := Permutation(ctx, m, d, s, env)
+		if err != nil {
+			return nil, fmt.Errorf("permutation importance: %w", err)
+		}
+		for j, im := range res.Features {
+			g.Features[j].PermutationMean, g.Features[j].PermutationStd = &im.Mean, &im.Std
+		}
+		res.Features = nil
+		g.Permutation = res
+		key = func(f *FeatureImportance) float64 { return *f.PermutationMean }
+	}
+	if key == nil {
+		return nil, ErrNoImportance
+	}
+	slices.SortStableFunc(g.Features, func(a, b FeatureImportance) int { return cmp.Compare(key(&b), key(&a)) })
+	return g, nil
+}
+
+// attributions fills g's mean absolute attributions and built-in
+// importances of a two-class model m on d, and returns the one to sort
+// by (nil when it has neither); a model of more classes gives neither
+// (but needs labels).
+func (g *GlobalImportance) attributions(ctx context.Context, m learn.Model, d *learn.Data, env learn.Env) (key func(f *FeatureImportance) float64, err error) {
+	sc, ok := m.(learn.Scorer)
+	if m.NumClasses() > 2 || !ok {
+		if d.Y == nil {
+			return nil, fmt.Errorf("%w: a multi-class model's global importance is its permutation importance, which needs labels", ErrNoImportance)
+		}
+		g.NoAttribution = errors.New("a multi-class model's attributions are per class and per row (aer explain without --global), not averaged")
+		return nil, nil
+	}
+	_, p := d.X.Dims()
+	attr, err := learn.Attribute(ctx, sc, d.X, env.Workers)
 	switch {
 	case err == nil:
 		g.Attribution = &learn.Attribution{Space: attr.Space, Method: attr.Method}
@@ -92,21 +133,5 @@ func Global(ctx context.Context, m learn.Scorer, d *learn.Data, s *PermutationSe
 		k := g.BuiltInKinds[0]
 		key = func(f *FeatureImportance) float64 { return f.BuiltIn[k] }
 	}
-	if d.Y != nil {
-		res, err := Permutation(ctx, m, d, s, env)
-		if err != nil {
-			return nil, fmt.Errorf("permutation importance: %w", err)
-		}
-		for j, im := range res.Features {
-			g.Features[j].PermutationMean, g.Features[j].PermutationStd = &im.Mean, &im.Std
-		}
-		res.Features = nil
-		g.Permutation = res
-		key = func(f *FeatureImportance) float64 { return *f.PermutationMean }
-	}
-	if key == nil {
-		return nil, ErrNoImportance
-	}
-	slices.SortStableFunc(g.Features, func(a, b FeatureImportance) int { return cmp.Compare(key(&b), key(&a)) })
-	return g, nil
+	return key, nil
 }

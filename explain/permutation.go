@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -12,18 +13,32 @@ import (
 	"github.com/aer-go/aer/metrics"
 )
 
-// ROCAUC is the default metric of permutation importance.
+// ROCAUC is the default metric of a two-class model's permutation
+// importance.
 const ROCAUC = "roc_auc"
 
+// MacroBalancedAccuracy is the metric of the permutation importance of a
+// model of three or more classes: the mean recall over the classes, of
+// the model's decision.
+const MacroBalancedAccuracy = "macro_balanced_accuracy"
+
 // PermutationSettings configure Permutation. The zero value is the
-// default: ROC-AUC, 5 shuffles per feature.
+// default: ROC-AUC (three or more classes: the macro balanced accuracy of
+// each row's most probable class), 5 shuffles per feature.
 type PermutationSettings struct {
-	// Metric is ROCAUC ("" means ROCAUC) or the name of a metric of a
-	// confusion matrix ("balanced_accuracy", "f1", "mcc", ...) at the
-	// model's threshold (learn.ThresholdOf: 0.5 when it has none).
+	// Metric is, for a two-class model, ROCAUC ("" means ROCAUC) or the
+	// name of a metric of a confusion matrix ("balanced_accuracy", "f1",
+	// "mcc", ...) at the model's threshold (learn.ThresholdOf: 0.5 when it
+	// has none). For three or more classes it is MacroBalancedAccuracy
+	// ("" and "balanced_accuracy" mean it too); any other is an error.
 	Metric string
 	// Repeats is the number of shuffles per feature; 0 means 5.
 	Repeats int
+	// Decide is the decision of a model of three or more classes: it
+	// turns class probabilities (row-major, NumClasses per row) into
+	// classes, as decision.Layer.Predict does; nil means each row's most
+	// probable class. A two-class model is decided at its threshold.
+	Decide func(proba []float64, pred []int)
 }
 
 // Importance is one feature's permutation importance: the baseline metric
@@ -49,12 +64,14 @@ type PermutationResult struct {
 }
 
 // Permutation returns the permutation importance of every feature of d
-// (labelled, NaN = missing) for model m: for each feature and shuffle, the
-// metric of the model's scores with that feature's column permuted across
-// the rows, subtracted from the metric on the data as is. Rows carry d's
-// weights. Shuffles run on env's workers, each from stream j*Repeats+r of
+// (labelled 0..m.NumClasses()-1, NaN = missing) for model m: for each
+// feature and shuffle, the metric of the model's predictions with that
+// feature's column permuted across the rows, subtracted from the metric
+// on the data as is (s.Metric: of a two-class model's scores, of the
+// decision s.Decide of a model of more classes). Rows carry d's weights.
+// Shuffles run on env's workers, each from stream j*Repeats+r of
 // env.Seed, so the result is the same for any number of workers.
-func Permutation(ctx context.Context, m learn.Scorer, d *learn.Data, s *PermutationSettings, env learn.Env) (*PermutationResult, error) {
+func Permutation(ctx context.Context, m learn.Model, d *learn.Data, s *PermutationSettings, env learn.Env) (*PermutationResult, error) {
 	var st PermutationSettings
 	if s != nil {
 		st = *s
@@ -65,30 +82,103 @@ func Permutation(ctx context.Context, m learn.Scorer, d *learn.Data, s *Permutat
 	if st.Repeats < 0 {
 		return nil, fmt.Errorf("explain: %d repeats", st.Repeats)
 	}
-	if err := d.Check("data"); err != nil {
+	if err := d.CheckClasses("data", m.NumClasses()); err != nil {
 		return nil, err
 	}
 	_, p := d.X.Dims()
 	if p != m.NumFeatures() {
 		return nil, fmt.Errorf("%w: data has %d features, the model %d", learn.ErrData, p, m.NumFeatures())
 	}
-	score, name, threshold, err := scorer(st.Metric, m, d)
+	mt, err := metricOf(&st, m, d)
 	if err != nil {
 		return nil, err
 	}
-	base, err := learn.Predict(ctx, m, d.X, env.Workers)
+	base, err := mt.baseline(ctx, d.X, env.Workers)
 	if err != nil {
 		return nil, err
 	}
-	res := &PermutationResult{Metric: name, Threshold: threshold, Baseline: score(base), Repeats: st.Repeats, Seed: env.Seed,
+	res := &PermutationResult{Metric: mt.name, Threshold: mt.threshold, Baseline: mt.score(base), Repeats: st.Repeats, Seed: env.Seed,
 		Features: make([]Importance, p)}
 	if math.IsNaN(res.Baseline) {
-		return nil, fmt.Errorf("%w: %s is undefined on the data (it needs rows of both labels)", learn.ErrData, name)
+		return nil, fmt.Errorf("%w: %s is undefined on the data%s", learn.ErrData, mt.name, mt.undefined)
 	}
-	if err := permute(ctx, d, m.PositiveProba, score, res, env); err != nil {
+	if err := permute(ctx, d, mt.predict, mt.score, res, env); err != nil {
 		return nil, err
 	}
 	return res, nil
+}
+
+// metric is what permutation importance measures of a model on labelled
+// data: score of predict's output (one goroutine) or of baseline's (on
+// workers, the same numbers).
+type metric struct {
+	name      string
+	threshold float64
+	predict   func(x *mat.Dense, dst []float64) ([]float64, error)
+	baseline  func(ctx context.Context, x *mat.Dense, workers int) ([]float64, error)
+	score     func([]float64) float64
+	// undefined says, after the metric's name, why it can be undefined.
+	undefined string
+}
+
+// metricOf returns the metric of s for m on d's labels: of a two-class
+// model's scores (ROC-AUC, or a metric of the confusion matrix at its
+// threshold), else the macro balanced accuracy of the decision s.Decide.
+func metricOf(s *PermutationSettings, m learn.Model, d *learn.Data) (*metric, error) {
+	if k := m.NumClasses(); k > 2 {
+		return decisionMetric(s, m, d, k)
+	}
+	sc, ok := m.(learn.Scorer)
+	if !ok {
+		return nil, fmt.Errorf("explain: a two-class model without its positive class's score")
+	}
+	mt := &metric{name: ROCAUC, predict: sc.PositiveProba, undefined: " (it needs rows of both labels)",
+		baseline: func(ctx context.Context, x *mat.Dense, workers int) ([]float64, error) {
+			return learn.Predict(ctx, sc, x, workers)
+		},
+		score: func(s []float64) float64 { return metrics.ROCAUC(d.Y, s, d.W) }}
+	if s.Metric == "" || s.Metric == ROCAUC {
+		return mt, nil
+	}
+	cm, err := metrics.ParseMetric(s.Metric)
+	if err != nil {
+		return nil, fmt.Errorf("explain: %w", err)
+	}
+	th := learn.ThresholdOf(m)
+	mt.name, mt.threshold = cm.String(), th
+	mt.score = func(s []float64) float64 { return cm.Of(metrics.FromScores(d.Y, s, th, d.W)) }
+	return mt, nil
+}
+
+// decisionMetric is metricOf for a model of k > 2 classes: the macro
+// balanced accuracy of s.Decide (each row's most probable class when nil).
+func decisionMetric(s *PermutationSettings, m learn.Model, d *learn.Data, k int) (*metric, error) {
+	switch s.Metric {
+	case "", MacroBalancedAccuracy, "balanced_accuracy":
+	default:
+		return nil, fmt.Errorf("explain: metric %s: a multi-class model's permutation importance is of the macro balanced accuracy", s.Metric)
+	}
+	decide := s.Decide
+	if decide == nil {
+		decide = func(proba []float64, pred []int) {
+			for i := range pred {
+				p := proba[i*k : (i+1)*k]
+				pred[i] = slices.Index(p, slices.Max(p))
+			}
+		}
+	}
+	n := len(d.Y)
+	return &metric{name: MacroBalancedAccuracy, predict: m.PredictProba,
+		baseline: func(_ context.Context, x *mat.Dense, _ int) ([]float64, error) { return m.PredictProba(x, nil) },
+		score: func(proba []float64) float64 {
+			pred := make([]int, n)
+			decide(proba, pred)
+			r, err := metrics.EvaluateMulti(d.Y, pred, nil, k, d.W)
+			if err != nil {
+				return math.NaN()
+			}
+			return r.BalancedAccuracy
+		}}, nil
 }
 
 // permute fills res.Features with the permutation importance of every
@@ -146,20 +236,6 @@ func permute(ctx context.Context, d *learn.Data, predict func(x *mat.Dense, dst 
 		res.Features[j] = Importance{Feature: name, Mean: mean, Std: math.Sqrt(ss / float64(len(v))), Drops: v}
 	}
 	return nil
-}
-
-// scorer returns the metric of scores on d's labels, its name and the
-// threshold it uses.
-func scorer(metric string, m learn.Scorer, d *learn.Data) (func([]float64) float64, string, float64, error) {
-	if metric == "" || metric == ROCAUC {
-		return func(s []float64) float64 { return metrics.ROCAUC(d.Y, s, d.W) }, ROCAUC, 0, nil
-	}
-	mt, err := metrics.ParseMetric(metric)
-	if err != nil {
-		return nil, "", 0, fmt.Errorf("explain: %w", err)
-	}
-	th := learn.ThresholdOf(m)
-	return func(s []float64) float64 { return mt.Of(metrics.FromScores(d.Y, s, th, d.W)) }, mt.String(), th, nil
 }
 
 // MeanAbs returns the mean absolute attribution of each feature over the

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -145,13 +146,6 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if _, err := stattest.ParseMode(f.mode); err != nil {
 		return usageErrorf("compare: unknown --mode %q (want auto, exact or approx)", f.mode)
 	}
-	multi, err := isMultiPair(pos[0], pos[1])
-	if err != nil {
-		return err
-	}
-	if multi {
-		return compareMultiPair(ctx, pos[0], pos[1], &f, stdout)
-	}
 	return comparePair(ctx, pos[0], pos[1], &f, stdout)
 }
 
@@ -179,18 +173,27 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 // classifierSummary describes one predictions file.
 type classifierSummary struct {
 	File string `json:"file"`
+	// twoClass is a two-class file's decisions and confusion counts.
+	*twoClass
+	BalancedAccuracy float64 `json:"balanced_accuracy"`
+	// Accuracy is a multi-class file's; nil for two classes.
+	Accuracy     *float64 `json:"accuracy,omitempty"`
+	MeanQuantity float64  `json:"mean_quantity"`
+	correct      []bool
+	q            []float64
+}
+
+// twoClass is where a two-class file's 0/1 predictions came from and
+// their confusion counts.
+type twoClass struct {
 	// Source says where the 0/1 predictions came from: "pred-column" or
 	// "threshold" (score >= Threshold).
-	Source           string   `json:"prediction_source"`
-	Threshold        *float64 `json:"threshold,omitempty"`
-	TP               int      `json:"tp"`
-	FP               int      `json:"fp"`
-	TN               int      `json:"tn"`
-	FN               int      `json:"fn"`
-	BalancedAccuracy float64  `json:"balanced_accuracy"`
-	MeanQuantity     float64  `json:"mean_quantity"`
-	correct          []bool
-	q                []float64
+	Source    string   `json:"prediction_source"`
+	Threshold *float64 `json:"threshold,omitempty"`
+	TP        int      `json:"tp"`
+	FP        int      `json:"fp"`
+	TN        int      `json:"tn"`
+	FN        int      `json:"fn"`
 }
 
 type wilcoxonReport struct {
@@ -203,64 +206,77 @@ type wilcoxonReport struct {
 	Equal          int     `json:"rows_equal"`
 }
 
+// pairReport is aer compare's document for two predictions files: of
+// two classes with the rows of each (classCounts), of more with the
+// classes.
 type pairReport struct {
-	Rows      int                    `json:"rows"`
-	Positives int                    `json:"positives"`
-	Negatives int                    `json:"negatives"`
-	A         *classifierSummary     `json:"a"`
-	B         *classifierSummary     `json:"b"`
-	McNemar   stattest.McNemarResult `json:"mcnemar"`
-	Wilcoxon  wilcoxonReport         `json:"wilcoxon"`
+	Rows int `json:"rows"`
+	*classCounts
+	Classes  []string               `json:"classes,omitempty"`
+	A        *classifierSummary     `json:"a"`
+	B        *classifierSummary     `json:"b"`
+	McNemar  stattest.McNemarResult `json:"mcnemar"`
+	Wilcoxon wilcoxonReport         `json:"wilcoxon"`
 }
 
+// classCounts are the rows of each class of two.
+type classCounts struct {
+	Positives int `json:"positives"`
+	Negatives int `json:"negatives"`
+}
+
+// comparePair compares two predictions files of the same rows, of two
+// classes or of more: McNemar's test on per-row correctness and
+// Wilcoxon's on a per-row quantity of the scores.
 func comparePair(ctx context.Context, pathA, pathB string, f *compareFlags, stdout io.Writer) error {
-	pa, err := loadLabelledPredictions(ctx, pathA, f.positive)
+	multi, err := isMultiPair(pathA, pathB)
 	if err != nil {
 		return err
 	}
-	pb, err := loadLabelledPredictions(ctx, pathB, f.positive)
-	if err != nil {
-		return err
-	}
-	nameA, nameB := filepath.Base(pathA), filepath.Base(pathB)
-	if ca, cb := classesOf(pa), classesOf(pb); ca != cb && ca == [2]string{cb[1], cb[0]} {
-		return fmt.Errorf("compare: %s takes %q as the positive class, %s takes %q: name it with --positive", nameA, ca[1], nameB, cb[1])
-	}
-	if len(pa.Label) != len(pb.Label) {
-		return fmt.Errorf("compare: %s has %d rows but %s has %d; both must hold the same rows in the same order",
-			nameA, len(pa.Label), nameB, len(pb.Label))
-	}
-	for i := range pa.Label {
-		if pa.Label[i] != pb.Label[i] {
-			return fmt.Errorf("compare: labels differ at row %d: %s has %d, %s has %d; both files must hold the same rows in the same order",
-				i+1, nameA, pa.Label[i], nameB, pb.Label[i])
+	if multi {
+		for _, name := range []string{"threshold", "positive"} {
+			if f.set[name] {
+				return usageErrorf("compare: --%s is for binary predictions; %s holds multi-class ones", name, filepath.Base(pathA))
+			}
 		}
 	}
-	q, _ := metrics.ParseRowLoss(f.quantity)
-	forceThreshold := f.set["threshold"]
-	sa, err := summarize(nameA, pa, q, f.threshold, forceThreshold)
+	pa, err := loadCompared(ctx, pathA, f.positive, multi)
 	if err != nil {
 		return err
 	}
-	sb, err := summarize(nameB, pb, q, f.threshold, forceThreshold)
+	pb, err := loadCompared(ctx, pathB, f.positive, multi)
 	if err != nil {
 		return err
 	}
-
-	rep := pairReport{Rows: len(pa.Label), A: sa, B: sb}
-	for _, y := range pa.Label {
-		if y == 1 {
-			rep.Positives++
-		} else {
-			rep.Negatives++
+	if err := sameRows(pa, pb); err != nil {
+		return err
+	}
+	formula := ""
+	var s [2]*classifierSummary
+	for j, p := range []*comparedFile{pa, pb} {
+		if formula, s[j], err = p.summarize(f); err != nil {
+			return err
+		}
+	}
+	rep := pairReport{Rows: len(pa.label), A: s[0], B: s[1]}
+	if multi {
+		rep.Classes = pa.multi.Classes
+	} else {
+		rep.classCounts = &classCounts{}
+		for _, y := range pa.label {
+			if y == 1 {
+				rep.Positives++
+			} else {
+				rep.Negatives++
+			}
 		}
 	}
 	zm, _ := stattest.ParseZeroMethod(f.zeroMethod)
 	mode, _ := stattest.ParseMode(f.mode)
-	pr, err := stattest.ComparePaired(sa.correct, sb.correct, sa.q, sb.q, &stattest.WilcoxonOptions{ZeroMethod: zm, Mode: mode})
+	pr, err := stattest.ComparePaired(rep.A.correct, rep.B.correct, rep.A.q, rep.B.q, &stattest.WilcoxonOptions{ZeroMethod: zm, Mode: mode})
 	if errors.Is(err, stattest.ErrNoDifference) {
 		return fmt.Errorf("compare: %s and %s give the same %s on every row: the Wilcoxon test has nothing to rank (--zero-method zsplit reports p = 1)",
-			nameA, nameB, f.quantity)
+			pa.name, pb.name, f.quantity)
 	}
 	if err != nil {
 		return fmt.Errorf("compare: %w", err)
@@ -268,16 +284,76 @@ func comparePair(ctx context.Context, pathA, pathB string, f *compareFlags, stdo
 	rep.McNemar = pr.McNemar
 	rep.Wilcoxon = wilcoxonReport{
 		Quantity:       f.quantity,
-		Difference:     q.Formula + " of A minus that of B (negative: A better)",
+		Difference:     formula + " of A minus that of B (negative: A better)",
 		WilcoxonResult: pr.Wilcoxon,
 		MeanDifference: pr.MeanDifference,
 		ALower:         pr.ALower, BLower: pr.BLower, Equal: pr.Equal,
 	}
-
 	if f.json {
 		return writeJSON(stdout, rep)
 	}
 	return writePairText(stdout, &rep)
+}
+
+// comparedFile is one labelled, unweighted predictions file of aer
+// compare: of two classes (two) or more (multi).
+type comparedFile struct {
+	name  string
+	label []int
+	two   *predfile.Predictions
+	multi *predfile.MultiPredictions
+}
+
+// loadCompared reads the predictions file path, of more than two
+// classes when multi, which must have labels and no weights.
+func loadCompared(ctx context.Context, path, positive string, multi bool) (*comparedFile, error) {
+	c := &comparedFile{name: filepath.Base(path)}
+	var weight []float64
+	if multi {
+		p, err := readMultiPredictions(ctx, path)
+		if err != nil {
+			return nil, fmt.Errorf("compare: %w", err)
+		}
+		c.multi, c.label, weight = p, p.Label, p.Weight
+	} else {
+		p, err := predfile.LoadPredictionsContext(ctx, path, predfile.PredictionsOptions{Positive: positive})
+		if err != nil {
+			return nil, fmt.Errorf("compare: %w", err)
+		}
+		c.two, c.label, weight = p, p.Label, p.Weight
+	}
+	if c.label == nil {
+		return nil, fmt.Errorf("compare: %s has no label column; comparing classifiers needs the true labels", c.name)
+	}
+	if weight != nil {
+		return nil, fmt.Errorf("compare: %s has a weight column; McNemar's and Wilcoxon's tests count rows, not weights (aer eval reports weighted metrics)", c.name)
+	}
+	return c, nil
+}
+
+// sameRows checks that a and b name the same classes and hold the same
+// rows' labels.
+func sameRows(a, b *comparedFile) error {
+	labelOf := func(p *comparedFile, y int) string { return strconv.Itoa(y) }
+	if a.multi != nil {
+		if !slices.Equal(a.multi.Classes, b.multi.Classes) {
+			return fmt.Errorf("compare: %s has the classes %q, %s has %q; both must score the same classes in the same order", a.name, a.multi.Classes, b.name, b.multi.Classes)
+		}
+		labelOf = func(p *comparedFile, y int) string { return strconv.Quote(p.multi.Classes[y]) }
+	} else if ca, cb := classesOf(a.two), classesOf(b.two); ca != cb && ca == [2]string{cb[1], cb[0]} {
+		return fmt.Errorf("compare: %s takes %q as the positive class, %s takes %q: name it with --positive", a.name, ca[1], b.name, cb[1])
+	}
+	if len(a.label) != len(b.label) {
+		return fmt.Errorf("compare: %s has %d rows but %s has %d; both must hold the same rows in the same order",
+			a.name, len(a.label), b.name, len(b.label))
+	}
+	for i := range a.label {
+		if a.label[i] != b.label[i] {
+			return fmt.Errorf("compare: labels differ at row %d: %s has %s, %s has %s; both files must hold the same rows in the same order",
+				i+1, a.name, labelOf(a, a.label[i]), b.name, labelOf(b, b.label[i]))
+		}
+	}
+	return nil
 }
 
 // classesOf returns the class names of p, negative then positive.
@@ -288,57 +364,106 @@ func classesOf(p *predfile.Predictions) [2]string {
 	return p.Classes
 }
 
-func loadLabelledPredictions(ctx context.Context, path, positive string) (*predfile.Predictions, error) {
-	p, err := predfile.LoadPredictionsContext(ctx, path, predfile.PredictionsOptions{Positive: positive})
-	if err != nil {
-		return nil, fmt.Errorf("compare: %w", err)
-	}
-	if p.Label == nil {
-		return nil, fmt.Errorf("compare: %s has no label column; comparing classifiers needs the true labels", filepath.Base(path))
-	}
-	if p.Weight != nil {
-		return nil, fmt.Errorf("compare: %s has a weight column; McNemar's and Wilcoxon's tests count rows, not weights (aer eval reports weighted metrics)", filepath.Base(path))
-	}
-	return p, nil
-}
-
-// summarize computes a file's per-row correctness, quantity and confusion
-// counts.
-func summarize(name string, p *predfile.Predictions, q metrics.RowLoss, threshold float64, forceThreshold bool) (*classifierSummary, error) {
-	n := len(p.Label)
-	s := &classifierSummary{File: name, correct: make([]bool, n), q: make([]float64, n)}
-	pred := p.Pred
-	if pred != nil && !forceThreshold {
-		s.Source = "pred-column"
-	} else {
-		s.Source = "threshold"
-		s.Threshold = &threshold
-		pred = make([]int, n)
-		for i, v := range p.Score {
-			if v >= threshold {
-				pred[i] = 1
-			}
-		}
-	}
+// summarize computes a file's per-row correctness and quantity (f's
+// --quantity, whose formula it returns), and its balanced accuracy: of
+// two classes with the confusion counts of the pred column or of
+// --threshold, of more with the accuracy of the pred column.
+func (p *comparedFile) summarize(f *compareFlags) (string, *classifierSummary, error) {
+	n := len(p.label)
+	s := &classifierSummary{File: p.name, correct: make([]bool, n), q: make([]float64, n)}
+	formula, pred, of := p.decisions(s, f)
 	sum := 0.0
-	for i, y := range p.Label {
+	for i, y := range p.label {
 		s.correct[i] = pred[i] == y
-		v, err := q.Of(y, p.Score[i])
+		v, err := of(i, y)
 		if err != nil {
-			return nil, fmt.Errorf("compare: %s: row %d: %w", name, i+1, err)
+			return "", nil, fmt.Errorf("compare: %s: row %d: %w", p.name, i+1, err)
 		}
 		s.q[i] = v
 		sum += v
 	}
 	s.MeanQuantity = sum / float64(n)
-	if err := metrics.Validate(p.Label, nil, pred, nil); err != nil {
-		return nil, fmt.Errorf("compare: %s: %w", name, err)
+	if p.multi != nil {
+		r, err := metrics.EvaluateMulti(p.label, pred, nil, len(p.multi.Classes), nil)
+		if err != nil {
+			return "", nil, fmt.Errorf("compare: %s: %w", p.name, err)
+		}
+		s.BalancedAccuracy, s.Accuracy = r.BalancedAccuracy, &r.Accuracy
+		return formula, s, nil
 	}
-	c := metrics.FromPredictions(p.Label, pred, nil)
+	if err := metrics.Validate(p.label, nil, pred, nil); err != nil {
+		return "", nil, fmt.Errorf("compare: %s: %w", p.name, err)
+	}
+	c := metrics.FromPredictions(p.label, pred, nil)
 	// Unweighted counts are whole numbers.
 	s.TP, s.FP, s.TN, s.FN = int(c.TP), int(c.FP), int(c.TN), int(c.FN)
 	s.BalancedAccuracy = c.BalancedAccuracy()
-	return s, nil
+	return formula, s, nil
+}
+
+// decisions returns the formula of f's --quantity, each row's predicted
+// class and its quantity of row i of label y. A two-class file's
+// predictions are the pred column, else (or with --threshold) score >=
+// the threshold, as s records; a multi-class file's are its pred column.
+func (p *comparedFile) decisions(s *classifierSummary, f *compareFlags) (string, []int, func(i, y int) (float64, error)) {
+	if m := p.multi; m != nil {
+		q, k := classQuantities[f.quantity], len(m.Classes)
+		return q.formula, m.Pred, func(i, y int) (float64, error) { return q.of(m.Proba[i*k:(i+1)*k], y), nil }
+	}
+	q, _ := metrics.ParseRowLoss(f.quantity)
+	score := p.two.Score
+	of := func(i, y int) (float64, error) { return q.Of(y, score[i]) }
+	s.twoClass = &twoClass{}
+	if p.two.Pred != nil && !f.set["threshold"] {
+		s.Source = "pred-column"
+		return q.Formula, p.two.Pred, of
+	}
+	threshold := f.threshold
+	s.Source, s.Threshold = "threshold", &threshold
+	pred := make([]int, len(score))
+	for i, v := range score {
+		if v >= threshold {
+			pred[i] = 1
+		}
+	}
+	return q.Formula, pred, of
+}
+
+// classQuantities are the per-row quantities of two multi-class files'
+// Wilcoxon test, with p the row's probabilities and y its class.
+var classQuantities = map[string]struct {
+	formula string
+	of      func(p []float64, y int) float64
+}{
+	"abs-error": {"1 - p(true class)", func(p []float64, y int) float64 { return 1 - p[y] }},
+	"squared-error": {"sum over classes of (p_c - [c = true class])^2", func(p []float64, y int) float64 {
+		s := 0.0
+		for c, v := range p {
+			if c == y {
+				v--
+			}
+			s += v * v
+		}
+		return s
+	}},
+	"log-loss": {"-log p(true class), p clipped to [1e-15, 1]", func(p []float64, y int) float64 { return -math.Log(max(p[y], 1e-15)) }},
+}
+
+// isMultiPair says whether the two files are multi-class predictions;
+// one of each is an error.
+func isMultiPair(pathA, pathB string) (bool, error) {
+	ma, err := multiPredictionsFile(pathA)
+	if err != nil {
+		return false, fmt.Errorf("compare: %w", err)
+	}
+	mb, err := multiPredictionsFile(pathB)
+	if err != nil {
+		return false, fmt.Errorf("compare: %w", err)
+	}
+	if ma != mb {
+		return false, fmt.Errorf("compare: one of %s and %s holds multi-class predictions (score_<class> columns) and the other binary ones", filepath.Base(pathA), filepath.Base(pathB))
+	}
+	return ma, nil
 }
 
 // fmtP formats a p-value: fixed point, or scientific when tiny.
@@ -349,33 +474,32 @@ func fmtP(p float64) string {
 	return strconv.FormatFloat(p, 'f', 4, 64)
 }
 
+// writePairText writes a pair report as text: the files' balanced
+// accuracies (of two classes with their confusion counts), then the
+// McNemar and Wilcoxon tests.
 func writePairText(w io.Writer, r *pairReport) error {
-	ew := &errWriter{w: w}
+	ew := &stickyWriter{w: w}
 	ew.printf("A: %s\nB: %s\n", r.A.File, r.B.File)
-	ew.printf("%d rows (%d positive, %d negative)\n\n", r.Rows, r.Positives, r.Negatives)
-
-	ew.printf("Balanced accuracy\n")
-	for _, c := range []struct {
-		tag string
-		s   *classifierSummary
-	}{{"A", r.A}, {"B", r.B}} {
-		src := "pred column"
-		if c.s.Threshold != nil {
-			src = "score >= " + strconv.FormatFloat(*c.s.Threshold, 'g', -1, 64)
+	if r.classCounts == nil {
+		ew.printf("%d rows, %d classes\n\n", r.Rows, len(r.Classes))
+		ew.printf("Balanced accuracy (the mean of the per-class recalls)\n")
+		ew.printf("  A  %.4f  (accuracy %.4f)\n  B  %.4f  (accuracy %.4f)\n", r.A.BalancedAccuracy, *r.A.Accuracy, r.B.BalancedAccuracy, *r.B.Accuracy)
+	} else {
+		ew.printf("%d rows (%d positive, %d negative)\n\n", r.Rows, r.Positives, r.Negatives)
+		ew.printf("Balanced accuracy\n")
+		for _, c := range []struct {
+			tag string
+			s   *classifierSummary
+		}{{"A", r.A}, {"B", r.B}} {
+			src := "pred column"
+			if c.s.Threshold != nil {
+				src = "score >= " + strconv.FormatFloat(*c.s.Threshold, 'g', -1, 64)
+			}
+			ew.printf("  %s  %.4f  (TP %d, FN %d, TN %d, FP %d; predictions: %s)\n",
+				c.tag, c.s.BalancedAccuracy, c.s.TP, c.s.FN, c.s.TN, c.s.FP, src)
 		}
-		ew.printf("  %s  %.4f  (TP %d, FN %d, TN %d, FP %d; predictions: %s)\n",
-			c.tag, c.s.BalancedAccuracy, c.s.TP, c.s.FN, c.s.TN, c.s.FP, src)
 	}
 
-	if ew.err != nil {
-		return ew.err
-	}
-	return writeTests(w, r)
-}
-
-// writeTests renders the McNemar and Wilcoxon tests of a pair report.
-func writeTests(w io.Writer, r *pairReport) error {
-	ew := &errWriter{w: w}
 	m := r.McNemar
 	ew.printf("\nMcNemar's test on per-row correctness\n")
 	ew.printf("  both right %d, only A right %d, only B right %d, both wrong %d\n",
@@ -400,18 +524,6 @@ func writeTests(w io.Writer, r *pairReport) error {
 		ew.printf("  note: %s\n", warn)
 	}
 	return ew.err
-}
-
-// errWriter keeps the first write error so text reports read straight.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) printf(format string, a ...any) {
-	if e.err == nil {
-		_, e.err = fmt.Fprintf(e.w, format, a...)
-	}
 }
 
 // friedmanReport is the --friedman result; Iman-Davenport's F is null when
@@ -486,7 +598,7 @@ func compareFriedman(ctx context.Context, path string, f *compareFlags, stdout i
 }
 
 func writeFriedmanText(w io.Writer, r *friedmanReport, fr *stattest.FriedmanResult) error {
-	ew := &errWriter{w: w}
+	ew := &stickyWriter{w: w}
 	better := "higher"
 	if !r.HigherIsBetter {
 		better = "lower"

@@ -3,12 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	aerlib "github.com/aer-go/aer"
 	"io"
 	"math"
 	"strconv"
 	"strings"
 	"time"
+
+	aerlib "github.com/aer-go/aer"
 
 	"github.com/aer-go/aer/cv"
 	"github.com/aer-go/aer/dataset"

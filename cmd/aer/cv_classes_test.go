@@ -76,7 +76,7 @@ func TestCVClasses(t *testing.T) {
 		t.Fatal(err)
 	}
 	stdout, stderr, code = aer(t, "eval", "--data", part, "--json")
-	var ev evalMultiOutput
+	var ev evalClassesOutput
 	if err := json.Unmarshal([]byte(stdout), &ev); code != 0 || err != nil {
 		t.Fatalf("eval: exit %d, %v\n%s", code, err, stderr)
 	}

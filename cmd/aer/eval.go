@@ -1,15 +1,19 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/aer-go/aer/internal/ctxio"
 	"github.com/aer-go/aer/metrics"
 	"github.com/aer-go/aer/predfile"
 )
@@ -146,29 +150,43 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	var out interface{ writeText(io.Writer) error }
 	if multi, _ := multiPredictionsFile(o.data); multi {
-		return runEvalMulti(ctx, o, stdout)
+		out, err = evaluateClasses(ctx, o)
+	} else {
+		out, err = evaluateScores(ctx, o)
 	}
-	p, err := loadEvalPredictions(ctx, o)
 	if err != nil {
 		return err
-	}
-	out := evaluate(p, o)
-	if o.sweep {
-		s := evalSweep(p, o.sweepGrid, &out)
-		if o.sweepOut != "" {
-			if err := writeFileAtomic(ctx, o.sweepOut, s.WriteCSV); err != nil {
-				return fmt.Errorf("eval: writing the sweep: %w", err)
-			}
-			out.SweepOut = o.sweepOut
-		} else {
-			out.Sweep = &s
-		}
 	}
 	if o.asJSON {
 		return writeJSON(stdout, out)
 	}
-	return writeEvalText(stdout, &out)
+	return out.writeText(stdout)
+}
+
+// evaluateScores evaluates the predictions of a two-class --data file:
+// its decisions, the calibration of its scores and, with --sweep, every
+// metric at each threshold of a grid.
+func evaluateScores(ctx context.Context, o *evalOptions) (*evalOutput, error) {
+	p, err := loadEvalPredictions(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	out := evaluate(p, o)
+	if !o.sweep {
+		return &out, nil
+	}
+	s := evalSweep(p, o.sweepGrid, &out)
+	if o.sweepOut != "" {
+		if err := writeFileAtomic(ctx, o.sweepOut, s.WriteCSV); err != nil {
+			return nil, fmt.Errorf("eval: writing the sweep: %w", err)
+		}
+		out.SweepOut = o.sweepOut
+	} else {
+		out.Sweep = &s
+	}
+	return &out, nil
 }
 
 // loadEvalPredictions reads the predictions of --data, which must have
@@ -180,9 +198,11 @@ func loadEvalPredictions(ctx context.Context, o *evalOptions) (*predfile.Predict
 		return nil, fmt.Errorf("eval: %w (--positive)", err)
 	case err != nil:
 		return nil, fmt.Errorf("eval: %w", err)
-	case p.Label == nil:
-		return nil, fmt.Errorf("eval: %s: no label column: cannot evaluate predictions without labels", o.data)
-	case p.Score == nil:
+	}
+	if err := needLabels(o.data, p.Label); err != nil {
+		return nil, err
+	}
+	if p.Score == nil {
 		return nil, fmt.Errorf("eval: %s: no score column", o.data)
 	}
 	if err := metrics.Validate(p.Label, p.Score, p.Pred, p.Weight); err != nil {
@@ -198,6 +218,14 @@ func loadEvalPredictions(ctx context.Context, o *evalOptions) (*predfile.Predict
 		return nil, usageErrorf("eval: --threshold %s lies outside [0, 1], where every score of %s lies: every row would be predicted %s", evalFmtFloat(t), o.data, all)
 	}
 	return p, nil
+}
+
+// needLabels is the error of a predictions file without labels.
+func needLabels(path string, label []int) error {
+	if label == nil {
+		return fmt.Errorf("eval: %s: no label column: cannot evaluate predictions without labels", path)
+	}
+	return nil
 }
 
 // evaluate scores the decisions of o on p: score >= --threshold, else the
@@ -328,10 +356,12 @@ func evalFmtMetric(v float64) string {
 	return strconv.FormatFloat(v, 'f', 4, 64)
 }
 
-func writeEvalText(w io.Writer, out *evalOutput) error {
+// writeText writes the evaluation as text: the confusion matrix, every
+// metric, the calibration and the sweep.
+func (out *evalOutput) writeText(w io.Writer) error {
 	r := &out.Report
 	c := r.Confusion
-	ew := &evalErrWriter{w: w}
+	ew := &stickyWriter{w: w}
 	fmt.Fprintf(ew, "file       %s\n", out.File)
 	if out.Weighted {
 		fmt.Fprintf(ew, "rows       %d, weighted by the weight column: counts are sums of weights\n", out.Rows)
@@ -385,7 +415,7 @@ func writeEvalText(w io.Writer, out *evalOutput) error {
 
 // writeEvalSweep writes where the metrics peak in the sweep, and the
 // sweep itself unless it went to the --sweep-out file.
-func writeEvalSweep(ew *evalErrWriter, out *evalOutput) {
+func writeEvalSweep(ew *stickyWriter, out *evalOutput) {
 	s := out.sweep
 	fmt.Fprintf(ew, "\nsweep      %d thresholds", len(s))
 	if out.SweepOut != "" {
@@ -463,19 +493,90 @@ func evalWriteTable(w io.Writer, align string, rows [][]string) {
 	}
 }
 
-// evalErrWriter keeps the first write error so a long report checks it once.
-type evalErrWriter struct {
-	w   io.Writer
-	err error
+// evalClassesOutput is aer eval's document for multi-class predictions.
+type evalClassesOutput struct {
+	File    string              `json:"file"`
+	Classes []string            `json:"classes"`
+	Report  metrics.MultiReport `json:"report"`
 }
 
-func (e *evalErrWriter) Write(p []byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
+// evaluateClasses evaluates the multi-class predictions of --data: every
+// multi-class metric, at each row's predicted class.
+func evaluateClasses(ctx context.Context, o *evalOptions) (*evalClassesOutput, error) {
+	if o.threshold.set || o.sweep || o.positive != "" {
+		return nil, usageErrorf("eval: %s holds multi-class predictions: --threshold, --sweep and --positive are for binary ones", o.data)
 	}
-	n, err := e.w.Write(p)
+	p, err := readMultiPredictions(ctx, o.data)
 	if err != nil {
-		e.err = err
+		return nil, fmt.Errorf("eval: %w", err)
 	}
-	return n, err
+	if err := needLabels(o.data, p.Label); err != nil {
+		return nil, err
+	}
+	r, err := metrics.EvaluateMulti(p.Label, p.Pred, p.Proba, len(p.Classes), p.Weight)
+	if err != nil {
+		return nil, fmt.Errorf("eval: %s: %w", o.data, err)
+	}
+	return &evalClassesOutput{File: o.data, Classes: p.Classes, Report: r}, nil
+}
+
+// writeText writes the evaluation as text: the metrics, each class's
+// recall, precision and F1, and the confusion matrix.
+func (out *evalClassesOutput) writeText(stdout io.Writer) error {
+	r := &out.Report
+	w := &stickyWriter{w: stdout}
+	fmt.Fprintf(w, "file              %s (%d rows, %d classes)\n", out.File, r.Rows, r.Classes)
+	for _, m := range []struct {
+		name string
+		v    float64
+	}{{"balanced accuracy", r.BalancedAccuracy}, {"accuracy", r.Accuracy}, {"macro F1", r.MacroF1}, {"weighted F1", r.WeightedF1},
+		{"G-mean", r.GMean}, {"MAUC (Hand-Till)", r.MAUC}, {"OvR ROC-AUC", r.OvRAUC}, {"log-loss", r.LogLoss}, {"Brier", r.Brier}} {
+		fmt.Fprintf(w, "%-17s %s\n", m.name, evalFmtFloat(m.v))
+	}
+	fmt.Fprintf(w, "\nper class\n")
+	rows := [][]string{{"  class", "support", "recall", "precision", "F1"}}
+	for c, name := range out.Classes {
+		rows = append(rows, []string{"  " + name, evalFmtFloat(r.Support[c]), evalFmtFloat(r.Recall[c]), evalFmtFloat(r.Precision[c]), evalFmtFloat(r.F1[c])})
+	}
+	evalWriteTable(w, "lrrrr", rows)
+	fmt.Fprintf(w, "\nconfusion (rows true, columns predicted)\n")
+	rows = [][]string{append([]string{"  "}, out.Classes...)}
+	for c, name := range out.Classes {
+		row := []string{"  " + name}
+		for _, v := range r.Confusion[c] {
+			row = append(row, evalFmtFloat(v))
+		}
+		rows = append(rows, row)
+	}
+	evalWriteTable(w, "l"+strings.Repeat("r", len(out.Classes)), rows)
+	return w.err
+}
+
+// multiPredictionsFile reads the header of the predictions file path and
+// says whether it is a multi-class one (score_<class> columns).
+func multiPredictionsFile(path string) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, nil // the binary reader says what is wrong
+	}
+	defer f.Close()
+	line, err := bufio.NewReader(f).ReadString('\n')
+	if err != nil && err != io.EOF {
+		return false, err
+	}
+	head, err := csv.NewReader(strings.NewReader(line)).Read()
+	if err != nil {
+		return false, nil // the binary reader says what is wrong
+	}
+	return predfile.IsMultiPredictions(head), nil
+}
+
+// readMultiPredictions reads the multi-class predictions file path.
+func readMultiPredictions(ctx context.Context, path string) (*predfile.MultiPredictions, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return predfile.ReadMultiPredictions(ctxio.NewFile(ctx, f), path)
 }

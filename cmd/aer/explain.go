@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/gonum/mat"
+
 	aerlib "github.com/aer-go/aer"
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/explain"
@@ -86,19 +88,27 @@ decision (--metric roc_auc or balanced_accuracy).`,
 	})
 }
 
+// explainRow is one row as aer explain shows it: of a two-class model
+// its score, prediction at the threshold, feature attributions and the
+// method's breakdown; of more classes the predicted class's probability
+// (Score), every class's probability and each class's attributions.
 type explainRow struct {
-	Row         int                      `json:"row"`
-	ID          string                   `json:"id,omitempty"`
-	Label       className                `json:"label,omitempty"`
-	Score       float64                  `json:"score"`
-	Prediction  className                `json:"prediction"`
-	Features    *explain.RowAttributions `json:"features,omitempty"`
-	Explanation learn.Explanation        `json:"explanation,omitempty"`
-	// A multi-class model's probabilities of its classes, in order, and
-	// each class's attributions (Score is then the predicted class's
-	// probability).
-	Probabilities []float64       `json:"probabilities,omitempty"`
-	ClassFeatures []classFeatures `json:"class_features,omitempty"`
+	Row           int                      `json:"row"`
+	ID            string                   `json:"id,omitempty"`
+	Label         className                `json:"label,omitempty"`
+	Score         float64                  `json:"score"`
+	Prediction    className                `json:"prediction"`
+	Features      *explain.RowAttributions `json:"features,omitempty"`
+	Explanation   learn.Explanation        `json:"explanation,omitempty"`
+	Probabilities []float64                `json:"probabilities,omitempty"`
+	ClassFeatures []classFeatures          `json:"class_features,omitempty"`
+}
+
+// classFeatures are one class's feature attributions of a row of a
+// multi-class model.
+type classFeatures struct {
+	Class className `json:"class"`
+	*explain.RowAttributions
 }
 
 // className is a class name, the label value of the training file: in
@@ -177,14 +187,10 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("explain: %w", err)
 	}
-	if sm.NumClasses() > 2 {
-		return runExplainMulti(ctx, o, sm, stdout, stderr)
-	}
-	h := sm.Header()
-	model, ok := sm.Learned().(learn.Scorer)
-	if !ok {
+	if _, ok := sm.Learned().(learn.Scorer); !ok && sm.NumClasses() == 2 {
 		return fmt.Errorf("explain: %s: a model of %d classes without its classes' attributions", o.model, sm.NumClasses())
 	}
+	h := sm.Header()
 	d, err := loadFor(ctx, o.data, h, o.model, o.id)
 	if err != nil {
 		return fmt.Errorf("explain: %w", err)
@@ -194,32 +200,14 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usageErrorf("explain: --rows: %v", err)
 	}
 	if o.global {
-		data := &learn.Data{X: learn.Rows(d.X, rows), Features: d.Features}
-		if d.Y != nil {
-			data.Y, data.W = learn.Pick(d.Y, rows), learn.Pick(d.W, rows)
-		}
-		g := globalOptions{top: o.top, metric: o.metric, repeats: o.repeats, seed: o.seed, threads: o.threads}
-		return explainGlobal(ctx, model, data, g, h.Method, o.model, o.data, o.asJSON, stdout, stderr)
+		return explainGlobal(ctx, sm, d, rows, o, stdout, stderr)
 	}
-	res, err := explainRows(ctx, model, d, rows, dataset.ClassPair(h.Schema.Classes), o)
+	res, err := explainRows(ctx, sm, d, rows, o)
 	if err != nil {
 		return err
 	}
-	if res.attr == nil && res.explainer == nil {
-		why := ""
-		if res.attrErr != learn.ErrNoAttribution {
-			why = " (" + res.attrErr.Error() + ")"
-		}
-		return fmt.Errorf("explain: %s holds a %s model, which offers no per-row explanation and no feature attributions%s", o.model, h.Method, why)
-	}
 	if o.asJSON {
-		doc := map[string]any{"model": o.model, "method": h.Method, "data": o.data, "threshold": res.threshold, "rows": res.rows}
-		if res.attr == nil {
-			doc["features_unavailable"] = res.attrErr.Error()
-		} else {
-			doc["attribution_method"] = res.attr.Method
-		}
-		return writeJSON(stdout, doc)
+		return writeJSON(stdout, res.doc(sm, o))
 	}
 	if res.attr == nil {
 		fmt.Fprintf(stderr, "explain: no feature attributions: %s\n", res.attrErr)
@@ -229,68 +217,167 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 // explained is what aer explain shows of the rows.
 type explained struct {
-	rows      []explainRow
+	rows    []explainRow
+	classes []string
+	// threshold is a two-class model's, rule a multi-class model's
+	// decision rule.
 	threshold float64
-	attr      *learn.Attribution // nil when the model gives none: attrErr says why
+	rule      string
+	// attr are the attributions of a two-class model's score, or one per
+	// class; nil when the model gives none: attrErr says why.
+	attr      []*learn.Attribution
 	attrErr   error
 	explainer learn.Explainer // nil when the model offers no breakdown
 }
 
-// explainRows scores the rows of d and explains them: feature attributions
-// (explain.Row) and the method's breakdown, those the model offers; the
-// label and prediction as the names in classes (negative, positive).
-func explainRows(ctx context.Context, model learn.Scorer, d *dataset.Dataset, rows []int, classes [2]string, o *explainOptions) (*explained, error) {
-	if classes == [2]string{} {
-		classes = [2]string{"0", "1"}
-	}
+// explainRows scores the rows of d with sm and explains them: feature
+// attributions (explain.Row; per class for a multi-class model) and the
+// method's breakdown, those the model offers; the label and prediction
+// by their class names. A model that offers nothing to show is an error
+// that says so.
+func explainRows(ctx context.Context, sm *aerlib.Model, d *dataset.Dataset, rows []int, o *explainOptions) (*explained, error) {
 	x := learn.Rows(d.X, rows)
-	res := &explained{threshold: learn.ThresholdOf(model)}
-	res.attr, res.attrErr = learn.Attribute(ctx, model, x, o.threads)
-	if res.attrErr != nil && !errors.Is(res.attrErr, learn.ErrNoAttribution) {
-		return nil, fmt.Errorf("explain: %w", res.attrErr)
+	res := &explained{classes: sm.Classes()}
+	var score, proba []float64
+	var pred []int
+	var err error
+	if sm.NumClasses() == 2 {
+		if res.classes[0] == "" && res.classes[1] == "" {
+			res.classes = []string{"0", "1"}
+		}
+		if score, err = res.scores(ctx, sm, x, o); err != nil {
+			return nil, err
+		}
+	} else {
+		if proba, err = res.probabilities(ctx, sm, x, o); err != nil {
+			return nil, err
+		}
+		pred = make([]int, len(rows))
+		sm.Layer().Predict(proba, pred)
+	}
+	cols := explain.FeatureColumns(d.Features, len(d.Features))
+	for r, i := range rows {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		row := explainRow{Row: i + 1}
+		if d.IDs != nil {
+			row.ID = d.IDs[i]
+		}
+		if d.Y != nil {
+			row.Label = className(res.classes[d.Y[i]])
+		}
+		if score != nil {
+			row.Score, row.Prediction = score[r], className(res.classes[0])
+			if score[r] >= res.threshold {
+				row.Prediction = className(res.classes[1])
+			}
+			if res.attr != nil {
+				row.Features = explain.Row(res.attr[0], r, x.RawRowView(r), cols, o.top)
+			}
+			if res.explainer != nil {
+				if row.Explanation, err = res.explainer.Explain(d.X.RawRowView(i)); err != nil {
+					return nil, fmt.Errorf("explain: row %d: %w", i+1, err)
+				}
+			}
+		} else {
+			k := len(res.classes)
+			p := proba[r*k : (r+1)*k]
+			row.Score, row.Prediction, row.Probabilities = p[pred[r]], className(res.classes[pred[r]]), p
+			for c, a := range res.attr {
+				row.ClassFeatures = append(row.ClassFeatures,
+					classFeatures{Class: className(res.classes[c]), RowAttributions: explain.Row(a, r, x.RawRowView(r), cols, o.top)})
+			}
+		}
+		res.rows = append(res.rows, row)
+	}
+	return res, nil
+}
+
+// scores attributes and scores the rows x of the two-class model sm; a
+// model that offers neither attributions nor a breakdown is an error.
+func (res *explained) scores(ctx context.Context, sm *aerlib.Model, x *mat.Dense, o *explainOptions) ([]float64, error) {
+	model := sm.Learned().(learn.Scorer) // runExplain checked
+	res.threshold = learn.ThresholdOf(model)
+	a, err := learn.Attribute(ctx, model, x, o.threads)
+	switch {
+	case err == nil:
+		res.attr = []*learn.Attribution{a}
+	case errors.Is(err, learn.ErrNoAttribution):
+		res.attrErr = err
+	default:
+		return nil, fmt.Errorf("explain: %w", err)
 	}
 	res.explainer, _ = learn.ExplainerOf(model)
 	if res.attr == nil && res.explainer == nil {
-		return res, nil
+		why := ""
+		if res.attrErr != learn.ErrNoAttribution {
+			why = " (" + res.attrErr.Error() + ")"
+		}
+		return nil, fmt.Errorf("explain: %s holds a %s model, which offers no per-row explanation and no feature attributions%s", o.model, sm.Header().Method, why)
 	}
 	score, err := learn.Predict(ctx, model, x, o.threads)
 	if err != nil {
 		return nil, fmt.Errorf("explain: %w", err)
 	}
-	cols := explain.FeatureColumns(d.Features, len(d.Features))
-	for k, i := range rows {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		r := explainRow{Row: i + 1, Score: score[k], Prediction: className(classes[0])}
-		if score[k] >= res.threshold {
-			r.Prediction = className(classes[1])
-		}
-		if d.IDs != nil {
-			r.ID = d.IDs[i]
-		}
-		if d.Y != nil {
-			r.Label = className(classes[d.Y[i]])
-		}
-		if res.attr != nil {
-			r.Features = explain.Row(res.attr, k, x.RawRowView(k), cols, o.top)
-		}
-		if res.explainer != nil {
-			e, err := res.explainer.Explain(d.X.RawRowView(i))
-			if err != nil {
-				return nil, fmt.Errorf("explain: row %d: %w", i+1, err)
-			}
-			r.Explanation = e
-		}
-		res.rows = append(res.rows, r)
-	}
-	return res, nil
+	return score, nil
 }
 
-// writeExplainText writes the explained rows as text.
+// probabilities attributes each class's output of the rows x of a
+// multi-class model (learn.AttributeClasses) and returns their class
+// probabilities; a model that offers no attributions is an error.
+func (res *explained) probabilities(ctx context.Context, sm *aerlib.Model, x *mat.Dense, o *explainOptions) ([]float64, error) {
+	res.rule = sm.Layer().Rule
+	attr, err := learn.AttributeClasses(ctx, sm.Learned(), x, o.threads)
+	if errors.Is(err, learn.ErrNoAttribution) {
+		h := sm.Header()
+		return nil, fmt.Errorf("explain: %s holds a multi-class %s model (%s): %v; --global gives permutation importance", o.model, h.Method, h.Multiclass, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("explain: %w", err)
+	}
+	res.attr = attr
+	proba, err := sm.Learned().PredictProba(x, nil)
+	if err != nil {
+		return nil, fmt.Errorf("explain: %w", err)
+	}
+	return proba, nil
+}
+
+// doc is the --json document of the explained rows.
+func (res *explained) doc(sm *aerlib.Model, o *explainOptions) map[string]any {
+	h := sm.Header()
+	doc := map[string]any{"model": o.model, "method": h.Method, "data": o.data, "rows": res.rows}
+	switch {
+	case res.attr == nil:
+		doc["features_unavailable"] = res.attrErr.Error()
+	default:
+		doc["attribution_method"] = res.attr[0].Method
+	}
+	if len(res.classes) == 2 {
+		doc["threshold"] = res.threshold
+		return doc
+	}
+	names := make([]className, len(res.classes))
+	for c, n := range res.classes {
+		names[c] = className(n)
+	}
+	doc["multiclass"], doc["decision"], doc["classes"] = h.Multiclass, res.rule, names
+	return doc
+}
+
+// writeExplainText writes the explained rows as text: of a two-class
+// model each row's score and prediction, its attributions and breakdown;
+// of more classes each row's prediction, then each class's probability
+// and attributions.
 func writeExplainText(w io.Writer, res *explained, idColumn string) error {
-	if res.attr != nil && res.attr.Method != "" {
-		fmt.Fprintf(w, "attributions: %s\n\n", res.attr.Method)
+	multi := len(res.classes) > 2
+	switch {
+	case multi:
+		fmt.Fprintf(w, "attributions: %s\n", res.attr[0].Method)
+		fmt.Fprintf(w, "classes: %s; prediction by the %s decision\n\n", strings.Join(res.classes, ", "), res.rule)
+	case res.attr != nil && res.attr[0].Method != "":
+		fmt.Fprintf(w, "attributions: %s\n\n", res.attr[0].Method)
 	}
 	for k, r := range res.rows {
 		if k > 0 {
@@ -304,6 +391,14 @@ func writeExplainText(w io.Writer, res *explained, idColumn string) error {
 			label = fmt.Sprintf(" (%s %s)", idColumn, r.ID) + label
 		}
 		fmt.Fprintf(w, "row %d%s: ", r.Row, label)
+		if multi {
+			fmt.Fprintf(w, "prediction %s, probability %.4f\n", r.Prediction, r.Score)
+			for c, f := range r.ClassFeatures {
+				fmt.Fprintf(w, "  class %s, probability %.4f\n", f.Class, r.Probabilities[c])
+				writeFeatures(w, f.RowAttributions)
+			}
+			continue
+		}
 		if r.Features != nil {
 			fmt.Fprintf(w, "score %.4f, prediction %s (threshold %.4g)\n", r.Score, r.Prediction, res.threshold)
 			writeFeatures(w, r.Features)

@@ -8,48 +8,51 @@ import (
 	"io"
 	"strconv"
 
+	aerlib "github.com/aer-go/aer"
+	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/explain"
 	"github.com/aer-go/aer/learn"
 )
 
-type globalOptions struct {
-	top     int
-	metric  string
-	repeats int
-	seed    uint64
-	threads int
-}
-
-// explainGlobal prints the global importances of model on data
+// explainGlobal prints the global importances of sm over the rows of d
 // (explain.Global): as one JSON document, or as CSV with one row per
-// feature, the --top first.
-func explainGlobal(ctx context.Context, model learn.Scorer, data *learn.Data, g globalOptions, method, modelPath, dataPath string, asJSON bool, stdout, stderr io.Writer) error {
-	res, err := explain.Global(ctx, model, data, &explain.PermutationSettings{Metric: g.metric, Repeats: g.repeats},
-		learn.Env{Seed: g.seed, Workers: g.threads})
+// feature, the --top first (0: all). A multi-class model's are the permutation
+// importance of the macro balanced accuracy of its decision, which needs
+// labels.
+func explainGlobal(ctx context.Context, sm *aerlib.Model, d *dataset.Dataset, rows []int, o *explainOptions, stdout, stderr io.Writer) error {
+	s := &explain.PermutationSettings{Metric: o.metric, Repeats: o.repeats}
+	if sm.NumClasses() > 2 {
+		if o.metric != explain.ROCAUC && o.metric != "balanced_accuracy" {
+			return usageErrorf("explain: --metric %s: a multi-class model's permutation importance is of the macro balanced accuracy of its decision", o.metric)
+		}
+		if d.Y == nil {
+			return fmt.Errorf("explain: %s has no labels: a multi-class model's global importance is the permutation importance of the macro balanced accuracy, which needs them", o.data)
+		}
+		s.Metric, s.Decide = "", sm.Layer().Predict
+	}
+	data := &learn.Data{X: learn.Rows(d.X, rows), Features: d.Features}
+	if d.Y != nil {
+		data.Y, data.W = learn.Pick(d.Y, rows), learn.Pick(d.W, rows)
+	}
+	res, err := explain.Global(ctx, sm.Learned(), data, s, learn.Env{Seed: o.seed, Workers: o.threads})
 	switch {
 	case errors.Is(err, explain.ErrNoImportance):
-		return fmt.Errorf("explain: %s holds a %s model, which offers no feature attributions nor built-in importances, and %s has no labels for permutation importance", modelPath, method, dataPath)
+		return fmt.Errorf("explain: %s holds a %s model, which offers no feature attributions nor built-in importances, and %s has no labels for permutation importance", o.model, sm.Header().Method, o.data)
 	case err != nil:
-		return fmt.Errorf("explain: %s: %w", dataPath, err)
+		return fmt.Errorf("explain: %s: %w", o.data, err)
 	}
-	return writeGlobal(res, g.top, method, modelPath, dataPath, asJSON, stdout, stderr)
-}
-
-// writeGlobal prints global importances: as one JSON document, or as CSV
-// with one row per feature, the top first (0: all).
-func writeGlobal(res *explain.GlobalImportance, top int, method, modelPath, dataPath string, asJSON bool, stdout, stderr io.Writer) error {
-	if res.NoAttribution != nil && !asJSON {
+	if res.NoAttribution != nil && !o.asJSON {
 		fmt.Fprintf(stderr, "explain: no feature attributions: %v\n", res.NoAttribution)
 	}
-	if res.Permutation == nil && !asJSON {
+	if res.Permutation == nil && !o.asJSON {
 		fmt.Fprintln(stderr, "explain: the data has no labels: no permutation importance")
 	}
 	feats := res.Features
-	if top > 0 && top < len(feats) {
-		feats = feats[:top]
+	if o.top > 0 && o.top < len(feats) {
+		feats = feats[:o.top]
 	}
-	if asJSON {
-		return writeJSON(stdout, globalDoc(res, feats, method, modelPath, dataPath))
+	if o.asJSON {
+		return writeJSON(stdout, globalDoc(res, feats, sm.Header().Method, o.model, o.data))
 	}
 	return writeGlobalCSV(stdout, res, feats)
 }

@@ -6,12 +6,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	aerlib "github.com/aer-go/aer"
 	"io"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
+
+	aerlib "github.com/aer-go/aer"
 
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/decision"
@@ -141,7 +142,7 @@ func runInfoModel(path string, asJSON bool, stdout io.Writer) error {
 	if asJSON {
 		return writeJSON(stdout, r)
 	}
-	w := &evalErrWriter{w: stdout}
+	w := &stickyWriter{w: stdout}
 	fmt.Fprintf(w, "file            %s (%d bytes)\n", r.File, r.Bytes)
 	fmt.Fprintf(w, "format          aer model file version %d", r.Format)
 	if r.Producer != "" {

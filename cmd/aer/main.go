@@ -153,6 +153,9 @@ func (s *stickyWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
+// printf writes a formatted string to s.
+func (s *stickyWriter) printf(format string, a ...any) { fmt.Fprintf(s, format, a...) }
+
 const version = "0.1.0-dev"
 
 func runHelp(args []string, stdout io.Writer) error {

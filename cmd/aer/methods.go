@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	aerlib "github.com/aer-go/aer"
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	aerlib "github.com/aer-go/aer"
 
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/learn"

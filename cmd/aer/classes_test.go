@@ -81,7 +81,7 @@ func TestMultiClassCommands(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("eval: exit %d\n%s", code, stderr)
 		}
-		var eo evalMultiOutput
+		var eo evalClassesOutput
 		if err := json.Unmarshal([]byte(stdout), &eo); err != nil || eo.Report.Classes != 6 || eo.Report.MAUC < 0.8 {
 			t.Errorf("eval --json: %v, %d classes, MAUC %v", err, eo.Report.Classes, eo.Report.MAUC)
 		}
