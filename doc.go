@@ -1,5 +1,6 @@
-// Package aer is imbalanced binary classification in Go: read a table,
-// fit a model, score and explain tables by column name, save the model
+// Package aer is imbalanced classification in Go, of two classes or
+// more: read a table, fit a model, score and explain tables by column
+// name, save the model
 // as the file the aer command line reads and writes, cross-validate, and
 // serve it over HTTP in a program's own server (serve.Handler). It is the
 // library behind the aer command: aer fit, aer predict, aer cv and aer
@@ -22,12 +23,22 @@
 //	err = model.Save(ctx, "model.aer")                      // aer predict --model model.aer
 //
 //	test, err := model.ReadTable("test.csv")                // or any Table
-//	preds, err := model.Predict(ctx, test, nil)             // scores, classes by name
+//	preds, err := model.Predict(ctx, test, nil)             // probabilities, classes by name
+//
+// One model serves any number of classes, two being the case k = 2: a
+// Model gives every class's probability (Predictions.Probability), and
+// its decision (Model.Layer) is a threshold of two classes, or class
+// weights or a cost matrix of three or more; Fit, CrossValidate,
+// Predict, Explain, Save and Load take either, and a table's classes
+// (Table.Classes) say which it is. Three or more classes are fitted by
+// the method's own model where it has one, else one-vs-rest
+// (Settings.Decomposition).
 //
 // Fit follows gonum's optimize.Minimize: nil Settings and a nil method
-// mean the defaults. Settings hold the method's parameters as text
-// (key=value, as aer fit --param), a grid search, the decision layer
-// (threshold objective, rule, calibration) and the caller's run-time
+// mean the defaults. Settings hold what is fitted (the method's
+// parameters as text, key=value as aer fit --param; a grid search; the
+// decision: its objective, rule, calibration or cost matrix; the
+// decomposition of three or more classes) and the caller's run-time
 // choices (seed, workers, progress, logger), which are never saved in the
 // model.
 //
