@@ -172,21 +172,42 @@ var ErrNoValid = errors.New("decision: the decision layer needs validation data"
 // (learn.Deferrer). Without validation rows the inner
 // model is returned as it is, or, with Override, an ErrNoValid error.
 func (l *Layered) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
-	if err := l.opt.Check(); err != nil {
+	fenv, err := l.Begin(valid, env)
+	if err != nil {
 		return nil, err
-	}
-	if valid == nil && l.opt.Override {
-		return nil, ErrNoValid
-	}
-	fenv := env
-	if l.opt.Folds(valid) > 0 {
-		fenv.ConsumeTrain = false // the folds are fitted on train after
 	}
 	m, err := l.Inner.Fit(ctx, train, valid, fenv)
 	if err != nil {
 		return nil, err
 	}
 	return l.Finish(ctx, m, l.Inner, train, valid, env)
+}
+
+// Begin checks, before the inner method fits, what the layer's fit
+// needs: options that can be used, and validation rows when a layer is
+// asked for explicitly (Override; ErrNoValid without them). It returns
+// the environment of the inner fit: env, with the training rows kept
+// (not learn.Env.ConsumeTrain) when cross-fitting will fit folds of them
+// after. Fit, pipeline.Fit and FinishPrior all begin with it.
+func (l *Layered) Begin(valid *learn.Data, env learn.Env) (learn.Env, error) {
+	if err := l.opt.Check(); err != nil {
+		return env, err
+	}
+	if valid == nil && l.opt.Override {
+		return env, ErrNoValid
+	}
+	if l.opt.Folds(valid) > 0 {
+		env.ConsumeTrain = false // the folds are fitted on train after
+	}
+	return env, nil
+}
+
+// keeps says whether m goes without a layer: no validation rows, or a
+// threshold of its own that does not defer to a layer and that the
+// options do not override.
+func (l *Layered) keeps(m learn.Scorer, valid *learn.Data) bool {
+	_, own := learn.TunedThreshold(m)
+	return valid == nil || own && !l.opt.Override && !learn.DefersThreshold(m)
 }
 
 // Finish puts the layer in front of m, a model that method fitted on
@@ -197,7 +218,7 @@ func (l *Layered) Fit(ctx context.Context, train, valid *learn.Data, env learn.E
 // learn.Env.ConsumeTrain). Fit is the inner method's Fit followed by
 // Finish.
 func (l *Layered) Finish(ctx context.Context, m learn.Scorer, method learn.Method, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
-	if _, own := learn.TunedThreshold(m); valid == nil || own && !l.opt.Override && !learn.DefersThreshold(m) {
+	if l.keeps(m, valid) {
 		return m, nil
 	}
 	layer, err := l.FitLayer(ctx, m, method, train, valid, env)
@@ -270,13 +291,10 @@ func (l *Layered) fitOn(y []int, score, w []float64, prior float64) (*Layer, err
 // share, and there is no cross-fitting (an Options.CrossFit above 0 is
 // an error).
 func (l *Layered) FinishPrior(ctx context.Context, m learn.Scorer, valid *learn.Data, prior float64, env learn.Env) (learn.Scorer, error) {
-	if err := l.opt.Check(); err != nil {
+	if _, err := l.Begin(valid, env); err != nil {
 		return nil, err
 	}
-	if valid == nil && l.opt.Override {
-		return nil, ErrNoValid
-	}
-	if _, own := learn.TunedThreshold(m); valid == nil || own && !l.opt.Override && !learn.DefersThreshold(m) {
+	if l.keeps(m, valid) {
 		return m, nil
 	}
 	if l.opt.CrossFit > 0 {

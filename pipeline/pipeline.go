@@ -175,22 +175,18 @@ func Fit(ctx context.Context, m learn.Method, train, valid *learn.Data, env lear
 		return nil, err
 	}
 	layered, _ := m.(*decision.Layered)
-	inner := m
-	if layered != nil {
-		if valid == nil && layered.Options().Override {
-			return nil, decision.ErrNoValid
-		}
-		inner = layered.Unwrap()
-	}
-	out := &Fitted{Method: inner}
+	inner, fenv := m, env
 	var (
 		model learn.Scorer
 		err   error
 	)
-	fenv := env
-	if layered != nil && layered.Options().Folds(valid) > 0 {
-		fenv.ConsumeTrain = false // cross-fitting fits folds of train after
+	if layered != nil {
+		if fenv, err = layered.Begin(valid, env); err != nil {
+			return nil, err
+		}
+		inner = layered.Unwrap()
 	}
+	out := &Fitted{Method: inner}
 	if g, ok := inner.(*search.Grid); ok {
 		if out.Search, err = g.Search(ctx, train, valid, fenv); err != nil {
 			return nil, err
