@@ -105,15 +105,15 @@ func TestFitErrors(t *testing.T) {
 	if _, err := aer.Fit(ctx, unl, nil, nil, gbdt(t)); !errors.Is(err, learn.ErrData) {
 		t.Errorf("unlabelled training table: %v", err)
 	}
-	if _, err := aer.Fit(ctx, train, nil, &aer.Settings{Grid: []string{"max_depth=2,3"}}, gbdt(t)); !errors.Is(err, learn.ErrParam) {
+	if _, err := aer.Fit(ctx, train, nil, &aer.Settings{Spec: aer.Spec{Grid: []string{"max_depth=2,3"}}}, gbdt(t)); !errors.Is(err, learn.ErrParam) {
 		t.Errorf("a grid without validation rows: %v", err)
 	}
-	if _, err := aer.Fit(ctx, train, valid, &aer.Settings{Decision: decision.Options{Rule: "magic"}}, gbdt(t)); !errors.Is(err, learn.ErrParam) {
+	if _, err := aer.Fit(ctx, train, valid, &aer.Settings{Spec: aer.Spec{Decision: decision.Options{Rule: "magic"}}}, gbdt(t)); !errors.Is(err, learn.ErrParam) {
 		t.Errorf("an unknown threshold rule: %v", err)
 	}
 	m := gbdt(t)
 	before := m.Params()
-	model, err := aer.Fit(ctx, train, valid, &aer.Settings{Params: []string{"n_estimators=5"}, Grid: []string{"max_depth=2,3"}}, m)
+	model, err := aer.Fit(ctx, train, valid, &aer.Settings{Spec: aer.Spec{Params: []string{"n_estimators=5"}, Grid: []string{"max_depth=2,3"}}}, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestFitErrors(t *testing.T) {
 func TestFitWarnings(t *testing.T) {
 	ctx := context.Background()
 	train, valid := clinicTable(t, "train"), clinicTable(t, "valid")
-	model, err := aer.Fit(ctx, train, valid, &aer.Settings{Params: []string{"components=1-2", "grid=none"}}, nil)
+	model, err := aer.Fit(ctx, train, valid, &aer.Settings{Spec: aer.Spec{Params: []string{"components=1-2", "grid=none"}}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func TestFitWarnings(t *testing.T) {
 	if got := learn.WarningsOf(model.Learned()); !reflect.DeepEqual(got, w) {
 		t.Errorf("the model's warnings %q, the report's %q", got, w)
 	}
-	g, err := aer.Fit(ctx, train, valid, &aer.Settings{Params: []string{"n_estimators=5"}}, gbdt(t))
+	g, err := aer.Fit(ctx, train, valid, &aer.Settings{Spec: aer.Spec{Params: []string{"n_estimators=5"}}}, gbdt(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestFitWarnings(t *testing.T) {
 func TestSaveLoad(t *testing.T) {
 	ctx := context.Background()
 	train, valid, test := clinicTable(t, "train"), clinicTable(t, "valid"), clinicTable(t, "test")
-	model, err := aer.Fit(ctx, train, valid, &aer.Settings{Params: []string{"n_estimators=10"}}, gbdt(t))
+	model, err := aer.Fit(ctx, train, valid, &aer.Settings{Spec: aer.Spec{Params: []string{"n_estimators=10"}}}, gbdt(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func TestSaveLoad(t *testing.T) {
 // column name, class names in the answer.
 func TestHandler(t *testing.T) {
 	ctx := context.Background()
-	model, err := aer.Fit(ctx, clinicTable(t, "train"), nil, &aer.Settings{Params: []string{"n_estimators=10"}}, gbdt(t))
+	model, err := aer.Fit(ctx, clinicTable(t, "train"), nil, &aer.Settings{Spec: aer.Spec{Params: []string{"n_estimators=10"}}}, gbdt(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ func BenchmarkPredictByName(b *testing.B) {
 		b.Fatal(err)
 	}
 	m, _ := aer.Method("gbdt")
-	model, err := aer.Fit(ctx, train, nil, &aer.Settings{Params: []string{"n_estimators=50"}}, m)
+	model, err := aer.Fit(ctx, train, nil, &aer.Settings{Spec: aer.Spec{Params: []string{"n_estimators=50"}}}, m)
 	if err != nil {
 		b.Fatal(err)
 	}

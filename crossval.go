@@ -18,7 +18,7 @@ import (
 // rows, cs.Holdout, which a grid or an explicit decision layer needs)
 // and is scored at its threshold; for more, it fits s's parameters,
 // s.Decomposition and its multi-class decision (s.Decision's rule and
-// metric, s.CostMatrix), on the hold-out share when it is not 0 (a grid
+// metric or cost matrix), on the hold-out share when it is not 0 (a grid
 // needs one). s.Seed drives the folds and the fits; s.Workers bounds the
 // goroutines of all the rounds together (the result does not depend on
 // it). onRound, when not nil, is told of each finished round. A nil
@@ -35,10 +35,7 @@ func CrossValidate(ctx context.Context, t *Table, s *Settings, method learn.Meth
 	}
 	sch := t.Schema()
 	k := sch.NumClasses()
-	if k == 2 && s.CostMatrix != nil {
-		return nil, errCostMatrix
-	}
-	p := plan(method, s)
+	p := s.Spec.Plan(orDefault(method))
 	if err := p.Decision.CheckClasses(k); err != nil {
 		return nil, err
 	}
@@ -64,5 +61,5 @@ func CrossValidate(ctx context.Context, t *Table, s *Settings, method learn.Meth
 		return f.Model, f.Layer, nil
 	}
 	d := &learn.Data{X: t.d.X, Y: t.d.Y, W: t.d.W, Features: t.d.Features}
-	return cv.Run(ctx, d, k, fit, cs, learn.Env{Seed: s.Seed, Workers: s.Workers}, onRound)
+	return cv.Run(ctx, d, k, fit, cs, Env{Seed: s.Seed, Workers: s.Workers}, onRound)
 }

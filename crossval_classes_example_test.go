@@ -33,7 +33,7 @@ func ExampleCrossValidate_classes() {
 		log.Fatal(err)
 	}
 	gbdt, _ := aer.Method("gbdt")
-	s := &aer.Settings{Params: []string{"n_estimators=30"}, Seed: 1}
+	s := &aer.Settings{Spec: aer.Spec{Params: []string{"n_estimators=30"}}, Env: aer.Env{Seed: 1}}
 	res, err := aer.CrossValidate(context.Background(), t, s, gbdt, &cv.Settings{Folds: 5}, nil)
 	if err != nil {
 		log.Fatal(err)

@@ -39,7 +39,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	model, err := aer.Fit(ctx, train, valid, &aer.Settings{Seed: 1}, nil) // nil method: AER
+	model, err := aer.Fit(ctx, train, valid, &aer.Settings{Env: aer.Env{Seed: 1}}, nil) // nil method: AER
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func ExampleNewTable() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	model, err := aer.Fit(context.Background(), t, nil, &aer.Settings{Params: []string{"n_estimators=20", "max_depth=3"}}, gbdt)
+	model, err := aer.Fit(context.Background(), t, nil, &aer.Settings{Spec: aer.Spec{Params: []string{"n_estimators=20", "max_depth=3"}}}, gbdt)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func ExampleModel_Explain() {
 		log.Fatal(err)
 	}
 	gbdt, _ := aer.Method("gbdt")
-	model, err := aer.Fit(ctx, train, nil, &aer.Settings{Params: []string{"n_estimators=30"}}, gbdt)
+	model, err := aer.Fit(ctx, train, nil, &aer.Settings{Spec: aer.Spec{Params: []string{"n_estimators=30"}}}, gbdt)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func ExampleCrossValidate() {
 		log.Fatal(err)
 	}
 	gbdt, _ := aer.Method("gbdt")
-	s := &aer.Settings{Params: []string{"n_estimators=20"}, Seed: 1}
+	s := &aer.Settings{Spec: aer.Spec{Params: []string{"n_estimators=20"}}, Env: aer.Env{Seed: 1}}
 	res, err := aer.CrossValidate(context.Background(), t, s, gbdt, &cv.Settings{Folds: 4, Holdout: 0.25}, nil)
 	if err != nil {
 		log.Fatal(err)
@@ -239,7 +239,7 @@ func ExampleFit() {
 	train, _ := aer.ReadTable("testdata/clinic.train.csv", &aer.ReadOptions{ID: "id"})
 	valid, _ := aer.ReadTable("testdata/clinic.valid.csv", &aer.ReadOptions{ID: "id"})
 	cost, _ := decision.ParseCost("fn=10,fp=1")
-	s := &aer.Settings{Seed: 1, Decision: decision.Options{Objective: &cost, Override: true}}
+	s := &aer.Settings{Spec: aer.Spec{Decision: decision.Options{Objective: &cost, Override: true}}, Env: aer.Env{Seed: 1}}
 	for _, m := range []learn.Method{
 		adaptive.New(adaptive.Config{Preset: adaptive.PresetPaper, Components: []int{2, 3}}),
 		boost.New(boost.Settings{NEstimators: 50, MaxDepth: 3, Eta: 0.1}),

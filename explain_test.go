@@ -74,7 +74,7 @@ func TestExplainMultiClass(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.method+"-"+c.multiclass, func(t *testing.T) {
 			method, _ := aer.Method(c.method)
-			m, err := aer.Fit(ctx, train, valid, &aer.Settings{Seed: 1, Decomposition: c.multiclass, Params: paramsFor(c.method)}, method)
+			m, err := aer.Fit(ctx, train, valid, &aer.Settings{Spec: aer.Spec{Decomposition: c.multiclass, Params: paramsFor(c.method)}, Env: aer.Env{Seed: 1}}, method)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -185,7 +185,7 @@ func TestExplainBinaryJSON(t *testing.T) {
 	}
 	d.Classes = []string{"no", "yes"}
 	method, _ := aer.Method("logreg")
-	m, err := aer.Fit(ctx, tb, nil, &aer.Settings{Seed: 1}, method)
+	m, err := aer.Fit(ctx, tb, nil, &aer.Settings{Env: aer.Env{Seed: 1}}, method)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +215,7 @@ func TestServeExplainMultiClass(t *testing.T) {
 	train, test := multiTable(t, 300, 0), multiTable(t, 5, 0.9)
 	for _, mc := range []string{aer.Native, aer.OneVsOne} {
 		method, _ := aer.Method("logreg")
-		m, err := aer.Fit(ctx, train, nil, &aer.Settings{Seed: 1, Decomposition: mc}, method)
+		m, err := aer.Fit(ctx, train, nil, &aer.Settings{Spec: aer.Spec{Decomposition: mc}, Env: aer.Env{Seed: 1}}, method)
 		if err != nil {
 			t.Fatal(err)
 		}

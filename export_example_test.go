@@ -29,7 +29,7 @@ func ExampleModel_ExportONNX() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	model, err := aer.Fit(ctx, train, valid, &aer.Settings{Seed: 1}, method)
+	model, err := aer.Fit(ctx, train, valid, &aer.Settings{Env: aer.Env{Seed: 1}}, method)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"time"
 
 	"github.com/aer-go/aer/adaptive"
@@ -21,57 +20,37 @@ import (
 // producer) and printed by aer version.
 const Version = "0.1.0-dev"
 
-// Settings say how Fit fits: the method's parameters as text, a grid
-// search, the decision layer, and the caller's run-time choices (seed,
-// workers, progress, logger), which are never saved in the model. The
-// zero value (and a nil *Settings) fits the method as configured with
-// seed 0 on every core and, given validation rows, tunes a decision
-// threshold for balanced accuracy for any model without one of its own.
+// Settings say how Fit fits: what is fitted (Spec: the method's
+// parameters as text, a grid search, the decision, the decomposition of
+// three or more classes; the model file's configuration records it) and
+// how this run goes (Env: the seed, workers, progress, logger and memory
+// hooks, never saved in the model). The zero value (and a nil
+// *Settings) fits the method as configured with seed 0 on every core
+// and, given validation rows, fits a decision (a calibrated threshold
+// for balanced accuracy of two classes, the Bayes class weights of more)
+// for any model without one of its own.
 type Settings struct {
-	// Params set the method's parameters as key=value, as aer fit
-	// --param does (aer help fit --method NAME lists them). They are set
-	// on a copy: Fit never changes the method it is given.
-	Params []string
-	// Grid are grid axes, key=v1,v2 (key=v1|v2 for values with commas),
-	// or "paper" for the paper's grid of the method: every combination is
-	// fitted and the best on the validation rows kept (aer fit --grid).
-	Grid []string
-	// Decision says how the decision layer is fitted on the validation
-	// rows: its objective (also the grid's), rule and calibration, and
-	// whether it overrides a threshold the method tuned itself.
-	Decision decision.Options
-
-	// Seed drives every random choice: the same seed and data give a
-	// byte-identical model file on any number of workers.
-	Seed uint64
-	// Workers bounds the goroutines; 0 means every core.
-	Workers int
-	// Progress, when not nil, is told as the fit's stages advance.
-	Progress func(learn.Progress)
-	// Logger receives debug records; nil discards them.
-	Logger *slog.Logger
-	// ConsumeTrain lets the method overwrite the training table's
-	// features in place instead of copying them (large tables): the
-	// training table must not be used after Fit.
-	ConsumeTrain bool
-	// MemoryPlan, when not nil, is told during the fit the memory the
-	// rest of it needs, when the method learns a closer figure (see
-	// learn.Env).
-	MemoryPlan func(bytes int64)
-	// Decomposition is how a multi-class table (three or more labels) is
-	// fitted: Native (the method's own model of k classes),
-	// OneVsRest or OneVsOne (two-class models of the method); ""
-	// means native when the method has one, else one-vs-rest. Two-class
-	// tables ignore it.
-	Decomposition string
-	// CostMatrix, for a multi-class table, makes the decision the class of
-	// least expected cost under the model's probabilities:
-	// CostMatrix[i][j] is the cost of predicting class j for a row of
-	// class i, classes in the table's label order. nil: the rule of
-	// Decision.Rule. A binary table refuses it (Decision.Objective holds
-	// a binary cost).
-	CostMatrix [][]float64
+	Spec
+	Env
 }
+
+// Spec is what a fit fits (Settings.Spec): Params set the method's
+// parameters as key=value, as aer fit --param does (on a copy: Fit never
+// changes the method it is given); Grid are grid axes, key=v1,v2 or
+// "paper" (aer fit --grid); Decision is how the decision is fitted on
+// the validation rows (its Objective.Matrix the cost matrix of three or
+// more classes, aer fit --cost-matrix); Decomposition is Native,
+// OneVsRest or OneVsOne ("" the method's default) for three or more
+// classes.
+type Spec = pipeline.Spec
+
+// Env is how a fit runs (Settings.Env): Seed drives every random choice
+// (the same seed and data give a byte-identical model file on any number
+// of Workers, 0 meaning every core); Progress and Logger, when not nil,
+// are told as the fit advances; ConsumeTrain lets the method overwrite
+// the training table's features in place (the table must not be used
+// after); MemoryPlan is told the memory the rest of the fit needs.
+type Env = learn.Env
 
 // Method returns a fresh registered method by name ("aer", "gbdt",
 // "logreg", ...; aer help fit lists them), its parameters at their
@@ -101,10 +80,7 @@ func Fit(ctx context.Context, train, valid *Table, s *Settings, method learn.Met
 	}
 	schema := train.Schema()
 	k := schema.NumClasses()
-	if k == 2 && s.CostMatrix != nil {
-		return nil, errCostMatrix
-	}
-	p := plan(method, s)
+	p := s.Spec.Plan(orDefault(method))
 	if err := p.Decision.CheckClasses(k); err != nil {
 		return nil, err
 	}
@@ -126,10 +102,8 @@ func Fit(ctx context.Context, train, valid *Table, s *Settings, method learn.Met
 			summary.ValidPositives = valid.ClassCounts()[1]
 		}
 	}
-	env := learn.Env{Seed: s.Seed, Workers: s.Workers, Progress: s.Progress, Logger: s.Logger,
-		ConsumeTrain: s.ConsumeTrain, MemoryPlan: s.MemoryPlan}
 	start := time.Now()
-	f, err := p.Fit(ctx, tr, va, k, env)
+	f, err := p.Fit(ctx, tr, va, k, s.Env)
 	if err != nil {
 		return nil, err
 	}
@@ -138,48 +112,6 @@ func Fit(ctx context.Context, train, valid *Table, s *Settings, method learn.Met
 		return nil, err // interrupted after the fit: no model
 	}
 	return newFitted(f, schema, s.Seed, summary, elapsed)
-}
-
-// errCostMatrix refuses a cost matrix for a table of two classes.
-var errCostMatrix = fmt.Errorf("%w: a cost matrix is for three or more classes; a binary table's costs are Decision.Objective's (decision.ParseCost)", learn.ErrParam)
-
-// plan is the fit s asks of method (DefaultMethod when nil): its
-// parameters, grid, decision (with s.CostMatrix as its objective's) and
-// decomposition. The method is copied (from the registry) only when
-// parameters or a grid are set on it.
-func plan(method learn.Method, s *Settings) pipeline.Plan {
-	if method == nil {
-		method = DefaultMethod()
-	}
-	p := pipeline.Plan{Grid: s.Grid, Decision: decisionOf(s), Decomposition: s.Decomposition}
-	p.New = func() (learn.Method, error) { return method, nil }
-	if len(s.Params) > 0 || s.Grid != nil {
-		p.New = func() (learn.Method, error) {
-			m, err := cloneMethod(method)
-			if err != nil {
-				return nil, err
-			}
-			return m, pipeline.SetParams(m, s.Params)
-		}
-	}
-	return p
-}
-
-// cloneMethod returns a fresh method of m's name with m's parameters
-// (those away from their defaults) set.
-func cloneMethod(m learn.Method) (learn.Method, error) {
-	c, err := learn.New(m.Name())
-	if err != nil {
-		return nil, fmt.Errorf("%w (a method given with Settings.Params or Settings.Grid must be registered, so that Fit can make copies of it)", err)
-	}
-	for _, p := range m.Params() {
-		if p.Value != p.Default {
-			if err := c.Set(p.Key, p.Value); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return c, nil
 }
 
 // validData returns the validation table's rows with train's features,
@@ -275,14 +207,10 @@ func newFitted(f *pipeline.Fitted, schema dataset.Schema, seed uint64, ts *Train
 	return m, nil
 }
 
-// decisionOf is the decision s asks for: s.Decision, with the cost
-// matrix (Settings.CostMatrix) as its objective's.
-func decisionOf(s *Settings) decision.Options {
-	d := s.Decision
-	if s.CostMatrix != nil {
-		g := d.Goal()
-		g.Matrix = s.CostMatrix
-		d.Objective = &g
+// orDefault is method, or DefaultMethod when nil.
+func orDefault(method learn.Method) learn.Method {
+	if method == nil {
+		return DefaultMethod()
 	}
-	return d
+	return method
 }

@@ -97,7 +97,7 @@ func multiModelBytes(method, strategy string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	model, err := aer.Fit(context.Background(), t, nil, &aer.Settings{Seed: 1, Decomposition: strategy}, m)
+	model, err := aer.Fit(context.Background(), t, nil, &aer.Settings{Spec: aer.Spec{Decomposition: strategy}, Env: aer.Env{Seed: 1}}, m)
 	if err != nil {
 		return nil, err
 	}

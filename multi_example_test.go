@@ -39,7 +39,7 @@ func Example_multiClass() {
 		log.Fatal(err)
 	}
 	gbdt, _ := aer.Method("gbdt")
-	model, err := aer.Fit(context.Background(), train, valid, &aer.Settings{Seed: 1, Params: []string{"n_estimators=30"}, CostMatrix: cost}, gbdt)
+	model, err := aer.Fit(context.Background(), train, valid, &aer.Settings{Spec: aer.Spec{Params: []string{"n_estimators=30"}, Decision: decision.Options{Objective: &decision.Objective{Matrix: cost}}}, Env: aer.Env{Seed: 1}}, gbdt)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -38,7 +38,7 @@ func TestFitMultiClass(t *testing.T) {
 	train, valid, test := all.Subset(parts[0]), all.Subset(parts[1]), all.Subset(parts[2])
 	for _, strategy := range []string{aer.OneVsRest, aer.OneVsOne} {
 		method, _ := aer.Method("gbdt")
-		m, err := aer.Fit(context.Background(), train, valid, &aer.Settings{Seed: 1, Decomposition: strategy, Params: []string{"n_estimators=30"}}, method)
+		m, err := aer.Fit(context.Background(), train, valid, &aer.Settings{Spec: aer.Spec{Decomposition: strategy, Params: []string{"n_estimators=30"}}, Env: aer.Env{Seed: 1}}, method)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,7 +99,7 @@ func TestFitMultiClass(t *testing.T) {
 	// softmax): native by default.
 	for _, name := range []string{"logreg", "gbdt"} {
 		method, _ := aer.Method(name)
-		m, err := aer.Fit(context.Background(), train, valid, &aer.Settings{Seed: 1}, method)
+		m, err := aer.Fit(context.Background(), train, valid, &aer.Settings{Env: aer.Env{Seed: 1}}, method)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,7 +117,7 @@ func TestFitMultiClass(t *testing.T) {
 	// serve answers with the class, its probability and every class's, as
 	// Predict gives them.
 	gbdtMethod, _ := aer.Method("gbdt")
-	gm, err := aer.Fit(context.Background(), train, valid, &aer.Settings{Seed: 1}, gbdtMethod)
+	gm, err := aer.Fit(context.Background(), train, valid, &aer.Settings{Env: aer.Env{Seed: 1}}, gbdtMethod)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestFitMultiClass(t *testing.T) {
 	// that their calibration does not map: the row's class and
 	// probabilities, and why there are no attributions.
 	method, _ := aer.Method("tree")
-	m, err := aer.Fit(context.Background(), train, valid, &aer.Settings{Seed: 1, Decomposition: aer.OneVsRest}, method)
+	m, err := aer.Fit(context.Background(), train, valid, &aer.Settings{Spec: aer.Spec{Decomposition: aer.OneVsRest}, Env: aer.Env{Seed: 1}}, method)
 	if err != nil {
 		t.Fatal(err)
 	}

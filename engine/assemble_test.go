@@ -34,7 +34,7 @@ func TestAssembleEqualsFit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := aer.Fit(context.Background(), train, valid, &aer.Settings{Seed: 3, Workers: 1}, method)
+		m, err := aer.Fit(context.Background(), train, valid, &aer.Settings{Env: aer.Env{Seed: 3, Workers: 1}}, method)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,7 +43,7 @@ func TestAssembleEqualsFit(t *testing.T) {
 		va := validRows(t, m, valid)
 		f := &engine.Fitted{Learned: decision.Detach(m.Learned().(learn.Scorer)), Method: method, Schema: m.Schema(),
 			Train: aer.TrainSummary{Rows: train.Rows(), Positives: pos}, Prior: float64(pos) / float64(pos+neg)}
-		got, err := engine.Assemble(context.Background(), f, va, &aer.Settings{Seed: 3})
+		got, err := engine.Assemble(context.Background(), f, va, &aer.Settings{Env: aer.Env{Seed: 3}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,12 +60,12 @@ func TestAssembleEqualsFit(t *testing.T) {
 	}
 	// Cross-fitting needs the training rows.
 	method, _ := aer.Method("gbdt")
-	m, err := aer.Fit(context.Background(), train, valid, &aer.Settings{Seed: 3, Workers: 1}, method)
+	m, err := aer.Fit(context.Background(), train, valid, &aer.Settings{Env: aer.Env{Seed: 3, Workers: 1}}, method)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := &engine.Fitted{Learned: decision.Detach(m.Learned().(learn.Scorer)), Method: method, Schema: m.Schema(), Prior: 0.1}
-	_, err = engine.Assemble(context.Background(), f, validRows(t, m, valid), &aer.Settings{Decision: decision.Options{CrossFit: 3}})
+	_, err = engine.Assemble(context.Background(), f, validRows(t, m, valid), &aer.Settings{Spec: aer.Spec{Decision: decision.Options{CrossFit: 3}}})
 	if !errors.Is(err, learn.ErrParam) {
 		t.Errorf("cross-fit: err %v, want learn.ErrParam", err)
 	}
@@ -74,7 +74,7 @@ func TestAssembleEqualsFit(t *testing.T) {
 		f *engine.Fitted
 		s *aer.Settings
 	}{
-		{&engine.Fitted{Learned: decision.Detach(m.Learned().(learn.Scorer)), Method: method, Schema: m.Schema()}, &aer.Settings{Params: []string{"n_estimators=3"}}},
+		{&engine.Fitted{Learned: decision.Detach(m.Learned().(learn.Scorer)), Method: method, Schema: m.Schema()}, &aer.Settings{Spec: aer.Spec{Params: []string{"n_estimators=3"}}}},
 		{&engine.Fitted{Method: method, Schema: m.Schema()}, nil},
 		{&engine.Fitted{Learned: decision.Detach(m.Learned().(learn.Scorer)), Method: method}, nil},
 	} {

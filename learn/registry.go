@@ -72,3 +72,21 @@ func Describe(m Method) string {
 	}
 	return ""
 }
+
+// Clone returns a fresh copy of m from the registry: the method
+// registered under m.Name() with every parameter m sets away from its
+// default set the same. m must be registered (ErrUnknownMethod).
+func Clone(m Method) (Method, error) {
+	c, err := New(m.Name())
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range m.Params() {
+		if p.Value != p.Default {
+			if err := c.Set(p.Key, p.Value); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return c, nil
+}

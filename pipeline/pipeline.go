@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -10,22 +11,29 @@ import (
 	"github.com/aer-go/aer/search"
 )
 
-// Spec describes a fit in text, as a user types it. The zero value (with
-// Method set) fits the method with its defaults and, given validation
-// rows, a decision layer tuned for balanced accuracy in front of any
-// model without a threshold of its own.
+// Spec is what a fit fits, as the command line says it: the method's
+// parameters as text, a grid search, the decision and, for three or more
+// classes, how they are held. The method itself is given beside it (Plan,
+// Check). aer.Settings embeds it beside the run's learn.Env.
 type Spec struct {
-	// Method is the registered method name ("gbdt", "aer").
-	Method string
-	// Params are the method's parameters as key=value.
+	// Params are the method's parameters as key=value (aer fit --param),
+	// set on a copy of the method: the method given is never changed.
 	Params []string
 	// Grid are grid axes, key=v1,v2 (key=v1|v2 for values with commas),
 	// or "paper" for the method's grid of the paper's appendix; nil: no
-	// grid search.
+	// grid search. Every combination is fitted and the best on the
+	// validation rows kept.
 	Grid []string
-	// Decision says how the decision layer is fitted on the validation
-	// rows. Its Objective is also what the grid search optimises.
+	// Decision says how the decision is fitted on the validation rows:
+	// its objective (also the grid's; a cost matrix for three or more
+	// classes), rule and calibration, and whether it overrides a
+	// threshold the method tuned itself.
 	Decision decision.Options
+	// Decomposition is how three or more classes are fitted:
+	// decompose.Native (the method's own model of k classes), OneVsRest
+	// or OneVsOne (two-class models of the method); "" means native when
+	// the method has one, else one-vs-rest. Two classes ignore it.
+	Decomposition string
 }
 
 // NewMethod returns the registered method name with params (key=value)
@@ -101,25 +109,46 @@ func Axes(m learn.Method, specs []string) ([]search.Axis, error) {
 // MaxGridPoints bounds a grid search: every point is a fit.
 const MaxGridPoints = 10000
 
-// Build returns the composition s describes: the method with its
-// parameters, inside a grid search when s has a grid, inside a decision
-// layer.
-func (s Spec) Build() (*decision.Layered, error) {
-	l, err := Compose(func() (learn.Method, error) { return NewMethod(s.Method, s.Params) }, s.Grid, s.Decision)
-	if err != nil {
-		return nil, err
+// Plan is the fit s describes of method: a copy of it (learn.Clone,
+// from the registry) with s's parameters set at every grid point, or
+// method itself when s sets none and has no grid.
+func (s Spec) Plan(method learn.Method) Plan {
+	p := Plan{Grid: s.Grid, Decision: s.Decision, Decomposition: s.Decomposition}
+	p.New = func() (learn.Method, error) { return method, nil }
+	if len(s.Params) > 0 || s.Grid != nil {
+		p.New = func() (learn.Method, error) {
+			m, err := learn.Clone(method)
+			if errors.Is(err, learn.ErrUnknownMethod) {
+				return nil, fmt.Errorf("%w (a method given with Settings.Params or Settings.Grid must be registered, so that Fit can make copies of it)", err)
+			}
+			if err != nil {
+				return nil, err
+			}
+			return m, SetParams(m, s.Params)
+		}
 	}
-	// A key both set and searched: the grid would silently win.
+	return p
+}
+
+// Check reports a spec that cannot fit method: parameters the method
+// refuses, a grid it cannot search, decision options that cannot be
+// used, a key both set and searched (the grid would silently win).
+func (s Spec) Check(method learn.Method) error {
+	p := s.Plan(method)
+	l, err := Compose(p.New, s.Grid, s.Decision)
+	if err != nil {
+		return err
+	}
 	if g, ok := l.Unwrap().(*search.Grid); ok {
 		for _, a := range g.Axes() {
-			for _, p := range s.Params {
-				if k, _, _ := strings.Cut(p, "="); strings.TrimSpace(k) == a.Key {
-					return nil, fmt.Errorf("%w: %s is both a --param and a --grid key: give it in one of them", learn.ErrParam, a.Key)
+			for _, kv := range s.Params {
+				if k, _, _ := strings.Cut(kv, "="); strings.TrimSpace(k) == a.Key {
+					return fmt.Errorf("%w: %s is both a --param and a --grid key: give it in one of them", learn.ErrParam, a.Key)
 				}
 			}
 		}
 	}
-	return l, nil
+	return nil
 }
 
 // Compose returns the composition of the methods newMethod makes: one of

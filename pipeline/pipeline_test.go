@@ -30,17 +30,26 @@ func data(t *testing.T) (train, valid *learn.Data) {
 	return d.Subset(parts[0]), d.Subset(parts[1])
 }
 
-// TestSpecBuild: the composition is the method inside a grid search when
-// there is a grid, inside a decision layer always; mistakes are ErrParam.
-func TestSpecBuild(t *testing.T) {
-	l, err := pipeline.Spec{Method: "gbdt", Params: []string{"n_estimators=5"}}.Build()
+// TestSpecPlan: a spec's plan fits the method itself when it sets no
+// parameter and has no grid, a registered copy with its parameters
+// otherwise (the method given unchanged), composed inside a grid search
+// when there is a grid; mistakes are ErrParam, an unregistered method
+// given parameters ErrUnknownMethod.
+func TestSpecPlan(t *testing.T) {
+	gbdt, err := learn.New("gbdt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, grid := l.Unwrap().(*search.Grid); grid || learn.ParamMap(l.Params())["n_estimators"] != "5" {
-		t.Errorf("no grid: inner %T, params %v", l.Unwrap(), learn.ParamMap(l.Params()))
+	if m, err := (pipeline.Spec{}).Plan(gbdt).New(); err != nil || m != gbdt {
+		t.Errorf("no parameters: %v, %v, want the method itself", m, err)
 	}
-	l, err = pipeline.Spec{Method: "gbdt", Grid: []string{"max_depth=2,3"}}.Build()
+	s := pipeline.Spec{Params: []string{"n_estimators=5"}}
+	m, err := s.Plan(gbdt).New()
+	if err != nil || m == gbdt || learn.ParamMap(m.Params())["n_estimators"] != "5" || learn.ParamMap(gbdt.Params())["n_estimators"] == "5" {
+		t.Errorf("parameters: %v, %v; a copy with n_estimators=5 and the method unchanged", m, err)
+	}
+	p := pipeline.Spec{Grid: []string{"max_depth=2,3"}}.Plan(gbdt)
+	l, err := pipeline.Compose(p.New, p.Grid, p.Decision)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,21 +60,26 @@ func TestSpecBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, bad := range []pipeline.Spec{
-		{Method: "gbdt", Params: []string{"no_such=1"}},
-		{Method: "gbdt", Params: []string{"n_estimators"}},
-		{Method: "logreg", Grid: []string{"paper"}},
-		{Method: "gbdt", Grid: []string{"max_depth="}},
-		{Method: "gbdt", Decision: decision.Options{Rule: "magic"}},
-		{Method: "gbdt", Decision: decision.Options{Rule: decision.RuleBayes, Calibrate: "platt"}},
-		{Method: "gbdt", Decision: decision.Options{Rule: decision.RuleBayes, Objective: &minRecall}},
-	} {
-		if _, err := bad.Build(); !errors.Is(err, learn.ErrParam) {
-			t.Errorf("%+v: %v, want ErrParam", bad, err)
-		}
+	logreg, err := learn.New("logreg")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := (pipeline.Spec{Method: "nosuch"}).Build(); !errors.Is(err, learn.ErrUnknownMethod) {
-		t.Errorf("unknown method: %v", err)
+	for _, bad := range []struct {
+		s pipeline.Spec
+		m learn.Method
+	}{
+		{pipeline.Spec{Params: []string{"no_such=1"}}, gbdt},
+		{pipeline.Spec{Params: []string{"n_estimators"}}, gbdt},
+		{pipeline.Spec{Grid: []string{"paper"}}, logreg},
+		{pipeline.Spec{Grid: []string{"max_depth="}}, gbdt},
+		{pipeline.Spec{Params: []string{"max_depth=3"}, Grid: []string{"max_depth=2,4"}}, gbdt},
+		{pipeline.Spec{Decision: decision.Options{Rule: "magic"}}, gbdt},
+		{pipeline.Spec{Decision: decision.Options{Rule: decision.RuleBayes, Calibrate: "platt"}}, gbdt},
+		{pipeline.Spec{Decision: decision.Options{Rule: decision.RuleBayes, Objective: &minRecall}}, gbdt},
+	} {
+		if err := bad.s.Check(bad.m); !errors.Is(err, learn.ErrParam) {
+			t.Errorf("%+v: %v, want ErrParam", bad.s, err)
+		}
 	}
 }
 
@@ -77,7 +91,7 @@ func TestFit(t *testing.T) {
 	ctx := context.Background()
 	train, valid := data(t)
 	env := learn.Env{Seed: 1, Workers: 1}
-	l, _ := pipeline.Spec{Method: "gbdt", Params: []string{"n_estimators=5"}, Grid: []string{"max_depth=1,3"}}.Build()
+	l, _ := compose(t, "gbdt", pipeline.Spec{Params: []string{"n_estimators=5"}, Grid: []string{"max_depth=1,3"}})
 	f, err := pipeline.Fit(ctx, l, train, valid, env)
 	if err != nil {
 		t.Fatal(err)
@@ -93,11 +107,11 @@ func TestFit(t *testing.T) {
 		t.Errorf("a grid without validation rows: %+v", f)
 	}
 
-	own, _ := pipeline.Spec{Method: "gbdt-tuned", Params: []string{"n_estimators=5"}}.Build()
+	own, _ := compose(t, "gbdt-tuned", pipeline.Spec{Params: []string{"n_estimators=5"}})
 	if f, err := pipeline.Fit(ctx, own, train, valid, env); err != nil || f.Layer != nil {
 		t.Errorf("a tuned threshold is kept: layer %v, %v", f.Layer, err)
 	}
-	over, _ := pipeline.Spec{Method: "gbdt-tuned", Params: []string{"n_estimators=5"}, Decision: decision.Options{Override: true}}.Build()
+	over, _ := compose(t, "gbdt-tuned", pipeline.Spec{Params: []string{"n_estimators=5"}, Decision: decision.Options{Override: true}})
 	f, err = pipeline.Fit(ctx, over, train, valid, env)
 	if err != nil || f.Layer == nil || learn.ThresholdOf(f.Model) != f.Layer.Threshold {
 		t.Errorf("override: layer %v, %v", f.Layer, err)
@@ -105,7 +119,7 @@ func TestFit(t *testing.T) {
 	if _, err := pipeline.Fit(ctx, over, train, nil, env); !errors.Is(err, decision.ErrNoValid) {
 		t.Errorf("override without validation rows: %v", err)
 	}
-	plain, _ := pipeline.Spec{Method: "gbdt", Params: []string{"n_estimators=5"}}.Build()
+	plain, _ := compose(t, "gbdt", pipeline.Spec{Params: []string{"n_estimators=5"}})
 	if f, err := pipeline.Fit(ctx, plain, train, nil, env); err != nil || f.Layer != nil {
 		t.Errorf("no validation rows: layer %v, %v", f.Layer, err)
 	}
@@ -131,7 +145,11 @@ func TestGridMistakes(t *testing.T) {
 		{nil, []string{"max_depth=" + long, "n_estimators=" + long}, "more than 10000 points"},
 		{[]string{"max_depth=3"}, []string{"eta=0.1,0.3", "n_estimators=5,10"}, ""},
 	} {
-		_, err := pipeline.Spec{Method: "gbdt", Params: c.params, Grid: c.grid}.Build()
+		gbdt, err := learn.New("gbdt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = pipeline.Spec{Params: c.params, Grid: c.grid}.Check(gbdt)
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%v %v: %v", c.params, c.grid, err)
@@ -139,4 +157,15 @@ func TestGridMistakes(t *testing.T) {
 			t.Errorf("%v %v: error %v, want %q", c.params, c.grid, err, c.want)
 		}
 	}
+}
+
+// compose is spec's composition of the registered method name.
+func compose(t *testing.T, name string, spec pipeline.Spec) (*decision.Layered, error) {
+	t.Helper()
+	m, err := learn.New(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := spec.Plan(m)
+	return pipeline.Compose(p.New, p.Grid, p.Decision)
 }

@@ -264,7 +264,7 @@ func (f *assembleFn) ProcessElement(ctx context.Context, _ []byte, schemas func(
 	}
 	fitted := &engine.Fitted{Learned: learned, Method: method, Schema: first.Schema, Prior: c.prep.Prior,
 		Train: aer.TrainSummary{Rows: c.prep.Rows, Positives: c.prep.Pos, MissingCells: c.prep.Missing}}
-	m, err := engine.Assemble(ctx, fitted, valid, &aer.Settings{Seed: f.S.Seed})
+	m, err := engine.Assemble(ctx, fitted, valid, &aer.Settings{Env: aer.Env{Seed: f.S.Seed}})
 	if err != nil {
 		return err
 	}

@@ -166,7 +166,7 @@ func TestDistributedFit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	one, err := aer.Fit(context.Background(), all, valid, &aer.Settings{Seed: 3, Params: spec.Params}, method)
+	one, err := aer.Fit(context.Background(), all, valid, &aer.Settings{Spec: aer.Spec{Params: spec.Params}, Env: aer.Env{Seed: 3}}, method)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -196,7 +196,7 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var classes string
 	if d.NumClasses() > 2 {
 		counts := d.ClassCounts()
-		doc = cvClassesOutput{cvHead: head, Labels: d.Classes, Counts: counts, Multiclass: plan.multiclass, cvTail: tail}
+		doc = cvClassesOutput{cvHead: head, Labels: d.Classes, Counts: counts, Multiclass: plan.spec.Decomposition, cvTail: tail}
 		names := make([]string, len(d.Classes))
 		for c, name := range d.Classes {
 			names[c] = fmt.Sprintf("%s %d", name, counts[c])

@@ -86,9 +86,14 @@ func (f *fitFlags) plan(cmd string) (*fitPlan, error) {
 	if err := gridAxes(cmd, method, f.grid); err != nil {
 		return nil, err
 	}
-	spec := pipeline.Spec{Method: *f.method, Params: f.params.texts(), Grid: f.grid,
+	spec := pipeline.Spec{Params: f.params.texts(), Grid: f.grid, Decomposition: *f.multiclass,
 		Decision: decision.Options{Objective: &obj, Rule: *f.rule, Calibrate: *f.calibrate, Override: explicit, CrossFit: *f.crossFit}}
-	if _, err := spec.Build(); err != nil {
+	// The spec sets the parameters on a fresh copy, as the fit will.
+	fresh, err := learn.New(method.Name())
+	if err != nil {
+		return nil, err
+	}
+	if err := spec.Check(fresh); err != nil {
 		if isParamError(err) {
 			return nil, usageErrorf("%s: %v", cmd, err)
 		}
@@ -99,24 +104,21 @@ func (f *fitFlags) plan(cmd string) (*fitPlan, error) {
 	default:
 		return nil, usageErrorf("%s: --multiclass %q: want native, ovr or ovo", cmd, *f.multiclass)
 	}
-	var costs [][]float64
 	if *f.costMatrix != "" {
-		if costs, err = decision.ParseCostMatrix(*f.costMatrix); err != nil {
+		if obj.Matrix, err = decision.ParseCostMatrix(*f.costMatrix); err != nil {
 			return nil, usageErrorf("%s: --cost-matrix: %v", cmd, err)
 		}
 	}
-	return &fitPlan{cmd: cmd, spec: spec, method: method, multiclass: *f.multiclass, costMatrix: costs}, nil
+	return &fitPlan{cmd: cmd, spec: spec, method: method}, nil
 }
 
 // fitPlan is one way of fitting: the fit protocol of package pipeline
 // (the method's own fit or a grid search over it, then, with validation
 // data, the decision layer) as the flags describe it.
 type fitPlan struct {
-	cmd        string
-	spec       pipeline.Spec
-	method     learn.Method // the method with its parameters (names, help, memory)
-	multiclass string
-	costMatrix [][]float64
+	cmd    string
+	spec   pipeline.Spec
+	method learn.Method // the method with its parameters (names, help, memory)
 }
 
 // needsValid tells whether the plan cannot run without validation data:
@@ -140,7 +142,5 @@ func (p *fitPlan) checkValid(have bool) error {
 // settings are the library's fit settings of the plan (aerlib.Fit), with
 // the run-time choices of env.
 func (p *fitPlan) settings(env learn.Env) *aerlib.Settings {
-	return &aerlib.Settings{Params: p.spec.Params, Grid: p.spec.Grid, Decision: p.spec.Decision,
-		Seed: env.Seed, Workers: env.Workers, Progress: env.Progress, Logger: env.Logger,
-		ConsumeTrain: env.ConsumeTrain, MemoryPlan: env.MemoryPlan, Decomposition: p.multiclass, CostMatrix: p.costMatrix}
+	return &aerlib.Settings{Spec: p.spec, Env: env}
 }

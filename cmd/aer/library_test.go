@@ -51,7 +51,7 @@ func TestLibraryFitMatchesCLI(t *testing.T) {
 				t.Fatalf("aer fit: %s", errOut)
 			}
 			m, _ := aerlib.Method(tc.method)
-			model, err := aerlib.Fit(ctx, train, valid, &aerlib.Settings{Seed: 3, Params: tc.params}, m)
+			model, err := aerlib.Fit(ctx, train, valid, &aerlib.Settings{Spec: aerlib.Spec{Params: tc.params}, Env: aerlib.Env{Seed: 3}}, m)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,7 +81,7 @@ func TestLibraryPredictMatchesCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, _ := aerlib.Method("gbdt")
-	model, err := aerlib.Fit(ctx, train, nil, &aerlib.Settings{Params: []string{"n_estimators=20"}}, m)
+	model, err := aerlib.Fit(ctx, train, nil, &aerlib.Settings{Spec: aerlib.Spec{Params: []string{"n_estimators=20"}}}, m)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -279,7 +279,7 @@ func clinic(t *testing.T, method string, params ...string) *aer.Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	model, err := aer.Fit(context.Background(), train, valid, &aer.Settings{Seed: 1, Params: params}, m)
+	model, err := aer.Fit(context.Background(), train, valid, &aer.Settings{Spec: aer.Spec{Params: params}, Env: aer.Env{Seed: 1}}, m)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -138,19 +138,20 @@ func TestONNXRuntimeMulti(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			set := &aer.Settings{Seed: 1, Decomposition: tc.multiclass}
+			set := &aer.Settings{Spec: aer.Spec{Decomposition: tc.multiclass}, Env: aer.Env{Seed: 1}}
 			if tc.cost {
 				// Missing class 0 costs 5, any other mistake 1.
 				k := len(sp.train.Dataset().Classes)
-				set.CostMatrix = make([][]float64, k)
-				for i := range set.CostMatrix {
-					set.CostMatrix[i] = make([]float64, k)
+				cost := make([][]float64, k)
+				for i := range cost {
+					cost[i] = make([]float64, k)
 					for j := range k {
 						if i != j {
-							set.CostMatrix[i][j] = 1 + 4*float64(b2f(i == 0))
+							cost[i][j] = 1 + 4*float64(b2f(i == 0))
 						}
 					}
 				}
+				set.Decision.Objective = &decision.Objective{Matrix: cost}
 			}
 			model, err := aer.Fit(ctx, sp.train, sp.valid, set, method)
 			if err != nil {
@@ -230,7 +231,7 @@ func TestONNXMultiOvORefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	model, err := aer.Fit(ctx, table, nil, &aer.Settings{Seed: 1, Decomposition: aer.OneVsOne}, method)
+	model, err := aer.Fit(ctx, table, nil, &aer.Settings{Spec: aer.Spec{Decomposition: aer.OneVsOne}, Env: aer.Env{Seed: 1}}, method)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +254,7 @@ func TestONNXMultiNativeRefused(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		model, err := aer.Fit(ctx, table, nil, &aer.Settings{Seed: 1, Decomposition: aer.Native}, method)
+		model, err := aer.Fit(ctx, table, nil, &aer.Settings{Spec: aer.Spec{Decomposition: aer.Native}, Env: aer.Env{Seed: 1}}, method)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -179,7 +179,7 @@ func TestONNXRuntime(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			model, err := aer.Fit(ctx, sp.train, sp.valid, &aer.Settings{Seed: 1, Params: tc.params}, method)
+			model, err := aer.Fit(ctx, sp.train, sp.valid, &aer.Settings{Spec: aer.Spec{Params: tc.params}, Env: aer.Env{Seed: 1}}, method)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -321,7 +321,7 @@ func TestONNXRuntimeMethods(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			model, err := aer.Fit(ctx, tables[0], tables[1], &aer.Settings{Seed: 1, Params: tc.params, Decision: tc.dec}, method)
+			model, err := aer.Fit(ctx, tables[0], tables[1], &aer.Settings{Spec: aer.Spec{Params: tc.params, Decision: tc.dec}, Env: aer.Env{Seed: 1}}, method)
 			if err != nil {
 				t.Fatal(err)
 			}
