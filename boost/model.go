@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/aer-go/aer/internal/catsplit"
+	"github.com/aer-go/aer/internal/treeshap"
 	"github.com/aer-go/aer/learn"
 )
 
@@ -32,7 +33,7 @@ type Model struct {
 	forest forest
 
 	shapOnce sync.Once
-	shap     *shapTrees
+	shap     *treeshap.Set
 }
 
 func (m *Model) compile() { m.once.Do(func() { m.forest = compile(m.Trees, m.NumFeatures) }) }

@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/aer-go/aer/internal/par"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -194,7 +195,7 @@ func (m *Model) evalBlocks(x *mat.Dense, resp bool, f func(b, r0, r1 int, dens, 
 	workers := workerCount(0)
 	type buf struct{ dens, scratch, ll []float64 }
 	bufs := make([]buf, workers)
-	parallel(workers, numBlocks(n), func(w, b int) {
+	par.ForWorker(workers, numBlocks(n), func(w, b int) {
 		if bufs[w].dens == nil {
 			rows := min(blockRows, n) // a one-row request needs one row of room
 			bufs[w] = buf{make([]float64, rows*m.p.k), make([]float64, scratchLen(m.p.d)), make([]float64, rows)}
