@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/aer-go/aer/internal/rng"
+	"github.com/aer-go/aer/internal/softmax"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/tree"
 )
@@ -208,19 +209,10 @@ func (e *MultiEnsemble) decision(row, dst []float64) {
 func (e *MultiEnsemble) predictRow(row, dst []float64) {
 	e.decision(row, dst)
 	k := float64(e.Classes)
-	top := math.Inf(-1)
 	for c := range dst {
 		dst[c] /= k - 1
-		top = max(top, dst[c])
 	}
-	s := 0.0
-	for c, v := range dst {
-		dst[c] = math.Exp(v - top)
-		s += dst[c]
-	}
-	for c := range dst {
-		dst[c] /= s
-	}
+	softmax.Apply(dst)
 }
 
 // Importance returns the mean over trees of each tree's normalised

@@ -11,6 +11,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/aer-go/aer/internal/catsplit"
+	"github.com/aer-go/aer/internal/softmax"
+	"github.com/aer-go/aer/internal/treeshap"
 	"github.com/aer-go/aer/learn"
 )
 
@@ -32,7 +34,7 @@ type Model struct {
 	forest forest
 
 	shapOnce sync.Once
-	shap     *shapTrees
+	shap     *treeshap.Set
 }
 
 func (m *Model) compile() { m.once.Do(func() { m.forest = compile(m.Trees, m.NumFeatures) }) }
@@ -439,25 +441,9 @@ func (m *MultiModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error
 	}
 	k := m.NumClasses()
 	for i := 0; i < len(dst); i += k {
-		softmax(dst[i : i+k])
+		softmax.Apply(dst[i : i+k])
 	}
 	return dst, nil
-}
-
-// softmax turns margins into probabilities in place (log-sum-exp).
-func softmax(z []float64) {
-	hi := z[0]
-	for _, v := range z[1:] {
-		hi = max(hi, v)
-	}
-	sum := 0.0
-	for j, v := range z {
-		z[j] = math.Exp(v - hi)
-		sum += z[j]
-	}
-	for j := range z {
-		z[j] /= sum
-	}
 }
 
 // MarshalBinary encodes the model as JSON (without Settings.Gradient).

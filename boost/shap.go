@@ -13,16 +13,9 @@ import (
 
 // shapTrees are the model's trees prepared for TreeSHAP, and the base
 // value: BaseMargin plus each tree's cover-weighted mean leaf value.
-type shapTrees struct {
-	trees []*treeshap.Tree
-	base  float64
-	err   error
-}
-
-func (m *Model) shapTrees() *shapTrees {
+func (m *Model) shapTrees() *treeshap.Set {
 	m.shapOnce.Do(func() {
-		s := &shapTrees{base: m.BaseMargin}
-		for ti := range m.Trees {
+		m.shap = treeshap.Prepare("boost", len(m.Trees), m.BaseMargin, func(ti int) (*treeshap.Tree, error) {
 			t := &m.Trees[ti]
 			right := make([]int32, len(t.Left))
 			for i, l := range t.Left {
@@ -31,17 +24,10 @@ func (m *Model) shapTrees() *shapTrees {
 					right[i] = l + 1
 				}
 			}
-			st, err := treeshap.New(treeshap.Nodes{Feature: t.Feature, Left: t.Left, Right: right,
+			return treeshap.New(treeshap.Nodes{Feature: t.Feature, Left: t.Left, Right: right,
 				Threshold: t.Threshold, DefaultLeft: t.DefaultLeft, Cover: t.Cover, Value: t.Value, Categories: t.Categories,
 				CategoryRule: t.CategoryRule, ZeroMissing: t.ZeroMissing})
-			if err != nil {
-				s.err = fmt.Errorf("boost: tree %d: %w", ti, err)
-				break
-			}
-			s.trees = append(s.trees, st)
-			s.base += st.Expected()
-		}
-		m.shap = s
+		})
 	})
 	return m.shap
 }
@@ -49,7 +35,7 @@ func (m *Model) shapTrees() *shapTrees {
 // SHAPBase returns the base value of the model's SHAP values: the margin
 // expected over the training cover, BaseMargin plus each tree's
 // cover-weighted mean leaf value (XGBoost's bias term of pred_contribs).
-func (m *Model) SHAPBase() float64 { return m.shapTrees().base }
+func (m *Model) SHAPBase() float64 { return m.shapTrees().Base }
 
 // SHAP returns the exact path-dependent TreeSHAP values of the rows of x
 // (Lundberg et al. 2018): one per row and feature, in margin (log-odds)
@@ -65,8 +51,8 @@ func (m *Model) SHAP(x *mat.Dense, dst *mat.Dense) (*mat.Dense, error) {
 		return nil, fmt.Errorf("boost: data has %d features, model has %d", nf, m.NumFeatures)
 	}
 	st := m.shapTrees()
-	if st.err != nil {
-		return nil, st.err
+	if st.Err != nil {
+		return nil, st.Err
 	}
 	if dst == nil {
 		dst = mat.NewDense(n, nf, nil)
@@ -86,7 +72,7 @@ func (m *Model) SHAP(x *mat.Dense, dst *mat.Dense) (*mat.Dense, error) {
 		for i := b * rowsPerTask; i < min(n, (b+1)*rowsPerTask); i++ {
 			row := raw.Data[i*raw.Stride : i*raw.Stride+nf]
 			phi := out.Data[i*out.Stride : i*out.Stride+nf]
-			for _, t := range st.trees {
+			for _, t := range st.Trees {
 				t.Add(phi, row, 1, &w)
 			}
 		}

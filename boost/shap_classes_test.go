@@ -13,6 +13,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/aer-go/aer/internal/softmax"
 	"github.com/aer-go/aer/learn"
 )
 
@@ -167,7 +168,7 @@ func TestAttributeClassesBlocks(t *testing.T) {
 					t.Fatalf("row %d class %d: base + sum %v, margin %v", i, k, out[k], margins[i*c.Classes+k])
 				}
 			}
-			softmax(out)
+			softmax.Apply(out)
 			for k, p := range out {
 				if math.Abs(p-proba[i*c.Classes+k]) > 1e-12 {
 					t.Fatalf("row %d class %d: softmax of the outputs %v, probability %v", i, k, p, proba[i*c.Classes+k])

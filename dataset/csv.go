@@ -185,9 +185,15 @@ func Stem(path string) string {
 // values read), gzip-compressed CSV when it starts with gzip's, else CSV.
 // See Read.
 func Decode(r io.Reader, name string, opt Options) (*Dataset, error) {
+	return rereadBuild(r, name, opt, openSource)
+}
+
+// rereadBuild builds the dataset of the rows open reads from r, through
+// rereading.
+func rereadBuild[S RowSource](r io.Reader, name string, opt Options, open func(io.Reader, string, *Options) (S, error)) (*Dataset, error) {
 	var d *Dataset
 	err := rereading(r, &opt, func(r io.Reader, opt Options) error {
-		src, err := openSource(r, name, &opt)
+		src, err := open(r, name, &opt)
 		if err != nil {
 			return err
 		}
@@ -390,16 +396,7 @@ func isMissing(s string, extra []string) bool {
 // two classes, a single class, fewer than two positive rows, no feature
 // columns, no data rows.
 func Read(r io.Reader, name string, opt Options) (*Dataset, error) {
-	var d *Dataset
-	err := rereading(r, &opt, func(r io.Reader, opt Options) error {
-		src, err := newCSVSource(r, name, &opt)
-		if err != nil {
-			return err
-		}
-		d, err = build(src, name, opt)
-		return err
-	})
-	return d, err
+	return rereadBuild(r, name, opt, newCSVSource)
 }
 
 // CanonicalLabel writes a numeric label in one form, so "1", "1.0" and

@@ -93,13 +93,17 @@ func name(names []string, i int, kind string) string {
 // formerNames are earlier names still read.
 var formerNames = map[string]string{"probabilities": "proba", "labels": "binary", "euclidean": "simplex"}
 
-func parse(names []string, b []byte, kind string) (int, error) {
+// parse sets *dst to the index of the name b (or its former name) in
+// names; an unknown name sets it to 0 and is an error.
+func parse[T ~int](dst *T, names []string, b []byte, kind string) error {
 	for i, n := range names {
 		if string(b) == n || formerNames[string(b)] == n {
-			return i, nil
+			*dst = T(i)
+			return nil
 		}
 	}
-	return 0, fmt.Errorf("ensemble: unknown %s %q (want one of %v)", kind, b, names)
+	*dst = 0
+	return fmt.Errorf("ensemble: unknown %s %q (want one of %v)", kind, b, names)
 }
 
 // String returns the kind's name ("proba", "binary"), or "OutputKind(N)"
@@ -138,36 +142,16 @@ func (r InitRule) MarshalText() ([]byte, error) { return []byte(r.String()), nil
 func (r Rule) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
 
 // UnmarshalText decodes a name written by MarshalText.
-func (k *OutputKind) UnmarshalText(b []byte) error {
-	i, err := parse(outputNames, b, "output kind")
-	*k = OutputKind(i)
-	return err
-}
+func (k *OutputKind) UnmarshalText(b []byte) error { return parse(k, outputNames, b, "output kind") }
 
 // UnmarshalText decodes a name written by MarshalText.
-func (p *Projection) UnmarshalText(b []byte) error {
-	i, err := parse(projectionNames, b, "projection")
-	*p = Projection(i)
-	return err
-}
+func (p *Projection) UnmarshalText(b []byte) error { return parse(p, projectionNames, b, "projection") }
 
 // UnmarshalText decodes a name written by MarshalText.
-func (s *Schedule) UnmarshalText(b []byte) error {
-	i, err := parse(scheduleNames, b, "schedule")
-	*s = Schedule(i)
-	return err
-}
+func (s *Schedule) UnmarshalText(b []byte) error { return parse(s, scheduleNames, b, "schedule") }
 
 // UnmarshalText decodes a name written by MarshalText.
-func (r *InitRule) UnmarshalText(b []byte) error {
-	i, err := parse(initNames, b, "init rule")
-	*r = InitRule(i)
-	return err
-}
+func (r *InitRule) UnmarshalText(b []byte) error { return parse(r, initNames, b, "init rule") }
 
 // UnmarshalText decodes a name written by MarshalText.
-func (r *Rule) UnmarshalText(b []byte) error {
-	i, err := parse(ruleNames, b, "rule")
-	*r = Rule(i)
-	return err
-}
+func (r *Rule) UnmarshalText(b []byte) error { return parse(r, ruleNames, b, "rule") }

@@ -35,11 +35,7 @@ func (s Space) String() string { return name(spaceNames, int(s), "Space") }
 func (s Space) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // UnmarshalText decodes a name written by MarshalText.
-func (s *Space) UnmarshalText(b []byte) error {
-	i, err := parse(spaceNames, b, "space")
-	*s = Space(i)
-	return err
-}
+func (s *Space) UnmarshalText(b []byte) error { return parse(s, spaceNames, b, "space") }
 
 func (s Space) valid() bool { return s == ProbabilitySpace || s == LogitSpace }
 

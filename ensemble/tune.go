@@ -81,11 +81,7 @@ func (s Select) String() string { return name(selectNames, int(s), "Select") }
 func (s Select) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // UnmarshalText decodes a name written by MarshalText.
-func (s *Select) UnmarshalText(b []byte) error {
-	i, err := parse(selectNames, b, "select")
-	*s = Select(i)
-	return err
-}
+func (s *Select) UnmarshalText(b []byte) error { return parse(s, selectNames, b, "select") }
 
 // LambdaGrid returns the paper's lambda grid 0, 0.05, ..., 1 (21 values).
 func LambdaGrid() []float64 {

@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/aer-go/aer/internal/treeshap"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/tree"
 )
@@ -213,7 +214,7 @@ type Model struct {
 	fitted
 
 	shapOnce sync.Once
-	shap     *shapTrees
+	shap     *treeshap.Set
 }
 
 // PositiveProba writes the mean of the trees' probabilities of class 1.

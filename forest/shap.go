@@ -9,25 +9,12 @@ import (
 	"github.com/aer-go/aer/learn"
 )
 
-type shapTrees struct {
-	trees []*treeshap.Tree
-	base  float64
-	err   error
-}
-
-func (m *Model) shapTrees() *shapTrees {
+// shapTrees are the forest's trees prepared for TreeSHAP, and the base
+// value: the mean of their expected outputs.
+func (m *Model) shapTrees() *treeshap.Set {
 	m.shapOnce.Do(func() {
-		s := &shapTrees{}
-		for k, t := range m.forest.Trees {
-			st, err := t.SHAPTree()
-			if err != nil {
-				s.err = fmt.Errorf("forest: tree %d: %w", k, err)
-				break
-			}
-			s.trees = append(s.trees, st)
-			s.base += st.Expected()
-		}
-		s.base /= float64(len(m.forest.Trees))
+		s := treeshap.Prepare("forest", len(m.forest.Trees), 0, func(k int) (*treeshap.Tree, error) { return m.forest.Trees[k].SHAPTree() })
+		s.Base /= float64(len(m.forest.Trees))
 		m.shap = s
 	})
 	return m.shap
@@ -49,16 +36,16 @@ func (m *Model) Attribute(x *mat.Dense) (*learn.Attribution, error) {
 	}
 	n, c := x.Dims()
 	st := m.shapTrees()
-	if st.err != nil {
-		return nil, st.err
+	if st.Err != nil {
+		return nil, st.Err
 	}
 	a := &learn.Attribution{Space: learn.Probability, Method: "the mean of the trees' exact path-dependent TreeSHAP values of their probabilities", Base: make([]float64, n), Phi: mat.NewDense(n, c, nil)}
 	var w treeshap.Workspace
-	scale := 1 / float64(len(st.trees))
+	scale := 1 / float64(len(st.Trees))
 	for i := range n {
-		a.Base[i] = st.base
+		a.Base[i] = st.Base
 		phi, row := a.Phi.RawRowView(i), x.RawRowView(i)
-		for _, t := range st.trees {
+		for _, t := range st.Trees {
 			t.Add(phi, row, scale, &w)
 		}
 	}

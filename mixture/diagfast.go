@@ -1,6 +1,10 @@
 package mixture
 
-import "math"
+import (
+	"math"
+
+	"github.com/aer-go/aer/internal/par"
+)
 
 // The EM iterations of the Diag covariance type on diagMinFeatures or more
 // features run on the data shifted by its column means, x' = x - c, with x'^2 stored beside it, so that both
@@ -53,15 +57,7 @@ type diagData struct {
 }
 
 func newDiagData(x []float64, stride, n, d int) *diagData {
-	c := make([]float64, d)
-	for i := 0; i < n; i++ {
-		for j, v := range x[i*stride : i*stride+d] {
-			c[j] += v
-		}
-	}
-	for j := range c {
-		c[j] /= float64(n)
-	}
+	c := columnMeans(x, stride, n, d)
 	xs, xs2 := make([]float64, (n+6)*d), make([]float64, (n+6)*d)
 	xmax := make([]float64, d)
 	for i := 0; i < n; i++ {
@@ -335,7 +331,7 @@ func (e *em) diagExactVars(pairs []int, ms, v []float64) {
 		pl[p], pj[p] = lj/d, lj%d
 	}
 	xs := e.dd.xs
-	parallel(e.workers, nb, func(_, b int) {
+	par.ForWorker(e.workers, nb, func(_, b int) {
 		ps := part[b*np : (b+1)*np]
 		for i := b * blockRows; i < min((b+1)*blockRows, e.n); i++ {
 			row, rr := xs[i*d:(i+1)*d], e.resp[i*K:(i+1)*K]

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/aer-go/aer/internal/par"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -123,7 +124,7 @@ func diagFastMatchesExact(t *testing.T, scale float64, many bool) {
 		// Exact: per-component densities, then the two-pass M-step.
 		llExact := e.estep(false)
 		respExact := append([]float64(nil), e.resp...)
-		parallel(e.workers, numBlocks(n), func(w, b int) { e.partials(w, b) })
+		par.ForWorker(e.workers, numBlocks(n), func(w, b int) { e.partials(w, b) })
 		e.mstep()
 		exact := e.p.clone()
 

@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/aer-go/aer/internal/par"
 	"github.com/aer-go/aer/internal/rng"
 )
 
@@ -216,7 +217,7 @@ func runRestarts(ctx context.Context, data []float64, stride, n, d int, cfg *res
 		outer, inner = cfg.nInit, max(1, cfg.workers/cfg.nInit)
 	}
 	outs := make([]restartOut, cfg.nInit)
-	parallel(outer, cfg.nInit, func(_, r int) {
+	par.ForWorker(outer, cfg.nInit, func(_, r int) {
 		if err := ctx.Err(); err != nil {
 			outs[r].err = err
 			return
@@ -265,10 +266,9 @@ func (cfg *resolved) pickRestart(outs []restartOut, n, d int) (*FitResult, *para
 	return res, best.p, nil
 }
 
-// globalCovariance returns the covariance of all rows in the layout of
-// cfg.typ (one component's worth), plus the ridge; re-seeded components
-// start from it.
-func globalCovariance(x []float64, stride, n, d int, cfg *resolved) []float64 {
+// columnMeans returns the mean of each of the d columns of the n rows of
+// x (row i at x[i*stride:]), summed in row order.
+func columnMeans(x []float64, stride, n, d int) []float64 {
 	mean := make([]float64, d)
 	for i := 0; i < n; i++ {
 		for j, v := range x[i*stride : i*stride+d] {
@@ -278,6 +278,14 @@ func globalCovariance(x []float64, stride, n, d int, cfg *resolved) []float64 {
 	for j := range mean {
 		mean[j] /= float64(n)
 	}
+	return mean
+}
+
+// globalCovariance returns the covariance of all rows in the layout of
+// cfg.typ (one component's worth), plus the ridge; re-seeded components
+// start from it.
+func globalCovariance(x []float64, stride, n, d int, cfg *resolved) []float64 {
+	mean := columnMeans(x, stride, n, d)
 	full := cfg.typ == Full || cfg.typ == Tied
 	var c []float64
 	if full {
@@ -423,10 +431,10 @@ func (e *em) run(ctx context.Context, restart int) (*params, Restart, error) {
 	}
 	clear(e.ll)
 	if e.dd != nil {
-		parallel(e.workers, numBlocks(e.n), func(w, b int) { e.diagBlockStats(w, b) })
+		par.ForWorker(e.workers, numBlocks(e.n), func(w, b int) { e.diagBlockStats(w, b) })
 		e.fast = true
 	} else {
-		parallel(e.workers, numBlocks(e.n), func(w, b int) { e.partials(w, b) })
+		par.ForWorker(e.workers, numBlocks(e.n), func(w, b int) { e.partials(w, b) })
 	}
 	e.mstep()
 
@@ -479,7 +487,7 @@ func (e *em) estep(stats bool) float64 {
 	if !fast && stats && e.xt == nil && e.cfg.xt != nil {
 		e.xt = e.cfg.xt()
 	}
-	parallel(e.workers, numBlocks(e.n), func(w, b int) {
+	par.ForWorker(e.workers, numBlocks(e.n), func(w, b int) {
 		if fast {
 			e.bLL[b] = e.estepDiagBlock(w, b)
 			return
@@ -739,19 +747,37 @@ func (e *em) newSyrkBuffers() []syrkBuffers {
 	return bufs
 }
 
-func (e *em) covFull(reseed []bool) {
-	K, d := e.k, e.d
-	p := e.p
-	d8 := pad8(d)
-	nb := pad4(d) / 4
+// syrkSetup readies the scatter of covFull and covTied (the rows with a
+// nonzero responsibility, the workers' buffers) and returns the padded
+// width d8 and the number of 4-column blocks.
+func (e *em) syrkSetup() (d8, nb int) {
 	e.nonzeroRows()
 	if e.syrk == nil {
 		e.syrk = e.newSyrkBuffers()
 	}
+	return pad8(e.d), pad4(e.d) / 4
+}
+
+// scaleMirror scales the upper triangle of the d x d matrix cov by inv,
+// mirrors it into the lower one and adds the ridge reg to the diagonal.
+func scaleMirror(cov []float64, d int, inv, reg float64) {
+	for i := 0; i < d; i++ {
+		for j := i; j < d; j++ {
+			v := cov[i*d+j] * inv
+			cov[i*d+j], cov[j*d+i] = v, v
+		}
+		cov[i*d+i] += reg
+	}
+}
+
+func (e *em) covFull(reseed []bool) {
+	K, d := e.k, e.d
+	p := e.p
+	d8, nb := e.syrkSetup()
 	parts := max(1, (2*e.workers+K-1)/K)
 	chunks := blockChunks(nb, d8, parts)
 	nc := len(chunks) - 1
-	parallel(e.workers, K*nc, func(w, job int) {
+	par.ForWorker(e.workers, K*nc, func(w, job int) {
 		l, c := job/nc, job%nc
 		if reseed[l] {
 			return
@@ -769,26 +795,14 @@ func (e *em) covFull(reseed []bool) {
 			copy(cov, e.glob())
 			continue
 		}
-		inv := 1 / e.nk[l]
-		for i := 0; i < d; i++ {
-			for j := i; j < d; j++ {
-				v := cov[i*d+j] * inv
-				cov[i*d+j], cov[j*d+i] = v, v
-			}
-			cov[i*d+i] += e.cfg.reg
-		}
+		scaleMirror(cov, d, 1/e.nk[l], e.cfg.reg)
 	}
 }
 
 func (e *em) covTied() {
 	K, d := e.k, e.d
 	p := e.p
-	d8 := pad8(d)
-	nb := pad4(d) / 4
-	e.nonzeroRows()
-	if e.syrk == nil {
-		e.syrk = e.newSyrkBuffers()
-	}
+	d8, nb := e.syrkSetup()
 	comps := make([]int, K)
 	for l := range comps {
 		comps[l] = l
@@ -796,7 +810,7 @@ func (e *em) covTied() {
 	chunks := blockChunks(nb, d8, 2*e.workers)
 	nc := len(chunks) - 1
 	cov := p.cov
-	parallel(e.workers, nc, func(w, c int) {
+	par.ForWorker(e.workers, nc, func(w, c int) {
 		buf := &e.syrk[w]
 		e.scatterUpper(buf, comps, chunks[c], chunks[c+1])
 		for i := 4 * chunks[c]; i < min(4*chunks[c+1], d); i++ {
@@ -807,20 +821,13 @@ func (e *em) covTied() {
 	for _, v := range e.nk {
 		tot += v
 	}
-	inv := 1 / tot
-	for i := 0; i < d; i++ {
-		for j := i; j < d; j++ {
-			v := cov[i*d+j] * inv
-			cov[i*d+j], cov[j*d+i] = v, v
-		}
-		cov[i*d+i] += e.cfg.reg
-	}
+	scaleMirror(cov, d, 1/tot, e.cfg.reg)
 }
 
 func (e *em) covDiag(reseed []bool) {
 	K, d, nb := e.k, e.d, numBlocks(e.n)
 	p := e.p
-	parallel(e.workers, nb, func(w, b int) {
+	par.ForWorker(e.workers, nb, func(w, b int) {
 		r0, r1 := b*blockRows, min((b+1)*blockRows, e.n)
 		ng := (r1 - r0 + 7) / 8
 		rt := e.respGroups(w, r0, r1, nil)

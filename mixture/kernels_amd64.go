@@ -2,8 +2,7 @@
 
 package mixture
 
-func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-func xgetbv() (eax, edx uint32)
+import "golang.org/x/sys/cpu"
 
 //go:noescape
 func dot4AVX(w, z0, z1, z2, z3 *float64, n int) (s0, s1, s2, s3 float64)
@@ -14,24 +13,9 @@ func axpyAVX(dst, y *float64, n int, a float64)
 //go:noescape
 func sqdiffAVX(x, mu *float64, n int) float64
 
-var useAVX = detectAVX2FMA()
-
-func detectAVX2FMA() bool {
-	maxID, _, _, _ := cpuid(0, 0)
-	if maxID < 7 {
-		return false
-	}
-	_, _, ecx1, _ := cpuid(1, 0)
-	const fma, osxsave, avx = 1 << 12, 1 << 27, 1 << 28
-	if ecx1&fma == 0 || ecx1&osxsave == 0 || ecx1&avx == 0 {
-		return false
-	}
-	if xcr0, _ := xgetbv(); xcr0&6 != 6 {
-		return false
-	}
-	_, ebx7, _, _ := cpuid(7, 0)
-	return ebx7&(1<<5) != 0
-}
+// useAVX selects the assembly kernels: AVX, AVX2 and FMA, with OS
+// support (x/sys/cpu checks it).
+var useAVX = cpu.X86.HasAVX && cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 // SIMD reports whether the AVX2/FMA assembly kernels are in use.
 func SIMD() bool { return useAVX }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/aer-go/aer/internal/par"
 )
 
 // kmeansPP chooses k seed rows by greedy k-means++ (Arthur and
@@ -90,15 +92,7 @@ func kmeans(ctx context.Context, x []float64, stride, n, d, k, maxIter, workers 
 		copy(centers[c*d:(c+1)*d], x[s*stride:s*stride+d])
 	}
 	// tolerance: 1e-4 * mean of per-feature variances
-	mean := make([]float64, d)
-	for i := 0; i < n; i++ {
-		for j, v := range x[i*stride : i*stride+d] {
-			mean[j] += v
-		}
-	}
-	for j := range mean {
-		mean[j] /= float64(n)
-	}
+	mean := columnMeans(x, stride, n, d)
 	varSum, maxNorm := 0.0, 0.0
 	for i := 0; i < n; i++ {
 		nrm := 0.0
@@ -154,7 +148,7 @@ func kmeans(ctx context.Context, x []float64, stride, n, d, k, maxIter, workers 
 			}
 			half[c] = h / 2
 		}
-		parallel(workers, numBlocks(n), func(_, b int) {
+		par.ForWorker(workers, numBlocks(n), func(_, b int) {
 			r0, r1 := b*blockRows, min((b+1)*blockRows, n)
 			ch := false
 			for i := r0; i < r1; i++ {
@@ -262,7 +256,7 @@ func kmeans(ctx context.Context, x []float64, stride, n, d, k, maxIter, workers 
 				m2 = move[c]
 			}
 		}
-		parallel(workers, numBlocks(n), func(_, b int) {
+		par.ForWorker(workers, numBlocks(n), func(_, b int) {
 			for i := b * blockRows; i < min((b+1)*blockRows, n); i++ {
 				a := labels[i]
 				upper[i] += move[a]

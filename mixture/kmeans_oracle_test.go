@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/aer-go/aer/internal/cputime"
+	"github.com/aer-go/aer/internal/par"
 )
 
 // kmeansOracle is Lloyd's algorithm as it was before Hamerly's bounds: every
@@ -56,7 +57,7 @@ func kmeansOracle(ctx context.Context, x []float64, stride, n, d, k, maxIter, wo
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		parallel(workers, numBlocks(n), func(_, b int) {
+		par.ForWorker(workers, numBlocks(n), func(_, b int) {
 			r0, r1 := b*blockRows, min((b+1)*blockRows, n)
 			ch := false
 			for i := r0; i < r1; i++ {

@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/aer-go/aer/internal/par"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -194,7 +195,7 @@ func (m *Model) evalBlocks(x *mat.Dense, resp bool, f func(b, r0, r1 int, dens, 
 	workers := workerCount(0)
 	type buf struct{ dens, scratch, ll []float64 }
 	bufs := make([]buf, workers)
-	parallel(workers, numBlocks(n), func(w, b int) {
+	par.ForWorker(workers, numBlocks(n), func(w, b int) {
 		if bufs[w].dens == nil {
 			rows := min(blockRows, n) // a one-row request needs one row of room
 			bufs[w] = buf{make([]float64, rows*m.p.k), make([]float64, scratchLen(m.p.d)), make([]float64, rows)}
@@ -222,20 +223,27 @@ func denseDst(dst *mat.Dense, r, c int) *mat.Dense {
 	return dst
 }
 
+// checkRows returns the number of rows of x after checking that m is
+// prepared and x has m's features, all finite.
+func (m *Model) checkRows(x *mat.Dense) (int, error) {
+	if m.p == nil {
+		return 0, errNotPrepared
+	}
+	_, _, n, _, err := rawRows(x, m.p.d)
+	return n, err
+}
+
 // ComponentLogDensity returns log N(x_i | mu_l, Sigma_l) for every row i
 // and component l (without the weights), in dst when it is not nil (it
 // must be rows x K, else it panics with mat.ErrShape).
 func (m *Model) ComponentLogDensity(x, dst *mat.Dense) (*mat.Dense, error) {
-	if m.p == nil {
-		return nil, errNotPrepared
-	}
-	if _, _, _, _, err := rawRows(x, m.p.d); err != nil {
+	r, err := m.checkRows(x)
+	if err != nil {
 		return nil, err
 	}
-	r, _ := x.Dims()
 	dst = denseDst(dst, r, m.p.k)
 	out := dst.RawMatrix()
-	_, err := m.evalBlocks(x, false, func(_, r0, r1 int, dens, _ []float64, _ float64) {
+	_, err = m.evalBlocks(x, false, func(_, r0, r1 int, dens, _ []float64, _ float64) {
 		for i := r0; i < r1; i++ {
 			copy(out.Data[i*out.Stride:i*out.Stride+m.p.k], dens[(i-r0)*m.p.k:])
 		}
@@ -246,17 +254,14 @@ func (m *Model) ComponentLogDensity(x, dst *mat.Dense) (*mat.Dense, error) {
 // ScoreSamples returns the mixture log-likelihood log p(x_i) of every row,
 // in dst when it has the right length.
 func (m *Model) ScoreSamples(x *mat.Dense, dst []float64) ([]float64, error) {
-	if m.p == nil {
-		return nil, errNotPrepared
-	}
-	if _, _, _, _, err := rawRows(x, m.p.d); err != nil {
+	r, err := m.checkRows(x)
+	if err != nil {
 		return nil, err
 	}
-	r, _ := x.Dims()
 	if len(dst) != r {
 		dst = make([]float64, r)
 	}
-	_, err := m.evalBlocks(x, true, func(_, r0, r1 int, _, ll []float64, _ float64) {
+	_, err = m.evalBlocks(x, true, func(_, r0, r1 int, _, ll []float64, _ float64) {
 		copy(dst[r0:r1], ll)
 	})
 	return dst, err
@@ -265,17 +270,14 @@ func (m *Model) ScoreSamples(x *mat.Dense, dst []float64) ([]float64, error) {
 // Responsibilities returns the posterior probability of each component
 // for every row (rows x K, each row summing to 1), in dst when not nil.
 func (m *Model) Responsibilities(x, dst *mat.Dense) (*mat.Dense, error) {
-	if m.p == nil {
-		return nil, errNotPrepared
-	}
-	if _, _, _, _, err := rawRows(x, m.p.d); err != nil {
+	r, err := m.checkRows(x)
+	if err != nil {
 		return nil, err
 	}
-	r, _ := x.Dims()
 	K := m.p.k
 	dst = denseDst(dst, r, K)
 	out := dst.RawMatrix()
-	_, err := m.evalBlocks(x, true, func(_, r0, r1 int, resp, _ []float64, _ float64) {
+	_, err = m.evalBlocks(x, true, func(_, r0, r1 int, resp, _ []float64, _ float64) {
 		for i := r0; i < r1; i++ {
 			copy(out.Data[i*out.Stride:i*out.Stride+K], resp[(i-r0)*K:(i-r0+1)*K])
 		}
@@ -307,23 +309,24 @@ func (m *Model) Score(x *mat.Dense) (float64, error) {
 // BIC returns the Bayesian information criterion on x as scikit-learn
 // defines it: -2 * total log-likelihood + NParameters * log(rows).
 func (m *Model) BIC(x *mat.Dense) (float64, error) {
-	s, err := m.Score(x)
-	if err != nil {
-		return 0, err
-	}
-	n, _ := x.Dims()
-	return bic(s, n, m.NParameters()), nil
+	return m.criterion(x, bic)
 }
 
 // AIC returns the Akaike information criterion on x as scikit-learn
 // defines it: -2 * total log-likelihood + 2 * NParameters.
 func (m *Model) AIC(x *mat.Dense) (float64, error) {
+	return m.criterion(x, aic)
+}
+
+// criterion returns crit (bic or aic) of m's mean log-likelihood on the
+// rows of x.
+func (m *Model) criterion(x *mat.Dense, crit func(meanLL float64, n, np int) float64) (float64, error) {
 	s, err := m.Score(x)
 	if err != nil {
 		return 0, err
 	}
 	n, _ := x.Dims()
-	return aic(s, n, m.NParameters()), nil
+	return crit(s, n, m.NParameters()), nil
 }
 
 func bic(meanLL float64, n, np int) float64 {

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -24,35 +22,6 @@ func workerCount(w int) int {
 		w = procs
 	}
 	return max(w, 1)
-}
-
-// parallel calls f(worker, job) for job = 0..jobs-1 on up to workers
-// goroutines. Jobs are handed out in order; f must write only to
-// job-specific (or worker-specific) memory.
-func parallel(workers, jobs int, f func(worker, job int)) {
-	workers = min(workers, jobs)
-	if workers <= 1 {
-		for j := 0; j < jobs; j++ {
-			f(0, j)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for {
-				j := int(next.Add(1) - 1)
-				if j >= jobs {
-					return
-				}
-				f(w, j)
-			}
-		}(w)
-	}
-	wg.Wait()
 }
 
 // rawRows returns the backing slice and stride of x after checking that it

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/aer-go/aer/internal/par"
 	"github.com/aer-go/aer/internal/rng"
 	"gonum.org/v1/gonum/mat"
 )
@@ -155,7 +156,7 @@ func Select(ctx context.Context, x *mat.Dense, pool []int, s *Settings) (*Select
 			order[i] = i
 		}
 		slices.SortStableFunc(order, func(a, b int) int { return pool[b] - pool[a] })
-		parallel(workers, len(pool), func(_, j int) { fit(order[j], 1) })
+		par.ForWorker(workers, len(pool), func(_, j int) { fit(order[j], 1) })
 	} else {
 		for i := range pool {
 			fit(i, workers)

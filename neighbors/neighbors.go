@@ -7,8 +7,8 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 
+	"github.com/aer-go/aer/internal/par"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -284,25 +284,14 @@ func (ix *Index) search(nq int, row func(int) []float64, k int, exclude []int, w
 	}
 	qb, rb := scanBlocks(ix.d, nq, opt.workers())
 	nblocks := (nq + qb - 1) / qb
-	workers := min(opt.workers(), nblocks)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s := newScanner(ix, k, qb, rb)
-			for {
-				b := int(next.Add(1)) - 1
-				if b >= nblocks {
-					return
-				}
-				lo, hi := b*qb, min((b+1)*qb, nq)
-				s.run(lo, hi, row, exclude, within, res)
-			}
-		}()
-	}
-	wg.Wait()
+	scanners := make([]*scanner, min(opt.workers(), nblocks))
+	par.ForWorker(len(scanners), nblocks, func(w, b int) {
+		if scanners[w] == nil {
+			scanners[w] = newScanner(ix, k, qb, rb)
+		}
+		lo, hi := b*qb, min((b+1)*qb, nq)
+		scanners[w].run(lo, hi, row, exclude, within, res)
+	})
 	return res, nil
 }
 

@@ -11,26 +11,32 @@ import "math"
 // buildPanels fills ix.panels and ix.pnorms (once).
 func (ix *Index) buildPanels() {
 	ix.panelOnce.Do(func() {
-		n, d := ix.n, ix.d
-		np := (n + 7) / 8
-		pan := make([]float64, np*8*d)
-		nrm := make([]float64, np*8)
-		for p := range np {
-			for b := range 8 {
-				r := p*8 + b
-				if r >= n {
-					nrm[p*8+b] = math.NaN()
-					continue
-				}
-				nrm[p*8+b] = ix.norms[r]
-				row := ix.data[r*d : (r+1)*d]
-				for t, v := range row {
-					pan[(p*d+t)*8+b] = v
-				}
+		ix.panels, ix.pnorms = panelsOf[float64](ix, 8)
+	})
+}
+
+// panelsOf lays the reference rows out in panels of w rows, converted to
+// T: panel p holds its rows' value t at (p*d+t)*w+b, and norms their
+// norms, NaN for the zero rows that pad the last panel.
+func panelsOf[T float32 | float64](ix *Index, w int) (pan, norms []T) {
+	n, d := ix.n, ix.d
+	np := (n + w - 1) / w
+	pan = make([]T, np*w*d)
+	norms = make([]T, np*w)
+	for p := range np {
+		for b := range w {
+			r := p*w + b
+			if r >= n {
+				norms[p*w+b] = T(math.NaN())
+				continue
+			}
+			norms[p*w+b] = T(ix.norms[r])
+			for t, v := range ix.data[r*d : (r+1)*d] {
+				pan[(p*d+t)*w+b] = T(v)
 			}
 		}
-		ix.panels, ix.pnorms = pan, nrm
-	})
+	}
+	return pan, norms
 }
 
 // scanPanelsGo is the reference for the assembly kernels scan4x8 and

@@ -46,24 +46,7 @@ func (ix *Index) buildPanels32() {
 		if !ix.f32Able() {
 			return
 		}
-		n, d := ix.n, ix.d
-		np := (n + 15) / 16
-		pan := make([]float32, np*16*d)
-		nrm := make([]float32, np*16)
-		for p := range np {
-			for b := range 16 {
-				r := p*16 + b
-				if r >= n {
-					nrm[p*16+b] = float32(math.NaN())
-					continue
-				}
-				nrm[p*16+b] = float32(ix.norms[r])
-				for t, v := range ix.data[r*d : (r+1)*d] {
-					pan[(p*d+t)*16+b] = float32(v)
-				}
-			}
-		}
-		ix.panels32, ix.pnorms32 = pan, nrm
+		ix.panels32, ix.pnorms32 = panelsOf[float32](ix, 16)
 	})
 }
 

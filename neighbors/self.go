@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
-	"sync/atomic"
+
+	"github.com/aer-go/aer/internal/par"
 )
 
 // searchAll answers SearchSelf for every reference row. The dot product
@@ -25,36 +25,27 @@ func (ix *Index) searchAll(k int, opt *Options) (*Result, error) {
 	}
 	qb, _ := blockSizes(d)
 	nb := (n + qb - 1) / qb
-	workers := min(opt.workers(), nb)
-	states := make([][]qstate, workers)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			st := ix.newStates(k)
-			states[w] = st
-			for {
-				I := int(next.Add(1)) - 1
-				if I >= nb {
-					return
-				}
-				i0, i1 := I*qb, min((I+1)*qb, n)
-				ix.diagonal(st, i0, i1)
-				for j0 := i1; j0 < n; j0 += qb {
-					ix.offDiagonal(st, i0, i1, j0, min(j0+qb, n))
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	states := make([][]qstate, min(opt.workers(), nb))
+	par.ForWorker(len(states), nb, func(w, I int) {
+		if states[w] == nil {
+			states[w] = ix.newStates(k)
+		}
+		st := states[w]
+		i0, i1 := I*qb, min((I+1)*qb, n)
+		ix.diagonal(st, i0, i1)
+		for j0 := i1; j0 < n; j0 += qb {
+			ix.offDiagonal(st, i0, i1, j0, min(j0+qb, n))
+		}
+	})
 
 	res := &Result{K: k, Index: make([]int, n*k), Dist: make([]float64, n*k)}
 	var all []cand
 	for p := range n {
 		all = all[:0]
 		for w := range states {
+			if states[w] == nil {
+				continue // a worker that took no block
+			}
 			st := &states[w][p]
 			st.compact()
 			all = append(all, st.cand...)

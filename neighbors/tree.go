@@ -4,8 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"sync"
-	"sync/atomic"
+
+	"github.com/aer-go/aer/internal/par"
 )
 
 // Tree search: a k-d tree over the reference rows with a tight bounding box
@@ -420,29 +420,17 @@ func (ix *Index) searchTree(nq int, row func(int) []float64, k int, exclude []in
 	}
 	const block = 64
 	nblocks := (nq + block - 1) / block
-	workers := min(opt.workers(), nblocks)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s := &treeSearcher{t: t, k: k}
-			for {
-				b := int(next.Add(1)) - 1
-				if b >= nblocks {
-					return
-				}
-				for _, q := range order[b*block : min((b+1)*block, nq)] {
-					if done[q] {
-						continue
-					}
-					s.query(row(q), excl(q), res.Index[q*k:(q+1)*k], res.Dist[q*k:(q+1)*k])
-				}
+	searchers := make([]*treeSearcher, min(opt.workers(), nblocks))
+	par.ForWorker(len(searchers), nblocks, func(w, b int) {
+		if searchers[w] == nil {
+			searchers[w] = &treeSearcher{t: t, k: k}
+		}
+		for _, q := range order[b*block : min((b+1)*block, nq)] {
+			if !done[q] {
+				searchers[w].query(row(q), excl(q), res.Index[q*k:(q+1)*k], res.Dist[q*k:(q+1)*k])
 			}
-		}()
-	}
-	wg.Wait()
+		}
+	})
 	return true
 }
 

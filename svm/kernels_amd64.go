@@ -2,10 +2,11 @@
 
 package svm
 
-import "math"
+import (
+	"math"
 
-func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-func xgetbv() (eax, edx uint32)
+	"golang.org/x/sys/cpu"
+)
 
 //go:noescape
 func dotLanesAVX(xt *float64, nb, d int, v, out *float64)
@@ -44,24 +45,9 @@ func rbfRow32(s, sq []float64, out []float32, sqi, g float64) {
 	rbfRow32AVX(&s[0], &sq[0], &out[0], n, sqi, g)
 }
 
-var useAVX = detectAVX2FMA()
-
-func detectAVX2FMA() bool {
-	maxID, _, _, _ := cpuid(0, 0)
-	if maxID < 7 {
-		return false
-	}
-	_, _, ecx1, _ := cpuid(1, 0)
-	const fma, osxsave, avx = 1 << 12, 1 << 27, 1 << 28
-	if ecx1&fma == 0 || ecx1&osxsave == 0 || ecx1&avx == 0 {
-		return false
-	}
-	if xcr0, _ := xgetbv(); xcr0&6 != 6 {
-		return false
-	}
-	_, ebx7, _, _ := cpuid(7, 0)
-	return ebx7&(1<<5) != 0
-}
+// useAVX selects the assembly kernels: AVX, AVX2 and FMA, with OS
+// support (x/sys/cpu checks it).
+var useAVX = cpu.X86.HasAVX && cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 // SIMD reports whether the AVX2/FMA assembly kernels are in use.
 func SIMD() bool { return useAVX }

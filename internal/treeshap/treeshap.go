@@ -280,3 +280,32 @@ func unwoundSum(path []pathElem, unique, k int) float64 {
 	}
 	return total
 }
+
+// Set is an ensemble's trees prepared for TreeSHAP, with the sum of a base
+// value and the trees' expected outputs.
+type Set struct {
+	Trees []*Tree
+	// Base is the base given to Prepare plus each tree's Expected, added
+	// in tree order.
+	Base float64
+	// Err is the error of the first tree that could not be prepared; the
+	// trees after it are not.
+	Err error
+}
+
+// Prepare prepares the n trees tree(0), ..., tree(n-1) in order, adding
+// each one's expected output to base. The first tree that fails stops
+// it, its error wrapped as "pkg: tree i: ..." in Set.Err.
+func Prepare(pkg string, n int, base float64, tree func(i int) (*Tree, error)) *Set {
+	s := &Set{Base: base}
+	for i := range n {
+		t, err := tree(i)
+		if err != nil {
+			s.Err = fmt.Errorf("%s: tree %d: %w", pkg, i, err)
+			break
+		}
+		s.Trees = append(s.Trees, t)
+		s.Base += t.Expected()
+	}
+	return s
+}
