@@ -8,6 +8,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/aer-go/aer/interop/internal/treeimport"
 )
 
 // Errors returned (wrapped) by Read and Decode.
@@ -23,7 +25,7 @@ var (
 )
 
 // MaxBytes bounds the size of a model file Read accepts (1 GiB).
-const MaxBytes = 1 << 30
+const MaxBytes = treeimport.MaxBytes
 
 // maxTreeDepth bounds a tree's depth (TreeSHAP's bound, internal/treeshap).
 const maxTreeDepth = 512
@@ -133,12 +135,9 @@ type Tree struct {
 
 // Read reads a model file from r. It reads at most MaxBytes.
 func Read(r io.Reader) (*Model, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxBytes+1))
+	data, err := treeimport.ReadAll(r, ErrUnsupported)
 	if err != nil {
 		return nil, err
-	}
-	if len(data) > MaxBytes {
-		return nil, fmt.Errorf("%w: the file is larger than %d bytes", ErrUnsupported, MaxBytes)
 	}
 	return Decode(data)
 }
