@@ -26,6 +26,24 @@ type StreamOptions struct {
 	Batch int
 }
 
+// readOptions are m's read options with the id column of opt, when set.
+func (opt *StreamOptions) readOptions(m *Model) dataset.Options {
+	ropt := m.ReadOptions()
+	if opt.ID != "" {
+		ropt.ID = opt.ID
+	}
+	return ropt
+}
+
+// checkID refuses data (named name) whose id column got is not the one
+// opt asked for, when it asked for one.
+func (opt *StreamOptions) checkID(got, name string) error {
+	if opt.ID != "" && got != opt.ID {
+		return fmt.Errorf("%w: id column %s: %s has no such column", learn.ErrData, opt.ID, name)
+	}
+	return nil
+}
+
 // StreamSummary is what PredictStream scored.
 type StreamSummary struct {
 	// Rows and Positive count the rows scored and predicted positive.
@@ -55,16 +73,13 @@ func (m *Model) PredictStream(ctx context.Context, r io.Reader, name string, w i
 	if m.scorer() == nil {
 		return m.predictStreamClasses(ctx, r, name, w, opt)
 	}
-	ropt := m.ReadOptions()
-	if opt.ID != "" {
-		ropt.ID = opt.ID
-	}
+	ropt := opt.readOptions(m)
 	s, err := dataset.NewStream(r, name, ropt)
 	if err != nil {
 		return nil, err
 	}
-	if opt.ID != "" && s.IDColumn() != opt.ID {
-		return nil, fmt.Errorf("%w: id column %s: %s has no such column", learn.ErrData, opt.ID, name)
+	if err := opt.checkID(s.IDColumn(), name); err != nil {
+		return nil, err
 	}
 	schema := m.Schema()
 	if err := dataset.MatchColumns(name, s.Features(), schema.Features); err != nil {
@@ -118,16 +133,13 @@ func (m *Model) PredictStream(ctx context.Context, r io.Reader, name string, w i
 // predictStreamClasses is PredictStream for a model of three or more
 // classes: the table is read whole, then scored.
 func (m *Model) predictStreamClasses(ctx context.Context, r io.Reader, name string, w io.Writer, opt *StreamOptions) (*StreamSummary, error) {
-	ropt := m.ReadOptions()
-	if opt.ID != "" {
-		ropt.ID = opt.ID
-	}
+	ropt := opt.readOptions(m)
 	d, err := dataset.Decode(r, name, ropt)
 	if err != nil {
 		return nil, err
 	}
-	if opt.ID != "" && d.IDColumn != opt.ID {
-		return nil, fmt.Errorf("%w: id column %s: %s has no such column", learn.ErrData, opt.ID, name)
+	if err := opt.checkID(d.IDColumn, name); err != nil {
+		return nil, err
 	}
 	p, err := m.Predict(ctx, &Table{d: d}, nil)
 	if err != nil {

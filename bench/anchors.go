@@ -4,7 +4,6 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -70,11 +69,8 @@ func readAnchors(dir string) (anchorRuns, error) {
 		return nil, nil
 	}
 	path := filepath.Join(dir, "runs.csv")
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
+	f, err := openOptional(path)
+	if f == nil {
 		return nil, err
 	}
 	defer f.Close()
@@ -93,22 +89,15 @@ func readAnchors(dir string) (anchorRuns, error) {
 		}
 	}
 	out := anchorRuns{}
-	for line := 2; ; line++ {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
+	err = readRecords(cr, path, func(line int, rec []string) error {
 		if rec[col["status"]] != "ok" {
-			continue
+			return nil
 		}
 		seed, err1 := strconv.ParseUint(rec[col["seed"]], 10, 64)
 		ba, err2 := strconv.ParseFloat(rec[col["tuned_ba"]], 64)
 		auc, err3 := strconv.ParseFloat(rec[col["roc_auc"]], 64)
 		if err := errors.Join(err1, err2, err3); err != nil {
-			return nil, fmt.Errorf("%s: line %d: %w", path, line, err)
+			return fmt.Errorf("%s: line %d: %w", path, line, err)
 		}
 		d, m := rec[col["dataset"]], rec[col["method"]]
 		if out[d] == nil {
@@ -118,7 +107,12 @@ func readAnchors(dir string) (anchorRuns, error) {
 			out[d][m] = map[uint64]anchorRun{}
 		}
 		out[d][m][seed] = anchorRun{ba, auc}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return out, nil
 }
 
 // plusMeans is the Python AER+'s mean test balanced accuracy per dataset
@@ -142,11 +136,8 @@ func readPlusMeans(dir string) (*plusMeans, error) {
 		return nil, nil
 	}
 	path := filepath.Join(dir, "aerplus.md")
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
+	b, ok, err := readOptional(path)
+	if !ok {
 		return nil, err
 	}
 	pm := &plusMeans{ba: map[string]float64{}}

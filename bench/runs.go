@@ -204,38 +204,71 @@ func ReadRuns(r io.Reader, name string) ([]Row, error) {
 		}
 	}
 	var rows []Row
-	for line := 2; ; line++ {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			return rows, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
+	err = readRecords(cr, name, func(line int, rec []string) error {
 		var row Row
 		for j, c := range columns {
 			if idx[j] < 0 {
 				continue
 			}
 			if err := c.set(&row, rec[idx[j]]); err != nil {
-				return nil, fmt.Errorf("%s: line %d, column %q: %q: %w", name, line, c.name, rec[idx[j]], err)
+				return fmt.Errorf("%s: line %d, column %q: %q: %w", name, line, c.name, rec[idx[j]], err)
 			}
 		}
 		rows = append(rows, row)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+// readRecords calls fn with each record cr reads after the header, and
+// its line number (the first is line 2), until the end or fn's error; a
+// read error is wrapped with name.
+func readRecords(cr *csv.Reader, name string, fn func(line int, rec []string) error) error {
+	for line := 2; ; line++ {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if err := fn(line, rec); err != nil {
+			return err
+		}
 	}
 }
 
 // loadRuns reads path, or returns no rows when it does not exist.
 func loadRuns(path string) ([]Row, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
+	f, err := openOptional(path)
+	if f == nil {
 		return nil, err
 	}
 	defer f.Close()
 	return ReadRuns(f, path)
+}
+
+// openOptional opens path for reading; a file that does not exist gives
+// a nil file and no error.
+func openOptional(path string) (*os.File, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	return f, err
+}
+
+// readOptional reads all of path; a file that does not exist gives
+// ok false and no error.
+func readOptional(path string) (b []byte, ok bool, err error) {
+	b, err = os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, false, nil
+	}
+	return b, err == nil, err
 }
 
 // nan is the value of metrics a failed run has not measured.

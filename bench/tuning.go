@@ -250,11 +250,8 @@ func saveTuning(path string, t *tuning) error {
 
 // loadTuning reads a summary file; nil without error when there is none.
 func loadTuning(path string) (*tuning, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
+	b, ok, err := readOptional(path)
+	if !ok {
 		return nil, err
 	}
 	var t tuning

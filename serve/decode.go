@@ -166,7 +166,7 @@ func (d *rowDecoder) readJSON(r io.Reader) error {
 	if tok != json.Delim('{') {
 		return malformedJSON("the body must be a JSON object {\"rows\": [...]}")
 	}
-	seenRows, seenExplain, seenTop := false, false, false
+	seen := map[string]bool{}
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
@@ -174,46 +174,38 @@ func (d *rowDecoder) readJSON(r io.Reader) error {
 		}
 		key, _ := tok.(string)
 		switch key {
-		case "rows":
-			if seenRows {
-				return malformedJSON("\"rows\" appears twice")
-			}
-			seenRows = true
+		case "rows", "explain", "top":
+		default:
+			return malformedJSON("unknown key %s (want \"rows\" and optionally \"explain\" and \"top\")", quote(key))
+		}
+		if seen[key] {
+			return malformedJSON("\"%s\" appears twice", key)
+		}
+		seen[key] = true
+		if key == "rows" {
 			if err := d.jsonRows(dec); err != nil {
 				return err
 			}
-		case "explain":
-			if seenExplain {
-				return malformedJSON("\"explain\" appears twice")
-			}
-			seenExplain = true
-			tok, err := dec.Token()
-			if err != nil {
-				return jsonError(err)
-			}
+			continue
+		}
+		// "explain" and "top" hold one value each.
+		if tok, err = dec.Token(); err != nil {
+			return jsonError(err)
+		}
+		if key == "explain" {
 			b, ok := tok.(bool)
 			if !ok {
 				return malformedJSON("\"explain\" must be true or false")
 			}
 			d.explain = b
-		case "top":
-			if seenTop {
-				return malformedJSON("\"top\" appears twice")
-			}
-			seenTop = true
-			tok, err := dec.Token()
-			if err != nil {
-				return jsonError(err)
-			}
-			num, _ := tok.(json.Number)
-			k, err := strconv.Atoi(string(num))
-			if err != nil || k < 1 {
-				return malformedJSON("\"top\" must be a whole number of at least 1 (the feature attributions listed per row)")
-			}
-			d.top = k
-		default:
-			return malformedJSON("unknown key %s (want \"rows\" and optionally \"explain\" and \"top\")", quote(key))
+			continue
 		}
+		num, _ := tok.(json.Number)
+		k, err := strconv.Atoi(string(num))
+		if err != nil || k < 1 {
+			return malformedJSON("\"top\" must be a whole number of at least 1 (the feature attributions listed per row)")
+		}
+		d.top = k
 	}
 	if _, err := dec.Token(); err != nil { // the closing brace
 		return jsonError(err)
@@ -224,7 +216,7 @@ func (d *rowDecoder) readJSON(r io.Reader) error {
 		}
 		return malformedJSON("unexpected data after the JSON object")
 	}
-	if !seenRows {
+	if !seen["rows"] {
 		return malformedJSON("no \"rows\" key; send {\"rows\": [[...], ...]}")
 	}
 	return nil

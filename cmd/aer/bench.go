@@ -158,12 +158,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var df dataFlags
 	df.register(fs)
 	df.registerCategorical(fs)
-	rest, err := parseFlags(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return usageErrorf("bench: unexpected argument %q", rest[0])
 	}
 	if *scalingThreads != "" && *scaling == "" {
 		return usageErrorf("bench: --scaling-threads goes with --scaling")

@@ -146,11 +146,10 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var df dataFlags
 	df.register(fs)
 	df.registerCategorical(fs)
-	rest, err := parseFlags(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
-	if err := cvCheckFlags(rest, *data, *folds, *repeats, *jobs, *oof); err != nil {
+	if err := cvCheckFlags(*data, *folds, *repeats, *jobs, *oof); err != nil {
 		return err
 	}
 	plan, err := ff.plan("cv")
@@ -242,11 +241,9 @@ func cvRun(ctx context.Context, plan *fitPlan, d *dataset.Dataset, set *cv.Setti
 	return nil, 0, fmt.Errorf("cv: %w", err)
 }
 
-// cvCheckFlags checks aer cv's arguments past the flags and its numbers.
-func cvCheckFlags(rest []string, data string, folds, repeats, jobs int, oof string) error {
+// cvCheckFlags checks aer cv's flags: --data given and the numbers in range.
+func cvCheckFlags(data string, folds, repeats, jobs int, oof string) error {
 	switch {
-	case len(rest) > 0:
-		return usageErrorf("cv: unexpected argument %q", rest[0])
 	case data == "":
 		return usageErrorf("cv: --data is required")
 	case folds < 2:

@@ -105,13 +105,10 @@ func parseDemoFlags(args []string, stderr io.Writer) (*demoOptions, error) {
 	fs.IntVar(&o.jobs, "jobs", 2, "`N` runs fitted at once")
 	fs.IntVar(&o.threads, "threads", 0, "worker goroutines of each fit when --jobs is 1 (0: all cores)")
 	fs.BoolVar(&o.asJSON, "json", false, "print one JSON document")
-	rest, err := parseFlags(fs, args)
-	if err != nil {
-		return nil, err
-	}
+	err := parseNoArgs(fs, args)
 	switch {
-	case len(rest) > 0:
-		return nil, usageErrorf("demo: unexpected argument %q", rest[0])
+	case err != nil:
+		return nil, err
 	case o.samples < 400:
 		return nil, usageErrorf("demo: --samples must be at least 400, got %d", o.samples)
 	case o.jobs < 1:

@@ -124,13 +124,10 @@ func parseEvalFlags(args []string, stderr io.Writer) (*evalOptions, error) {
 	fs.BoolVar(&o.sweep, "sweep", false, "add a threshold sweep: every metric at each threshold of a grid")
 	fs.StringVar(&o.sweepOut, "sweep-out", "", "write the sweep as CSV to `file` instead of the output (implies --sweep)")
 	fs.IntVar(&o.sweepGrid, "sweep-grid", 101, "sweep `N` evenly spaced thresholds over [0,1] (over [min,max] score if scores leave [0,1]); 0 sweeps every distinct score")
-	rest, err := parseFlags(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return nil, err
 	}
 	switch {
-	case len(rest) > 0:
-		return nil, usageErrorf("eval: unexpected argument %q", rest[0])
 	case o.data == "":
 		return nil, usageErrorf("eval: --data is required")
 	case math.IsNaN(o.threshold.v):

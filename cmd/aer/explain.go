@@ -149,8 +149,7 @@ func parseExplainFlags(args []string, stderr io.Writer) (*explainOptions, error)
 	fs.IntVar(&o.threads, "threads", 0, "worker goroutines (0: all cores)")
 	fs.BoolVar(&o.asJSON, "json", false, "print one JSON document")
 	fs.StringVar(&o.id, "id", "", "row-identifier `column` shown with each row (default: the model's, aer fit --id)")
-	rest, err := parseFlags(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return nil, err
 	}
 	topSet := false
@@ -159,8 +158,6 @@ func parseExplainFlags(args []string, stderr io.Writer) (*explainOptions, error)
 		o.top = 0
 	}
 	switch {
-	case len(rest) > 0:
-		return nil, usageErrorf("explain: unexpected argument %q", rest[0])
 	case o.model == "" || o.data == "":
 		return nil, usageErrorf("explain: --model and --data are required")
 	case o.top < 0:

@@ -118,12 +118,10 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	modelPath := fs.String("model", "", "aer model `file` to export (required)")
 	out := fs.String("out", "", "`file` to write, - for standard output (required)")
 	asJSON := fs.Bool("json", false, "print one JSON document on stdout")
-	rest, err := parseFlags(fs, args)
+	err := parseNoArgs(fs, args)
 	switch {
 	case err != nil:
 		return err
-	case len(rest) > 0:
-		return usageErrorf("export: unexpected argument %q", rest[0])
 	case *format != aerlib.FormatONNX:
 		return usageErrorf("export: --format %q: aer exports onnx", *format)
 	case *modelPath == "":

@@ -213,12 +213,10 @@ func parseFitArgs(args []string, stderr io.Writer) (*fitArgs, error) {
 	a.memCheck = fs.Bool("memory-check", true, "refuse, before it starts, a fit the method estimates needs more memory than is available (false: try anyway)")
 	a.df.register(fs)
 	a.df.registerCategorical(fs)
-	rest, err := parseFlags(fs, args)
+	err := parseNoArgs(fs, args)
 	switch {
 	case err != nil:
 		return nil, err
-	case len(rest) > 0:
-		return nil, usageErrorf("fit: unexpected argument %q", rest[0])
 	case *a.train == "":
 		return nil, usageErrorf("fit: --train is required")
 	case *a.out == "":

@@ -59,6 +59,19 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	return fs.Args(), nil
 }
 
+// parseNoArgs parses args like parseFlags for a command that takes flags
+// only: a positional argument is a usage error naming it.
+func parseNoArgs(fs *flag.FlagSet, args []string) error {
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return usageErrorf("%s: unexpected argument %q", fs.Name(), rest[0])
+	}
+	return nil
+}
+
 // writeJSON writes v as one indented JSON document.
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)

@@ -120,12 +120,9 @@ func parseGenFlags(args []string, stderr io.Writer) (*genOptions, error) {
 	fs.Uint64Var(&o.seed, "seed", 0, "random seed")
 	fs.StringVar(&o.out, "out", "", "output CSV file, - for standard output (required)")
 	fs.BoolVar(&o.asJSON, "json", false, "print a JSON summary on standard output")
-	rest, err := parseFlags(fs, args)
+	err := parseNoArgs(fs, args)
 	if err != nil {
 		return nil, err
-	}
-	if len(rest) > 0 {
-		return nil, usageErrorf("gen: unexpected argument %q", rest[0])
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })

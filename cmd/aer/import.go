@@ -130,12 +130,10 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fs.StringVar(&df.positive, "positive", "", "label `value` the model was trained to score as 1 (default: 1 when the labels are 0 and 1; required otherwise)")
 	labels := fs.String("labels", "", "a multi-class model's `classes`, comma-separated, in its order (default: the --data labels, sorted, numbers by value)")
-	rest, err := parseFlags(fs, args)
+	err := parseNoArgs(fs, args)
 	switch {
 	case err != nil:
 		return err
-	case len(rest) > 0:
-		return usageErrorf("import: unexpected argument %q", rest[0])
 	case *from == "":
 		return usageErrorf("import: --from is required (xgboost or lightgbm)")
 	case *from != aerlib.FromXGBoost && *from != aerlib.FromLightGBM:

@@ -60,13 +60,10 @@ func parseLoadtestFlags(args []string, stderr io.Writer) (*loadtestOptions, erro
 	fs.IntVar(&o.inFlight, "in-flight", 0, "requests outstanding during --saturate (0: 4 per core)")
 	fs.StringVar(&o.metrics, "metrics", "", "`URL` of the server's Prometheus metrics, read once a second for its memory (default: /metrics on --url's host; - for none)")
 	fs.BoolVar(&o.asJSON, "json", false, "print one JSON document")
-	rest, err := parseFlags(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return nil, err
 	}
 	switch {
-	case len(rest) > 0:
-		return nil, usageErrorf("loadtest: unexpected argument %q", rest[0])
 	case o.target == "" || o.data == "":
 		return nil, usageErrorf("loadtest: --url and --data are required")
 	case o.rows < 1 || o.rows > 1_000_000:

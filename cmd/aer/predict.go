@@ -105,14 +105,11 @@ func parsePredictArgs(args []string, stderr io.Writer) (*predictArgs, error) {
 	a.threads = fs.Int("threads", 0, "worker goroutines (0: all cores)")
 	a.asJSON = fs.Bool("json", false, "print one JSON summary on stdout (needs --out)")
 	a.id = fs.String("id", "", "row-identifier `column` of the data, written as the first output column (default: the model's, aer fit --id, when the data has it)")
-	rest, err := parseFlags(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return nil, err
 	}
 	fs.Visit(func(f *flag.Flag) { a.thresholdSet = a.thresholdSet || f.Name == "threshold" })
 	switch {
-	case len(rest) > 0:
-		return nil, usageErrorf("predict: unexpected argument %q", rest[0])
 	case *a.model == "":
 		return nil, usageErrorf("predict: --model is required")
 	case *a.data == "":

@@ -101,13 +101,10 @@ func runResample(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	var df dataFlags
 	df.register(fs)
 	df.registerCategorical(fs)
-	rest, err := parseFlags(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	switch {
-	case len(rest) > 0:
-		return usageErrorf("resample: unexpected argument %q", rest[0])
 	case *name == "":
 		return usageErrorf("resample: --sampler is required (%s)", strings.Join(resample.Names(), ", "))
 	case *data == "":

@@ -96,14 +96,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	grace := fs.Duration("shutdown-timeout", serve.DefaultShutdownTimeout, "on SIGTERM or Ctrl-C, wait this long for requests in flight")
 	level := fs.String("log-level", "info", "log `level`: debug (one line per request), info, warn or error")
 	logJSON := fs.Bool("log-json", false, "log JSON lines instead of key=value text")
-	rest, err := parseFlags(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	var lvl slog.Level
 	switch {
-	case len(rest) > 0:
-		return usageErrorf("serve: unexpected argument %q", rest[0])
 	case len(models) == 0:
 		return usageErrorf("serve: --model is required")
 	case *maxRows < 1:

@@ -7,6 +7,7 @@ import (
 
 	"github.com/aer-go/aer/boost"
 	"github.com/aer-go/aer/internal/catsplit"
+	"github.com/aer-go/aer/interop/internal/treeimport"
 )
 
 // Threshold returns the float64 threshold u of boost's rule (x < u goes
@@ -206,16 +207,7 @@ func (t *Tree) boost(scale float64, nf int) (b *boost.Tree, order []int32, err e
 		}
 	}
 	// Split values, children first: the count-weighted mean of the two.
-	for k := n - 1; k >= 0; k-- {
-		if l := b.Left[k]; l >= 0 {
-			cl, cr := b.Cover[l], b.Cover[l+1]
-			if cl+cr > 0 {
-				b.Value[k] = (cl*b.Value[l] + cr*b.Value[l+1]) / (cl + cr)
-			} else {
-				b.Value[k] = (b.Value[l] + b.Value[l+1]) / 2
-			}
-		}
-	}
+	treeimport.SplitValues(b)
 	return b, order, nil
 }
 

@@ -8,6 +8,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/aer-go/aer/interop/internal/treeimport"
 )
 
 // Errors returned (wrapped) by Read and Decode.
@@ -23,7 +25,7 @@ var (
 )
 
 // MaxBytes bounds the size of a model file Read accepts (1 GiB).
-const MaxBytes = 1 << 30
+const MaxBytes = treeimport.MaxBytes
 
 // maxTreeDepth bounds a tree's depth (TreeSHAP's bound, internal/treeshap).
 const maxTreeDepth = 512
@@ -133,12 +135,9 @@ type Tree struct {
 
 // Read reads a model file from r. It reads at most MaxBytes.
 func Read(r io.Reader) (*Model, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxBytes+1))
+	data, err := treeimport.ReadAll(r, ErrUnsupported)
 	if err != nil {
 		return nil, err
-	}
-	if len(data) > MaxBytes {
-		return nil, fmt.Errorf("%w: the file is larger than %d bytes", ErrUnsupported, MaxBytes)
 	}
 	return Decode(data)
 }
@@ -186,6 +185,32 @@ func keyValue(t string) (key, value string) {
 	return t, ""
 }
 
+// section reads the key=value lines of the header or of a tree, up to
+// the line that ends it (a Tree=K line or "end of trees"), returned as
+// end. A key given twice is an error whose message starts with what
+// (the tree, "" for the header); the file's end before that line is one
+// that says where it ended (where).
+func (ls *lines) section(what, where string) (fields map[string]line, end line, err error) {
+	fields = map[string]line{}
+	for {
+		ln, ok := ls.next()
+		if !ok {
+			return nil, ln, fmt.Errorf("%w: the file ends %s, with no \"end of trees\" line (truncated?)", ErrFormat, where)
+		}
+		if ln.text == "" {
+			continue
+		}
+		if strings.HasPrefix(ln.text, "Tree=") || ln.text == "end of trees" {
+			return fields, ln, nil
+		}
+		k, _ := keyValue(ln.text)
+		if prev, dup := fields[k]; dup {
+			return nil, ln, errf(ln, "%s%q again (first on line %d)", what, k, prev.n)
+		}
+		fields[k] = ln
+	}
+}
+
 // Decode decodes a model from the bytes of a text model file.
 func Decode(data []byte) (*Model, error) {
 	if len(data) == 0 {
@@ -208,24 +233,9 @@ func Decode(data []byte) (*Model, error) {
 	}
 
 	// The header: key=value lines up to the first tree.
-	header := map[string]line{}
-	var ln line
-	for {
-		ln, ok = ls.next()
-		if !ok {
-			return nil, fmt.Errorf("%w: the file ends after its header, with no \"end of trees\" line (truncated?)", ErrFormat)
-		}
-		if ln.text == "" {
-			continue
-		}
-		if strings.HasPrefix(ln.text, "Tree=") || ln.text == "end of trees" {
-			break
-		}
-		k, _ := keyValue(ln.text)
-		if prev, dup := header[k]; dup {
-			return nil, errf(ln, "%q again (first on line %d)", k, prev.n)
-		}
-		header[k] = ln
+	header, ln, err := ls.section("", "after its header")
+	if err != nil {
+		return nil, err
 	}
 	m, err := decodeHeader(header)
 	if err != nil {
@@ -238,23 +248,10 @@ func Decode(data []byte) (*Model, error) {
 		if err != nil || k != len(m.Trees) {
 			return nil, errf(ln, "%q, want \"Tree=%d\"", ln.text, len(m.Trees))
 		}
-		fields := map[string]line{}
-		for {
-			ln, ok = ls.next()
-			if !ok {
-				return nil, fmt.Errorf("%w: the file ends in tree %d, with no \"end of trees\" line (truncated?)", ErrFormat, k)
-			}
-			if ln.text == "" {
-				continue
-			}
-			if strings.HasPrefix(ln.text, "Tree=") || ln.text == "end of trees" {
-				break
-			}
-			key, _ := keyValue(ln.text)
-			if prev, dup := fields[key]; dup {
-				return nil, errf(ln, "tree %d: %q again (first on line %d)", k, key, prev.n)
-			}
-			fields[key] = ln
+		var fields map[string]line
+		fields, ln, err = ls.section(fmt.Sprintf("tree %d: ", k), fmt.Sprintf("in tree %d", k))
+		if err != nil {
+			return nil, err
 		}
 		t, err := decodeTree(k, fields, m.NumFeature)
 		if err != nil {

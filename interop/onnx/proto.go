@@ -43,11 +43,9 @@ type tensor struct {
 
 func (t *tensor) append(b []byte) []byte {
 	for _, d := range t.dims {
-		b = protowire.AppendTag(b, 1, protowire.VarintType)
-		b = protowire.AppendVarint(b, uint64(d))
+		b = appendVarint(b, 1, uint64(d))
 	}
-	b = protowire.AppendTag(b, 2, protowire.VarintType)
-	b = protowire.AppendVarint(b, uint64(t.dtype))
+	b = appendVarint(b, 2, uint64(t.dtype))
 	if t.name != "" {
 		b = appendString(b, 8, t.name)
 	}
@@ -89,8 +87,7 @@ func (a *Attr) append(b []byte) []byte {
 		b = protowire.AppendTag(b, 2, protowire.Fixed32Type)
 		b = protowire.AppendFixed32(b, math.Float32bits(a.f))
 	case attrInt:
-		b = protowire.AppendTag(b, 3, protowire.VarintType)
-		b = protowire.AppendVarint(b, uint64(a.i))
+		b = appendVarint(b, 3, uint64(a.i))
 	case attrString:
 		b = appendString(b, 4, a.s)
 	case attrTensor:
@@ -114,8 +111,7 @@ func (a *Attr) append(b []byte) []byte {
 			b = appendString(b, 9, s)
 		}
 	}
-	b = protowire.AppendTag(b, 20, protowire.VarintType)
-	return protowire.AppendVarint(b, uint64(a.typ))
+	return appendVarint(b, 20, uint64(a.typ))
 }
 
 // node is a NodeProto.
@@ -167,14 +163,12 @@ func (v *valueInfo) append(b []byte) []byte {
 		if d.param != "" {
 			db = appendString(db, 2, d.param)
 		} else {
-			db = protowire.AppendTag(db, 1, protowire.VarintType)
-			db = protowire.AppendVarint(db, uint64(d.value))
+			db = appendVarint(db, 1, uint64(d.value))
 		}
 		shape = appendMessage(shape, 1, db)
 	}
 	var tt []byte
-	tt = protowire.AppendTag(tt, 1, protowire.VarintType)
-	tt = protowire.AppendVarint(tt, uint64(v.dtype))
+	tt = appendVarint(tt, 1, uint64(v.dtype))
 	tt = appendMessage(tt, 2, shape)
 	b = appendMessage(b, 2, appendMessage(nil, 1, tt))
 	if v.doc != "" {
@@ -231,8 +225,7 @@ type modelProto struct {
 
 func (m *modelProto) marshal() []byte {
 	var b []byte
-	b = protowire.AppendTag(b, 1, protowire.VarintType)
-	b = protowire.AppendVarint(b, uint64(m.irVersion))
+	b = appendVarint(b, 1, uint64(m.irVersion))
 	b = appendString(b, 2, m.producerName)
 	b = appendString(b, 3, m.producerVersion)
 	if m.doc != "" {
@@ -242,8 +235,7 @@ func (m *modelProto) marshal() []byte {
 	for _, o := range m.opsets {
 		var ob []byte
 		ob = appendString(ob, 1, o.domain)
-		ob = protowire.AppendTag(ob, 2, protowire.VarintType)
-		ob = protowire.AppendVarint(ob, uint64(o.version))
+		ob = appendVarint(ob, 2, uint64(o.version))
 		b = appendMessage(b, 8, ob)
 	}
 	for _, kv := range m.metadata {
@@ -253,6 +245,11 @@ func (m *modelProto) marshal() []byte {
 		b = appendMessage(b, 14, e)
 	}
 	return b
+}
+
+func appendVarint(b []byte, num protowire.Number, v uint64) []byte {
+	b = protowire.AppendTag(b, num, protowire.VarintType)
+	return protowire.AppendVarint(b, v)
 }
 
 func appendString(b []byte, num protowire.Number, s string) []byte {

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/aer-go/aer/boost"
+	"github.com/aer-go/aer/interop/internal/treeimport"
 )
 
 // Threshold returns the float64 threshold t that decides as XGBoost's
@@ -159,15 +160,6 @@ func (t *Tree) boost() (b *boost.Tree, order []int32) {
 		}
 	}
 	// Split values, children first: the cover-weighted mean of the two.
-	for k := n - 1; k >= 0; k-- {
-		if l := b.Left[k]; l >= 0 {
-			cl, cr := b.Cover[l], b.Cover[l+1]
-			if cl+cr > 0 {
-				b.Value[k] = (cl*b.Value[l] + cr*b.Value[l+1]) / (cl + cr)
-			} else {
-				b.Value[k] = (b.Value[l] + b.Value[l+1]) / 2
-			}
-		}
-	}
+	treeimport.SplitValues(b)
 	return b, order
 }

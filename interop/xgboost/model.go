@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/aer-go/aer/internal/catsplit"
+	"github.com/aer-go/aer/interop/internal/treeimport"
 )
 
 // Errors returned (wrapped) by Read and Decode.
@@ -23,7 +24,7 @@ var (
 )
 
 // MaxBytes bounds the size of a model file Read accepts (1 GiB).
-const MaxBytes = 1 << 30
+const MaxBytes = treeimport.MaxBytes
 
 // Objectives aer imports: both score the positive class by the margin,
 // the sum of the trees' leaves and the base score.
@@ -117,12 +118,9 @@ type Tree struct {
 // Read reads a model file from r: JSON or UBJSON, told apart by their
 // first bytes. It reads at most MaxBytes.
 func Read(r io.Reader) (*Model, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxBytes+1))
+	data, err := treeimport.ReadAll(r, ErrUnsupported)
 	if err != nil {
 		return nil, err
-	}
-	if len(data) > MaxBytes {
-		return nil, fmt.Errorf("%w: the file is larger than %d bytes", ErrUnsupported, MaxBytes)
 	}
 	return Decode(data)
 }
