@@ -187,5 +187,5 @@ func (m constModel) NumClasses() int { return 2 }
 
 // PredictProba writes both classes' probabilities of every row of x.
 func (m constModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	return learn.TwoClassProba(m, x, dst)
+	return learn.ScorerProba(m, x, dst)
 }

@@ -350,5 +350,5 @@ func (f *Fitted) NumClasses() int { return 2 }
 
 // PredictProba writes both classes' probabilities of every row of x.
 func (f *Fitted) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	return learn.TwoClassProba(f, x, dst)
+	return learn.ScorerProba(f, x, dst)
 }

@@ -74,5 +74,5 @@ func (c constant) NumClasses() int { return 2 }
 
 // PredictProba writes both classes' probabilities of every row of x.
 func (c constant) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	return learn.TwoClassProba(c, x, dst)
+	return learn.ScorerProba(c, x, dst)
 }

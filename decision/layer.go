@@ -320,5 +320,5 @@ func (a *attached) NumClasses() int { return 2 }
 
 // PredictProba writes both classes' probabilities of every row of x.
 func (a *attached) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	return learn.TwoClassProba(a, x, dst)
+	return learn.ScorerProba(a, x, dst)
 }

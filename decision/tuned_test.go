@@ -380,5 +380,5 @@ func TestTunedBadValidation(t *testing.T) {
 func (stumpModel) NumClasses() int { return 2 }
 
 func (m stumpModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	return learn.TwoClassProba(m, x, dst)
+	return learn.ScorerProba(m, x, dst)
 }

@@ -119,5 +119,5 @@ func TestSchemaColumns(t *testing.T) {
 func (constant) NumClasses() int { return 2 }
 
 func (m constant) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	return learn.TwoClassProba(m, x, dst)
+	return learn.ScorerProba(m, x, dst)
 }

@@ -177,5 +177,5 @@ func (m *aboveModel) NumClasses() int { return 2 }
 
 // PredictProba writes both classes' probabilities of every row of x.
 func (m *aboveModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	return learn.TwoClassProba(m, x, dst)
+	return learn.ScorerProba(m, x, dst)
 }

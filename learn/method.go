@@ -75,11 +75,11 @@ type ClassFitter interface {
 	LoadClasses(payload []byte) (Model, error)
 }
 
-// TwoClassProba is the PredictProba of a two-class model whose
+// ScorerProba is the PredictProba of a two-class model whose
 // PositiveProba gives class 1's probability: for every row of x, class
 // 0's probability 1-p then class 1's p, written into dst (allocated when
 // shorter than two per row).
-func TwoClassProba(m interface {
+func ScorerProba(m interface {
 	PositiveProba(x *mat.Dense, dst []float64) ([]float64, error)
 }, x *mat.Dense, dst []float64) ([]float64, error) {
 	p, err := m.PositiveProba(x, nil)

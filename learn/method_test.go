@@ -220,7 +220,7 @@ func (m *logit) NumClasses() int { return 2 }
 
 // PredictProba writes both classes' probabilities of every row of x.
 func (m *logit) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	return learn.TwoClassProba(m, x, dst)
+	return learn.ScorerProba(m, x, dst)
 }
 
 // NumClasses is 2: cancelling scores the positive class (PositiveProba).
@@ -228,5 +228,5 @@ func (c *cancelling) NumClasses() int { return 2 }
 
 // PredictProba writes both classes' probabilities of every row of x.
 func (c *cancelling) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	return learn.TwoClassProba(c, x, dst)
+	return learn.ScorerProba(c, x, dst)
 }

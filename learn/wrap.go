@@ -220,5 +220,5 @@ func (w Wrapped) NumClasses() int { return 2 }
 
 // PredictProba writes both classes' probabilities of every row of x.
 func (w Wrapped) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	return TwoClassProba(w, x, dst)
+	return ScorerProba(w, x, dst)
 }

@@ -285,7 +285,7 @@ func (s *squared) NumClasses() int { return 2 }
 
 // PredictProba writes both classes' probabilities of every row of x.
 func (s *squared) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	return learn.TwoClassProba(s, x, dst)
+	return learn.ScorerProba(s, x, dst)
 }
 
 // NumClasses is 2: halved scores the positive class (PositiveProba).
@@ -293,11 +293,11 @@ func (h *halved) NumClasses() int { return 2 }
 
 // PredictProba writes both classes' probabilities of every row of x.
 func (h *halved) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	return learn.TwoClassProba(h, x, dst)
+	return learn.ScorerProba(h, x, dst)
 }
 
 func (bottom) NumClasses() int { return 2 }
 
 func (m bottom) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	return learn.TwoClassProba(m, x, dst)
+	return learn.ScorerProba(m, x, dst)
 }

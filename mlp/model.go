@@ -161,5 +161,5 @@ func (m *Model) NumClasses() int { return 2 }
 
 // PredictProba writes both classes' probabilities of every row of x.
 func (m *Model) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	return learn.TwoClassProba(m, x, dst)
+	return learn.ScorerProba(m, x, dst)
 }

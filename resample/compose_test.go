@@ -211,5 +211,5 @@ func (s *share) NumClasses() int { return 2 }
 
 // PredictProba writes both classes' probabilities of every row of x.
 func (s *share) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	return learn.TwoClassProba(s, x, dst)
+	return learn.ScorerProba(s, x, dst)
 }

@@ -76,7 +76,7 @@ func (s strict) NumClasses() int { return 2 }
 
 // PredictProba writes both classes' probabilities of every row of x.
 func (s strict) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	return learn.TwoClassProba(s, x, dst)
+	return learn.ScorerProba(s, x, dst)
 }
 
 // NumClasses is 2: blocking scores the positive class (PositiveProba).
@@ -84,5 +84,5 @@ func (b *blocking) NumClasses() int { return 2 }
 
 // PredictProba writes both classes' probabilities of every row of x.
 func (b *blocking) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
-	return learn.TwoClassProba(b, x, dst)
+	return learn.ScorerProba(b, x, dst)
 }
