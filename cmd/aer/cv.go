@@ -191,27 +191,31 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	head := cvHead{Method: plan.method.Name(), Data: *data, Rows: d.Rows(), Features: d.Cols()}
 	tail := cvTail{Weight: d.WeightColumn, Folds: *folds, Repeats: *repeats, Seed: *seed, Holdout: set.Holdout,
 		Params: learn.ParamMap(plan.method.Params()), Seconds: elapsed.Seconds(), OOF: *oof, Rounds: res.Rounds, Summary: sum}
-	var doc any
-	var classes string
-	if d.NumClasses() > 2 {
-		counts := d.ClassCounts()
-		doc = cvClassesOutput{cvHead: head, Labels: d.Classes, Counts: counts, Multiclass: plan.spec.Decomposition, cvTail: tail}
-		names := make([]string, len(d.Classes))
-		for c, name := range d.Classes {
-			names[c] = fmt.Sprintf("%s %d", name, counts[c])
-		}
-		classes = fmt.Sprintf("%d classes (%s)", len(d.Classes), strings.Join(names, ", "))
-	} else {
-		pos := d.ClassCounts()[1]
-		tail.Grid = ff.grid
-		doc = cvOutput{cvHead: head, Positives: pos, Classes: dataset.ClassPair(d.Classes), cvTail: tail}
-		classes = fmt.Sprintf("%d positive (%s)", pos, d.Classes[1])
-	}
+	doc, classes := cvDocument(d, plan, ff.grid, head, tail)
 	if *asJSON {
 		return writeJSON(stdout, doc)
 	}
 	writeCVText(stdout, &head, classes, &tail)
 	return nil
+}
+
+// cvDocument is aer cv's JSON document of d's classes (the grid is
+// listed for two classes, as it always was) and the text line of its
+// classes.
+func cvDocument(d *dataset.Dataset, plan *fitPlan, grid []string, head cvHead, tail cvTail) (doc any, classes string) {
+	if d.NumClasses() > 2 {
+		counts := d.ClassCounts()
+		names := make([]string, len(d.Classes))
+		for c, name := range d.Classes {
+			names[c] = fmt.Sprintf("%s %d", name, counts[c])
+		}
+		return cvClassesOutput{cvHead: head, Labels: d.Classes, Counts: counts, Multiclass: plan.spec.Decomposition, cvTail: tail},
+			fmt.Sprintf("%d classes (%s)", len(d.Classes), strings.Join(names, ", "))
+	}
+	pos := d.ClassCounts()[1]
+	tail.Grid = grid
+	return cvOutput{cvHead: head, Positives: pos, Classes: dataset.ClassPair(d.Classes), cvTail: tail},
+		fmt.Sprintf("%d positive (%s)", pos, d.Classes[1])
 }
 
 // cvRun cross-validates plan on d with set, a line per finished round
