@@ -27,6 +27,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 
@@ -35,6 +36,7 @@ import (
 
 	// The file systems patterns and model paths reach: local paths,
 	// gs:// and s3://.
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
@@ -51,18 +53,19 @@ import (
 type predictFlags struct {
 	fs                   *flag.FlagSet
 	model, data, out, id *string
-	asJSON               *bool
+	asJSON, verbose      *bool
 }
 
 func newPredictFlags(stderr io.Writer) *predictFlags {
 	fs := flag.NewFlagSet("predict", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	return &predictFlags{fs: fs,
-		model:  fs.String("model", "", "the model file aer fit wrote (required)"),
-		data:   fs.String("data", "", "pattern of the data files, e.g. 'data/part-*.csv' or 'gs://b/in/*.csv.gz' (required)"),
-		out:    fs.String("out", "", "prefix of the output shards PREFIX-HASH.csv (required)"),
-		id:     fs.String("id", "", "the data's id column, written first (default: the model's)"),
-		asJSON: fs.Bool("json", false, "print one JSON document: the shards' prefix, files, rows and positive rows"),
+		model:   fs.String("model", "", "the model file aer fit wrote (required)"),
+		data:    fs.String("data", "", "pattern of the data files, e.g. 'data/part-*.csv' or 'gs://b/in/*.csv.gz' (required)"),
+		out:     fs.String("out", "", "prefix of the output shards PREFIX-HASH.csv (required)"),
+		id:      fs.String("id", "", "the data's id column, written first (default: the model's)"),
+		asJSON:  fs.Bool("json", false, "print one JSON document: the shards' prefix, files, rows and positive rows"),
+		verbose: fs.Bool("verbose", false, "print the runner's and Beam's log lines too (by default only their warnings and errors)"),
 	}
 }
 
@@ -96,7 +99,7 @@ type fitFlags struct {
 	holdout                                *float64
 	allRows, maxCategories                 *int
 	params, drop, categorical, na          *listFlag
-	asJSON                                 *bool
+	asJSON, verbose                        *bool
 }
 
 func newFitFlags(stderr io.Writer) *fitFlags {
@@ -121,6 +124,7 @@ func newFitFlags(stderr io.Writer) *fitFlags {
 		categorical:   &listFlag{split: true},
 		na:            &listFlag{split: true},
 		asJSON:        fs.Bool("json", false, "print one JSON document: the model file, the training and validation rows and the members"),
+		verbose:       fs.Bool("verbose", false, "print the runner's and Beam's log lines too (by default only their warnings and errors)"),
 	}
 	fs.Var(f.params, "param", "an AER parameter KEY=VALUE, as aer fit --param (repeatable; aer help fit --method aer lists them)")
 	fs.Var(f.drop, "drop", "columns that are not features, comma-separated (repeatable)")
@@ -183,6 +187,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	beam.Init() // a worker runs its harness here and does not return
+	switch {
+	case cmd == "predict" && !*pf.verbose, cmd == "fit" && !*ff.verbose:
+		// The runner (Prism) logs its job's every step through slog's
+		// default logger: on a terminal a user sees only what matters.
+		slog.SetDefault(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	}
 	var err error
 	switch cmd {
 	case "predict":
@@ -191,10 +201,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = runFit(context.Background(), ff, stdout)
 	case "", "help":
 		fmt.Fprintln(stderr, usage)
-		if len(rest) > 0 && rest[0] == "fit" {
-			ff.fs.PrintDefaults()
-		} else {
-			pf.fs.PrintDefaults()
+		topic := ""
+		if len(rest) > 0 {
+			topic = rest[0]
+		}
+		for _, c := range []struct {
+			name string
+			fs   *flag.FlagSet
+		}{{"fit", ff.fs}, {"predict", pf.fs}} {
+			if topic == "" || topic == c.name {
+				fmt.Fprintf(stderr, "\n%s's flags:\n", c.name)
+				c.fs.PrintDefaults()
+			}
 		}
 		return 2
 	default:
@@ -219,6 +237,9 @@ func (e usageError) Error() string { return string(e) }
 func runPredict(ctx context.Context, pf *predictFlags, stdout io.Writer) error {
 	if *pf.model == "" || *pf.data == "" || *pf.out == "" {
 		return usageError("--model, --data and --out are required")
+	}
+	if err := checkMatches(ctx, "data", *pf.data); err != nil {
+		return err
 	}
 	p, s := beam.NewPipelineWithRoot()
 	predict.Pipeline(s, predict.Options{Model: *pf.model, Data: *pf.data, Out: *pf.out, ID: *pf.id})
@@ -265,6 +286,14 @@ func runFit(ctx context.Context, ff *fitFlags, stdout io.Writer) error {
 	if _, err := pipeline.NewMethod("aer", spec.Params); err != nil {
 		return usageError(err.Error())
 	}
+	if err := checkMatches(ctx, "train", *ff.train); err != nil {
+		return err
+	}
+	if *ff.valid != "" {
+		if err := checkMatches(ctx, "valid", *ff.valid); err != nil {
+			return err
+		}
+	}
 	p, s := beam.NewPipelineWithRoot()
 	fit.Pipeline(s, fit.Options{Train: *ff.train, Valid: *ff.valid, Out: *ff.out, Spec: spec})
 	counts, err := runCounting(ctx, p, fit.Namespace)
@@ -277,6 +306,26 @@ func runFit(ctx context.Context, ff *fitFlags, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "aer-beam: fit: wrote %s: aer, %d members, %d training rows, %d validation rows\n",
 		*ff.out, counts[fit.MemberCounter], counts[fit.RowsCounter], counts[fit.ValidCounter])
+	return nil
+}
+
+// checkMatches reports a file pattern that matches no file, before a
+// pipeline is built, so that the error is one line, not a failed job:
+// the pattern is listed through Beam's file systems, as the pipeline's
+// match will list it.
+func checkMatches(ctx context.Context, name, pattern string) error {
+	fsys, err := filesystem.New(ctx, pattern)
+	if err != nil {
+		return fmt.Errorf("--%s %s: %w", name, pattern, err)
+	}
+	defer fsys.Close()
+	files, err := fsys.List(ctx, pattern)
+	if err != nil {
+		return fmt.Errorf("--%s %s: %w", name, pattern, err)
+	}
+	if len(files) == 0 {
+		return fmt.Errorf("--%s %s: no files match", name, pattern)
+	}
 	return nil
 }
 

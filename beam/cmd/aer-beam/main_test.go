@@ -99,6 +99,10 @@ func TestFitCommand(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &doc); code != 0 || err != nil {
 		t.Fatalf("exit %d, %v: %s%s", code, err, stdout.String(), stderr.String())
 	}
+	// The runner's log lines stay behind --verbose.
+	if strings.Contains(stderr.String(), "level=INFO") {
+		t.Errorf("a quiet fit logged the runner's steps:\n%s", stderr.String())
+	}
 	m, err := aer.Load(model)
 	if err != nil {
 		t.Fatal(err)
@@ -121,12 +125,48 @@ func TestFitCommand(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "n.aer")); err == nil {
 		t.Error("a failed fit wrote a model file")
 	}
-	// A file that is not there fails the pipeline: exit 1, no model.
-	stderr.Reset()
-	if code := run([]string{"aer-beam", "fit", "--train", filepath.Join(dir, "none-*.csv"), "--out", filepath.Join(dir, "n.aer")}, &stdout, &stderr); code != 1 {
-		t.Errorf("no files: exit %d: %s", code, stderr.String())
+	// A pattern that matches no file: one line before any pipeline
+	// runs, exit 1, no model.
+	for _, args := range [][]string{
+		{"fit", "--train", filepath.Join(dir, "none-*.csv"), "--out", filepath.Join(dir, "n.aer")},
+		{"fit", "--train", filepath.Join(dir, "part-*.csv"), "--valid", filepath.Join(dir, "none-*.csv"), "--out", filepath.Join(dir, "n.aer")},
+		{"predict", "--model", model, "--data", filepath.Join(dir, "none-*.csv"), "--out", filepath.Join(dir, "p")},
+	} {
+		stderr.Reset()
+		code := run(append([]string{"aer-beam"}, args...), &stdout, &stderr)
+		if lines := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n"); code != 1 || len(lines) != 1 || !strings.HasSuffix(lines[0], ": no files match") {
+			t.Errorf("%q: exit %d, want 1 and one line: %s", args, code, stderr.String())
+		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, "n.aer")); err == nil {
 		t.Error("a failed fit wrote a model file")
+	}
+}
+
+// TestHelp: aer-beam's help lists every command's flags under its name,
+// and help COMMAND that command's alone.
+func TestHelp(t *testing.T) {
+	for _, c := range []struct {
+		args      []string
+		want, not []string
+	}{
+		{[]string{"help"}, []string{"fit's flags:", "-train", "predict's flags:", "-model"}, nil},
+		{[]string{"help", "fit"}, []string{"fit's flags:", "-train"}, []string{"predict's flags:"}},
+		{[]string{"help", "predict"}, []string{"predict's flags:", "-model"}, []string{"fit's flags:"}},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(append([]string{"aer-beam"}, c.args...), &stdout, &stderr); code != 2 {
+			t.Errorf("%q: exit %d", c.args, code)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stderr.String(), w) {
+				t.Errorf("%q: no %q in\n%s", c.args, w, stderr.String())
+			}
+		}
+		for _, n := range c.not {
+			if strings.Contains(stderr.String(), n) {
+				t.Errorf("%q: %q in\n%s", c.args, n, stderr.String())
+			}
+		}
 	}
 }
