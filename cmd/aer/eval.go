@@ -528,12 +528,12 @@ func (out *evalClassesOutput) writeText(stdout io.Writer) error {
 		v    float64
 	}{{"balanced accuracy", r.BalancedAccuracy}, {"accuracy", r.Accuracy}, {"macro F1", r.MacroF1}, {"weighted F1", r.WeightedF1},
 		{"G-mean", r.GMean}, {"MAUC (Hand-Till)", r.MAUC}, {"OvR ROC-AUC", r.OvRAUC}, {"log-loss", r.LogLoss}, {"Brier", r.Brier}} {
-		fmt.Fprintf(w, "%-17s %s\n", m.name, evalFmtFloat(m.v))
+		fmt.Fprintf(w, "%-17s %s\n", m.name, evalFmtMetric(m.v))
 	}
 	fmt.Fprintf(w, "\nper class\n")
 	rows := [][]string{{"  class", "support", "recall", "precision", "F1"}}
 	for c, name := range out.Classes {
-		rows = append(rows, []string{"  " + name, evalFmtFloat(r.Support[c]), evalFmtFloat(r.Recall[c]), evalFmtFloat(r.Precision[c]), evalFmtFloat(r.F1[c])})
+		rows = append(rows, []string{"  " + name, evalFmtCount(r.Support[c]), evalFmtMetric(r.Recall[c]), evalFmtMetric(r.Precision[c]), evalFmtMetric(r.F1[c])})
 	}
 	evalWriteTable(w, "lrrrr", rows)
 	fmt.Fprintf(w, "\nconfusion (rows true, columns predicted)\n")
@@ -541,7 +541,7 @@ func (out *evalClassesOutput) writeText(stdout io.Writer) error {
 	for c, name := range out.Classes {
 		row := []string{"  " + name}
 		for _, v := range r.Confusion[c] {
-			row = append(row, evalFmtFloat(v))
+			row = append(row, evalFmtCount(v))
 		}
 		rows = append(rows, row)
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -257,5 +258,29 @@ func TestEvalWeightsAreRepetitions(t *testing.T) {
 		if string(w[key]) != string(r[key]) {
 			t.Errorf("%s differs:\nweighted %s\nrepeated %s", key, w[key], r[key])
 		}
+	}
+}
+
+// TestEvalClassesDigits: the text report of three or more classes gives
+// its metrics and per-class figures to 4 decimals, as the two-class one
+// does (--json keeps every digit).
+func TestEvalClassesDigits(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if err := run([]string{"eval", "--data", "../../testdata/legacy/multi-gbdt.pred.csv"}, &stdout, &stderr); err != nil {
+		t.Fatalf("%v: %s", err, stderr.String())
+	}
+	long := regexp.MustCompile(`\d\.\d{5,}`)
+	if m := long.FindString(stdout.String()); m != "" {
+		t.Errorf("a figure of more than 4 decimals, %s, in\n%s", m, stdout.String())
+	}
+	if !regexp.MustCompile(`(?m)^balanced accuracy 0\.\d{4}$`).MatchString(stdout.String()) {
+		t.Errorf("no balanced accuracy to 4 decimals in\n%s", stdout.String())
+	}
+	stdout.Reset()
+	if err := run([]string{"eval", "--data", "../../testdata/legacy/multi-gbdt.pred.csv", "--json"}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if !long.MatchString(stdout.String()) {
+		t.Errorf("--json lost the digits:\n%s", stdout.String())
 	}
 }
