@@ -376,9 +376,20 @@ func (e *Explanation) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(&buf, "  %-10d %14.3f %10.4f%s\n", l, e.LogDensity[l], v, fallback)
 	}
-	fmt.Fprintf(&buf, "  %-10s %10s %10s %10s %10s %12s\n", "member", "l*", "w", "w*", "f(x)", "w*.f(x)")
+	// The last column is each member's share of the score: w*.f(x) in
+	// probability space, w*.logit f(x) in logit space, where the shares
+	// sum to the score's logit.
+	share := "w*.f(x)"
+	if e.Space == ensemble.LogitSpace {
+		share = "w*.logit f(x)"
+	}
+	width := len("member")
+	for _, name := range e.Members {
+		width = max(width, len(name))
+	}
+	fmt.Fprintf(&buf, "  %-*s %10s %10s %10s %10s %14s\n", width, "member", "l*", "w", "w*", "f(x)", share)
 	for j, name := range e.Members {
-		fmt.Fprintf(&buf, "  %-10s %10.4f %10.4f %10.4f %10.4f %12.4f\n", name, e.Likelihood[j], e.Static[j], e.Mixed[j], e.Member[j], e.Contribution[j])
+		fmt.Fprintf(&buf, "  %-*s %10.4f %10.4f %10.4f %10.4f %14.4f\n", width, name, e.Likelihood[j], e.Static[j], e.Mixed[j], e.Member[j], e.Contribution[j])
 	}
 	_, err := w.Write(buf.Bytes())
 	return err

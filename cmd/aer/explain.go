@@ -140,7 +140,7 @@ func parseExplainFlags(args []string, stderr io.Writer) (*explainOptions, error)
 	var o explainOptions
 	fs.StringVar(&o.model, "model", "", "model `file` written by aer fit (required)")
 	fs.StringVar(&o.data, "data", "", "data `file` with the rows to explain (CSV, .csv.gz or Parquet), - for standard input (required)")
-	fs.StringVar(&o.rows, "rows", "", "data rows to explain, 1-based: e.g. 1,5-7 (default: all)")
+	fs.StringVar(&o.rows, "rows", "", "data rows to explain, 1-based: e.g. 1,5-7, or all (default: the first 10 as text, all with --json and --global)")
 	fs.IntVar(&o.top, "top", 10, "features shown per row, largest |attribution| first (0: all); with --global, rows of the table (default there: all)")
 	fs.BoolVar(&o.global, "global", false, "print global feature importance instead of per-row explanations")
 	fs.IntVar(&o.repeats, "repeats", 5, "--global: shuffles per feature of permutation importance")
@@ -195,6 +195,12 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	rows, err := parseRows(o.rows, d.Rows())
 	if err != nil {
 		return usageErrorf("explain: --rows: %v", err)
+	}
+	if strings.TrimSpace(o.rows) == "" && !o.asJSON && !o.global && len(rows) > defaultTextRows {
+		// A table of 40,000 rows is not read on a terminal: the first
+		// rows show what the explanations are, --rows asks for more.
+		fmt.Fprintf(stderr, "explain: the first %d of %d rows (--rows 1-%d or --rows all for every row, --json for a document of all)\n", defaultTextRows, len(rows), len(rows))
+		rows = rows[:defaultTextRows]
 	}
 	if o.global {
 		return explainGlobal(ctx, sm, d, rows, o, stdout, stderr)
@@ -435,10 +441,15 @@ func writeFeatures(w io.Writer, f *explain.RowAttributions) {
 	}
 }
 
-// parseRows reads "1,5-7" into 0-based row indices; empty means all n rows.
+// defaultTextRows is how many rows aer explain shows as text without
+// --rows.
+const defaultTextRows = 10
+
+// parseRows reads "1,5-7" into 0-based row indices; empty or "all" means
+// all n rows.
 func parseRows(s string, n int) ([]int, error) {
 	var rows []int
-	if strings.TrimSpace(s) == "" {
+	if t := strings.TrimSpace(s); t == "" || t == "all" {
 		for i := range n {
 			rows = append(rows, i)
 		}

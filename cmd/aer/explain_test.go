@@ -275,3 +275,21 @@ func explainMultiGlobal(t *testing.T, model, data string) {
 		t.Errorf("explain --global --metric f1: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestExplainDefaultRows: as text, aer explain shows the first 10 rows
+// and says so on stderr; --rows all and --json give every row.
+func TestExplainDefaultRows(t *testing.T) {
+	model, data := "../../testdata/legacy/bin-gbdt.aer", "../../testdata/clinic.test.csv"
+	out, errOut, code := aer(t, "explain", "--model", model, "--data", data)
+	if n := strings.Count(out, "\nrow ") + strings.Count(out[:min(4, len(out))], "row "); code != 0 || n != 10 || !strings.Contains(errOut, "the first 10 of 400 rows") {
+		t.Fatalf("default: exit %d, %d rows, stderr %q", code, n, errOut)
+	}
+	out, errOut, code = aer(t, "explain", "--model", model, "--data", data, "--rows", "all")
+	if n := strings.Count(out, "\nrow ") + strings.Count(out[:min(4, len(out))], "row "); code != 0 || n != 400 || errOut != "" {
+		t.Fatalf("--rows all: exit %d, %d rows, stderr %q", code, n, errOut)
+	}
+	out, _, code = aer(t, "explain", "--model", model, "--data", data, "--json")
+	if code != 0 || strings.Count(out, `"row":`) != 400 {
+		t.Fatalf("--json: exit %d, %d rows", code, strings.Count(out, `"row":`))
+	}
+}
