@@ -13,7 +13,7 @@ import (
 // member column is as wide as the longest name.
 func TestExplanationHeader(t *testing.T) {
 	for _, c := range []struct {
-		space      ensemble.Space
+		space     ensemble.Space
 		want, not string
 	}{
 		{ensemble.ProbabilitySpace, "w*.f(x)", "logit"},
