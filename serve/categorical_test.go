@@ -182,14 +182,14 @@ func TestCategoricalErrors(t *testing.T) {
 		{"nested category", jsonType, `{"rows": [[1, "red", 2, 3], {"x0": 0.5, "color": ["red"], "x1": -1, "x2": 2}]}`, 400, 2, "color", "an array or object is not a value of a categorical column"},
 		{"nested number", jsonType, `{"rows": [{"x0": {"v": 1}, "color": "red", "x1": -1, "x2": 2}]}`, 400, 1, "x0", "not a number"},
 		{"nested id", jsonType, `{"rows": [{"x0": 1, "color": "red", "x1": -1, "x2": 2, "id": [1]}]}`, 400, 1, "id", "id must be a string or a number"},
-		{"unknown column", jsonType, `{"rows": [{"x0": 1, "colour": "red", "x1": -1, "x2": 2}]}`, 400, 1, "colour", `no such column (its columns: "x0", "color", "x1", "x2")`},
+		// A misspelt column is ignored, so the column is missing.
+		{"unknown column", jsonType, `{"rows": [{"x0": 1, "colour": "red", "x1": -1, "x2": 2}]}`, 400, 1, "color", `missing column(s) "color" (send null for a missing value); its fields the model does not use, ignored: "colour"`},
 		{"one-hot name", jsonType, `{"rows": [{"x0": 1, "color=red": 1, "x1": -1, "x2": 2}]}`, 400, 1, "color=red", `send the column's value, e.g. {"color": "red"}`},
 		{"missing column", jsonType, `{"rows": [{"x0": 1, "x1": -1, "x2": 2}]}`, 400, 1, "color", "missing column(s)"},
 		{"short array", jsonType, `{"rows": [[1, "red", 2, 3], [1, "red", 2]]}`, 400, 2, "", `3 values; the model expects 4 columns, in order: "x0", "color", "x1", "x2"`},
 		{"string number", jsonType, `{"rows": [[1, "red", "2", 3]]}`, 400, 1, "x1", "not a number"},
 		{"top 0", jsonType, `{"top": 0, "rows": [[1, "red", 2, 3]]}`, 400, 0, "", `"top" must be a whole number`},
 		{"csv text in a number column", "text/csv", "x0,color,x1,x2\n1,red,2,3\n1,red,two,3\n", 400, 2, "x1", "not a number"},
-		{"csv unknown column", "text/csv", "x0,color,x1,x2,x3\n1,red,2,3,4\n", 400, 0, "x3", "no such column"},
 		{"csv missing column", "text/csv", "x0,x1,x2\n1,2,3\n", 400, 0, "color", "the header lacks column(s)"},
 		{"csv ragged", "text/csv", "x0,color,x1,x2\n1,red,2,3\n1,red,2\n", 400, 2, "", "wrong number of fields"},
 		{"csv bad label", "text/csv", "x0,color,x1,x2,class\n1,red,2,3,0\n1,red,2,3,7\n", 400, 2, "class", "not one of the two classes"},
@@ -201,6 +201,33 @@ func TestCategoricalErrors(t *testing.T) {
 		if code != tc.status || doc["row"] != map[bool]any{true: nil, false: tc.row}[tc.row == 0] || doc["field"] != map[bool]any{true: nil, false: tc.field}[tc.field == ""] ||
 			!strings.Contains(fmt.Sprint(doc["error"]), tc.msg) {
 			t.Errorf("%s: %d %s; want %d, row %v, field %q, %q", tc.name, code, raw, tc.status, tc.row, tc.field, tc.msg)
+		}
+	}
+	// Options.StrictColumns refuses a column the model does not use.
+	strict := newServer(t, &Options{StrictColumns: true}, Spec{Name: "cat", Path: path})
+	for _, tc := range []struct {
+		name, ctype, body string
+		row               float64
+		field, msg        string
+	}{
+		{"unknown column", jsonType, `{"rows": [{"x0": 1, "colour": "red", "x1": -1, "x2": 2}]}`, 1, "colour", `no such column (its columns: "x0", "color", "x1", "x2")`},
+		{"csv unknown column", "text/csv", "x0,color,x1,x2,x3\n1,red,2,3,4\n", 0, "x3", "no such column"},
+	} {
+		code, doc, raw := do(t, strict, "POST", "/v1/models/cat/predict", tc.ctype, tc.body)
+		if row, _ := doc["row"].(float64); code != 400 || row != tc.row || doc["field"] != tc.field || !strings.Contains(fmt.Sprint(doc["error"]), tc.msg) {
+			t.Errorf("strict, %s: %d %s; want 400, row %v, field %q, %q", tc.name, code, raw, tc.row, tc.field, tc.msg)
+		}
+	}
+	// By default it is ignored whatever it holds, and named.
+	for _, body := range []string{"x0,color,x1,x2,x3\n1,red,2,3,4\n", "x0,x3,color,x1,x2\n1,text,red,2,3\n", "x0,color,x1,x2\n1,red,2,3\n"} {
+		code, doc, raw := do(t, s, "POST", "/v1/models/cat/predict", "text/csv", body)
+		_, plain, _ := do(t, s, "POST", "/v1/models/cat/predict", "text/csv", "x0,color,x1,x2\n1,red,2,3\n")
+		wantIgnored := "[x3]"
+		if !strings.Contains(body, "x3") {
+			wantIgnored = "<nil>"
+		}
+		if code != 200 || fmt.Sprint(doc["ignored"]) != wantIgnored || fmt.Sprint(doc["rows"]) != fmt.Sprint(plain["rows"]) {
+			t.Errorf("csv %q: %d %s; want the answer without x3 and ignored %s", body, code, raw, wantIgnored)
 		}
 	}
 	for _, q := range []string{"?explain=maybe", "?explain=true&top=0"} {

@@ -34,6 +34,10 @@ type request struct {
 	// unseen lists, per row, the categorical columns whose value the
 	// model did not see in training; nil when no row has one.
 	unseen [][]string
+	// unused names the fields (JSON) or columns (CSV) of the request
+	// that the model does not use, ignored as aer predict ignores them,
+	// in the order first met; nil when there are none.
+	unused []string
 }
 
 // defaultTop is the number of feature attributions a row's answer lists
@@ -42,8 +46,10 @@ const defaultTop = 10
 
 // decodeRows reads a scoring request for a model of layout l from body,
 // a JSON or CSV document as contentType says, with at most maxRows rows.
-// Every refusal is an *Error naming the row and field.
-func decodeRows(body io.Reader, contentType string, l *layout, maxRows int, maxBody int64) (*request, error) {
+// A field or column the model does not use is ignored and listed in the
+// request's unused, unless strict, when it is refused. Every refusal is
+// an *Error naming the row and field.
+func decodeRows(body io.Reader, contentType string, l *layout, maxRows int, maxBody int64, strict bool) (*request, error) {
 	mt := "application/json"
 	if contentType != "" {
 		var err error
@@ -52,7 +58,7 @@ func decodeRows(body io.Reader, contentType string, l *layout, maxRows int, maxB
 		}
 	}
 	s := l.schema
-	d := &rowDecoder{schema: s, lay: l, maxRows: maxRows}
+	d := &rowDecoder{schema: s, lay: l, maxRows: maxRows, strict: strict}
 	var err error
 	switch {
 	case mt == "application/json" || strings.HasSuffix(mt, "+json"):
@@ -76,7 +82,7 @@ func decodeRows(body io.Reader, contentType string, l *layout, maxRows int, maxB
 	if d.rows == 0 {
 		return nil, errorf(http.StatusBadRequest, kindNoRows, 0, "", "the request has no rows to score")
 	}
-	return &request{x: mat.NewDense(d.rows, len(s.Features), d.data), explain: d.explain, top: d.top, ids: d.ids, unseen: d.unseen}, nil
+	return &request{x: mat.NewDense(d.rows, len(s.Features), d.data), explain: d.explain, top: d.top, ids: d.ids, unseen: d.unseen, unused: d.unused}, nil
 }
 
 type rowDecoder struct {
@@ -89,6 +95,17 @@ type rowDecoder struct {
 	top     int
 	ids     []any
 	unseen  [][]string
+	// strict refuses a field or column the model does not use; else it
+	// is ignored and listed in unused.
+	strict bool
+	unused []string
+}
+
+// addUnused records a field or column the model does not use, once.
+func (d *rowDecoder) addUnused(name string) {
+	if !slices.Contains(d.unused, name) {
+		d.unused = append(d.unused, name)
+	}
 }
 
 // setID records the id of row i (1-based).
@@ -288,6 +305,7 @@ func (d *rowDecoder) jsonObjectRow(dec *json.Decoder, i int, row []float64) erro
 		seen = seenBuf[:len(cols)]
 	}
 	seenID := false
+	var unused []string // this row's fields the model does not use
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
@@ -319,8 +337,17 @@ func (d *rowDecoder) jsonObjectRow(dec *json.Decoder, i int, row []float64) erro
 		case d.lay.oneHot[name] != "":
 			c := d.lay.oneHot[name]
 			return rowErrorf(kindUnknownFeature, i, name, "%s is a one-hot feature of the categorical column %s: send the column's value, e.g. {%s: %s}", quote(name), quote(c), quote(c), quote(strings.TrimPrefix(name, c+"=")))
-		default:
+		case d.strict:
 			return rowErrorf(kindUnknownFeature, i, name, "the model has no such %s (its %s: %s)", strings.TrimSuffix(d.lay.what(), "s"), d.lay.what(), quoteList(d.lay.names))
+		default:
+			// A field the model does not use is ignored, whatever it
+			// holds, as aer predict ignores such a column.
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return jsonError(err)
+			}
+			d.addUnused(name)
+			unused = append(unused, name)
 		}
 	}
 	if _, err := dec.Token(); err != nil { // '}'
@@ -337,7 +364,7 @@ func (d *rowDecoder) jsonObjectRow(dec *json.Decoder, i int, row []float64) erro
 		if d.lay.categorical {
 			what = "column(s)"
 		}
-		return rowErrorf(kindMissingFeature, i, missing[0], "missing %s %s (send null for a missing value)", what, quoteList(missing))
+		return rowErrorf(kindMissingFeature, i, missing[0], "missing %s %s (send null for a missing value)%s", what, quoteList(missing), unusedHint("fields", unused))
 	}
 	return nil
 }
@@ -461,8 +488,11 @@ func (d *rowDecoder) readCSV(r io.Reader) error {
 			seenID, idx[k] = true, -2
 		case d.ignored(h):
 			idx[k] = -1
-		default:
+		case d.strict:
 			return rowErrorf(kindUnknownFeature, 0, h, "the model has no such feature (its features: %s)", quoteList(d.schema.Features))
+		default:
+			idx[k] = -1 // ignored whatever it holds, as aer predict does
+			d.addUnused(h)
 		}
 	}
 	var missing []string
@@ -472,7 +502,7 @@ func (d *rowDecoder) readCSV(r io.Reader) error {
 		}
 	}
 	if len(missing) > 0 {
-		return rowErrorf(kindMissingFeature, 0, missing[0], "the header lacks feature(s) %s", quoteList(missing))
+		return rowErrorf(kindMissingFeature, 0, missing[0], "the header lacks feature(s) %s%s", quoteList(missing), unusedHint("columns", d.unused))
 	}
 	for {
 		rec, err := cr.Read()
@@ -522,7 +552,18 @@ func (d *rowDecoder) readCSVDataset(r io.Reader) error {
 	if magic, _ := br.Peek(4); len(magic) >= 2 && (magic[0] == 0x1f && magic[1] == 0x8b || string(magic) == "PAR1") {
 		return errorf(http.StatusBadRequest, kindMalformedCSV, 0, "", "the body is gzip-compressed or Parquet, not CSV: send plain CSV text")
 	}
-	st, err := dataset.NewStream(br, "body", d.schema.ReadOptions())
+	opt := d.schema.ReadOptions()
+	if !d.strict {
+		// Columns the model does not use are left out whatever they hold
+		// (and listed in each batch's Ignored), as aer predict reads a
+		// file; a one-hot feature's name is still read, to be refused
+		// with a hint below.
+		opt.Keep = d.schema.RawColumns()
+		for name := range d.lay.oneHot {
+			opt.Keep = append(opt.Keep, name)
+		}
+	}
+	st, err := dataset.NewStream(br, "body", opt)
 	if err != nil {
 		return d.datasetError(err, 0)
 	}
@@ -576,6 +617,11 @@ func (d *rowDecoder) readCSVDataset(r io.Reader) error {
 		if b.IDs != nil {
 			d.setID(d.rows, strings.Clone(b.IDs[0]))
 		}
+		if d.rows == 1 {
+			for _, name := range b.Ignored {
+				d.addUnused(name)
+			}
+		}
 		for k, n := range st.Unseen() {
 			if n != prev[k] {
 				prev[k] = n
@@ -624,6 +670,16 @@ func csvError(err error) error {
 		return &Error{Status: http.StatusBadRequest, Kind: kindMalformedCSV, Row: row, Err: err, Msg: fmt.Sprintf("malformed CSV: %v", err)}
 	}
 	return err
+}
+
+// unusedHint is what a missing-feature message adds when the row (or
+// header) also has names the model does not use, ignored: a misspelt
+// feature is both.
+func unusedHint(what string, names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; its %s the model does not use, ignored: %s", what, quoteList(names))
 }
 
 // quoteList quotes names for a message, listing at most 20.

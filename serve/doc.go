@@ -20,7 +20,11 @@
 // keyed by column name; or CSV (Content-Type: text/csv) with a header row
 // of column names. null (JSON) or an empty cell, "?", "NA", "N/A" or
 // "NaN" (CSV) is a missing value; the training data's label and weight
-// columns may be sent and are ignored. The answer gives each row's
+// columns may be sent and are ignored. A field (JSON) or column (CSV)
+// the model does not use is ignored too, whatever it holds, as aer
+// predict ignores such a column, and named in the answer's Ignored
+// (counted in the metric aer_ignored_columns_total); with
+// Options.StrictColumns it is refused instead. The answer gives each row's
 // score, its predicted label in the training data's label values at the
 // model's threshold (the decision layer's, else the method's own, else
 // 0.5), and the threshold.
@@ -42,8 +46,9 @@
 //
 // A request that cannot be scored gets a JSON error,
 // {"error": "...", "row": 3, "field": "x1"}, with status 400 (malformed
-// JSON or CSV, a wrong number of values, an unknown or missing feature, a
-// value that is not a finite number, a row the model cannot score), 404
+// JSON or CSV, a wrong number of values, a missing feature (or, with
+// Options.StrictColumns, one the model does not use), a value that is
+// not a finite number, a row the model cannot score), 404
 // (unknown model or route), 405 (wrong method), 413 (body or batch over
 // the limits), 415 (neither JSON nor CSV) or 503 (over the concurrency
 // limit, with Retry-After). See Error.

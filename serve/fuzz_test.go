@@ -48,7 +48,7 @@ func FuzzDecodeRows(f *testing.F) {
 
 func checkDecode(t *testing.T, body []byte, ct string, l *layout, maxRows int, maxBody int64) {
 	r := http.MaxBytesReader(nil, nopCloser(bytes.NewReader(body)), maxBody)
-	req, err := decodeRows(r, ct, l, maxRows, maxBody)
+	req, err := decodeRows(r, ct, l, maxRows, maxBody, false)
 	if err != nil {
 		var e *Error
 		if !errors.As(err, &e) {

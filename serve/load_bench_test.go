@@ -58,7 +58,7 @@ func BenchmarkDecodeCSV(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(body)))
 			for b.Loop() {
-				if _, err := decodeRows(strings.NewReader(body), "text/csv", tc.lay, 10000, 1<<20); err != nil {
+				if _, err := decodeRows(strings.NewReader(body), "text/csv", tc.lay, 10000, 1<<20, false); err != nil {
 					b.Fatal(err)
 				}
 			}

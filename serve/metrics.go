@@ -12,6 +12,7 @@ type metrics struct {
 	errors   *prometheus.CounterVec   // kind
 	latency  *prometheus.HistogramVec // route
 	rows     *prometheus.CounterVec   // model
+	ignored  *prometheus.CounterVec   // model
 	reloads  *prometheus.CounterVec   // model, result
 	inFlight prometheus.Gauge
 }
@@ -33,6 +34,9 @@ func newMetrics() *metrics {
 		rows: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "aer_rows_scored_total", Help: "Rows scored, by model.",
 		}, []string{"model"}),
+		ignored: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "aer_ignored_columns_total", Help: "Fields or columns of scored requests that the model does not use, ignored (one per name per request), by model.",
+		}, []string{"model"}),
 		reloads: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "aer_model_reloads_total", Help: "Model reloads by model and result (ok, failed).",
 		}, []string{"model", "result"}),
@@ -40,7 +44,16 @@ func newMetrics() *metrics {
 			Name: "aer_http_in_flight_requests", Help: "Requests being answered.",
 		}),
 	}
-	m.reg.MustRegister(m.requests, m.errors, m.latency, m.rows, m.reloads, m.inFlight,
+	m.reg.MustRegister(m.requests, m.errors, m.latency, m.rows, m.ignored, m.reloads, m.inFlight,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
+}
+
+// scored counts a request that scored rows rows with model, ignoring
+// ignored fields or columns the model does not use.
+func (m *metrics) scored(model string, rows, ignored int) {
+	m.rows.WithLabelValues(model).Add(float64(rows))
+	if ignored > 0 {
+		m.ignored.WithLabelValues(model).Add(float64(ignored))
+	}
 }

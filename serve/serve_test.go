@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -157,6 +158,10 @@ func TestPredictSuccess(t *testing.T) {
 		if doc["model"] != "lr" || doc["method"] != "logreg" || doc["threshold"] != th || doc["threshold_from"] != "default" {
 			t.Errorf("%s: %s", name, raw)
 		}
+		// The label and weight columns are expected, not "ignored".
+		if _, ok := doc["ignored"]; ok {
+			t.Errorf("%s: ignored listed: %s", name, raw)
+		}
 		got := doc["rows"].([]any)
 		if len(got) != len(rows) {
 			t.Fatalf("%s: %d rows, want %d", name, len(got), len(rows))
@@ -250,9 +255,9 @@ func TestErrors(t *testing.T) {
 		{"too few values", "POST", "/v1/models/lr/predict", jsonType, `{"rows": [[1,2,3,4],[1,2,3]]}`, 400, `row 2: 3 values; the model expects 4 features, in order: "x0", "x1", "x2", "x3"`, 2, ""},
 		{"too many values", "POST", "/v1/models/lr/predict", jsonType, `{"rows": [[1,2,3,4,5]]}`, 400, "row 1: more than 4 values", 1, ""},
 		{"csv ragged", "POST", "/v1/models/lr/predict", "text/csv", "x0,x1,x2,x3\n1,2,3,4\n1,2,3\n", 400, "row 2: wrong number of fields", 2, ""},
-		{"unknown feature", "POST", "/v1/models/lr/predict", jsonType, `{"rows": [{"x0":1,"x1":2,"x2":3,"x3":4,"x9":5}]}`, 400, `row 1, field "x9": the model has no such feature`, 1, "x9"},
 		{"missing feature", "POST", "/v1/models/lr/predict", jsonType, `{"rows": [{"x0":1,"x1":2}]}`, 400, `row 1, field "x2": missing feature(s) "x2", "x3"`, 1, "x2"},
-		{"csv unknown column", "POST", "/v1/models/lr/predict", "text/csv", "x0,x1,x2,x3,x9\n1,2,3,4,5\n", 400, `field "x9": the model has no such feature`, 0, "x9"},
+		// A field or column the model does not use is scored, not
+		// refused, unless Options.StrictColumns: TestUnusedColumns.
 		{"csv missing column", "POST", "/v1/models/lr/predict", "text/csv", "x0,x1,x3\n1,2,4\n", 400, `field "x2": the header lacks feature(s) "x2"`, 0, "x2"},
 		{"string value", "POST", "/v1/models/lr/predict", jsonType, `{"rows": [[1,2,3,4],[1,"abc",3,4]]}`, 400, `row 2, field "x1": "abc" is not a number`, 2, "x1"},
 		{"bool value", "POST", "/v1/models/lr/predict", jsonType, `{"rows": [{"x0":1,"x1":2,"x2":true,"x3":4}]}`, 400, `row 1, field "x2": true is not a number`, 1, "x2"},
@@ -299,6 +304,77 @@ func TestErrors(t *testing.T) {
 	if w.Code != 405 || w.Header().Get("Allow") != "GET" {
 		t.Errorf("DELETE: %d, Allow %q", w.Code, w.Header().Get("Allow"))
 	}
+}
+
+// TestUnusedColumns: a JSON field or CSV column the model does not use
+// is ignored whatever it holds, as aer predict ignores such a column:
+// the row scores as it does without it, and the answer names it in
+// "ignored" (counted in aer_ignored_columns_total). Options.StrictColumns
+// refuses it with the message it always had.
+func TestUnusedColumns(t *testing.T) {
+	lr, _ := models(t)
+	s := newServer(t, nil, Spec{Name: "lr", Path: lr})
+	strict := newServer(t, &Options{StrictColumns: true}, Spec{Name: "lr", Path: lr})
+	want, _, _ := directScores(t, lr, [][]float64{{1, 2, 3, 4}, {0.5, -1, 2, 0.1}})
+	for _, tc := range []struct {
+		name, ctype, body, plain string
+		ignored                  []any
+		row                      float64 // of the strict refusal
+	}{
+		{"json", jsonType,
+			`{"rows": [{"x0":1,"x1":2,"x2":3,"x3":4,"x9":5}, {"x0":0.5,"x1":-1,"note":"text","x2":2,"x3":0.1,"x9":[1,{"a":null}]}]}`,
+			`{"rows": [{"x0":1,"x1":2,"x2":3,"x3":4}, {"x0":0.5,"x1":-1,"x2":2,"x3":0.1}]}`,
+			[]any{"x9", "note"}, 1},
+		{"csv", "text/csv", "x0,x1,x2,x3,x9\n1,2,3,4,5\n0.5,-1,2,0.1,not a number\n", "x0,x1,x2,x3\n1,2,3,4\n0.5,-1,2,0.1\n",
+			[]any{"x9"}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, doc, raw := do(t, s, "POST", "/v1/models/lr/predict", tc.ctype, tc.body)
+			if code != 200 {
+				t.Fatalf("status %d: %s", code, raw)
+			}
+			if got, _ := doc["ignored"].([]any); !slices.Equal(got, tc.ignored) {
+				t.Errorf("ignored %v, want %v: %s", doc["ignored"], tc.ignored, raw)
+			}
+			_, plain, _ := do(t, s, "POST", "/v1/models/lr/predict", tc.ctype, tc.plain)
+			if _, ok := plain["ignored"]; ok {
+				t.Errorf("ignored listed without an unused column: %v", plain)
+			}
+			rows, prows := doc["rows"].([]any), plain["rows"].([]any)
+			for i := range want {
+				got, p := rows[i].(map[string]any)["score"].(float64), prows[i].(map[string]any)["score"].(float64)
+				if got != p || math.Abs(got-want[i]) > 1e-12 {
+					t.Errorf("row %d: score %v, %v without the column, want %v", i+1, got, p, want[i])
+				}
+			}
+			// Strict: refused as before.
+			code, doc, raw = do(t, strict, "POST", "/v1/models/lr/predict", tc.ctype, tc.body)
+			msg, _ := doc["error"].(string)
+			row, _ := doc["row"].(float64)
+			if code != 400 || !strings.Contains(msg, `field "x9": the model has no such feature (its features: "x0", "x1", "x2", "x3")`) || row != tc.row || doc["field"] != "x9" {
+				t.Errorf("strict: %d %s", code, raw)
+			}
+			if code, _, raw = do(t, strict, "POST", "/v1/models/lr/predict", tc.ctype, tc.plain); code != 200 {
+				t.Errorf("strict, no unused column: %d %s", code, raw)
+			}
+		})
+	}
+	// Counted per name and request: x9 and note, then x9.
+	_, _, metricsText := do(t, s, "GET", "/metrics", "", "")
+	if !strings.Contains(metricsText, `aer_ignored_columns_total{model="lr"} 3`) {
+		t.Errorf("metrics lack aer_ignored_columns_total 3:\n%s", grepLines(metricsText, "aer_ignored"))
+	}
+}
+
+// grepLines returns the lines of s that contain sub.
+func grepLines(s, sub string) string {
+	var out []string
+	for line := range strings.Lines(s) {
+		if strings.Contains(line, sub) {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "")
 }
 
 func TestModelInfo(t *testing.T) {

@@ -59,6 +59,11 @@ type Options struct {
 	// Logger receives one debug record per request, reloads and
 	// shutdown; nil discards them.
 	Logger *slog.Logger
+	// StrictColumns refuses (400) a request with a field or column the
+	// model does not use. By default such a field or column is ignored,
+	// whatever it holds, and named in the answer's Ignored, as aer
+	// predict ignores and reports the columns it does not use.
+	StrictColumns bool
 }
 
 func (o *Options) withDefaults() Options {
@@ -385,13 +390,18 @@ type PredictResponse struct {
 	// Classes are a multi-class model's classes, in the order of each
 	// row's probabilities; omitted for a binary model.
 	Classes []string `json:"classes,omitempty"`
+	// Ignored names the request's fields (JSON) or columns (CSV) that
+	// the model does not use, ignored whatever they held, in the order
+	// first met (aer.Predictions.Ignored for a table); omitted when none.
+	// Options.StrictColumns refuses them instead.
+	Ignored []string `json:"ignored,omitempty"`
 }
 
 func (s *Server) predict(w http.ResponseWriter, r *http.Request, sl *slot, rec *record) *Error {
 	m := sl.cur.Load() // one model for the whole request, whatever reloads do
 	rec.model = sl.spec.Name
 	body := http.MaxBytesReader(w, r.Body, s.opt.MaxBody)
-	req, err := decodeRows(body, r.Header.Get("Content-Type"), m.lay, s.opt.MaxRows, s.opt.MaxBody)
+	req, err := decodeRows(body, r.Header.Get("Content-Type"), m.lay, s.opt.MaxRows, s.opt.MaxBody, s.opt.StrictColumns)
 	if err != nil {
 		e, ok := err.(*Error)
 		if !ok {
@@ -431,7 +441,7 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request, sl *slot, rec *
 	if top == 0 {
 		top = defaultTop
 	}
-	out := PredictResponse{Model: sl.spec.Name, Method: m.saved.Header().Method, Threshold: m.threshold, ThresholdFrom: m.from, Scores: m.saved.Scores(), Rows: make([]Prediction, n)}
+	out := PredictResponse{Model: sl.spec.Name, Method: m.saved.Header().Method, Threshold: m.threshold, ThresholdFrom: m.from, Scores: m.saved.Scores(), Rows: make([]Prediction, n), Ignored: req.unused}
 	for i, p := range score {
 		pos := p >= m.threshold
 		c := 0
@@ -456,7 +466,7 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request, sl *slot, rec *
 			out.Rows[i].Explanation = e
 		}
 	}
-	s.metrics.rows.WithLabelValues(sl.spec.Name).Add(float64(n))
+	s.metrics.scored(sl.spec.Name, n, len(req.unused))
 	writeJSON(w, http.StatusOK, out)
 	return nil
 }
@@ -631,7 +641,7 @@ func (s *Server) predictMulti(w http.ResponseWriter, r *http.Request, sl *slot, 
 	pred := make([]int, n)
 	m.saved.Layer().Predict(proba, pred)
 	out := PredictResponse{Model: sl.spec.Name, Method: m.saved.Header().Method, ThresholdFrom: m.saved.Layer().Rule,
-		Scores: "probability", Rows: make([]Prediction, n), Classes: classes}
+		Scores: "probability", Rows: make([]Prediction, n), Classes: classes, Ignored: req.unused}
 	for i := range n {
 		row := proba[i*k : (i+1)*k]
 		out.Rows[i] = Prediction{Score: row[pred[i]], Label: classes[pred[i]], Probabilities: row}
@@ -646,7 +656,7 @@ func (s *Server) predictMulti(w http.ResponseWriter, r *http.Request, sl *slot, 
 			out.Rows[i].Unseen = req.unseen[i]
 		}
 	}
-	s.metrics.rows.WithLabelValues(sl.spec.Name).Add(float64(n))
+	s.metrics.scored(sl.spec.Name, n, len(req.unused))
 	writeJSON(w, http.StatusOK, out)
 	return nil
 }

@@ -380,7 +380,9 @@
 // each row an array in the model's column order or an object keyed by
 // column name) or CSV with a header row, and answers each row's score and
 // label at the threshold aer predict uses; "explain": true adds each
-// row's feature attributions. GET /v1/models[/NAME] describes the models,
+// row's feature attributions. A field or column the model does not use
+// is ignored and named in the answer's "ignored", as aer predict ignores
+// it; --strict-columns refuses it (400). GET /v1/models[/NAME] describes the models,
 // POST /v1/models/NAME/reload or SIGHUP reloads them from their files,
 // /healthz, /readyz and /metrics (Prometheus) serve the orchestrator.
 // --max-rows, --max-body and --max-concurrent bound requests; SIGTERM

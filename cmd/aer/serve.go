@@ -21,6 +21,7 @@ func init() {
 		summary: "serve saved models over HTTP (JSON or CSV rows in, scores and labels out)",
 		usage: `Usage: aer serve --model model.aer [--model name=other.aer ...] [--addr 127.0.0.1:8080]
        [--max-rows N] [--max-body BYTES] [--max-concurrent N] [--timeout D]
+       [--strict-columns]
 
 Loads the model files written by aer fit and answers HTTP requests:
 
@@ -43,6 +44,11 @@ is a missing value. Each row gets its score and its predicted label, in
 the training data's label values, at the model's threshold (chosen by aer
 fit on validation rows, else the method's own, else 0.5), as aer predict
 does.
+
+A field or column the model does not use is ignored, whatever it holds,
+as aer predict ignores such a column: the answer names it in "ignored",
+and the metric aer_ignored_columns_total counts it. --strict-columns
+refuses such a request instead (status 400).
 
 Categorical columns (aer fit's one-hot columns col=value) are sent by
 their raw name and value: a string, or a number in canonical form (1, 1.0
@@ -96,6 +102,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	grace := fs.Duration("shutdown-timeout", serve.DefaultShutdownTimeout, "on SIGTERM or Ctrl-C, wait this long for requests in flight")
 	level := fs.String("log-level", "info", "log `level`: debug (one line per request), info, warn or error")
 	logJSON := fs.Bool("log-json", false, "log JSON lines instead of key=value text")
+	strict := fs.Bool("strict-columns", false, "refuse (400) a request with a field or column the model does not use, instead of ignoring it")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
@@ -127,7 +134,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	s, err := serve.New(models, &serve.Options{
 		MaxRows: *maxRows, MaxBody: *maxBody, MaxConcurrent: *maxConc,
 		ReadTimeout: *timeout, WriteTimeout: *timeout, IdleTimeout: *idle, ShutdownTimeout: *grace,
-		Logger: logger,
+		Logger: logger, StrictColumns: *strict,
 	})
 	if err != nil {
 		return err

@@ -21,7 +21,8 @@ import (
 // servedAnswer is the part of a predict answer (serve.PredictResponse) the
 // tests read; each method's explanation is left out.
 type servedAnswer struct {
-	Threshold float64 `json:"threshold"`
+	Threshold float64  `json:"threshold"`
+	Ignored   []string `json:"ignored"`
 	Rows      []struct {
 		Score    float64             `json:"score"`
 		Positive bool                `json:"positive"`
@@ -57,6 +58,8 @@ func postServe(t *testing.T, s http.Handler, query, ctype, body string) (int, *s
 // column order) and CSV bodies exactly as aer predict scores the same
 // rows, to the last bit, unseen values included and reported per row;
 // ids are echoed; feature attributions add up to the score's logit;
+// a column the model does not use is ignored and named in "ignored", as
+// aer predict ignores it (refused with serve.Options.StrictColumns);
 // bad rows are refused naming the row and the field.
 func TestServeCategorical(t *testing.T) {
 	dir := t.TempDir()
@@ -78,6 +81,17 @@ func TestServeCategorical(t *testing.T) {
 	}
 	header, cells := records[0], records[1:]
 	region := slices.Index(header, "region")
+	// The test rows with a text column the model does not use.
+	var extra bytes.Buffer
+	cw := csv.NewWriter(&extra)
+	for i, rec := range records {
+		cw.Write(append(slices.Clone(rec), map[bool]string{true: "note", false: "free text, " + strconv.Itoa(i)}[i == 0]))
+	}
+	cw.Flush()
+	extraCSV := filepath.Join(dir, "test-extra.csv")
+	if err := os.WriteFile(extraCSV, extra.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, fit := range []struct {
 		name string
 		args []string
@@ -99,6 +113,13 @@ func TestServeCategorical(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// aer predict ignores the extra column: the same predictions.
+			extraPreds := filepath.Join(dir, fit.name+"-extra-preds.csv")
+			if _, errOut, code := aer(t, "predict", "--model", model, "--data", extraCSV, "--out", extraPreds); code != 0 {
+				t.Fatal(errOut)
+			} else if mustRead(t, preds) != mustRead(t, extraPreds) {
+				t.Fatal("aer predict: other predictions with an extra column")
+			}
 			s, err := serve.New([]serve.Spec{{Name: "m", Path: model}}, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -118,7 +139,7 @@ func TestServeCategorical(t *testing.T) {
 			}
 
 			// The same rows three ways.
-			var objects, arrays []string
+			var objects, arrays, withNote []string
 			for _, rec := range cells {
 				var obj, arr []string
 				for k, c := range rec {
@@ -137,15 +158,19 @@ func TestServeCategorical(t *testing.T) {
 					}
 				}
 				objects = append(objects, "{"+strings.Join(obj, ",")+"}")
+				withNote = append(withNote, "{"+strings.Join(append(obj, `"note":["any",{"thing":1}]`), ",")+"}")
 				arrays = append(arrays, "["+strings.Join(arr, ",")+"]")
 			}
 			for _, tc := range []struct {
 				name, query, ctype, body string
 				ids                      bool
+				ignored                  []string
 			}{
-				{"csv", "?explain=true&top=100", "text/csv", string(testCSV), true},
-				{"objects", "", "application/json", `{"explain": true, "top": 100, "rows": [` + strings.Join(objects, ",") + `]}`, true},
-				{"arrays", "", "application/json", `{"explain": true, "top": 100, "rows": [` + strings.Join(arrays, ",") + `]}`, false},
+				{"csv", "?explain=true&top=100", "text/csv", string(testCSV), true, nil},
+				{"objects", "", "application/json", `{"explain": true, "top": 100, "rows": [` + strings.Join(objects, ",") + `]}`, true, nil},
+				{"arrays", "", "application/json", `{"explain": true, "top": 100, "rows": [` + strings.Join(arrays, ",") + `]}`, false, nil},
+				{"csv extra column", "?explain=true&top=100", "text/csv", extra.String(), true, []string{"note"}},
+				{"objects extra field", "", "application/json", `{"explain": true, "top": 100, "rows": [` + strings.Join(withNote, ",") + `]}`, true, []string{"note"}},
 			} {
 				code, got, e := postServe(t, s, tc.query, tc.ctype, tc.body)
 				if code != 200 {
@@ -153,6 +178,9 @@ func TestServeCategorical(t *testing.T) {
 				}
 				if len(got.Rows) != len(want.Score) {
 					t.Fatalf("%s: %d rows, aer predict %d", tc.name, len(got.Rows), len(want.Score))
+				}
+				if !slices.Equal(got.Ignored, tc.ignored) {
+					t.Errorf("%s: ignored %v, want %v", tc.name, got.Ignored, tc.ignored)
 				}
 				nUnseen := 0
 				for i, r := range got.Rows {
@@ -198,7 +226,7 @@ func TestServeCategorical(t *testing.T) {
 				field, msg string
 			}{
 				{"nested", `{"rows": [` + objects[0] + `, ` + strings.Replace(objects[1], `"region":"`, `"region":{"a":"`, 1) + `}]}`, 2, "region", "an array or object is not a value"},
-				{"unknown column", `{"rows": [` + strings.Replace(objects[0], `"rid"`, `"zone"`, 1) + `]}`, 1, "zone", "no such column"},
+				{"unknown column, missing", `{"rows": [` + strings.Replace(objects[0], `"region"`, `"regoin"`, 1) + `]}`, 1, "region", `missing column(s) "region"`},
 				{"one-hot name", `{"rows": [` + strings.Replace(objects[0], `"region"`, `"region=north"`, 1) + `]}`, 1, "region=north", "one-hot feature of the categorical column"},
 				{"wrong count", `{"rows": [` + arr + `, ` + strings.TrimSuffix(arr, "]") + `,1]]}`, 2, "", "values; the model expects"},
 				{"csv text in a number column", strings.Replace(string(testCSV), "\n"+cells[0][0]+","+cells[0][1], "\n"+cells[0][0]+",oops", 1), 1, header[1], "not a number"},
@@ -211,6 +239,24 @@ func TestServeCategorical(t *testing.T) {
 				if code != 400 || e["row"] != tc.row || (e["field"] != nil || tc.field != "") && e["field"] != tc.field || !strings.Contains(e["error"].(string), tc.msg) {
 					t.Errorf("%s: status %d, %v; want 400, row %v, field %q, %q", tc.name, code, e, tc.row, tc.field, tc.msg)
 				}
+			}
+
+			// --strict-columns: a column the model does not use is
+			// refused, as it always was.
+			strict, err := serve.New([]serve.Spec{{Name: "m", Path: model}}, &serve.Options{StrictColumns: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			code, _, e := postServe(t, strict, "", "application/json", `{"rows": [`+strings.Join(withNote, ",")+`]}`)
+			if code != 400 || e["row"] != 1.0 || e["field"] != "note" || !strings.Contains(e["error"].(string), "the model has no such column") {
+				t.Errorf("strict, JSON: status %d, %v", code, e)
+			}
+			code, _, e = postServe(t, strict, "", "text/csv", extra.String())
+			if code != 400 || e["row"] != nil || e["field"] != "note" || !strings.Contains(e["error"].(string), "the model has no such column") {
+				t.Errorf("strict, CSV: status %d, %v", code, e)
+			}
+			if code, _, e = postServe(t, strict, "", "text/csv", string(testCSV)); code != 200 {
+				t.Errorf("strict, no extra column: status %d, %v", code, e)
 			}
 		})
 	}
