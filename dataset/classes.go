@@ -3,6 +3,7 @@ package dataset
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 )
@@ -114,4 +115,37 @@ func (d *Dataset) setMultiLabels(labels []string, line func(int) int, fixed []st
 	}
 	d.Classes = classes
 	return nil
+}
+
+// ContinuousLabel says, in words, when d's label looks like a quantity
+// rather than a class: three or more classes, every one a number, and
+// some of them fractional or most of more than 20 held by one row each
+// (a regression target read as a label gives one class per value). It
+// returns "" for a label that looks like classes.
+func (d *Dataset) ContinuousLabel() string {
+	k := len(d.Classes)
+	if k < 3 || d.Y == nil {
+		return ""
+	}
+	fractional := 0
+	for _, c := range d.Classes {
+		v, err := strconv.ParseFloat(c, 64)
+		if err != nil {
+			return ""
+		}
+		if v != math.Trunc(v) {
+			fractional++
+		}
+	}
+	single := 0
+	for _, n := range d.ClassCounts() {
+		if n == 1 {
+			single++
+		}
+	}
+	if fractional == 0 && (k <= 20 || 2*single < k) {
+		return ""
+	}
+	return fmt.Sprintf("label %s looks continuous: %d distinct numbers (%d fractional, %d held by one row) read as %d classes; aer classifies, so each value is a class (is it a quantity to bin or a regression target?)",
+		d.Label, k, fractional, single, k)
 }

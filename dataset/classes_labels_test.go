@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -114,6 +116,43 @@ func TestStratifiedSplitMultiClass(t *testing.T) {
 		}
 		if !slices.Equal(n, want[k]) {
 			t.Errorf("part %d: class counts %v, want %v", k, n, want[k])
+		}
+	}
+}
+
+// TestContinuousLabel: a label of fractional numbers, or of more than 20
+// numbers most held by one row, is said to look continuous; a few
+// integer classes (wine quality 3-9), text classes and two classes are
+// not.
+func TestContinuousLabel(t *testing.T) {
+	table := func(labels ...string) *Dataset {
+		var b strings.Builder
+		b.WriteString("x,label\n")
+		for i, l := range labels {
+			fmt.Fprintf(&b, "%d,%s\n", i, l)
+		}
+		d, err := Read(strings.NewReader(b.String()), "t.csv", Options{MultiClass: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	var many []string
+	for i := range 30 {
+		many = append(many, strconv.Itoa(i*7))
+	}
+	for _, c := range []struct {
+		labels []string
+		want   bool
+	}{
+		{[]string{"0.5", "1.25", "2.75", "0.5"}, true},
+		{many, true},
+		{[]string{"3", "4", "5", "6", "7", "8", "9", "5", "6"}, false},
+		{[]string{"a", "b", "c", "a"}, false},
+		{[]string{"0", "1", "0", "1"}, false},
+	} {
+		if got := table(c.labels...).ContinuousLabel(); (got != "") != c.want {
+			t.Errorf("%v: %q, want a warning %v", c.labels, got, c.want)
 		}
 	}
 }

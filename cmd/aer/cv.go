@@ -167,6 +167,9 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if w := d.ContinuousLabel(); w != "" {
+		fmt.Fprintf(stderr, "cv: warning: %s\n", w)
+	}
 	res, elapsed, err := cvRun(ctx, plan, d, &set, learn.Env{Seed: *seed, Workers: *jobs}, stderr)
 	if err != nil {
 		return err

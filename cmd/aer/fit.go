@@ -249,6 +249,10 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := plan.checkValid(valid != nil); err != nil {
 		return err
 	}
+	labelWarning := train.Dataset().ContinuousLabel()
+	if labelWarning != "" {
+		fmt.Fprintf(stderr, "fit: warning: %s\n", labelWarning)
+	}
 	mem, err := a.memoryPlan(plan, train, valid)
 	if err != nil {
 		return err
@@ -276,6 +280,9 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return fmt.Errorf("fit: %w", err)
 	}
 	o := a.output(model, train, valid, mem)
+	if labelWarning != "" {
+		o.Warnings = append(o.Warnings, labelWarning)
+	}
 	if *a.asJSON {
 		return writeJSON(stdout, o)
 	}

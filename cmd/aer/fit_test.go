@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -134,4 +135,23 @@ func firstLine(s string) string {
 		}
 	}
 	return s
+}
+
+// TestFitContinuousLabel: a label that looks like a quantity is fitted
+// as classes, with a warning on stderr and in --json's warnings.
+func TestFitContinuousLabel(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("a,y\n")
+	for i := range 60 {
+		fmt.Fprintf(&b, "%d,%.2f\n", i, float64(i%6)+0.25)
+	}
+	data := filepath.Join(dir, "q.csv")
+	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := aer(t, "fit", "--train", data, "--method", "logreg", "--out", filepath.Join(dir, "m.aer"), "--json")
+	if code != 0 || !strings.Contains(errOut, "fit: warning: label y looks continuous") || !strings.Contains(out, "looks continuous") {
+		t.Fatalf("exit %d, stderr %q, stdout %s", code, errOut, out)
+	}
 }
