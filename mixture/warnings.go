@@ -9,7 +9,8 @@ import (
 // Warnings returns, in words, what a user of the selection should know,
 // as aer mixture and AER's fit report it: BIC chose the smallest or the
 // largest L of a pool of several (the best L may lie outside the pool),
-// and each collapsed component of the chosen mixture (Model.Collapsed on
+// and the collapsed components of the chosen mixture, one line per
+// reason (Model.Collapsed on
 // the rows the chosen model was fitted on, with ridge regCovar as in
 // Settings: 0 means DefaultRegCovar, negative none). nil when there is
 // nothing to say.
@@ -35,8 +36,23 @@ func (s *Selection) Warnings(regCovar float64) []string {
 	if s.Result != nil {
 		n = s.Result.Rows
 	}
+	// Components that collapsed for the same reason (often every one, on
+	// the same constant feature) are one line.
+	var reasons []string
+	byReason := map[string][]int{}
 	for _, c := range s.Model.Collapsed(n, regCovar) {
-		out = append(out, fmt.Sprintf("component %d of the chosen mixture collapsed: %s", c.Component, c.Reason))
+		if _, seen := byReason[c.Reason]; !seen {
+			reasons = append(reasons, c.Reason)
+		}
+		byReason[c.Reason] = append(byReason[c.Reason], c.Component)
+	}
+	for _, r := range reasons {
+		comps := byReason[r]
+		if len(comps) == 1 {
+			out = append(out, fmt.Sprintf("component %d of the chosen mixture collapsed: %s", comps[0], r))
+			continue
+		}
+		out = append(out, fmt.Sprintf("components %s (%d of %d) of the chosen mixture collapsed: %s", FormatPool(comps), len(comps), s.Components, r))
 	}
 	return out
 }

@@ -44,6 +44,18 @@ func TestSelectionWarnings(t *testing.T) {
 	if got := sel.Warnings(1e-9); got != nil {
 		t.Errorf("a smaller ridge: %q", got)
 	}
+	// Components collapsed for the same reason are one line; another
+	// reason has its own.
+	sel = &Selection{Candidates: []Candidate{{Components: 4}}, Components: 4, Result: &FitResult{Rows: 100},
+		Model: &Model{Covariance: Diag, Weights: []float64{0.49, 0.01, 0.01, 0.49}, Means: [][]float64{{0, 0}, {5, 5}, {6, 6}, {9, 9}},
+			Covariances: [][]float64{{1, 1}, {1, 1e-6}, {1, 1e-6}, {1e-6, 1}}}}
+	want = []string{
+		"components 1-2 (2 of 4) of the chosen mixture collapsed: variance 1e-06 of feature 2 is at the covariance ridge (1e-06)",
+		"component 3 of the chosen mixture collapsed: variance 1e-06 of feature 1 is at the covariance ridge (1e-06)",
+	}
+	if got := sel.Warnings(0); !reflect.DeepEqual(got, want) {
+		t.Errorf("folded collapse: %q, want %q", got, want)
+	}
 	if got := (*Selection)(nil).Warnings(0); got != nil {
 		t.Errorf("nil selection: %q", got)
 	}
