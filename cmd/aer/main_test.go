@@ -130,7 +130,7 @@ func TestClosedPipeQuiet(t *testing.T) {
 	for _, args := range [][]string{
 		{"help", "explain"},
 		{"help", "fit", "--method", "gbdt"},
-		{"gen", "--samples", "5000", "--features", "4", "--informative", "2", "--redundant", "0", "--out", "-"},
+		{"gen", "--rows", "5000", "--features", "4", "--informative", "2", "--redundant", "0", "--out", "-"},
 		{"predict", "--model", model, "--data", "testdata/predict/test.csv", "--out", "-"},
 		{"version"},
 	} {
@@ -157,7 +157,7 @@ func TestLostOutputFails(t *testing.T) {
 		{"info", "--data", filepath.Join("testdata", "fit", "train.csv")},
 		{"help", "fit"},
 		{"help", "fit", "--method", "gbdt"},
-		{"gen", "--samples", "50", "--features", "4", "--informative", "2", "--redundant", "0", "--out", "-"},
+		{"gen", "--rows", "50", "--features", "4", "--informative", "2", "--redundant", "0", "--out", "-"},
 		{"version"},
 	} {
 		var errw bytes.Buffer
