@@ -46,7 +46,7 @@ func BenchmarkFit(b *testing.B) {
 
 // BenchmarkFitLarge fits both forests with their defaults on 100k
 // synthetic rows of 20 features (8 informative, 1:10 imbalance; for
-// scikit-learn: aer gen --samples 100000 --features 20 --informative 8
+// scikit-learn: aer gen --rows 100000 --features 20 --informative 8
 // --ratio 10 --seed 1), on one worker and on two.
 func BenchmarkFitLarge(b *testing.B) {
 	g, err := synth.Generate(&synth.Settings{Samples: 100000, Features: 20, Informative: 8, Ratio: 10}, 1)

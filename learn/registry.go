@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/aer-go/aer/internal/suggest"
 )
 
 // ErrUnknownMethod is returned (wrapped) by New for a name nobody
@@ -35,12 +37,16 @@ func Register(newMethod func() Method) {
 }
 
 // New returns a fresh Method, with default parameters, registered as name.
+// For a name nobody registered, its error names the registered methods,
+// after the nearest ones when name looks like a typo of them
+// (`unknown method "gdbt" (did you mean gbdt?) (known: ...)`).
 func New(name string) (Method, error) {
 	regMu.RLock()
 	f, ok := registry[name]
 	regMu.RUnlock()
 	if !ok {
-		return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownMethod, name, strings.Join(Names(), ", "))
+		names := Names()
+		return nil, fmt.Errorf("%w %q%s (known: %s)", ErrUnknownMethod, name, suggest.Hint(name, names, ""), strings.Join(names, ", "))
 	}
 	return f(), nil
 }

@@ -77,6 +77,20 @@ func TestNewUnknown(t *testing.T) {
 	}
 }
 
+// TestNewSuggests: an unknown name a typo away from a registered one is
+// told the nearest name, before the list of all.
+func TestNewSuggests(t *testing.T) {
+	register("test-alpha")
+	_, err := learn.New("test-aplha")
+	want := fmt.Sprintf(`unknown method "test-aplha" (did you mean test-alpha?) (known: %s)`, strings.Join(learn.Names(), ", "))
+	if !errors.Is(err, learn.ErrUnknownMethod) || err == nil || err.Error() != want {
+		t.Errorf("New: %v, want %q", err, want)
+	}
+	if _, err := learn.New("test-nope"); err == nil || strings.Contains(err.Error(), "did you mean") {
+		t.Errorf("New of a name near none: %v, want no suggestion", err)
+	}
+}
+
 // TestNewIsFresh: each New returns a new Method, so setting a parameter
 // of one does not reach another.
 func TestNewIsFresh(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 )
 
 // benchData is make_classification-style data: n rows, 20 features (10
-// informative), classes 10:1, as aer gen --samples n --ratio 10
+// informative), classes 10:1, as aer gen --rows n --ratio 10
 // --features 20 --informative 10 --clusters 2 --seed 1 writes it.
 func benchData(b *testing.B, n int) *learn.Data {
 	g, err := synth.Generate(&synth.Settings{Samples: n, Features: 20, Informative: 10, Ratio: 10, FlipY: synth.None}, 1)

@@ -43,7 +43,7 @@ func BenchmarkFit(b *testing.B) {
 
 // BenchmarkFitLarge fits the tree method's defaults on 100k synthetic
 // rows of 20 features (8 informative, 1:10 imbalance), on one core; the
-// same data for scikit-learn comes from aer gen --samples 100000
+// same data for scikit-learn comes from aer gen --rows 100000
 // --features 20 --informative 8 --ratio 10 --seed 1.
 func BenchmarkFitLarge(b *testing.B) {
 	g, err := synth.Generate(&synth.Settings{Samples: 100000, Features: 20, Informative: 8, Ratio: 10}, 1)

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Time XGBoost 1.7's TreeSHAP (pred_contribs), to compare with BenchmarkTreeSHAP.
 
-    aer gen --samples 5000 --features 20 --informative 8 --ratio 4 --seed 3 --out /tmp/t20.csv
+    aer gen --rows 5000 --features 20 --informative 8 --ratio 4 --seed 3 --out /tmp/t20.csv
     /usr/bin/python3 boost/testdata/treeshap_time.py /tmp/t20.csv 1
     AER_SHAP_CSV=/tmp/t20.csv go test ./boost -run XXX -bench TreeSHAP -benchtime 5x
 

@@ -15,7 +15,7 @@ import (
 func aerTask(t *testing.T, dir string) (train, valid, test string) {
 	t.Helper()
 	data := filepath.Join(dir, "task.csv")
-	if _, errOut, code := aer(t, "gen", "--samples", "1500", "--ratio", "12", "--clusters", "3", "--features", "6",
+	if _, errOut, code := aer(t, "gen", "--rows", "1500", "--ratio", "12", "--clusters", "3", "--features", "6",
 		"--informative", "4", "--seed", "2", "--out", data); code != 0 {
 		t.Fatal(errOut)
 	}

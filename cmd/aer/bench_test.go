@@ -22,7 +22,7 @@ func benchData(t *testing.T) string {
 		t.Fatal(err)
 	}
 	for i, name := range []string{"one", "two"} {
-		if _, errOut, code := aer(t, "gen", "--samples", "300", "--ratio", "6", "--clusters", "1", "--features", "5",
+		if _, errOut, code := aer(t, "gen", "--rows", "300", "--ratio", "6", "--clusters", "1", "--features", "5",
 			"--informative", "3", "--seed", strconv.Itoa(i+1), "--out", filepath.Join(dir, name+".csv")); code != 0 {
 			t.Fatal(errOut)
 		}

@@ -69,16 +69,16 @@
 // # aer gen
 //
 // Gen writes a synthetic imbalanced data set with scikit-learn's
-// make_classification algorithm: --samples rows, --features columns
+// make_classification algorithm: --rows rows, --features columns
 // x0..x{F-1} of which --informative span the cluster hypercube and
 // --redundant are linear combinations of them, --clusters Gaussian
 // clusters per class, majority:minority = --ratio R:1 (label 1 is the
 // minority), --flip a share of random labels (0 by default, so the ratio
 // is exact), and --split 3:1:1 adds a stratified split column. The paper's
-// synthetic task is --samples 8000 --ratio 79 --clusters 10 --features 20
+// synthetic task is --rows 8000 --ratio 79 --clusters 10 --features 20
 // --informative 10. A small table for the examples below:
 //
-//	$ aer gen --samples 400 --ratio 9 --features 6 --informative 3 --seed 1 --out data.csv
+//	$ aer gen --rows 400 --ratio 9 --features 6 --informative 3 --seed 1 --out data.csv
 //
 // # aer info
 //

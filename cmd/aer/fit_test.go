@@ -72,7 +72,7 @@ func TestFitErrors(t *testing.T) {
 			}
 			if c.name == "unknown_method" {
 				// The list of known methods grows with the registry.
-				if !strings.Contains(stderr, `aer: fit: unknown method "svm9" (known: aer, `) || !strings.Contains(stderr, ", gbdt, ") {
+				if !strings.Contains(stderr, `aer: fit: unknown method "svm9" (did you mean svm?) (known: aer, `) || !strings.Contains(stderr, ", gbdt, ") {
 					t.Errorf("unknown method: %s", stderr)
 				}
 			} else if c.code == 2 || c.name == "valid_columns" {
@@ -153,5 +153,29 @@ func TestFitContinuousLabel(t *testing.T) {
 	out, errOut, code := aer(t, "fit", "--train", data, "--method", "logreg", "--out", filepath.Join(dir, "m.aer"), "--json")
 	if code != 0 || !strings.Contains(errOut, "fit: warning: label y looks continuous") || !strings.Contains(out, "looks continuous") {
 		t.Fatalf("exit %d, stderr %q, stdout %s", code, errOut, out)
+
+// TestFitSuggests: a mistyped method or flag is told the name it was
+// probably meant to be, as one line; a name near none gets no hint.
+func TestFitSuggests(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "m.aer")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--method", "gdbt", "--train", "testdata/fit/train.csv", "--out", out},
+			`aer: fit: unknown method "gdbt" (did you mean gbdt?) (known: aer, balanced-bagging, `},
+		{[]string{"--trian", "testdata/fit/train.csv", "--out", out},
+			"aer: fit: flag provided but not defined: -trian (did you mean --train?) (see aer help fit)\n"},
+		{[]string{"--train", "testdata/fit/train.csv", "-outt", out},
+			"aer: fit: flag provided but not defined: -outt (did you mean --out?) (see aer help fit)\n"},
+		{[]string{"--method", "nope", "--train", "testdata/fit/train.csv", "--out", out},
+			`aer: fit: unknown method "nope" (known: aer, `},
+		{[]string{"--bogus", "--train", "testdata/fit/train.csv", "--out", out},
+			"aer: fit: flag provided but not defined: -bogus (see aer help fit)\n"},
+	} {
+		_, stderr, code := aer(t, append([]string{"fit"}, c.args...)...)
+		if code != 2 || !strings.HasPrefix(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, stderr, c.want)
+		}
 	}
 }

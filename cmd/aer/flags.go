@@ -7,8 +7,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/aer-go/aer/internal/atomicfile"
+	"github.com/aer-go/aer/internal/suggest"
 )
 
 // usageError marks a mistake in how aer was called (exit status 2).
@@ -54,9 +56,25 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 			usage()
 			return nil, errHelpShown
 		}
-		return nil, &usageError{msg: fmt.Sprintf("%s: %v (see aer help %s)", fs.Name(), err, fs.Name())}
+		return nil, &usageError{msg: fmt.Sprintf("%s: %v%s (see aer help %s)", fs.Name(), err, flagHint(fs, err), fs.Name())}
 	}
 	return fs.Args(), nil
+}
+
+// undefinedFlag is how the flag package starts its error for a flag the
+// set does not define; the name follows it.
+const undefinedFlag = "flag provided but not defined: -"
+
+// flagHint returns " (did you mean --train?)" for a parse error err
+// about an undefined flag close to one of fs's (-trian), "" otherwise.
+func flagHint(fs *flag.FlagSet, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), undefinedFlag)
+	if !ok {
+		return ""
+	}
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	return suggest.Hint(name, names, "--")
 }
 
 // parseNoArgs parses args like parseFlags for a command that takes flags

@@ -21,7 +21,7 @@ func init() {
 	register(&command{
 		name:    "gen",
 		summary: "generate a synthetic imbalanced data set (scikit-learn's make_classification)",
-		usage: `usage: aer gen --out FILE [--samples N] [--ratio R] [--clusters C] [--features F]
+		usage: `usage: aer gen --out FILE [--rows N] [--ratio R] [--clusters C] [--features F]
                [--informative I] [--redundant D] [--repeated P] [--flip Y]
                [--class-sep S] [--split 3:1:1] [--seed N] [--json]
 
@@ -30,7 +30,9 @@ label (1 = minority). Unlike scikit-learn (flip_y = 0.01), --flip defaults
 to 0 so that --ratio is exact: label noise reassigns random rows, mostly
 majority ones, and --flip 0.01 with --ratio 79 ends near 59:1. The paper's
 synthetic task (7900 majority, 100 minority rows):
-  aer gen --samples 8000 --ratio 79 --clusters 10 --features 20 --informative 10 --seed 0 --out gmm.csv`,
+  aer gen --rows 8000 --ratio 79 --clusters 10 --features 20 --informative 10 --seed 0 --out gmm.csv
+
+--samples is the old name of --rows: deprecated, still accepted.`,
 		run: runGen,
 	})
 }
@@ -89,19 +91,22 @@ type genSettings struct {
 
 // genOptions are aer gen's flags.
 type genOptions struct {
-	samples, features, informative, redundant, repeated, clusters int
-	ratio, flip, classSep, shift, scale                           float64
-	polytope, randShift, randScale, noShuffle, asJSON             bool
-	split, out                                                    string
-	seed                                                          uint64
-	ratios                                                        []float64 // of --split; nil without it
+	rows, features, informative, redundant, repeated, clusters int
+	ratio, flip, classSep, shift, scale                        float64
+	polytope, randShift, randScale, noShuffle, asJSON          bool
+	split, out                                                 string
+	seed                                                       uint64
+	rowsFlag                                                   string    // "samples" when --rows came by its old name
+	ratios                                                     []float64 // of --split; nil without it
 }
 
 // parseGenFlags reads and checks aer gen's flags.
 func parseGenFlags(args []string, stderr io.Writer) (*genOptions, error) {
 	fs := newFlagSet(commands["gen"], stderr)
 	var o genOptions
-	fs.IntVar(&o.samples, "samples", 100, "number of rows")
+	fs.IntVar(&o.rows, "rows", 100, "number of rows")
+	var samples int
+	fs.IntVar(&samples, "samples", 100, "deprecated: the old name of --rows, still accepted")
 	fs.IntVar(&o.features, "features", 20, "number of feature columns")
 	fs.IntVar(&o.informative, "informative", 2, "informative features (the dimension of the cluster hypercube)")
 	fs.IntVar(&o.redundant, "redundant", 2, "redundant features: random linear combinations of the informative ones")
@@ -126,6 +131,12 @@ func parseGenFlags(args []string, stderr io.Writer) (*genOptions, error) {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["samples"] {
+		if set["rows"] && samples != o.rows {
+			return nil, usageErrorf("gen: --rows %d and --samples %d differ: give --rows alone (--samples is its old name)", o.rows, samples)
+		}
+		o.rows, o.rowsFlag = samples, "samples"
+	}
 	if err := o.check(set); err != nil {
 		return nil, err
 	}
@@ -149,7 +160,7 @@ func (o *genOptions) check(set map[string]bool) error {
 		name     string
 		v, least int
 	}{
-		{"samples", o.samples, 1}, {"features", o.features, 1}, {"informative", o.informative, 1},
+		{o.rowsName(), o.rows, 1}, {"features", o.features, 1}, {"informative", o.informative, 1},
 		{"clusters", o.clusters, 1}, {"redundant", o.redundant, 0}, {"repeated", o.repeated, 0},
 	} {
 		if c.v < c.least {
@@ -171,10 +182,19 @@ func (o *genOptions) check(set map[string]bool) error {
 	return nil
 }
 
+// rowsName is the name the number of rows was given by, for messages:
+// rows, or samples, its old name.
+func (o *genOptions) rowsName() string {
+	if o.rowsFlag != "" {
+		return o.rowsFlag
+	}
+	return "rows"
+}
+
 // settings are the synth settings of the flags.
 func (o *genOptions) settings() *synth.Settings {
 	s := &synth.Settings{
-		Samples: o.samples, Features: o.features, Informative: o.informative, Redundant: o.redundant,
+		Samples: o.rows, Features: o.features, Informative: o.informative, Redundant: o.redundant,
 		Repeated: o.repeated, Clusters: o.clusters, Ratio: o.ratio, FlipY: o.flip, ClassSep: o.classSep,
 		Polytope: o.polytope, Shift: o.shift, Scale: o.scale, RandomShift: o.randShift,
 		RandomScale: o.randScale, NoShuffle: o.noShuffle,
@@ -205,8 +225,8 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	// float64 a cell. Past the memory available, say so instead of
 	// exhausting it.
 	if avail, ok := availableMemory(); ok && avail > 0 {
-		if need := int64(o.samples) * int64(o.features) * 24; need > avail {
-			return fmt.Errorf("gen: --samples %d x --features %d needs about %s, and %s are available: ask for fewer", o.samples, o.features, memlimit.Format(need), memlimit.Format(avail))
+		if need := int64(o.rows) * int64(o.features) * 24; need > avail {
+			return fmt.Errorf("gen: --%s %d x --features %d needs about %s, and %s are available: ask for fewer", o.rowsName(), o.rows, o.features, memlimit.Format(need), memlimit.Format(avail))
 		}
 	}
 	data, err := synth.Generate(s, o.seed)
@@ -294,7 +314,7 @@ func genReport(o *genOptions, data *synth.Data, ds *dataset.Dataset, planned [2]
 		Repeated: data.Repeated, RepeatedFrom: data.RepeatedFrom, Noise: data.Noise,
 		Split: parts,
 		Settings: genSettings{
-			Samples: o.samples, Features: o.features, Informative: o.informative,
+			Samples: o.rows, Features: o.features, Informative: o.informative,
 			Redundant: o.redundant, Repeated: o.repeated, Clusters: o.clusters,
 			Ratio: o.ratio, Flip: o.flip, ClassSep: o.classSep, Polytope: o.polytope,
 			Shift: shiftDesc, Scale: scaleDesc, Shuffle: !o.noShuffle, Split: o.split,
@@ -303,10 +323,12 @@ func genReport(o *genOptions, data *synth.Data, ds *dataset.Dataset, planned [2]
 }
 
 // settingsError reports invalid synth settings as a usage error: they come
-// straight from the flags.
+// straight from the flags, so synth's samples (scikit-learn's n_samples)
+// are called rows, as the flag is.
 func settingsError(err error) error {
 	if errors.Is(err, synth.ErrSettings) {
-		return usageErrorf("gen: %s", strings.TrimPrefix(err.Error(), "synth: "))
+		msg := strings.ReplaceAll(strings.TrimPrefix(err.Error(), "synth: "), "samples (", "rows (")
+		return usageErrorf("gen: %s", msg)
 	}
 	return fmt.Errorf("gen: %w", err)
 }

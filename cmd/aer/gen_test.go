@@ -21,7 +21,7 @@ func genRun(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	return o.String(), e.String(), err
 }
 
-var genTiny = []string{"--samples", "30", "--ratio", "4", "--clusters", "1", "--features", "5",
+var genTiny = []string{"--rows", "30", "--ratio", "4", "--clusters", "1", "--features", "5",
 	"--informative", "2", "--redundant", "1", "--repeated", "1", "--flip", "0.1", "--seed", "3"}
 
 func TestGenGoldenCSV(t *testing.T) {
@@ -52,12 +52,12 @@ func TestGenGoldenJSON(t *testing.T) {
 }
 
 func TestGenDeterminism(t *testing.T) {
-	a, _, err := genRun(t, "--samples", "200", "--seed", "5", "--split", "4:1", "--out", "-")
+	a, _, err := genRun(t, "--rows", "200", "--seed", "5", "--split", "4:1", "--out", "-")
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _, _ := genRun(t, "--samples", "200", "--seed", "5", "--split", "4:1", "--out", "-")
-	c, _, _ := genRun(t, "--samples", "200", "--seed", "6", "--split", "4:1", "--out", "-")
+	b, _, _ := genRun(t, "--rows", "200", "--seed", "5", "--split", "4:1", "--out", "-")
+	c, _, _ := genRun(t, "--rows", "200", "--seed", "6", "--split", "4:1", "--out", "-")
 	if a != b {
 		t.Error("same seed gave different files")
 	}
@@ -70,7 +70,7 @@ func TestGenDeterminism(t *testing.T) {
 func TestGenPaperTask(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "gmm.csv")
-	_, stderr, err := genRun(t, "--samples", "8000", "--ratio", "79", "--clusters", "10", "--features", "20",
+	_, stderr, err := genRun(t, "--rows", "8000", "--ratio", "79", "--clusters", "10", "--features", "20",
 		"--informative", "10", "--seed", "0", "--out", path)
 	if err != nil {
 		t.Fatal(err)
@@ -103,7 +103,7 @@ func TestGenPaperTask(t *testing.T) {
 
 	// Without label noise the classes are exactly 7900:100, and a 3:1:1
 	// split keeps the ratio in every part (like the shared gmm10 set).
-	out, _, err := genRun(t, "--samples", "8000", "--ratio", "79", "--clusters", "10", "--features", "20",
+	out, _, err := genRun(t, "--rows", "8000", "--ratio", "79", "--clusters", "10", "--features", "20",
 		"--informative", "10", "--flip", "0", "--split", "3:1:1", "--seed", "0", "--out", path, "--json")
 	if err != nil {
 		t.Fatal(err)
@@ -144,11 +144,15 @@ func TestGenErrors(t *testing.T) {
 		usage bool
 		want  string
 	}{
-		{"no out", []string{"--samples", "10"}, true, "--out is required"},
+		{"no out", []string{"--rows", "10"}, true, "--out is required"},
 		{"json to stdout", []string{"--out", "-", "--json"}, true, "--json prints on standard output"},
 		{"stray argument", []string{"--out", "x.csv", "extra"}, true, `unexpected argument "extra"`},
 		{"bad flag", []string{"--out", "x.csv", "--bogus"}, true, "flag provided but not defined"},
+		{"zero rows", []string{"--out", "x.csv", "--rows", "0"}, true, "--rows must be at least 1, got 0"},
 		{"zero samples", []string{"--out", "x.csv", "--samples", "0"}, true, "--samples must be at least 1, got 0"},
+		{"rows and samples differ", []string{"--out", "x.csv", "--rows", "10", "--samples", "20"}, true,
+			"--rows 10 and --samples 20 differ: give --rows alone (--samples is its old name)"},
+		{"more clusters than rows", []string{"--out", "x.csv", "--rows", "3"}, true, "exceeds rows (3)"},
 		{"negative redundant", []string{"--out", "x.csv", "--redundant", "-1"}, true, "--redundant must be at least 0"},
 		{"flip above 1", []string{"--out", "x.csv", "--flip", "2"}, true, "--flip must be in [0, 1]"},
 		{"zero class-sep", []string{"--out", "x.csv", "--class-sep", "0"}, true, "--class-sep must be positive"},
@@ -160,7 +164,7 @@ func TestGenErrors(t *testing.T) {
 		{"features too few", []string{"--out", "x.csv", "--features", "3"}, true,
 			"informative (2) + redundant (2) + repeated (0) = 4 exceeds features (3)"},
 		{"ratio below 1", []string{"--out", "x.csv", "--ratio", "0.5"}, true, "ratio (majority:minority) must be"},
-		{"minority empty", []string{"--out", "x.csv", "--samples", "50", "--ratio", "100", "--clusters", "1"}, true, "class 1 gets no rows"},
+		{"minority empty", []string{"--out", "x.csv", "--rows", "50", "--ratio", "100", "--clusters", "1"}, true, "class 1 gets no rows"},
 		{"missing directory", []string{"--out", "no/such/dir/x.csv"}, false, "no/such/dir"},
 	}
 	for _, tt := range tests {
@@ -191,9 +195,28 @@ func TestGenHelp(t *testing.T) {
 	if !errors.Is(err, errHelpShown) {
 		t.Fatalf("err = %v, want errHelpShown", err)
 	}
-	for _, want := range []string{"aer gen --out FILE", "-class-sep", "-split", "--ratio is exact"} {
+	for _, want := range []string{"aer gen --out FILE [--rows N]", "-class-sep", "-split", "--ratio is exact",
+		"  -rows int\n", "--samples is the old name of --rows: deprecated, still accepted", "deprecated: the old name of --rows"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("help lacks %q:\n%s", want, stderr)
+		}
+	}
+}
+
+// TestGenSamplesAlias: --samples, the old name of --rows, still gives the
+// same table, alone or beside an equal --rows.
+func TestGenSamplesAlias(t *testing.T) {
+	want, _, err := genRun(t, "--rows", "40", "--seed", "2", "--out", "-")
+	if err != nil || strings.Count(want, "\n") != 41 {
+		t.Fatalf("--rows 40: %v, %d lines", err, strings.Count(want, "\n"))
+	}
+	for _, args := range [][]string{
+		{"--samples", "40"},
+		{"--samples", "40", "--rows", "40"},
+	} {
+		got, _, err := genRun(t, append(args, "--seed", "2", "--out", "-")...)
+		if err != nil || got != want {
+			t.Errorf("%v: %v, or a table unlike --rows 40's", args, err)
 		}
 	}
 }

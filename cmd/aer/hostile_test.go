@@ -52,7 +52,7 @@ func hostileFixtures(t *testing.T, dir string) {
 		"--out", filepath.Join(dir, "tree.aer")); code != 0 {
 		t.Fatal(errOut)
 	}
-	if _, errOut, code := aer(t, "gen", "--samples", "200", "--ratio", "3", "--features", "4", "--informative", "2", "--redundant", "0",
+	if _, errOut, code := aer(t, "gen", "--rows", "200", "--ratio", "3", "--features", "4", "--informative", "2", "--redundant", "0",
 		"--clusters", "1", "--seed", "1", "--out", filepath.Join(dir, "clean.csv")); code != 0 {
 		t.Fatal(errOut)
 	}
@@ -165,14 +165,15 @@ func TestHostileInput(t *testing.T) {
 		{"mixture/n-init", []string{"mixture", "--data", "{d}/clean.csv", "--n-init", "0", "--save", "{out}"}, 2, []string{"--n-init"}},
 		{"mixture/stray-argument", []string{"mixture", "--data", "{d}/clean.csv", "extra", "--save", "{out}"}, 2, []string{`"extra"`}},
 		// gen
+		{"gen/rows", []string{"gen", "--rows", "-5", "--out", "{out}"}, 2, []string{"--rows", "-5"}},
 		{"gen/samples", []string{"gen", "--samples", "-5", "--out", "{out}"}, 2, []string{"--samples", "-5"}},
 		{"gen/ratio", []string{"gen", "--ratio", "-1", "--out", "{out}"}, 2, []string{"ratio", "-1"}},
 		{"gen/features", []string{"gen", "--features", "0", "--out", "{out}"}, 2, []string{"--features"}},
-		{"gen/huge", []string{"gen", "--samples", "2000000000000", "--out", "{out}"}, 2, []string{"samples", "exceeds"}},
+		{"gen/huge", []string{"gen", "--rows", "2000000000000", "--out", "{out}"}, 2, []string{"rows (2000000000000)", "exceeds"}},
 		{"gen/split", []string{"gen", "--split", "5:x", "--out", "{out}"}, 2, []string{"--split", `"5:x"`}},
-		{"gen/no-out", []string{"gen", "--samples", "10"}, 2, []string{"--out"}},
+		{"gen/no-out", []string{"gen", "--rows", "10"}, 2, []string{"--out"}},
 		{"gen/no-dir", []string{"gen", "--out", "{d}/nodir/x.csv"}, 1, []string{"nodir/x.csv"}},
-		{"gen/bad-flag", []string{"gen", "--samples", "many", "--out", "{out}"}, 2, []string{"-samples", `"many"`}},
+		{"gen/bad-flag", []string{"gen", "--rows", "many", "--out", "{out}"}, 2, []string{"-rows", `"many"`}},
 		// split
 		{"split/missing", []string{"split", "--data", "{d}/missing.csv", "--out-dir", "{d}"}, 1, []string{"missing.csv", "no such file"}},
 		{"split/empty", []string{"split", "--data", "{d}/empty.csv", "--out-dir", "{d}"}, 1, []string{"empty.csv", "empty file"}},

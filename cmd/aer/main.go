@@ -16,9 +16,10 @@ import (
 func main() {
 	// Ctrl-C or SIGTERM cancels the context: a fit stops within a second,
 	// writes nothing and exits non-zero; a second Ctrl-C kills at once.
-	// A reader that goes away (aer ... | head) makes the next write fail
-	// with EPIPE, an error like any other (exit status 1), instead of
-	// SIGPIPE killing the process (status 141).
+	// A reader that goes away (aer ... | head) makes the next write to
+	// stdout fail with EPIPE instead of SIGPIPE killing the process
+	// (status 141); runContext turns that into errStdoutClosed, a quiet
+	// exit with status 0: the reader asked for no more.
 	signal.Ignore(syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	go func() {
@@ -39,6 +40,30 @@ func main() {
 // than the runtime's 2, the status of a usage error.
 var errInternal = errors.New("internal error (a bug: please report it with the command line)")
 
+// errStdoutClosed marks a command whose standard output was closed by its
+// reader (aer help explain | head -1): not a failure, so aer exits 0 and
+// says nothing, as a command killed by SIGPIPE would say nothing.
+var errStdoutClosed = errors.New("standard output closed by its reader")
+
+// outputError is what runContext returns for command name whose run
+// ended with err while its writes to stdout ended with werr (nil if
+// they all succeeded). A reader that went away (EPIPE) ends it quietly
+// unless the command failed for another reason; other lost output
+// (a full disk) fails the command.
+func outputError(name string, err, werr error) error {
+	if werr == nil {
+		return err
+	}
+	if errors.Is(werr, syscall.EPIPE) && (err == nil || errors.Is(err, errHelpShown) || errors.Is(err, syscall.EPIPE)) {
+		return errStdoutClosed
+	}
+	if err == nil || errors.Is(err, errHelpShown) {
+		// Output lost (a full disk): the command failed.
+		return fmt.Errorf("%s: writing the output: %w", name, werr)
+	}
+	return err
+}
+
 // guarded runs f and turns a panic in it into errInternal.
 func guarded(f func() error) (err error) {
 	defer func() {
@@ -57,7 +82,7 @@ func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
-	if errors.Is(err, errHelpShown) {
+	if errors.Is(err, errHelpShown) || errors.Is(err, errStdoutClosed) {
 		return 0
 	}
 	fmt.Fprintf(stderr, "aer: %v\n", err)
@@ -107,14 +132,11 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	switch name {
 	case "help", "-h", "-help", "--help":
 		out := &stickyWriter{w: stdout}
-		err := runHelp(rest, out)
-		if out.err != nil && (err == nil || errors.Is(err, errHelpShown)) {
-			return fmt.Errorf("help: writing the output: %w", out.err)
-		}
-		return err
+		return outputError("help", runHelp(rest, out), out.err)
 	case "version", "--version":
-		_, err := fmt.Fprintln(stdout, "aer", version)
-		return err
+		out := &stickyWriter{w: stdout}
+		fmt.Fprintln(out, "aer", version)
+		return outputError("version", nil, out.err)
 	}
 	c, ok := commands[name]
 	if !ok {
@@ -126,11 +148,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 		return fmt.Errorf("%s: interrupted", name)
 	}
-	if out.err != nil && (err == nil || errors.Is(err, errHelpShown)) {
-		// Output lost (a full disk, a closed pipe): the command failed.
-		return fmt.Errorf("%s: writing the output: %w", name, out.err)
-	}
-	return err
+	return outputError(name, err, out.err)
 }
 
 // stickyWriter passes writes to w until one fails, then fails every

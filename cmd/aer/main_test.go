@@ -107,6 +107,49 @@ type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
 
+// pipeWriter takes n bytes, then fails every write with EPIPE, as
+// stdout does once its reader went away (aer ... | head -1).
+type pipeWriter struct{ n int }
+
+func (w *pipeWriter) Write(p []byte) (int, error) {
+	if len(p) <= w.n {
+		w.n -= len(p)
+		return len(p), nil
+	}
+	k := w.n
+	w.n = 0
+	return k, &os.PathError{Op: "write", Path: "/dev/stdout", Err: syscall.EPIPE}
+}
+
+// TestClosedPipeQuiet: a command whose stdout reader goes away after a
+// few bytes exits 0 and writes nothing on stderr (it said "broken pipe",
+// exit 1), whether the command checks its writes (gen, predict) or not
+// (help), and whatever it had written before.
+func TestClosedPipeQuiet(t *testing.T) {
+	model := fitModel(t, t.TempDir())
+	for _, args := range [][]string{
+		{"help", "explain"},
+		{"help", "fit", "--method", "gbdt"},
+		{"gen", "--rows", "5000", "--features", "4", "--informative", "2", "--redundant", "0", "--out", "-"},
+		{"predict", "--model", model, "--data", "testdata/predict/test.csv", "--out", "-"},
+		{"version"},
+	} {
+		for _, n := range []int{0, 1, 60} {
+			var errw bytes.Buffer
+			err := run(args, &pipeWriter{n: n}, &errw)
+			if code := exitCode(err, &errw); code != 0 || errw.Len() != 0 {
+				t.Errorf("%v after %d bytes: exit %d (%v), stderr %q; want 0 and nothing", args, n, code, err, errw.String())
+			}
+		}
+	}
+	// A command that fails for another reason still says so.
+	var errw bytes.Buffer
+	err := run([]string{"gen", "--samples", "0", "--out", "-"}, &pipeWriter{}, &errw)
+	if code := exitCode(err, &errw); code != 2 || !strings.Contains(errw.String(), "--samples") {
+		t.Errorf("bad flag with a closed pipe: exit %d, stderr %q", code, errw.String())
+	}
+}
+
 // TestLostOutputFails: a command or help text whose stdout cannot be
 // written exits 1 naming the write error, never 0.
 func TestLostOutputFails(t *testing.T) {
@@ -114,7 +157,7 @@ func TestLostOutputFails(t *testing.T) {
 		{"info", "--data", filepath.Join("testdata", "fit", "train.csv")},
 		{"help", "fit"},
 		{"help", "fit", "--method", "gbdt"},
-		{"gen", "--samples", "50", "--features", "4", "--informative", "2", "--redundant", "0", "--out", "-"},
+		{"gen", "--rows", "50", "--features", "4", "--informative", "2", "--redundant", "0", "--out", "-"},
 		{"version"},
 	} {
 		var errw bytes.Buffer

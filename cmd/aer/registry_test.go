@@ -203,7 +203,7 @@ func TestDynamicEnsembleLocked(t *testing.T) {
 func TestInterrupt(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "big.csv")
-	if _, errOut, code := aer(t, "gen", "--samples", "20000", "--features", "20", "--ratio", "9", "--seed", "1", "--out", data); code != 0 {
+	if _, errOut, code := aer(t, "gen", "--rows", "20000", "--features", "20", "--ratio", "9", "--seed", "1", "--out", data); code != 0 {
 		t.Fatal(errOut)
 	}
 	for _, method := range []string{"gbdt", "aer"} {

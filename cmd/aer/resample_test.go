@@ -176,7 +176,7 @@ func TestResampleJSONCounts(t *testing.T) {
 func TestResampleThenFitIsTheComposition(t *testing.T) {
 	dir := t.TempDir()
 	task := filepath.Join(dir, "task.csv")
-	if _, stderr, code := aer(t, "gen", "--samples", "600", "--ratio", "9", "--features", "5", "--informative", "3", "--seed", "4", "--out", task); code != 0 {
+	if _, stderr, code := aer(t, "gen", "--rows", "600", "--ratio", "9", "--features", "5", "--informative", "3", "--seed", "4", "--out", task); code != 0 {
 		t.Fatal(stderr)
 	}
 	for _, c := range []struct {

@@ -66,7 +66,7 @@ func TestSizesFromUserNumbers(t *testing.T) {
 		{[]string{"fit", "--method", "gbdt", "--train", cats, "--max-categories", "65536", "--out", out}, "lower --max-categories"},
 		{[]string{"fit", "--method", "aer", "--train", wide, "--param", "covariance=full", "--out", out}, "not enough memory"},
 		{[]string{"cv", "--data", clean, "--method", "tree", "--repeats", "1000000000"}, "--repeats"},
-		{[]string{"gen", "--samples", "100", "--features", "10000000", "--out", out}, "--features"},
+		{[]string{"gen", "--rows", "100", "--features", "10000000", "--out", out}, "--features"},
 		{[]string{"mixture", "--data", clean, "--n-init", "2000000000"}, "--n-init"},
 		{[]string{"explain", "--model", model, "--data", clean, "--global", "--repeats", "2000000000"}, "--repeats"},
 		{[]string{"fit", "--method", "gbdt-tuned", "--train", clean, "--valid", clean, "--param", "threshold_step=1e-8", "--out", out}, "threshold_step"},
