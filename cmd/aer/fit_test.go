@@ -153,6 +153,8 @@ func TestFitContinuousLabel(t *testing.T) {
 	out, errOut, code := aer(t, "fit", "--train", data, "--method", "logreg", "--out", filepath.Join(dir, "m.aer"), "--json")
 	if code != 0 || !strings.Contains(errOut, "fit: warning: label y looks continuous") || !strings.Contains(out, "looks continuous") {
 		t.Fatalf("exit %d, stderr %q, stdout %s", code, errOut, out)
+	}
+}
 
 // TestFitSuggests: a mistyped method or flag is told the name it was
 // probably meant to be, as one line; a name near none gets no hint.
