@@ -1,7 +1,8 @@
 // Command aer fits, evaluates, explains and serves classifiers for
-// imbalanced binary classification: the AER adaptive ensemble (Adaptive
-// Ensemble of Classifiers with Regularization), the paper's baselines,
-// metrics and statistical tests, and the paper's whole experiment.
+// imbalanced classification of two classes or more: the AER adaptive
+// ensemble (Adaptive Ensemble of Classifiers with Regularization), the
+// paper's baselines, metrics and statistical tests, and the paper's
+// whole experiment.
 //
 // Usage:
 //

@@ -190,7 +190,7 @@ func runHelp(args []string, stdout io.Writer) error {
 }
 
 func printOverview(w io.Writer) {
-	fmt.Fprintln(w, "aer: adaptive ensembles for imbalanced binary classification")
+	fmt.Fprintln(w, "aer: adaptive ensembles for imbalanced classification, of two classes or more")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Usage:")
 	fmt.Fprintln(w, "  aer <command> [flags]")
