@@ -108,6 +108,9 @@ type Summary struct {
 	Failed  int    `json:"failed"`
 	// Files are the report's files, relative to Out.
 	Files []string `json:"files"`
+	// Ranking is the methods' ranking across datasets (report.md's
+	// "Across datasets"), nil when no report was written.
+	Ranking *Ranking `json:"ranking,omitempty"`
 }
 
 // Paths of a bench's output, relative to Config.Out.
@@ -388,11 +391,12 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err := rs.runAll(ctx, todo); err != nil {
 		return rs.sum, err
 	}
-	files, err := writeReport(cfg, ds, rs.rows)
+	files, ranking, err := writeReport(cfg, ds, rs.rows)
 	if err != nil {
 		return rs.sum, fmt.Errorf("bench: report: %w", err)
 	}
 	rs.sum.Files = append([]string{RunsFile}, files...)
+	rs.sum.Ranking = ranking
 	return rs.sum, nil
 }
 

@@ -800,14 +800,14 @@ func (rp *report) writeTests(w io.Writer) error {
 
 // writeReport writes the report files of a finished bench and returns
 // their names relative to cfg.Out.
-func writeReport(cfg Config, ds []*data, rows map[runKey]Row) ([]string, error) {
+func writeReport(cfg Config, ds []*data, rows map[runKey]Row) ([]string, *Ranking, error) {
 	rp, err := buildReport(cfg, ds, rows)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	figs, err := rp.writeFigures()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	dc := rp.document()
 	files := []string{TestsFile, ReportMD, ReportHTML}
@@ -820,10 +820,57 @@ func writeReport(cfg Config, ds []*data, rows map[runKey]Row) ([]string, error) 
 		{ReportHTML, func(w io.Writer) error { return dc.html(w, cfg.Out) }},
 	} {
 		if err := atomicfile.Write(filepath.Join(cfg.Out, f.name), f.write); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return append(files, figs...), nil
+	return append(files, figs...), rp.ranking(), nil
+}
+
+// Ranking is the benchmark's result across datasets, as the report's
+// "Across datasets" section gives it: the methods in order of mean rank
+// of their mean test balanced accuracy (rank 1 the best), over the
+// datasets where every method ran on every seed.
+type Ranking struct {
+	// Datasets are the ranked datasets; Note says which were left out
+	// and why, or why there is no ranking (fewer than two complete
+	// datasets or methods: Methods is then empty).
+	Datasets []string `json:"datasets"`
+	Note     string   `json:"note,omitempty"`
+	Methods  []Ranked `json:"methods"`
+	// P is Friedman's test's p-value (chi-square), nil without a
+	// ranking.
+	P *float64 `json:"friedman_p,omitempty"`
+}
+
+// Ranked is one method of a Ranking.
+type Ranked struct {
+	Method           string  `json:"method"`
+	MeanRank         float64 `json:"mean_rank"`
+	BalancedAccuracy float64 `json:"mean_balanced_accuracy"`
+}
+
+// ranking is the report's ranking across datasets.
+func (rp *report) ranking() *Ranking {
+	r := &Ranking{Datasets: rp.rankSets, Note: rp.rankNote, Methods: []Ranked{}}
+	fr := rp.friedman
+	if fr == nil {
+		return r
+	}
+	p := fr.P
+	r.P = &p
+	order := make([]int, fr.K)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return fr.MeanRanks[order[a]] < fr.MeanRanks[order[b]] })
+	for _, j := range order {
+		var v []float64
+		for _, d := range rp.rankSets {
+			v = append(v, mean(rp.cells[d][j].values(func(r *Row) float64 { return r.BalancedAccuracy })))
+		}
+		r.Methods = append(r.Methods, Ranked{Method: rp.cfg.Methods[j].String(), MeanRank: fr.MeanRanks[j], BalancedAccuracy: mean(v)})
+	}
+	return r
 }
 
 // plusOf returns the Python AER+'s mean balanced accuracy on dataset d.

@@ -182,11 +182,39 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *asJSON {
 		return writeJSON(stdout, sum)
 	}
-	fmt.Fprintf(stdout, "%d runs: %d ran (%d failed), %d already done\n", sum.Runs, sum.Ran, sum.Failed, sum.Skipped)
-	for _, f := range sum.Files {
-		fmt.Fprintf(stdout, "  %s\n", filepath.Join(sum.Out, f))
-	}
+	writeBenchText(stdout, sum)
 	return nil
+}
+
+// writeBenchText writes what aer bench found: the ranking across
+// datasets first, then the runs and where the report is (the figures and
+// tables beside it are listed by --json).
+func writeBenchText(w io.Writer, sum *bench.Summary) {
+	if r := sum.Ranking; r != nil {
+		if len(r.Methods) > 0 {
+			fmt.Fprintf(w, "Ranking by mean test balanced accuracy over %d datasets (rank 1 the best):\n", len(r.Datasets))
+			width := len("method")
+			for _, m := range r.Methods {
+				width = max(width, len(m.Method))
+			}
+			fmt.Fprintf(w, "  %-*s  %9s  %17s\n", width, "method", "mean rank", "balanced accuracy")
+			for _, m := range r.Methods {
+				fmt.Fprintf(w, "  %-*s  %9.2f  %17.4f\n", width, m.Method, m.MeanRank, m.BalancedAccuracy)
+			}
+			fmt.Fprintf(w, "Friedman's test: p = %.4g", *r.P)
+			if len(r.Datasets) < 5 {
+				fmt.Fprintf(w, " (on %d datasets only: read the ranks with care)", len(r.Datasets))
+			}
+			fmt.Fprintln(w)
+		}
+		if r.Note != "" {
+			fmt.Fprintln(w, r.Note)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "%d runs: %d ran (%d failed), %d already done\n", sum.Runs, sum.Ran, sum.Failed, sum.Skipped)
+	fmt.Fprintf(w, "report: %s (and %s; %d files in %s, listed by --json)\n",
+		filepath.Join(sum.Out, bench.ReportHTML), bench.ReportMD, len(sum.Files), sum.Out)
 }
 
 // benchConfig checks the flags of aer bench set in cfg and completes it

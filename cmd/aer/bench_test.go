@@ -132,3 +132,33 @@ func TestBenchUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchRankingText: aer bench's standard output opens with the
+// ranking across datasets (every method, by mean rank, with its mean
+// balanced accuracy), says when the datasets are few, and names the
+// report instead of listing every file.
+func TestBenchRankingText(t *testing.T) {
+	dir := t.TempDir()
+	for i, seed := range []string{"1", "2"} {
+		if _, errOut, code := aer(t, "gen", "--rows", "300", "--ratio", "4", "--features", "4", "--seed", seed, "--out", filepath.Join(dir, "d"+seed+".csv")); code != 0 {
+			t.Fatalf("gen %d: %s", i, errOut)
+		}
+	}
+	out, errOut, code := aer(t, "bench", "--datasets", dir, "--methods", "tree,logreg", "--seeds", "0", "--out", filepath.Join(dir, "out"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(out, "\n")
+	if !strings.HasPrefix(lines[0], "Ranking by mean test balanced accuracy over 2 datasets") ||
+		!strings.Contains(out, "  tree ") || !strings.Contains(out, "  logreg ") ||
+		!strings.Contains(out, "on 2 datasets only") || !strings.Contains(out, "report: "+filepath.Join(dir, "out", "report.html")) {
+		t.Errorf("stdout:\n%s", out)
+	}
+	if strings.Contains(out, "preds") {
+		t.Errorf("stdout lists the files:\n%s", out)
+	}
+	js, _, code := aer(t, "bench", "--datasets", dir, "--methods", "tree,logreg", "--seeds", "0", "--out", filepath.Join(dir, "out"), "--json")
+	if code != 0 || !strings.Contains(js, `"ranking"`) || !strings.Contains(js, `"mean_rank"`) {
+		t.Errorf("--json: exit %d:\n%s", code, js)
+	}
+}
