@@ -112,7 +112,9 @@ Ctrl-C keeps the finished runs (the report is then not written). --jobs N
 fits N runs at once, each on one worker, with results identical to --jobs 1.
 
 A progress bar with the time left is drawn on a terminal; otherwise one line
-per finished run goes to stderr. --json prints a summary on stdout.
+per finished run goes to stderr. Standard output holds the ranking across
+datasets (mean rank of the test balanced accuracy, Friedman's p) and the
+report's path; --json prints a summary with the ranking and every file.
 
 --scaling 10k,30k,100k,300k,1M runs the scaling experiment instead (no
 --datasets): for each training row count n it generates n x 5/3 rows as
