@@ -728,25 +728,15 @@ func (rp *report) docAcross(dc *doc) {
 // ranksTable is the methods in order of mean rank, with their mean
 // balanced accuracy over the ranked datasets.
 func (rp *report) ranksTable() *table {
-	fr, cfg := rp.friedman, rp.cfg
-	order := make([]int, fr.K)
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return fr.MeanRanks[order[a]] < fr.MeanRanks[order[b]] })
 	t := &table{head: []string{"method", "mean rank", "mean balanced accuracy"}}
 	withAnchors := rp.anchored()
 	if withAnchors {
 		t.head = append(t.head, "Python anchor", "anchor mean balanced accuracy")
 	}
-	for _, j := range order {
-		var v []float64
-		for _, d := range rp.rankSets {
-			v = append(v, mean(rp.cells[d][j].values(func(r *Row) float64 { return r.BalancedAccuracy })))
-		}
-		r := []string{cfg.Methods[j].String(), fmt.Sprintf("%.3f", fr.MeanRanks[j]), fmt.Sprintf("%.4f", mean(v))}
+	for _, m := range rp.ranking().Methods {
+		r := []string{m.Method, fmt.Sprintf("%.3f", m.MeanRank), fmt.Sprintf("%.4f", m.BalancedAccuracy)}
 		if withAnchors {
-			a := anchorOf(cfg.Methods[j])
+			a := anchorOf(m.spec)
 			r = append(r, a, rp.anchorMean(a))
 		}
 		t.rows = append(t.rows, r)
@@ -847,6 +837,7 @@ type Ranked struct {
 	Method           string  `json:"method"`
 	MeanRank         float64 `json:"mean_rank"`
 	BalancedAccuracy float64 `json:"mean_balanced_accuracy"`
+	spec             Spec
 }
 
 // ranking is the report's ranking across datasets.
@@ -868,7 +859,7 @@ func (rp *report) ranking() *Ranking {
 		for _, d := range rp.rankSets {
 			v = append(v, mean(rp.cells[d][j].values(func(r *Row) float64 { return r.BalancedAccuracy })))
 		}
-		r.Methods = append(r.Methods, Ranked{Method: rp.cfg.Methods[j].String(), MeanRank: fr.MeanRanks[j], BalancedAccuracy: mean(v)})
+		r.Methods = append(r.Methods, Ranked{Method: rp.cfg.Methods[j].String(), MeanRank: fr.MeanRanks[j], BalancedAccuracy: mean(v), spec: rp.cfg.Methods[j]})
 	}
 	return r
 }
