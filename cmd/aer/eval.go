@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/internal/ctxio"
 	"github.com/aer-go/aer/metrics"
 	"github.com/aer-go/aer/predfile"
@@ -23,6 +24,7 @@ func init() {
 		name:    "eval",
 		summary: "score a predictions file: confusion matrix, imbalance metrics, ROC-AUC, threshold sweep",
 		usage: `Usage: aer eval --data preds.csv [--positive CLASS] [--threshold T] [--json] [--sweep [--sweep-out sweep.csv] [--sweep-grid N]]
+                [--cost fn=A,fp=B | --cost-matrix C]
 
 The predictions file is a CSV with columns label,score[,pred][,weight], as
 aer predict writes it: label is the true class, score grows with the
@@ -55,7 +57,13 @@ output (a table, or an array under --json) or written as CSV to the
 --sweep-out file instead, and names the thresholds where balanced accuracy,
 F1, Fowlkes-Mallows, G-mean and MCC peak (the middle of the longest run of
 tied best values). With --sweep-grid 0 the last threshold is +Inf (null in
-JSON): nothing predicted positive.`,
+JSON): nothing predicted positive.
+
+--cost fn=A,fp=B reports the cost of the decisions, A per missed positive
+and B per false alarm, in all and per row (per unit of weight), as aer fit
+--cost minimises it; for a file of three or more classes --cost-matrix C
+does so with a cost per true class (row) and predicted class (column), as
+aer fit --cost-matrix takes it ("cost" under --json).`,
 		run: runEval,
 	})
 }
@@ -80,8 +88,42 @@ type evalOutput struct {
 	SweepOut    string          `json:"sweep_out,omitempty"`
 	SweepPoints int             `json:"sweep_points,omitempty"`
 	Best        []evalBestPoint `json:"sweep_best,omitempty"`
+	// Cost is the decisions' cost under --cost or --cost-matrix.
+	Cost *evalCost `json:"cost,omitempty"`
 
 	sweep metrics.Sweep // for the text output
+}
+
+// evalCost is the cost of a file's decisions: Total, the sum over rows
+// (their weights) of the cost of each row's decision, and Mean, the
+// total over the rows' count (or weight), as aer fit --cost and
+// --cost-matrix minimise it.
+type evalCost struct {
+	Matrix [][]float64 `json:"matrix"`
+	Total  float64     `json:"total"`
+	Mean   float64     `json:"mean"`
+}
+
+// costOf is the cost of the decisions of a confusion matrix (rows the
+// true class, columns the predicted one) under the matrix c.
+func costOf(confusion, c [][]float64) *evalCost {
+	out := &evalCost{Matrix: c}
+	n := 0.0
+	for i, row := range confusion {
+		for j, v := range row {
+			out.Total += v * c[i][j]
+			n += v
+		}
+	}
+	if n > 0 {
+		out.Mean = out.Total / n
+	}
+	return out
+}
+
+// writeText writes the cost's line of a text report.
+func (c *evalCost) writeText(w io.Writer) {
+	fmt.Fprintf(w, "cost       %s in all, %s per row (cost matrix %v: rows the true class, columns the predicted one)\n", evalFmtCount(c.Total), evalFmtMetric(c.Mean), c.Matrix)
 }
 
 // evalDecision says how predictions were made: Rule is "threshold" (from
@@ -111,6 +153,8 @@ type evalOptions struct {
 	threshold                evalOptionalFloat
 	asJSON, sweep            bool
 	sweepGrid                int
+	cost                     *decision.Objective // --cost, two classes
+	costMatrix               [][]float64         // --cost-matrix, three or more
 }
 
 // parseEvalFlags reads and checks aer eval's flags.
@@ -124,8 +168,24 @@ func parseEvalFlags(args []string, stderr io.Writer) (*evalOptions, error) {
 	fs.BoolVar(&o.sweep, "sweep", false, "add a threshold sweep: every metric at each threshold of a grid")
 	fs.StringVar(&o.sweepOut, "sweep-out", "", "write the sweep as CSV to `file` instead of the output (implies --sweep)")
 	fs.IntVar(&o.sweepGrid, "sweep-grid", 101, "sweep `N` evenly spaced thresholds over [0,1] (over [min,max] score if scores leave [0,1]); 0 sweeps every distinct score")
+	cost := fs.String("cost", "", "two classes: also report the cost of the decisions, `fn=A,fp=B` per missed positive and per false alarm (aer fit --cost)")
+	costMatrix := fs.String("cost-matrix", "", "three or more classes: also report the cost of the decisions, costs `C` row by row (true class) in the file's class order (aer fit --cost-matrix)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return nil, err
+	}
+	if *cost != "" {
+		c, err := decision.ParseCost(*cost)
+		if err != nil {
+			return nil, usageErrorf("eval: --cost: %v", err)
+		}
+		o.cost = &c
+	}
+	if *costMatrix != "" {
+		m, err := decision.ParseCostMatrix(*costMatrix)
+		if err != nil {
+			return nil, usageErrorf("eval: --cost-matrix: %v", err)
+		}
+		o.costMatrix = m
 	}
 	switch {
 	case o.data == "":
@@ -166,6 +226,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // its decisions, the calibration of its scores and, with --sweep, every
 // metric at each threshold of a grid.
 func evaluateScores(ctx context.Context, o *evalOptions) (*evalOutput, error) {
+	if o.costMatrix != nil {
+		return nil, usageErrorf("eval: %s holds two-class predictions: --cost-matrix is for three or more classes (--cost fn=A,fp=B here)", o.data)
+	}
 	p, err := loadEvalPredictions(ctx, o)
 	if err != nil {
 		return nil, err
@@ -254,6 +317,10 @@ func evaluate(p *predfile.Predictions, o *evalOptions) evalOutput {
 	}
 	if cal, ok := metrics.EvaluateCalibration(p.Label, p.Score, p.Weight, 10); ok {
 		out.Calibration = &cal
+	}
+	if o.cost != nil {
+		c := out.Report.Confusion
+		out.Cost = costOf([][]float64{{c.TN, c.FP}, {c.FN, c.TP}}, o.cost.CostMatrix(2))
 	}
 	return out
 }
@@ -371,7 +438,11 @@ func (out *evalOutput) writeText(w io.Writer) error {
 		neg, pos = out.Classes[0], out.Classes[1]
 	}
 	fmt.Fprintf(ew, "%s: %s positive (label %s), %s negative (label %s)\n", evalFmtCount(c.N()), evalFmtCount(c.Positives()), pos, evalFmtCount(c.Negatives()), neg)
-	fmt.Fprintf(ew, "decision   %s\n\n", out.Decision.Text)
+	fmt.Fprintf(ew, "decision   %s\n", out.Decision.Text)
+	if out.Cost != nil {
+		out.Cost.writeText(ew)
+	}
+	fmt.Fprintln(ew)
 
 	evalWriteTable(ew, "lrr", [][]string{
 		{"", "predicted " + pos, "predicted " + neg},
@@ -495,13 +566,14 @@ type evalClassesOutput struct {
 	File    string              `json:"file"`
 	Classes []string            `json:"classes"`
 	Report  metrics.MultiReport `json:"report"`
+	Cost    *evalCost           `json:"cost,omitempty"`
 }
 
 // evaluateClasses evaluates the multi-class predictions of --data: every
 // multi-class metric, at each row's predicted class.
 func evaluateClasses(ctx context.Context, o *evalOptions) (*evalClassesOutput, error) {
-	if o.threshold.set || o.sweep || o.positive != "" {
-		return nil, usageErrorf("eval: %s holds multi-class predictions: --threshold, --sweep and --positive are for binary ones", o.data)
+	if o.threshold.set || o.sweep || o.positive != "" || o.cost != nil {
+		return nil, usageErrorf("eval: %s holds multi-class predictions: --threshold, --sweep, --positive and --cost are for binary ones (--cost-matrix here)", o.data)
 	}
 	p, err := readMultiPredictions(ctx, o.data)
 	if err != nil {
@@ -514,7 +586,14 @@ func evaluateClasses(ctx context.Context, o *evalOptions) (*evalClassesOutput, e
 	if err != nil {
 		return nil, fmt.Errorf("eval: %s: %w", o.data, err)
 	}
-	return &evalClassesOutput{File: o.data, Classes: p.Classes, Report: r}, nil
+	out := &evalClassesOutput{File: o.data, Classes: p.Classes, Report: r}
+	if o.costMatrix != nil {
+		if len(o.costMatrix) != len(p.Classes) {
+			return nil, usageErrorf("eval: --cost-matrix of %d rows for the %d classes of %s", len(o.costMatrix), len(p.Classes), o.data)
+		}
+		out.Cost = costOf(r.Confusion, o.costMatrix)
+	}
+	return out, nil
 }
 
 // writeText writes the evaluation as text: the metrics, each class's
@@ -546,6 +625,10 @@ func (out *evalClassesOutput) writeText(stdout io.Writer) error {
 		rows = append(rows, row)
 	}
 	evalWriteTable(w, "l"+strings.Repeat("r", len(out.Classes)), rows)
+	if out.Cost != nil {
+		fmt.Fprintln(w)
+		out.Cost.writeText(w)
+	}
 	return w.err
 }
 

@@ -284,3 +284,54 @@ func TestEvalClassesDigits(t *testing.T) {
 		t.Errorf("--json lost the digits:\n%s", stdout.String())
 	}
 }
+
+// TestEvalCost: --cost scores two-class decisions at fn and fp per error
+// (fn x FN + fp x FP, its mean per row), --cost-matrix the decisions of
+// three or more classes (the confusion matrix weighted by the costs);
+// each is refused on the other kind of file, and a matrix of the wrong
+// size too.
+func TestEvalCost(t *testing.T) {
+	bin, multi := "../../testdata/legacy/bin-gbdt.pred.csv", "../../testdata/legacy/multi-gbdt.pred.csv"
+	var doc struct {
+		Report struct{ TP, FP, TN, FN float64 } `json:"report"`
+		Cost   *struct{ Total, Mean float64 }   `json:"cost"`
+	}
+	out, errOut, code := aer(t, "eval", "--data", bin, "--cost", "fn=5,fp=1", "--json")
+	if err := json.Unmarshal([]byte(out), &doc); code != 0 || err != nil || doc.Cost == nil {
+		t.Fatalf("exit %d, %v: %s %s", code, err, out, errOut)
+	}
+	c := doc.Report
+	if want := 5*c.FN + c.FP; want == 0 || doc.Cost.Total != want || doc.Cost.Mean != want/(c.TP+c.FP+c.TN+c.FN) {
+		t.Errorf("cost %+v, want total %v", doc.Cost, want)
+	}
+	var mdoc struct {
+		Report struct{ Confusion [][]float64 } `json:"report"`
+		Cost   *struct{ Total float64 }        `json:"cost"`
+	}
+	out, errOut, code = aer(t, "eval", "--data", multi, "--cost-matrix", "0,1,1;4,0,4;9,9,0", "--json")
+	if err := json.Unmarshal([]byte(out), &mdoc); code != 0 || err != nil || mdoc.Cost == nil {
+		t.Fatalf("exit %d, %v: %s %s", code, err, out, errOut)
+	}
+	m, want := [][]float64{{0, 1, 1}, {4, 0, 4}, {9, 9, 0}}, 0.0
+	for i, row := range mdoc.Report.Confusion {
+		for j, v := range row {
+			want += v * m[i][j]
+		}
+	}
+	if mdoc.Cost.Total != want {
+		t.Errorf("matrix cost %v, want %v", mdoc.Cost.Total, want)
+	}
+	if out, _, _ := aer(t, "eval", "--data", bin, "--cost", "fn=5,fp=1"); !strings.Contains(out, "cost       ") {
+		t.Errorf("text without the cost line:\n%s", out)
+	}
+	for _, args := range [][]string{
+		{"--data", bin, "--cost-matrix", "0,1,1;4,0,4;9,9,0"},
+		{"--data", multi, "--cost", "fn=5,fp=1"},
+		{"--data", multi, "--cost-matrix", "0,1,1,1;1,0,1,1;1,1,0,1;1,1,1,0"},
+		{"--data", bin, "--cost", "fn=-1,fp=1"},
+	} {
+		if _, errOut, code := aer(t, append([]string{"eval"}, args...)...); code != 2 {
+			t.Errorf("%v: exit %d, want 2: %s", args, code, errOut)
+		}
+	}
+}
