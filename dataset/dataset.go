@@ -3,7 +3,9 @@ package dataset
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -245,9 +247,26 @@ func quoteList(s []string) string {
 			q = append(q, fmt.Sprintf("and %d more", len(s)-show))
 			break
 		}
-		q = append(q, fmt.Sprintf("%q", v))
+		q = append(q, quoteName(v))
 	}
 	return strings.Join(q, ", ")
+}
+
+// maxQuotedName bounds a column name quoted in a message: a header line
+// is the data's, and a message that echoes it whole can be any size.
+const maxQuotedName = 64
+
+// quoteName quotes a column name for a message, cut at maxQuotedName
+// bytes (on a rune boundary) with its length said.
+func quoteName(v string) string {
+	if len(v) <= maxQuotedName {
+		return strconv.Quote(v)
+	}
+	cut := maxQuotedName
+	for cut > 0 && !utf8.RuneStart(v[cut]) {
+		cut--
+	}
+	return strconv.Quote(v[:cut]) + fmt.Sprintf("... (%d bytes)", len(v))
 }
 
 // SplitIndices returns the rows whose split column says train, valid

@@ -679,12 +679,15 @@ func unusedHint(what string, names []string) string {
 	if len(names) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("; its %s the model does not use, ignored: %s", what, quoteList(names))
+	// A few names say it; the request chose them, so they are bounded.
+	return fmt.Sprintf("; its %s the model does not use, ignored: %s", what, quoteN(names, 5))
 }
 
 // quoteList quotes names for a message, listing at most 20.
-func quoteList(names []string) string {
-	const most = 20
+func quoteList(names []string) string { return quoteN(names, 20) }
+
+// quoteN quotes names for a message, listing at most most of them.
+func quoteN(names []string, most int) string {
 	q := make([]string, 0, min(len(names), most))
 	for _, n := range names[:min(len(names), most)] {
 		q = append(q, quote(n))

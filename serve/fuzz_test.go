@@ -58,7 +58,7 @@ func checkDecode(t *testing.T, body []byte, ct string, l *layout, maxRows int, m
 			t.Fatalf("status %d for %q: %v", e.Status, body, err)
 		}
 		if len(e.Msg) > 4096 {
-			t.Fatalf("message of %d bytes", len(e.Msg))
+			t.Fatalf("message of %d bytes: %.600s", len(e.Msg), e.Msg)
 		}
 		return
 	}
