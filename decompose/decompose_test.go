@@ -4,12 +4,9 @@ import (
 	"bytes"
 	"context"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/aer-go/aer/dataset"
-	"github.com/aer-go/aer/internal/sharedtest"
+	"github.com/aer-go/aer/internal/classtest"
 	"github.com/aer-go/aer/learn"
 	_ "github.com/aer-go/aer/methods"
 	"github.com/aer-go/aer/metrics"
@@ -38,25 +35,10 @@ func TestCouple(t *testing.T) {
 	}
 }
 
-// glass returns the shared glass table's rows split 2:1, stratified.
+// glass is the shared glass table (6 classes), split 2:1, stratified.
 func glass(t *testing.T) (train, test *learn.Data, k int) {
 	t.Helper()
-	path := filepath.Join(sharedtest.Path(t), "datasets-multiclass", "glass.csv")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Skipf("%v: the multi-class datasets are in ../shared/datasets-multiclass", err)
-	}
-	defer f.Close()
-	d, err := dataset.Read(f, "glass.csv", dataset.Options{MultiClass: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	parts, err := dataset.StratifiedSplit(d.Y, []float64{2, 1}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, te := d.Subset(parts[0]), d.Subset(parts[1])
-	return &learn.Data{X: tr.X, Y: tr.Y, Features: tr.Features}, &learn.Data{X: te.X, Y: te.Y}, d.NumClasses()
+	return classtest.Stratified(t, "glass")
 }
 
 // TestDecompositions fits gbdt one-vs-rest and one-vs-one on glass (6

@@ -39,6 +39,23 @@ func Table(tb testing.TB, name string) (train, test *learn.Data, k int) {
 	return part(tr), part(te), d.NumClasses()
 }
 
+// Stratified reads the shared multi-class table name and splits its rows
+// 2:1, stratified on the classes (dataset.StratifiedSplit, seed 1). It
+// skips the test when the shared datasets are absent.
+func Stratified(tb testing.TB, name string) (train, test *learn.Data, k int) {
+	tb.Helper()
+	d, err := dataset.Load(filepath.Join(sharedtest.Path(tb, "datasets-multiclass"), name+".csv"), dataset.Options{MultiClass: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	parts, err := dataset.StratifiedSplit(d.Y, []float64{2, 1}, 1)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tr, te := d.Subset(parts[0]), d.Subset(parts[1])
+	return &learn.Data{X: tr.X, Y: tr.Y, Features: tr.Features}, &learn.Data{X: te.X, Y: te.Y}, d.NumClasses()
+}
+
 // ArgmaxBA is the balanced accuracy of the most probable class of each
 // row of p (row-major, k per row).
 func ArgmaxBA(tb testing.TB, y []int, p []float64, k int) float64 {
