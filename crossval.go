@@ -41,8 +41,6 @@ func CrossValidate(ctx context.Context, t *Table, s *Settings, method learn.Meth
 	}
 	switch {
 	case cs.Holdout != 0:
-	case k == 2 && (s.Grid != nil || s.Decision.Override):
-		return nil, fmt.Errorf("%w: a grid search and a decision layer asked for explicitly need a validation hold-out (cv.Settings.Holdout)", learn.ErrParam)
 	case s.Grid != nil:
 		return nil, fmt.Errorf("%w: a grid search needs a validation hold-out (cv.Settings.Holdout)", learn.ErrParam)
 	}

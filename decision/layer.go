@@ -36,6 +36,12 @@ type Layer struct {
 	// and the validation rows' scores together; 0 when on the validation
 	// rows alone.
 	Folds int `json:"cross_fit_folds,omitempty"`
+	// Source says which rows the layer was fitted on when the fit had no
+	// validation rows: SourceHoldout (the scores of the rows the method
+	// held out of its training rows, learn.HoldOuter) or SourceCrossFit
+	// (the out-of-fold scores of the training rows alone, Folds folds);
+	// "" for validation rows.
+	Source string `json:"fitted_on,omitempty"`
 	// Weights are the class weights of three or more classes; nil for
 	// two.
 	Weights []float64 `json:"weights,omitempty"`
@@ -47,6 +53,16 @@ type Layer struct {
 	Cost [][]float64 `json:"cost,omitempty"`
 }
 
+// What a two-class layer fitted without validation rows was fitted on
+// (Layer.Source).
+const (
+	// SourceHoldout: the scores of the training rows the method held out
+	// for its own tuning (learn.HoldOuter).
+	SourceHoldout = "holdout"
+	// SourceCrossFit: the out-of-fold scores of the training rows.
+	SourceCrossFit = "cross-fit"
+)
+
 // twoClassJSON and classJSON are the layer's JSON of two and of three or
 // more classes, as model files have always written them.
 type twoClassJSON struct {
@@ -56,6 +72,7 @@ type twoClassJSON struct {
 	Value       float64      `json:"valid_value"`
 	Rule        string       `json:"rule,omitempty"`
 	Folds       int          `json:"cross_fit_folds,omitempty"`
+	Source      string       `json:"fitted_on,omitempty"`
 }
 
 type classJSON struct {
@@ -69,7 +86,7 @@ type classJSON struct {
 // Its text is not HTML-escaped ("recall >= 0.8"): an encoder that
 // escapes escapes it.
 func (l Layer) MarshalJSON() ([]byte, error) {
-	var v any = twoClassJSON{Calibration: l.Calibration, Threshold: l.Threshold, Objective: l.Objective, Value: l.Value, Rule: l.Rule, Folds: l.Folds}
+	var v any = twoClassJSON{Calibration: l.Calibration, Threshold: l.Threshold, Objective: l.Objective, Value: l.Value, Rule: l.Rule, Folds: l.Folds, Source: l.Source}
 	if l.Weights != nil {
 		v = classJSON{Rule: l.Rule, Weights: l.Weights, Metric: l.Metric, Cost: l.Cost}
 	}
@@ -101,10 +118,15 @@ func (l *Layer) UnmarshalJSON(b []byte) error {
 	if all.Weights == nil && (all.Metric != "" || all.Cost != nil) {
 		return fmt.Errorf("decision: a layer with a metric or cost matrix and no class weights")
 	}
-	if all.Weights != nil && (all.Threshold != nil || two.Calibration != nil || two.Objective != "" || two.Value != 0 || two.Folds != 0) {
+	if all.Weights != nil && (all.Threshold != nil || two.Calibration != nil || two.Objective != "" || two.Value != 0 || two.Folds != 0 || two.Source != "") {
 		return fmt.Errorf("decision: a layer with class weights and a threshold, calibration, objective or cross-fitting")
 	}
-	*l = Layer{Calibration: two.Calibration, Objective: two.Objective, Value: two.Value, Rule: two.Rule, Folds: two.Folds,
+	switch two.Source {
+	case "", SourceHoldout, SourceCrossFit:
+	default:
+		return fmt.Errorf("decision: a layer fitted on %q: want %s or %s", two.Source, SourceHoldout, SourceCrossFit)
+	}
+	*l = Layer{Calibration: two.Calibration, Objective: two.Objective, Value: two.Value, Rule: two.Rule, Folds: two.Folds, Source: two.Source,
 		Weights: all.Weights, Metric: all.Metric, Cost: all.Cost}
 	if all.Threshold != nil {
 		l.Threshold = *all.Threshold

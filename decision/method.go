@@ -162,15 +162,16 @@ func (l *Layered) PaperGrid() []string {
 	return nil
 }
 
-// ErrNoValid is returned (wrapped) by a Layered fit whose options ask for
-// a layer (Override) when there are no validation rows.
+// ErrNoValid is returned (wrapped) by FinishPrior, which cannot fit a
+// layer without validation rows, when its options ask for one
+// (Override) and there are none.
 var ErrNoValid = errors.New("decision: the decision layer needs validation data")
 
 // Fit fits the inner method, then, with validation rows, the layer in
 // front of its model (decision.Attach); a model with a threshold of its
 // own keeps it unless Options.Override or it defers to a layer
-// (learn.Deferrer). Without validation rows the inner
-// model is returned as it is, or, with Override, an ErrNoValid error.
+// (learn.Deferrer). Without validation rows the layer is fitted on the
+// training rows (see FitLayer).
 func (l *Layered) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
 	fenv, err := l.Begin(valid, env)
 	if err != nil {
@@ -184,30 +185,32 @@ func (l *Layered) Fit(ctx context.Context, train, valid *learn.Data, env learn.E
 }
 
 // Begin checks, before the inner method fits, what the layer's fit
-// needs: options that can be used, and validation rows when a layer is
-// asked for explicitly (Override; ErrNoValid without them). It returns
-// the environment of the inner fit: env, with the training rows kept
-// (not learn.Env.ConsumeTrain) when cross-fitting will fit folds of them
+// needs: options that can be used. It returns the environment of the
+// inner fit: env, with the training rows kept (not
+// learn.Env.ConsumeTrain) when cross-fitting will fit folds of them
 // after. Fit, pipeline.Fit and FinishPrior all begin with it.
 func (l *Layered) Begin(valid *learn.Data, env learn.Env) (learn.Env, error) {
 	if err := l.opt.Check(); err != nil {
 		return env, err
 	}
-	if valid == nil && l.opt.Override {
-		return env, ErrNoValid
-	}
-	if l.opt.Folds(valid) > 0 {
+	if l.opt.Folds(valid) > 0 || valid == nil && l.crossFitsWithoutValid() {
 		env.ConsumeTrain = false // the folds are fitted on train after
 	}
 	return env, nil
 }
 
-// keeps says whether m goes without a layer: no validation rows, or a
-// threshold of its own that does not defer to a layer and that the
-// options do not override.
-func (l *Layered) keeps(m learn.Scorer, valid *learn.Data) bool {
+// keeps says whether m goes without a layer: a threshold of its own
+// that does not defer to a layer and that the options do not override,
+// or no validation rows and no way to fit a layer without them
+// (cross-fitting refused, Options.CrossFit < 0, and no hold-out of the
+// method's own).
+func (l *Layered) keeps(m learn.Scorer, method learn.Method, valid *learn.Data) bool {
 	_, own := learn.TunedThreshold(m)
-	return valid == nil || own && !l.opt.Override && !learn.DefersThreshold(m)
+	if own && !l.opt.Override && !learn.DefersThreshold(m) {
+		return true
+	}
+	_, holds := method.(learn.HoldOuter)
+	return valid == nil && l.opt.CrossFit < 0 && !holds
 }
 
 // Finish puts the layer in front of m, a model that method fitted on
@@ -218,12 +221,12 @@ func (l *Layered) keeps(m learn.Scorer, valid *learn.Data) bool {
 // learn.Env.ConsumeTrain). Fit is the inner method's Fit followed by
 // Finish.
 func (l *Layered) Finish(ctx context.Context, m learn.Scorer, method learn.Method, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
-	if l.keeps(m, valid) {
+	if l.keeps(m, method, valid) {
 		return m, nil
 	}
 	layer, err := l.FitLayer(ctx, m, method, train, valid, env)
-	if err != nil {
-		return nil, err
+	if err != nil || layer == nil {
+		return m, err
 	}
 	return Attach(m, layer), nil
 }
@@ -231,8 +234,16 @@ func (l *Layered) Finish(ctx context.Context, m learn.Scorer, method learn.Metho
 // FitLayer fits the layer alone, in front of a model m that method fitted
 // on train, on the validation rows valid, and with cross-fitting on the
 // out-of-fold scores of train's rows too (train gives the positive share
-// of the Bayes rule's prior).
+// of the Bayes rule's prior). Without validation rows (valid nil) it is
+// fitted on the rows a learn.HoldOuter method held out of train for its
+// own tuning, or else on the out-of-fold scores of train's rows alone
+// (Options.CrossFit folds, DefaultFolds when 0, fewer when a class has
+// fewer rows): Layer.Source says which. It returns no layer (nil, and
+// no error) when a class has fewer than 2 training rows to cross-fit.
 func (l *Layered) FitLayer(ctx context.Context, m learn.Scorer, method learn.Method, train, valid *learn.Data, env learn.Env) (*Layer, error) {
+	if valid == nil {
+		return l.fitWithoutValid(ctx, m, method, train, env)
+	}
 	score, err := learn.Predict(ctx, m, valid.X, env.Workers)
 	if err != nil {
 		return nil, fmt.Errorf("scoring the validation rows: %w", err)
@@ -261,6 +272,54 @@ func (l *Layered) FitLayer(ctx context.Context, m learn.Scorer, method learn.Met
 		return nil, err
 	}
 	layer.Folds = k
+	return layer, nil
+}
+
+// crossFitsWithoutValid says whether a fit without validation rows
+// cross-fits its layer: unless the method holds rows out itself or
+// cross-fitting is refused.
+func (l *Layered) crossFitsWithoutValid() bool {
+	_, holds := l.Inner.(learn.HoldOuter)
+	return !holds && l.opt.CrossFit >= 0
+}
+
+// fitWithoutValid is FitLayer without validation rows.
+func (l *Layered) fitWithoutValid(ctx context.Context, m learn.Scorer, method learn.Method, train *learn.Data, env learn.Env) (*Layer, error) {
+	prior := train.PositiveShare()
+	if h, ok := method.(learn.HoldOuter); ok {
+		_, held, err := h.HoldOut(train, env)
+		if err != nil {
+			return nil, err
+		}
+		score, err := learn.Predict(ctx, m, held.X, env.Workers)
+		if err != nil {
+			return nil, fmt.Errorf("scoring the held-out training rows: %w", err)
+		}
+		layer, err := l.fitOn(held.Y, score, held.W, prior)
+		if err != nil {
+			return nil, err
+		}
+		layer.Source = SourceHoldout
+		return layer, nil
+	}
+	k := l.opt.CrossFit
+	if k == 0 {
+		pos := positives(train.Y)
+		k = min(DefaultFolds, pos, len(train.Y)-pos)
+	}
+	if k < 2 {
+		env.Log().Warn("no decision layer: without validation rows it is cross-fitted on the training rows, and a class has fewer than 2 of them; the model decides at its own threshold")
+		return nil, nil
+	}
+	oof, err := outOfFold(ctx, method, train, nil, k, env)
+	if err != nil {
+		return nil, err
+	}
+	layer, err := l.fitOn(train.Y, oof, train.W, prior)
+	if err != nil {
+		return nil, err
+	}
+	layer.Folds, layer.Source = k, SourceCrossFit
 	return layer, nil
 }
 
@@ -294,7 +353,13 @@ func (l *Layered) FinishPrior(ctx context.Context, m learn.Scorer, valid *learn.
 	if _, err := l.Begin(valid, env); err != nil {
 		return nil, err
 	}
-	if l.keeps(m, valid) {
+	if valid == nil {
+		if l.opt.Override {
+			return nil, ErrNoValid
+		}
+		return m, nil // no rows to fit a layer on
+	}
+	if l.keeps(m, l.Inner, valid) {
 		return m, nil
 	}
 	if l.opt.CrossFit > 0 {

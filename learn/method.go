@@ -126,6 +126,18 @@ type Deferrer interface {
 	DefersThreshold() bool
 }
 
+// A HoldOuter is a method that, given no validation rows, tunes on a
+// share of its training rows it holds out (AER's weights, lambda and
+// delta). HoldOut returns that split as its Fit(train, nil) makes it,
+// from env's seed: the rows it trains on and the rows it holds out. A
+// decision layer fitted without validation rows is fitted on the scores
+// of the held-out rows (decision.Layered), which the model was not
+// trained on, rather than cross-fitted at the cost of more fits.
+type HoldOuter interface {
+	Method
+	HoldOut(train *Data, env Env) (fit, held *Data, err error)
+}
+
 // Explainer is a Model that can break down the score of one row (raw
 // features, in training order).
 type Explainer interface {

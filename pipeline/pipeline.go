@@ -176,8 +176,9 @@ func Compose(newMethod func() (learn.Method, error), grid []string, opt decision
 }
 
 // NeedsValid tells whether the fit cannot run without validation rows:
-// a grid search, or a decision layer asked for explicitly.
-func (s Spec) NeedsValid() bool { return len(s.Grid) > 0 || s.Decision.Override }
+// a grid search. (A decision layer is fitted without them on the
+// training rows: decision.Layered.FitLayer.)
+func (s Spec) NeedsValid() bool { return len(s.Grid) > 0 }
 
 // Fitted is what a fit gives: the method that fitted the model (the
 // chosen grid point's copy), the model (of two classes a learn.Scorer,

@@ -1,6 +1,7 @@
 package pipeline_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -116,12 +117,25 @@ func TestFit(t *testing.T) {
 	if err != nil || f.Layer == nil || learn.ThresholdOf(f.Model) != f.Layer.Threshold {
 		t.Errorf("override: layer %v, %v", f.Layer, err)
 	}
-	if _, err := pipeline.Fit(ctx, over, train, nil, env); !errors.Is(err, decision.ErrNoValid) {
-		t.Errorf("override without validation rows: %v", err)
+	// Without validation rows the layer is cross-fitted on the training
+	// rows, in front of the model fitted on all of them.
+	if f, err := pipeline.Fit(ctx, over, train, nil, env); err != nil || f.Layer == nil || f.Layer.Source != decision.SourceCrossFit || f.Layer.Folds != decision.DefaultFolds {
+		t.Errorf("override without validation rows: layer %+v, %v", f.Layer, err)
 	}
 	plain, _ := compose(t, "gbdt", pipeline.Spec{Params: []string{"n_estimators=5"}})
-	if f, err := pipeline.Fit(ctx, plain, train, nil, env); err != nil || f.Layer != nil {
-		t.Errorf("no validation rows: layer %v, %v", f.Layer, err)
+	f, err = pipeline.Fit(ctx, plain, train, nil, env)
+	if err != nil || f.Layer == nil || f.Layer.Source != decision.SourceCrossFit || f.Layer.Calibration == nil || f.Layer.Rule != decision.RuleBayes {
+		t.Fatalf("no validation rows: layer %+v, %v", f.Layer, err)
+	}
+	never, _ := compose(t, "gbdt", pipeline.Spec{Params: []string{"n_estimators=5"}, Decision: decision.Options{CrossFit: -1}})
+	bare, err := pipeline.Fit(ctx, never, train, nil, env)
+	if err != nil || bare.Layer != nil {
+		t.Fatalf("no validation rows, cross-fitting refused: layer %+v, %v", bare.Layer, err)
+	}
+	a, _ := decision.Detach(f.Model.(learn.Scorer)).MarshalBinary()
+	b, _ := bare.Model.MarshalBinary()
+	if !bytes.Equal(a, b) {
+		t.Error("the model behind a cross-fitted layer is not the one fitted on all the training rows")
 	}
 }
 

@@ -161,7 +161,7 @@ func TestAERFitPredictExplain(t *testing.T) {
 		t.Errorf("--rows 0: exit %d", code)
 	}
 	gbdt := filepath.Join(dir, "g.aer")
-	if _, errOut, code := aer(t, "fit", "--train", train, "--out", gbdt, "--param", "n_estimators=3"); code != 0 {
+	if _, errOut, code := aer(t, "fit", "--method", "gbdt", "--train", train, "--out", gbdt, "--param", "n_estimators=3"); code != 0 {
 		t.Fatal(errOut)
 	}
 	// A gbdt model has no breakdown but has feature attributions.

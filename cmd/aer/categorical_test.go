@@ -55,12 +55,12 @@ func TestCategoricalRoundTrip(t *testing.T) {
 	} {
 		t.Run(fit.name, func(t *testing.T) {
 			model := filepath.Join(dir, fit.name+".aer")
-			args := append([]string{"fit", "--train", ctrain, "--valid", cvalid, "--out", model}, fit.args...)
+			args := append([]string{"fit", "--method", "gbdt", "--train", ctrain, "--valid", cvalid, "--out", model}, fit.args...)
 			if _, errOut, code := aer(t, args...); code != 0 {
 				t.Fatal(errOut)
 			}
 			// Validation rows with an unseen value are noted.
-			args = append([]string{"fit", "--train", ctrain, "--valid", unseen, "--out", filepath.Join(dir, "v.aer")}, fit.args...)
+			args = append([]string{"fit", "--method", "gbdt", "--train", ctrain, "--valid", unseen, "--out", filepath.Join(dir, "v.aer")}, fit.args...)
 			if _, errOut, code := aer(t, args...); code != 0 || !strings.Contains(errOut, "unseen.csv: 60 cells of categorical columns hold values the training data lacks") {
 				t.Errorf("unseen validation values: exit %d: %s", code, errOut)
 			}
@@ -120,7 +120,7 @@ func TestCategoricalFlags(t *testing.T) {
 	b, _ := os.ReadFile("testdata/fit/train.csv")
 	os.WriteFile(train, b, 0o644)
 	model := filepath.Join(dir, "m.aer")
-	if _, errOut, code := aer(t, "fit", "--train", train, "--categorical", "c", "--out", model); code != 0 {
+	if _, errOut, code := aer(t, "fit", "--method", "gbdt", "--train", train, "--categorical", "c", "--out", model); code != 0 {
 		t.Fatal(errOut)
 	}
 	h, _, err := modelfile.Load(model)
@@ -139,7 +139,7 @@ func TestCategoricalFlags(t *testing.T) {
 		{[]string{"--max-categories", "0"}, 2, `invalid value "0" for flag -max-categories: "0": want a whole number from 1 to 65536`},
 		{[]string{"--categorical", "a", "--max-categories", "3"}, 1, `column "a"`},
 	} {
-		_, errOut, code := aer(t, append([]string{"fit", "--train", train, "--out", filepath.Join(dir, "x.aer")}, c.args...)...)
+		_, errOut, code := aer(t, append([]string{"fit", "--method", "gbdt", "--train", train, "--out", filepath.Join(dir, "x.aer")}, c.args...)...)
 		if code != c.code || !strings.Contains(errOut, c.msg) {
 			t.Errorf("%v: exit %d: %s", c.args, code, errOut)
 		}

@@ -53,7 +53,7 @@ func TestIDColumnEndToEnd(t *testing.T) {
 	withID(t, "testdata/fit/train.csv", train, "cust", "c")
 	withID(t, "testdata/predict/test.csv", test, "cust", "t")
 	model := filepath.Join(dir, "m.aer")
-	if _, errOut, code := aer(t, "fit", "--train", train, "--id", "cust", "--param", "n_estimators=10", "--param", "max_depth=3", "--out", model); code != 0 {
+	if _, errOut, code := aer(t, "fit", "--method", "gbdt", "--cross-fit", "-1", "--train", train, "--id", "cust", "--param", "n_estimators=10", "--param", "max_depth=3", "--out", model); code != 0 {
 		t.Fatal(errOut)
 	}
 	// The same model as without the id column: it is never a feature.
@@ -91,7 +91,7 @@ func TestIDColumnEndToEnd(t *testing.T) {
 		t.Errorf("explain: exit %d: %s%s", code, errOut, out)
 	}
 	// --id names a column the file lacks: refused.
-	_, errOut, code := aer(t, "fit", "--train", "testdata/fit/train.csv", "--id", "cust", "--out", filepath.Join(dir, "x.aer"))
+	_, errOut, code := aer(t, "fit", "--method", "gbdt", "--train", "testdata/fit/train.csv", "--id", "cust", "--out", filepath.Join(dir, "x.aer"))
 	if code != 2 || !strings.Contains(errOut, "--id cust: testdata/fit/train.csv has no such column") {
 		t.Errorf("absent id: exit %d: %s", code, errOut)
 	}
@@ -108,7 +108,7 @@ func TestLabelLikeColumnRefused(t *testing.T) {
 	train := filepath.Join(dir, "train.csv")
 	withID(t, "testdata/fit/train.csv", train, "row", "r", "Status=1")
 	model := filepath.Join(dir, "m.aer")
-	_, errOut, code := aer(t, "fit", "--train", train, "--id", "row", "--out", model)
+	_, errOut, code := aer(t, "fit", "--method", "gbdt", "--train", train, "--id", "row", "--out", model)
 	want := `aer: fit: train.csv: line 1, column "Status": a feature column is named like a label (the label is "status": a second outcome leaks into training; leave it out with --drop Status, or choose it as the label with --label Status)`
 	if code != 1 || strings.TrimSpace(errOut) != want {
 		t.Errorf("exit %d:\n%s\nwant\n%s", code, errOut, want)
@@ -116,7 +116,7 @@ func TestLabelLikeColumnRefused(t *testing.T) {
 	if _, err := os.Stat(model); err == nil {
 		t.Error("a refused fit wrote a model")
 	}
-	if _, errOut, code := aer(t, "fit", "--train", train, "--id", "row", "--drop", "Status", "--out", model); code != 0 {
+	if _, errOut, code := aer(t, "fit", "--method", "gbdt", "--train", train, "--id", "row", "--drop", "Status", "--out", model); code != 0 {
 		t.Errorf("with --drop: %s", errOut)
 	}
 }

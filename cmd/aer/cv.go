@@ -20,7 +20,7 @@ func init() {
 	register(&command{
 		name:    "cv",
 		summary: "stratified k-fold cross-validation of a method: per-fold and mean metrics, out-of-fold predictions",
-		usage: `Usage: aer cv --data FILE.csv [--method gbdt] [--param key=value ...] [--grid key=v1,v2 ...]
+		usage: `Usage: aer cv --data FILE.csv [--method aer] [--param key=value ...] [--grid key=v1,v2 ...]
               [--folds 5] [--repeats 1] [--seed 0] [--oof oof.csv] [--jobs N] [--json]
 
 Deals the rows of the labelled CSV file into --folds stratified folds
@@ -32,12 +32,14 @@ reproduced exactly, whatever --jobs is.
 
 Each round fits as aer fit does without --valid: a method that tunes on
 validation data (aer's lambda and delta, gbdt-tuned's threshold) holds out
-part of the round's training rows itself. With --grid or a threshold flag
-(--tune-metric, --cost, --min-recall, --calibrate, --threshold-rule),
-which need validation data, a stratified --holdout share of each round's
-training rows (0.25 by default) is held out instead: every round runs its
-own grid search and fits its own decision layer on it. A split column, if
-any, is ignored: every row takes part.
+part of the round's training rows itself, and the decision layer is
+fitted on those held-out rows (aer) or cross-fitted on the round's
+training rows (every other method: 5 more fits a round). With --grid,
+which needs validation data, or with --holdout given, a stratified
+--holdout share of each round's training rows (0.25 by default) is held
+out instead: every round runs its own grid search and fits its own
+decision layer on it. A split column, if any, is ignored: every row takes
+part.
 
 The metrics of each round are those of aer eval on the rows left out, at
 the decision threshold of the round's model (its tuned threshold or
@@ -138,7 +140,7 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	weight := fs.String("weight", "", "`column` of non-negative row weights")
 	folds := fs.Int("folds", 5, "number of stratified folds `k` (at least 2, at most the minority rows)")
 	repeats := fs.Int("repeats", 1, "repeat the k-fold `R` times with other fold assignments")
-	holdout := fs.Float64("holdout", 0.25, "with --grid or a threshold flag: `share` of each round's training rows held out as validation data")
+	holdout := fs.Float64("holdout", 0.25, "`share` of each round's training rows held out as validation data (with --grid, or when given)")
 	seed := fs.Uint64("seed", 0, "random seed (fold assignments and fits)")
 	oof := fs.String("oof", "", "write the out-of-fold predictions as CSV to `file`")
 	jobs := fs.Int("jobs", 0, "worker goroutines in all, shared by the rounds fitted at once (0: all cores)")
@@ -157,7 +159,7 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	set := cv.Settings{Folds: *folds, Repeats: *repeats}
-	if plan.needsValid() {
+	if plan.needsValid() || flagGiven(fs, "holdout") {
 		if !(*holdout > 0 && *holdout < 1) {
 			return usageErrorf("cv: --holdout %v: want a share in (0, 1)", *holdout)
 		}

@@ -32,7 +32,7 @@ func TestOutNamedPipe(t *testing.T) {
 		want string   // a prefix of what comes through
 	}{
 		{"predict", []string{"predict", "--model", filepath.Join(dir, "tree.aer"), "--data", train, "--out", "{out}"}, "label,score,pred"},
-		{"fit", []string{"fit", "--train", train, "--method", "tree", "--out", "{out}"}, ""},
+		{"fit", []string{"fit", "--method", "gbdt", "--train", train, "--method", "tree", "--out", "{out}"}, ""},
 		{"gen", []string{"gen", "--rows", "50", "--features", "3", "--informative", "2", "--redundant", "0", "--out", "{out}"}, "x0,x1,x2,label"},
 		{"resample", []string{"resample", "--data", clean, "--sampler", "rus", "--out", "{out}"}, "x0,"},
 		{"cv-oof", []string{"cv", "--data", clean, "--method", "tree", "--folds", "3", "--oof", "{out}"}, "row,"},

@@ -127,7 +127,7 @@ func TestFitDrop(t *testing.T) {
 		t.Fatal(err)
 	}
 	model := filepath.Join(dir, "m.aer")
-	if _, errOut, code := aer(t, "fit", "--train", train, "--method", "logreg", "--drop", "id,outcome", "--out", model); code != 0 {
+	if _, errOut, code := aer(t, "fit", "--method", "gbdt", "--train", train, "--method", "logreg", "--drop", "id,outcome", "--out", model); code != 0 {
 		t.Fatal(errOut)
 	}
 	h, _, err := loadModel(model)
@@ -141,7 +141,7 @@ func TestFitDrop(t *testing.T) {
 	if _, errOut, code := aer(t, "predict", "--model", model, "--data", train, "--out", preds); code != 0 {
 		t.Fatalf("predict on a file with the dropped columns: %s", errOut)
 	}
-	if _, errOut, code := aer(t, "fit", "--train", train, "--method", "logreg", "--drop", "id,outcome,nope", "--out", filepath.Join(dir, "x.aer")); code != 2 || !strings.Contains(errOut, "--drop nope") {
+	if _, errOut, code := aer(t, "fit", "--method", "gbdt", "--train", train, "--method", "logreg", "--drop", "id,outcome,nope", "--out", filepath.Join(dir, "x.aer")); code != 2 || !strings.Contains(errOut, "--drop nope") {
 		t.Errorf("--drop of an absent column: exit %d, %s", code, errOut)
 	}
 }

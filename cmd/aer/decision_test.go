@@ -21,7 +21,7 @@ func TestDecisionLayer(t *testing.T) {
 	train, valid, test := aerTask(t, dir)
 	fit := func(name string, extra ...string) (out string, model string) {
 		model = filepath.Join(dir, name+".aer")
-		args := append([]string{"fit", "--train", train, "--valid", valid, "--param", "n_estimators=20", "--out", model, "--json"}, extra...)
+		args := append([]string{"fit", "--method", "gbdt", "--train", train, "--valid", valid, "--param", "n_estimators=20", "--out", model, "--json"}, extra...)
 		out, errOut, code := aer(t, args...)
 		if code != 0 {
 			t.Fatalf("fit %v: %s", extra, errOut)
@@ -159,12 +159,37 @@ func TestDecisionLayer(t *testing.T) {
 		{"--valid", valid, "--calibrate", "beta"},
 		{"--valid", valid, "--threshold-rule", "bayes", "--tune-metric", "f1"},
 		{"--valid", valid, "--min-recall", "1.5"},
-		{"--calibrate", "sigmoid"}, // no validation data
 	} {
-		_, errOut, code := aer(t, append([]string{"fit", "--train", train, "--out", model}, args...)...)
+		_, errOut, code := aer(t, append([]string{"fit", "--method", "gbdt", "--train", train, "--out", model}, args...)...)
 		if code != 2 {
 			t.Errorf("%v: exit %d, %s", args, code, errOut)
 		}
+	}
+	if _, err := os.Stat(model); err == nil {
+		t.Error("a refused fit wrote its model")
+	}
+
+	// Without validation rows the layer is fitted all the same: on the
+	// rows aer holds out, cross-fitted on the training rows for the
+	// others; -1 folds keeps a model without one, and says so.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--method", "gbdt", "--calibrate", "sigmoid"}, "sigmoid calibration on 5-fold out-of-fold scores of the training rows (no validation rows)"},
+		{[]string{"--param", "components=2-3"}, "sigmoid calibration on the training rows the method held out (no validation rows)"},
+		{[]string{"--method", "gbdt", "--cross-fit", "-1"}, "decision   none: the model predicts positive at a score of 0.5"},
+	} {
+		out, errOut, code := aer(t, append([]string{"fit", "--train", train, "--out", model}, c.args...)...)
+		if code != 0 || !strings.Contains(out, c.want) {
+			t.Errorf("%v: exit %d, %s%s", c.args, code, out, errOut)
+		}
+		if !strings.Contains(out, "method     ") {
+			t.Errorf("%v: no method line: %s", c.args, out)
+		}
+	}
+	if out, _, _ := aer(t, "fit", "--train", train, "--out", model); !strings.HasPrefix(out, "method     aer\n") {
+		t.Errorf("the default method is not aer: %s", out)
 	}
 }
 
@@ -175,7 +200,7 @@ func TestGridSearch(t *testing.T) {
 	dir := t.TempDir()
 	train, valid, _ := aerTask(t, dir)
 	model := filepath.Join(dir, "g.aer")
-	out, errOut, code := aer(t, "fit", "--train", train, "--valid", valid, "--grid", "max_depth=1,3", "--grid", "n_estimators=5,20",
+	out, errOut, code := aer(t, "fit", "--method", "gbdt", "--train", train, "--valid", valid, "--grid", "max_depth=1,3", "--grid", "n_estimators=5,20",
 		"--tune-metric", "f1", "--out", model, "--json")
 	if code != 0 {
 		t.Fatal(errOut)
@@ -214,7 +239,7 @@ func TestGridSearch(t *testing.T) {
 	if f.Decision == nil || f.Decision.Value != best.Value {
 		t.Errorf("the decision layer's validation value %v is not the chosen point's %v", f.Decision, best.Value)
 	}
-	out, errOut, code = aer(t, "fit", "--train", train, "--valid", valid, "--grid", "paper", "--out", model, "--json")
+	out, errOut, code = aer(t, "fit", "--method", "gbdt", "--train", train, "--valid", valid, "--grid", "paper", "--out", model, "--json")
 	if code != 0 || !strings.Contains(out, `"eta=0.7"`) {
 		t.Errorf("--grid paper: %d %s", code, errOut)
 	}
@@ -224,7 +249,7 @@ func TestGridSearch(t *testing.T) {
 		{"--valid", valid, "--grid", "max_depth"},                // no values
 		{"--method", "aer", "--valid", valid, "--grid", "paper"}, // no paper grid
 	} {
-		if _, errOut, code := aer(t, append([]string{"fit", "--train", train, "--out", model}, args...)...); code != 2 {
+		if _, errOut, code := aer(t, append([]string{"fit", "--method", "gbdt", "--train", train, "--out", model}, args...)...); code != 2 {
 			t.Errorf("%v: exit %d, %s", args, code, errOut)
 		}
 	}

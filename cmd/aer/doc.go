@@ -118,14 +118,15 @@
 //
 // # aer fit
 //
-// Fit trains a method (--method, gbdt by default) on the labelled
+// Fit trains a method (--method, aer by default) on the labelled
 // --train file and writes a model file (--out): the method, the data
 // schema (features, categories, classes, id and dropped columns), the fit
 // configuration and the fitted model, with a checksum. `aer help fit`
 // lists the methods; --param key=value (repeatable) sets a method
 // parameter, and `aer help fit --method NAME` lists them with their
-// defaults. The AER method is --method aer (its default preset plus goes
-// beyond the paper; --param preset=paper is the paper's method).
+// defaults. The AER method, the default, is --method aer (its default
+// preset plus goes beyond the paper; --param preset=paper is the paper's
+// method).
 //
 // With validation data (--valid, or the valid rows of a split column) fit
 // runs the decision layer: by default it calibrates the scores on the
@@ -144,7 +145,11 @@
 // preset=paper, dynens, gbdt-tuned) keeps it unless one of these flags
 // is given. With fewer than 10 positive validation rows the layer is
 // cross-fitted on out-of-fold scores of 5 folds of the training rows too
-// (--cross-fit K for K folds, -1 never).
+// (--cross-fit K for K folds, -1 never). Without validation data the
+// layer is fitted all the same: for aer on the training rows it holds out
+// for its own tuning, for every other method on out-of-fold scores of the
+// training rows alone (5 more fits); --cross-fit -1 keeps the bare model,
+// deciding at 0.5.
 //
 // --json prints the fit summary: data sizes, parameters, the fit time and
 // the method's report (for aer the BIC table and chosen L, subset sizes,

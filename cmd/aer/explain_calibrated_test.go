@@ -17,7 +17,7 @@ func TestExplainCalibrated(t *testing.T) {
 	dir := t.TempDir()
 	const train, valid = "testdata/fit/train.csv", "testdata/fit/valid.csv"
 	sig := filepath.Join(dir, "sig.aer")
-	if _, errOut, code := aer(t, "fit", "--train", train, "--valid", valid, "--out", sig, "--calibrate", "sigmoid", "--param", "n_estimators=10", "--param", "max_depth=3"); code != 0 {
+	if _, errOut, code := aer(t, "fit", "--method", "gbdt", "--train", train, "--valid", valid, "--out", sig, "--calibrate", "sigmoid", "--param", "n_estimators=10", "--param", "max_depth=3"); code != 0 {
 		t.Fatal(errOut)
 	}
 	out, errOut, code := aer(t, "explain", "--model", sig, "--data", train, "--json")

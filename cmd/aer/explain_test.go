@@ -16,7 +16,7 @@ func TestExplainFeatures(t *testing.T) {
 	dir := t.TempDir()
 	model := filepath.Join(dir, "g.aer")
 	const train, valid = "testdata/fit/train.csv", "testdata/fit/valid.csv"
-	if _, errOut, code := aer(t, "fit", "--train", train, "--valid", valid, "--out", model, "--param", "n_estimators=10", "--param", "max_depth=3"); code != 0 {
+	if _, errOut, code := aer(t, "fit", "--method", "gbdt", "--train", train, "--valid", valid, "--out", model, "--param", "n_estimators=10", "--param", "max_depth=3"); code != 0 {
 		t.Fatal(errOut)
 	}
 	out, errOut, code := aer(t, "explain", "--model", model, "--data", train, "--rows", "1-2", "--top", "2")

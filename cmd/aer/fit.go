@@ -19,7 +19,7 @@ import (
 	"github.com/aer-go/aer/search"
 )
 
-const fitUsage = `Usage: aer fit --train train.csv [--valid valid.csv] [--method gbdt] [--param key=value ...] [--weight COLUMN] --out model.aer [--json]
+const fitUsage = `Usage: aer fit --train train.csv [--valid valid.csv] [--method aer] [--param key=value ...] [--weight COLUMN] --out model.aer [--json]
 
 Trains the method on the labelled CSV file and writes the model file (the
 method, the data schema, the fit configuration and the fitted model, with a
@@ -33,6 +33,17 @@ If the training file has a split column, its train rows are used for
 training and, without --valid, its valid rows for validation; test rows are
 left out. Methods that tune on validation data (aer's lambda and delta,
 gbdt-tuned's threshold) hold out part of the training rows without it.
+
+Without validation data the decision layer below is fitted all the same,
+and the output says on which rows: for aer on the training rows it held
+out for its own tuning (--param holdout), for every other method on the
+out-of-fold scores of the training rows, the method fitted 5 more times,
+each on the training rows without one fold (the model kept is the one
+fitted on all of them); --cross-fit -1 keeps the bare model, which then
+predicts positive at a score of 0.5. Over 13 datasets x seeds 0-4, gbdt
+so fitted without --valid scored a mean balanced accuracy of 0.8407
+against 0.8386 with a --valid file of a third as many rows again, aer
+0.8411 against 0.8532 (it trains on three quarters of the rows).
 
 The decision layer: with validation data, aer fit calibrates every
 method's scores and chooses its decision threshold on the validation rows,
@@ -429,9 +440,24 @@ func writeFitText(w io.Writer, o fitOutput) error {
 	if st, ok := o.Result.(fmt.Stringer); ok {
 		fmt.Fprintf(w, "result     %s\n", st)
 	}
-	layer := o.Decision
+	if o.MultiDecision == nil {
+		writeDecision(w, o.Decision, o.Threshold)
+	}
+	_, err := fmt.Fprintf(w, "model      %s\n", o.Out)
+	return err
+}
+
+// writeDecision renders a two-class model's decision: its layer, the
+// threshold its method tuned (nil: none), or neither (0.5).
+func writeDecision(w io.Writer, layer *decision.Layer, threshold *float64) {
 	on := "on validation"
-	if layer != nil && layer.Folds > 0 {
+	switch {
+	case layer == nil:
+	case layer.Source == decision.SourceHoldout:
+		on = "on the training rows the method held out (no validation rows)"
+	case layer.Source == decision.SourceCrossFit:
+		on = fmt.Sprintf("on %d-fold out-of-fold scores of the training rows (no validation rows)", layer.Folds)
+	case layer.Folds > 0:
 		on = fmt.Sprintf("on validation and %d-fold out-of-fold training scores", layer.Folds)
 	}
 	switch {
@@ -445,11 +471,11 @@ func writeFitText(w io.Writer, o fitOutput) error {
 			how = " (Bayes threshold of a sigmoid calibration)"
 		}
 		fmt.Fprintf(w, "decision   threshold %.4g for %s %s (%.4f)%s\n", layer.Threshold, layer.Objective, on, layer.Value, how)
-	case o.Threshold != nil:
-		fmt.Fprintf(w, "threshold  %.4g (tuned by the method)\n", *o.Threshold)
+	case threshold != nil:
+		fmt.Fprintf(w, "threshold  %.4g (tuned by the method)\n", *threshold)
+	default:
+		fmt.Fprintf(w, "decision   none: the model predicts positive at a score of 0.5\n")
 	}
-	_, err := fmt.Fprintf(w, "model      %s\n", o.Out)
-	return err
 }
 
 // tuneObjective reads the threshold flags of aer fit: at most one of

@@ -37,7 +37,7 @@ func TestFit(t *testing.T) {
 			"--param", "objective=focal", "--param", "focal_gamma=2", "--param", "n_estimators=10", "--param", "subsample=0.8", "--seed", "3", "--out", model}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			stdout, stderr, code := aer(t, append([]string{"fit"}, c.args...)...)
+			stdout, stderr, code := aer(t, append([]string{"fit", "--method", "gbdt"}, c.args...)...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
@@ -66,7 +66,7 @@ func TestFitErrors(t *testing.T) {
 		{"valid_columns", 1, []string{"--train", "testdata/fit/train.csv", "--valid", "testdata/predict/wrongcols.csv", "--out", model}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, stderr, code := aer(t, append([]string{"fit"}, c.args...)...)
+			_, stderr, code := aer(t, append([]string{"fit", "--method", "gbdt"}, c.args...)...)
 			if code != c.code {
 				t.Errorf("exit %d, want %d: %s", code, c.code, stderr)
 			}
@@ -96,7 +96,7 @@ func TestFitMemoryCheck(t *testing.T) {
 	saved := availableMemory
 	t.Cleanup(func() { availableMemory = saved })
 	availableMemory = func() (int64, bool) { return 10 << 20, true }
-	args := []string{"fit", "--train", "testdata/fit/train.csv", "--param", "n_estimators=5", "--out", model}
+	args := []string{"fit", "--method", "gbdt", "--train", "testdata/fit/train.csv", "--param", "n_estimators=5", "--out", model}
 	_, stderr, code := aer(t, args...)
 	if code != 1 {
 		t.Fatalf("exit %d, want 1: %s", code, stderr)
@@ -111,7 +111,7 @@ func TestFitMemoryCheck(t *testing.T) {
 	// With the memory there, the fit runs and reports its estimate and
 	// the process's peak.
 	availableMemory = func() (int64, bool) { return 8 << 30, true }
-	stdout, stderr, code := aer(t, "fit", "--train", "testdata/fit/train.csv", "--param", "n_estimators=5", "--out", filepath.Join(dir, "m2.aer"), "--json")
+	stdout, stderr, code := aer(t, "fit", "--method", "gbdt", "--train", "testdata/fit/train.csv", "--param", "n_estimators=5", "--out", filepath.Join(dir, "m2.aer"), "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -150,7 +150,7 @@ func TestFitContinuousLabel(t *testing.T) {
 	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, code := aer(t, "fit", "--train", data, "--method", "logreg", "--out", filepath.Join(dir, "m.aer"), "--json")
+	out, errOut, code := aer(t, "fit", "--method", "gbdt", "--train", data, "--method", "logreg", "--out", filepath.Join(dir, "m.aer"), "--json")
 	if code != 0 || !strings.Contains(errOut, "fit: warning: label y looks continuous") || !strings.Contains(out, "looks continuous") {
 		t.Fatalf("exit %d, stderr %q, stdout %s", code, errOut, out)
 	}
@@ -175,7 +175,7 @@ func TestFitSuggests(t *testing.T) {
 		{[]string{"--bogus", "--train", "testdata/fit/train.csv", "--out", out},
 			"aer: fit: flag provided but not defined: -bogus (see aer help fit)\n"},
 	} {
-		_, stderr, code := aer(t, append([]string{"fit"}, c.args...)...)
+		_, stderr, code := aer(t, append([]string{"fit", "--method", "gbdt"}, c.args...)...)
 		if code != 2 || !strings.HasPrefix(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, stderr, c.want)
 		}

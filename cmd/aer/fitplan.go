@@ -28,7 +28,7 @@ type fitFlags struct {
 }
 
 func (f *fitFlags) register(fs *flag.FlagSet) {
-	f.method = fs.String("method", "gbdt", "classifier to train (aer help fit lists them)")
+	f.method = fs.String("method", aerlib.DefaultMethodName, "classifier to train (aer help fit lists them)")
 	fs.Var(&f.params, "param", "method parameter `key=value` (repeatable)")
 	fs.Var(&f.grid, "grid", "try every value of a parameter, `key=v1,v2` (repeatable: every combination), or paper for the paper's grid of the method")
 	f.tuneMetric = fs.String("tune-metric", "", "choose the decision threshold on validation rows for `metric` (balanced_accuracy, f1, mcc, gmean, ...)")
@@ -61,33 +61,14 @@ func (f *fitFlags) plan(cmd string) (*fitPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	obj, explicit, err := tuneObjective(cmd, *f.tuneMetric, *f.cost, *f.minRecall, *f.calibrate)
+	opt, err := f.decision(cmd)
 	if err != nil {
 		return nil, err
-	}
-	switch *f.rule {
-	case "":
-	case decision.RuleTuned:
-		explicit = true
-	case decision.RuleBayes:
-		explicit = true
-		if _, berr := decision.BayesProbability(obj, 0.5); berr != nil {
-			return nil, usageErrorf("%s: --threshold-rule bayes: %v", cmd, berr)
-		}
-	default:
-		return nil, usageErrorf("%s: --threshold-rule %q: want tuned or bayes", cmd, *f.rule)
-	}
-	if *f.crossFit > 0 {
-		explicit = true
-	}
-	if *f.crossFit == 1 || *f.crossFit < -1 {
-		return nil, usageErrorf("%s: --cross-fit %d: want 2 or more folds, 0 for the default rule or -1 for never", cmd, *f.crossFit)
 	}
 	if err := gridAxes(cmd, method, f.grid); err != nil {
 		return nil, err
 	}
-	spec := pipeline.Spec{Params: f.params.texts(), Grid: f.grid, Decomposition: *f.multiclass,
-		Decision: decision.Options{Objective: &obj, Rule: *f.rule, Calibrate: *f.calibrate, Override: explicit, CrossFit: *f.crossFit}}
+	spec := pipeline.Spec{Params: f.params.texts(), Grid: f.grid, Decomposition: *f.multiclass, Decision: opt}
 	// The spec sets the parameters on a fresh copy, as the fit will.
 	fresh, err := learn.New(method.Name())
 	if err != nil {
@@ -104,12 +85,40 @@ func (f *fitFlags) plan(cmd string) (*fitPlan, error) {
 	default:
 		return nil, usageErrorf("%s: --multiclass %q: want native, ovr or ovo", cmd, *f.multiclass)
 	}
+	return &fitPlan{cmd: cmd, spec: spec, method: method}, nil
+}
+
+// decision checks the decision flags and returns the options they
+// describe; cmd prefixes error messages.
+func (f *fitFlags) decision(cmd string) (decision.Options, error) {
+	obj, explicit, err := tuneObjective(cmd, *f.tuneMetric, *f.cost, *f.minRecall, *f.calibrate)
+	if err != nil {
+		return decision.Options{}, err
+	}
+	switch *f.rule {
+	case "":
+	case decision.RuleTuned:
+		explicit = true
+	case decision.RuleBayes:
+		explicit = true
+		if _, berr := decision.BayesProbability(obj, 0.5); berr != nil {
+			return decision.Options{}, usageErrorf("%s: --threshold-rule bayes: %v", cmd, berr)
+		}
+	default:
+		return decision.Options{}, usageErrorf("%s: --threshold-rule %q: want tuned or bayes", cmd, *f.rule)
+	}
+	if *f.crossFit > 0 {
+		explicit = true
+	}
+	if *f.crossFit == 1 || *f.crossFit < -1 {
+		return decision.Options{}, usageErrorf("%s: --cross-fit %d: want 2 or more folds, 0 for the default rule or -1 for never", cmd, *f.crossFit)
+	}
 	if *f.costMatrix != "" {
 		if obj.Matrix, err = decision.ParseCostMatrix(*f.costMatrix); err != nil {
-			return nil, usageErrorf("%s: --cost-matrix: %v", cmd, err)
+			return decision.Options{}, usageErrorf("%s: --cost-matrix: %v", cmd, err)
 		}
 	}
-	return &fitPlan{cmd: cmd, spec: spec, method: method}, nil
+	return decision.Options{Objective: &obj, Rule: *f.rule, Calibrate: *f.calibrate, Override: explicit, CrossFit: *f.crossFit}, nil
 }
 
 // fitPlan is one way of fitting: the fit protocol of package pipeline
@@ -122,7 +131,7 @@ type fitPlan struct {
 }
 
 // needsValid tells whether the plan cannot run without validation data:
-// a grid search, or a threshold flag.
+// a grid search.
 func (p *fitPlan) needsValid() bool { return p.spec.NeedsValid() }
 
 // checkValid returns the usage error of a plan that needs validation data
@@ -133,8 +142,6 @@ func (p *fitPlan) checkValid(have bool) error {
 		return nil
 	case len(p.spec.Grid) > 0:
 		return usageErrorf("%s: --grid needs validation data (--valid, or valid rows in a split column)", p.cmd)
-	case p.spec.Decision.Override:
-		return usageErrorf("%s: --tune-metric, --cost, --min-recall, --calibrate and --threshold-rule need validation data (--valid, or valid rows in a split column)", p.cmd)
 	}
 	return nil
 }

@@ -110,3 +110,10 @@ func isUsageError(err error) bool {
 	var ue *usageError
 	return errors.As(err, &ue)
 }
+
+// flagGiven tells whether the flag name was given on the command line.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}

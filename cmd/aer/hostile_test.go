@@ -48,7 +48,7 @@ func hostileFixtures(t *testing.T, dir string) {
 			t.Fatal(err)
 		}
 	}
-	if _, errOut, code := aer(t, "fit", "--train", filepath.Join(dir, "train.csv"), "--method", "tree",
+	if _, errOut, code := aer(t, "fit", "--method", "gbdt", "--train", filepath.Join(dir, "train.csv"), "--method", "tree",
 		"--out", filepath.Join(dir, "tree.aer")); code != 0 {
 		t.Fatal(errOut)
 	}
@@ -74,19 +74,19 @@ func TestHostileInput(t *testing.T) {
 		want []string // substrings of the one stderr line
 	}{
 		// fit
-		{"fit/missing", []string{"fit", "--train", "{d}/missing.csv", "--method", "tree", "--out", "{out}"}, 1, []string{"missing.csv", "no such file"}},
-		{"fit/empty", []string{"fit", "--train", "{d}/empty.csv", "--method", "tree", "--out", "{out}"}, 1, []string{"empty.csv", "empty file"}},
-		{"fit/header-only", []string{"fit", "--train", "{d}/header.csv", "--method", "tree", "--out", "{out}"}, 1, []string{"header.csv", "no data rows"}},
+		{"fit/missing", []string{"fit", "--method", "gbdt", "--train", "{d}/missing.csv", "--method", "tree", "--out", "{out}"}, 1, []string{"missing.csv", "no such file"}},
+		{"fit/empty", []string{"fit", "--method", "gbdt", "--train", "{d}/empty.csv", "--method", "tree", "--out", "{out}"}, 1, []string{"empty.csv", "empty file"}},
+		{"fit/header-only", []string{"fit", "--method", "gbdt", "--train", "{d}/header.csv", "--method", "tree", "--out", "{out}"}, 1, []string{"header.csv", "no data rows"}},
 		// A text cell makes its column categorical; past the cap it fails.
-		{"fit/non-numeric", []string{"fit", "--train", "{d}/nonnumcap.csv", "--method", "tree", "--max-categories", "1", "--out", "{out}"}, 1, []string{"nonnumcap.csv", "line 4", "too many categories", `numbers but for "abc" at line 3`}},
-		{"fit/huge-logreg", []string{"fit", "--train", "{d}/huge.csv", "--method", "logreg", "--out", "{out}"}, 1, []string{"too large to standardise"}},
-		{"fit/huge-aer", []string{"fit", "--train", "{d}/huge.csv", "--valid", "{d}/train.csv", "--method", "aer", "--out", "{out}"}, 1, []string{"too large to standardise"}},
-		{"fit/columns", []string{"fit", "--train", "{d}/wrongcols.csv", "--method", "tree", "--out", "{out}"}, 1, []string{"wrongcols.csv", "line 3", "wrong number of fields"}},
-		{"fit/unknown-flag", []string{"fit", "--train", "{d}/train.csv", "--bogus", "--out", "{out}"}, 2, []string{"-bogus", "not defined"}},
-		{"fit/bad-seed", []string{"fit", "--train", "{d}/train.csv", "--seed", "-1", "--out", "{out}"}, 2, []string{"-seed", `"-1"`}},
-		{"fit/unknown-method", []string{"fit", "--train", "{d}/train.csv", "--method", "nope", "--out", "{out}"}, 2, []string{`"nope"`, "unknown method"}},
-		{"fit/bad-param", []string{"fit", "--train", "{d}/train.csv", "--method", "tree", "--param", "max_depth=-3", "--out", "{out}"}, 2, []string{"max_depth"}},
-		{"fit/positive-majority", []string{"fit", "--train", "{d}/train.csv", "--method", "tree", "--positive", "healthy", "--out", "{out}"}, 2, []string{"--positive healthy", "majority", `"healthy" has 64 rows`, `"sick" only 16`, "--allow-majority-positive"}},
+		{"fit/non-numeric", []string{"fit", "--method", "gbdt", "--train", "{d}/nonnumcap.csv", "--method", "tree", "--max-categories", "1", "--out", "{out}"}, 1, []string{"nonnumcap.csv", "line 4", "too many categories", `numbers but for "abc" at line 3`}},
+		{"fit/huge-logreg", []string{"fit", "--method", "gbdt", "--train", "{d}/huge.csv", "--method", "logreg", "--out", "{out}"}, 1, []string{"too large to standardise"}},
+		{"fit/huge-aer", []string{"fit", "--method", "gbdt", "--train", "{d}/huge.csv", "--valid", "{d}/train.csv", "--method", "aer", "--out", "{out}"}, 1, []string{"too large to standardise"}},
+		{"fit/columns", []string{"fit", "--method", "gbdt", "--train", "{d}/wrongcols.csv", "--method", "tree", "--out", "{out}"}, 1, []string{"wrongcols.csv", "line 3", "wrong number of fields"}},
+		{"fit/unknown-flag", []string{"fit", "--method", "gbdt", "--train", "{d}/train.csv", "--bogus", "--out", "{out}"}, 2, []string{"-bogus", "not defined"}},
+		{"fit/bad-seed", []string{"fit", "--method", "gbdt", "--train", "{d}/train.csv", "--seed", "-1", "--out", "{out}"}, 2, []string{"-seed", `"-1"`}},
+		{"fit/unknown-method", []string{"fit", "--method", "gbdt", "--train", "{d}/train.csv", "--method", "nope", "--out", "{out}"}, 2, []string{`"nope"`, "unknown method"}},
+		{"fit/bad-param", []string{"fit", "--method", "gbdt", "--train", "{d}/train.csv", "--method", "tree", "--param", "max_depth=-3", "--out", "{out}"}, 2, []string{"max_depth"}},
+		{"fit/positive-majority", []string{"fit", "--method", "gbdt", "--train", "{d}/train.csv", "--method", "tree", "--positive", "healthy", "--out", "{out}"}, 2, []string{"--positive healthy", "majority", `"healthy" has 64 rows`, `"sick" only 16`, "--allow-majority-positive"}},
 		// cv
 		{"cv/folds-1", []string{"cv", "--data", "{d}/train.csv", "--method", "tree", "--folds", "1", "--oof", "{out}"}, 2, []string{"--folds 1", "at least 2"}},
 		{"cv/folds-too-many", []string{"cv", "--data", "{d}/train.csv", "--method", "tree", "--folds", "17", "--oof", "{d}/oof.csv"}, 1, []string{"--folds 17", "only 16 rows", `"sick"`}},
@@ -98,7 +98,8 @@ func TestHostileInput(t *testing.T) {
 		{"cv/positive-majority", []string{"cv", "--data", "{d}/train.csv", "--positive", "healthy", "--oof", "{d}/oof.csv"}, 2, []string{"--positive healthy", "majority"}},
 		{"cv/no-data", []string{"cv", "--oof", "{d}/oof.csv"}, 2, []string{"--data"}},
 		{"cv/jobs", []string{"cv", "--data", "{d}/train.csv", "--jobs", "-1"}, 2, []string{"--jobs", "-1"}},
-		{"cv/holdout", []string{"cv", "--data", "{d}/train.csv", "--method", "tree", "--tune-metric", "f1", "--holdout", "1"}, 2, []string{"--holdout"}},
+		{"cv/holdout", []string{"cv", "--data", "{d}/train.csv", "--method", "tree", "--grid", "max_depth=1,2", "--holdout", "1"}, 2, []string{"--holdout"}},
+		{"cv/holdout-given", []string{"cv", "--data", "{d}/train.csv", "--method", "tree", "--tune-metric", "f1", "--holdout", "1"}, 2, []string{"--holdout"}},
 		// predict
 		{"predict/missing-model", []string{"predict", "--model", "{d}/missing.aer", "--data", "{d}/train.csv", "--out", "{out}"}, 1, []string{"missing.aer", "no such file"}},
 		{"predict/garbage-model", []string{"predict", "--model", "{d}/garbage.aer", "--data", "{d}/train.csv", "--out", "{out}"}, 1, []string{"garbage.aer", "not an aer model file"}},

@@ -11,10 +11,12 @@ import (
 
 	aerlib "github.com/aer-go/aer"
 	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/metrics"
 )
 
-const importUsage = `Usage: aer import --from xgboost|lightgbm --model FILE --data data.csv --out model.aer [--label COLUMN] [--positive VALUE | --labels A,B,C] [--json]
+const importUsage = `Usage: aer import --from xgboost|lightgbm --model FILE --data data.csv --out model.aer [--label COLUMN] [--positive VALUE | --labels A,B,C]
+                  [--valid valid.csv [--tune-metric M | --cost fn=A,fp=B | --min-recall R | --cost-matrix C] [--calibrate K] [--threshold-rule R]] [--json]
 
 Reads a model another library trained and writes it as an aer model file,
 which aer predict, aer explain (exact TreeSHAP), aer serve, aer eval, aer
@@ -75,6 +77,18 @@ predicts the most probable class (aer predict writes the multi-class
 predictions: label, pred, score_<class> per class), and the accuracy and
 balanced accuracy on the data are reported.
 
+--valid fits a decision layer for the imported model on those labelled
+rows (read like --data, by column name), as aer fit does with validation
+rows: by default a sigmoid calibration, so that the scores are
+probabilities, and the Bayes-optimal threshold for balanced accuracy; a
+multi-class model gets Bayes class weights instead of its most probable
+class. --tune-metric, --cost, --min-recall, --cost-matrix, --calibrate
+and --threshold-rule say what it is fitted for, as in aer fit. The
+training rows are not at hand, so the Bayes rule's prior is the
+validation rows' positive share (class shares): give rows drawn as the
+training rows were. Without --valid the model decides as its library
+does: at 0.5, or at its most probable class, and aer import says so.
+
 --json prints what was imported: the model's format, version (XGBoost's,
 or LightGBM's file format), objective, booster, trees and base score
 (and classes), its file's SHA-256, the schema and the ROC-AUC on the data
@@ -110,6 +124,30 @@ type importOutput struct {
 	// --data rows, at its most probable class.
 	Accuracy         *float64 `json:"accuracy,omitempty"`
 	BalancedAccuracy *float64 `json:"balanced_accuracy,omitempty"`
+	// Valid is the --valid file, and Decision the layer fitted on it
+	// (absent without one: the model decides at 0.5 or at its most
+	// probable class).
+	Valid    string          `json:"valid,omitempty"`
+	Decision *decision.Layer `json:"decision,omitempty"`
+}
+
+// decideImport fits the imported model's decision on the validation file
+// path, read with table's label, classes and columns.
+func decideImport(ctx context.Context, model *aerlib.Model, table *aerlib.Table, path string, df *dataFlags, opt decision.Options) (*aerlib.Model, error) {
+	d, schema := table.Dataset(), table.Schema()
+	valid, err := readTable(ctx, path, dataset.Options{Label: d.Label, Classes: d.Classes, AllowOneClass: true,
+		Drop: df.drop, Delimiter: df.delimiter, NA: df.na, ID: df.id, Keep: schema.RawColumns()})
+	if err != nil {
+		return nil, fmt.Errorf("import: %w", err)
+	}
+	decided, err := model.Decide(ctx, valid, opt, aerlib.Env{})
+	if err != nil {
+		if isParamError(err) {
+			return nil, usageErrorf("import: --valid %s: %v", path, err)
+		}
+		return nil, fmt.Errorf("import: --valid %s: %w", path, err)
+	}
+	return decided, nil
 }
 
 func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -130,6 +168,14 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fs.StringVar(&df.positive, "positive", "", "label `value` the model was trained to score as 1 (default: 1 when the labels are 0 and 1; required otherwise)")
 	labels := fs.String("labels", "", "a multi-class model's `classes`, comma-separated, in its order (default: the --data labels, sorted, numbers by value)")
+	validPath := fs.String("valid", "", "labelled validation `file` (CSV, .csv.gz or Parquet) to fit the decision layer on (calibration and threshold, or class weights)")
+	var ff fitFlags
+	fitScratch := flag.NewFlagSet("", flag.ContinueOnError)
+	ff.register(fitScratch)
+	for _, name := range []string{"tune-metric", "cost", "min-recall", "calibrate", "threshold-rule", "cost-matrix"} {
+		f := fitScratch.Lookup(name)
+		fs.Var(f.Value, f.Name, f.Usage)
+	}
 	err := parseNoArgs(fs, args)
 	switch {
 	case err != nil:
@@ -145,11 +191,18 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	case *out == "":
 		return usageErrorf("import: --out is required")
 	}
-	if err := refuseOverwrite("import", "--out", *out, input{"--model", *modelPath}, input{"--data", *data}); err != nil {
+	if err := refuseOverwrite("import", "--out", *out, input{"--model", *modelPath}, input{"--data", *data}, input{"--valid", *validPath}); err != nil {
 		return err
 	}
-	if err := oneStdin("import", input{"--model", *modelPath}, input{"--data", *data}); err != nil {
+	if err := oneStdin("import", input{"--model", *modelPath}, input{"--data", *data}, input{"--valid", *validPath}); err != nil {
 		return err
+	}
+	opt, err := ff.decision("import")
+	if err != nil {
+		return err
+	}
+	if opt.Override && *validPath == "" {
+		return usageErrorf("import: --tune-metric, --cost, --min-recall, --cost-matrix, --calibrate and --threshold-rule say how --valid's rows fit the decision: give --valid")
 	}
 
 	table, err := importTable(ctx, *data, &df, *labels)
@@ -165,8 +218,13 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("import: %w", err)
 	}
 
+	if *validPath != "" {
+		if model, err = decideImport(ctx, model, table, *validPath, &df, opt); err != nil {
+			return err
+		}
+	}
 	o := importOutput{Imported: *model.ImportedFrom(), Model: *modelPath, Data: *data, Out: *out,
-		Features: model.Schema().Features, Label: model.Schema().Label, Rows: table.Rows()}
+		Features: model.Schema().Features, Label: model.Schema().Label, Rows: table.Rows(), Valid: *validPath, Decision: model.Layer()}
 	if err := scoreImport(ctx, stderr, model, table, &o); err != nil {
 		return err
 	}
@@ -278,6 +336,16 @@ func printImport(stdout io.Writer, o *importOutput) {
 	}
 	if o.ROCAUC != nil {
 		fmt.Fprintf(stdout, "roc-auc    %.4f on the %d rows of %s\n", *o.ROCAUC, o.Rows, o.Data)
+	}
+	switch {
+	case o.Decision != nil && o.Labels != nil:
+		fmt.Fprintf(stdout, "decision   %s, fitted on %s\n", multiDecisionText(o.Decision), o.Valid)
+	case o.Decision != nil:
+		writeDecision(stdout, o.Decision, nil)
+	case o.Labels != nil:
+		fmt.Fprintf(stdout, "decision   the most probable class, as %s predicts (--valid fits class weights)\n", o.From)
+	default:
+		fmt.Fprintf(stdout, "decision   none: the model predicts positive at a score of 0.5, as %s does (--valid fits a calibration and threshold)\n", o.From)
 	}
 	fmt.Fprintf(stdout, "out        %s\n", o.Out)
 }

@@ -12,7 +12,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/modelfile"
+	"github.com/aer-go/aer/predfile"
 )
 
 // xgbFixtures is the folder of the XGBoost fixtures (interop/xgboost).
@@ -324,4 +327,61 @@ func absDiff(t *testing.T, cell string, want float64) float64 {
 		return v - want
 	}
 	return want - v
+}
+
+// TestImportValid: --valid fits the imported model's decision layer, as
+// aer fit fits one on validation rows: a calibration and the Bayes
+// threshold at the validation rows' positive share, which aer predict
+// then decides at (a multi-class model: Bayes class weights); the
+// decision flags without --valid are a usage error.
+func TestImportValid(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(xgbFixtures, "plain.csv")
+	model := filepath.Join(dir, "v.aer")
+	out, errOut, code := aer(t, "import", "--from", "xgboost", "--model", filepath.Join(xgbFixtures, "plain.json"), "--data", data,
+		"--valid", data, "--out", model, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	var doc struct {
+		Valid    string
+		Decision *decision.Layer
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := dataset.Load(data, dataset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	share := float64(tab.ClassCounts()[1]) / float64(tab.Rows())
+	if l := doc.Decision; doc.Valid != data || l == nil || l.Rule != decision.RuleBayes || l.Calibration == nil || l.Threshold != share {
+		t.Fatalf("decision %+v, want the Bayes threshold %v: %s", doc.Decision, share, out)
+	}
+	preds := filepath.Join(dir, "p.csv")
+	if _, errOut, code := aer(t, "predict", "--model", model, "--data", data, "--out", preds); code != 0 {
+		t.Fatalf("predict: %s", errOut)
+	}
+	p, err := predfile.LoadPredictions(preds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range p.Score {
+		if (s >= share) != (p.Pred[i] == 1) {
+			t.Fatalf("row %d: score %v predicted %d at threshold %v", i, s, p.Pred[i], share)
+		}
+	}
+	text, _, code := aer(t, "import", "--from", "xgboost", "--model", filepath.Join(xgbFixtures, "multi.json"), "--data", filepath.Join(xgbFixtures, "multi.csv"),
+		"--valid", filepath.Join(xgbFixtures, "multi.csv"), "--out", filepath.Join(dir, "m.aer"))
+	if code != 0 || !strings.Contains(text, "decision   ") || !strings.Contains(text, "bayes") {
+		t.Errorf("multi-class --valid: exit %d: %s", code, text)
+	}
+	_, errOut, code = aer(t, "import", "--from", "xgboost", "--model", filepath.Join(xgbFixtures, "plain.json"), "--data", data,
+		"--cost", "fn=5,fp=1", "--out", filepath.Join(dir, "c.aer"))
+	if code != 2 || !strings.Contains(errOut, "give --valid") {
+		t.Errorf("--cost without --valid: exit %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "c.aer")); err == nil {
+		t.Error("a refused import wrote its model")
+	}
 }

@@ -23,8 +23,8 @@ func TestInfoModel(t *testing.T) {
 		extra  []string
 		from   string
 	}{
-		{"aer", nil, "method"},
-		{"gbdt", []string{"--param", "n_estimators=5"}, "default"},
+		{"aer", nil, "decision-layer"}, // fitted on the rows aer held out
+		{"gbdt", []string{"--param", "n_estimators=5", "--cross-fit", "-1"}, "default"},
 		{"logreg", []string{"--valid", train, "--calibrate", "sigmoid"}, "decision-layer"},
 	}
 	for _, c := range cases {
@@ -74,6 +74,9 @@ func TestInfoModel(t *testing.T) {
 			}
 			switch c.method {
 			case "aer":
+				if r.Decision == nil || r.Decision.Source != "holdout" {
+					t.Errorf("decision %+v: want one fitted on the held-out rows", r.Decision)
+				}
 				if r.Preset != "plus" || len(r.Members) < 4 {
 					t.Errorf("preset %q, %d members", r.Preset, len(r.Members))
 				}

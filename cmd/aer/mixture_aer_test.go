@@ -19,7 +19,7 @@ import (
 // seeds differ: AER derives its own).
 func TestMixtureAsAER(t *testing.T) {
 	data := filepath.Join("testdata", "mixture", "blobs.csv")
-	fitOut, errOut, code := aer(t, "fit", "--train", data, "--valid", data, "--method", "aer", "--seed", "1",
+	fitOut, errOut, code := aer(t, "fit", "--method", "gbdt", "--train", data, "--valid", data, "--method", "aer", "--seed", "1",
 		"--out", filepath.Join(t.TempDir(), "m.aer"), "--json")
 	if code != 0 {
 		t.Fatal(errOut)
@@ -148,7 +148,7 @@ func TestFitWarnings(t *testing.T) {
 	data := filepath.Join("testdata", "mixture", "blobs.csv")
 	fit := func(out string, args ...string) (map[string]json.RawMessage, string) {
 		t.Helper()
-		stdout, stderr, code := aer(t, append([]string{"fit", "--train", data, "--valid", data, "--method", "aer", "--seed", "1",
+		stdout, stderr, code := aer(t, append([]string{"fit", "--method", "gbdt", "--train", data, "--valid", data, "--method", "aer", "--seed", "1",
 			"--out", filepath.Join(dir, out), "--json"}, args...)...)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)

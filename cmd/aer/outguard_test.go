@@ -44,10 +44,10 @@ func TestOutNeverOverwritesInput(t *testing.T) {
 		want string
 		file string // must be unchanged
 	}{
-		{"fit train", []string{"fit", "--train", train, "--out", train}, "fit: --out " + train + " is the --train file", train},
-		{"fit train symlink", []string{"fit", "--train", train, "--out", link}, "is the --train file", train},
-		{"fit train other path", []string{"fit", "--train", train, "--out", other}, "is the --train file", train},
-		{"fit valid", []string{"fit", "--train", train, "--valid", test, "--out", test}, "is the --valid file", test},
+		{"fit train", []string{"fit", "--method", "gbdt", "--train", train, "--out", train}, "fit: --out " + train + " is the --train file", train},
+		{"fit train symlink", []string{"fit", "--method", "gbdt", "--train", train, "--out", link}, "is the --train file", train},
+		{"fit train other path", []string{"fit", "--method", "gbdt", "--train", train, "--out", other}, "is the --train file", train},
+		{"fit valid", []string{"fit", "--method", "gbdt", "--train", train, "--valid", test, "--out", test}, "is the --valid file", test},
 		{"predict data", []string{"predict", "--model", model, "--data", test, "--out", test}, "predict: --out " + test + " is the --data file", test},
 		{"predict model", []string{"predict", "--model", model, "--data", test, "--out", model}, "is the --model file", model},
 		{"resample data", []string{"resample", "--sampler", "rus", "--data", train, "--out", train}, "resample: --out " + train + " is the --data file", train},

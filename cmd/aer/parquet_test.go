@@ -119,7 +119,7 @@ func TestParquetAndGzipModelsIdentical(t *testing.T) {
 	fit := func(data string, stdin []byte) []byte {
 		t.Helper()
 		out := filepath.Join(dir, "m-"+filepath.Base(data)+".aer")
-		args := []string{"fit", "--train", data, "--id", "id", "--weight", "w", "--drop", "note", "--param", "n_estimators=15", "--out", out}
+		args := []string{"fit", "--method", "gbdt", "--train", data, "--id", "id", "--weight", "w", "--drop", "note", "--param", "n_estimators=15", "--out", out}
 		if _, errOut, code := aerStdin(t, bytes.NewReader(stdin), args...); code != 0 {
 			t.Fatalf("fit %s: %s", data, errOut)
 		}

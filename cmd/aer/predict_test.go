@@ -19,7 +19,7 @@ import (
 func fitModel(t *testing.T, dir string, extra ...string) string {
 	t.Helper()
 	model := filepath.Join(dir, "m.aer")
-	args := append([]string{"fit", "--train", "testdata/fit/train.csv", "--param", "n_estimators=10", "--param", "max_depth=3", "--out", model}, extra...)
+	args := append([]string{"fit", "--method", "gbdt", "--cross-fit", "-1", "--train", "testdata/fit/train.csv", "--param", "n_estimators=10", "--param", "max_depth=3", "--out", model}, extra...)
 	if _, stderr, code := aer(t, args...); code != 0 {
 		t.Fatalf("fit: exit %d: %s", code, stderr)
 	}
@@ -161,7 +161,7 @@ func TestPredictClassNames(t *testing.T) {
 		train := relabel("testdata/fit/train.csv", c.name+"-train.csv", c.pos, c.neg)
 		test := relabel("testdata/predict/test.csv", c.name+"-test.csv", c.pos, c.neg)
 		model := filepath.Join(dir, c.name+".aer")
-		if _, stderr, code := aer(t, "fit", "--train", train, "--param", "n_estimators="+c.trees, "--param", "max_depth=3", "--out", model); code != 0 {
+		if _, stderr, code := aer(t, "fit", "--method", "gbdt", "--train", train, "--param", "n_estimators="+c.trees, "--param", "max_depth=3", "--out", model); code != 0 {
 			t.Fatalf("fit: %s", stderr)
 		}
 		out, stderr, code := aer(t, "predict", "--model", model, "--data", test)

@@ -192,7 +192,7 @@ func TestResampleThenFitIsTheComposition(t *testing.T) {
 		}
 		scores := func(method, train string, extra ...string) string {
 			model := filepath.Join(dir, method+".aer")
-			args := append([]string{"fit", "--method", method, "--train", train, "--out", model, "--seed", "3", "--param", "n_estimators=15", "--param", "subsample=0.8"}, extra...)
+			args := append([]string{"fit", "--method", method, "--cross-fit", "-1", "--train", train, "--out", model, "--seed", "3", "--param", "n_estimators=15", "--param", "subsample=0.8"}, extra...)
 			if _, stderr, code := aer(t, args...); code != 0 {
 				t.Fatal(stderr)
 			}

@@ -101,7 +101,7 @@ func TestServeCategorical(t *testing.T) {
 	} {
 		t.Run(fit.name, func(t *testing.T) {
 			model := filepath.Join(dir, fit.name+".aer")
-			args := append([]string{"fit", "--train", files["train"], "--valid", files["valid"], "--id", "rid", "--out", model}, fit.args...)
+			args := append([]string{"fit", "--method", "gbdt", "--train", files["train"], "--valid", files["valid"], "--id", "rid", "--out", model}, fit.args...)
 			if _, errOut, code := aer(t, args...); code != 0 {
 				t.Fatal(errOut)
 			}

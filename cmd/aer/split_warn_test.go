@@ -47,7 +47,7 @@ func TestSplitWarnsNoMinority(t *testing.T) {
 // by --allow-majority-positive, and the model then keeps the class asked for.
 func TestAllowMajorityPositive(t *testing.T) {
 	model := filepath.Join(t.TempDir(), "m.aer")
-	args := []string{"fit", "--train", filepath.Join("testdata", "fit", "train.csv"), "--method", "tree", "--positive", "healthy", "--out", model, "--json"}
+	args := []string{"fit", "--method", "gbdt", "--train", filepath.Join("testdata", "fit", "train.csv"), "--method", "tree", "--positive", "healthy", "--out", model, "--json"}
 	if _, errOut, code := aer(t, args...); code != 2 || !strings.Contains(errOut, `"healthy" has 64 rows, "sick" only 16`) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}

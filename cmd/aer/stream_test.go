@@ -91,7 +91,7 @@ func TestPredictStreamsExactly(t *testing.T) {
 	} {
 		t.Run(fit.name, func(t *testing.T) {
 			model := filepath.Join(dir, fit.name+".aer")
-			if _, errOut, code := aer(t, append([]string{"fit", "--out", model}, fit.args...)...); code != 0 {
+			if _, errOut, code := aer(t, append([]string{"fit", "--method", "gbdt", "--cross-fit", "-1", "--out", model}, fit.args...)...); code != 0 {
 				t.Fatalf("fit: %s", errOut)
 			}
 			data := []string{test}
@@ -195,7 +195,7 @@ func TestStdinStdout(t *testing.T) {
 	// file gives.
 	train, _ := os.ReadFile("testdata/fit/train.csv")
 	m2 := filepath.Join(dir, "stdin.aer")
-	if _, errOut, code := aerStdin(t, bytes.NewReader(train), "fit", "--train", "-", "--param", "n_estimators=10", "--param", "max_depth=3", "--out", m2); code != 0 {
+	if _, errOut, code := aerStdin(t, bytes.NewReader(train), "fit", "--method", "gbdt", "--cross-fit", "-1", "--train", "-", "--param", "n_estimators=10", "--param", "max_depth=3", "--out", m2); code != 0 {
 		t.Fatal(errOut)
 	}
 	a, _ := os.ReadFile(model)
@@ -212,7 +212,7 @@ func TestStdinStdout(t *testing.T) {
 		t.Errorf("bad cell on stdin: exit %d: %s", code, errOut)
 	}
 	// Usage errors: two inputs from stdin, --json with predictions on stdout.
-	if _, errOut, code := aerStdin(t, strings.NewReader(""), "fit", "--train", "-", "--valid", "-", "--out", m2); code != 2 || !strings.Contains(errOut, "only one input") {
+	if _, errOut, code := aerStdin(t, strings.NewReader(""), "fit", "--method", "gbdt", "--train", "-", "--valid", "-", "--out", m2); code != 2 || !strings.Contains(errOut, "only one input") {
 		t.Errorf("two stdin inputs: exit %d: %s", code, errOut)
 	}
 	if _, errOut, code := aerStdin(t, strings.NewReader(""), "predict", "--model", model, "--data", "-", "--out", "-", "--json"); code != 2 || !strings.Contains(errOut, "--json needs --out") {

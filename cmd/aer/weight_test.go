@@ -50,7 +50,7 @@ func TestFitWeights(t *testing.T) {
 	weighted, repeated := weightedFiles(t, dir)
 	scores := func(train, data string, extra ...string) []float64 {
 		model := filepath.Join(dir, "m.aer")
-		args := append([]string{"fit", "--train", train, "--param", "n_estimators=10", "--param", "max_depth=3", "--out", model}, extra...)
+		args := append([]string{"fit", "--method", "gbdt", "--cross-fit", "-1", "--train", train, "--param", "n_estimators=10", "--param", "max_depth=3", "--out", model}, extra...)
 		if _, errOut, code := aer(t, args...); code != 0 {
 			t.Fatalf("fit %v: %s", extra, errOut)
 		}
@@ -80,12 +80,12 @@ func TestFitWeights(t *testing.T) {
 	// A missing weight column and a negative weight are errors that name
 	// the column and the line.
 	model := filepath.Join(dir, "m2.aer")
-	if _, errOut, code := aer(t, "fit", "--train", "testdata/fit/train.csv", "--weight", "w", "--out", model); code != 1 || !strings.Contains(errOut, `"w"`) || !strings.Contains(errOut, "weight column not found") {
+	if _, errOut, code := aer(t, "fit", "--method", "gbdt", "--train", "testdata/fit/train.csv", "--weight", "w", "--out", model); code != 1 || !strings.Contains(errOut, `"w"`) || !strings.Contains(errOut, "weight column not found") {
 		t.Errorf("missing weight column: exit %d, %s", code, errOut)
 	}
 	bad := filepath.Join(dir, "bad.csv")
 	os.WriteFile(bad, []byte("a,b,w,label\n1,2,1,0\n2,3,-1,1\n3,1,1,1\n4,4,1,0\n"), 0o644)
-	if _, errOut, code := aer(t, "fit", "--train", bad, "--weight", "w", "--out", model); code != 1 || !strings.Contains(errOut, "line 3") || !strings.Contains(errOut, `"-1"`) {
+	if _, errOut, code := aer(t, "fit", "--method", "gbdt", "--train", bad, "--weight", "w", "--out", model); code != 1 || !strings.Contains(errOut, "line 3") || !strings.Contains(errOut, `"-1"`) {
 		t.Errorf("negative weight: exit %d, %s", code, errOut)
 	}
 	if _, err := os.Stat(model); err == nil {
