@@ -45,11 +45,11 @@ func goldenFigure(t *testing.T, name string, r *rendered, err error) {
 func TestFigures(t *testing.T) {
 	cs := figureCurves()
 	cmpimg.CheckPlot(func() {
-		r, err := rocFigure("task: ROC curves", cs)
+		r, err := rocFigure("task: ROC curves", cs, nil)
 		goldenFigure(t, "roc.png", r, err)
-		r, err = prFigure("task: precision-recall curves", cs)
+		r, err = prFigure("task: precision-recall curves", cs, nil)
 		goldenFigure(t, "pr.png", r, err)
-		r, err = reliabilityFigure("task: reliability", cs)
+		r, err = reliabilityFigure("task: reliability", cs, nil)
 		goldenFigure(t, "reliability.png", r, err)
 		r, err = cdFigure([]string{"aer", "gbdt", "logreg", "tree", "svm", "balanced-rf"}, []float64{1.75, 2.5, 3.625, 5.5, 3.875, 3.75}, 2.6657, 8)
 		goldenFigure(t, "cd.png", r, err)
@@ -64,7 +64,7 @@ func TestFigureErrors(t *testing.T) {
 		t.Error("ranks of the wrong length: no error")
 	}
 	// The SVG of a figure is a document HTML can inline.
-	r, err := rocFigure("t", figureCurves())
+	r, err := rocFigure("t", figureCurves(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

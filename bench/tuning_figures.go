@@ -334,7 +334,7 @@ func lambdaPanel(title, ylabel string, runs []seedTuning, curve func(*tuning) pl
 		for _, q := range xy {
 			lo, hi = min(lo, q.Y), max(hi, q.Y)
 		}
-		if err := addLine(p, xy, i); err != nil {
+		if err := addLine(p, xy, nil, i); err != nil {
 			return nil, err
 		}
 		if m, ok := lambdaMark(r.t, xy); ok {
@@ -387,7 +387,7 @@ func deltaFigure(title, metric string, runs []seedTuning) (*rendered, error) {
 		for k, q := range r.t.ByDelta {
 			xy[k] = plotter.XY{X: q.Delta, Y: q.Metric}
 		}
-		if err := addLine(p, xy, i); err != nil {
+		if err := addLine(p, xy, nil, i); err != nil {
 			return nil, err
 		}
 		if m, ok := deltaMark(r.t, xy, f); ok {
@@ -438,7 +438,7 @@ func f1FMFigure(title string, runs []seedTuning) (*rendered, error) {
 			for k, q := range r.t.ByDelta {
 				xy[k] = plotter.XY{X: q.Delta, Y: pn.f(q.Confusion.metrics())}
 			}
-			if err := addLine(p, xy, i); err != nil {
+			if err := addLine(p, xy, nil, i); err != nil {
 				return nil, err
 			}
 			if m, ok := deltaMark(r.t, xy, pn.f); ok {

@@ -204,7 +204,7 @@ func writeBenchText(w io.Writer, sum *bench.Summary) {
 				fmt.Fprintf(w, "  %-*s  %9.2f  %17.4f\n", width, m.Method, m.MeanRank, m.BalancedAccuracy)
 			}
 			fmt.Fprintf(w, "Friedman's test: p = %.4g", *r.P)
-			if len(r.Datasets) < 5 {
+			if len(r.Datasets) < bench.FewDatasets {
 				fmt.Fprintf(w, " (on %d datasets only: read the ranks with care)", len(r.Datasets))
 			}
 			fmt.Fprintln(w)
