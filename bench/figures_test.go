@@ -367,7 +367,7 @@ func TestCrowdedCurves(t *testing.T) {
 	}
 	s := string(r.svg)
 	grey := strings.Count(s, "stroke:#BEBEBE") // color.Gray{190}
-	if grey < 12 { // six curves and six legend lines, at least
+	if grey < 12 {                             // six curves and six legend lines, at least
 		t.Errorf("%d grey strokes, want one per grey curve and legend entry", grey)
 	}
 	for _, want := range []string{"other methods (grey):", "method-4 (AUC", "method-0 (AUC"} {
