@@ -366,8 +366,9 @@ func TestCrowdedCurves(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := string(r.svg)
-	grey := strings.Count(s, "stroke:#BEBEBE") // color.Gray{190}
-	if grey < 12 {                             // six curves and six legend lines, at least
+	// color.Gray{190}: six grey curves and six legend lines, at least.
+	grey := strings.Count(s, "stroke:#BEBEBE")
+	if grey < 12 {
 		t.Errorf("%d grey strokes, want one per grey curve and legend entry", grey)
 	}
 	for _, want := range []string{"other methods (grey):", "method-4 (AUC", "method-0 (AUC"} {
