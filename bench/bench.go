@@ -109,7 +109,7 @@ type Summary struct {
 	// Files are the report's files, relative to Out.
 	Files []string `json:"files"`
 	// Ranking is the methods' ranking across datasets (report.md's
-	// "Across datasets"), nil when no report was written.
+	// "Ranking across datasets"), nil when no report was written.
 	Ranking *Ranking `json:"ranking,omitempty"`
 }
 

@@ -122,7 +122,7 @@ func TestRunWritesEverything(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"## alpha", "## beta", "### alpha: gbdt:n_estimators=20 against each method",
-		"Fowlkes-Mallows (paper's G-mean)", "TP-FP ratio", "## Across datasets", "Friedman's test: chi2 =",
+		"Fowlkes-Mallows (paper's G-mean)", "TP-FP ratio", "## Ranking across datasets", "Friedman's test: chi2 =",
 		"critical difference CD =", "concatenated"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("report.md lacks %q", want)

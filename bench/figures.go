@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -109,12 +110,118 @@ func legendWidth(l plot.Legend, names []string) vg.Length {
 // renderWithLegend draws p and, right of it, a legend of the named line
 // styles, on a canvas wide enough for the longest name.
 func renderWithLegend(p *plot.Plot, names []string) (*rendered, error) {
-	l := legend(names)
+	items := make([]legendItem, len(names))
+	for i, n := range names {
+		items[i] = legendItem{n, lineStyle(i)}
+	}
+	return renderCurves(p, items, nil)
+}
+
+// legendItem is a legend's entry: a name and its line.
+type legendItem struct {
+	name  string
+	style draw.LineStyle
+}
+
+// renderCurves draws p and, right of it, a legend of items and below it,
+// in smaller grey type under "other methods (grey):", the names of the
+// curves drawn grey.
+func renderCurves(p *plot.Plot, items []legendItem, grey []string) (*rendered, error) {
+	l := plot.NewLegend()
+	l.Top, l.Left = true, true
+	l.TextStyle.Font.Size = vg.Points(9)
+	l.ThumbnailWidth = vg.Points(20)
+	l.Padding = vg.Points(5)
+	l.YOffs = -vg.Points(12)
+	names := make([]string, len(items))
+	for i, it := range items {
+		l.Add(it.name, &plotter.Line{LineStyle: it.style})
+		names[i] = it.name
+	}
 	lw := legendWidth(l, names)
+	var g plot.Legend
+	if len(grey) > 0 {
+		g = plot.NewLegend()
+		g.Top, g.Left = true, true
+		g.TextStyle.Font.Size = vg.Points(7.5)
+		g.TextStyle.Color = color.Gray{90}
+		g.ThumbnailWidth = l.ThumbnailWidth
+		g.Padding = vg.Points(3)
+		g.Add("other methods (grey):")
+		for _, n := range grey {
+			g.Add(n, &plotter.Line{LineStyle: greyLine})
+		}
+		lw = max(lw, legendWidth(g, append([]string{"other methods (grey):"}, grey...)))
+	}
 	return render(plotWidth+lw, plotHeight, func(c draw.Canvas) {
 		p.Draw(draw.Crop(c, 0, -lw, 0, 0))
-		l.Draw(draw.Crop(c, plotWidth+vg.Points(6), 0, 0, 0))
+		lc := draw.Crop(c, plotWidth+vg.Points(6), 0, 0, 0)
+		l.Draw(lc)
+		if len(grey) > 0 {
+			r := l.Rectangle(lc)
+			g.YOffs = l.YOffs - (r.Max.Y - r.Min.Y) - vg.Points(8)
+			g.Draw(lc)
+		}
 	})
+}
+
+// maxColoured is the most curves a figure of methods draws each in its
+// own colour: with more, only the highlighted methods are coloured
+// (highlight) and the others drawn thin and grey beneath them.
+const maxColoured = 6
+
+// greyLine is the style of a method a crowded figure does not highlight.
+var greyLine = draw.LineStyle{Color: color.Gray{190}, Width: vg.Points(0.7)}
+
+// curveStyle is curve i's line under the colours hl (see highlight): its
+// palette colour, or grey (false) when hl[i] is negative; with hl nil,
+// colour i.
+func curveStyle(hl []int, i int) (draw.LineStyle, bool) {
+	if hl == nil {
+		return lineStyle(i), true
+	}
+	if hl[i] < 0 {
+		return greyLine, false
+	}
+	s := lineStyle(hl[i])
+	s.Width = vg.Points(1.8)
+	return s, true
+}
+
+// curveOrder is the order in which a figure draws its n curves: grey
+// ones first, so the coloured ones lie on top.
+func curveOrder(hl []int, n int) []int {
+	var grey, col []int
+	for i := range n {
+		if hl != nil && hl[i] < 0 {
+			grey = append(grey, i)
+		} else {
+			col = append(col, i)
+		}
+	}
+	return append(grey, col...)
+}
+
+// curveLegend splits the legend names of the curves into the coloured
+// ones' entries, in order of colour (the ranking's order), and the grey
+// ones' names.
+func curveLegend(hl []int, names []string) ([]legendItem, []string) {
+	var items []legendItem
+	var grey []string
+	var col []int
+	for i, n := range names {
+		if _, ok := curveStyle(hl, i); ok {
+			col = append(col, i)
+		} else {
+			grey = append(grey, n)
+		}
+	}
+	sort.SliceStable(col, func(a, b int) bool { return hl != nil && hl[col[a]] < hl[col[b]] })
+	for _, i := range col {
+		st, _ := curveStyle(hl, i)
+		items = append(items, legendItem{names[i], st})
+	}
+	return items, grey
 }
 
 func newPlot(title, x, y string) *plot.Plot {
@@ -133,12 +240,13 @@ func diagonal() *plotter.Line {
 }
 
 // rocFigure draws the ROC curves (false positive rate, true positive rate)
-// of the methods' scores.
-func rocFigure(title string, cs []curve) (*rendered, error) {
+// of the methods' scores, coloured as hl says (see curveStyle).
+func rocFigure(title string, cs []curve, hl []int) (*rendered, error) {
 	p := newPlot(title, "false positive rate (1 - majority recall)", "true positive rate (minority recall)")
 	p.Add(diagonal())
-	var names []string
-	for i, c := range cs {
+	names := make([]string, len(cs))
+	for _, i := range curveOrder(hl, len(cs)) {
+		c := cs[i]
 		sw := metrics.SweepScores(c.y, c.s, nil)
 		xy := make(plotter.XYs, 0, len(sw)+2)
 		xy = append(xy, plotter.XY{X: 1, Y: 1})
@@ -147,20 +255,22 @@ func rocFigure(title string, cs []curve) (*rendered, error) {
 			xy = append(xy, plotter.XY{X: ratio(cf.FP, cf.FP+cf.TN), Y: ratio(cf.TP, cf.TP+cf.FN)})
 		}
 		xy = append(xy, plotter.XY{X: 0, Y: 0})
-		if err := addLine(p, xy, i); err != nil {
+		if err := addLine(p, xy, hl, i); err != nil {
 			return nil, err
 		}
-		names = append(names, fmt.Sprintf("%s (AUC %.3f)", c.name, metrics.ROCAUC(c.y, c.s, nil)))
+		names[i] = fmt.Sprintf("%s (AUC %.3f)", c.name, metrics.ROCAUC(c.y, c.s, nil))
 	}
-	return renderWithLegend(p, names)
+	items, grey := curveLegend(hl, names)
+	return renderCurves(p, items, grey)
 }
 
 // prFigure draws the precision-recall curves of the methods' scores, with
 // the minority share (a random scorer's precision) as reference.
-func prFigure(title string, cs []curve) (*rendered, error) {
+func prFigure(title string, cs []curve, hl []int) (*rendered, error) {
 	p := newPlot(title, "recall (minority)", "precision (minority)")
-	var names []string
-	for i, c := range cs {
+	names := make([]string, len(cs))
+	for _, i := range curveOrder(hl, len(cs)) {
+		c := cs[i]
 		sw := metrics.SweepScores(c.y, c.s, nil)
 		xy := make(plotter.XYs, 0, len(sw))
 		for k := range sw {
@@ -170,10 +280,10 @@ func prFigure(title string, cs []curve) (*rendered, error) {
 			}
 			xy = append(xy, plotter.XY{X: ratio(cf.TP, cf.TP+cf.FN), Y: cf.TP / (cf.TP + cf.FP)})
 		}
-		if err := addLine(p, xy, i); err != nil {
+		if err := addLine(p, xy, hl, i); err != nil {
 			return nil, err
 		}
-		names = append(names, fmt.Sprintf("%s (AP %.3f)", c.name, metrics.AveragePrecision(c.y, c.s, nil)))
+		names[i] = fmt.Sprintf("%s (AP %.3f)", c.name, metrics.AveragePrecision(c.y, c.s, nil))
 	}
 	if len(cs) > 0 {
 		pos := 0
@@ -184,42 +294,50 @@ func prFigure(title string, cs []curve) (*rendered, error) {
 		base := &plotter.Line{XYs: plotter.XYs{{X: 0, Y: share}, {X: 1, Y: share}}, LineStyle: diagonal().LineStyle}
 		p.Add(base)
 	}
-	return renderWithLegend(p, names)
+	items, grey := curveLegend(hl, names)
+	return renderCurves(p, items, grey)
 }
 
 // reliabilityFigure draws each method's reliability curve: the share of
 // positives against the mean score in ten equal-width score bins. Methods
 // whose scores are not probabilities are left out.
-func reliabilityFigure(title string, cs []curve) (*rendered, error) {
+func reliabilityFigure(title string, cs []curve, hl []int) (*rendered, error) {
 	p := newPlot(title, "mean score in the bin", "share of minority rows in the bin")
 	p.Add(diagonal())
-	var names []string
-	for i, c := range cs {
+	names := make([]string, len(cs))
+	for _, i := range curveOrder(hl, len(cs)) {
+		c := cs[i]
 		cal, ok := metrics.EvaluateCalibration(c.y, c.s, nil, 10)
 		if !ok {
 			// Not probabilities: listed, so colours match the other figures.
-			names = append(names, c.name+" (not probabilities)")
+			names[i] = c.name + " (not probabilities)"
 			continue
 		}
 		xy := make(plotter.XYs, len(cal.Bins))
 		for k, b := range cal.Bins {
 			xy[k] = plotter.XY{X: b.MeanScore, Y: b.Positive}
 		}
-		if err := addLine(p, xy, i); err != nil {
+		if err := addLine(p, xy, hl, i); err != nil {
 			return nil, err
+		}
+		names[i] = fmt.Sprintf("%s (Brier %.3f)", c.name, cal.Brier)
+		st, coloured := curveStyle(hl, i)
+		if !coloured {
+			continue
 		}
 		sc, err := plotter.NewScatter(xy)
 		if err != nil {
 			return nil, err
 		}
-		sc.GlyphStyle.Color, sc.GlyphStyle.Radius, sc.GlyphStyle.Shape = palette[i%len(palette)], vg.Points(2), draw.CircleGlyph{}
+		sc.GlyphStyle.Color, sc.GlyphStyle.Radius, sc.GlyphStyle.Shape = st.Color, vg.Points(2), draw.CircleGlyph{}
 		p.Add(sc)
-		names = append(names, fmt.Sprintf("%s (Brier %.3f)", c.name, cal.Brier))
 	}
-	return renderWithLegend(p, names)
+	items, grey := curveLegend(hl, names)
+	return renderCurves(p, items, grey)
 }
 
-func addLine(p *plot.Plot, xy plotter.XYs, i int) error {
+// addLine adds curve i's line in its style under hl (see curveStyle).
+func addLine(p *plot.Plot, xy plotter.XYs, hl []int, i int) error {
 	if len(xy) == 0 {
 		return nil
 	}
@@ -227,7 +345,7 @@ func addLine(p *plot.Plot, xy plotter.XYs, i int) error {
 	if err != nil {
 		return err
 	}
-	l.LineStyle = lineStyle(i)
+	l.LineStyle, _ = curveStyle(hl, i)
 	p.Add(l)
 	return nil
 }
@@ -323,6 +441,75 @@ func cdFigure(names []string, ranks []float64, cd float64, datasets int) (*rende
 	})
 }
 
+// highlightTop is how many of the best-ranked methods a crowded figure
+// colours, besides the reference and the paper's AER.
+const highlightTop = 4
+
+// highlight chooses the colours of a figure's curves cs when there are
+// more than maxColoured: the highlightTop best by the ranking across
+// datasets (by mean balanced accuracy over the datasets when there is no
+// ranking), the reference and the paper's AER get colours, in that order
+// of rank; the others -1, grey. It returns nil (every curve its own
+// colour) for few curves, and the caption's sentence saying so.
+func (rp *report) highlight(cs []curve) ([]int, string) {
+	if len(cs) <= maxColoured {
+		return nil, ""
+	}
+	var order []string
+	if r := rp.ranking(); len(r.Methods) > 0 {
+		for _, m := range r.Methods {
+			order = append(order, m.Method)
+		}
+	} else {
+		ba := map[string]float64{}
+		for _, s := range rp.cfg.Methods {
+			var v []float64
+			for _, d := range rp.ds {
+				for _, c := range rp.cells[d.name] {
+					if c.spec.String() == s.String() && len(c.rows) > 0 {
+						v = append(v, mean(c.values(func(r *Row) float64 { return r.BalancedAccuracy })))
+					}
+				}
+			}
+			order = append(order, s.String())
+			ba[s.String()] = mean(v)
+			if len(v) == 0 {
+				ba[s.String()] = math.Inf(-1)
+			}
+		}
+		sort.SliceStable(order, func(a, b int) bool { return ba[order[a]] > ba[order[b]] })
+	}
+	pick := map[string]bool{rp.ref.String(): true, PaperPreset.String(): true}
+	for _, m := range order[:min(highlightTop, len(order))] {
+		pick[m] = true
+	}
+	colour := map[string]int{}
+	var named []string
+	for _, m := range order {
+		if pick[m] {
+			colour[m] = len(colour)
+			named = append(named, m)
+		}
+	}
+	hl := make([]int, len(cs))
+	var shown []string
+	for i, c := range cs {
+		hl[i] = -1
+		if k, ok := colour[c.name]; ok {
+			hl[i] = k
+		}
+	}
+	for _, m := range named {
+		for _, c := range cs {
+			if c.name == m {
+				shown = append(shown, m)
+			}
+		}
+	}
+	return hl, fmt.Sprintf(" Of the %d methods, the %d best ranked, the reference and the paper's AER are coloured (%s); the others are thin grey lines.",
+		len(cs), highlightTop, strings.Join(shown, ", "))
+}
+
 // writeFigure saves a figure as dir/name.svg and dir/name.png and returns
 // the report's entry for it.
 func writeFigure(out, name, caption string, r *rendered) (figure, error) {
@@ -384,16 +571,17 @@ func (rp *report) writeFigures() ([]string, error) {
 			continue
 		}
 		pooled := "test predictions of all seeds pooled"
-		r, err := rocFigure(d.name+": ROC curves ("+pooled+")", cs)
-		if err := add(d.name, d.name+"_roc", d.name+": ROC curves, "+pooled+"; ROC-AUC of the pooled scores in the legend.", r, err); err != nil {
+		hl, hlText := rp.highlight(cs)
+		r, err := rocFigure(d.name+": ROC curves ("+pooled+")", cs, hl)
+		if err := add(d.name, d.name+"_roc", d.name+": ROC curves, "+pooled+"; ROC-AUC of the pooled scores in the legend."+hlText, r, err); err != nil {
 			return nil, err
 		}
-		r, err = prFigure(d.name+": precision-recall curves ("+pooled+")", cs)
-		if err := add(d.name, d.name+"_pr", d.name+": precision-recall curves, "+pooled+"; the dashed line is the minority share (a random scorer).", r, err); err != nil {
+		r, err = prFigure(d.name+": precision-recall curves ("+pooled+")", cs, hl)
+		if err := add(d.name, d.name+"_pr", d.name+": precision-recall curves, "+pooled+"; the dashed line is the minority share (a random scorer)."+hlText, r, err); err != nil {
 			return nil, err
 		}
-		r, err = reliabilityFigure(d.name+": reliability ("+pooled+")", cs)
-		if err := add(d.name, d.name+"_reliability", d.name+": reliability diagram, ten equal-width score bins, "+pooled+"; the diagonal is perfect calibration.", r, err); err != nil {
+		r, err = reliabilityFigure(d.name+": reliability ("+pooled+")", cs, hl)
+		if err := add(d.name, d.name+"_reliability", d.name+": reliability diagram, ten equal-width score bins, "+pooled+"; the diagonal is perfect calibration."+hlText, r, err); err != nil {
 			return nil, err
 		}
 		for _, c := range rp.cells[d.name] {
@@ -409,6 +597,9 @@ func (rp *report) writeFigures() ([]string, error) {
 		}
 		r, err := cdFigure(names, fr.MeanRanks, nm.CD, fr.N)
 		caption := fmt.Sprintf("Critical-difference diagram: mean ranks of balanced accuracy over %d datasets; methods joined by a thick line do not differ significantly (Nemenyi, alpha %g, CD %.3f).", fr.N, nm.Alpha, nm.CD)
+		if c := fewText(fr.N); c != "" {
+			caption += " Caveat: " + c
+		}
 		if err := add("", "critical_difference", caption, r, err); err != nil {
 			return nil, err
 		}

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"image"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 
 	"gonum.org/v1/plot/cmpimg"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // figureCurves are three made-up scorers of 200 rows, 40 positive: a good
@@ -45,11 +48,11 @@ func goldenFigure(t *testing.T, name string, r *rendered, err error) {
 func TestFigures(t *testing.T) {
 	cs := figureCurves()
 	cmpimg.CheckPlot(func() {
-		r, err := rocFigure("task: ROC curves", cs)
+		r, err := rocFigure("task: ROC curves", cs, nil)
 		goldenFigure(t, "roc.png", r, err)
-		r, err = prFigure("task: precision-recall curves", cs)
+		r, err = prFigure("task: precision-recall curves", cs, nil)
 		goldenFigure(t, "pr.png", r, err)
-		r, err = reliabilityFigure("task: reliability", cs)
+		r, err = reliabilityFigure("task: reliability", cs, nil)
 		goldenFigure(t, "reliability.png", r, err)
 		r, err = cdFigure([]string{"aer", "gbdt", "logreg", "tree", "svm", "balanced-rf"}, []float64{1.75, 2.5, 3.625, 5.5, 3.875, 3.75}, 2.6657, 8)
 		goldenFigure(t, "cd.png", r, err)
@@ -64,7 +67,7 @@ func TestFigureErrors(t *testing.T) {
 		t.Error("ranks of the wrong length: no error")
 	}
 	// The SVG of a figure is a document HTML can inline.
-	r, err := rocFigure("t", figureCurves())
+	r, err := rocFigure("t", figureCurves(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,16 +256,132 @@ func TestTuningRuleFigures(t *testing.T) {
 	}, t, "lambda_auc.png", "delta_bayes.png")
 }
 
-// TestSVGRasterType: the weight strip's heat map is embedded in the SVG
-// (and so in report.html) as PNG data labelled image/png; gonum's SVG
-// canvas labels it image/jpg.
+// TestSVGRasterType: a raster image is embedded in the SVG (and so in
+// report.html) as PNG data labelled image/png; gonum's SVG canvas labels
+// it image/jpg.
 func TestSVGRasterType(t *testing.T) {
-	r, err := weightStripFigure("weights", figureTunings())
+	img := image.NewRGBA(image.Rect(0, 0, 4, 4))
+	r, err := render(vg.Inch, vg.Inch, func(c draw.Canvas) { c.DrawImage(c.Rectangle, img) })
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := string(r.svg)
 	if !strings.Contains(s, "data:image/png;base64,iVBOR") || strings.Contains(s, "data:image/jpg") {
 		t.Errorf("embedded raster: png %v, jpg %v", strings.Contains(s, "data:image/png"), strings.Contains(s, "data:image/jpg"))
+	}
+}
+
+// TestWeightStripColourBar: the heat strip's colour bar is vector shapes
+// a readable width with its tick values, not gonum's ColorBar raster (one
+// pixel wide, which browsers drew a pixel or two wide).
+func TestWeightStripColourBar(t *testing.T) {
+	r, err := weightStripFigure("weights", figureTunings())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(r.svg)
+	if strings.Contains(s, "<image") {
+		t.Error("the weight strip's SVG embeds a raster")
+	}
+	if !strings.Contains(s, ">static weight<") {
+		t.Error("the weight strip's colour bar has no label")
+	}
+	// The bar: 64 filled bands, each 14 points wide.
+	bands := 0
+	for _, line := range strings.Split(s, "\n") {
+		if strings.HasPrefix(line, "<path d=\"M") && strings.Contains(line, "fill:") && strings.Count(line, "L") == 3 {
+			var x0, y0, x1, y1 float64
+			if _, err := fmt.Sscanf(line, "<path d=\"M%g,%gL%g,%g", &x0, &y0, &x1, &y1); err == nil && math.Abs(x1-x0-14) < 0.01 && y0 == y1 {
+				bands++
+			}
+		}
+	}
+	if bands < 60 {
+		t.Errorf("%d colour bands 14 points wide in the weight strip's SVG, want 64", bands)
+	}
+}
+
+// crowdedReport is a report of ten methods m0..m9 and the paper's AER on
+// two datasets, without a ranking: m9 the best by balanced accuracy, m0
+// the worst; the reference is m0.
+func crowdedReport() *report {
+	rp := &report{cells: map[string][]*cell{}}
+	for i := range 10 {
+		rp.cfg.Methods = append(rp.cfg.Methods, Spec{Name: fmt.Sprintf("m%d", i)})
+	}
+	rp.cfg.Methods = append(rp.cfg.Methods, PaperPreset)
+	rp.ref = rp.cfg.Methods[0]
+	for _, d := range []string{"a", "b"} {
+		rp.ds = append(rp.ds, &data{name: d})
+		for i, s := range rp.cfg.Methods {
+			rp.cells[d] = append(rp.cells[d], &cell{spec: s, runs: 1, rows: []*Row{{BalancedAccuracy: 0.5 + 0.04*float64(i%10)}}})
+		}
+	}
+	return rp
+}
+
+// TestHighlight: a figure of more than maxColoured methods colours the
+// highlightTop best (by mean balanced accuracy here, with no ranking), the
+// reference and the paper's AER, in that order of rank, and greys the
+// rest; a figure of few methods colours each.
+func TestHighlight(t *testing.T) {
+	rp := crowdedReport()
+	var cs []curve
+	for _, s := range rp.cfg.Methods {
+		cs = append(cs, curve{name: s.String()})
+	}
+	hl, caption := rp.highlight(cs)
+	// Ranked: m9 m8 m7 m6 (aer:preset=paper ties m0 at 0.5, after it) ... m0.
+	want := map[string]int{"m9": 0, "m8": 1, "m7": 2, "m6": 3, "m0": 4, PaperPreset.String(): 5}
+	for i, c := range cs {
+		k, ok := want[c.name]
+		if !ok {
+			k = -1
+		}
+		if hl[i] != k {
+			t.Errorf("%s: colour %d, want %d", c.name, hl[i], k)
+		}
+	}
+	if !strings.Contains(caption, "(m9, m8, m7, m6, m0, aer:preset=paper)") || !strings.Contains(caption, "thin grey") {
+		t.Errorf("caption %q", caption)
+	}
+	if hl, caption := rp.highlight(cs[:maxColoured]); hl != nil || caption != "" {
+		t.Errorf("%d methods: colours %v, caption %q", maxColoured, hl, caption)
+	}
+}
+
+// TestCrowdedCurves: a ROC figure of many methods draws the highlighted
+// ones thick in colour, the others thin grey, and lists the grey ones
+// apart in its legend.
+func TestCrowdedCurves(t *testing.T) {
+	base := figureCurves()
+	var cs []curve
+	for i := range 9 {
+		c := base[i%2]
+		cs = append(cs, curve{name: fmt.Sprintf("method-%d", i), y: c.y, s: c.s})
+	}
+	hl := []int{-1, 1, -1, -1, 0, -1, -1, 2, -1}
+	r, err := rocFigure("crowded", cs, hl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(r.svg)
+	// color.Gray{190}: six grey curves and six legend lines, at least.
+	grey := strings.Count(s, "stroke:#BEBEBE")
+	if grey < 12 {
+		t.Errorf("%d grey strokes, want one per grey curve and legend entry", grey)
+	}
+	for _, want := range []string{"other methods (grey):", "method-4 (AUC", "method-0 (AUC"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("figure lacks %q", want)
+		}
+	}
+	// The coloured legend lists by colour: method-4, method-1, method-7.
+	i4, i1, i7 := strings.Index(s, ">method-4 "), strings.Index(s, ">method-1 "), strings.Index(s, ">method-7 ")
+	if !(i4 >= 0 && i4 < i1 && i1 < i7) {
+		t.Errorf("legend order: method-4 at %d, method-1 at %d, method-7 at %d", i4, i1, i7)
+	}
+	if ig := strings.Index(s, "other methods (grey):"); ig < i7 {
+		t.Error("grey methods listed before the coloured ones")
 	}
 }

@@ -476,21 +476,56 @@ func (rp *report) multiNames() []string {
 	return out
 }
 
-// document lays the report out as blocks, for both renderings.
+// document lays the report out as blocks, for both renderings: the
+// ranking across datasets and its tests first (what a reader opens the
+// report for), then failed runs, the setup and the methods, and each
+// dataset's tables, tests and figures.
 func (rp *report) document() *doc {
 	var dc doc
 	dc.h(1, "aer bench")
+	dc.p(rp.headline())
+	nav := []string{rankingHeading}
+	if rp.failedRuns() != nil {
+		nav = append(nav, failedHeading)
+	}
+	nav = append(nav, setupHeading)
+	for _, d := range rp.ds {
+		nav = append(nav, d.name)
+	}
+	dc.navigation(nav...)
+	rp.docAcross(&dc)
+	for _, f := range rp.figures[""] {
+		dc.figure(f)
+	}
+	rp.docFailed(&dc)
+	dc.h(2, setupHeading)
 	rp.docIntro(&dc)
 	rp.docMethods(&dc)
 	for _, d := range rp.ds {
 		rp.docDataset(&dc, d)
 	}
-	rp.docFailed(&dc)
-	rp.docAcross(&dc)
-	for _, f := range rp.figures[""] {
-		dc.figure(f)
-	}
 	return &dc
+}
+
+// The report's section headings.
+const (
+	rankingHeading = "Ranking across datasets"
+	failedHeading  = "Failed runs"
+	setupHeading   = "Setup and methods"
+)
+
+// headline is the report's first line: what was compared, on what.
+func (rp *report) headline() string {
+	names := make([]string, len(rp.ds))
+	for i, d := range rp.ds {
+		names[i] = d.name
+	}
+	seeds := make([]string, len(rp.cfg.Seeds))
+	for i, s := range rp.cfg.Seeds {
+		seeds[i] = strconv.FormatUint(s, 10)
+	}
+	return fmt.Sprintf("%d methods on %d datasets (%s), seeds %s; the tests compare %s with every other method. The setup, each dataset's tables, tests and figures follow the ranking.",
+		len(rp.cfg.Methods), len(rp.ds), strings.Join(names, ", "), strings.Join(seeds, ", "), rp.ref.String())
 }
 
 // docIntro says what was run: datasets, seeds, split, hyper-parameters
@@ -587,7 +622,12 @@ func (rp *report) docDataset(dc *doc, d *data) {
 	}
 	anch := rp.anchors[d.name]
 	_, plus := rp.plusOf(d.name)
-	dc.table(rp.metricsTable(d.name, anch))
+	mt, at := rp.metricsTable(d.name, anch)
+	dc.table(mt)
+	if at != nil {
+		dc.h(3, d.name+": beside the Python anchors")
+		dc.table(at)
+	}
 	if anch != nil {
 		dc.p("Anchors: the Python stack's runs of the same settings on the same splits (../shared/anchors/runs.csv), mean ± std over the same seeds.")
 	}
@@ -604,9 +644,11 @@ func (rp *report) docDataset(dc *doc, d *data) {
 	}
 }
 
-// metricsTable is one dataset's metrics, a row per method, with the
-// Python anchors' columns when anch is not nil.
-func (rp *report) metricsTable(name string, anch map[string]map[uint64]anchorRun) *table {
+// metricsTable is one dataset's metrics, a row per method, and, when
+// anch is not nil or the dataset has an AER+ mean, a second table of our
+// balanced accuracy and ROC-AUC beside the Python anchors' (one table of
+// both would not fit a laptop's screen).
+func (rp *report) metricsTable(name string, anch map[string]map[uint64]anchorRun) (*table, *table) {
 	cols := metricCols
 	if slices.Contains(rp.multiNames(), name) {
 		cols = multiMetricCols
@@ -616,11 +658,11 @@ func (rp *report) metricsTable(name string, anch map[string]map[uint64]anchorRun
 		head = append(head, m.head)
 	}
 	_, plus := rp.plusOf(name)
-	withAnchors := anch != nil || plus && rp.hasPlusSpec()
-	if withAnchors {
-		head = append(head, "Python anchor", "anchor BA", "anchor ROC-AUC")
-	}
 	t := &table{head: head}
+	var at *table
+	if anch != nil || plus && rp.hasPlusSpec() {
+		at = &table{head: []string{"method", cols[0].head, "ROC-AUC", "Python anchor", "anchor BA", "anchor ROC-AUC"}}
+	}
 	for _, c := range rp.cells[name] {
 		method := c.spec.String()
 		if len(c.rows) < c.runs {
@@ -630,12 +672,13 @@ func (rp *report) metricsTable(name string, anch map[string]map[uint64]anchorRun
 		for _, m := range cols {
 			r = append(r, meanStd(c.values(m.f)))
 		}
-		if withAnchors {
-			r = append(r, rp.anchorCells(name, anch, c.spec)...)
-		}
 		t.rows = append(t.rows, r)
+		if at != nil {
+			ar := []string{method, r[1], meanStd(c.values(func(r *Row) float64 { return r.ROCAUC }))}
+			at.rows = append(at.rows, append(ar, rp.anchorCells(name, anch, c.spec)...))
+		}
 	}
-	return t
+	return t, at
 }
 
 // anchorCells are the anchor, anchor BA and anchor ROC-AUC cells of spec
@@ -680,8 +723,8 @@ func testsTable(ref string, tests []*pairTest) *table {
 	return tt
 }
 
-// docFailed lists the runs that failed, if any.
-func (rp *report) docFailed(dc *doc) {
+// failedRuns lists the runs that failed, nil when none did.
+func (rp *report) failedRuns() []string {
 	var failed []string
 	for _, d := range rp.ds {
 		for _, c := range rp.cells[d.name] {
@@ -692,16 +735,37 @@ func (rp *report) docFailed(dc *doc) {
 			}
 		}
 	}
-	if len(failed) > 0 {
-		dc.h(2, "Failed runs")
+	return failed
+}
+
+// docFailed lists the runs that failed, if any.
+func (rp *report) docFailed(dc *doc) {
+	if failed := rp.failedRuns(); len(failed) > 0 {
+		dc.h(2, failedHeading)
 		dc.p(strings.Join(failed, "; ") + ".")
 	}
+}
+
+// FewDatasets is the fewest datasets whose ranks the report and aer
+// bench give without a caveat. Friedman's chi-square and the Nemenyi
+// critical difference are large-sample approximations: Demsar (2006,
+// JMLR 7) asks for more than 10 datasets (and 5 methods) before trusting
+// the chi-square; below 5 datasets the mean ranks can barely differ
+// (the critical difference of 10 methods on 4 datasets spans 6.8 ranks).
+const FewDatasets = 5
+
+// fewText is the caveat of ranks over n datasets, "" when n is enough.
+func fewText(n int) string {
+	if n >= FewDatasets {
+		return ""
+	}
+	return fmt.Sprintf("on %d datasets: too few for Friedman's and Nemenyi's tests to mean much (the report warns below %d datasets; Demsar 2006 asks for more than 10). Read the ranks as a description of these datasets, not as evidence.", n, FewDatasets)
 }
 
 // docAcross is the section across datasets: the mean ranks, Friedman's
 // and Iman-Davenport's tests and the Nemenyi post-hoc test.
 func (rp *report) docAcross(dc *doc) {
-	dc.h(2, "Across datasets")
+	dc.h(2, rankingHeading)
 	if rp.rankNote != "" {
 		dc.p(rp.rankNote)
 	}
@@ -709,11 +773,11 @@ func (rp *report) docAcross(dc *doc) {
 	if fr == nil {
 		return
 	}
+	if c := fewText(fr.N); c != "" {
+		dc.caveat(c)
+	}
 	dc.p(fmt.Sprintf("Mean ranks of the mean test balanced accuracy (at the threshold found on validation) over %d datasets (%s); rank 1 is the best, ties share the average rank.", fr.N, strings.Join(rp.rankSets, ", ")))
 	dc.table(rp.ranksTable())
-	if rp.anchored() {
-		dc.p("Anchor mean balanced accuracy: the Python run of the same settings, averaged over the same datasets and seeds (blank when it lacks one of them); for AER+, the mean over the same datasets of its per-dataset means over the anchors' seeds.")
-	}
 	idf := "+Inf (identical rankings on every dataset)"
 	if !math.IsInf(fr.ImanDavenport, 0) {
 		idf = fmt.Sprintf("%.4f", fr.ImanDavenport)
@@ -723,18 +787,57 @@ func (rp *report) docAcross(dc *doc) {
 	if nm := rp.nemenyi; nm != nil {
 		dc.p(rp.nemenyiText(nm))
 	}
+	ref := rp.ref.String()
+	dc.p(fmt.Sprintf("%s: on how many datasets the Wilcoxon signed-rank test of each dataset's section (|label - score| on the pooled test rows) finds the method better than %s, no difference at %g, or worse; p-values not adjusted for the %d comparisons.",
+		wilcoxonHead(ref), ref, wilcoxonAlpha, len(rp.cfg.Methods)-1))
+	if rp.anchored() {
+		dc.p("Anchor mean balanced accuracy: the Python run of the same settings, averaged over the same datasets and seeds (blank when it lacks one of them); for AER+, the mean over the same datasets of its per-dataset means over the anchors' seeds.")
+	}
+}
+
+// wilcoxonAlpha is the level at which the ranking's Wilcoxon column
+// counts a dataset's test as a difference.
+const wilcoxonAlpha = 0.05
+
+func wilcoxonHead(ref string) string { return "Wilcoxon vs " + ref + ": better / n.s. / worse" }
+
+// wilcoxonTally counts the datasets on which spec s's Wilcoxon test
+// against the reference finds it better (lower |label - score|), no
+// different at wilcoxonAlpha, or worse; "reference" for the reference.
+func (rp *report) wilcoxonTally(s Spec) string {
+	if s.String() == rp.ref.String() {
+		return "reference"
+	}
+	var better, same, worse int
+	for _, d := range rp.ds {
+		for _, t := range rp.tests[d.name] {
+			if t.b.String() != s.String() || t.err != nil {
+				continue
+			}
+			w := t.p.Wilcoxon
+			switch {
+			case w.P >= wilcoxonAlpha || w.WPlus == w.WMinus:
+				same++
+			case w.WPlus > w.WMinus: // d = reference's loss - s's: s lower
+				better++
+			default:
+				worse++
+			}
+		}
+	}
+	return fmt.Sprintf("%d / %d / %d", better, same, worse)
 }
 
 // ranksTable is the methods in order of mean rank, with their mean
 // balanced accuracy over the ranked datasets.
 func (rp *report) ranksTable() *table {
-	t := &table{head: []string{"method", "mean rank", "mean balanced accuracy"}}
+	t := &table{id: "ranking", head: []string{"method", "mean rank", "mean balanced accuracy", wilcoxonHead(rp.ref.String())}}
 	withAnchors := rp.anchored()
 	if withAnchors {
 		t.head = append(t.head, "Python anchor", "anchor mean balanced accuracy")
 	}
 	for _, m := range rp.ranking().Methods {
-		r := []string{m.Method, fmt.Sprintf("%.3f", m.MeanRank), fmt.Sprintf("%.4f", m.BalancedAccuracy)}
+		r := []string{m.Method, fmt.Sprintf("%.3f", m.MeanRank), fmt.Sprintf("%.4f", m.BalancedAccuracy), rp.wilcoxonTally(m.spec)}
 		if withAnchors {
 			a := anchorOf(m.spec)
 			r = append(r, a, rp.anchorMean(a))
@@ -817,7 +920,7 @@ func writeReport(cfg Config, ds []*data, rows map[runKey]Row) ([]string, *Rankin
 }
 
 // Ranking is the benchmark's result across datasets, as the report's
-// "Across datasets" section gives it: the methods in order of mean rank
+// "Ranking across datasets" section gives it: the methods in order of mean rank
 // of their mean test balanced accuracy (rank 1 the best), over the
 // datasets where every method ran on every seed.
 type Ranking struct {

@@ -356,7 +356,7 @@ func writeScaling(out string, res *ScalingResult, byThreads bool) error {
 				p.X.Min, p.X.Max = min(p.X.Min, q.X), max(p.X.Max, q.X)
 				p.Y.Min, p.Y.Max = min(p.Y.Min, q.Y), max(p.Y.Max, q.Y)
 			}
-			if err := addLine(p, xy, i); err != nil {
+			if err := addLine(p, xy, nil, i); err != nil {
 				return err
 			}
 			name := s.Method

@@ -197,20 +197,57 @@ func weightStripFigure(title string, runs []seedTuning) (*rendered, error) {
 	plotW := dataW + seedW + vg.Points(24)
 	h := vg.Length(len(runs))*cellH + longest + vg.Points(70)
 
-	bar := plot.New()
-	bar.HideX()
-	bar.Y.Label.Text = "static weight"
-	bar.Y.Tick.Label.Font.Size = vg.Points(9)
-	bar.Add(&plotter.ColorBar{ColorMap: cm, Vertical: true})
-	barW := vg.Points(75)
+	barW := vg.Points(80)
 	return render(plotW+barW, h, func(c draw.Canvas) {
+		p.Draw(draw.Crop(c, vg.Points(4), -barW, 0, 0))
 		// The colour bar spans the strip's rows: below the title, above
 		// the member names.
-		p.Draw(draw.Crop(c, vg.Points(4), -barW, 0, 0))
-		bottom := longest + vg.Points(36)
-		top := vg.Points(22)
-		bar.Draw(draw.Crop(c, c.Max.X-c.Min.X-barW+vg.Points(10), -vg.Points(12), bottom, -top))
+		x := c.Max.X - barW + vg.Points(12)
+		colourBar(c, cm, hi, vg.Rectangle{
+			Min: vg.Point{X: x, Y: c.Min.Y + longest + vg.Points(36)},
+			Max: vg.Point{X: x + vg.Points(14), Y: c.Max.Y - vg.Points(22)},
+		}, "static weight")
 	})
+}
+
+// colourBar draws colour map cm from 0 (bottom) to hi (top) as a bar
+// filling r, outlined, with ticks and their values to its right and the
+// label, turned upright, beyond them. It is drawn as filled rectangles,
+// which every SVG viewer scales (gonum's ColorBar is one raster image a
+// pixel wide that browsers draw a pixel or two wide).
+func colourBar(c draw.Canvas, cm plotpalette.ColorMap, hi float64, r vg.Rectangle, label string) {
+	const steps = 64
+	hgt := r.Max.Y - r.Min.Y
+	for k := range steps {
+		v := hi * (float64(k) + 0.5) / steps
+		col, err := cm.At(min(max(v, cm.Min()), cm.Max()))
+		if err != nil {
+			continue
+		}
+		y0 := r.Min.Y + hgt*vg.Length(k)/steps
+		y1 := min(r.Min.Y+hgt*vg.Length(k+1)/steps+vg.Points(0.3), r.Max.Y) // overlap: no hairline gaps
+		c.FillPolygon(col, []vg.Point{{X: r.Min.X, Y: y0}, {X: r.Max.X, Y: y0}, {X: r.Max.X, Y: y1}, {X: r.Min.X, Y: y1}})
+	}
+	edge := draw.LineStyle{Color: color.Gray{110}, Width: vg.Points(0.5)}
+	c.StrokeLines(edge, []vg.Point{r.Min, {X: r.Max.X, Y: r.Min.Y}, r.Max, {X: r.Min.X, Y: r.Max.Y}, r.Min})
+	st := textStyle(8, draw.XLeft, draw.YCenter)
+	wide := vg.Length(0)
+	for _, t := range (plot.DefaultTicks{}).Ticks(0, hi) {
+		if t.Value < 0 || t.Value > hi {
+			continue
+		}
+		y := r.Min.Y + hgt*vg.Length(t.Value/hi)
+		tick := vg.Points(2)
+		if !t.IsMinor() {
+			tick = vg.Points(4)
+			c.FillText(st, vg.Point{X: r.Max.X + vg.Points(6), Y: y}, t.Label)
+			wide = max(wide, st.Width(t.Label))
+		}
+		c.StrokeLine2(edge, r.Max.X, y, r.Max.X+tick, y)
+	}
+	ls := textStyle(9, draw.XCenter, draw.YTop)
+	ls.Rotation = math.Pi / 2
+	c.FillText(ls, vg.Point{X: r.Max.X + vg.Points(10) + wide, Y: (r.Min.Y + r.Max.Y) / 2}, label)
 }
 
 // chosenGlyph is the glyph that marks a seed's chosen value on its curve.
@@ -334,7 +371,7 @@ func lambdaPanel(title, ylabel string, runs []seedTuning, curve func(*tuning) pl
 		for _, q := range xy {
 			lo, hi = min(lo, q.Y), max(hi, q.Y)
 		}
-		if err := addLine(p, xy, i); err != nil {
+		if err := addLine(p, xy, nil, i); err != nil {
 			return nil, err
 		}
 		if m, ok := lambdaMark(r.t, xy); ok {
@@ -387,7 +424,7 @@ func deltaFigure(title, metric string, runs []seedTuning) (*rendered, error) {
 		for k, q := range r.t.ByDelta {
 			xy[k] = plotter.XY{X: q.Delta, Y: q.Metric}
 		}
-		if err := addLine(p, xy, i); err != nil {
+		if err := addLine(p, xy, nil, i); err != nil {
 			return nil, err
 		}
 		if m, ok := deltaMark(r.t, xy, f); ok {
@@ -438,7 +475,7 @@ func f1FMFigure(title string, runs []seedTuning) (*rendered, error) {
 			for k, q := range r.t.ByDelta {
 				xy[k] = plotter.XY{X: q.Delta, Y: pn.f(q.Confusion.metrics())}
 			}
-			if err := addLine(p, xy, i); err != nil {
+			if err := addLine(p, xy, nil, i); err != nil {
 				return nil, err
 			}
 			if m, ok := deltaMark(r.t, xy, pn.f); ok {

@@ -42,17 +42,23 @@ Fits every method on every dataset and seed and writes, under OUT:
   summaries/DATASET/METHOD/SEED.json  for methods whose fit summary has
                 them (aer): the static weights, member names and validation
                 tuning curves, so a resumed bench redraws the figures;
-  report.md, report.html  per-dataset tables in the paper's layout (mean ±
-                standard deviation over seeds), the tests, mean ranks,
-                Friedman's test and the Nemenyi critical difference, and the
-                Python anchors' numbers beside ours when the datasets are the
-                shared ones (aer:preset=paper beside AER_exp_simplex, run for
-                run; the default aer beside the Python AER+'s mean per
-                dataset over the anchors' seeds). report.html is
-                self-contained (figures inline); report.md links the figures;
+  report.md, report.html  first the ranking across datasets (mean ranks,
+                Friedman's test, the Nemenyi critical difference and each
+                method's Wilcoxon tally against the reference; below 5
+                datasets a caveat that the tests mean little), then
+                per-dataset tables in the paper's layout (mean ± standard
+                deviation over seeds) and the tests, and the Python anchors'
+                numbers beside ours when the datasets are the shared ones
+                (aer:preset=paper beside AER_exp_simplex, run for run; the
+                default aer beside the Python AER+'s mean per dataset over
+                the anchors' seeds). report.html is self-contained (figures
+                inline) and reads on a 1,400-pixel screen; report.md links
+                the figures;
   figures/      each figure as SVG and PNG: per dataset the ROC,
                 precision-recall and reliability curves (test predictions of
-                all seeds pooled) and, for each AER spec, the paper's figures:
+                all seeds pooled; of more than 6 methods, the 4 best ranked,
+                the reference and aer:preset=paper in colour, the others thin
+                and grey) and, for each AER spec, the paper's figures:
                 the learned static weight of each member (a heat strip, one
                 row per seed), the criterion that chose lambda against lambda
                 (validation ROC-AUC beside the metric it did not choose, or
@@ -204,7 +210,7 @@ func writeBenchText(w io.Writer, sum *bench.Summary) {
 				fmt.Fprintf(w, "  %-*s  %9.2f  %17.4f\n", width, m.Method, m.MeanRank, m.BalancedAccuracy)
 			}
 			fmt.Fprintf(w, "Friedman's test: p = %.4g", *r.P)
-			if len(r.Datasets) < 5 {
+			if len(r.Datasets) < bench.FewDatasets {
 				fmt.Fprintf(w, " (on %d datasets only: read the ranks with care)", len(r.Datasets))
 			}
 			fmt.Fprintln(w)
