@@ -14,6 +14,7 @@ import (
 
 	"github.com/aer-go/aer"
 	"github.com/aer-go/aer/adaptive"
+	"github.com/aer-go/aer/beam/internal/progress"
 	"github.com/aer-go/aer/engine"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/resample"
@@ -54,6 +55,17 @@ type Options struct {
 	// limits.
 	Spec Spec
 }
+
+// The stages of Pipeline, in order, as package progress reports them:
+// each ends at a barrier of the pipeline (the next waits for all of its
+// output, a side input or a GroupByKey).
+const (
+	stageRead     = "reading the rows and summing the columns"
+	stageMixture  = "fitting the mixture"
+	stageSubsets  = "ranking the rows and cutting the subsets"
+	stageMembers  = "training the members"
+	stageAssemble = "weighing and tuning the members, writing the model"
+)
 
 // DefaultAllRows is the default Spec.AllRows: the training rows beyond
 // which the member on all rows (and the peers) train on a draw of the
@@ -169,6 +181,7 @@ func (f *assembleFn) Setup() {
 
 func (f *assembleFn) ProcessElement(ctx context.Context, _ []byte, schemas func(*[]byte) bool, statsB, mixB, drawsB []byte,
 	places func(*[]byte) bool, validBlocks func(*[]byte) bool, emit func(string)) error {
+	progress.Begin(stageAssemble)
 	c, err := f.S.context(statsB, mixB)
 	if err != nil {
 		return err
@@ -274,6 +287,7 @@ func (f *assembleFn) ProcessElement(ctx context.Context, _ []byte, schemas func(
 	f.rows.Inc(ctx, int64(c.prep.Rows))
 	f.valid.Inc(ctx, int64(valid.Rows()))
 	f.members.Inc(ctx, int64(len(learned.Members())))
+	progress.End(stageAssemble)
 	emit(f.Out)
 	return nil
 }

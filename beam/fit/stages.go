@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/aer-go/aer/adaptive"
+	"github.com/aer-go/aer/beam/internal/progress"
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/mixture"
@@ -36,6 +37,7 @@ func readFile(ctx context.Context, file fileio.ReadableFile, o dataset.Options) 
 type schemaFn struct{ S Spec }
 
 func (f *schemaFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, emit func([]byte)) error {
+	progress.Begin(stageRead)
 	o := f.S.Read.Options()
 	o.AllowOneClass = true
 	o.Positive = ""
@@ -234,6 +236,7 @@ func (c *stageContext) majority() int { return c.prep.Rows - c.prep.Pos }
 type sampleFn struct{ S Spec }
 
 func (f *sampleFn) ProcessElement(p []byte, statsB []byte, emit func([]byte)) error {
+	progress.Begin(stageMixture)
 	c, b, err := f.S.blockContext(p, statsB, nil)
 	if err != nil {
 		return err
@@ -344,6 +347,7 @@ func (c *stageContext) scores(b *block) ([]int, *mat.Dense, error) {
 type rankFn struct{ S Spec }
 
 func (f *rankFn) ProcessElement(p, statsB, mixB []byte, emit func(int, []byte)) error {
+	progress.Begin(stageSubsets)
 	c, b, err := f.S.blockContext(p, statsB, mixB)
 	if err != nil {
 		return err
@@ -670,6 +674,7 @@ type placeOut struct {
 type trainFn struct{ S Spec }
 
 func (f *trainFn) ProcessElement(ctx context.Context, place int, it func(*[]byte) bool, statsB, mixB []byte, emit func([]byte)) error {
+	progress.Begin(stageMembers)
 	c, err := f.S.context(statsB, mixB)
 	if err != nil {
 		return err

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
+	"io"
+	"strings"
 
 	aerlib "github.com/aer-go/aer"
 	"github.com/aer-go/aer/decision"
@@ -41,15 +44,26 @@ func (f *fitFlags) register(fs *flag.FlagSet) {
 	f.crossFit = fs.Int("cross-fit", 0, "fit the decision layer on out-of-fold scores of the training rows too, refitting the method once per fold: `K` folds, 0 for the default (5 folds when the validation rows hold fewer than 10 positives), -1 never")
 	usage := fs.Usage
 	fs.Usage = func() {
+		// The methods (or --method's parameters) go between the flags
+		// and the details: they are flags too, in effect.
+		w := fs.Output()
+		var help bytes.Buffer
+		fs.SetOutput(&help)
 		usage()
+		fs.SetOutput(w)
+		head, details, hasDetails := strings.Cut(help.String(), "\n"+detailsHeading+"\n")
+		io.WriteString(w, head)
 		method := ""
 		fs.Visit(func(fl *flag.Flag) {
 			if fl.Name == "method" {
 				method = *f.method
 			}
 		})
-		if err := writeMethodHelp(fs.Output(), method); err != nil {
-			fmt.Fprintf(fs.Output(), "\n%v\n", err)
+		if err := writeMethodHelp(w, method); err != nil {
+			fmt.Fprintf(w, "\n%v\n", err)
+		}
+		if hasDetails {
+			fmt.Fprintf(w, "\n%s\n%s", detailsHeading, details)
 		}
 	}
 }

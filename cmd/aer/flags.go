@@ -29,12 +29,33 @@ var errHelpShown = errors.New("help shown")
 func newFlagSet(c *command, w io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
 	fs.SetOutput(w)
-	fs.Usage = func() {
-		fmt.Fprintf(w, "%s\n\n", c.usage)
-		fmt.Fprintf(w, "%s\n\nFlags:\n", c.summary)
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { writeCommandHelp(fs, c) }
 	return fs
+}
+
+// detailsHeading heads the prose of a command's help, after its flags.
+const detailsHeading = "Details:"
+
+// writeCommandHelp writes c's help to fs's output, the flags before the
+// prose: the synopsis (c.usage's first paragraph), the one-line summary,
+// the flags, then the rest of c.usage under detailsHeading. A reader
+// looking for a flag finds it within the first lines, not after pages of
+// explanation.
+func writeCommandHelp(fs *flag.FlagSet, c *command) {
+	w := fs.Output()
+	synopsis, details := splitUsage(c.usage)
+	fmt.Fprintf(w, "%s\n\n%s\n\nFlags:\n", synopsis, c.summary)
+	fs.PrintDefaults()
+	if details != "" {
+		fmt.Fprintf(w, "\n%s\n\n%s\n", detailsHeading, details)
+	}
+}
+
+// splitUsage cuts a command's usage text into its synopsis (the first
+// paragraph: the usage lines) and the prose after it.
+func splitUsage(usage string) (synopsis, details string) {
+	synopsis, details, _ = strings.Cut(strings.TrimSpace(usage), "\n\n")
+	return strings.TrimRight(synopsis, " \n"), strings.TrimSpace(details)
 }
 
 // parseFlags parses args into fs and turns the flag package's outcomes into

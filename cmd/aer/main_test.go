@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -119,6 +120,65 @@ func (w *pipeWriter) Write(p []byte) (int, error) {
 	k := w.n
 	w.n = 0
 	return k, &os.PathError{Op: "write", Path: "/dev/stdout", Err: syscall.EPIPE}
+}
+
+// TestHelpFlagsFirst: every command's help opens with its synopsis and
+// summary and lists its flags within its first lines, before any
+// paragraph of prose longer than 3 lines; the prose follows the flags
+// under "Details:". aer help fit --method aer lists the method's
+// parameters between the flags and the details.
+func TestHelpFlagsFirst(t *testing.T) {
+	const within = 12 // lines before the first flag line, at most
+	for name := range commands {
+		out, _, code := aer(t, "help", name)
+		if code != 0 {
+			t.Errorf("help %s: exit %d", name, code)
+			continue
+		}
+		lines := strings.Split(out, "\n")
+		firstFlag, lastFlag, flagsHeading := -1, -1, -1
+		// The flags: the lines "  -name" of the block "Flags:" heads.
+		for i, l := range lines {
+			if l == "Flags:" && flagsHeading < 0 {
+				flagsHeading = i
+				continue
+			}
+			if flagsHeading >= 0 && l == "" {
+				break
+			}
+			if flagsHeading >= 0 && strings.HasPrefix(l, "  -") {
+				if firstFlag < 0 {
+					firstFlag = i
+				}
+				lastFlag = i
+			}
+		}
+		if firstFlag < 0 || firstFlag > within {
+			t.Errorf("help %s: first flag on line %d, want within the first %d:\n%s", name, firstFlag+1, within, out)
+			continue
+		}
+		// The first paragraph of more than 3 lines (the synopsis aside,
+		// which may take 3) starts after the first flag.
+		start := 0
+		for i := 0; i <= len(lines); i++ {
+			if i < len(lines) && lines[i] != "" {
+				continue
+			}
+			if i-start > 3 && start < flagsHeading {
+				t.Errorf("help %s: a %d-line paragraph on line %d comes before the flags (line %d)", name, i-start, start+1, firstFlag+1)
+			}
+			start = i + 1
+		}
+		if d := slices.Index(lines, "Details:"); d >= 0 && d < lastFlag {
+			t.Errorf("help %s: Details on line %d, before the last flag (line %d)", name, d+1, lastFlag+1)
+		}
+	}
+	out, _, code := aer(t, "help", "fit", "--method", "aer")
+	params := strings.Index(out, "Parameters (--param key=value):")
+	details := strings.Index(out, "\nDetails:\n")
+	if code != 0 || params < 0 || !strings.Contains(out, "  components ") || details < params || !strings.Contains(out[details:], "--grid") {
+		t.Errorf("help fit --method aer: exit %d, parameters at %d, details at %d:\n%s", code, params, details, out)
+	}
 }
 
 // TestClosedPipeQuiet: a command whose stdout reader goes away after a

@@ -4,7 +4,7 @@
 // program is also the workers' binary.
 //
 //	aer-beam fit --train 'GLOB' [--valid 'GLOB'] --out model.aer [--seed S] [--param KEY=VALUE ...] [data flags] [--json] [Beam flags]
-//	aer-beam predict --model model.aer --data 'GLOB' --out PREFIX [--id COL] [--json] [Beam flags]
+//	aer-beam predict --model model.aer --data 'GLOB' --out DIR [--id COL] [--json] [Beam flags]
 //
 // fit fits AER (the default aer fit fits) with its stages spread over
 // the workers and writes the model file aer fit writes; its data flags
@@ -15,9 +15,16 @@
 //
 // predict scores every file the pattern matches (CSV, gzip-compressed
 // CSV or Parquet; local paths, and gs:// or s3:// where Beam reaches
-// them) as aer predict does, one output shard PREFIX-HASH.csv per input
-// file, and prints the shards' count, the rows scored and those
-// predicted positive.
+// them) as aer predict does, one output shard per input file named
+// after it in the folder --out (data/part-007.csv scored into
+// OUT/part-007.pred.csv), with OUT/manifest.json mapping each input to
+// its shard and rows; it prints the shards' count, the rows scored and
+// those predicted positive (--json: the manifest). The shards appear
+// only once every file is scored.
+//
+// Both print one line on stderr as each stage of the pipeline starts
+// and one as it ends, with its elapsed time, when the pipeline runs in
+// this process (Prism in-process, the default).
 package main
 
 import (
@@ -43,6 +50,7 @@ import (
 
 	"github.com/aer-go/aer"
 	"github.com/aer-go/aer/beam/fit"
+	"github.com/aer-go/aer/beam/internal/progress"
 	"github.com/aer-go/aer/beam/predict"
 	"github.com/aer-go/aer/pipeline"
 )
@@ -62,9 +70,9 @@ func newPredictFlags(stderr io.Writer) *predictFlags {
 	return &predictFlags{fs: fs,
 		model:   fs.String("model", "", "the model file aer fit wrote (required)"),
 		data:    fs.String("data", "", "pattern of the data files, e.g. 'data/part-*.csv' or 'gs://b/in/*.csv.gz' (required)"),
-		out:     fs.String("out", "", "prefix of the output shards PREFIX-HASH.csv (required)"),
+		out:     fs.String("out", "", "the folder the shards (one per input: data/part-007.csv gives OUT/part-007.pred.csv) and manifest.json go to (required)"),
 		id:      fs.String("id", "", "the data's id column, written first (default: the model's)"),
-		asJSON:  fs.Bool("json", false, "print one JSON document: the shards' prefix, files, rows and positive rows"),
+		asJSON:  fs.Bool("json", false, "print one JSON document: the manifest, each input with its shard, rows and positive rows, and the totals"),
 		verbose: fs.Bool("verbose", false, "print the runner's and Beam's log lines too (by default only their warnings and errors)"),
 	}
 }
@@ -153,7 +161,7 @@ func split(fs *flag.FlagSet, args []string) (own, rest []string) {
 }
 
 const usage = `usage: aer-beam fit --train 'GLOB' [--valid 'GLOB'] --out model.aer [--seed S] [--param KEY=VALUE ...] [data flags] [--json] [Beam flags]
-       aer-beam predict --model model.aer --data 'GLOB' --out PREFIX [--id COL] [--json] [Beam flags]
+       aer-beam predict --model model.aer --data 'GLOB' --out DIR [--id COL] [--json] [Beam flags]
 Beam flags: --runner prism|flink|spark|dataflow, --endpoint, --environment_type, --environment_config, ... (docs/beam.md)`
 
 func main() {
@@ -196,9 +204,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var err error
 	switch cmd {
 	case "predict":
-		err = runPredict(context.Background(), pf, stdout)
+		err = runPredict(context.Background(), pf, stdout, stderr)
 	case "fit":
-		err = runFit(context.Background(), ff, stdout)
+		err = runFit(context.Background(), ff, stdout, stderr)
 	case "", "help":
 		fmt.Fprintln(stderr, usage)
 		topic := ""
@@ -234,29 +242,42 @@ type usageError string
 
 func (e usageError) Error() string { return string(e) }
 
-func runPredict(ctx context.Context, pf *predictFlags, stdout io.Writer) error {
+func runPredict(ctx context.Context, pf *predictFlags, stdout, stderr io.Writer) error {
 	if *pf.model == "" || *pf.data == "" || *pf.out == "" {
 		return usageError("--model, --data and --out are required")
 	}
-	if err := checkMatches(ctx, "data", *pf.data); err != nil {
-		return err
-	}
-	p, s := beam.NewPipelineWithRoot()
-	predict.Pipeline(s, predict.Options{Model: *pf.model, Data: *pf.data, Out: *pf.out, ID: *pf.id})
-	counts, err := runCounting(ctx, p, predict.Namespace)
+	inputs, err := listMatches(ctx, "data", *pf.data)
 	if err != nil {
 		return err
 	}
-	if *pf.asJSON {
-		return json.NewEncoder(stdout).Encode(map[string]any{"out": *pf.out + "-*.csv", "files": counts[predict.FileCounter],
-			"rows": counts[predict.RowsCounter], "positive": counts[predict.PosCounter]})
+	o := predict.Options{Model: *pf.model, Data: *pf.data, Out: *pf.out, ID: *pf.id,
+		Shards: predict.ShardNames(inputs), Token: predict.NewToken()}
+	p, s := beam.NewPipelineWithRoot()
+	predict.Pipeline(s, o)
+	progress.Start(stderr, "aer-beam: predict: ")
+	_, err = runCounting(ctx, p, predict.Namespace)
+	var m *predict.Manifest
+	if err == nil {
+		m, err = predict.Commit(ctx, o)
 	}
-	fmt.Fprintf(stdout, "aer-beam: predict: %d files scored into %s-*.csv: %d rows, %d predicted positive\n",
-		counts[predict.FileCounter], *pf.out, counts[predict.RowsCounter], counts[predict.PosCounter])
+	progress.Stop()
+	if err != nil {
+		predict.Abort(ctx, o)
+		return err
+	}
+	manifest := strings.TrimSuffix(*pf.out, "/") + "/" + predict.ManifestName
+	if *pf.asJSON {
+		return json.NewEncoder(stdout).Encode(struct {
+			File string `json:"manifest"`
+			*predict.Manifest
+		}{manifest, m})
+	}
+	fmt.Fprintf(stdout, "aer-beam: predict: %d files scored into %s: %d rows, %d predicted positive (each input's shard: %s)\n",
+		m.Files, *pf.out, m.Rows, m.Positive, manifest)
 	return nil
 }
 
-func runFit(ctx context.Context, ff *fitFlags, stdout io.Writer) error {
+func runFit(ctx context.Context, ff *fitFlags, stdout, stderr io.Writer) error {
 	if *ff.train == "" || *ff.out == "" {
 		return usageError("--train and --out are required")
 	}
@@ -286,17 +307,19 @@ func runFit(ctx context.Context, ff *fitFlags, stdout io.Writer) error {
 	if _, err := pipeline.NewMethod("aer", spec.Params); err != nil {
 		return usageError(err.Error())
 	}
-	if err := checkMatches(ctx, "train", *ff.train); err != nil {
+	if _, err := listMatches(ctx, "train", *ff.train); err != nil {
 		return err
 	}
 	if *ff.valid != "" {
-		if err := checkMatches(ctx, "valid", *ff.valid); err != nil {
+		if _, err := listMatches(ctx, "valid", *ff.valid); err != nil {
 			return err
 		}
 	}
 	p, s := beam.NewPipelineWithRoot()
 	fit.Pipeline(s, fit.Options{Train: *ff.train, Valid: *ff.valid, Out: *ff.out, Spec: spec})
+	progress.Start(stderr, "aer-beam: fit: ")
 	counts, err := runCounting(ctx, p, fit.Namespace)
+	progress.Stop()
 	if err != nil {
 		return err
 	}
@@ -309,24 +332,24 @@ func runFit(ctx context.Context, ff *fitFlags, stdout io.Writer) error {
 	return nil
 }
 
-// checkMatches reports a file pattern that matches no file, before a
-// pipeline is built, so that the error is one line, not a failed job:
-// the pattern is listed through Beam's file systems, as the pipeline's
-// match will list it.
-func checkMatches(ctx context.Context, name, pattern string) error {
+// listMatches lists the files a pattern matches, before a pipeline is
+// built, through Beam's file systems, as the pipeline's match will list
+// them; a pattern that matches no file is an error of one line, not a
+// failed job.
+func listMatches(ctx context.Context, name, pattern string) ([]string, error) {
 	fsys, err := filesystem.New(ctx, pattern)
 	if err != nil {
-		return fmt.Errorf("--%s %s: %w", name, pattern, err)
+		return nil, fmt.Errorf("--%s %s: %w", name, pattern, err)
 	}
 	defer fsys.Close()
 	files, err := fsys.List(ctx, pattern)
 	if err != nil {
-		return fmt.Errorf("--%s %s: %w", name, pattern, err)
+		return nil, fmt.Errorf("--%s %s: %w", name, pattern, err)
 	}
 	if len(files) == 0 {
-		return fmt.Errorf("--%s %s: no files match", name, pattern)
+		return nil, fmt.Errorf("--%s %s: no files match", name, pattern)
 	}
-	return nil
+	return files, nil
 }
 
 // runCounting runs the pipeline and returns its committed counters of

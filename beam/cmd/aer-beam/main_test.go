@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/aer-go/aer"
-	"github.com/aer-go/aer/beam/predict"
 )
 
 // TestPredictCommand runs aer-beam predict on two files (Prism,
@@ -48,10 +49,10 @@ func TestPredictCommand(t *testing.T) {
 	out := filepath.Join(dir, "scores")
 	var stdout, stderr bytes.Buffer
 	code := run([]string{"aer-beam", "predict", "--model", modelFile, "--data", filepath.Join(dir, "in*.csv"), "--out", out, "--runner", "prism"}, &stdout, &stderr)
-	if code != 0 || !strings.Contains(stdout.String(), "2 files scored") {
+	if code != 0 || !strings.Contains(stdout.String(), "2 files scored") || !strings.Contains(stdout.String(), filepath.Join(out, "manifest.json")) {
 		t.Fatalf("exit %d: %s%s", code, stdout.String(), stderr.String())
 	}
-	if _, err := os.Stat(predict.Shard(out, filepath.Join(dir, "ina.csv"))); err != nil {
+	if _, err := os.Stat(filepath.Join(out, "ina.pred.csv")); err != nil {
 		t.Error(err)
 	}
 	stdout.Reset()
@@ -67,6 +68,118 @@ func TestPredictCommand(t *testing.T) {
 	stderr.Reset()
 	if code := run([]string{"aer-beam", "nosuch"}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "unknown command") {
 		t.Errorf("unknown command: exit %d: %s", code, stderr.String())
+	}
+}
+
+// TestPredictShardMap runs aer-beam predict on three files in two
+// folders, two of the same name (Prism, in-process): each input is
+// scored into the shard named after it (the folder taken into the name
+// where two share it) with its rows, listed input by input in
+// manifest.json and under --json; stderr has one line as each stage
+// starts and one as it ends, whatever the rows.
+func TestPredictShardMap(t *testing.T) {
+	dir := t.TempDir()
+	trainPath := filepath.Join("..", "..", "..", "cmd", "aer", "testdata", "fit", "train.csv")
+	tbl, err := aer.ReadTable(trainPath, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := aer.Method("tree")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := aer.Fit(context.Background(), tbl, nil, nil, tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	modelFile := filepath.Join(dir, "m.aer")
+	if err := m.Save(context.Background(), modelFile); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(trainPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(src), "\n")
+	head, rows := lines[0], lines[1:len(lines)-1]
+	inputs := map[string]int{ // input -> rows
+		filepath.Join(dir, "in", "east", "part-001.csv"): 7,
+		filepath.Join(dir, "in", "east", "part-002.csv"): 12,
+		filepath.Join(dir, "in", "west", "part-001.csv"): 5,
+	}
+	wantShard := map[string]string{
+		filepath.Join(dir, "in", "east", "part-001.csv"): "east_part-001.pred.csv",
+		filepath.Join(dir, "in", "east", "part-002.csv"): "part-002.pred.csv",
+		filepath.Join(dir, "in", "west", "part-001.csv"): "west_part-001.pred.csv",
+	}
+	next := 0
+	for _, in := range slices.Sorted(maps.Keys(inputs)) {
+		n := inputs[in]
+		os.MkdirAll(filepath.Dir(in), 0o755)
+		if err := os.WriteFile(in, []byte(head+strings.Join(rows[next:next+n], "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		next += n
+	}
+	out := filepath.Join(dir, "out")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"aer-beam", "predict", "--model", modelFile, "--data", filepath.Join(dir, "in", "*", "part-*.csv"), "--out", out, "--json"}, &stdout, &stderr)
+	var doc struct {
+		Manifest string
+		Files    int
+		Rows     int64
+		Shards   []struct {
+			Input, Output string
+			Rows          int64
+		}
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &doc); code != 0 || err != nil {
+		t.Fatalf("exit %d, %v: %s%s", code, err, stdout.String(), stderr.String())
+	}
+	if doc.Files != 3 || doc.Rows != 24 || len(doc.Shards) != 3 || doc.Manifest != filepath.Join(out, "manifest.json") {
+		t.Errorf("--json: %s", stdout.String())
+	}
+	for _, sh := range doc.Shards {
+		want := filepath.Join(out, wantShard[sh.Input])
+		if wantShard[sh.Input] == "" || sh.Output != want || sh.Rows != int64(inputs[sh.Input]) {
+			t.Errorf("--json maps %s to %s with %d rows, want %s with %d", sh.Input, sh.Output, sh.Rows, want, inputs[sh.Input])
+			continue
+		}
+		b, err := os.ReadFile(sh.Output)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if got := strings.Count(string(b), "\n") - 1; got != inputs[sh.Input] {
+			t.Errorf("%s: %d rows, want %d", sh.Output, got, inputs[sh.Input])
+		}
+	}
+	// manifest.json holds the same map.
+	var onDisk struct {
+		Shards []struct{ Input, Output string }
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "manifest.json")); err != nil || json.Unmarshal(b, &onDisk) != nil || len(onDisk.Shards) != 3 {
+		t.Errorf("manifest.json: %v: %+v", err, onDisk)
+	}
+	for _, sh := range onDisk.Shards {
+		if sh.Output != filepath.Join(out, wantShard[sh.Input]) {
+			t.Errorf("manifest.json maps %s to %s", sh.Input, sh.Output)
+		}
+	}
+	// Progress: a line as each stage starts and one as it ends.
+	var starts, ends int
+	for _, l := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
+		switch {
+		case strings.HasPrefix(l, "aer-beam: predict: ") && strings.HasSuffix(l, " ..."):
+			starts++
+		case strings.HasPrefix(l, "aer-beam: predict: ") && strings.Contains(l, ": done in "):
+			ends++
+		default:
+			t.Errorf("stderr line %q", l)
+		}
+	}
+	if starts != 3 || ends != 3 || !strings.Contains(stderr.String(), "reading, scoring and writing 3 files: done in ") {
+		t.Errorf("progress: %d starts, %d ends:\n%s", starts, ends, stderr.String())
 	}
 }
 
@@ -99,9 +212,15 @@ func TestFitCommand(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &doc); code != 0 || err != nil {
 		t.Fatalf("exit %d, %v: %s%s", code, err, stdout.String(), stderr.String())
 	}
-	// The runner's log lines stay behind --verbose.
+	// The runner's log lines stay behind --verbose; each of the five
+	// stages says when it starts and when it ends, once.
 	if strings.Contains(stderr.String(), "level=INFO") {
 		t.Errorf("a quiet fit logged the runner's steps:\n%s", stderr.String())
+	}
+	if lines := strings.Split(strings.TrimSpace(stderr.String()), "\n"); len(lines) != 10 ||
+		strings.Count(stderr.String(), ": done in ") != 5 || !strings.HasPrefix(lines[0], "aer-beam: fit: reading the rows") ||
+		!strings.HasPrefix(lines[9], "aer-beam: fit: weighing and tuning the members, writing the model: done in ") {
+		t.Errorf("fit's progress, want a line as each of 5 stages starts and ends:\n%s", stderr.String())
 	}
 	m, err := aer.Load(model)
 	if err != nil {
