@@ -84,14 +84,21 @@ const (
 	plotHeight = 4.5 * vg.Inch
 )
 
-// legend is a legend of the named line styles, for the right of a plot.
-func legend(names []string) plot.Legend {
+// newLegend is an empty legend in the style of every figure's, for the
+// right of a plot.
+func newLegend() plot.Legend {
 	l := plot.NewLegend()
 	l.Top, l.Left = true, true
 	l.TextStyle.Font.Size = vg.Points(9)
 	l.ThumbnailWidth = vg.Points(20)
 	l.Padding = vg.Points(5)
 	l.YOffs = -vg.Points(12)
+	return l
+}
+
+// legend is a legend of the named line styles, for the right of a plot.
+func legend(names []string) plot.Legend {
+	l := newLegend()
 	for i, n := range names {
 		l.Add(n, &plotter.Line{LineStyle: lineStyle(i)})
 	}
@@ -127,12 +134,7 @@ type legendItem struct {
 // in smaller grey type under "other methods (grey):", the names of the
 // curves drawn grey.
 func renderCurves(p *plot.Plot, items []legendItem, grey []string) (*rendered, error) {
-	l := plot.NewLegend()
-	l.Top, l.Left = true, true
-	l.TextStyle.Font.Size = vg.Points(9)
-	l.ThumbnailWidth = vg.Points(20)
-	l.Padding = vg.Points(5)
-	l.YOffs = -vg.Points(12)
+	l := newLegend()
 	names := make([]string, len(items))
 	for i, it := range items {
 		l.Add(it.name, &plotter.Line{LineStyle: it.style})

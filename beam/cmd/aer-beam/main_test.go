@@ -14,11 +14,11 @@ import (
 	"github.com/aer-go/aer"
 )
 
-// TestPredictCommand runs aer-beam predict on two files (Prism,
-// in-process): a shard each, the counts printed; and the usage errors.
-func TestPredictCommand(t *testing.T) {
-	dir := t.TempDir()
-	trainPath := filepath.Join("..", "..", "..", "cmd", "aer", "testdata", "fit", "train.csv")
+// treeModel fits a tree on cmd/aer's training file and saves it in dir:
+// the file's path and the model's.
+func treeModel(t *testing.T, dir string) (trainPath, modelFile string) {
+	t.Helper()
+	trainPath = filepath.Join("..", "..", "..", "cmd", "aer", "testdata", "fit", "train.csv")
 	tbl, err := aer.ReadTable(trainPath, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -31,10 +31,18 @@ func TestPredictCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	modelFile := filepath.Join(dir, "m.aer")
+	modelFile = filepath.Join(dir, "m.aer")
 	if err := m.Save(context.Background(), modelFile); err != nil {
 		t.Fatal(err)
 	}
+	return trainPath, modelFile
+}
+
+// TestPredictCommand runs aer-beam predict on two files (Prism,
+// in-process): a shard each, the counts printed; and the usage errors.
+func TestPredictCommand(t *testing.T) {
+	dir := t.TempDir()
+	trainPath, modelFile := treeModel(t, dir)
 	train, err := os.ReadFile(trainPath)
 	if err != nil {
 		t.Fatal(err)
@@ -79,23 +87,7 @@ func TestPredictCommand(t *testing.T) {
 // starts and one as it ends, whatever the rows.
 func TestPredictShardMap(t *testing.T) {
 	dir := t.TempDir()
-	trainPath := filepath.Join("..", "..", "..", "cmd", "aer", "testdata", "fit", "train.csv")
-	tbl, err := aer.ReadTable(trainPath, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree, err := aer.Method("tree")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := aer.Fit(context.Background(), tbl, nil, nil, tree)
-	if err != nil {
-		t.Fatal(err)
-	}
-	modelFile := filepath.Join(dir, "m.aer")
-	if err := m.Save(context.Background(), modelFile); err != nil {
-		t.Fatal(err)
-	}
+	trainPath, modelFile := treeModel(t, dir)
 	src, err := os.ReadFile(trainPath)
 	if err != nil {
 		t.Fatal(err)
