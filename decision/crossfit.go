@@ -96,6 +96,7 @@ func outOfFold(ctx context.Context, method learn.Method, train, valid *learn.Dat
 				in = append(in, i)
 			}
 		}
+		env.Report("cross-fit", f, k) // the folds' fits are quiet
 		fenv.Seed = rng.DeriveSeed(rng.DeriveSeed(env.Seed, streamCrossFit), uint64(f))
 		m, err := method.Fit(ctx, train.Subset(in), valid, fenv)
 		if err != nil {
@@ -110,6 +111,7 @@ func outOfFold(ctx context.Context, method learn.Method, train, valid *learn.Dat
 			oof[i] = s[j]
 		}
 	}
+	env.Report("cross-fit", k, k)
 	return oof, nil
 }
 
