@@ -172,3 +172,30 @@ func TestNotesFoldWarnings(t *testing.T) {
 		t.Errorf("got %q, want %q", buf.String(), want)
 	}
 }
+
+// TestCVProgressLog: aer cv with stderr a file logs the reading and the
+// folds as stages, its rounds' lines between.
+func TestCVProgressLog(t *testing.T) {
+	dir := t.TempDir()
+	train, _, _ := aerTask(t, dir)
+	f, err := os.Create(filepath.Join(dir, "stderr.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out bytes.Buffer
+	if err := run([]string{"cv", "--data", train, "--method", "tree", "--folds", "3"}, &out, f); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(f.Name())
+	want := regexp.MustCompile(`^cv tree: reading task.train.csv 0.0/0.\d MB, \d+\.\d s
+cv tree: reading task.train.csv done in \d+\.\d s, \d+\.\d s
+cv tree: folds 0/3, \d+\.\d s
+(cv: repeat 1/1, fold \d/3: .*
+){3}cv tree: folds done in \d+\.\d s, \d+\.\d s
+cv tree: done, \d+\.\d s
+$`)
+	if !want.Match(got) {
+		t.Errorf("stderr:\n%s", got)
+	}
+}
