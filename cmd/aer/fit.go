@@ -101,6 +101,11 @@ the memory available), lowered during the fit when the method learns a
 closer figure (aer, once it knows its mixture): it collects as the heap
 nears what the fit is expected to hold at its peak instead of letting it
 grow to twice the live data.
+Progress: stderr shows each stage as it runs (for aer: reading, prepare,
+mixture, subsets, members, weights, tune), on a terminal as a bar redrawn
+every quarter second, otherwise as a line when a stage starts, one when it
+ends and one per 10 s of a long stage, each with the seconds since the
+start.
 Ctrl-C stops a fit within a second and writes nothing.`
 
 func init() {
