@@ -21,7 +21,8 @@ import (
 // metric or cost matrix), on the hold-out share when it is not 0 (a grid
 // needs one). s.Seed drives the folds and the fits; s.Workers bounds the
 // goroutines of all the rounds together (the result does not depend on
-// it). onRound, when not nil, is told of each finished round. A nil
+// it). s.Progress, when not nil, is told the rounds done (stage
+// "folds"); onRound, when not nil, of each finished round. A nil
 // method means DefaultMethod; nil s and cs the defaults.
 func CrossValidate(ctx context.Context, t *Table, s *Settings, method learn.Method, cs *cv.Settings, onRound func(cv.Fold)) (*cv.Result, error) {
 	if s == nil {
@@ -45,7 +46,8 @@ func CrossValidate(ctx context.Context, t *Table, s *Settings, method learn.Meth
 		return nil, fmt.Errorf("%w: a grid search needs a validation hold-out (cv.Settings.Holdout)", learn.ErrParam)
 	}
 	fit := func(ctx context.Context, train, valid *learn.Data, k int, env learn.Env) (learn.Model, cv.Decider, error) {
-		env.Logger, env.Progress = s.Logger, s.Progress
+		// A round's fit is quiet (cv.Run reports the rounds done).
+		env.Logger = s.Logger
 		if k > 2 {
 			env.MemoryPlan = s.MemoryPlan
 		}
@@ -59,5 +61,5 @@ func CrossValidate(ctx context.Context, t *Table, s *Settings, method learn.Meth
 		return f.Model, f.Layer, nil
 	}
 	d := &learn.Data{X: t.d.X, Y: t.d.Y, W: t.d.W, Features: t.d.Features}
-	return cv.Run(ctx, d, k, fit, cs, Env{Seed: s.Seed, Workers: s.Workers}, onRound)
+	return cv.Run(ctx, d, k, fit, cs, Env{Seed: s.Seed, Workers: s.Workers, Progress: s.Progress}, onRound)
 }

@@ -274,6 +274,8 @@ func newFit(ctx context.Context, train, valid *learn.Data, cfg *Config, env lear
 // prepare imputes the training means and standardises the training and
 // validation features.
 func (f *fitRun) prepare() error {
+	f.env.Report("prepare", 0, 1)
+	defer f.env.Report("prepare", 1, 1)
 	f.m = &Model{}
 	// The hold-out split made its own copy of the rows; otherwise the
 	// caller's features are copied unless it gave them up.
@@ -302,7 +304,6 @@ func (f *fitRun) fitMixture() error {
 		return err
 	}
 	f.m.mixture = sel.Model
-	f.env.Report("mixture", 1, 1)
 	// With the mixture's size known, the rest of the fit needs less than
 	// the estimate before it (which takes the pool's largest): tell the
 	// caller, now and after the subsets.
@@ -357,6 +358,7 @@ func (c *resolvedConfig) selectMixture(ctx context.Context, x *mat.Dense, nMajor
 		Seed:             rng.DeriveSeed(env.Seed, streamMixture),
 		Workers:          workers,
 		Logger:           env.Logger,
+		Fitted:           func(done, total int) { env.Report("mixture", done, total) },
 	})
 	if err != nil {
 		return nil, fmt.Errorf("aer: mixture: %w", err)
@@ -378,10 +380,14 @@ func (f *fitRun) replan(from int) {
 // makeSubsets ranks the majority rows under each component and draws the
 // global and local subsets (step 2).
 func (f *fitRun) makeSubsets() error {
+	// Two steps: the majority rows' scores under every component, then
+	// the subsets ranked by them.
+	f.env.Report("subsets", 0, 2)
 	scores, err := rowScores(f.m.mixture, f.xt, f.majority, f.c.Rank == RankResponsibility)
 	if err != nil {
 		return fmt.Errorf("aer: ranking majority rows: %w", err)
 	}
+	f.env.Report("subsets", 1, 2)
 	f.subsets, err = resample.Subsets(f.xt, scores, f.majority, f.minority, rng.DeriveSeed(f.env.Seed, streamSubsets), &resample.SubsetOptions{
 		LocalRandom: f.c.LocalRandom,
 		NoTomek:     f.c.NoTomek,
@@ -391,7 +397,7 @@ func (f *fitRun) makeSubsets() error {
 		return fmt.Errorf("aer: subsets: %w", err)
 	}
 	f.rep.Subsets = f.subsets
-	f.env.Report("subsets", 1, 1)
+	f.env.Report("subsets", 2, 2)
 	// The subsets' buffers are done with: the rest needs less still.
 	f.replan(fromMembers)
 	return nil
@@ -492,18 +498,16 @@ func (f *fitRun) chooseSet() (memberSet, error) {
 	var bestSet memberSet
 	for g, s := range f.sets {
 		t0 := time.Now()
-		s, err := f.weigh(s)
+		s, err := f.weigh(s, f.stage("weights", g))
 		if err != nil {
 			return memberSet{}, err
 		}
-		f.env.Report("weights", g+1, len(f.sets))
 		f.rep.Seconds.Weights += time.Since(t0).Seconds()
 
 		t0 = time.Now()
-		if s.tune, err = f.tune(s); err != nil {
+		if s.tune, err = f.tune(s, f.stage("tune", g)); err != nil {
 			return memberSet{}, err
 		}
-		f.env.Report("tune", g+1, len(f.sets))
 		f.rep.Seconds.Tune += time.Since(t0).Seconds()
 
 		point := GridPoint{Params: f.points[g], ValidMetric: s.tune.Metric, Lambda: s.tune.Combiner.Lambda, Delta: s.tune.Combiner.Delta, MemberLeaves: s.leaves}
@@ -520,10 +524,23 @@ func (f *fitRun) chooseSet() (memberSet, error) {
 	return bestSet, nil
 }
 
+// stage returns the progress report of stage name for member set g:
+// the stage as it is when there is one set, else named after the set
+// ("weights 2/3").
+func (f *fitRun) stage(name string, g int) func(done, total int) {
+	if len(f.sets) > 1 {
+		name = fmt.Sprintf("%s %d/%d", name, g+1, len(f.sets))
+	}
+	return func(done, total int) { f.env.Report(name, done, total) }
+}
+
 // weigh fits the static weights of the members of s (step 4), from their
-// outputs on the weight rows.
-func (f *fitRun) weigh(s memberSet) (memberSet, error) {
+// outputs on the weight rows, reporting its three steps (the outputs on
+// the validation rows, on the weight rows, the weights) to report.
+func (f *fitRun) weigh(s memberSet, report func(done, total int)) (memberSet, error) {
 	c := f.c
+	report(0, 3)
+	defer report(3, 3)
 	s.leaves = make([]int, len(s.members))
 	for k, mb := range s.members {
 		s.leaves[k] = learn.NumParams(mb.Model)
@@ -535,12 +552,14 @@ func (f *fitRun) weigh(s memberSet) (memberSet, error) {
 	if s.valid, err = memberOutputs(s.members, f.xvt, f.workers); err != nil {
 		return s, err
 	}
+	report(1, 3)
 	fw := s.valid
 	if c.WeightData != WeightValid {
 		if fw, err = memberOutputs(s.members, f.wx, f.workers); err != nil {
 			return s, err
 		}
 	}
+	report(2, 3)
 	if c.outputs == ensemble.Labels {
 		if fw == s.valid {
 			fw = mat.DenseCopyOf(s.valid)
@@ -567,8 +586,8 @@ func (f *fitRun) weigh(s memberSet) (memberSet, error) {
 }
 
 // tune chooses the dynamic rule, lambda and delta of s on the validation
-// rows (step 5).
-func (f *fitRun) tune(s memberSet) (*ensemble.TuneResult, error) {
+// rows (step 5), reporting each candidate done to report.
+func (f *fitRun) tune(s memberSet, report func(done, total int)) (*ensemble.TuneResult, error) {
 	c, metric := f.c, f.c.metric
 	ts := &ensemble.TuneSettings{
 		Metric: func(tp, fp, tn, fn int) float64 {
@@ -581,6 +600,7 @@ func (f *fitRun) tune(s memberSet) (*ensemble.TuneResult, error) {
 		Deltas:     deltaGrid(c.DeltaStep),
 		Workers:    f.workers,
 		Logits:     s.logits,
+		Progress:   report,
 	}
 	if c.Thresholds == ThresholdsFine {
 		ts.Deltas, ts.DeltaQuantiles = ensemble.DeltaGrid(), 200
@@ -737,6 +757,7 @@ func trainMembers(ctx context.Context, data, balanced *learn.Data, subsets []res
 	// every row (logreg's feature-major layout) is then never held beside
 	// a global member's buffers, the largest of the pool's.
 	peers := make([]Member, P)
+	done(0, P+n*G)
 	for t, pm := range peerMethods {
 		env := learn.Env{Seed: rng.DeriveSeed(peerSeed, uint64(t)), Workers: workers, Logger: logger}
 		mb, err := pm.Fit(ctx, data, nil, env)
@@ -1302,13 +1323,13 @@ func (f *multiFit) fitMixture() error {
 		return err
 	}
 	f.m.mixture = sel.Model
-	f.env.Report("mixture", 1, 1)
 	return nil
 }
 
 // makeSubsets ranks each class's rows under every component and draws
 // the global and local subsets of each component.
 func (f *multiFit) makeSubsets() error {
+	f.env.Report("subsets", 0, 1)
 	L := f.m.mixture.K()
 	t := len(f.train.Y)
 	for _, rows := range f.classRows {
@@ -1452,6 +1473,7 @@ func (f *multiFit) fitMembers() ([]multiSet, error) {
 	all := &learn.Data{X: f.xt, Y: f.train.Y, W: f.train.W, Features: f.train.Features}
 	balanced := &learn.Data{X: f.xt, Y: f.train.Y, W: classBalanced(f.train.Y, f.train.W, f.k), Features: f.train.Features}
 	out := make([]MultiMember, len(jobs))
+	f.env.Report("members", 0, len(jobs))
 	_, err = learn.ForEach(f.ctx, f.workers, len(jobs), func() func(context.Context, int) error {
 		return func(ctx context.Context, j int) error {
 			jb := jobs[j]
@@ -1534,6 +1556,7 @@ func multiFitters(methods []learn.Method, refuse string) ([]learn.ClassFitter, e
 func (f *multiFit) choose(sets []multiSet) error {
 	c := f.c
 	t0 := time.Now()
+	f.env.Report("weights", 0, len(sets))
 	var err error
 	if f.logDensValid, err = f.m.mixture.ComponentLogDensity(f.xvt, nil); err != nil {
 		return fmt.Errorf("aer: validation log-densities: %w", err)

@@ -353,7 +353,7 @@ func forRounds(ctx context.Context, set Settings, env learn.Env, tasks []task, d
 		once    sync.Once
 	)
 	stop := func() { once.Do(func() { close(stopped) }) }
-	env.Report("cv", 0, len(tasks))
+	env.Report("folds", 0, len(tasks))
 	for range par {
 		wg.Add(1)
 		go func() {
@@ -376,8 +376,8 @@ func forRounds(ctx context.Context, set Settings, env learn.Env, tasks []task, d
 				}
 				mu.Lock()
 				done++
-				env.Report("cv", done, len(tasks))
 				after()
+				env.Report("folds", done, len(tasks))
 				mu.Unlock()
 			}
 		}()

@@ -53,6 +53,11 @@ type TuneSettings struct {
 	// Logits, when it is the logit copy of the outputs at Eps (NewLogits),
 	// is used instead of building one (logit space); otherwise ignored.
 	Logits *Logits
+	// Progress, when not nil, is called before the work and as each step
+	// finishes: done of total steps, a step being a candidate's dynamic
+	// scores or a (rule, lambda) pair's threshold sweep. Calls are
+	// serialised; they change nothing of the result.
+	Progress func(done, total int)
 }
 
 // Select is the statistic that chooses the dynamic rule and lambda on the
@@ -375,6 +380,8 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 	// would meet them.
 	dyns := make([][]float64, len(cands))
 	errs := make([]error, len(cands))
+	tasks := len(cands) * len(lambdas)
+	step := tuneSteps(s.Progress, len(cands)+tasks)
 	par.For(min(workers, len(cands)), len(cands), func(ci int) {
 		c := proto
 		c.Dynamic = cands[ci]
@@ -385,6 +392,7 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 		var diag DynamicDiag
 		dyns[ci], diag, errs[ci] = dynamicScores(&p, logDens, cands[ci], ly)
 		res.Candidates[ci] = CandidatePoint{Dynamic: cands[ci], Diag: diag}
+		step()
 	})
 	for ci := range cands {
 		if errs[ci] != nil {
@@ -395,7 +403,6 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 	}
 	// Every (rule, lambda) pair is an independent task writing its own
 	// slot, so the result does not depend on the number of workers.
-	tasks := len(cands) * len(lambdas)
 	taskErr := make([]error, tasks)
 	workers = min(workers, tasks)
 	var next atomic.Int64
@@ -437,6 +444,7 @@ func Tune(f *mat.Dense, y []int, logDens *mat.Dense, static []float64, s *TuneSe
 				curve := make([]DeltaPoint, len(deltas))
 				sweep(curve, pairs, deltas, pos, s.Metric)
 				curves[ci][k] = curve
+				step()
 			}
 		})
 	}
@@ -562,4 +570,24 @@ func checkSimplex(w []float64, members int) error {
 		return fmt.Errorf("ensemble: static weights sum to %v, not 1", sum)
 	}
 	return nil
+}
+
+// tuneSteps reports to f (TuneSettings.Progress) that none of total steps
+// is done and returns the call that counts one more, serialised; nil f
+// counts nothing.
+func tuneSteps(f func(done, total int), total int) func() {
+	if f == nil {
+		return func() {}
+	}
+	var (
+		mu   sync.Mutex
+		done int
+	)
+	f(0, total)
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		done++
+		f(done, total)
+	}
 }

@@ -139,6 +139,7 @@ func Select(ctx context.Context, x *mat.Dense, pool []int, s *Settings) (*Select
 		err error
 	}
 	outs := make([]out, len(pool))
+	fitted := fittedCounter(base.Fitted, len(pool), xs != x)
 	fit := func(i, w int) {
 		cs := base
 		cs.Components = pool[i]
@@ -149,6 +150,7 @@ func Select(ctx context.Context, x *mat.Dense, pool []int, s *Settings) (*Select
 		}
 		m, res, err := Fit(ctx, xs, &cs)
 		outs[i] = out{m, res, err}
+		fitted()
 	}
 	if len(pool) >= workers && workers > 1 {
 		order := make([]int, len(pool))
@@ -199,9 +201,34 @@ func Select(ctx context.Context, x *mat.Dense, pool []int, s *Settings) (*Select
 		sel.Model, sel.Result = m, res
 		sel.Iterations += res.TotalIterations
 		sel.RefitSeconds = time.Since(t0).Seconds()
+		fitted()
 	}
 	sel.Seconds = time.Since(start).Seconds()
 	return sel, nil
+}
+
+// fittedCounter reports to f (Settings.Fitted) that none of the fits of
+// a pool of size pool (and the refit on all rows, with refit) is done,
+// and returns the call that counts one more done; nil f counts nothing.
+func fittedCounter(f func(done, total int), pool int, refit bool) func() {
+	if f == nil {
+		return func() {}
+	}
+	total := pool
+	if refit {
+		total++
+	}
+	var (
+		mu   sync.Mutex
+		done int
+	)
+	f(0, total)
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		done++
+		f(done, total)
+	}
 }
 
 // responsibilitiesOf returns a startResp filling in m's responsibilities

@@ -182,6 +182,11 @@ type Settings struct {
 	// restart. Calls are serialised, but restarts running in parallel
 	// interleave.
 	Progress func(Progress)
+	// Fitted, when not nil, is called by Select before its first fit and
+	// as each fit finishes: done of total fits, the pool's and, when Select
+	// compares the pool on a subsample or a projection, the refit on all
+	// rows. Calls are serialised; Fit ignores it.
+	Fitted func(done, total int)
 	// Logger receives debug records about restarts, re-seeded components
 	// and extra regularisation; nil discards them.
 	Logger *slog.Logger

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
@@ -183,7 +184,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	pr := newBenchProgress(stderr)
 	cfg.Progress = pr.event // its lines carry the errors of failed runs too
 	sum, err := bench.Run(ctx, cfg)
-	pr.done()
+	pr.finish()
 	if err != nil {
 		return err
 	}
@@ -278,15 +279,28 @@ func benchConfig(cfg *bench.Config, datasets []string, seeds, methods string) er
 }
 
 // benchProgress shows a bench's progress: a bar with the time left on a
-// terminal, else one line per finished run.
+// terminal, redrawn every tickEvery with the seconds since the last run
+// finished; else one line per finished run, and one per lineEvery
+// without any ("bench: [3/20] running, 45.0 s").
 type benchProgress struct {
 	mu  sync.Mutex
 	w   io.Writer
 	bar *progressbar.ProgressBar
+	// desc is the bar's description; start the bench's start, last when
+	// the last run finished and lastLine when the last line was written;
+	// done and total the last event's count.
+	desc                  string
+	start, last, lastLine time.Time
+	done, total           int
+	stop, stopped         chan struct{}
 }
 
 func newBenchProgress(w io.Writer) *benchProgress {
-	p := &benchProgress{w: w}
+	t := time.Now()
+	p := &benchProgress{w: w, desc: "bench", start: t, last: t, lastLine: t}
+	if _, ok := w.(*os.File); ok {
+		p.tick()
+	}
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		p.bar = progressbar.NewOptions(-1,
 			progressbar.OptionSetWriter(f),
@@ -300,13 +314,43 @@ func newBenchProgress(w io.Writer) *benchProgress {
 	return p
 }
 
+// tick starts the goroutine that redraws the bar, or writes the line of
+// a long silence.
+func (p *benchProgress) tick() {
+	p.stop, p.stopped = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(p.stopped)
+		t := time.NewTicker(tickEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-p.stop:
+				return
+			case <-t.C:
+			}
+			p.mu.Lock()
+			now := time.Now()
+			switch {
+			case p.bar != nil:
+				p.bar.Describe(fmt.Sprintf("%s, %.0f s", p.desc, now.Sub(p.last).Seconds()))
+			case now.Sub(p.lastLine) >= lineEvery:
+				p.lastLine = now
+				fmt.Fprintf(p.w, "bench: [%d/%d] running, %.1f s\n", p.done, p.total, now.Sub(p.start).Seconds())
+			}
+			p.mu.Unlock()
+		}
+	}()
+}
+
 func (p *benchProgress) event(e bench.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	r := e.Row
+	p.last, p.lastLine, p.done, p.total = time.Now(), time.Now(), e.Done, e.Total
 	if p.bar != nil {
 		p.bar.ChangeMax(e.Total)
-		p.bar.Describe(fmt.Sprintf("bench %s %s seed %d", r.Dataset, r.Method, r.Seed))
+		p.desc = fmt.Sprintf("bench %s %s seed %d", r.Dataset, r.Method, r.Seed)
+		p.bar.Describe(p.desc)
 		p.bar.Set(e.Done)
 		return
 	}
@@ -325,7 +369,14 @@ func (p *benchProgress) event(e bench.Event) {
 	fmt.Fprintf(p.w, "bench: [%d/%d] %s %s seed %d: %s\n", e.Done, e.Total, r.Dataset, r.Method, r.Seed, what)
 }
 
-func (p *benchProgress) done() {
+func (p *benchProgress) finish() {
+	if p.stop != nil {
+		close(p.stop)
+		<-p.stopped
+		p.stop = nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.bar != nil {
 		p.bar.Finish()
 		fmt.Fprintln(p.w)

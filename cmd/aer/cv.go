@@ -165,14 +165,11 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		set.Holdout = *holdout
 	}
-	d, err := cvLoad(ctx, &df, *data, *weight, *folds, stderr)
-	if err != nil {
-		return err
-	}
-	if w := d.ContinuousLabel(); w != "" {
-		fmt.Fprintf(stderr, "cv: warning: %s\n", w)
-	}
-	res, elapsed, err := cvRun(ctx, plan, d, &set, learn.Env{Seed: *seed, Workers: *jobs}, stderr)
+	// The progress shows from the first byte read (reading, then the
+	// folds done); while it shows, the command's lines go through it.
+	bar := newProgress(stderr, "cv "+plan.method.Name())
+	d, res, elapsed, err := cvLoadRun(ctx, plan, &df, &set, cvRunArgs{*data, *weight, *seed, *jobs}, bar, stderr)
+	bar.done(err)
 	if err != nil {
 		return err
 	}
@@ -223,10 +220,37 @@ func cvDocument(d *dataset.Dataset, plan *fitPlan, grid []string, head cvHead, t
 		fmt.Sprintf("%d positive (%s)", pos, d.Classes[1])
 }
 
+// cvRunArgs are the flags of aer cv that cvLoadRun reads.
+type cvRunArgs struct {
+	data, weight string
+	seed         uint64
+	jobs         int
+}
+
+// cvLoadRun reads the data and cross-validates plan on it, its progress
+// on bar (whose writer takes the lines meant for stderr meanwhile).
+func cvLoadRun(ctx context.Context, plan *fitPlan, df *dataFlags, set *cv.Settings, a cvRunArgs, bar *progress, stderr io.Writer) (*dataset.Dataset, *cv.Result, time.Duration, error) {
+	w := bar.writer(stderr)
+	d, err := cvLoad(bar.reading(ctx), df, a.data, a.weight, set.Folds, w)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if warn := d.ContinuousLabel(); warn != "" {
+		fmt.Fprintf(w, "cv: warning: %s\n", warn)
+	}
+	notes := noteLoggerOnce(w, "cv")
+	defer flushNotes(notes, w)
+	res, elapsed, err := cvRun(ctx, plan, d, set, learn.Env{Seed: a.seed, Workers: a.jobs, Progress: bar.update, Logger: notes}, w)
+	return d, res, elapsed, err
+}
+
 // cvRun cross-validates plan on d with set, a line per finished round
-// on stderr, and returns the result and how long it took.
+// on stderr, and returns the result and how long it took. The notes go
+// to env.Logger, noteLoggerOnce's.
 func cvRun(ctx context.Context, plan *fitPlan, d *dataset.Dataset, set *cv.Settings, env learn.Env, stderr io.Writer) (*cv.Result, time.Duration, error) {
-	env.Logger = noteLoggerOnce(stderr, "cv")
+	if env.Logger == nil {
+		env.Logger = noteLoggerOnce(stderr, "cv")
+	}
 	start := time.Now()
 	fresh, _ := learn.New(plan.method.Name())
 	res, err := aerlib.CrossValidate(ctx, aerlib.TableOf(d), plan.settings(env), fresh, set, func(f cv.Fold) {

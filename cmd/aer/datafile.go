@@ -67,13 +67,18 @@ func openData(ctx context.Context, path string) (*dataFile, error) {
 // loadData reads the whole table at path ("-": the standard input, named
 // stdin): CSV, gzip-compressed CSV, Parquet or another registered format,
 // named as dataset.Load names it. Reads stop when ctx is done (Ctrl-C
-// during a long read).
+// during a long read), and report their bytes when ctx asks
+// (withReadProgress).
 func loadData(ctx context.Context, path string, opt dataset.Options) (*dataset.Dataset, error) {
 	if path == "-" {
-		d, err := dataset.Decode(ctxio.NewReader(ctx, stdinOf(ctx)), "stdin", opt)
+		r := ctxio.NewReader(ctx, stdinOf(ctx))
+		var end func()
+		r.Progress, end = readProgress(ctx, "stdin", 0)
+		d, err := dataset.Decode(r, "stdin", opt)
 		if err != nil {
 			return nil, err
 		}
+		end()
 		d.Name = "stdin"
 		return d, nil
 	}
@@ -82,10 +87,18 @@ func loadData(ctx context.Context, path string, opt dataset.Options) (*dataset.D
 		return nil, err
 	}
 	defer f.Close()
-	d, err := dataset.Decode(ctxio.NewFile(ctx, f), filepath.Base(path), opt)
+	var size int64
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		size = fi.Size()
+	}
+	r := ctxio.NewFile(ctx, f)
+	var end func()
+	r.Progress, end = readProgress(ctx, filepath.Base(path), size)
+	d, err := dataset.Decode(r, filepath.Base(path), opt)
 	if err != nil {
 		return nil, err
 	}
+	end()
 	d.Name = dataset.Stem(path)
 	return d, nil
 }

@@ -168,7 +168,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		Datasets: []string{data}, Seeds: o.seeds, Methods: o.specs, Jobs: o.jobs, Threads: o.threads, Out: o.out,
 		Progress: pr.event,
 	})
-	pr.done()
+	pr.finish()
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}

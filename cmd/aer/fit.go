@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"strconv"
 	"strings"
@@ -111,6 +112,11 @@ the memory available), lowered during the fit when the method learns a
 closer figure (aer, once it knows its mixture): it collects as the heap
 nears what the fit is expected to hold at its peak instead of letting it
 grow to twice the live data.
+Progress: stderr shows each stage as it runs (for aer: reading, prepare,
+mixture, subsets, members, weights, tune), on a terminal as a bar redrawn
+every quarter second, otherwise as a line when a stage starts, one when it
+ends and one per 10 s of a long stage, each with the seconds since the
+start.
 Ctrl-C stops a fit within a second and writes nothing.`
 
 func init() {
@@ -253,33 +259,15 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	train, valid, err := a.readData(ctx, stderr)
-	if err != nil {
-		return err
-	}
-	if err := plan.checkValid(valid != nil); err != nil {
-		return err
-	}
-	labelWarning := train.Dataset().ContinuousLabel()
-	if labelWarning != "" {
-		fmt.Fprintf(stderr, "fit: warning: %s\n", labelWarning)
-	}
-	mem, err := a.memoryPlan(plan, train, valid)
-	if err != nil {
-		return err
-	}
+	// The progress shows from the first byte read; while it shows, the
+	// command's notes go through it.
 	bar := newProgress(stderr, "fit "+plan.method.Name())
-	// The training features are not read after the fit: the method may
-	// work on them in place.
-	env := learn.Env{Seed: *a.seed, Workers: *a.threads, Progress: bar.update, Logger: noteLogger(stderr, "fit"), ConsumeTrain: true, MemoryPlan: mem.replan}
-	fresh, _ := learn.New(plan.method.Name())
-	model, err := aerlib.Fit(ctx, train, valid, plan.settings(env), fresh)
+	notes := noteLogger(bar.writer(stderr), "fit")
+	model, train, valid, mem, labelWarning, err := a.fit(ctx, plan, bar, notes, bar.writer(stderr))
 	bar.done(err)
+	flushNotes(notes, stderr)
 	if err != nil {
-		if isParamError(err) {
-			return usageErrorf("fit: %v", err)
-		}
-		return fmt.Errorf("fit: %w", err)
+		return err
 	}
 	for _, w := range model.Report().Warnings {
 		fmt.Fprintf(stderr, "fit: warning: %s\n", w)
@@ -298,6 +286,37 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return writeJSON(stdout, o)
 	}
 	return writeFitText(stdout, o)
+}
+
+// fit reads the data and fits the model, showing its progress on bar
+// and writing its notes to notes and stderr. It returns the model, the
+// tables, the memory plan and the warning about a continuous label ("" if
+// none).
+func (a *fitArgs) fit(ctx context.Context, plan *fitPlan, bar *progress, notes *slog.Logger, stderr io.Writer) (model *aerlib.Model, train, valid *aerlib.Table, mem *fitMemory, labelWarning string, err error) {
+	if train, valid, err = a.readData(bar.reading(ctx), stderr); err != nil {
+		return
+	}
+	if err = plan.checkValid(valid != nil); err != nil {
+		return
+	}
+	if labelWarning = train.Dataset().ContinuousLabel(); labelWarning != "" {
+		fmt.Fprintf(stderr, "fit: warning: %s\n", labelWarning)
+	}
+	if mem, err = a.memoryPlan(plan, train, valid); err != nil {
+		return
+	}
+	// The training features are not read after the fit: the method may
+	// work on them in place.
+	env := learn.Env{Seed: *a.seed, Workers: *a.threads, Progress: bar.update, Logger: notes, ConsumeTrain: true, MemoryPlan: mem.replan}
+	fresh, _ := learn.New(plan.method.Name())
+	if model, err = aerlib.Fit(ctx, train, valid, plan.settings(env), fresh); err != nil {
+		if isParamError(err) {
+			err = usageErrorf("fit: %v", err)
+		} else {
+			err = fmt.Errorf("fit: %w", err)
+		}
+	}
+	return
 }
 
 // readData reads the training table and the validation one, from --valid
