@@ -292,7 +292,7 @@ type benchProgress struct {
 	desc                  string
 	start, last, lastLine time.Time
 	done, total           int
-	stop, stopped         chan struct{}
+	ticks                 ticker
 }
 
 func newBenchProgress(w io.Writer) *benchProgress {
@@ -317,29 +317,18 @@ func newBenchProgress(w io.Writer) *benchProgress {
 // tick starts the goroutine that redraws the bar, or writes the line of
 // a long silence.
 func (p *benchProgress) tick() {
-	p.stop, p.stopped = make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(p.stopped)
-		t := time.NewTicker(tickEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-p.stop:
-				return
-			case <-t.C:
-			}
-			p.mu.Lock()
-			now := time.Now()
-			switch {
-			case p.bar != nil:
-				p.bar.Describe(fmt.Sprintf("%s, %.0f s", p.desc, now.Sub(p.last).Seconds()))
-			case now.Sub(p.lastLine) >= lineEvery:
-				p.lastLine = now
-				fmt.Fprintf(p.w, "bench: [%d/%d] running, %.1f s\n", p.done, p.total, now.Sub(p.start).Seconds())
-			}
-			p.mu.Unlock()
+	p.ticks.start(func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		now := time.Now()
+		switch {
+		case p.bar != nil:
+			p.bar.Describe(fmt.Sprintf("%s, %.0f s", p.desc, now.Sub(p.last).Seconds()))
+		case now.Sub(p.lastLine) >= lineEvery:
+			p.lastLine = now
+			fmt.Fprintf(p.w, "bench: [%d/%d] running, %.1f s\n", p.done, p.total, now.Sub(p.start).Seconds())
 		}
-	}()
+	})
 }
 
 func (p *benchProgress) event(e bench.Event) {
@@ -370,11 +359,7 @@ func (p *benchProgress) event(e bench.Event) {
 }
 
 func (p *benchProgress) finish() {
-	if p.stop != nil {
-		close(p.stop)
-		<-p.stopped
-		p.stop = nil
-	}
+	p.ticks.halt()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.bar != nil {

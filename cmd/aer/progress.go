@@ -50,7 +50,7 @@ type progress struct {
 	lines    io.Writer // plain-line mode when not nil
 	lastLine time.Time
 
-	stop, stopped chan struct{} // the ticker's, when it runs
+	ticks ticker // redraws while it runs
 }
 
 // barThrottle bounds how often the bar is drawn (tests draw every frame).
@@ -102,28 +102,52 @@ func newProgressLines(w io.Writer, label string, now func() time.Time) *progress
 // tick starts the goroutine that redraws the bar every tickEvery, or in
 // plain-line mode writes the line of a stage silent for lineEvery.
 func (p *progress) tick() {
-	p.stop, p.stopped = make(chan struct{}), make(chan struct{})
+	p.ticks.start(func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		switch {
+		case p.stage == "":
+		case p.bar != nil:
+			p.bar.Describe(p.describe())
+		case p.lines != nil && !p.finished && p.now().Sub(p.lastLine) >= lineEvery:
+			p.writeLine(p.now(), p.last, "")
+		}
+	})
+}
+
+// ticker calls a function every tickEvery on a goroutine of its own,
+// from start until stop: what keeps a bar moving through a stage that
+// reports nothing.
+type ticker struct {
+	stop, stopped chan struct{} // while it runs
+}
+
+// start starts calling f.
+func (t *ticker) start(f func()) {
+	t.stop, t.stopped = make(chan struct{}), make(chan struct{})
 	go func() {
-		defer close(p.stopped)
-		t := time.NewTicker(tickEvery)
-		defer t.Stop()
+		defer close(t.stopped)
+		tk := time.NewTicker(tickEvery)
+		defer tk.Stop()
 		for {
 			select {
-			case <-p.stop:
+			case <-t.stop:
 				return
-			case <-t.C:
+			case <-tk.C:
 			}
-			p.mu.Lock()
-			switch {
-			case p.stage == "":
-			case p.bar != nil:
-				p.bar.Describe(p.describe())
-			case p.lines != nil && !p.finished && p.now().Sub(p.lastLine) >= lineEvery:
-				p.writeLine(p.now(), p.last, "")
-			}
-			p.mu.Unlock()
+			f()
 		}
 	}()
+}
+
+// halt stops the calls and waits for the last to return; a ticker not
+// started is left as it is.
+func (t *ticker) halt() {
+	if t.stop != nil {
+		close(t.stop)
+		<-t.stopped
+		t.stop = nil
+	}
 }
 
 // update shows the stage and, for counted stages, how far it is.
@@ -222,11 +246,7 @@ func (p *progress) writeLine(t time.Time, s learn.Progress, what string) {
 
 // done ends the display; err is the outcome of the work shown.
 func (p *progress) done(err error) {
-	if p.stop != nil {
-		close(p.stop)
-		<-p.stopped
-		p.stop = nil
-	}
+	p.ticks.halt()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.bar != nil {
