@@ -138,3 +138,15 @@ func flagGiven(fs *flag.FlagSet, name string) bool {
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
 	return given
 }
+
+// borrowFlags adds to fs the flags names of those register defines (on a
+// scratch set), with their values, usage and defaults: a command taking
+// some of another's flags.
+func borrowFlags(fs *flag.FlagSet, register func(*flag.FlagSet), names ...string) {
+	scratch := flag.NewFlagSet("", flag.ContinueOnError)
+	register(scratch)
+	for _, name := range names {
+		f := scratch.Lookup(name)
+		fs.Var(f.Value, f.Name, f.Usage)
+	}
+}

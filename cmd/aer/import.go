@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -160,36 +159,17 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var df dataFlags
 	// The data flags of aer fit, but --positive's default and no
 	// --allow-majority-positive (the model decides the positive class).
-	scratch := flag.NewFlagSet("", flag.ContinueOnError)
-	df.register(scratch)
-	for _, name := range []string{"label", "delimiter", "drop", "id", "na"} {
-		f := scratch.Lookup(name)
-		fs.Var(f.Value, f.Name, f.Usage)
-	}
+	borrowFlags(fs, df.register, "label", "delimiter", "drop", "id", "na")
 	fs.StringVar(&df.positive, "positive", "", "label `value` the model was trained to score as 1 (default: 1 when the labels are 0 and 1; required otherwise)")
 	labels := fs.String("labels", "", "a multi-class model's `classes`, comma-separated, in its order (default: the --data labels, sorted, numbers by value)")
 	validPath := fs.String("valid", "", "labelled validation `file` (CSV, .csv.gz or Parquet) to fit the decision layer on (calibration and threshold, or class weights)")
 	var ff fitFlags
-	fitScratch := flag.NewFlagSet("", flag.ContinueOnError)
-	ff.register(fitScratch)
-	for _, name := range []string{"tune-metric", "cost", "min-recall", "calibrate", "threshold-rule", "cost-matrix"} {
-		f := fitScratch.Lookup(name)
-		fs.Var(f.Value, f.Name, f.Usage)
-	}
-	err := parseNoArgs(fs, args)
-	switch {
-	case err != nil:
+	borrowFlags(fs, ff.register, "tune-metric", "cost", "min-recall", "calibrate", "threshold-rule", "cost-matrix")
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	case *from == "":
-		return usageErrorf("import: --from is required (xgboost or lightgbm)")
-	case *from != aerlib.FromXGBoost && *from != aerlib.FromLightGBM:
-		return usageErrorf("import: --from %q: aer imports xgboost and lightgbm models", *from)
-	case *modelPath == "":
-		return usageErrorf("import: --model is required")
-	case *data == "":
-		return usageErrorf("import: --data is required")
-	case *out == "":
-		return usageErrorf("import: --out is required")
+	}
+	if err := checkImportFlags(*from, *modelPath, *data, *out); err != nil {
+		return err
 	}
 	if err := refuseOverwrite("import", "--out", *out, input{"--model", *modelPath}, input{"--data", *data}, input{"--valid", *validPath}); err != nil {
 		return err
@@ -238,6 +218,23 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return writeJSON(stdout, o)
 	}
 	printImport(stdout, &o)
+	return nil
+}
+
+// checkImportFlags refuses a missing required flag or an unknown --from.
+func checkImportFlags(from, modelPath, data, out string) error {
+	switch {
+	case from == "":
+		return usageErrorf("import: --from is required (xgboost or lightgbm)")
+	case from != aerlib.FromXGBoost && from != aerlib.FromLightGBM:
+		return usageErrorf("import: --from %q: aer imports xgboost and lightgbm models", from)
+	case modelPath == "":
+		return usageErrorf("import: --model is required")
+	case data == "":
+		return usageErrorf("import: --data is required")
+	case out == "":
+		return usageErrorf("import: --out is required")
+	}
 	return nil
 }
 
