@@ -648,3 +648,31 @@ func (c *centroid) NumClasses() int { return 2 }
 func (c *centroid) PredictProba(x *mat.Dense, dst []float64) ([]float64, error) {
 	return learn.ScorerProba(c, x, dst)
 }
+
+// Without validation data the model keeps the held-out rows' labels and
+// its scores of them (learn.HeldOuter), for a decision layer; with
+// validation data it holds none.
+func TestHeldOut(t *testing.T) {
+	ctx := context.Background()
+	tr, va, _ := task(t, 1000, 5)
+	env := learn.Env{Seed: 3, Workers: 2}
+	c := smallConfig()
+	m, _, err := Fit(ctx, ld(tr), nil, c, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, s, w := m.HeldOut()
+	r, _ := c.resolve()
+	_, held, _ := holdOut(ld(tr), nil, r, env)
+	hs, _, _ := m.Score(held.X, 1)
+	if y == nil || w != nil || !reflect.DeepEqual(y, held.Y) || !reflect.DeepEqual(s, hs) {
+		t.Errorf("held-out labels %v and scores %v, want %v and %v", y, s, held.Y, hs)
+	}
+	v, _, err := Fit(ctx, ld(tr), ld(va), smallConfig(), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if y, _, _ := v.HeldOut(); y != nil {
+		t.Errorf("with validation data: held-out labels %v", y)
+	}
+}

@@ -123,7 +123,8 @@ type Timings struct {
 // with 1 = minority, optional row weights), tuning lambda and delta on
 // valid. When valid is nil a stratified share Config.Holdout of the
 // training rows is held out for tuning instead, and the members see only
-// the rest. The data are not modified, except train.X when
+// the rest; the model keeps the held-out rows' scores (Model.HeldOut)
+// for a decision layer. The data are not modified, except train.X when
 // env.ConsumeTrain allows it (imputed and standardised in place). env gives the seed every random
 // choice flows from (the same seed and data give a bit-identical model
 // whatever env.Workers is), the worker bound, progress and logging.
@@ -641,6 +642,9 @@ func (f *fitRun) finish(best memberSet) error {
 		}
 	}
 	rep.Valid = metrics.Evaluate(f.valid.Y, scores, m.combiner.Delta, nil)
+	if rep.Holdout {
+		m.held = &heldOut{y: f.valid.Y, score: scores, w: f.valid.W}
+	}
 	return nil
 }
 

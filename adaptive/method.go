@@ -98,18 +98,6 @@ func (m *Method) Fit(ctx context.Context, train, valid *learn.Data, env learn.En
 	return model, nil
 }
 
-// HoldOut is the split Fit makes without validation rows
-// (learn.HoldOuter): a stratified share Config.Holdout of the training
-// rows held out, drawn from env's seed, for the weights, lambda and delta,
-// and for a decision layer fitted in front of the model.
-func (m *Method) HoldOut(train *learn.Data, env learn.Env) (fit, held *learn.Data, err error) {
-	c, err := m.cfg.resolve()
-	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", learn.ErrParam, err)
-	}
-	return holdOut(train, nil, c, env)
-}
-
 // Load decodes a model written by Model.MarshalBinary.
 func (m *Method) Load(payload []byte) (learn.Scorer, error) {
 	model, err := loadWith(m, payload, Load)

@@ -31,6 +31,26 @@ type Model struct {
 	combiner ensemble.Combiner
 
 	report *Report // the fit's report; nil for a loaded model
+	// held are the held-out rows' scores of a fit without validation
+	// data; nil otherwise and for a loaded model.
+	held *heldOut
+}
+
+// heldOut are labels, scores and weights of held-out rows.
+type heldOut struct {
+	y        []int
+	score, w []float64
+}
+
+// HeldOut returns, for a model fitted without validation data, the
+// labels, scores and weights of the training rows held out for tuning,
+// which the model's members had not seen (learn.HeldOuter); nil for a
+// model fitted with validation data or read from a file.
+func (m *Model) HeldOut() (y []int, score, w []float64) {
+	if m.held == nil {
+		return nil, nil, nil
+	}
+	return m.held.y, m.held.score, m.held.w
 }
 
 // core is what both AER models hold beside their members and their

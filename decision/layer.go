@@ -38,7 +38,7 @@ type Layer struct {
 	Folds int `json:"cross_fit_folds,omitempty"`
 	// Source says which rows the layer was fitted on when the fit had no
 	// validation rows: SourceHoldout (the scores of the rows the method
-	// held out of its training rows, learn.HoldOuter) or SourceCrossFit
+	// held out of its training rows, learn.HeldOuter) or SourceCrossFit
 	// (the out-of-fold scores of the training rows alone, Folds folds);
 	// "" for validation rows.
 	Source string `json:"fitted_on,omitempty"`
@@ -57,7 +57,7 @@ type Layer struct {
 // (Layer.Source).
 const (
 	// SourceHoldout: the scores of the training rows the method held out
-	// for its own tuning (learn.HoldOuter).
+	// for its own tuning (learn.HeldOuter).
 	SourceHoldout = "holdout"
 	// SourceCrossFit: the out-of-fold scores of the training rows.
 	SourceCrossFit = "cross-fit"

@@ -193,8 +193,8 @@ func (l *Layered) Begin(valid *learn.Data, env learn.Env) (learn.Env, error) {
 	if err := l.opt.Check(); err != nil {
 		return env, err
 	}
-	if l.opt.Folds(valid) > 0 || valid == nil && l.crossFitsWithoutValid() {
-		env.ConsumeTrain = false // the folds are fitted on train after
+	if l.opt.Folds(valid) > 0 || valid == nil {
+		env.ConsumeTrain = false // folds may be fitted on train after
 	}
 	return env, nil
 }
@@ -202,15 +202,25 @@ func (l *Layered) Begin(valid *learn.Data, env learn.Env) (learn.Env, error) {
 // keeps says whether m goes without a layer: a threshold of its own
 // that does not defer to a layer and that the options do not override,
 // or no validation rows and no way to fit a layer without them
-// (cross-fitting refused, Options.CrossFit < 0, and no hold-out of the
-// method's own).
-func (l *Layered) keeps(m learn.Scorer, method learn.Method, valid *learn.Data) bool {
+// (cross-fitting refused, Options.CrossFit < 0, and no held-out rows of
+// the model's own).
+func (l *Layered) keeps(m learn.Scorer, valid *learn.Data) bool {
 	_, own := learn.TunedThreshold(m)
 	if own && !l.opt.Override && !learn.DefersThreshold(m) {
 		return true
 	}
-	_, holds := method.(learn.HoldOuter)
-	return valid == nil && l.opt.CrossFit < 0 && !holds
+	return valid == nil && l.opt.CrossFit < 0 && !heldOut(m)
+}
+
+// heldOut says whether m holds the scores of rows its fit held out
+// (learn.HeldOuter).
+func heldOut(m learn.Scorer) bool {
+	h, ok := learn.Find[learn.HeldOuter](m, learn.ScoreChanged)
+	if !ok {
+		return false
+	}
+	y, _, _ := h.HeldOut()
+	return y != nil
 }
 
 // Finish puts the layer in front of m, a model that method fitted on
@@ -221,7 +231,7 @@ func (l *Layered) keeps(m learn.Scorer, method learn.Method, valid *learn.Data) 
 // learn.Env.ConsumeTrain). Fit is the inner method's Fit followed by
 // Finish.
 func (l *Layered) Finish(ctx context.Context, m learn.Scorer, method learn.Method, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
-	if l.keeps(m, method, valid) {
+	if l.keeps(m, valid) {
 		return m, nil
 	}
 	layer, err := l.FitLayer(ctx, m, method, train, valid, env)
@@ -235,8 +245,8 @@ func (l *Layered) Finish(ctx context.Context, m learn.Scorer, method learn.Metho
 // on train, on the validation rows valid, and with cross-fitting on the
 // out-of-fold scores of train's rows too (train gives the positive share
 // of the Bayes rule's prior). Without validation rows (valid nil) it is
-// fitted on the rows a learn.HoldOuter method held out of train for its
-// own tuning, or else on the out-of-fold scores of train's rows alone
+// fitted on the scores of the rows a learn.HeldOuter model's fit held out
+// of train for its own tuning, or else on the out-of-fold scores of train's rows alone
 // (Options.CrossFit folds, DefaultFolds when 0, fewer when a class has
 // fewer rows): Layer.Source says which. It returns no layer (nil, and
 // no error) when a class has fewer than 2 training rows to cross-fit.
@@ -275,27 +285,13 @@ func (l *Layered) FitLayer(ctx context.Context, m learn.Scorer, method learn.Met
 	return layer, nil
 }
 
-// crossFitsWithoutValid says whether a fit without validation rows
-// cross-fits its layer: unless the method holds rows out itself or
-// cross-fitting is refused.
-func (l *Layered) crossFitsWithoutValid() bool {
-	_, holds := l.Inner.(learn.HoldOuter)
-	return !holds && l.opt.CrossFit >= 0
-}
-
 // fitWithoutValid is FitLayer without validation rows.
 func (l *Layered) fitWithoutValid(ctx context.Context, m learn.Scorer, method learn.Method, train *learn.Data, env learn.Env) (*Layer, error) {
 	prior := train.PositiveShare()
-	if h, ok := method.(learn.HoldOuter); ok {
-		_, held, err := h.HoldOut(train, env)
-		if err != nil {
-			return nil, err
-		}
-		score, err := learn.Predict(ctx, m, held.X, env.Workers)
-		if err != nil {
-			return nil, fmt.Errorf("scoring the held-out training rows: %w", err)
-		}
-		layer, err := l.fitOn(held.Y, score, held.W, prior)
+	if heldOut(m) {
+		h, _ := learn.Find[learn.HeldOuter](m, learn.ScoreChanged)
+		y, score, w := h.HeldOut()
+		layer, err := l.fitOn(y, score, w, prior)
 		if err != nil {
 			return nil, err
 		}
@@ -359,7 +355,7 @@ func (l *Layered) FinishPrior(ctx context.Context, m learn.Scorer, valid *learn.
 		}
 		return m, nil // no rows to fit a layer on
 	}
-	if l.keeps(m, l.Inner, valid) {
+	if l.keeps(m, valid) {
 		return m, nil
 	}
 	if l.opt.CrossFit > 0 {

@@ -15,30 +15,39 @@ import (
 )
 
 // holder is gbdt that, like AER, holds out the last quarter of a
-// stratified split of its training rows when it has no validation rows.
+// stratified split of its training rows when it has no validation rows,
+// and keeps their scores (learn.HeldOuter).
 type holder struct {
 	*boost.Method
-	splits int
 }
 
-func (h *holder) HoldOut(train *learn.Data, env learn.Env) (*learn.Data, *learn.Data, error) {
-	h.splits++
-	parts, err := dataset.StratifiedSplit(train.Y, []float64{3, 1}, env.Seed)
-	if err != nil {
-		return nil, nil, err
-	}
-	return train.Subset(parts[0]), train.Subset(parts[1]), nil
+// held is a model with the scores of the rows its fit held out.
+type held struct {
+	learn.Scorer
+	y     []int
+	score []float64
 }
+
+func (h *held) HeldOut() ([]int, []float64, []float64) { return h.y, h.score, nil }
 
 func (h *holder) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
-	if valid == nil {
-		fit, _, err := h.HoldOut(train, env)
-		if err != nil {
-			return nil, err
-		}
-		train = fit
+	if valid != nil {
+		return h.Method.Fit(ctx, train, valid, env)
 	}
-	return h.Method.Fit(ctx, train, valid, env)
+	parts, err := dataset.StratifiedSplit(train.Y, []float64{3, 1}, env.Seed)
+	if err != nil {
+		return nil, err
+	}
+	fit, out := train.Subset(parts[0]), train.Subset(parts[1])
+	m, err := h.Method.Fit(ctx, fit, nil, env)
+	if err != nil {
+		return nil, err
+	}
+	s, err := learn.Predict(ctx, m, out.X, 1)
+	if err != nil {
+		return nil, err
+	}
+	return &held{Scorer: m, y: out.Y, score: s}, nil
 }
 
 func novalidData(t *testing.T) *learn.Data {
@@ -108,15 +117,13 @@ func TestLayerWithoutValidCrossFits(t *testing.T) {
 	}
 }
 
-// A method that holds rows out for its own tuning (learn.HoldOuter)
-// gets its layer fitted on those rows' scores: no fit more, the model
-// the one its own fit without validation rows gives.
+// A model that holds the scores of rows its fit held out for its own
+// tuning (learn.HeldOuter) gets its layer fitted on them: no fit more.
 func TestLayerWithoutValidOnHoldOut(t *testing.T) {
 	ctx := context.Background()
 	train := novalidData(t)
 	env := learn.Env{Seed: 9, Workers: 1}
-	h := &holder{Method: gbdt(t)}
-	m, err := Wrap(h, Options{}).Fit(ctx, train, nil, env)
+	m, err := Wrap(&holder{Method: gbdt(t)}, Options{}).Fit(ctx, train, nil, env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,12 +131,12 @@ func TestLayerWithoutValidOnHoldOut(t *testing.T) {
 	if got == nil || got.Source != SourceHoldout || got.Folds != 0 {
 		t.Fatalf("layer %+v, want one on the held-out rows", got)
 	}
-	if h.splits != 2 {
-		t.Errorf("%d hold-out splits, want the fit's and the layer's", h.splits)
+	h, ok := learn.As[learn.HeldOuter](m)
+	if !ok {
+		t.Fatal("the held-out scores are not found behind the layer")
 	}
-	_, held, _ := h.HoldOut(train, env)
-	s, _ := learn.Predict(ctx, Detach(m), held.X, 1)
-	want, err := FitBayes(held.Y, s, nil, MetricObjective(metrics.BalancedAccuracy), train.PositiveShare(), Sigmoid)
+	y, s, _ := h.HeldOut()
+	want, err := FitBayes(y, s, nil, MetricObjective(metrics.BalancedAccuracy), train.PositiveShare(), Sigmoid)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -126,16 +126,15 @@ type Deferrer interface {
 	DefersThreshold() bool
 }
 
-// A HoldOuter is a method that, given no validation rows, tunes on a
-// share of its training rows it holds out (AER's weights, lambda and
-// delta). HoldOut returns that split as its Fit(train, nil) makes it,
-// from env's seed: the rows it trains on and the rows it holds out. A
-// decision layer fitted without validation rows is fitted on the scores
-// of the held-out rows (decision.Layered), which the model was not
-// trained on, rather than cross-fitted at the cost of more fits.
-type HoldOuter interface {
-	Method
-	HoldOut(train *Data, env Env) (fit, held *Data, err error)
+// A HeldOuter is a model whose method, given no validation rows, tuned
+// on a share of the training rows it held out (AER's weights, lambda and
+// delta). HeldOut returns those rows' labels, scores and weights (nil
+// when the fit had validation rows), the scores of a model that had not
+// seen them: a decision layer fitted without validation rows is fitted
+// on them (decision.Layered), rather than cross-fitted at the cost of
+// more fits.
+type HeldOuter interface {
+	HeldOut() (y []int, score, w []float64)
 }
 
 // Explainer is a Model that can break down the score of one row (raw
