@@ -246,7 +246,8 @@ func (l *Layered) Finish(ctx context.Context, m learn.Scorer, method learn.Metho
 // out-of-fold scores of train's rows too (train gives the positive share
 // of the Bayes rule's prior). Without validation rows (valid nil) it is
 // fitted on the scores of the rows a learn.HeldOuter model's fit held out
-// of train for its own tuning, or else on the out-of-fold scores of train's rows alone
+// of train for its own tuning (unless Options.CrossFit asks for folds),
+// or else on the out-of-fold scores of train's rows alone
 // (Options.CrossFit folds, DefaultFolds when 0, fewer when a class has
 // fewer rows): Layer.Source says which. It returns no layer (nil, and
 // no error) when a class has fewer than 2 training rows to cross-fit.
@@ -288,7 +289,7 @@ func (l *Layered) FitLayer(ctx context.Context, m learn.Scorer, method learn.Met
 // fitWithoutValid is FitLayer without validation rows.
 func (l *Layered) fitWithoutValid(ctx context.Context, m learn.Scorer, method learn.Method, train *learn.Data, env learn.Env) (*Layer, error) {
 	prior := train.PositiveShare()
-	if heldOut(m) {
+	if heldOut(m) && l.opt.CrossFit <= 0 {
 		h, _ := learn.Find[learn.HeldOuter](m, learn.ScoreChanged)
 		y, score, w := h.HeldOut()
 		layer, err := l.fitOn(y, score, w, prior)
