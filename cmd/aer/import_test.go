@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -375,6 +376,9 @@ func TestImportValid(t *testing.T) {
 		"--valid", filepath.Join(xgbFixtures, "multi.csv"), "--out", filepath.Join(dir, "m.aer"))
 	if code != 0 || !strings.Contains(text, "decision   ") || !strings.Contains(text, "bayes") {
 		t.Errorf("multi-class --valid: exit %d: %s", code, text)
+	}
+	if long := regexp.MustCompile(`[0-9]\.[0-9]{5,}`).FindString(text); long != "" {
+		t.Errorf("multi-class --valid: %s printed past 4 digits: %s", long, text)
 	}
 	_, errOut, code = aer(t, "import", "--from", "xgboost", "--model", filepath.Join(xgbFixtures, "plain.json"), "--data", data,
 		"--cost", "fn=5,fp=1", "--out", filepath.Join(dir, "c.aer"))

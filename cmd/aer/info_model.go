@@ -235,11 +235,25 @@ func writeModelLabel(w io.Writer, r *infoModelReport) {
 func multiDecisionText(d *decision.Layer) string {
 	switch {
 	case d.Cost != nil:
-		return fmt.Sprintf("%s: the class of least expected cost, cost matrix (rows the true class) %v", d.Rule, d.Cost)
+		rows := make([]string, len(d.Cost))
+		for i, r := range d.Cost {
+			rows[i] = fourDigits(r)
+		}
+		return fmt.Sprintf("%s: the class of least expected cost, cost matrix (rows the true class) [%s]", d.Rule, strings.Join(rows, " "))
 	case d.Metric != "":
-		return fmt.Sprintf("%s for %s: the class of largest weight x probability, weights %v", d.Rule, d.Metric, d.Weights)
+		return fmt.Sprintf("%s for %s: the class of largest weight x probability, weights %s", d.Rule, d.Metric, fourDigits(d.Weights))
 	}
-	return fmt.Sprintf("%s: the class of largest weight x probability, weights %v", d.Rule, d.Weights)
+	return fmt.Sprintf("%s: the class of largest weight x probability, weights %s", d.Rule, fourDigits(d.Weights))
+}
+
+// fourDigits writes v as [a b c], each to 4 significant digits, as text
+// reports write numbers (--json keeps them whole).
+func fourDigits(v []float64) string {
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = strconv.FormatFloat(x, 'g', 4, 64)
+	}
+	return "[" + strings.Join(parts, " ") + "]"
 }
 
 // trainedOn describes the training (and validation) rows a model file
