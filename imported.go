@@ -11,11 +11,12 @@ import (
 	"os"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/aer-go/aer/boost"
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/decision"
+	"github.com/aer-go/aer/internal/ctxio"
+	"github.com/aer-go/aer/internal/quote"
 	"github.com/aer-go/aer/interop/lightgbm"
 	"github.com/aer-go/aer/interop/xgboost"
 	"github.com/aer-go/aer/learn"
@@ -124,14 +125,19 @@ func Import(ctx context.Context, r io.Reader, from string, table *Table) (*Model
 	schema := table.Schema()
 	if len(schema.Categories) > 0 {
 		c := schema.Categories[0]
-		return nil, fmt.Errorf("%w: column %q holds text; %s reads a categorical feature as its integer codes (pandas' .cat.codes), which the table must hold instead", ErrImport, c.Column, library)
+		return nil, fmt.Errorf("%w: column %s holds text; %s reads a categorical feature as its integer codes (pandas' .cat.codes), which the table must hold instead", ErrImport, quote.Name(c.Column), library)
 	}
 	if slices.Equal(schema.Classes, []string{"1", "0"}) {
 		schema.Classes = []string{"0", "1"}
 	} // else 0, 1, or named by the caller: ReadOptions.Positive.
 	h := sha256.New()
-	f, err := readForeign(io.TeeReader(r, h), from)
+	// Reads and decoding stop once ctx is done (Ctrl-C during a large
+	// file).
+	f, err := readForeign(ctx, io.TeeReader(ctxio.NewReader(ctx, r), h), from)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, err
 	}
 	bm, numFeature, names, src := f.bm, f.numFeature, f.names, f.src
@@ -149,12 +155,12 @@ func Import(ctx context.Context, r io.Reader, from string, table *Table) (*Model
 	}
 	if numFeature != len(schema.Features) {
 		return nil, fmt.Errorf("%w: the %s model reads %d features, the table has %d (%s)", ErrImport,
-			library, numFeature, len(schema.Features), strings.Join(schema.Features, ", "))
+			library, numFeature, len(schema.Features), quote.List(schema.Features))
 	}
 	for j, name := range names {
 		if name != schema.Features[j] {
-			return nil, fmt.Errorf("%w: feature %d is %q in the %s model, %q in the table (the table's features must be the model's, in its order)",
-				ErrImport, j+1, name, library, schema.Features[j])
+			return nil, fmt.Errorf("%w: feature %d is %s in the %s model, %s in the table (the table's features must be the model's, in its order)",
+				ErrImport, j+1, quote.Name(name), library, quote.Name(schema.Features[j]))
 		}
 	}
 	if f.mm != nil {
@@ -197,12 +203,12 @@ type foreign struct {
 }
 
 // readForeign reads and converts the model file r from library from.
-func readForeign(r io.Reader, from string) (*foreign, error) {
+func readForeign(ctx context.Context, r io.Reader, from string) (*foreign, error) {
 	f := &foreign{}
 	var err error
 	switch from {
 	case FromXGBoost:
-		xm, err := xgboost.Read(r)
+		xm, err := xgboost.ReadContext(ctx, r)
 		if err != nil {
 			return nil, err
 		}
@@ -222,7 +228,7 @@ func readForeign(r io.Reader, from string) (*foreign, error) {
 			f.src.ClassBaseScores = xm.ClassBaseMargins()
 		}
 	case FromLightGBM:
-		lm, err := lightgbm.Read(r)
+		lm, err := lightgbm.ReadContext(ctx, r)
 		if err != nil {
 			return nil, err
 		}

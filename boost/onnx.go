@@ -3,6 +3,7 @@ package boost
 import (
 	"fmt"
 
+	"github.com/aer-go/aer/internal/catsplit"
 	"github.com/aer-go/aer/interop/onnx"
 )
 
@@ -63,7 +64,11 @@ func ONNXMargins(b *onnx.Builder, ms []*Model, in *onnx.Features) (onnx.Value, e
 func addONNX(e *onnx.Trees, t *Tree, target int64) error {
 	for i, cats := range t.Categories {
 		if cats != nil {
-			return fmt.Errorf("node %d is a categorical partition split (an imported XGBoost model's): %w", i, onnx.ErrUnsupported)
+			what := "an imported XGBoost model's categorical partition split (its category set)"
+			if t.CategoryRule == catsplit.LightGBM {
+				what = "an imported LightGBM model's categorical split (its bitset of codes)"
+			}
+			return fmt.Errorf("node %d is %s: %w", i, what, onnx.ErrUnsupported)
 		}
 	}
 	for i, z := range t.ZeroMissing {

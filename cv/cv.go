@@ -427,7 +427,7 @@ func round(ctx context.Context, d *learn.Data, k int, fit FitFunc, set Settings,
 	if k == 2 {
 		proba, err = decideTwo(ctx, model, te, env, pred, &f)
 	} else {
-		proba, err = decideMany(model, decide, te, k, pred, &f)
+		proba, err = decideMany(ctx, model, decide, te, k, pred, &f)
 	}
 	if err != nil {
 		return Fold{}, fmt.Errorf("scoring the fold: %w", err)
@@ -477,7 +477,7 @@ func decideTwo(ctx context.Context, model learn.Model, te *learn.Data, env learn
 // decideMany scores the test rows te with a model of k classes, decides
 // by decide (nil: the most probable class) into pred and reports into f;
 // it returns the probabilities.
-func decideMany(model learn.Model, decide Decider, te *learn.Data, k int, pred []int, f *Fold) ([]float64, error) {
+func decideMany(ctx context.Context, model learn.Model, decide Decider, te *learn.Data, k int, pred []int, f *Fold) ([]float64, error) {
 	proba, err := model.PredictProba(te.X, nil)
 	if err != nil {
 		return nil, err
@@ -492,7 +492,7 @@ func decideMany(model learn.Model, decide Decider, te *learn.Data, k int, pred [
 			pred[i] = argmax(proba[i*k : (i+1)*k])
 		}
 	}
-	rep, err := metrics.EvaluateMulti(te.Y, pred, proba, k, te.W)
+	rep, err := metrics.EvaluateMultiContext(ctx, te.Y, pred, proba, k, te.W)
 	if err != nil {
 		return nil, err
 	}

@@ -1,15 +1,13 @@
 package dataset
 
 import (
-	"fmt"
 	"slices"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/aer-go/aer/internal/hugepage"
+	"github.com/aer-go/aer/internal/quote"
 )
 
 // Dataset is a table of numeric features with an optional label of two
@@ -239,35 +237,12 @@ func MatchColumns(file string, have, want []string) error {
 	return &Error{File: file, Err: ErrColumns, Detail: strings.Join(parts, "; ")}
 }
 
-func quoteList(s []string) string {
-	const show = 8
-	q := make([]string, 0, min(len(s), show+1))
-	for i, v := range s {
-		if i == show {
-			q = append(q, fmt.Sprintf("and %d more", len(s)-show))
-			break
-		}
-		q = append(q, quoteName(v))
-	}
-	return strings.Join(q, ", ")
-}
+func quoteList(s []string) string { return quote.List(s) }
 
-// maxQuotedName bounds a column name quoted in a message: a header line
-// is the data's, and a message that echoes it whole can be any size.
-const maxQuotedName = 64
-
-// quoteName quotes a column name for a message, cut at maxQuotedName
-// bytes (on a rune boundary) with its length said.
-func quoteName(v string) string {
-	if len(v) <= maxQuotedName {
-		return strconv.Quote(v)
-	}
-	cut := maxQuotedName
-	for cut > 0 && !utf8.RuneStart(v[cut]) {
-		cut--
-	}
-	return strconv.Quote(v[:cut]) + fmt.Sprintf("... (%d bytes)", len(v))
-}
+// quoteName quotes a column name for a message, cut at 64 bytes (on a
+// rune boundary) with its length said: a header line is the data's, and
+// a message that echoes it whole can be any size.
+func quoteName(v string) string { return quote.Name(v) }
 
 // SplitIndices returns the rows whose split column says train, valid
 // (or validation) and test. It fails when the dataset has no split column or

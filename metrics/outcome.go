@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"context"
 	"fmt"
 	"math"
 )
@@ -201,7 +202,8 @@ func outcomeMAUC(o *Outcome) float64 {
 	if !allSupported(o) {
 		return math.NaN()
 	}
-	return handTill(o.Y, o.Proba, o.Classes, o.W)
+	m, _ := handTill(context.Background(), o.Y, o.Proba, o.Classes, o.W)
+	return m
 }
 
 func outcomeOvRAUC(o *Outcome) float64 {

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -441,6 +442,14 @@ var ErrMultiInput = errors.New("metrics: multi-class input")
 // probabilities (row-major, k per row) and w the row weights (nil: all
 // 1): the metrics of the table (Outcome) that a MultiReport holds.
 func EvaluateMulti(y, pred []int, prob []float64, k int, w []float64) (MultiReport, error) {
+	return EvaluateMultiContext(context.Background(), y, pred, prob, k, w)
+}
+
+// EvaluateMultiContext is EvaluateMulti, stopping with ctx's error once
+// ctx is done: Hand and Till's AUC (MAUC) compares every pair of
+// classes, k(k-1)/2 of them, which takes seconds from a few thousand
+// classes.
+func EvaluateMultiContext(ctx context.Context, y, pred []int, prob []float64, k int, w []float64) (MultiReport, error) {
 	o, err := NewOutcome(y, pred, prob, k, w)
 	if err != nil {
 		return MultiReport{}, err
@@ -457,8 +466,51 @@ func EvaluateMulti(y, pred []int, prob []float64, k int, w []float64) (MultiRepo
 		return r, nil
 	}
 	r.LogLoss, r.Brier = probLosses(y, prob, k, w, o.Total)
-	r.MAUC, r.OvRAUC = outcomeMAUC(o), outcomeOvRAUC(o)
+	if allSupported(o) {
+		if r.MAUC, err = handTill(ctx, y, prob, k, w); err != nil {
+			return MultiReport{}, err
+		}
+	}
+	r.OvRAUC = outcomeOvRAUC(o)
 	return r, nil
+}
+
+// Accuracies returns the accuracy and balanced accuracy (the mean recall
+// of the classes with true rows) of the predicted classes pred against
+// the true classes y (both in 0..k-1), rows weighted by w (nil: 1), as
+// EvaluateMulti reports them, in time and memory linear in the rows and
+// classes (EvaluateMulti's confusion matrix has k^2 cells).
+func Accuracies(y, pred []int, k int, w []float64) (accuracy, balanced float64, err error) {
+	n := len(y)
+	if k < 2 {
+		return 0, 0, fmt.Errorf("%w: %d classes, want at least 2", ErrMultiInput, k)
+	}
+	if len(pred) != n || (w != nil && len(w) != n) || n == 0 {
+		return 0, 0, fmt.Errorf("%w: %d labels, %d predictions, %d weights", ErrMultiInput, n, len(pred), len(w))
+	}
+	support, right := make([]float64, k), make([]float64, k)
+	total, correct := 0.0, 0.0
+	for i := range n {
+		a, b := y[i], pred[i]
+		if a < 0 || a >= k || b < 0 || b >= k {
+			return 0, 0, fmt.Errorf("%w: row %d: class %d predicted %d, want 0..%d", ErrMultiInput, i+1, a, b, k-1)
+		}
+		wi := weight(w, i)
+		support[a] += wi
+		total += wi
+		if a == b {
+			right[a] += wi
+			correct += wi
+		}
+	}
+	sum, m := 0.0, 0
+	for c := range k {
+		if support[c] > 0 {
+			sum += right[c] / support[c]
+			m++
+		}
+	}
+	return correct / total, sum / float64(m), nil
 }
 
 // Get returns the value r holds of the metric named name (its JSON key,
@@ -514,33 +566,52 @@ func probLosses(y []int, prob []float64, k int, w []float64, total float64) (log
 
 // handTill is Hand and Till's M: for each pair of classes a < b, the AUC
 // of class a's probability separating a's rows from b's, and of b's
-// separating b's from a's, averaged; then the mean over pairs.
-func handTill(y []int, prob []float64, k int, w []float64) float64 {
+// separating b's from a's, averaged; then the mean over pairs. Each
+// pair reads only its two classes' rows (in the rows' order), so the
+// work is (k-1) times the rows, not k^2/2 times; ctx is checked between
+// classes.
+func handTill(ctx context.Context, y []int, prob []float64, k int, w []float64) (float64, error) {
+	rows := make([][]int, k)
+	for i, c := range y {
+		rows[c] = append(rows[c], i)
+	}
+	var lab []int
+	var sa, sb, ww []float64
 	sum := 0.0
 	for a := range k {
+		if err := ctx.Err(); err != nil {
+			return math.NaN(), err
+		}
 		for b := a + 1; b < k; b++ {
-			var lab []int
-			var sa, sb, ww []float64
-			for i, c := range y {
-				if c != a && c != b {
-					continue
+			lab, sa, sb, ww = lab[:0], sa[:0], sb[:0], ww[:0]
+			ra, rb := rows[a], rows[b]
+			for len(ra) > 0 || len(rb) > 0 {
+				var i int
+				if len(rb) == 0 || (len(ra) > 0 && ra[0] < rb[0]) {
+					i, ra = ra[0], ra[1:]
+				} else {
+					i, rb = rb[0], rb[1:]
 				}
-				lab = append(lab, b2i(c == a))
+				lab = append(lab, b2i(y[i] == a))
 				sa = append(sa, prob[i*k+a])
 				sb = append(sb, prob[i*k+b])
 				if w != nil {
 					ww = append(ww, w[i])
 				}
 			}
-			aucA := ROCAUC(lab, sa, ww)
+			wp := ww
+			if w == nil {
+				wp = nil
+			}
+			aucA := ROCAUC(lab, sa, wp)
 			for j := range lab {
 				lab[j] = 1 - lab[j]
 			}
-			aucB := ROCAUC(lab, sb, ww)
+			aucB := ROCAUC(lab, sb, wp)
 			sum += (aucA + aucB) / 2
 		}
 	}
-	return 2 * sum / float64(k*(k-1))
+	return 2 * sum / float64(k*(k-1)), nil
 }
 
 // ovrAUC is the mean over classes of the AUC of the class's probability

@@ -582,8 +582,11 @@ func evaluateClasses(ctx context.Context, o *evalOptions) (*evalClassesOutput, e
 	if err := needLabels(o.data, p.Label); err != nil {
 		return nil, err
 	}
-	r, err := metrics.EvaluateMulti(p.Label, p.Pred, p.Proba, len(p.Classes), p.Weight)
+	r, err := metrics.EvaluateMultiContext(ctx, p.Label, p.Pred, p.Proba, len(p.Classes), p.Weight)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, fmt.Errorf("eval: %s: %w", o.data, err)
 	}
 	out := &evalClassesOutput{File: o.data, Classes: p.Classes, Report: r}

@@ -5,10 +5,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	aerlib "github.com/aer-go/aer"
 	"github.com/aer-go/aer/dataset"
+	"github.com/aer-go/aer/internal/ctxio"
 	"github.com/aer-go/aer/interop/onnx"
 )
 
@@ -134,13 +136,12 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := refuseOverwrite("export", "--out", *out, input{"--model", *modelPath}); err != nil {
 		return err
 	}
-	model, err := aerlib.Load(*modelPath)
+	model, buf, err := exportONNX(ctx, *modelPath)
 	if err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	var buf bytes.Buffer
-	if err := model.ExportONNX(&buf); err != nil {
-		return fmt.Errorf("export: %s: %w", *modelPath, err)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return err
 	}
 	if *out == "-" {
 		_, err = stdout.Write(buf.Bytes())
@@ -165,6 +166,46 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	printExport(stdout, &o)
 	return nil
+}
+
+// exportONNX loads the model file path and encodes it as ONNX; it
+// returns ctx's error as soon as ctx is done: the file's reads stop, and
+// the decoding and encoding, which take seconds for a large model and
+// check no context, are left behind (their result unused, nothing
+// written).
+func exportONNX(ctx context.Context, path string) (*aerlib.Model, *bytes.Buffer, error) {
+	type result struct {
+		model *aerlib.Model
+		buf   bytes.Buffer
+		err   error
+	}
+	done := make(chan *result, 1)
+	go func() {
+		r := &result{}
+		defer func() { done <- r }()
+		f, err := os.Open(path)
+		if err != nil {
+			r.err = fmt.Errorf("export: %w", err)
+			return
+		}
+		defer f.Close()
+		if r.model, err = aerlib.ReadModel(ctxio.NewFile(ctx, f), path); err != nil {
+			r.err = fmt.Errorf("export: %w", err)
+			return
+		}
+		if err := r.model.ExportONNX(&r.buf); err != nil {
+			r.err = fmt.Errorf("export: %s: %w", path, err)
+		}
+	}()
+	select {
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	case r := <-done:
+		if r.err != nil && ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		return r.model, &r.buf, r.err
+	}
 }
 
 // exportSummary describes the ONNX file written.

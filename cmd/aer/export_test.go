@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -145,5 +148,27 @@ func TestExportMulti(t *testing.T) {
 	out, errOut, code = aer(t, "export", "--format", "onnx", "--model", model, "--out", filepath.Join(dir, "again.onnx"))
 	if code != 0 || !strings.Contains(out, "outputs    probabilities: float32 [N, 4] (classes 0, 1, 2, 3); label: int64 [N] (the index of the class of largest w_c p_c, argmax decision, w = 1, 1, 1, 1)") {
 		t.Errorf("export: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestExportCancelled: a cancelled export stops with the context's error
+// and writes nothing.
+func TestExportCancelled(t *testing.T) {
+	dir := t.TempDir()
+	model := fitModel(t, dir)
+	out := filepath.Join(dir, "m.onnx")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var stdout, stderr bytes.Buffer
+	err := runContext(ctx, []string{"export", "--model", model, "--out", out}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "export: interrupted") || stdout.Len() > 0 {
+		t.Fatalf("export, cancelled: %v, %d bytes out", err, stdout.Len())
+	}
+	// The loading itself, cancelled, returns at once.
+	if _, _, err := exportONNX(ctx, model); !errors.Is(err, context.Canceled) {
+		t.Errorf("exportONNX, cancelled: %v", err)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a cancelled export wrote %s (%v)", out, err)
 	}
 }

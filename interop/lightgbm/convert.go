@@ -1,12 +1,14 @@
 package lightgbm
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
 
 	"github.com/aer-go/aer/boost"
 	"github.com/aer-go/aer/internal/catsplit"
+	"github.com/aer-go/aer/internal/quote"
 	"github.com/aer-go/aer/interop/internal/treeimport"
 )
 
@@ -60,7 +62,7 @@ func (m *Model) Scale() float64 {
 // bitsets' codes, children swapped. Covers are the training row counts.
 func (m *Model) Boost() (*boost.Model, error) {
 	if m.NumClass > 1 {
-		return nil, fmt.Errorf("%w: objective %q of %d classes: a multi-class model (BoostMulti)", ErrUnsupported, m.Objective, m.NumClass)
+		return nil, fmt.Errorf("%w: objective %s of %d classes: a multi-class model (BoostMulti)", ErrUnsupported, quote.Name(m.Objective), m.NumClass)
 	}
 	if m.NumFeature <= 0 {
 		return nil, fmt.Errorf("%w: %d features", ErrFormat, m.NumFeature)
@@ -76,10 +78,11 @@ func (m *Model) Boost() (*boost.Model, error) {
 		NumFeatures: m.NumFeature,
 		Trees:       make([]boost.Tree, len(m.Trees)),
 	}
+	var codes treeimport.Codes
 	for ti := range m.Trees {
-		t, _, err := m.Trees[ti].boost(scale, m.NumFeature)
+		t, err := m.Trees[ti].convert(ti, scale, m.NumFeature, &codes)
 		if err != nil {
-			return nil, fmt.Errorf("%w: tree %d: %w", ErrFormat, ti, err)
+			return nil, err
 		}
 		out.Trees[ti] = *t
 	}
@@ -96,7 +99,7 @@ func (m *Model) Boost() (*boost.Model, error) {
 // initial scores).
 func (m *Model) BoostMulti() (*boost.MultiModel, error) {
 	if m.NumClass < 2 {
-		return nil, fmt.Errorf("%w: objective %q is binary (Boost)", ErrUnsupported, m.Objective)
+		return nil, fmt.Errorf("%w: objective %s is binary (Boost)", ErrUnsupported, quote.Name(m.Objective))
 	}
 	if m.NumFeature <= 0 {
 		return nil, fmt.Errorf("%w: %d features", ErrFormat, m.NumFeature)
@@ -107,10 +110,11 @@ func (m *Model) BoostMulti() (*boost.MultiModel, error) {
 	scale := m.Scale()
 	trees := make([]boost.Tree, len(m.Trees))
 	class := make([]int, len(m.Trees))
+	var codes treeimport.Codes
 	for ti := range m.Trees {
-		t, _, err := m.Trees[ti].boost(scale, m.NumFeature)
+		t, err := m.Trees[ti].convert(ti, scale, m.NumFeature, &codes)
 		if err != nil {
-			return nil, fmt.Errorf("%w: tree %d: %w", ErrFormat, ti, err)
+			return nil, err
 		}
 		trees[ti], class[ti] = *t, ti%m.NumClass
 	}
@@ -126,9 +130,36 @@ func (m *Model) BoostMulti() (*boost.MultiModel, error) {
 	return mm, nil
 }
 
+// convert converts tree ti (boost), and refuses it when a value of the
+// result is not finite, naming the tree's field: a model file aer writes
+// holds finite numbers only.
+func (t *Tree) convert(ti int, scale float64, nf int, codes *treeimport.Codes) (*boost.Tree, error) {
+	b, order, err := t.boost(scale, nf, codes)
+	if errors.Is(err, treeimport.ErrLimit) {
+		return nil, fmt.Errorf("%w: tree %d: %w", ErrUnsupported, ti, err)
+	} else if err != nil {
+		return nil, fmt.Errorf("%w: tree %d: %w", ErrFormat, ti, err)
+	}
+	k, field, v, ok := treeimport.Finite(b)
+	if ok {
+		return b, nil
+	}
+	i := order[k]
+	switch {
+	case i < 0 && field == "value":
+		return nil, fmt.Errorf("%w: tree %d: leaf %d: leaf_value %v times the margin's scale %v is %v", ErrUnsupported, ti, ^i, t.LeafValue[^i], scale, v)
+	case field == "threshold":
+		return nil, fmt.Errorf("%w: tree %d: split %d: threshold %v: no float64 lies above it (aer's splits send x left when x < u)", ErrUnsupported, ti, i, t.Threshold[i])
+	case field == "value":
+		return nil, fmt.Errorf("%w: tree %d: split %d: the count-weighted mean of its leaves' values (leaf_value, internal_count) is %v", ErrUnsupported, ti, i, v)
+	}
+	return nil, fmt.Errorf("%w: tree %d: node %d: %s %v", ErrUnsupported, ti, i, field, v)
+}
+
 // boost converts one tree, its leaves scaled by scale; order[k] is the
 // LightGBM node of boost's node k (c >= 0 split node c, c < 0 leaf ^c).
-func (t *Tree) boost(scale float64, nf int) (b *boost.Tree, order []int32, err error) {
+// Its categorical splits' codes count in codes.
+func (t *Tree) boost(scale float64, nf int, codes *treeimport.Codes) (b *boost.Tree, order []int32, err error) {
 	if err := t.shape(nf); err != nil {
 		return nil, nil, err
 	}
@@ -179,7 +210,11 @@ func (t *Tree) boost(scale float64, nf int) (b *boost.Tree, order []int32, err e
 				b.Categories = make([][]int32, n)
 				b.CategoryRule = catsplit.LightGBM
 			}
-			b.Categories[k] = t.codes(int(t.Threshold[i]))
+			c := int(t.Threshold[i])
+			if err := codes.Add(popCount(t.CatThreshold[t.CatBoundaries[c]:t.CatBoundaries[c+1]])); err != nil {
+				return nil, nil, fmt.Errorf("split %d: bitset %d: %w", i, c, err)
+			}
+			b.Categories[k] = t.codes(c)
 			// NaN goes right in LightGBM: outside the set, boost's left.
 			b.DefaultLeft[k] = true
 			continue

@@ -23,6 +23,12 @@ func FuzzDecode(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add([]byte(handMulticlass))
+	// Hostile: a threshold with no float64 above it, a leaf that
+	// overflows with its sigmoid, a bitset of full words, NULs.
+	f.Add([]byte(header("v4", "binary sigmoid:1") + stump(0, 0, "1.7976931348623157e308", 2, "") + tail))
+	f.Add([]byte(header("v4", "binary sigmoid:1e300") + stump(0, 0, "0.5", 2, "") + tail))
+	f.Add([]byte(header("v4", "binary sigmoid:1") + stump(0, 2, "0", 1, "cat_boundaries=0 2\ncat_threshold=4294967295 4294967295\n") + tail))
+	f.Add([]byte("tree\nversion=v4\x00\x00\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := Decode(data)
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/aer-go/aer/boost"
+	"github.com/aer-go/aer/interop/internal/treeimport"
 )
 
 // The fixtures are those of github.com/dmitryikh/leaves (testdata/README.md
@@ -127,7 +128,7 @@ func TestBreastCancerLeaves(t *testing.T) {
 	}
 	orders := make([][]int32, len(m.Trees))
 	for ti := range m.Trees {
-		_, orders[ti], _ = m.Trees[ti].boost(1, m.NumFeature)
+		_, orders[ti], _ = m.Trees[ti].boost(1, m.NumFeature, &treeimport.Codes{})
 	}
 	worst := 0.0
 	for i, row := range rows {

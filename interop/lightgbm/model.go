@@ -2,13 +2,16 @@ package lightgbm
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 
+	"github.com/aer-go/aer/internal/quote"
 	"github.com/aer-go/aer/interop/internal/treeimport"
 )
 
@@ -133,13 +136,57 @@ type Tree struct {
 	Shrinkage float64
 }
 
-// Read reads a model file from r. It reads at most MaxBytes.
+// Read reads a model file from r. It reads at most MaxBytes, and stops
+// after the first few KB of a file that does not start as a text model
+// does (its first line "tree"), and at the first NUL byte.
 func Read(r io.Reader) (*Model, error) {
-	data, err := treeimport.ReadAll(r, ErrUnsupported)
+	return ReadContext(context.Background(), r)
+}
+
+// ReadContext is Read, stopping with ctx's error once ctx is done: r's
+// reads (if r checks ctx: ctxio.Reader) and the decoding, between trees.
+func ReadContext(ctx context.Context, r io.Reader) (*Model, error) {
+	data, err := treeimport.ReadAll(r, sniff, ErrFormat, ErrUnsupported)
 	if err != nil {
 		return nil, err
 	}
-	return Decode(data)
+	return DecodeContext(ctx, data)
+}
+
+// sniff tells whether a file starting with prefix can be a text model:
+// after blank lines, its first line is "tree".
+func sniff(prefix []byte, eof bool) (bool, error) {
+	if len(prefix) == 0 {
+		return true, nil // Decode says the file is empty
+	}
+	return true, checkStart(prefix, eof)
+}
+
+// checkStart checks the start of a file (all of it when whole): no JSON,
+// and "tree" its first line that is not blank.
+func checkStart(data []byte, whole bool) error {
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	if len(trimmed) > 0 && trimmed[0] == '{' {
+		return fmt.Errorf("%w: the file is JSON (Booster.dump_model's, or another library's); aer reads LightGBM's text format, which Booster.save_model writes", ErrFormat)
+	}
+	if len(trimmed) == 0 {
+		if whole {
+			return nil
+		}
+		return fmt.Errorf("%w: the first %d bytes are blank; LightGBM's text format starts with the line \"tree\"", ErrFormat, len(data))
+	}
+	first := trimmed
+	if i := bytes.IndexByte(first, '\n'); i >= 0 {
+		first = first[:i]
+	} else if !whole && len(first) < len("tree\r") {
+		return nil // the line goes on past the prefix: let Decode see it
+	}
+	first = bytes.TrimSuffix(first, []byte("\r"))
+	if string(first) == "tree" {
+		return nil
+	}
+	n := 1 + bytes.Count(data[:len(data)-len(trimmed)], []byte("\n"))
+	return fmt.Errorf("%w: line %d is %s, not \"tree\", the first line of LightGBM's text format", ErrFormat, n, quote.Name(string(first)))
 }
 
 // line is one line of the file: its number (from 1) and text without the
@@ -205,7 +252,7 @@ func (ls *lines) section(what, where string) (fields map[string]line, end line, 
 		}
 		k, _ := keyValue(ln.text)
 		if prev, dup := fields[k]; dup {
-			return nil, ln, errf(ln, "%s%q again (first on line %d)", what, k, prev.n)
+			return nil, ln, errf(ln, "%s%s again (first on line %d)", what, quote.Name(k), prev.n)
 		}
 		fields[k] = ln
 	}
@@ -213,11 +260,17 @@ func (ls *lines) section(what, where string) (fields map[string]line, end line, 
 
 // Decode decodes a model from the bytes of a text model file.
 func Decode(data []byte) (*Model, error) {
+	return DecodeContext(context.Background(), data)
+}
+
+// DecodeContext is Decode, stopping with ctx's error once ctx is done
+// (it checks between trees).
+func DecodeContext(ctx context.Context, data []byte) (*Model, error) {
 	if len(data) == 0 {
 		return nil, fmt.Errorf("%w: the file is empty", ErrFormat)
 	}
-	if trimmed := bytes.TrimLeft(data, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '{' {
-		return nil, fmt.Errorf("%w: the file is JSON (Booster.dump_model's, or another library's); aer reads LightGBM's text format, which Booster.save_model writes", ErrFormat)
+	if err := checkStart(data, true); err != nil {
+		return nil, err
 	}
 	ls := &lines{data: string(data)}
 	first, ok := ls.next()
@@ -225,11 +278,7 @@ func Decode(data []byte) (*Model, error) {
 		first, ok = ls.next()
 	}
 	if !ok || first.text != "tree" {
-		t := first.text
-		if len(t) > 40 {
-			t = t[:40] + "..."
-		}
-		return nil, fmt.Errorf("%w: line %d is %q, not \"tree\", the first line of LightGBM's text format", ErrFormat, first.n, t)
+		return nil, fmt.Errorf("%w: line %d is %s, not \"tree\", the first line of LightGBM's text format", ErrFormat, first.n, quote.Name(first.text))
 	}
 
 	// The header: key=value lines up to the first tree.
@@ -243,17 +292,21 @@ func Decode(data []byte) (*Model, error) {
 	}
 
 	// The trees, each a Tree=K line and its key=value lines.
+	var codes treeimport.Codes
 	for ln.text != "end of trees" {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		k, err := strconv.Atoi(strings.TrimPrefix(ln.text, "Tree="))
 		if err != nil || k != len(m.Trees) {
-			return nil, errf(ln, "%q, want \"Tree=%d\"", ln.text, len(m.Trees))
+			return nil, errf(ln, "%s, want \"Tree=%d\"", quote.Name(ln.text), len(m.Trees))
 		}
 		var fields map[string]line
 		fields, ln, err = ls.section(fmt.Sprintf("tree %d: ", k), fmt.Sprintf("in tree %d", k))
 		if err != nil {
 			return nil, err
 		}
-		t, err := decodeTree(k, fields, m.NumFeature)
+		t, err := decodeTree(k, fields, m.NumFeature, &codes)
 		if err != nil {
 			return nil, err
 		}
@@ -271,6 +324,9 @@ func Decode(data []byte) (*Model, error) {
 	if len(m.Trees)%m.NumClass != 0 {
 		return nil, errf(ln, "%d trees for %d classes: not a whole number of iterations", len(m.Trees), m.NumClass)
 	}
+	if err := m.finite(); err != nil {
+		return nil, err
+	}
 
 	// After the trees: the parameters and pandas_categorical.
 	inParams := false
@@ -287,12 +343,26 @@ func Decode(data []byte) (*Model, error) {
 		case inParams && strings.HasPrefix(t, "[boosting: ") && strings.HasSuffix(t, "]"):
 			m.Boosting = strings.TrimSuffix(strings.TrimPrefix(t, "[boosting: "), "]")
 		case inParams && strings.HasPrefix(t, "[linear_tree: ") && t != "[linear_tree: 0]":
-			return nil, fmt.Errorf("%w: line %d: %s: linear trees (linear_tree) are not supported", ErrUnsupported, ln.n, t)
+			return nil, fmt.Errorf("%w: line %d: %s: linear trees (linear_tree) are not supported", ErrUnsupported, ln.n, quote.Name(t))
 		case !inParams && strings.HasPrefix(t, "pandas_categorical:"):
 			m.PandasCategorical = strings.TrimPrefix(t, "pandas_categorical:")
 		}
 	}
 	return m, nil
+}
+
+// finite refuses a leaf whose value times the margin's scale is not
+// finite: a model file aer writes holds finite numbers only.
+func (m *Model) finite() error {
+	scale := m.Scale()
+	for k, t := range m.Trees {
+		for j, v := range t.LeafValue {
+			if x := v * scale; math.IsInf(x, 0) {
+				return fmt.Errorf("%w: tree %d: leaf %d: leaf_value %v times the margin's scale %v is %v", ErrUnsupported, k, j, v, scale, x)
+			}
+		}
+	}
+	return nil
 }
 
 // decodeHeader checks the header's lines and returns the model they
@@ -315,7 +385,7 @@ func decodeHeader(h map[string]line) (*Model, error) {
 	case "v2", "v3", "v4":
 		m.Version = v
 	default:
-		return nil, fmt.Errorf("%w: line %d: version %q (aer reads v2, v3 and v4, LightGBM 2.x to 4.x)", ErrUnsupported, ln.n, v)
+		return nil, fmt.Errorf("%w: line %d: version %s (aer reads v2, v3 and v4, LightGBM 2.x to 4.x)", ErrUnsupported, ln.n, quote.Name(v))
 	}
 	ln, v, err = get("num_class")
 	if err != nil {
@@ -329,7 +399,7 @@ func decodeHeader(h map[string]line) (*Model, error) {
 		multi = len(strings.Fields(ov)) > 0 && strings.Fields(ov)[0] == Multiclass
 	}
 	if n, err := strconv.Atoi(v); err != nil || n < 1 {
-		return nil, errf(ln, "num_class %q", v)
+		return nil, errf(ln, "num_class %s", quote.Name(v))
 	} else if multi {
 		if n < 2 || n > MaxClasses {
 			return nil, errf(ln, "num_class=%d for the multiclass objective, want 2 to %d", n, MaxClasses)
@@ -343,7 +413,7 @@ func decodeHeader(h map[string]line) (*Model, error) {
 	if ln, ok := h["num_tree_per_iteration"]; ok {
 		_, v := keyValue(ln.text)
 		if n, err := strconv.Atoi(v); err != nil || n < 1 {
-			return nil, errf(ln, "num_tree_per_iteration %q", v)
+			return nil, errf(ln, "num_tree_per_iteration %s", quote.Name(v))
 		} else if n != m.NumClass {
 			return nil, fmt.Errorf("%w: line %d: num_tree_per_iteration=%d: aer imports models of one tree per iteration and class (%d)", ErrUnsupported, ln.n, n, m.NumClass)
 		}
@@ -376,26 +446,26 @@ func decodeHeader(h map[string]line) (*Model, error) {
 			if s, ok := strings.CutPrefix(w, "sigmoid:"); ok {
 				f, err := strconv.ParseFloat(s, 64)
 				if err != nil {
-					return nil, errf(ln, "objective %q: sigmoid %q is not a number", v, s)
+					return nil, errf(ln, "objective %s: sigmoid %s is not a number", quote.Name(v), quote.Name(s))
 				}
 				m.Sigmoid = f
 			}
 		}
 		if !(m.Sigmoid > 0) || math.IsInf(m.Sigmoid, 0) {
-			return nil, errf(ln, "objective %q: the sigmoid parameter must be a positive number", v)
+			return nil, errf(ln, "objective %s: the sigmoid parameter must be a positive number", quote.Name(v))
 		}
 	case CrossEntropy, "xentropy":
 		m.Sigmoid = 1
 	case Multiclass:
 		for _, w := range words[1:] {
 			if s, ok := strings.CutPrefix(w, "num_class:"); ok && s != strconv.Itoa(m.NumClass) {
-				return nil, errf(ln, "objective %q: num_class:%s, the header's num_class=%d", v, s, m.NumClass)
+				return nil, errf(ln, "objective %s: num_class:%s, the header's num_class=%d", quote.Name(v), quote.Name(s), m.NumClass)
 			}
 		}
 	case "multiclassova", "multiclass_ova", "ova", "ovr":
-		return nil, fmt.Errorf("%w: line %d: objective %q: LightGBM's one-vs-all probabilities are independent sigmoids that do not sum to 1, which aer's multi-class models give; aer imports the binary objectives binary and cross_entropy (xentropy) and multiclass (softmax)", ErrUnsupported, ln.n, v)
+		return nil, fmt.Errorf("%w: line %d: objective %s: LightGBM's one-vs-all probabilities are independent sigmoids that do not sum to 1, which aer's multi-class models give; aer imports the binary objectives binary and cross_entropy (xentropy) and multiclass (softmax)", ErrUnsupported, ln.n, quote.Name(v))
 	default:
-		return nil, fmt.Errorf("%w: line %d: objective %q: aer imports the binary objectives binary and cross_entropy (xentropy) and multiclass (softmax)", ErrUnsupported, ln.n, v)
+		return nil, fmt.Errorf("%w: line %d: objective %s: aer imports the binary objectives binary and cross_entropy (xentropy) and multiclass (softmax)", ErrUnsupported, ln.n, quote.Name(v))
 	}
 
 	ln, v, err = get("max_feature_idx")
@@ -404,7 +474,7 @@ func decodeHeader(h map[string]line) (*Model, error) {
 	}
 	maxIdx, err := strconv.Atoi(v)
 	if err != nil || maxIdx < 0 {
-		return nil, errf(ln, "max_feature_idx %q", v)
+		return nil, errf(ln, "max_feature_idx %s", quote.Name(v))
 	}
 	// The names and infos bound the feature count by the file's size.
 	ln, v, err = get("feature_names")
@@ -432,8 +502,9 @@ func decodeHeader(h map[string]line) (*Model, error) {
 	return m, nil
 }
 
-// decodeTree checks tree k's lines and returns the tree.
-func decodeTree(k int, f map[string]line, nf int) (*Tree, error) {
+// decodeTree checks tree k's lines and returns the tree; its bitsets'
+// codes count in codes.
+func decodeTree(k int, f map[string]line, nf int, codes *treeimport.Codes) (*Tree, error) {
 	where := func(ln line, key string) string { return fmt.Sprintf("line %d (tree %d, %s)", ln.n, k, key) }
 	bad := func(ln line, key, format string, args ...any) error {
 		return fmt.Errorf("%w: %s: %s", ErrFormat, where(ln, key), fmt.Sprintf(format, args...))
@@ -446,7 +517,7 @@ func decodeTree(k int, f map[string]line, nf int) (*Tree, error) {
 		_, v := keyValue(ln.text)
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			return 0, bad(ln, key, "%q is not an integer", v)
+			return 0, bad(ln, key, "%s is not an integer", quote.Name(v))
 		}
 		return n, nil
 	}
@@ -485,7 +556,7 @@ func decodeTree(k int, f map[string]line, nf int) (*Tree, error) {
 		for i, w := range words {
 			x, err := strconv.ParseFloat(w, 64)
 			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-				return nil, bad(ln, key, "value %d is %q, not a finite number", i+1, w)
+				return nil, bad(ln, key, "value %d is %s, not a finite number", i+1, quote.Name(w))
 			}
 			out[i] = x
 		}
@@ -501,7 +572,7 @@ func decodeTree(k int, f map[string]line, nf int) (*Tree, error) {
 		for i, w := range words {
 			x, err := strconv.ParseInt(w, 10, 64)
 			if err != nil || x < lo || x > hi {
-				return nil, bad(ln, key, "value %d is %q, not an integer in [%d, %d]", i+1, w, lo, hi)
+				return nil, bad(ln, key, "value %d is %s, not an integer in [%d, %d]", i+1, quote.Name(w), lo, hi)
 			}
 			out[i] = x
 		}
@@ -525,7 +596,7 @@ func decodeTree(k int, f map[string]line, nf int) (*Tree, error) {
 	}
 	if ln, ok := f["is_linear"]; ok {
 		if _, v := keyValue(ln.text); v != "0" {
-			return nil, fmt.Errorf("%w: %s: is_linear=%s: linear trees are not supported", ErrUnsupported, where(ln, "is_linear"), v)
+			return nil, fmt.Errorf("%w: %s: is_linear=%s: linear trees are not supported", ErrUnsupported, where(ln, "is_linear"), quote.Name(v))
 		}
 	}
 	// leaf_value first: its values bound num_leaves by the file's size
@@ -626,11 +697,27 @@ func decodeTree(k int, f map[string]line, nf int) (*Tree, error) {
 		for i, x := range words {
 			t.CatThreshold[i] = uint32(x)
 		}
+		// The codes a bitset decodes to, bounded before they are
+		// allocated (32 a word, however short the word's text).
+		for c := range numCat {
+			if err := codes.Add(popCount(t.CatThreshold[b[c]:b[c+1]])); err != nil {
+				return nil, fmt.Errorf("%w: %s: bitset %d: %w", ErrUnsupported, where(f["cat_threshold"], "cat_threshold"), c, err)
+			}
+		}
 	}
 	if err := t.check(k, numCat, f); err != nil {
 		return nil, err
 	}
 	return t, nil
+}
+
+// popCount is the number of bits set in words.
+func popCount(words []uint32) int {
+	n := 0
+	for _, w := range words {
+		n += bits.OnesCount32(w)
+	}
+	return n
 }
 
 // toFloats converts counts (nil: n zeros) to float64s.
@@ -653,6 +740,9 @@ func (t *Tree) check(k, numCat int, f map[string]line) error {
 			return fmt.Errorf("%w: line %d (tree %d, decision_type): split %d has missing type 3 (LightGBM's are 0 None, 1 Zero, 2 NaN)", ErrFormat, f["decision_type"].n, k, i)
 		}
 		if d&categoricalMask == 0 {
+			if x := t.Threshold[i]; math.IsInf(Threshold(x), 0) {
+				return fmt.Errorf("%w: line %d (tree %d, threshold): split %d: threshold %v: no float64 lies above it (aer's splits send x left when x < u)", ErrUnsupported, f["threshold"].n, k, i, x)
+			}
 			continue
 		}
 		ln := f["threshold"]

@@ -77,7 +77,10 @@ func (m *Model) Boost() (*boost.Model, error) {
 		Trees:       make([]boost.Tree, len(m.Trees)),
 	}
 	for ti := range m.Trees {
-		t, _ := m.Trees[ti].boost()
+		t, err := m.Trees[ti].convert(ti)
+		if err != nil {
+			return nil, err
+		}
 		out.Trees[ti] = *t
 	}
 	return out, nil
@@ -106,7 +109,10 @@ func (m *Model) BoostMulti() (*boost.MultiModel, error) {
 		if err := m.Trees[ti].check(m.NumFeature); err != nil {
 			return nil, fmt.Errorf("%w: tree %d: %w", ErrFormat, ti, err)
 		}
-		t, _ := m.Trees[ti].boost()
+		t, err := m.Trees[ti].convert(ti)
+		if err != nil {
+			return nil, err
+		}
 		trees[ti] = *t
 	}
 	rounds, err := boost.GroupRounds(trees, m.Class, m.NumClass)
@@ -119,6 +125,28 @@ func (m *Model) BoostMulti() (*boost.MultiModel, error) {
 		return nil, fmt.Errorf("%w: %w", ErrFormat, err)
 	}
 	return mm, nil
+}
+
+// convert converts tree ti (boost), and refuses it when a value of the
+// result is not finite, naming the tree's field: a model file aer writes
+// holds finite numbers only.
+func (t *Tree) convert(ti int) (*boost.Tree, error) {
+	b, order := t.boost()
+	k, field, v, ok := treeimport.Finite(b)
+	if ok {
+		return b, nil
+	}
+	i := order[k]
+	switch {
+	case field == "threshold":
+		return nil, fmt.Errorf("%w: tree %d: node %d: split_conditions %v: a numeric split at %v sends every value right", ErrUnsupported, ti, i, t.Condition[i], t.Condition[i])
+	case field == "value" && t.Left[i] < 0:
+		return nil, fmt.Errorf("%w: tree %d: node %d: the leaf's value (split_conditions %v, times the tree's weight %v) is %v", ErrUnsupported, ti, i, t.Condition[i], t.Weight, v)
+	case field == "value":
+		return nil, fmt.Errorf("%w: tree %d: node %d: the cover-weighted mean of its leaves' values (split_conditions, sum_hessian) is %v", ErrUnsupported, ti, i, v)
+	}
+	name := map[string]string{"cover": "sum_hessian", "gain": "loss_changes"}[field]
+	return nil, fmt.Errorf("%w: tree %d: node %d: %s %v", ErrUnsupported, ti, i, name, v)
 }
 
 // boost converts one tree; order[k] is the XGBoost id of node k of the

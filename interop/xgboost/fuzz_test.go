@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -100,6 +101,11 @@ func fuzzMulti(t *testing.T, m *Model) {
 
 func FuzzDecodeJSON(f *testing.F) {
 	f.Add([]byte(tinyJSON))
+	// Hostile: an infinite split condition and leaf, shared category
+	// segments.
+	f.Add([]byte(strings.Replace(tinyJSON, `"split_conditions":[5E-1,-1E-1,`, `"split_conditions":[-Infinity,Infinity,`, 1)))
+	f.Add([]byte(strings.Replace(tinyJSON, `"categories_nodes":[2],"categories_segments":[0],"categories_sizes":[2]`,
+		`"categories_nodes":[2,0],"categories_segments":[0,0],"categories_sizes":[2,2]`, 1)))
 	for _, name := range []string{"plain.json", "categorical.json", "multi.json"} {
 		if data, err := os.ReadFile(filepath.Join("testdata", name)); err == nil {
 			f.Add(data)

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/aer-go/aer/internal/quote"
 )
 
 // maxDepth bounds the nesting of arrays and objects in a model file
@@ -148,7 +150,7 @@ func (d *jsonDecoder) object() (any, error) {
 		}
 		if _, dup := obj[k]; dup {
 			d.pos = at
-			return nil, d.errorf("key %q appears twice in an object", k)
+			return nil, d.errorf("key %s appears twice in an object", quote.Name(k))
 		}
 		if !d.mem.charge(48 + len(k)) {
 			return nil, d.errorf(overBudget)
@@ -390,7 +392,7 @@ func (d *jsonDecoder) number() (any, error) {
 	v, err := strconv.ParseFloat(text, 32)
 	if err != nil && !isRange(err) {
 		d.pos = start
-		return nil, d.errorf("malformed number %q", text)
+		return nil, d.errorf("malformed number %s", quote.Name(text))
 	}
 	return float64(float32(v)), nil
 }

@@ -1,6 +1,7 @@
 package xgboost
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/aer-go/aer/internal/catsplit"
+	"github.com/aer-go/aer/internal/quote"
 	"github.com/aer-go/aer/interop/internal/treeimport"
 )
 
@@ -116,13 +118,40 @@ type Tree struct {
 }
 
 // Read reads a model file from r: JSON or UBJSON, told apart by their
-// first bytes. It reads at most MaxBytes.
+// first bytes. It reads at most MaxBytes, and stops after the first few
+// KB of a file that does not start as a model does (with an object's
+// '{'), and at the first NUL byte of a JSON file.
 func Read(r io.Reader) (*Model, error) {
-	data, err := treeimport.ReadAll(r, ErrUnsupported)
+	return ReadContext(context.Background(), r)
+}
+
+// ReadContext is Read, stopping with ctx's error once ctx is done: r's
+// reads (if r checks ctx: ctxio.Reader) and the decoding, between trees.
+func ReadContext(ctx context.Context, r io.Reader) (*Model, error) {
+	data, err := treeimport.ReadAll(r, sniff, ErrFormat, ErrUnsupported)
 	if err != nil {
 		return nil, err
 	}
-	return Decode(data)
+	return DecodeContext(ctx, data)
+}
+
+// sniff tells whether a file starting with prefix can be a model, and
+// whether it is JSON (text): after white space (JSON) or no-op markers
+// (UBJSON), its first byte is an object's '{'.
+func sniff(prefix []byte, eof bool) (bool, error) {
+	i := 0
+	for i < len(prefix) && (prefix[i] == ' ' || prefix[i] == '\t' || prefix[i] == '\n' || prefix[i] == '\r' || prefix[i] == 'N') {
+		i++
+	}
+	switch {
+	case i == len(prefix) && eof:
+		return true, nil // Decode says what is wrong with it
+	case i == len(prefix):
+		return false, fmt.Errorf("%w: the first %d bytes are white space; an XGBoost model (JSON or UBJSON) starts with '{'", ErrFormat, len(prefix))
+	case prefix[i] != '{':
+		return false, fmt.Errorf("%w: byte %d is %q; an XGBoost model (JSON or UBJSON) starts with '{'", ErrFormat, i+1, rune(prefix[i]))
+	}
+	return IsJSON(prefix), nil
 }
 
 // IsJSON tells whether data looks like a JSON document rather than
@@ -149,6 +178,12 @@ func IsJSON(data []byte) bool {
 
 // Decode decodes a model from the bytes of a JSON or UBJSON file.
 func Decode(data []byte) (*Model, error) {
+	return DecodeContext(context.Background(), data)
+}
+
+// DecodeContext is Decode, stopping with ctx's error once ctx is done
+// (it checks between trees).
+func DecodeContext(ctx context.Context, data []byte) (*Model, error) {
 	if len(data) == 0 {
 		return nil, fmt.Errorf("%w: the file is empty", ErrFormat)
 	}
@@ -164,7 +199,10 @@ func Decode(data []byte) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := fromDocument(field{v: doc, ok: true})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	m, err := fromDocument(ctx, field{v: doc, ok: true})
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +211,7 @@ func Decode(data []byte) (*Model, error) {
 }
 
 // fromDocument reads a model from a decoded document.
-func fromDocument(root field) (*Model, error) {
+func fromDocument(ctx context.Context, root field) (*Model, error) {
 	if _, ok := root.v.(map[string]any); !ok {
 		return nil, fmt.Errorf("%w: the document is %s, not an object", ErrFormat, kind(root.v))
 	}
@@ -197,13 +235,13 @@ func fromDocument(root field) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := m.readLearner(learner); err != nil {
+	if err := m.readLearner(ctx, learner); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
-func (m *Model) readLearner(learner field) error {
+func (m *Model) readLearner(ctx context.Context, learner field) error {
 	obj, err := learner.need("objective")
 	if err != nil {
 		return err
@@ -217,7 +255,7 @@ func (m *Model) readLearner(learner field) error {
 	}
 	multi := m.Objective == SoftProb || m.Objective == SoftMax
 	if m.Objective != Logistic && m.Objective != LogitRaw && !multi {
-		return fmt.Errorf("%w: objective %q (%s); aer imports classifiers: %s, %s, %s or %s", ErrUnsupported, m.Objective, name.path, Logistic, LogitRaw, SoftProb, SoftMax)
+		return fmt.Errorf("%w: objective %s (%s); aer imports classifiers: %s, %s, %s or %s", ErrUnsupported, quote.Name(m.Objective), name.path, Logistic, LogitRaw, SoftProb, SoftMax)
 	}
 
 	param, err := learner.need("learner_model_param")
@@ -264,7 +302,7 @@ func (m *Model) readLearner(learner field) error {
 		return err
 	}
 	if multi {
-		return m.readMultiBase(bs, learner)
+		return m.readMultiBase(ctx, bs, learner)
 	}
 	if m.BaseScore, err = bs.float32(); err != nil {
 		return err
@@ -279,12 +317,12 @@ func (m *Model) readLearner(learner field) error {
 	if bm := m.BaseMargin(); math.IsInf(bm, 0) {
 		return bs.errorf("base score %v is too close to 0 or 1: its margin is %v", b, bm)
 	}
-	return m.readBooster(learner)
+	return m.readBooster(ctx, learner)
 }
 
 // readMultiBase reads a multi-class model's base_score, one margin for
 // every class or (XGBoost 3.1 and later) one per class, then the rest.
-func (m *Model) readMultiBase(bs, learner field) error {
+func (m *Model) readMultiBase(ctx context.Context, bs, learner field) error {
 	v, err := bs.float32s()
 	if err != nil {
 		return err
@@ -302,11 +340,11 @@ func (m *Model) readMultiBase(bs, learner field) error {
 		}
 	}
 	m.BaseScore = v[0]
-	return m.readBooster(learner)
+	return m.readBooster(ctx, learner)
 }
 
 // readBooster reads the feature names and types and the booster.
-func (m *Model) readBooster(learner field) error {
+func (m *Model) readBooster(ctx context.Context, learner field) error {
 	for _, k := range []string{"feature_names", "feature_types"} {
 		f, err := learner.key(k)
 		if err != nil {
@@ -371,12 +409,12 @@ func (m *Model) readBooster(learner field) error {
 			}
 		}
 	default:
-		return fmt.Errorf("%w: booster %q (%s); aer imports tree boosters: gbtree or dart", ErrUnsupported, m.Booster, gname.path)
+		return fmt.Errorf("%w: booster %s (%s); aer imports tree boosters: gbtree or dart", ErrUnsupported, quote.Name(m.Booster), gname.path)
 	}
-	return m.readTrees(model, weights)
+	return m.readTrees(ctx, model, weights)
 }
 
-func (m *Model) readTrees(model field, weights []float64) error {
+func (m *Model) readTrees(ctx context.Context, model field, weights []float64) error {
 	trees, err := model.need("trees")
 	if err != nil {
 		return err
@@ -433,20 +471,25 @@ func (m *Model) readTrees(model field, weights []float64) error {
 		return fmt.Errorf("%w: %s: a multi-class model without tree_info (the class of each tree)", ErrFormat, model.path)
 	}
 	m.Trees = make([]Tree, nt)
+	var codes treeimport.Codes
 	for i := range nt {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		m.Trees[i].Weight = 1
 		if weights != nil {
 			m.Trees[i].Weight = float32(weights[i])
 		}
-		if err := m.Trees[i].read(trees.at(i), m.NumFeature); err != nil {
+		if err := m.Trees[i].read(trees.at(i), m.NumFeature, &codes); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// read reads and checks one tree.
-func (t *Tree) read(f field, nf int) error {
+// read reads and checks one tree; its categorical splits' codes count in
+// codes.
+func (t *Tree) read(f field, nf int, codes *treeimport.Codes) error {
 	if p, err := f.key("tree_param"); err != nil {
 		return err
 	} else if p.ok {
@@ -535,7 +578,7 @@ func (t *Tree) read(f field, nf int) error {
 		t.Cover[i], t.Gain[i] = float32(cover[i]), float32(gain[i])
 	}
 
-	if err := t.readCategories(f, splitType); err != nil {
+	if err := t.readCategories(f, splitType, codes); err != nil {
 		return err
 	}
 	if err := t.check(nf); err != nil {
@@ -547,7 +590,10 @@ func (t *Tree) read(f field, nf int) error {
 // readCategories reads the category sets of a tree's categorical splits
 // (split_type 1). A categorical node without a set gets an empty one,
 // which check refuses if a row can reach it.
-func (t *Tree) readCategories(f field, splitType []int64) error {
+//
+// Several splits may share one segment of categories (XGBoost's never
+// do), so the sets' sizes count in codes before any set is allocated.
+func (t *Tree) readCategories(f field, splitType []int64, codes *treeimport.Codes) error {
 	n := len(t.Left)
 	if !slices.Contains(splitType, 1) {
 		return nil
@@ -582,6 +628,9 @@ func (t *Tree) readCategories(f field, splitType []int64) error {
 		}
 		if segs[k]+sizes[k] > int64(len(cats)) {
 			return fmt.Errorf("%w: %s: categories [%d, %d) of %d", ErrFormat, at, segs[k], segs[k]+sizes[k], len(cats))
+		}
+		if err := codes.Add(int(sizes[k])); err != nil {
+			return fmt.Errorf("%w: %s.categories_sizes[%d]: %w", ErrUnsupported, f.path, k, err)
 		}
 		set := make([]int32, sizes[k])
 		for j := range set {
@@ -663,8 +712,10 @@ func (t *Tree) check(nf int) error {
 			if err := catsplit.Check(t.Categories[i]); err != nil {
 				return fmt.Errorf("node %d: categorical split: %w", i, err)
 			}
-		} else if math.IsNaN(float64(t.Condition[i])) {
+		} else if c := float64(t.Condition[i]); math.IsNaN(c) {
 			return fmt.Errorf("node %d: split condition NaN", i)
+		} else if math.IsInf(c, -1) {
+			return fmt.Errorf("node %d: split_conditions %v: a numeric split at %v sends every value right", i, c, c)
 		}
 	}
 	if w := float64(t.Weight); math.IsNaN(w) || math.IsInf(w, 0) {

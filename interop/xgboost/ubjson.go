@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/aer-go/aer/internal/quote"
 )
 
 // ubjDecoder decodes Universal Binary JSON (ubjson.org, draft 12), the
@@ -185,7 +187,7 @@ func (d *ubjDecoder) value(m byte) (any, error) {
 		}
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil && !isRange(err) {
-			return nil, d.errorf(at, "high-precision number %q is malformed", s)
+			return nil, d.errorf(at, "high-precision number %s is malformed", quote.Name(s))
 		}
 		return v, nil
 	case 'C':
@@ -294,7 +296,7 @@ func (d *ubjDecoder) container(object bool) (any, error) {
 				return nil, err
 			}
 			if _, dup := obj[key]; dup {
-				return nil, d.errorf(keyAt, "key %q appears twice in an object", key)
+				return nil, d.errorf(keyAt, "key %s appears twice in an object", quote.Name(key))
 			}
 		}
 		m := typ

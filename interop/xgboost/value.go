@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/aer-go/aer/internal/quote"
 )
 
 // budget bounds the memory a decoded document takes: about 16 bytes per
@@ -192,7 +194,7 @@ func (f field) int(lo, hi int64) (int64, error) {
 	case string:
 		n, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
 		if err != nil {
-			return 0, f.errorf("%q is not a whole number", x)
+			return 0, f.errorf("%s is not a whole number", quote.Name(x))
 		}
 		v = float64(n)
 		if n < lo || n > hi {
@@ -225,12 +227,12 @@ func (f field) float32() (float32, error) {
 		if strings.HasPrefix(s, "[") && strings.HasSuffix(s, "]") {
 			s = strings.TrimSpace(s[1 : len(s)-1])
 			if strings.Contains(s, ",") {
-				return 0, f.errorf("%q holds more than one value (a model of several outputs)", x)
+				return 0, f.errorf("%s holds more than one value (a model of several outputs)", quote.Name(x))
 			}
 		}
 		v, err := strconv.ParseFloat(s, 32)
 		if err != nil && !isRange(err) {
-			return 0, f.errorf("%q is not a number", x)
+			return 0, f.errorf("%s is not a number", quote.Name(x))
 		}
 		return float32(v), nil
 	}
@@ -263,7 +265,7 @@ func (f field) float32s() ([]float32, error) {
 		for i, p := range parts {
 			v, err := strconv.ParseFloat(strings.TrimSpace(p), 32)
 			if err != nil && !isRange(err) {
-				return nil, f.errorf("%q is not a number or a list of numbers", x)
+				return nil, f.errorf("%s is not a number or a list of numbers", quote.Name(x))
 			}
 			out[i] = float32(v)
 		}
