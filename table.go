@@ -216,7 +216,10 @@ func TableFromRows(rows any, opt *ReadOptions) (*Table, error) {
 		return nil, fmt.Errorf("%w: TableFromRows wants a slice of structs or maps, not %T", learn.ErrData, rows)
 	}
 	et := rv.Type().Elem()
-	for et.Kind() == reflect.Pointer {
+	for i := 0; et.Kind() == reflect.Pointer; i++ {
+		if i == maxIndirect {
+			return nil, fmt.Errorf("%w: TableFromRows: the rows' type %s is more than %d pointers deep (a type that points to itself?)", learn.ErrData, rv.Type().Elem(), maxIndirect)
+		}
 		et = et.Elem()
 	}
 	var header []string
@@ -246,7 +249,14 @@ func TableFromRows(rows any, opt *ReadOptions) (*Table, error) {
 		}
 		seen := map[string]bool{}
 		for i := range rv.Len() {
-			for _, k := range deref(rv.Index(i)).MapKeys() {
+			row, err := deref(rv.Index(i))
+			if err != nil {
+				return nil, fmt.Errorf("%w: TableFromRows: row %d: %v", learn.ErrData, i, err)
+			}
+			if !row.IsValid() {
+				continue // a nil row, refused below
+			}
+			for _, k := range row.MapKeys() {
 				if !seen[k.String()] {
 					seen[k.String()] = true
 					header = append(header, k.String())
@@ -269,7 +279,10 @@ func TableFromRows(rows any, opt *ReadOptions) (*Table, error) {
 	}
 	recs := make([][]string, rv.Len())
 	for i := range recs {
-		row := deref(rv.Index(i))
+		row, err := deref(rv.Index(i))
+		if err != nil {
+			return nil, fmt.Errorf("%w: TableFromRows: row %d: %v", learn.ErrData, i, err)
+		}
 		if !row.IsValid() {
 			return nil, fmt.Errorf("%w: TableFromRows: row %d is nil", learn.ErrData, i)
 		}
@@ -289,20 +302,33 @@ func TableFromRows(rows any, opt *ReadOptions) (*Table, error) {
 	return &Table{d: d}, nil
 }
 
-// deref follows pointers and interfaces; the zero Value for nil.
-func deref(v reflect.Value) reflect.Value {
-	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+// maxIndirect bounds the pointers and interfaces deref follows (and the
+// pointers of the rows' type): no cell is that deep, and a value that
+// refers to itself (var a any; a = &a) would otherwise be followed
+// forever.
+const maxIndirect = 64
+
+// deref follows pointers and interfaces, at most maxIndirect of them; the
+// zero Value for nil.
+func deref(v reflect.Value) (reflect.Value, error) {
+	for range maxIndirect + 1 {
+		if v.Kind() != reflect.Pointer && v.Kind() != reflect.Interface {
+			return v, nil
+		}
 		if v.IsNil() {
-			return reflect.Value{}
+			return reflect.Value{}, nil
 		}
 		v = v.Elem()
 	}
-	return v
+	return reflect.Value{}, fmt.Errorf("a value more than %d pointers or interfaces deep (one that refers to itself?)", maxIndirect)
 }
 
 // cellText returns the text of one cell value.
 func cellText(v reflect.Value) (string, error) {
-	v = deref(v)
+	v, err := deref(v)
+	if err != nil {
+		return "", err
+	}
 	if !v.IsValid() {
 		return "", nil
 	}
