@@ -113,6 +113,9 @@ func readTable(path string, opt dataset.Options) (*Table, error) {
 // DecodeTable reads a table from r, in any of the formats ReadTable
 // reads; name names it in error messages.
 func DecodeTable(r io.Reader, name string, opt *ReadOptions) (*Table, error) {
+	if err := readerGiven(r, name); err != nil {
+		return nil, err
+	}
 	d, err := dataset.Decode(r, name, opt.Options())
 	if err != nil {
 		return nil, err
@@ -349,44 +352,98 @@ func cellText(v reflect.Value) (string, error) {
 
 // Dataset returns the table as package dataset holds it: features
 // (categorical ones one-hot encoded), labels, ids, weights.
-func (t *Table) Dataset() *dataset.Dataset { return t.d }
+func (t *Table) Dataset() *dataset.Dataset {
+	if t == nil {
+		return nil
+	}
+	return t.d
+}
 
 // Name is the table's name: its file's base name without extension.
-func (t *Table) Name() string { return t.d.Name }
+func (t *Table) Name() string {
+	if t.usable("") != nil {
+		return ""
+	}
+	return t.d.Name
+}
 
 // Rows is the number of rows.
-func (t *Table) Rows() int { return t.d.Rows() }
+func (t *Table) Rows() int {
+	if t.usable("") != nil {
+		return 0
+	}
+	return t.d.Rows()
+}
 
 // Features are the feature names in table order, a categorical column as
 // one feature per value, named column=value.
-func (t *Table) Features() []string { return slices.Clone(t.d.Features) }
+func (t *Table) Features() []string {
+	if t.usable("") != nil {
+		return nil
+	}
+	return slices.Clone(t.d.Features)
+}
 
 // Labelled tells whether the table has a label column.
-func (t *Table) Labelled() bool { return t.d.Y != nil }
+func (t *Table) Labelled() bool { return t.usable("") == nil && t.d.Y != nil }
 
 // Classes lists every class of the label, as written in the table, in
 // class order: a two-class table's negative then positive (minority)
 // class, a multi-class table's classes sorted (numbers by value, before
 // text). Nil for a table without a label.
-func (t *Table) Classes() []string { return slices.Clone(t.d.Classes) }
+func (t *Table) Classes() []string {
+	if t.usable("") != nil {
+		return nil
+	}
+	return slices.Clone(t.d.Classes)
+}
 
 // ClassCounts returns the rows of each class, in the order of Classes.
-func (t *Table) ClassCounts() []int { return t.d.ClassCounts() }
+func (t *Table) ClassCounts() []int {
+	if t.usable("") != nil {
+		return nil
+	}
+	return t.d.ClassCounts()
+}
 
 // IDs are the cells of the id column, nil without one.
-func (t *Table) IDs() []string { return t.d.IDs }
+func (t *Table) IDs() []string {
+	if t.usable("") != nil {
+		return nil
+	}
+	return t.d.IDs
+}
 
 // Schema describes the table's columns as a model fitted on it records
 // them.
-func (t *Table) Schema() dataset.Schema { return t.d.Schema() }
+func (t *Table) Schema() dataset.Schema {
+	if t.usable("") != nil {
+		return dataset.Schema{}
+	}
+	return t.d.Schema()
+}
 
-// Subset returns the rows idx of the table, in that order.
-func (t *Table) Subset(idx []int) *Table { return &Table{d: t.d.Subset(idx)} }
+// Subset returns the rows idx of the table, in that order; nil for a nil
+// table or an index out of range.
+func (t *Table) Subset(idx []int) *Table {
+	if t.usable("") != nil {
+		return nil
+	}
+	for _, i := range idx {
+		if i < 0 || i >= t.d.Rows() {
+			return nil
+		}
+	}
+	return &Table{d: t.d.Subset(idx)}
+}
 
 // Parts splits a table with a split column into its train, valid and
 // test rows (a part without rows is nil); without a split column, the
 // whole table is train.
 func (t *Table) Parts() (train, valid, test *Table, err error) {
+	if err := t.usable("the table"); err != nil {
+		return nil, nil, nil, err
+	}
 	if t.d.Split == nil {
 		return t, nil, nil, nil
 	}
