@@ -22,8 +22,11 @@ import (
 // (opt.CrossFit above 0 is an error). valid is read by column name as
 // Fit reads validation rows. m is left as it is.
 func (m *Model) Decide(ctx context.Context, valid *Table, opt decision.Options, env Env) (*Model, error) {
-	if valid == nil {
-		return nil, fmt.Errorf("%w: Decide needs a validation table", learn.ErrData)
+	if err := m.usable(); err != nil {
+		return nil, err
+	}
+	if err := valid.usable("the validation table Decide needs"); err != nil {
+		return nil, err
 	}
 	if opt.CrossFit > 0 {
 		return nil, fmt.Errorf("%w: a decision fitted after the fit cannot be cross-fitted (the training rows are not at hand)", learn.ErrParam)

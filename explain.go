@@ -70,6 +70,12 @@ type ClassAttributions struct {
 // Explain explains row (from 0) of t, whose columns are matched to the
 // model's by name as Predict matches them.
 func (m *Model) Explain(ctx context.Context, t *Table, row int) (*Explanation, error) {
+	if err := m.usable(); err != nil {
+		return nil, err
+	}
+	if err := t.usable("the table"); err != nil {
+		return nil, err
+	}
 	if row < 0 || row >= t.Rows() {
 		return nil, fmt.Errorf("%w: row %d: the table has rows 0 to %d", learn.ErrData, row, t.Rows()-1)
 	}

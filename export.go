@@ -37,6 +37,9 @@ const (
 // model, without an ONNX graph gives an error wrapping
 // onnx.ErrUnsupported that names it, and nothing is written.
 func (m *Model) ExportONNX(w io.Writer) error {
+	if err := writerGiven(w, "exporting ONNX"); err != nil {
+		return err
+	}
 	b, err := m.marshalONNX()
 	if err != nil {
 		return err
@@ -60,6 +63,9 @@ func (m *Model) ExportONNXFile(ctx context.Context, path string) error {
 }
 
 func (m *Model) marshalONNX() ([]byte, error) {
+	if err := m.usable(); err != nil {
+		return nil, err
+	}
 	s := m.Schema()
 	spec := &onnx.Spec{Method: m.Method(), Features: s.Features, ProducerVersion: Version}
 	if len(s.Categories) > 0 {
@@ -88,11 +94,11 @@ func (m *Model) marshalONNX() ([]byte, error) {
 // (NaN for a missing or unseen value). The table's columns are matched
 // by name, as Predict matches them.
 func (m *Model) ONNXInput(t *Table) ([][]float64, error) {
-	s := m.Schema()
-	enc, err := t.d.Encode(&s)
+	e, err := m.encode(t)
 	if err != nil {
 		return nil, err
 	}
+	s, enc := m.Schema(), e.Encoded
 	r, c := enc.X.Dims()
 	if len(s.Categories) == 0 {
 		out := make([][]float64, r)

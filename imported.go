@@ -119,6 +119,9 @@ func Import(ctx context.Context, r io.Reader, from string, table *Table) (*Model
 		return nil, fmt.Errorf("import: unknown format %q (aer imports: %s, %s)", from, FromXGBoost, FromLightGBM)
 	}
 	library := map[string]string{FromXGBoost: "XGBoost", FromLightGBM: "LightGBM"}[from]
+	if err := readerGiven(r, "import"); err != nil {
+		return nil, err
+	}
 	if table == nil || !table.Labelled() {
 		return nil, fmt.Errorf("%w: the table has no label (its label and classes make the model's)", ErrImport)
 	}
@@ -327,6 +330,9 @@ func ImportFile(ctx context.Context, path, from string, table *Table) (*Model, e
 // ImportedFrom returns where the model was imported from, nil for a
 // model aer fitted.
 func (m *Model) ImportedFrom() *Imported {
+	if m.usable() != nil {
+		return nil
+	}
 	var c struct {
 		Imported *Imported `json:"imported"`
 	}

@@ -73,6 +73,9 @@ func Load(path string) (*Model, error) {
 // aer reads model files through this one path, so a file scores the same
 // everywhere, at the same threshold.
 func ReadModel(r io.Reader, name string) (*Model, error) {
+	if err := readerGiven(r, name); err != nil {
+		return nil, err
+	}
 	// Check the magic bytes before reading the rest, so that a data file
 	// or a device given as a model is refused at once, not read whole.
 	head := make([]byte, len(modelfile.Magic))
@@ -159,6 +162,12 @@ func (m *Model) payload() ([]byte, error) {
 
 // WriteTo writes the model file (the bytes aer fit writes) to w.
 func (m *Model) WriteTo(w io.Writer) (int64, error) {
+	if err := m.usable(); err != nil {
+		return 0, err
+	}
+	if err := writerGiven(w, "writing the model"); err != nil {
+		return 0, err
+	}
 	p, err := m.payload()
 	if err != nil {
 		return 0, err
@@ -175,6 +184,9 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 // existing file untouched. It stops with ctx's error when ctx is
 // cancelled before the rename.
 func (m *Model) Save(ctx context.Context, path string) error {
+	if err := m.usable(); err != nil {
+		return err
+	}
 	p, err := m.payload()
 	if err != nil {
 		return err
@@ -183,19 +195,39 @@ func (m *Model) Save(ctx context.Context, path string) error {
 }
 
 // Method is the name of the method that fitted the model.
-func (m *Model) Method() string { return m.header.Method }
+func (m *Model) Method() string {
+	if m.usable() != nil {
+		return ""
+	}
+	return m.header.Method
+}
 
 // Schema is the layout of the data the model was fitted on.
-func (m *Model) Schema() dataset.Schema { return m.header.Schema }
+func (m *Model) Schema() dataset.Schema {
+	if m.usable() != nil {
+		return dataset.Schema{}
+	}
+	return m.header.Schema
+}
 
 // Header is the model file's header: method, schema, fit configuration,
 // decision layer, producer.
-func (m *Model) Header() *modelfile.Header { return m.header }
+func (m *Model) Header() *modelfile.Header {
+	if m == nil {
+		return nil
+	}
+	return m.header
+}
 
 // Learned is the fitted learn.Model behind the schema: it scores rows of
 // features in Schema().Features order: of two classes a learn.Scorer,
 // behind the decision layer when there is one.
-func (m *Model) Learned() learn.Model { return m.model }
+func (m *Model) Learned() learn.Model {
+	if m == nil {
+		return nil
+	}
+	return m.model
+}
 
 // scorer is a two-class model's learn.Scorer (behind its decision
 // layer), nil for a model of three or more classes.
@@ -208,12 +240,22 @@ func (m *Model) scorer() learn.Scorer {
 
 // NumClasses is the number of classes the model tells apart: 2, or the
 // classes of a multi-class label.
-func (m *Model) NumClasses() int { return m.model.NumClasses() }
+func (m *Model) NumClasses() int {
+	if m.usable() != nil {
+		return 0
+	}
+	return m.model.NumClasses()
+}
 
 // Layer is the model's decision: of two classes the layer fitted on
 // validation rows (calibration and threshold), nil without one; of three
 // or more the class weights or cost matrix.
-func (m *Model) Layer() *decision.Layer { return m.layer }
+func (m *Model) Layer() *decision.Layer {
+	if m == nil {
+		return nil
+	}
+	return m.layer
+}
 
 // What a model's scores are, as Model.Scores says.
 const (
@@ -229,19 +271,27 @@ const (
 // Scores says what the model's scores are: ScoresProbability when its
 // decision layer calibrated them, else ScoresRaw.
 func (m *Model) Scores() string {
-	if m.layer != nil && m.layer.Calibration != nil {
+	if m != nil && m.layer != nil && m.layer.Calibration != nil {
 		return ScoresProbability
 	}
 	return ScoresRaw
 }
 
 // Report is what the fit found; nil for a model read from a file.
-func (m *Model) Report() *FitReport { return m.report }
+func (m *Model) Report() *FitReport {
+	if m == nil {
+		return nil
+	}
+	return m.report
+}
 
 // Threshold returns the threshold at which a score predicts the positive
 // class and where it comes from: the decision layer's, else the one the
 // method tuned, else 0.5 (FromDecisionLayer, FromMethod, FromDefault).
 func (m *Model) Threshold() (t float64, from string) {
+	if m.usable() != nil {
+		return 0, ""
+	}
 	s := m.scorer()
 	if s == nil {
 		return 0, FromArgmax
@@ -265,6 +315,9 @@ func (m *Model) Threshold() (t float64, from string) {
 // it), in hexadecimal: as stored at the end of the file read, or of the
 // file Save would write.
 func (m *Model) Checksum() string {
+	if m.usable() != nil {
+		return ""
+	}
 	m.once.Do(func() {
 		if m.sum != "" {
 			return
@@ -292,7 +345,12 @@ const (
 
 // Classes returns the model's class names in order: the multi-class
 // labels, or the negative and the positive class.
-func (m *Model) Classes() []string { return m.header.Schema.ClassNames() }
+func (m *Model) Classes() []string {
+	if m.usable() != nil {
+		return nil
+	}
+	return m.header.Schema.ClassNames()
+}
 
 // loadClasses decodes the payload of a model of three or more classes
 // (ReadModel): a method's native model (learn.ClassFitter) or a

@@ -2,7 +2,9 @@ package aer
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"math"
 	"slices"
 
 	"github.com/aer-go/aer/dataset"
@@ -59,11 +61,24 @@ type Predictions struct {
 }
 
 // Class returns the predicted class of row i by name.
-func (p *Predictions) Class(i int) string { return p.Classes[p.Pred[i]] }
+// It is "" for a row or a class the predictions do not have.
+func (p *Predictions) Class(i int) string {
+	if p == nil || i < 0 || i >= len(p.Pred) || p.Pred[i] < 0 || p.Pred[i] >= len(p.Classes) {
+		return ""
+	}
+	return p.Classes[p.Pred[i]]
+}
 
 // Probability returns the probability of class c (an index of Classes)
-// for row i, whatever the number of classes.
+// for row i, whatever the number of classes; NaN for a row or a class
+// the predictions do not have.
 func (p *Predictions) Probability(i, c int) float64 {
+	switch {
+	case p == nil || i < 0 || c < 0 || c >= len(p.Classes):
+		return math.NaN()
+	case p.Proba == nil && i >= len(p.Score), p.Proba != nil && (i+1)*len(p.Classes) > len(p.Proba):
+		return math.NaN()
+	}
 	if p.Proba == nil {
 		if c == 1 {
 			return p.Score[i]
@@ -75,6 +90,9 @@ func (p *Predictions) Probability(i, c int) float64 {
 
 // Positives counts the rows predicted positive.
 func (p *Predictions) Positives() int {
+	if p == nil {
+		return 0
+	}
 	n := 0
 	for _, v := range p.Pred {
 		n += v
@@ -87,6 +105,12 @@ func (p *Predictions) Positives() int {
 // label and pred as the class names; of more [id,]label,pred then
 // score_<class> per class, in the model's class order.
 func (p *Predictions) WriteCSV(w io.Writer) error {
+	if p == nil {
+		return fmt.Errorf("%w: the predictions are nil", learn.ErrData)
+	}
+	if err := writerGiven(w, "writing predictions"); err != nil {
+		return err
+	}
 	if len(p.Classes) > 2 {
 		var ids []string
 		if p.IDColumn != "" {
@@ -162,8 +186,15 @@ type encoded struct {
 	ignored []string       // the table's columns the model does not use
 }
 
-// encode maps t's columns onto the model's schema by name (see Predict).
+// encode maps t's columns onto the model's schema by name (see Predict);
+// a nil model or table is an error.
 func (m *Model) encode(t *Table) (*encoded, error) {
+	if err := m.usable(); err != nil {
+		return nil, err
+	}
+	if err := t.usable("the table"); err != nil {
+		return nil, err
+	}
 	s := m.Schema()
 	e, err := t.d.Encode(&s)
 	if err != nil {
@@ -206,5 +237,8 @@ func (m *Model) ReadOptions() dataset.Options {
 // ReadTable reads the table in the file at path as data for the model
 // (see Model.ReadOptions), in any format aer.ReadTable reads.
 func (m *Model) ReadTable(path string) (*Table, error) {
+	if err := m.usable(); err != nil {
+		return nil, err
+	}
 	return readTable(path, m.ReadOptions())
 }

@@ -67,6 +67,15 @@ type StreamSummary struct {
 // memory does not grow with the data. Columns are matched by name as
 // Predict matches them.
 func (m *Model) PredictStream(ctx context.Context, r io.Reader, name string, w io.Writer, opt *StreamOptions) (*StreamSummary, error) {
+	if err := m.usable(); err != nil {
+		return nil, err
+	}
+	if err := readerGiven(r, name); err != nil {
+		return nil, err
+	}
+	if err := writerGiven(w, name); err != nil {
+		return nil, err
+	}
 	if opt == nil {
 		opt = &StreamOptions{}
 	}

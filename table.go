@@ -113,6 +113,9 @@ func readTable(path string, opt dataset.Options) (*Table, error) {
 // DecodeTable reads a table from r, in any of the formats ReadTable
 // reads; name names it in error messages.
 func DecodeTable(r io.Reader, name string, opt *ReadOptions) (*Table, error) {
+	if err := readerGiven(r, name); err != nil {
+		return nil, err
+	}
 	d, err := dataset.Decode(r, name, opt.Options())
 	if err != nil {
 		return nil, err
@@ -216,7 +219,10 @@ func TableFromRows(rows any, opt *ReadOptions) (*Table, error) {
 		return nil, fmt.Errorf("%w: TableFromRows wants a slice of structs or maps, not %T", learn.ErrData, rows)
 	}
 	et := rv.Type().Elem()
-	for et.Kind() == reflect.Pointer {
+	for i := 0; et.Kind() == reflect.Pointer; i++ {
+		if i == maxIndirect {
+			return nil, fmt.Errorf("%w: TableFromRows: the rows' type %s is more than %d pointers deep (a type that points to itself?)", learn.ErrData, rv.Type().Elem(), maxIndirect)
+		}
 		et = et.Elem()
 	}
 	var header []string
@@ -246,7 +252,14 @@ func TableFromRows(rows any, opt *ReadOptions) (*Table, error) {
 		}
 		seen := map[string]bool{}
 		for i := range rv.Len() {
-			for _, k := range deref(rv.Index(i)).MapKeys() {
+			row, err := deref(rv.Index(i))
+			if err != nil {
+				return nil, fmt.Errorf("%w: TableFromRows: row %d: %v", learn.ErrData, i, err)
+			}
+			if !row.IsValid() {
+				continue // a nil row, refused below
+			}
+			for _, k := range row.MapKeys() {
 				if !seen[k.String()] {
 					seen[k.String()] = true
 					header = append(header, k.String())
@@ -269,7 +282,10 @@ func TableFromRows(rows any, opt *ReadOptions) (*Table, error) {
 	}
 	recs := make([][]string, rv.Len())
 	for i := range recs {
-		row := deref(rv.Index(i))
+		row, err := deref(rv.Index(i))
+		if err != nil {
+			return nil, fmt.Errorf("%w: TableFromRows: row %d: %v", learn.ErrData, i, err)
+		}
 		if !row.IsValid() {
 			return nil, fmt.Errorf("%w: TableFromRows: row %d is nil", learn.ErrData, i)
 		}
@@ -289,20 +305,33 @@ func TableFromRows(rows any, opt *ReadOptions) (*Table, error) {
 	return &Table{d: d}, nil
 }
 
-// deref follows pointers and interfaces; the zero Value for nil.
-func deref(v reflect.Value) reflect.Value {
-	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+// maxIndirect bounds the pointers and interfaces deref follows (and the
+// pointers of the rows' type): no cell is that deep, and a value that
+// refers to itself (var a any; a = &a) would otherwise be followed
+// forever.
+const maxIndirect = 64
+
+// deref follows pointers and interfaces, at most maxIndirect of them; the
+// zero Value for nil.
+func deref(v reflect.Value) (reflect.Value, error) {
+	for range maxIndirect + 1 {
+		if v.Kind() != reflect.Pointer && v.Kind() != reflect.Interface {
+			return v, nil
+		}
 		if v.IsNil() {
-			return reflect.Value{}
+			return reflect.Value{}, nil
 		}
 		v = v.Elem()
 	}
-	return v
+	return reflect.Value{}, fmt.Errorf("a value more than %d pointers or interfaces deep (one that refers to itself?)", maxIndirect)
 }
 
 // cellText returns the text of one cell value.
 func cellText(v reflect.Value) (string, error) {
-	v = deref(v)
+	v, err := deref(v)
+	if err != nil {
+		return "", err
+	}
 	if !v.IsValid() {
 		return "", nil
 	}
@@ -323,44 +352,98 @@ func cellText(v reflect.Value) (string, error) {
 
 // Dataset returns the table as package dataset holds it: features
 // (categorical ones one-hot encoded), labels, ids, weights.
-func (t *Table) Dataset() *dataset.Dataset { return t.d }
+func (t *Table) Dataset() *dataset.Dataset {
+	if t == nil {
+		return nil
+	}
+	return t.d
+}
 
 // Name is the table's name: its file's base name without extension.
-func (t *Table) Name() string { return t.d.Name }
+func (t *Table) Name() string {
+	if t.usable("") != nil {
+		return ""
+	}
+	return t.d.Name
+}
 
 // Rows is the number of rows.
-func (t *Table) Rows() int { return t.d.Rows() }
+func (t *Table) Rows() int {
+	if t.usable("") != nil {
+		return 0
+	}
+	return t.d.Rows()
+}
 
 // Features are the feature names in table order, a categorical column as
 // one feature per value, named column=value.
-func (t *Table) Features() []string { return slices.Clone(t.d.Features) }
+func (t *Table) Features() []string {
+	if t.usable("") != nil {
+		return nil
+	}
+	return slices.Clone(t.d.Features)
+}
 
 // Labelled tells whether the table has a label column.
-func (t *Table) Labelled() bool { return t.d.Y != nil }
+func (t *Table) Labelled() bool { return t.usable("") == nil && t.d.Y != nil }
 
 // Classes lists every class of the label, as written in the table, in
 // class order: a two-class table's negative then positive (minority)
 // class, a multi-class table's classes sorted (numbers by value, before
 // text). Nil for a table without a label.
-func (t *Table) Classes() []string { return slices.Clone(t.d.Classes) }
+func (t *Table) Classes() []string {
+	if t.usable("") != nil {
+		return nil
+	}
+	return slices.Clone(t.d.Classes)
+}
 
 // ClassCounts returns the rows of each class, in the order of Classes.
-func (t *Table) ClassCounts() []int { return t.d.ClassCounts() }
+func (t *Table) ClassCounts() []int {
+	if t.usable("") != nil {
+		return nil
+	}
+	return t.d.ClassCounts()
+}
 
 // IDs are the cells of the id column, nil without one.
-func (t *Table) IDs() []string { return t.d.IDs }
+func (t *Table) IDs() []string {
+	if t.usable("") != nil {
+		return nil
+	}
+	return t.d.IDs
+}
 
 // Schema describes the table's columns as a model fitted on it records
 // them.
-func (t *Table) Schema() dataset.Schema { return t.d.Schema() }
+func (t *Table) Schema() dataset.Schema {
+	if t.usable("") != nil {
+		return dataset.Schema{}
+	}
+	return t.d.Schema()
+}
 
-// Subset returns the rows idx of the table, in that order.
-func (t *Table) Subset(idx []int) *Table { return &Table{d: t.d.Subset(idx)} }
+// Subset returns the rows idx of the table, in that order; nil for a nil
+// table or an index out of range.
+func (t *Table) Subset(idx []int) *Table {
+	if t.usable("") != nil {
+		return nil
+	}
+	for _, i := range idx {
+		if i < 0 || i >= t.d.Rows() {
+			return nil
+		}
+	}
+	return &Table{d: t.d.Subset(idx)}
+}
 
 // Parts splits a table with a split column into its train, valid and
 // test rows (a part without rows is nil); without a split column, the
 // whole table is train.
 func (t *Table) Parts() (train, valid, test *Table, err error) {
+	if err := t.usable("the table"); err != nil {
+		return nil, nil, nil, err
+	}
 	if t.d.Split == nil {
 		return t, nil, nil, nil
 	}

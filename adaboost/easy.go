@@ -34,8 +34,8 @@ func (s EasySettings) Resolved() EasySettings {
 
 // Check validates the settings.
 func (s EasySettings) Check() error {
-	if s.NEstimators < 0 {
-		return fmt.Errorf("%w: n_estimators %d is negative", learn.ErrParam, s.NEstimators)
+	if s.NEstimators < 0 || s.NEstimators > learn.MaxRounds {
+		return fmt.Errorf("%w: n_estimators %d is not in [0, %d]", learn.ErrParam, s.NEstimators, learn.MaxRounds)
 	}
 	if s.Boost.UnderSample {
 		return fmt.Errorf("%w: the ensembles of an EasyEnsemble do not under-sample", learn.ErrParam)

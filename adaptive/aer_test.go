@@ -268,7 +268,7 @@ func TestParsePool(t *testing.T) {
 			t.Errorf("ParsePool(%q) = %v, %v; want %s", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"", "0", "5-2", "a", "2-"} {
+	for _, in := range []string{"", "0", "5-2", "a", "2-", "2147483648", "2147483600-2147483648", "1099511627776", "100001"} {
 		if _, err := ParsePool(in); err == nil {
 			t.Errorf("ParsePool(%q) accepted", in)
 		}

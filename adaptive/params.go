@@ -14,6 +14,13 @@ import (
 
 // params declares AER's own parameters; the members' and peers' are in
 // their own namespaces (see Config.Set).
+// Bounds of AER's count parameters beyond learn's: EM restarts per
+// mixture size, and principal components (at most the features).
+const (
+	maxRestarts = 1000
+	maxPCs      = 1 << 20
+)
+
 var params = learn.ParamTable[Config]{
 	enum("preset", "defaults of the parts below left unset: plus (beyond the paper) or paper (the faithful method)", presetNames, func(c *Config) *Preset { return &c.Preset }),
 	triBool("pool", "pool every member setting's members into one ensemble (false: keep the best setting on validation, the paper)", func(c *Config) **bool { return &c.Pool }),
@@ -54,12 +61,12 @@ var params = learn.ParamTable[Config]{
 			return nil
 		}},
 	enum("covariance", "mixture covariance; auto is full up to 32 features, diag beyond", covNames, func(c *Config) *Covariance { return &c.Covariance }),
-	learn.Int("n_init", "EM restarts per L (the preset's: plus 1, paper 5)", 1, func(c *Config) *int { return &c.NInit }),
-	learn.Int("select_rows", "majority rows on which BIC compares the mixture sizes (more: a random subsample, then the chosen L refitted on all rows); -1 = all rows; 0 = the preset's (plus 3000, paper all)", -1,
+	learn.Int("n_init", "EM restarts per L (the preset's: plus 1, paper 5)", 1, maxRestarts, func(c *Config) *int { return &c.NInit }),
+	learn.Int("select_rows", "majority rows on which BIC compares the mixture sizes (more: a random subsample, then the chosen L refitted on all rows); -1 = all rows; 0 = the preset's (plus 3000, paper all)", -1, learn.MaxRows,
 		func(c *Config) *int { return &c.SelectRows }),
-	learn.Int("select_pcs", "principal components on which BIC compares the mixture sizes on tables of more than four times as many features (full covariances there; the chosen L is fitted on the features); -1 = none; 0 = the preset's (plus 16, paper none)", -1,
+	learn.Int("select_pcs", "principal components on which BIC compares the mixture sizes on tables of more than four times as many features (full covariances there; the chosen L is fitted on the features); -1 = none; 0 = the preset's (plus 16, paper none)", -1, maxPCs,
 		func(c *Config) *int { return &c.SelectPCs }),
-	learn.Int("mixture_rows", "majority rows the mixture is fitted on (more: a random subsample of that many; every row is still ranked); -1 = all rows; 0 = the preset's (plus 200000, paper all)", -1,
+	learn.Int("mixture_rows", "majority rows the mixture is fitted on (more: a random subsample of that many; every row is still ranked); -1 = all rows; 0 = the preset's (plus 200000, paper all)", -1, learn.MaxRows,
 		func(c *Config) *int { return &c.MixtureRows }),
 	learn.Bool("refit_restarts", "refit the chosen L on all majority rows with n_init restarts, not one EM run from the subsample's fit (only when select_rows subsampled)", false, func(c *Config) *bool { return &c.RefitRestarts }),
 	enum("rank", "how majority rows are ranked per component", rankNames, func(c *Config) *Rank { return &c.Rank }),
@@ -110,9 +117,9 @@ var params = learn.ParamTable[Config]{
 	enum("weight_data", "rows the static weights are fitted on", weightDataNames, func(c *Config) *WeightData { return &c.WeightData }),
 	enum("schedule", "step size rule of the descent", scheduleNames, func(c *Config) *Schedule { return &c.Schedule }),
 	learn.OpenFloat("step_scale", "c of the step c/||g||", 0, 1, func(c *Config) *float64 { return &c.StepScale }),
-	learn.Int("max_iter", "passes of the descent at most", 1, func(c *Config) *int { return &c.MaxIter }),
+	learn.Int("max_iter", "passes of the descent at most", 1, learn.MaxIter, func(c *Config) *int { return &c.MaxIter }),
 	learn.Float("tol", "stop when the loss changes by at most this share (negative: run max_iter passes)", math.Inf(-1), math.Inf(1), func(c *Config) *float64 { return &c.Tol }),
-	learn.Int("batch_size", "rows per descent step (0: all)", 0, func(c *Config) *int { return &c.BatchSize }),
+	learn.Int("batch_size", "rows per descent step (0: all)", 0, learn.MaxRows, func(c *Config) *int { return &c.BatchSize }),
 	enum("likelihood", "dynamic weight rule; log is the paper's literal ratio", likelihoodNames, func(c *Config) *Likelihood { return &c.Likelihood }),
 	learn.Bool("mixture_weights", "include log pi_l in the likelihood weights", false, func(c *Config) *bool { return &c.MixtureWeights }),
 	learn.Bool("dynamic_ensemble", "fix lambda = 1 (the paper's Dynamic Ensemble)", false, func(c *Config) *bool { return &c.DynamicEnsemble }),

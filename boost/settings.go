@@ -280,25 +280,11 @@ func (s *Settings) validate() error {
 // not know.
 var ErrUnknownParam = errors.New("unknown parameter")
 
-// intParam declares an integer parameter; zeroAs is stored when the user
-// writes 0 (XGBoost's "no bound"), and a stored negative value reads as 0.
-// capped refuses values of p (the field field) above hi as they are set.
-func capped(p learn.ParamSpec[Settings], hi int, field func(*Settings) *int) learn.ParamSpec[Settings] {
-	set := p.Set
-	p.Set = func(s *Settings, v string) error {
-		if err := set(s, v); err != nil {
-			return err
-		}
-		if *field(s) > hi {
-			return fmt.Errorf("want at most %d", hi)
-		}
-		return nil
-	}
-	return p
-}
-
-func intParam(key, help string, min, zeroAs int, field func(*Settings) *int) learn.ParamSpec[Settings] {
-	p := storeZeroAs(learn.Int(key, help, min, field), field, zeroAs)
+// intParam declares an integer parameter in [lo, hi]; zeroAs is stored
+// when the user writes 0 (XGBoost's "no bound"), and a stored negative
+// value reads as 0.
+func intParam(key, help string, lo, hi, zeroAs int, field func(*Settings) *int) learn.ParamSpec[Settings] {
+	p := storeZeroAs(learn.Int(key, help, lo, hi, field), field, zeroAs)
 	p.Get = func(s *Settings) string { return strconv.Itoa(max(0, *field(s))) }
 	return p
 }
@@ -340,10 +326,10 @@ func positiveParam(key, help string, field func(*Settings) *float64) learn.Param
 
 // params declares every parameter, named as in XGBoost.
 var params = learn.ParamTable[Settings]{
-	capped(intParam("n_estimators", "number of trees (boosting rounds), at most 1000000", 1, 0, func(s *Settings) *int { return &s.NEstimators }), MaxEstimators, func(s *Settings) *int { return &s.NEstimators }),
+	intParam("n_estimators", "number of trees (boosting rounds), at most 1000000", 1, MaxEstimators, 0, func(s *Settings) *int { return &s.NEstimators }),
 	positiveParam("eta", "learning rate (alias learning_rate)", func(s *Settings) *float64 { return &s.Eta }),
-	intParam("max_depth", "maximum tree depth (0: no bound)", 0, -1, func(s *Settings) *int { return &s.MaxDepth }),
-	intParam("max_leaves", "maximum leaves per tree (0: no bound)", 0, -1, func(s *Settings) *int { return &s.MaxLeaves }),
+	intParam("max_depth", "maximum tree depth (0: no bound)", 0, learn.MaxDepth, -1, func(s *Settings) *int { return &s.MaxDepth }),
+	intParam("max_leaves", "maximum leaves per tree (0: no bound)", 0, learn.MaxRows, -1, func(s *Settings) *int { return &s.MaxLeaves }),
 	learn.Enum("grow_policy", "tree growth", []string{DepthWise, LeafWise}, func(s *Settings) *string { return &s.GrowPolicy }),
 	floatParam("lambda", "L2 penalty on leaf values (alias reg_lambda)", 0, -1, func(s *Settings) *float64 { return &s.Lambda }),
 	floatParam("alpha", "L1 penalty on leaf values (alias reg_alpha)", 0, 0, func(s *Settings) *float64 { return &s.Alpha }),
@@ -371,12 +357,12 @@ var params = learn.ParamTable[Settings]{
 			return nil
 		}},
 	positiveParam("base_score", "initial probability, in (0, 1)", func(s *Settings) *float64 { return &s.BaseScore }),
-	intParam("max_bin", "histogram bins per feature, 2 to 256", 2, 0, func(s *Settings) *int { return &s.MaxBin }),
+	intParam("max_bin", "histogram bins per feature, 2 to 256", 2, 256, 0, func(s *Settings) *int { return &s.MaxBin }),
 	learn.Enum("objective", "loss", []string{Logistic, Focal, Weighted}, func(s *Settings) *string { return &s.Objective }),
 	floatParam("focal_gamma", "focal loss focusing parameter", 0, -1, func(s *Settings) *float64 { return &s.FocalGamma }),
 	floatParam("focal_alpha", "focal loss weight of positive rows, in [0, 1) (0: none)", 0, 0, func(s *Settings) *float64 { return &s.FocalAlpha }),
 	floatParam("weighted_alpha", "weight of positive rows in the weighted cross-entropy (alias imbalance_alpha)", 0, 0, func(s *Settings) *float64 { return &s.WeightedAlpha }),
-	intParam("early_stopping_rounds", "rounds without validation improvement before stopping (0: never)", 0, 0, func(s *Settings) *int { return &s.EarlyStoppingRounds }),
+	intParam("early_stopping_rounds", "rounds without validation improvement before stopping (0: never)", 0, MaxEstimators, 0, func(s *Settings) *int { return &s.EarlyStoppingRounds }),
 	learn.Enum("eval_metric", "validation metric", []string{LogLoss, AUC}, func(s *Settings) *string { return &s.EvalMetric }),
 }
 
@@ -431,4 +417,4 @@ func (s *Settings) Check() error {
 
 // MaxEstimators bounds NEstimators: a million trees of depth 6 hold about
 // 8 GB.
-const MaxEstimators = 1_000_000
+const MaxEstimators = learn.MaxRounds

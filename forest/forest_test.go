@@ -246,3 +246,15 @@ func TestParams(t *testing.T) {
 		t.Errorf("criterion mse: %v", err)
 	}
 }
+
+// TestFitRefusesHugeForest: settings built in code, past Set's bound, are
+// refused before a tree slice is sized from them.
+func TestFitRefusesHugeForest(t *testing.T) {
+	d := data(40, 2, 0.3, 1)
+	for _, n := range []int{learn.MaxRounds + 1, 1 << 31, 1 << 40} {
+		_, err := Fit(context.Background(), d, BootstrapThenBalance, Settings{NEstimators: n}, 1, 1, nil)
+		if !errors.Is(err, learn.ErrParam) {
+			t.Errorf("NEstimators %d: got %v, want learn.ErrParam", n, err)
+		}
+	}
+}

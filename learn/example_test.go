@@ -25,7 +25,7 @@ func ExampleParamTable() {
 		Loss    string
 	}
 	table := learn.ParamTable[Settings]{
-		learn.Int("trees", "number of trees", 1, func(s *Settings) *int { return &s.Trees }),
+		learn.Int("trees", "number of trees", 1, learn.MaxRounds, func(s *Settings) *int { return &s.Trees }),
 		learn.Float("eta", "learning rate", 0, 1, func(s *Settings) *float64 { return &s.Eta }),
 		learn.OpenFloat("holdout", "share of rows held out", 0, 1, func(s *Settings) *float64 { return &s.Holdout }),
 		learn.Bool("tomek", "remove Tomek links", true, func(s *Settings) *bool { return &s.NoTomek }),
@@ -60,7 +60,7 @@ func ExampleParamTable() {
 type above struct{ feature int }
 
 var aboveParams = learn.ParamTable[above]{
-	learn.Int("feature", "the feature read (0-based)", 0, func(a *above) *int { return &a.feature }),
+	learn.Int("feature", "the feature read (0-based)", 0, 1<<20, func(a *above) *int { return &a.feature }),
 }
 
 func (a *above) Name() string                { return "example-above" }

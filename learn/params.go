@@ -75,21 +75,56 @@ func (t ParamTable[T]) List(cur, def *T) []Param {
 	return out
 }
 
-// Int declares an integer parameter of at least min.
-func Int[T any](key, help string, min int, field func(*T) *int) ParamSpec[T] {
+// Upper bounds of count parameters. Every integer parameter declares one
+// (Int takes it), so that a mistyped or hostile value such as
+// n_estimators=2147483648 fails at Set with ErrParam instead of sizing an
+// allocation or a loop from it.
+const (
+	// MaxRounds bounds counts of fitted parts and passes: trees, boosting
+	// rounds, ensemble members, epochs, restarts (a million trees of
+	// depth 6 hold about 8 GB).
+	MaxRounds = 1_000_000
+	// MaxIter bounds solver iterations.
+	MaxIter = 10_000_000
+	// MaxRows bounds parameters counted in rows (a node's fewest rows,
+	// rows of a subsample or a batch); larger tables are not held in
+	// memory.
+	MaxRows = 1_000_000_000
+	// MaxDepth bounds tree depths.
+	MaxDepth = 10_000
+)
+
+// Int declares an integer parameter in [min, max]. Every integer
+// parameter has an upper bound (see MaxRounds), so that no value a user
+// can write sizes an allocation or a loop beyond it.
+func Int[T any](key, help string, min, max int, field func(*T) *int) ParamSpec[T] {
 	return ParamSpec[T]{Key: key, Help: help,
 		Get: func(s *T) string { return strconv.Itoa(*field(s)) },
 		Set: func(s *T, v string) error {
-			n, err := strconv.Atoi(strings.TrimSpace(v))
+			n, err := ParseInt(v, min, max)
 			if err != nil {
-				return fmt.Errorf("want an integer")
-			}
-			if n < min {
-				return fmt.Errorf("want an integer of at least %d", min)
+				return err
 			}
 			*field(s) = n
 			return nil
 		}}
+}
+
+// ParseInt parses an integer in [min, max]; integer parameters declared
+// without Int use it, so that they are bounded the same way.
+func ParseInt(v string, min, max int) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	switch {
+	case err != nil && errors.Is(err, strconv.ErrRange):
+		return 0, fmt.Errorf("want an integer of at most %d", max)
+	case err != nil:
+		return 0, fmt.Errorf("want an integer")
+	case n < min:
+		return 0, fmt.Errorf("want an integer of at least %d", min)
+	case n > max:
+		return 0, fmt.Errorf("want an integer of at most %d", max)
+	}
+	return n, nil
 }
 
 // Float declares a finite number parameter in [lo, hi]; use math.Inf for

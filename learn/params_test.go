@@ -23,7 +23,7 @@ type knobs struct {
 }
 
 var knobParams = learn.ParamTable[knobs]{
-	learn.Int("trees", "number of trees", 1, func(k *knobs) *int { return &k.Trees }),
+	learn.Int("trees", "number of trees", 1, 1000, func(k *knobs) *int { return &k.Trees }),
 	learn.Float("rate", "learning rate", 0, 1, func(k *knobs) *float64 { return &k.Rate }),
 	learn.Float("lambda", "L2 penalty", 0, math.Inf(1), func(k *knobs) *float64 { return &k.Lambda }),
 	learn.Float("tol", "tolerance", math.Inf(-1), math.Inf(1), func(k *knobs) *float64 { return &k.Tol }),
@@ -47,6 +47,10 @@ func TestParamTableSet(t *testing.T) {
 		{"trees", " 1 ", func(k knobs) bool { return k.Trees == 1 }, ""},
 		{"trees", "0", nil, "at least 1"},
 		{"trees", "-2", nil, "at least 1"},
+		{"trees", "1000", func(k knobs) bool { return k.Trees == 1000 }, ""},
+		{"trees", "1001", nil, "at most 1000"},
+		{"trees", "2147483648", nil, "at most 1000"},
+		{"trees", "99999999999999999999999", nil, "at most 1000"},
 		{"trees", "2.5", nil, "want an integer"},
 		{"trees", "", nil, "want an integer"},
 

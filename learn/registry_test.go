@@ -114,7 +114,7 @@ type counter struct {
 }
 
 var counterParams = learn.ParamTable[counter]{
-	learn.Int("n", "a count", 0, func(c *counter) *int { return &c.n }),
+	learn.Int("n", "a count", 0, 1000, func(c *counter) *int { return &c.n }),
 }
 
 func (c *counter) Name() string                { return "test-fresh" }

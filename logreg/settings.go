@@ -93,7 +93,7 @@ var params = learn.ParamTable[Settings]{
 			}
 			return err
 		}},
-	learn.Int("max_iter", "most solver iterations", 1, func(s *Settings) *int { return &s.MaxIter }),
+	learn.Int("max_iter", "most solver iterations", 1, learn.MaxIter, func(s *Settings) *int { return &s.MaxIter }),
 	learn.OpenFloat("tol", "stop when no gradient entry of the objective divided by C times the total row weight exceeds this", 0, math.Inf(1),
 		func(s *Settings) *float64 { return &s.Tol }),
 	learn.Bool("fit_intercept", "fit an unpenalised intercept", true, func(s *Settings) *bool { return &s.NoIntercept }),

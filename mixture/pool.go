@@ -10,11 +10,15 @@ import (
 // maxPoolRange bounds the span of one range of a pool ("1-1000").
 const maxPoolRange = 1000
 
+// MaxComponents bounds a mixture size L: a mixture holds L means and
+// covariances.
+const MaxComponents = 100_000
+
 // ParsePool reads a pool of mixture sizes L, as aer mixture --components
 // and AER's components parameter take it: a size "3", a range "2-8", a
 // list "2,4,6" or both ("2-4,8"). The sizes come back increasing, without
-// duplicates; a size below 1, a range of more than 1000 sizes or any
-// other text is an error naming the part.
+// duplicates; a size below 1 or above MaxComponents, a range of more
+// than 1000 sizes or any other text is an error naming the part.
 func ParsePool(s string) ([]int, error) {
 	var out []int
 	for _, part := range strings.Split(s, ",") {
@@ -29,6 +33,9 @@ func ParsePool(s string) ([]int, error) {
 			if b, err = strconv.Atoi(strings.TrimSpace(hi)); err != nil || b < a {
 				return nil, fmt.Errorf("%q is not a range of sizes like 2-8", part)
 			}
+		}
+		if b > MaxComponents {
+			return nil, fmt.Errorf("%q: sizes of at most %d", part, MaxComponents)
 		}
 		if b-a > maxPoolRange {
 			return nil, fmt.Errorf("%q: range too large (at most %d sizes)", part, maxPoolRange)

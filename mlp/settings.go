@@ -2,8 +2,6 @@ package mlp
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/aer-go/aer/learn"
 )
@@ -75,9 +73,9 @@ var table = learn.ParamTable[Settings]{
 	below1("beta2", "Adam's decay of the squared gradient's running mean", func(s *Settings) *float64 { return &s.Beta2 }),
 	learn.OpenFloat("epsilon", "Adam's denominator guard", 0, 1, func(s *Settings) *float64 { return &s.Epsilon }),
 	learn.Float("weight_decay", "L2 penalty: weight_decay * w is added to every weight's gradient (biases excluded)", 0, 1e6, func(s *Settings) *float64 { return &s.WeightDecay }),
-	learn.Int("batch_size", "rows per Adam step", 1, func(s *Settings) *int { return &s.BatchSize }),
-	learn.Int("max_epochs", "maximum passes over the training rows", 1, func(s *Settings) *int { return &s.MaxEpochs }),
-	learn.Int("patience", "epochs without a lower validation loss before stopping (the best epoch's weights are kept)", 1, func(s *Settings) *int { return &s.Patience }),
+	learn.Int("batch_size", "rows per Adam step", 1, learn.MaxRows, func(s *Settings) *int { return &s.BatchSize }),
+	learn.Int("max_epochs", "maximum passes over the training rows", 1, learn.MaxRounds, func(s *Settings) *int { return &s.MaxEpochs }),
+	learn.Int("patience", "epochs without a lower validation loss before stopping (the best epoch's weights are kept)", 1, learn.MaxRounds, func(s *Settings) *int { return &s.Patience }),
 	below1("validation_fraction", "share of training rows held out (stratified) for early stopping when no validation data is given; 0 trains max_epochs on all rows", func(s *Settings) *float64 { return &s.ValidationFraction }),
 }
 
@@ -87,15 +85,7 @@ const maxWidth = 1 << 14
 
 // width declares a hidden layer size in [1, maxWidth].
 func width(key, help string, field func(*Settings) *int) learn.ParamSpec[Settings] {
-	p := learn.Int(key, help, 1, field)
-	set := p.Set
-	p.Set = func(s *Settings, v string) error {
-		if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n > maxWidth {
-			return fmt.Errorf("want an integer in [1, %d]", maxWidth)
-		}
-		return set(s, v)
-	}
-	return p
+	return learn.Int(key, help, 1, maxWidth, field)
 }
 
 // below1 declares a number parameter in [0, 1).

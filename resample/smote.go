@@ -54,8 +54,12 @@ type SMOTE struct {
 // smoteStrategyHelp is the help of SMOTE's sampling_strategy.
 const smoteStrategyHelp = "minority to majority row ratio after over-sampling, for two classes (1 = balanced); or auto, minority, not minority, not majority, all, or per-class row counts CLASS:N,CLASS:N (class indices from 0)"
 
+// MaxNeighbors bounds k_neighbors: each minority row keeps that many
+// neighbours.
+const MaxNeighbors = 10_000
+
 var smoteParams = learn.ParamTable[SMOTE]{
-	learn.Int("k_neighbors", "nearest minority rows a synthetic row may be drawn towards", 1, func(s *SMOTE) *int { return &s.KNeighbors }),
+	learn.Int("k_neighbors", "nearest minority rows a synthetic row may be drawn towards", 1, MaxNeighbors, func(s *SMOTE) *int { return &s.KNeighbors }),
 	strategyParam("sampling_strategy", OverSampling, smoteStrategyHelp,
 		func(s *SMOTE) *float64 { return &s.Ratio }, func(s *SMOTE) *string { return &s.Strategy }),
 }
@@ -282,7 +286,7 @@ type SMOTETomek struct {
 }
 
 var smoteTomekParams = learn.ParamTable[SMOTETomek]{
-	learn.Int("k_neighbors", "nearest minority rows a synthetic row may be drawn towards", 1, func(s *SMOTETomek) *int { return &s.SMOTE.KNeighbors }),
+	learn.Int("k_neighbors", "nearest minority rows a synthetic row may be drawn towards", 1, MaxNeighbors, func(s *SMOTETomek) *int { return &s.SMOTE.KNeighbors }),
 	strategyParam("sampling_strategy", OverSampling, smoteStrategyHelp,
 		func(s *SMOTETomek) *float64 { return &s.SMOTE.Ratio }, func(s *SMOTETomek) *string { return &s.SMOTE.Strategy }),
 	strategyParam("tomek_strategy", Cleaning,

@@ -13,7 +13,8 @@ import (
 type Error struct {
 	// Status is the HTTP status: 400 for a request that cannot be
 	// scored as sent, 404 for an unknown model or route, 405 for a wrong
-	// method, 413 for a body or a batch over the limits, 415 for a body
+	// method, 413 for a body, a batch or an answer (Options.MaxCells)
+	// over the limits, 415 for a body
 	// that is neither JSON nor CSV, 503 when the server is saturated or
 	// shutting down.
 	Status int `json:"-"`
@@ -49,6 +50,7 @@ const (
 	kindNotScorable    = "not_scorable"
 	kindNoRows         = "no_rows"
 	kindTooManyRows    = "too_many_rows"
+	kindAnswerTooLarge = "answer_too_large"
 	kindBodyTooLarge   = "body_too_large"
 	kindMediaType      = "media_type"
 	kindUnknownModel   = "unknown_model"

@@ -30,6 +30,7 @@ const (
 	DefaultMaxRows         = 10000
 	DefaultMaxBody         = 16 << 20
 	DefaultMaxConcurrent   = 64
+	DefaultMaxCells        = 4_000_000
 	DefaultReadTimeout     = 30 * time.Second
 	DefaultWriteTimeout    = 30 * time.Second
 	DefaultIdleTimeout     = 120 * time.Second
@@ -49,6 +50,16 @@ type Options struct {
 	// the server answers 503 with Retry-After. 0 means
 	// DefaultMaxConcurrent.
 	MaxConcurrent int
+	// MaxCells bounds the numbers one answer holds and computes on the
+	// way (answerCells: rows x classes, and with explanations rows x
+	// classes x (features+1)); a request over it is refused with 413
+	// before anything is scored, since the answer, not the body, is
+	// what grows with a model of many classes. 0 means DefaultMaxCells.
+	MaxCells int64
+	// MaxCellsInFlight bounds the cells of the requests answered at
+	// once; beyond it the server answers 503 with Retry-After. 0 means
+	// four times MaxCells; it is never below MaxCells.
+	MaxCellsInFlight int64
 	// ReadTimeout, WriteTimeout and IdleTimeout are the http.Server's
 	// (Serve); 0 means DefaultReadTimeout, DefaultWriteTimeout and
 	// DefaultIdleTimeout.
@@ -86,6 +97,13 @@ func (o *Options) withDefaults() Options {
 	if r.MaxBody <= 0 {
 		r.MaxBody = DefaultMaxBody
 	}
+	if r.MaxCells <= 0 {
+		r.MaxCells = DefaultMaxCells
+	}
+	if r.MaxCellsInFlight <= 0 {
+		r.MaxCellsInFlight = 4 * r.MaxCells
+	}
+	r.MaxCellsInFlight = max(r.MaxCellsInFlight, r.MaxCells)
 	defDur(&r.ReadTimeout, DefaultReadTimeout)
 	defDur(&r.WriteTimeout, DefaultWriteTimeout)
 	defDur(&r.IdleTimeout, DefaultIdleTimeout)
@@ -106,6 +124,7 @@ type Server struct {
 	mux     *http.ServeMux
 	metrics *metrics
 	sem     chan struct{}
+	cells   atomic.Int64 // cells of the answers being computed
 	closing atomic.Bool
 	log     *slog.Logger
 }
@@ -412,6 +431,11 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request, sl *slot, rec *
 	if e := explainQuery(r, req); e != nil {
 		return e
 	}
+	release, e := s.takeCells(w, m, req)
+	if e != nil {
+		return e
+	}
+	defer release()
 	if m.saved.NumClasses() > 2 {
 		return s.predictMulti(w, r, sl, rec, m, req)
 	}
@@ -469,6 +493,59 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request, sl *slot, rec *
 	s.metrics.scored(sl.spec.Name, n, len(req.unused))
 	writeJSON(w, http.StatusOK, out)
 	return nil
+}
+
+// answerCells is the numbers an answer to rows rows of a model of
+// classes classes (2 for a binary model) and features features holds,
+// or computes on the way: a probability per class and row (one for a
+// binary model), and when explanations are asked an attribution per
+// feature and a base, per class and row. The product is taken in
+// float64 so that no count overflows it.
+func answerCells(rows, classes, features int, explain bool) float64 {
+	out := float64(classes)
+	if classes <= 2 {
+		out = 1
+	}
+	perRow := out
+	if explain {
+		perRow += out * float64(features+1)
+	}
+	return float64(rows) * perRow
+}
+
+// takeCells admits a request by the size of its answer, before anything
+// is scored: over Options.MaxCells it is refused (413, with the rows
+// that would fit), and while the requests being answered hold
+// Options.MaxCellsInFlight it waits its turn (503, Retry-After). release
+// gives the cells back.
+func (s *Server) takeCells(w http.ResponseWriter, m *loaded, req *request) (release func(), e *Error) {
+	rows, features := req.x.Dims()
+	classes := max(m.saved.NumClasses(), 2)
+	cells := answerCells(rows, classes, features, req.explain)
+	if cells > float64(s.opt.MaxCells) {
+		fit := int(float64(s.opt.MaxCells) / answerCells(1, classes, features, req.explain))
+		what := fmt.Sprintf("%d classes", classes)
+		if classes == 2 {
+			what = "a binary model"
+		}
+		if req.explain {
+			what += fmt.Sprintf(" with explanations of %d features", features)
+		}
+		return nil, errorf(http.StatusRequestEntityTooLarge, kindAnswerTooLarge, 0, "",
+			"the answer to %d rows (%s) would hold %.0f numbers, over this server's limit of %d (--max-cells); send at most %d rows per request", rows, what, cells, s.opt.MaxCells, fit)
+	}
+	n := int64(cells)
+	for {
+		cur := s.cells.Load()
+		if cur+n > s.opt.MaxCellsInFlight {
+			w.Header().Set("Retry-After", "1")
+			return nil, errorf(http.StatusServiceUnavailable, kindOverloaded, 0, "",
+				"the server is computing answers of %d numbers, and this one's %d would pass its limit of %d; retry shortly", cur, n, s.opt.MaxCellsInFlight)
+		}
+		if s.cells.CompareAndSwap(cur, cur+n) {
+			return func() { s.cells.Add(-n) }, nil
+		}
+	}
 }
 
 // explainQuery reads "explain" and "top" from the URL's query, which is

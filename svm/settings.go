@@ -203,6 +203,13 @@ func (cw classWeight) weights(y []int, w []float64) [2]float64 {
 }
 
 // params are the parameters of Settings, scikit-learn's names.
+// Bounds of svm's integer parameters: the poly kernel's degree and the
+// solver's iterations.
+const (
+	maxDegree = 100
+	maxIter   = learn.MaxIter
+)
+
 var params = learn.ParamTable[Settings]{
 	learn.OpenFloat("C", "penalty of margin violations (row i's bound is C x class weight x row weight)", 0, math.Inf(1),
 		func(s *Settings) *float64 { return &s.C }),
@@ -220,7 +227,7 @@ var params = learn.ParamTable[Settings]{
 			s.Gamma = rule
 			return nil
 		}},
-	learn.Int("degree", "degree of the poly kernel", 1, func(s *Settings) *int { return &s.Degree }),
+	learn.Int("degree", "degree of the poly kernel", 1, maxDegree, func(s *Settings) *int { return &s.Degree }),
 	learn.Float("coef0", "constant term of the poly kernel", math.Inf(-1), math.Inf(1), func(s *Settings) *float64 { return &s.Coef0 }),
 	{Key: "class_weight", Help: "class weights multiplying C: balanced = n/(2 n_c) from the row weights, none, or explicit like 0:1,1:5",
 		Get: func(s *Settings) string { return s.ClassWeight },
@@ -242,8 +249,8 @@ var params = learn.ParamTable[Settings]{
 		},
 		Set: func(s *Settings, v string) error {
 			n, err := strconv.Atoi(strings.TrimSpace(v))
-			if err != nil || n == 0 || n < -1 {
-				return fmt.Errorf("want -1 or a positive integer")
+			if err != nil || n == 0 || n < -1 || n > maxIter {
+				return fmt.Errorf("want -1 or a positive integer of at most %d", maxIter)
 			}
 			s.MaxIter = max(n, 0)
 			return nil

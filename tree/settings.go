@@ -42,9 +42,9 @@ type Settings struct {
 // trees (forests, bagging) include it.
 var Params = learn.ParamTable[Settings]{
 	learn.Enum("criterion", "impurity measure of splits", []string{"gini", "entropy"}, func(s *Settings) *string { return &s.Criterion }),
-	learn.Int("max_depth", "largest depth of a leaf, 0: unlimited", 0, func(s *Settings) *int { return &s.MaxDepth }),
-	learn.Int("min_samples_split", "fewest rows a node needs to be split", 2, func(s *Settings) *int { return &s.MinSamplesSplit }),
-	learn.Int("min_samples_leaf", "fewest rows in each child of a split", 1, func(s *Settings) *int { return &s.MinSamplesLeaf }),
+	learn.Int("max_depth", "largest depth of a leaf, 0: unlimited", 0, learn.MaxDepth, func(s *Settings) *int { return &s.MaxDepth }),
+	learn.Int("min_samples_split", "fewest rows a node needs to be split", 2, learn.MaxRows, func(s *Settings) *int { return &s.MinSamplesSplit }),
+	learn.Int("min_samples_leaf", "fewest rows in each child of a split", 1, learn.MaxRows, func(s *Settings) *int { return &s.MinSamplesLeaf }),
 	learn.Float("min_weight_fraction_leaf", "smallest share of the total weight in each child of a split", 0, 0.5, func(s *Settings) *float64 { return &s.MinWeightFractionLeaf }),
 	learn.Float("min_impurity_decrease", "smallest weighted impurity decrease of a split", 0, math.Inf(1), func(s *Settings) *float64 { return &s.MinImpurityDecrease }),
 	{Key: "max_features", Help: "features drawn at each split (none: all, sqrt, log2, a count, or a fraction like 0.3)",

@@ -33,7 +33,7 @@ type stumpSettings struct {
 }
 
 var stumpParams = learn.ParamTable[stumpSettings]{
-	learn.Int("feature", "the feature the stump reads (0-based)", 0, func(s *stumpSettings) *int { return &s.Feature }),
+	learn.Int("feature", "the feature the stump reads (0-based)", 0, 1<<20, func(s *stumpSettings) *int { return &s.Feature }),
 	learn.Float("scale", "slope of the logistic curve", 0, math.Inf(1), func(s *stumpSettings) *float64 { return &s.Scale }),
 }
 

@@ -20,8 +20,8 @@ func init() {
 		name:    "serve",
 		summary: "serve saved models over HTTP (JSON or CSV rows in, scores and labels out)",
 		usage: `Usage: aer serve --model model.aer [--model name=other.aer ...] [--addr 127.0.0.1:8080]
-       [--max-rows N] [--max-body BYTES] [--max-concurrent N] [--timeout D]
-       [--strict-columns]
+       [--max-rows N] [--max-body BYTES] [--max-cells N] [--max-concurrent N]
+       [--timeout D] [--strict-columns]
 
 Loads the model files written by aer fit and answers HTTP requests:
 
@@ -66,6 +66,13 @@ features'), and the method's own breakdown, "explanation". Errors are
 JSON, {"error": "...", "row": N, "field": "..."}, with status 400, 404,
 405, 413, 415 or 503 (beyond --max-concurrent, with Retry-After).
 
+--max-cells bounds the numbers one answer holds: rows x classes (one per
+row for a binary model), plus rows x classes x (features + 1) with
+explanations. A request over it is refused with 413 before it is scored,
+saying how many rows fit; while the answers being computed hold four
+times --max-cells, a request that would pass that waits its turn (503,
+Retry-After).
+
 SIGHUP reloads every model; a file that cannot be loaded leaves the old
 model serving and logs why. SIGTERM or Ctrl-C stops accepting requests and
 lets those in flight finish. Logs go to stderr; --log-level debug logs one
@@ -96,6 +103,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	addr := fs.String("addr", "127.0.0.1:8080", "listen on `host:port` (port 0: any free port, logged)")
 	maxRows := fs.Int("max-rows", serve.DefaultMaxRows, "most rows in one request (413 beyond)")
 	maxBody := fs.Int64("max-body", serve.DefaultMaxBody, "largest request body in `bytes` (413 beyond)")
+	maxCells := fs.Int64("max-cells", serve.DefaultMaxCells, "most numbers in one answer: rows x classes, x (features+1) more with explanations (413 beyond)")
 	maxConc := fs.Int("max-concurrent", serve.DefaultMaxConcurrent, "most /v1 requests answered at once (503 with Retry-After beyond)")
 	timeout := fs.Duration("timeout", serve.DefaultReadTimeout, "read and write timeout of a request, e.g. 10s")
 	idle := fs.Duration("idle-timeout", serve.DefaultIdleTimeout, "close keep-alive connections idle this long")
@@ -114,6 +122,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usageErrorf("serve: --max-rows must be at least 1, not %d", *maxRows)
 	case *maxBody < 1:
 		return usageErrorf("serve: --max-body must be at least 1, not %d", *maxBody)
+	case *maxCells < 1:
+		return usageErrorf("serve: --max-cells must be at least 1, not %d", *maxCells)
 	case *maxConc < 1:
 		return usageErrorf("serve: --max-concurrent must be at least 1, not %d", *maxConc)
 	case *timeout <= 0 || *idle <= 0 || *grace <= 0:
@@ -132,7 +142,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	logger := slog.New(h)
 	setServingGC()
 	s, err := serve.New(models, &serve.Options{
-		MaxRows: *maxRows, MaxBody: *maxBody, MaxConcurrent: *maxConc,
+		MaxRows: *maxRows, MaxBody: *maxBody, MaxCells: *maxCells, MaxConcurrent: *maxConc,
 		ReadTimeout: *timeout, WriteTimeout: *timeout, IdleTimeout: *idle, ShutdownTimeout: *grace,
 		Logger: logger, StrictColumns: *strict,
 	})
