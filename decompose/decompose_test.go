@@ -114,8 +114,7 @@ func TestDecompositions(t *testing.T) {
 }
 
 // TestFitCancelled: a cancelled context stops a decomposition between its
-// members, with ctx's
-// error.
+// members, with ctx's error.
 func TestFitCancelled(t *testing.T) {
 	train, _, k := glass(t)
 	method, err := learn.New("tree")
