@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"bufio"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -246,16 +245,7 @@ func correctAndLoss(p *predfile.Predictions, q metrics.RowLoss) ([]bool, []float
 // isClassesFile says whether the predictions file at path is one of
 // three or more classes (score_<class> columns).
 func isClassesFile(path string) (bool, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return false, err
-	}
-	defer f.Close()
-	head, err := csv.NewReader(bufio.NewReader(f)).Read()
-	if err != nil {
-		return false, fmt.Errorf("%s: %w", path, err)
-	}
-	return predfile.IsMultiPredictions(head), nil
+	return predfile.IsMultiPredictionsFile(path)
 }
 
 // classesCorrectAndLoss reads a predictions file of three or more

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -142,5 +143,36 @@ func TestRunClassFolds(t *testing.T) {
 	_, err := Run(context.Background(), d, 3, softmaxFit(t, nil), &Settings{Folds: 31}, learn.Env{Seed: 1}, nil)
 	if !errors.Is(err, ErrFolds) {
 		t.Fatalf("31 folds with 30 rows of class 2: %v", err)
+	}
+}
+
+// TestCheckFolds: the advice is a fold count that works, computed on the
+// smallest class, and a class of one row is said to allow none (it
+// advised "1 or fewer", which is refused).
+func TestCheckFolds(t *testing.T) {
+	cases := []struct {
+		y       []int
+		classes []string
+		folds   int
+		want    string // "" for no error
+	}{
+		{[]int{0, 0, 0, 1, 1, 1, 2, 2, 2}, []string{"a", "b", "c"}, 3, ""},
+		{[]int{0, 0, 0, 0, 1, 1, 1, 2, 2}, []string{"a", "b", "c"}, 4, `class "c" has only 2 rows, and every fold needs one of each class; use 2 folds or fewer`},
+		{[]int{0, 0, 0, 1, 1, 1, 2}, []string{"a", "b", "c"}, 2, `class "c" has 1 row, and stratified folds need a row of every class in each of at least 2 folds, so no number of folds works: add rows of it or leave its rows out`},
+		{[]int{0, 0, 0, 0, 1}, []string{"no", "yes"}, 5, `class "yes" (positive) has 1 row`},
+		{[]int{0, 1, 1, 1, 1}, []string{"no", "yes"}, 2, `class "no" (negative) has 1 row`},
+		{[]int{0, 0, 1, 1}, []string{"no", "yes"}, 1, "1 folds, need at least 2"},
+	}
+	for _, c := range cases {
+		err := CheckFolds(c.y, c.classes, c.folds)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%v, %d folds: %v", c.y, c.folds, err)
+		case c.want != "" && (!errors.Is(err, ErrFolds) || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%v, %d folds: %v, want %q", c.y, c.folds, err, c.want)
+		}
+		if err != nil && strings.Contains(err.Error(), "use 1 folds") {
+			t.Errorf("%v: advises a fold count that is refused: %v", c.y, err)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"sync"
 	"time"
 
@@ -263,33 +264,73 @@ func withDefaults(s *Settings) (Settings, error) {
 }
 
 // checkFolds says whether every class of y (0..k-1) has a row for each
-// of the folds.
+// of the folds (CheckFolds with the classes named by index).
 func checkFolds(y []int, k, folds int) error {
-	if folds < 2 {
-		return fmt.Errorf("cv: %w: %d folds, need at least 2", ErrFolds, folds)
-	}
-	count := make([]int, k)
 	for _, c := range y {
 		if c < 0 || c >= k {
 			return fmt.Errorf("cv: label %d is not a class of 0..%d", c, k-1)
 		}
-		count[c]++
 	}
-	if k == 2 {
-		if folds > count[1] {
-			return fmt.Errorf("cv: %w: %d folds but only %d positive (minority) rows, and every fold needs one", ErrFolds, folds, count[1])
-		}
-		if folds > count[0] {
-			return fmt.Errorf("cv: %w: %d folds but only %d negative rows, and every fold needs one", ErrFolds, folds, count[0])
-		}
-		return nil
+	names := make([]string, k)
+	for c := range names {
+		names[c] = strconv.Itoa(c)
 	}
-	for c, n := range count {
-		if n < folds {
-			return fmt.Errorf("cv: %w: %d folds but class %d has only %d rows, and every fold needs one", ErrFolds, folds, c, n)
-		}
+	if err := CheckFolds(y, names, folds); err != nil {
+		return fmt.Errorf("cv: %w", err)
 	}
 	return nil
+}
+
+// CheckFolds says whether labels y (class indices of classes, whose
+// names they are) fill folds stratified folds: every fold needs a row of
+// every class. The error wraps ErrFolds, names the smallest class and its
+// rows, and gives the most folds the data can fill, or, when a class has
+// a single row (or none), says that no fold count can: at least 2 folds
+// are needed, so each class needs at least 2 rows.
+func CheckFolds(y []int, classes []string, folds int) error {
+	if folds < 2 {
+		return fmt.Errorf("%w: %d folds, need at least 2", ErrFolds, folds)
+	}
+	count := make([]int, len(classes))
+	for _, c := range y {
+		if c >= 0 && c < len(count) {
+			count[c]++
+		}
+	}
+	if len(count) == 0 {
+		return nil
+	}
+	small := 0
+	for c, n := range count {
+		if n < count[small] {
+			small = c
+		}
+	}
+	n := count[small]
+	if folds <= n {
+		return nil
+	}
+	name := strconv.Quote(classes[small])
+	if len(classes) == 2 {
+		name += map[int]string{0: " (negative)", 1: " (positive)"}[small]
+	}
+	if n < 2 {
+		fix := "add rows of it"
+		if len(classes) > 2 {
+			fix += " or leave its rows out"
+		}
+		return fmt.Errorf("%w: class %s has %d %s, and stratified folds need a row of every class in each of at least 2 folds, so no number of folds works: %s",
+			ErrFolds, name, n, plural(n, "row", "rows"), fix)
+	}
+	return fmt.Errorf("%w: %d folds but class %s has only %d rows, and every fold needs one of each class; use %d folds or fewer", ErrFolds, folds, name, n, n)
+}
+
+// plural is one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // task is one round: repeat r, fold k, and its training and test rows.

@@ -64,7 +64,9 @@ func TestMultiClassRead(t *testing.T) {
 	if err != nil || !slices.Equal(enc.Y, []int{2, 0}) {
 		t.Errorf("encoded labels %v (%v)", enc.Y, err)
 	}
-	if _, err := Read(strings.NewReader("x,label\n1,c\n"), "s.csv", s.ReadOptions()); !errors.Is(err, ErrUnknownClass) {
+	// The error names the model's classes, all four, and never says "two".
+	_, err = Read(strings.NewReader("x,label\n1,c\n"), "s.csv", s.ReadOptions())
+	if !errors.Is(err, ErrUnknownClass) || !strings.Contains(err.Error(), `"c": label is not one of the classes (the model knows "9", "10", "a", "b")`) || strings.Contains(err.Error(), "two") {
 		t.Errorf("unknown class: %v", err)
 	}
 }

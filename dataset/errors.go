@@ -22,7 +22,7 @@ var (
 	ErrNoLabel       = errors.New("label column not found")
 	ErrMissingLabel  = errors.New("missing label")
 	ErrThirdClass    = errors.New("more than two classes")
-	ErrUnknownClass  = errors.New("label is not one of the two classes")
+	ErrUnknownClass  = errors.New("label is not one of the classes")
 	ErrOneClass      = errors.New("only one class")
 	ErrFewMinority   = errors.New("fewer than 2 rows of the positive class")
 	ErrColumns       = errors.New("columns do not match")

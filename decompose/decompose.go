@@ -66,6 +66,11 @@ func Fit(ctx context.Context, method learn.Method, strategy string, train, valid
 	m := &Model{Strategy: strategy, K: k, Members: make([]Member, len(pairs)), nf: train.Cols()}
 	layered := decision.Wrap(method, decision.Options{})
 	for i, p := range pairs {
+		// Each member copies its rows first: a cancelled fit of many
+		// classes stops between members, not only inside a fit.
+		if err := learn.Interrupted(ctx); err != nil {
+			return nil, err
+		}
 		tr, err := binary(train, p[0], p[1])
 		if err != nil {
 			return nil, fmt.Errorf("training data, %s: %w", pairName(p), err)

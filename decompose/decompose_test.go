@@ -3,6 +3,7 @@ package decompose
 import (
 	"bytes"
 	"context"
+	"errors"
 	"math"
 	"testing"
 
@@ -109,5 +110,22 @@ func TestDecompositions(t *testing.T) {
 	}
 	if _, err := Fit(context.Background(), method, "nosuch", train, nil, k, learn.Env{}); err == nil {
 		t.Error("an unknown strategy was accepted")
+	}
+}
+
+// TestFitCancelled: a cancelled context stops a decomposition between its
+// members, with ctx's error.
+func TestFitCancelled(t *testing.T) {
+	train, _, k := glass(t)
+	method, err := learn.New("tree")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, strategy := range []string{OneVsRest, OneVsOne} {
+		if _, err := Fit(ctx, method, strategy, train, nil, k, learn.Env{Seed: 3}); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: %v, want context.Canceled", strategy, err)
+		}
 	}
 }

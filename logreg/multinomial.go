@@ -176,14 +176,21 @@ func FitMultinomial(ctx context.Context, x *mat.Dense, y []int, k int, w []float
 	if o.intercept {
 		dim += k
 	}
+	if err := learn.Interrupted(ctx); err != nil {
+		return nil, err
+	}
+	// ctx is checked as each evaluation goes (multiObjective.eval) and
+	// after each (ctxRecorder), so a cancelled fit returns within a
+	// fraction of one evaluation however many classes there are.
 	problem := optimize.Problem{Func: o.Func, Grad: o.Grad}
 	res, err := optimize.Minimize(problem, make([]float64, dim), &optimize.Settings{
 		GradientThreshold: st.Tol,
 		MajorIterations:   st.MaxIter + 1,
 		Converger:         optimize.NeverTerminate{},
+		Recorder:          ctxRecorder{ctx},
 	}, &optimize.LBFGS{GradStopThreshold: st.Tol, Linesearcher: &wolfe{}})
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
+	if err := learn.Interrupted(ctx); err != nil {
+		return nil, err
 	}
 	if res == nil {
 		return nil, fmt.Errorf("logreg: multinomial solver: %w", err)
@@ -221,8 +228,23 @@ type multiObjective struct {
 	lastF        float64
 }
 
+// ctxRecorder ends gonum's optimiser with ctx's error once ctx is done:
+// it is called after every evaluation and iteration.
+type ctxRecorder struct{ ctx context.Context }
+
+func (r ctxRecorder) Init() error { return nil }
+
+func (r ctxRecorder) Record(*optimize.Location, optimize.Operation, *optimize.Stats) error {
+	return learn.Interrupted(r.ctx)
+}
+
+// multiCheckWork is about the multiply-adds between two looks at ctx in
+// an evaluation: every row when a row's k classes cost that much.
+const multiCheckWork = 1 << 15
+
 // eval computes the objective and its gradient at theta (cached: gonum
-// asks for both at each point).
+// asks for both at each point). Once ctx is done it stops, leaving NaN
+// (not cached), and the recorder ends the run.
 func (o *multiObjective) eval(theta []float64) {
 	if o.lastX != nil && floats.Equal(o.lastX, theta) {
 		return
@@ -232,7 +254,12 @@ func (o *multiObjective) eval(theta []float64) {
 	f := 0.0
 	z := make([]float64, k)
 	n, _ := o.x.Dims()
+	every := max(1, multiCheckWork/(k*(p+1)))
 	for i := range n {
+		if i%every == 0 && learn.Interrupted(o.ctx) != nil {
+			o.lastX, o.lastF, o.lastG = nil, math.NaN(), nanSlice(g)
+			return
+		}
 		row := o.x.RawRowView(i)
 		for j := range k {
 			z[j] = floats.Dot(theta[j*p:(j+1)*p], row)
@@ -269,11 +296,16 @@ func (o *multiObjective) eval(theta []float64) {
 }
 
 func (o *multiObjective) Func(theta []float64) float64 {
-	if o.ctx.Err() != nil {
-		return math.NaN()
-	}
 	o.eval(theta)
 	return o.lastF
+}
+
+// nanSlice sets every value of v to NaN and returns it.
+func nanSlice(v []float64) []float64 {
+	for i := range v {
+		v[i] = math.NaN()
+	}
+	return v
 }
 
 func (o *multiObjective) Grad(grad, theta []float64) {

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -90,5 +93,68 @@ func TestReadMultiPredictions(t *testing.T) {
 		if _, err := ReadMultiPredictions(strings.NewReader(bad), "p.csv"); !errors.Is(err, ErrMultiPredictions) {
 			t.Errorf("%q: %v", bad, err)
 		}
+	}
+}
+
+// TestMultiPredictionsHostileNames: class names holding a comma, a quote,
+// a tab or a line break are written quoted and read back, the header
+// included (IsMultiPredictionsFile read it as a line, and a class name
+// holding a line break made aer eval take aer predict's own file for a
+// binary one); names a file cannot keep are refused by the writers.
+func TestMultiPredictionsHostileNames(t *testing.T) {
+	p := &MultiPredictions{
+		Classes: []string{"a,b", "b\nee", `say "hi"`, "tab\there", "x\ry"},
+		Label:   []int{1, 0, 4, 2, 3},
+		Pred:    []int{1, 0, 3, 2, 3},
+	}
+	for i := range p.Pred {
+		row := make([]float64, 5)
+		row[p.Pred[i]] = 1
+		p.Proba = append(p.Proba, row...)
+	}
+	path := filepath.Join(t.TempDir(), "p.csv")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteMultiPredictions(f, p, "", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if multi, err := IsMultiPredictionsFile(path); !multi || err != nil {
+		t.Fatalf("IsMultiPredictionsFile: %v, %v", multi, err)
+	}
+	text, _ := os.ReadFile(path)
+	q, err := ReadMultiPredictions(bytes.NewReader(text), "p.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(q.Classes, p.Classes) || !slices.Equal(q.Label, p.Label) || !slices.Equal(q.Pred, p.Pred) || !slices.Equal(q.Proba, p.Proba) {
+		t.Errorf("read back %+v\nfrom\n%s", q, text)
+	}
+	if _, err := IsMultiPredictionsFile(filepath.Join(t.TempDir(), "none.csv")); err == nil {
+		t.Error("a missing file is a multi-class one or not, without an error")
+	}
+	for _, bad := range []string{" pad", "pad ", "x\r\ny"} {
+		b := &MultiPredictions{Classes: []string{"a", bad}, Pred: []int{0}, Proba: []float64{1, 0}}
+		if err := WriteMultiPredictions(&bytes.Buffer{}, b, "", nil); err == nil || !strings.Contains(err.Error(), strconv.Quote(bad)) {
+			t.Errorf("class %q: %v", bad, err)
+		}
+		bp := &Predictions{Score: []float64{0.5}, Pred: []int{1}, Classes: [2]string{"a", bad}}
+		if err := WritePredictions(&bytes.Buffer{}, bp); err == nil {
+			t.Errorf("binary class %q written", bad)
+		}
+	}
+	// Two classes, one holding a line break: written and read back.
+	bp := &Predictions{Label: []int{0, 1}, Score: []float64{0.25, 0.75}, Pred: []int{0, 1}, Classes: [2]string{"b\nee", "x,y"}}
+	var buf bytes.Buffer
+	if err := WritePredictions(&buf, bp); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadPredictionsWith(&buf, "b.csv", PredictionsOptions{Positive: "x,y"})
+	if err != nil || back.Classes != bp.Classes || !slices.Equal(back.Label, bp.Label) || !slices.Equal(back.Pred, bp.Pred) {
+		t.Errorf("binary read back: %+v, %v", back, err)
 	}
 }

@@ -437,6 +437,11 @@ func (pw *PredictionsWriter) Write(p *Predictions) error {
 	}
 	cells := [2]string{"0", "1"}
 	if p.Classes != [2]string{} {
+		for _, c := range p.Classes {
+			if err := checkClassName(c); err != nil {
+				return err
+			}
+		}
 		cells = [2]string{dataset.CSVCell(p.Classes[0]), dataset.CSVCell(p.Classes[1])}
 	}
 	for i, s := range p.Score {
@@ -478,6 +483,20 @@ func (pw *PredictionsWriter) Write(p *Predictions) error {
 		}
 	}
 	pw.buf = buf
+	return nil
+}
+
+// checkClassName refuses a class name that a predictions file cannot
+// give back as written: the readers trim cells and read a quoted CR LF as
+// a line feed. Any other name (a comma, a quote, a line break) is quoted
+// and reads back.
+func checkClassName(name string) error {
+	switch {
+	case strings.TrimSpace(name) != name:
+		return fmt.Errorf("predictions: class %q begins or ends with white space, which a predictions file does not keep", name)
+	case strings.Contains(name, "\r\n"):
+		return fmt.Errorf("predictions: class %q holds a CR LF line break, which a predictions file reads back as LF", name)
+	}
 	return nil
 }
 
@@ -548,6 +567,25 @@ func IsMultiPredictions(header []string) bool {
 		}
 	}
 	return n >= 2
+}
+
+// IsMultiPredictionsFile says whether the predictions file at path has a
+// multi-class header (IsMultiPredictions). The header is read as one CSV
+// record, as the readers read it, so a class name holding a comma, a
+// quote or a line break (quoted, as the writers quote it) is one column.
+// A file that cannot be opened or whose header is not CSV is an error
+// naming path.
+func IsMultiPredictionsFile(path string) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	head, err := csv.NewReader(bufio.NewReader(f)).Read()
+	if err != nil {
+		return false, fmt.Errorf("%s: reading the header: %w", path, err)
+	}
+	return IsMultiPredictions(head), nil
 }
 
 // ErrMultiPredictions is wrapped by ReadMultiPredictions' errors.
@@ -660,6 +698,11 @@ func ReadMultiPredictions(r io.Reader, name string) (*MultiPredictions, error) {
 // (when p has labels), pred (the class name), then score_<class> per
 // class in p.Classes' order. Probabilities round-trip exactly.
 func WriteMultiPredictions(w io.Writer, p *MultiPredictions, idColumn string, ids []string) error {
+	for _, c := range p.Classes {
+		if err := checkClassName(c); err != nil {
+			return err
+		}
+	}
 	cw := csv.NewWriter(w)
 	var head []string
 	if ids != nil {

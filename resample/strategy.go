@@ -96,8 +96,8 @@ const maxCount = math.MaxInt32
 //   - a list of classes, "CLASS,CLASS", the classes to clean (cleaning
 //     only); a list of one class ends with a comma ("2,").
 //
-// A class is written as its index (0 to K-1); ParseStrategy keeps it as
-// text. The error wraps learn.ErrParam and says what was wanted.
+// A class is kept as text: samplers take its index (0 to K-1), and
+// Strategy.ByName maps the labels of a table to their indices. The error wraps learn.ErrParam and says what was wanted.
 func ParseStrategy(text string) (Strategy, error) {
 	s, err := parseStrategy(text)
 	if err != nil {
@@ -211,6 +211,63 @@ func (s Strategy) indexed() (Strategy, error) {
 			return Strategy{}, fmt.Errorf("names class %s twice", k)
 		}
 		seen[k] = true
+		out.Classes = append(out.Classes, k)
+	}
+	return out, nil
+}
+
+// ByName returns s with the classes its per-class counts or list name
+// written as their indices in classes (the labels, index c naming class
+// c), the form samplers take. A class is read as a label first, as
+// imbalanced-learn reads a dictionary's keys as labels: with labels 1, 2,
+// 3 and 4, "1:10" is ten rows of label 1. A whole number is read as an
+// index (0 to len(classes)-1) only when no label is itself a whole number,
+// so that a number never means one class by name and another by index.
+// Any other class is an error wrapping learn.ErrParam that lists the
+// classes. The other forms are returned as they are.
+func (s Strategy) ByName(classes []string) (Strategy, error) {
+	numeric := slices.ContainsFunc(classes, func(c string) bool {
+		_, err := strconv.Atoi(strings.TrimSpace(c))
+		return err == nil
+	})
+	index := func(class string) (int, error) {
+		if c := slices.Index(classes, class); c >= 0 {
+			return c, nil
+		}
+		if c, err := strconv.Atoi(class); err == nil && !numeric && c >= 0 && c < len(classes) {
+			return c, nil
+		}
+		where := fmt.Sprintf("or their indices 0 to %d", len(classes)-1)
+		if numeric {
+			where = "named by label: the labels are whole numbers, so a number is never read as an index"
+		}
+		return 0, fmt.Errorf("%w: sampling_strategy %s: %q is not one of the classes %q (%s)", learn.ErrParam, s, class, classes, where)
+	}
+	out := Strategy{Ratio: s.Ratio, Name: s.Name}
+	seen := map[int]string{}
+	add := func(class string) (string, error) {
+		c, err := index(class)
+		if err != nil {
+			return "", err
+		}
+		if first, dup := seen[c]; dup {
+			return "", fmt.Errorf("%w: sampling_strategy %s names class %q twice (as %q and %q)", learn.ErrParam, s, classes[c], first, class)
+		}
+		seen[c] = class
+		return strconv.Itoa(c), nil
+	}
+	for _, c := range s.Counts {
+		k, err := add(c.Class)
+		if err != nil {
+			return Strategy{}, err
+		}
+		out.Counts = append(out.Counts, ClassCount{Class: k, N: c.N})
+	}
+	for _, c := range s.Classes {
+		k, err := add(c)
+		if err != nil {
+			return Strategy{}, err
+		}
 		out.Classes = append(out.Classes, k)
 	}
 	return out, nil

@@ -688,3 +688,49 @@ func ExampleRUS_classes() {
 	// auto [2 2 2]
 	// 0:3 [3 2 5]
 }
+
+// TestStrategyByName: a strategy's classes are labels first, as
+// imbalanced-learn reads a dictionary's keys; a number is an index only
+// when no label is a whole number; anything else is refused with the
+// classes listed.
+func TestStrategyByName(t *testing.T) {
+	cases := []struct {
+		strategy string
+		classes  []string
+		want     string // "" for an error
+		err      string
+	}{
+		{"1:10", []string{"1", "2", "3", "4"}, "0:10", ""},
+		{"4:10,2:5", []string{"1", "2", "3", "4"}, "3:10,1:5", ""},
+		{"3,", []string{"7", "3"}, "1,", ""},
+		{"0:10", []string{"1", "2", "3", "4"}, "", `"0" is not one of the classes ["1" "2" "3" "4"]`},
+		{"van:50, opel:60", []string{"bus", "opel", "saab", "van"}, "3:50,1:60", ""},
+		{"3:50,1:60", []string{"bus", "opel", "saab", "van"}, "3:50,1:60", ""},
+		{"4:50", []string{"bus", "opel", "saab", "van"}, "", "or their indices 0 to 3"},
+		{"van:5,3:6", []string{"bus", "opel", "saab", "van"}, "", `names class "van" twice`},
+		{"auto", []string{"1", "2", "3"}, "auto", ""},
+		{"0.5", []string{"a", "b"}, "0.5", ""},
+	}
+	for _, c := range cases {
+		st, err := ParseStrategy(c.strategy)
+		if err != nil {
+			t.Fatalf("%s: %v", c.strategy, err)
+		}
+		got, err := st.ByName(c.classes)
+		switch {
+		case c.want == "" && (err == nil || !errors.Is(err, learn.ErrParam) || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%s on %q: %v, want an ErrParam error with %q", c.strategy, c.classes, err, c.err)
+		case c.want != "" && (err != nil || got.String() != c.want):
+			t.Errorf("%s on %q: %v %v, want %s", c.strategy, c.classes, got, err, c.want)
+		}
+	}
+	// Resolved, "1:10" on labels 1 to 4 keeps ten rows of label 1 (index
+	// 0), not of label 2.
+	y := slices.Concat(slices.Repeat([]int{0}, 84), slices.Repeat([]int{1}, 120), slices.Repeat([]int{2}, 200), slices.Repeat([]int{3}, 300))
+	st, _ := ParseStrategy("1:10")
+	st, _ = st.ByName([]string{"1", "2", "3", "4"})
+	got, err := st.Targets(y, UnderSampling)
+	if err != nil || !slices.Equal(got, []Target{{Class: 0, N: 10}}) {
+		t.Errorf("targets %v %v, want class 0 to 10 rows", got, err)
+	}
+}

@@ -192,7 +192,7 @@ func TestCategoricalErrors(t *testing.T) {
 		{"csv text in a number column", "text/csv", "x0,color,x1,x2\n1,red,2,3\n1,red,two,3\n", 400, 2, "x1", "not a number"},
 		{"csv missing column", "text/csv", "x0,x1,x2\n1,2,3\n", 400, 0, "color", "the header lacks column(s)"},
 		{"csv ragged", "text/csv", "x0,color,x1,x2\n1,red,2,3\n1,red,2\n", 400, 2, "", "wrong number of fields"},
-		{"csv bad label", "text/csv", "x0,color,x1,x2,class\n1,red,2,3,0\n1,red,2,3,7\n", 400, 2, "class", "not one of the two classes"},
+		{"csv bad label", "text/csv", "x0,color,x1,x2,class\n1,red,2,3,0\n1,red,2,3,7\n", 400, 2, "class", `"7": label is not one of the classes (the model knows "0" (negative) and "1" (positive))`},
 		{"csv gzip", "text/csv", "\x1f\x8b\x08\x00", 400, 0, "", "gzip-compressed or Parquet"},
 		{"csv empty", "text/csv", "", 400, 0, "", "the CSV body is empty"},
 		{"csv header only", "text/csv", "x0,color,x1,x2\n", 400, 0, "", "no rows to score"},

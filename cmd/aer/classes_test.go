@@ -45,11 +45,12 @@ func TestMultiClassCommands(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &ro); code != 0 || err != nil || len(ro.ClassRowsAfter) != 6 || ro.ClassRowsAfter[0] != 5 || ro.ClassRowsAfter[1] != 5 || ro.After.Rows != 30 {
 		t.Errorf("resample rus auto: exit %d, %v, %+v\n%s", code, err, ro, stderr)
 	}
-	// Classes by name: glass's labels are whole numbers, so by index; a
-	// name that is not a class is refused with the classes listed.
-	stdout, stderr, code = aer(t, "resample", "--sampler", "rus", "--param", "sampling_strategy=0:20,5:5", "--data", train, "--out", filepath.Join(dir, "rus3.csv"), "--json")
-	if err := json.Unmarshal([]byte(stdout), &ro); code != 0 || err != nil || ro.ClassRowsAfter[0] != 20 || ro.ClassRowsAfter[5] != 5 || ro.ClassRowsAfter[1] != 46 {
-		t.Errorf("resample rus 0:20,5:5: exit %d, %v, %+v\n%s", code, err, ro.ClassRowsAfter, stderr)
+	// Classes by label: glass's labels are 1, 2, 3, 5, 6 and 7, so "5" is
+	// label 5 (index 3), not index 5; a name that is not a class is
+	// refused with the classes listed.
+	stdout, stderr, code = aer(t, "resample", "--sampler", "rus", "--param", "sampling_strategy=1:20,5:5", "--data", train, "--out", filepath.Join(dir, "rus3.csv"), "--json")
+	if err := json.Unmarshal([]byte(stdout), &ro); code != 0 || err != nil || ro.ClassRowsAfter[0] != 20 || ro.ClassRowsAfter[3] != 5 || ro.ClassRowsAfter[5] != 17 || ro.ClassRowsAfter[1] != 46 {
+		t.Errorf("resample rus 1:20,5:5: exit %d, %v, %+v\n%s", code, err, ro.ClassRowsAfter, stderr)
 	}
 	if _, stderr, code := aer(t, "resample", "--sampler", "rus", "--param", "sampling_strategy=window:20", "--data", train, "--out", filepath.Join(dir, "rus4.csv")); code != 2 || !strings.Contains(stderr, `"window" is not one of the classes`) {
 		t.Errorf("resample by an unknown class name: exit %d\n%s", code, stderr)

@@ -310,18 +310,8 @@ func cvLoad(ctx context.Context, df *dataFlags, path, weight string, folds int, 
 	if d.Split != nil {
 		fmt.Fprintf(stderr, "cv: %s: split column ignored: every row takes part in the folds\n", path)
 	}
-	if d.NumClasses() > 2 {
-		for c, n := range d.ClassCounts() {
-			if folds > n {
-				return nil, fmt.Errorf("cv: --folds %d: %s has only %d rows of the class %q, and every fold needs one; use --folds %d or fewer",
-					folds, path, n, d.Classes[c], n)
-			}
-		}
-		return d, nil
-	}
-	if pos := d.ClassCounts()[1]; folds > pos {
-		return nil, fmt.Errorf("cv: --folds %d: %s has only %d rows of the positive (minority) class %q, and every fold needs one; use --folds %d or fewer",
-			folds, path, pos, d.Classes[1], pos)
+	if err := cv.CheckFolds(d.Y, d.Classes, folds); err != nil {
+		return nil, fmt.Errorf("cv: --folds %d: %s: %w", folds, path, err)
 	}
 	return d, nil
 }

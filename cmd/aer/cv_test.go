@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -123,5 +124,46 @@ func TestCVText(t *testing.T) {
 	}
 	if n := strings.Count(stdout, "\n     1  "); n != 3 {
 		t.Errorf("%d round rows, want 3:\n%s", n, stdout)
+	}
+}
+
+// TestCVFoldAdvice: the advice on a fold count is one aer cv accepts: the
+// smallest class's rows, and with a class of one row, that no count works
+// (it advised "--folds 1 or fewer", which cv refuses). Nothing is written.
+func TestCVFoldAdvice(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("a,b,label\n")
+	for i := range 40 {
+		label := []string{"cat", "dog"}[i%2]
+		switch i {
+		case 7, 8, 9:
+			label = "owl" // 3 rows
+		}
+		fmt.Fprintf(&b, "%d,%d,%s\n", i%7, i%5, label)
+	}
+	three := filepath.Join(dir, "three.csv")
+	one := filepath.Join(dir, "one.csv")
+	if err := os.WriteFile(three, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(one, []byte(b.String()+"1,1,emu\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	oof := filepath.Join(dir, "oof.csv")
+	_, stderr, code := aer(t, "cv", "--method", "tree", "--data", three, "--folds", "5", "--oof", oof)
+	if code == 0 || !strings.Contains(stderr, `class "owl" has only 3 rows`) || !strings.Contains(stderr, "use 3 folds or fewer") {
+		t.Errorf("5 folds with 3 owls: exit %d\n%s", code, stderr)
+	}
+	_, stderr, code = aer(t, "cv", "--method", "tree", "--data", one, "--folds", "5", "--oof", oof)
+	if code == 0 || !strings.Contains(stderr, `class "emu" has 1 row`) || !strings.Contains(stderr, "no number of folds works") || strings.Contains(stderr, "or fewer") {
+		t.Errorf("one emu: exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(oof); err == nil {
+		t.Error("a refused cv wrote its out-of-fold file")
+	}
+	// The advised count is accepted.
+	if _, stderr, code := aer(t, "cv", "--method", "tree", "--data", three, "--folds", "3"); code != 0 {
+		t.Errorf("3 folds with 3 owls: exit %d\n%s", code, stderr)
 	}
 }

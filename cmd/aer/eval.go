@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/aer-go/aer/decision"
@@ -435,7 +434,7 @@ func (out *evalOutput) writeText(w io.Writer) error {
 	}
 	neg, pos := "0", "1"
 	if out.Classes != nil {
-		neg, pos = out.Classes[0], out.Classes[1]
+		neg, pos = shownClass(out.Classes[0]), shownClass(out.Classes[1])
 	}
 	fmt.Fprintf(ew, "%s: %s positive (label %s), %s negative (label %s)\n", evalFmtCount(c.N()), evalFmtCount(c.Positives()), pos, evalFmtCount(c.Negatives()), neg)
 	fmt.Fprintf(ew, "decision   %s\n", out.Decision.Text)
@@ -599,6 +598,16 @@ func evaluateClasses(ctx context.Context, o *evalOptions) (*evalClassesOutput, e
 	return out, nil
 }
 
+// shownClass is a class name as a text table shows it: quoted, escapes
+// and all, when it holds a line break or another character that is not
+// printed as itself, so that each class stays on its row.
+func shownClass(name string) string {
+	if strings.IndexFunc(name, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+		return strconv.Quote(name)
+	}
+	return name
+}
+
 // writeText writes the evaluation as text: the metrics, each class's
 // recall, precision and F1, and the confusion matrix.
 func (out *evalClassesOutput) writeText(stdout io.Writer) error {
@@ -613,14 +622,18 @@ func (out *evalClassesOutput) writeText(stdout io.Writer) error {
 		fmt.Fprintf(w, "%-17s %s\n", m.name, evalFmtMetric(m.v))
 	}
 	fmt.Fprintf(w, "\nper class\n")
-	rows := [][]string{{"  class", "support", "recall", "precision", "F1"}}
+	shown := make([]string, len(out.Classes))
 	for c, name := range out.Classes {
+		shown[c] = shownClass(name)
+	}
+	rows := [][]string{{"  class", "support", "recall", "precision", "F1"}}
+	for c, name := range shown {
 		rows = append(rows, []string{"  " + name, evalFmtCount(r.Support[c]), evalFmtMetric(r.Recall[c]), evalFmtMetric(r.Precision[c]), evalFmtMetric(r.F1[c])})
 	}
 	evalWriteTable(w, "lrrrr", rows)
 	fmt.Fprintf(w, "\nconfusion (rows true, columns predicted)\n")
-	rows = [][]string{append([]string{"  "}, out.Classes...)}
-	for c, name := range out.Classes {
+	rows = [][]string{append([]string{"  "}, shown...)}
+	for c, name := range shown {
 		row := []string{"  " + name}
 		for _, v := range r.Confusion[c] {
 			row = append(row, evalFmtCount(v))
@@ -635,23 +648,15 @@ func (out *evalClassesOutput) writeText(stdout io.Writer) error {
 	return w.err
 }
 
-// multiPredictionsFile reads the header of the predictions file path and
-// says whether it is a multi-class one (score_<class> columns).
+// multiPredictionsFile says whether the predictions file path is a
+// multi-class one (score_<class> columns): false when it cannot be read,
+// for the binary reader to say what is wrong.
 func multiPredictionsFile(path string) (bool, error) {
-	f, err := os.Open(path)
+	multi, err := predfile.IsMultiPredictionsFile(path)
 	if err != nil {
 		return false, nil // the binary reader says what is wrong
 	}
-	defer f.Close()
-	line, err := bufio.NewReader(f).ReadString('\n')
-	if err != nil && err != io.EOF {
-		return false, err
-	}
-	head, err := csv.NewReader(strings.NewReader(line)).Read()
-	if err != nil {
-		return false, nil // the binary reader says what is wrong
-	}
-	return predfile.IsMultiPredictions(head), nil
+	return multi, nil
 }
 
 // readMultiPredictions reads the multi-class predictions file path.

@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -332,6 +335,51 @@ func TestEvalCost(t *testing.T) {
 	} {
 		if _, errOut, code := aer(t, append([]string{"eval"}, args...)...); code != 2 {
 			t.Errorf("%v: exit %d, want 2: %s", args, code, errOut)
+		}
+	}
+}
+
+// TestEvalReadsPredictClassNames: aer eval and aer compare read aer
+// predict's own file whatever its class names hold (a line break made eval
+// read the header's first line alone, take the file for a binary one and
+// refuse it: "more than two classes").
+func TestEvalReadsPredictClassNames(t *testing.T) {
+	dir := t.TempDir()
+	for _, classes := range [][]string{{"a,b", "b\nee", `say "hi"`, "tab\there"}, {"b\nee", "x,y"}} {
+		var b strings.Builder
+		w := csv.NewWriter(&b)
+		w.Write([]string{"a", "b", "label"})
+		for c, name := range classes {
+			for i := range 12 {
+				w.Write([]string{strconv.Itoa(c*10 + i%5), strconv.Itoa(i % 3), name})
+			}
+		}
+		w.Flush()
+		data, model, preds := filepath.Join(dir, "data.csv"), filepath.Join(dir, "m.aer"), filepath.Join(dir, "p.csv")
+		if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(model)
+		os.Remove(preds)
+		if _, stderr, code := aer(t, "fit", "--method", "tree", "--train", data, "--out", model); code != 0 {
+			t.Fatalf("fit %q: exit %d\n%s", classes, code, stderr)
+		}
+		if _, stderr, code := aer(t, "predict", "--model", model, "--data", data, "--out", preds); code != 0 {
+			t.Fatalf("predict %q: exit %d\n%s", classes, code, stderr)
+		}
+		stdout, stderr, code := aer(t, "eval", "--data", preds, "--json")
+		var o struct {
+			Classes []string `json:"classes"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &o); code != 0 || err != nil {
+			t.Fatalf("eval %q: exit %d, %v\n%s", classes, code, err, stderr)
+		}
+		if !slices.Equal(slices.Sorted(slices.Values(o.Classes)), slices.Sorted(slices.Values(classes))) {
+			t.Errorf("eval classes %q, want %q", o.Classes, classes)
+		}
+		// The text report keeps one row per class.
+		if stdout, _, code := aer(t, "eval", "--data", preds); code != 0 || strings.Contains(stdout, "b\nee") || !strings.Contains(stdout, `"b\nee"`) {
+			t.Errorf("eval text: exit %d\n%s", code, stdout)
 		}
 	}
 }

@@ -55,10 +55,11 @@ one-hot columns). A missing categorical cell stays missing.
 A label of three or more classes takes imbalanced-learn's multi-class
 sampling_strategy: auto, majority, not minority, not majority, all,
 minority, per-class row counts after resampling ("van:200,bus:100") or,
-for tomek, the classes to clean ("van,bus"; one class is "van,"). A class
-is named by its label or by its index in the sorted labels (0, 1, ...;
-a label written as a whole number is taken as an index). --json reports
-the rows of every class before and after.
+for tomek, the classes to clean ("van,bus"; one class is "van,"); two
+classes take them too. A class is named by its label, as imbalanced-learn
+reads them ("1:10" on labels 1 to 4 is ten rows of label 1), or, when no
+label is a whole number, by its index in the sorted labels (0, 1, ...).
+--json reports the rows of every class before and after.
 
 Resample training rows only: a file with a split column is refused (aer
 split writes the parts apart).`,
@@ -147,16 +148,20 @@ func runResample(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if errors.Is(err, learn.ErrParam) {
 			return usageErrorf("resample: %v", err)
 		}
+		if idx := classIndices(d.Classes); idx != "" && errors.Is(err, learn.ErrData) {
+			return fmt.Errorf("resample: %s: %w (the sampler numbers the classes by index: %s)", *data, err, idx)
+		}
 		return fmt.Errorf("resample: %s: %w", *data, err)
 	}
 	if err := writeFileAtomic(ctx, *out, func(w io.Writer) error { return dataset.WriteCSV(w, res) }); err != nil {
 		return fmt.Errorf("resample: %w", err)
 	}
-	o := newResampleOutput(s, *seed, *data, *out, d, res)
+	ps := namedParams(s, params)
+	o := newResampleOutput(s.Name(), ps, *seed, *data, *out, d, res)
 	if *asJSON {
 		return writeJSON(stdout, o)
 	}
-	writeResampleText(stdout, &o, s.Params())
+	writeResampleText(stdout, &o, ps)
 	return nil
 }
 
@@ -204,9 +209,9 @@ func writeResampleText(w io.Writer, o *resampleOutput, params []learn.Param) {
 }
 
 // newResampleOutput describes a finished resampling of d into res.
-func newResampleOutput(s resample.Tracer, seed uint64, data, out string, d, res *dataset.Dataset) resampleOutput {
+func newResampleOutput(sampler string, params []learn.Param, seed uint64, data, out string, d, res *dataset.Dataset) resampleOutput {
 	o := resampleOutput{
-		Sampler: s.Name(), Params: learn.ParamMap(s.Params()), Seed: seed, Data: data, Out: out, Weight: d.WeightColumn, ID: d.IDColumn,
+		Sampler: sampler, Params: learn.ParamMap(params), Seed: seed, Data: data, Out: out, Weight: d.WeightColumn, ID: d.IDColumn,
 		Classes: dataset.ClassPair(d.Classes), Before: resample.CountRows(&learn.Data{Y: d.Y}), After: resample.CountRows(&learn.Data{Y: res.Y}),
 	}
 	if d.NumClasses() > 2 {
@@ -217,54 +222,78 @@ func newResampleOutput(s resample.Tracer, seed uint64, data, out string, d, res 
 }
 
 // samplerFor returns the sampler called name with its --param values for
-// the table d: a multi-class table's strategy may name its classes.
+// the table d: a strategy's classes are d's labels (strategyByName).
 func samplerFor(name string, params paramFlags, d *dataset.Dataset) (resample.Tracer, error) {
-	named := params
-	if d.NumClasses() > 2 {
-		var err error
-		if named, err = strategyByName(params, d.Classes); err != nil {
-			return nil, usageErrorf("resample: --param: %v", err)
-		}
+	named, err := strategyByName(params, d.Classes)
+	if err != nil {
+		return nil, usageErrorf("resample: --param: %v", err)
 	}
 	return newSampler(name, named)
 }
 
-// strategyByName returns params with the class names of a
-// sampling_strategy's per-class counts or list ("van:120,bus:120")
-// replaced by their indices in labels. A class written as a whole number
-// stays an index. With labels nil, a strategy that names a class is left
-// out (checked when the labels are known).
+// strategyByName returns params with the classes of a sampling_strategy's
+// per-class counts or list ("van:120,bus:120") replaced by their indices
+// in labels, the one rule of resample.Strategy.ByName: a class is a label
+// first, so "1:10" on labels 1 to 4 is ten rows of label 1. With labels
+// nil, a strategy that names classes is checked for its form and left out
+// (resolved when the labels are known).
 func strategyByName(params paramFlags, labels []string) (paramFlags, error) {
 	out := slices.Clone(params)
 	for i := 0; i < len(out); i++ {
 		p := out[i]
-		if p.Key != "sampling_strategy" || !strings.ContainsAny(p.Value, ",:") {
+		if p.Key != "sampling_strategy" {
 			continue
 		}
-		items := strings.Split(p.Value, ",")
-		for j, item := range items {
-			class, count, isCount := strings.Cut(item, ":")
-			name := strings.TrimSpace(class)
-			if _, err := strconv.Atoi(name); err == nil || name == "" {
-				continue
-			}
-			if labels == nil {
-				out = slices.Delete(out, i, i+1)
-				i--
-				break
-			}
-			c := slices.Index(labels, name)
-			if c < 0 {
-				return nil, fmt.Errorf("sampling_strategy %s: %q is not one of the classes %q (or their indices 0 to %d)", p.Value, name, labels, len(labels)-1)
-			}
-			items[j] = strconv.Itoa(c)
-			if isCount {
-				items[j] += ":" + count
-			}
+		st, err := resample.ParseStrategy(p.Value)
+		if err != nil || (st.Counts == nil && st.Classes == nil) {
+			continue // the sampler's Set reports a malformed value
 		}
-		if labels != nil {
-			out[i].Value = strings.Join(items, ",")
+		if labels == nil {
+			out = slices.Delete(out, i, i+1)
+			i--
+			continue
 		}
+		if st, err = st.ByName(labels); err != nil {
+			return nil, err
+		}
+		out[i].Value = st.String()
 	}
 	return out, nil
+}
+
+// namedParams returns the sampler's parameters with its sampling_strategy
+// as given (the classes by label, not the indices the sampler takes).
+func namedParams(s resample.Tracer, given paramFlags) []learn.Param {
+	ps := slices.Clone(s.Params())
+	for _, g := range given {
+		if g.Key != "sampling_strategy" {
+			continue
+		}
+		st, err := resample.ParseStrategy(g.Value)
+		if err != nil || (st.Counts == nil && st.Classes == nil) {
+			continue
+		}
+		for k := range ps {
+			if ps[k].Key == g.Key {
+				ps[k].Value = st.String()
+			}
+		}
+	}
+	return ps
+}
+
+// classIndices lists the indices of labels whose names differ from them
+// (`0 is "1", 1 is "2"`), for errors about classes by index; empty when
+// every label is its own index.
+func classIndices(labels []string) string {
+	items := make([]string, len(labels))
+	same := true
+	for c, l := range labels {
+		items[c] = fmt.Sprintf("%d is %q", c, l)
+		same = same && l == strconv.Itoa(c)
+	}
+	if same {
+		return ""
+	}
+	return strings.Join(items, ", ")
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -206,5 +207,59 @@ func TestResampleThenFitIsTheComposition(t *testing.T) {
 		if scores("gbdt", resampled) != scores(c.method, task, c.extra...) {
 			t.Errorf("%s: aer resample then gbdt scores differently from %s", c.sampler, c.method)
 		}
+	}
+}
+
+// TestResampleStrategyLabels: a sampling_strategy's classes are labels
+// first, as imbalanced-learn reads them: "1:10" on labels 1 to 4 cuts
+// label 1 (it cut label 2, the class of index 1), and on two classes
+// labelled 3 and 7 "3," cleans label 3 (it was refused as having no rows).
+// The report shows the strategy as given.
+func TestResampleStrategyLabels(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("a,b,label\n")
+	for c, n := range []int{84, 120, 200, 300} {
+		for i := range n {
+			fmt.Fprintf(&b, "%d,%d,%d\n", i%17, (i*7+c)%23, c+1)
+		}
+	}
+	multi := filepath.Join(dir, "multi.csv")
+	if err := os.WriteFile(multi, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := aer(t, "resample", "--sampler", "rus", "--param", "sampling_strategy=1:10", "--data", multi, "--out", filepath.Join(dir, "rus.csv"), "--json")
+	var o resampleOutput
+	if err := json.Unmarshal([]byte(stdout), &o); code != 0 || err != nil {
+		t.Fatalf("exit %d, %v\n%s", code, err, stderr)
+	}
+	if !slices.Equal(o.ClassRowsAfter, []int{10, 120, 200, 300}) || o.Params["sampling_strategy"] != "1:10" {
+		t.Errorf("1:10 on labels 1 to 4: rows after %v (labels %q), params %v; want label 1 cut to 10", o.ClassRowsAfter, o.Labels, o.Params)
+	}
+	// 0 names no label, and a number is never an index when the labels are
+	// numbers.
+	if _, stderr, code := aer(t, "resample", "--sampler", "rus", "--param", "sampling_strategy=0:10", "--data", multi, "--out", filepath.Join(dir, "zero.csv")); code != 2 || !strings.Contains(stderr, `"0" is not one of the classes ["1" "2" "3" "4"]`) {
+		t.Errorf("0:10: exit %d\n%s", code, stderr)
+	}
+
+	b.Reset()
+	b.WriteString("a,b,label\n")
+	for i := range 120 {
+		label := 7
+		if i%4 == 0 {
+			label = 3
+		}
+		fmt.Fprintf(&b, "%d,%d,%d\n", i%5, i%3, label)
+	}
+	binary := filepath.Join(dir, "binary.csv")
+	if err := os.WriteFile(binary, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code = aer(t, "resample", "--sampler", "rus", "--param", "sampling_strategy=7:30", "--data", binary, "--out", filepath.Join(dir, "bin.csv"), "--json")
+	if err := json.Unmarshal([]byte(stdout), &o); code != 0 || err != nil {
+		t.Fatalf("7:30 on labels 3 and 7: exit %d, %v\n%s", code, err, stderr)
+	}
+	if o.After.Rows != 60 || o.After.Negative != 30 || o.After.Positive != 30 {
+		t.Errorf("7:30 on labels 3 and 7 (%q): after %+v, want 30 of each", o.Classes, o.After)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/internal/atomicfile"
@@ -26,7 +28,9 @@ With --column, writes one file NAME.split.csv with a split column instead.
 Every column of the file is written back in the file's order, cells as they
 were (numbers in shortest form): an id or text column needs no flag (a
 column with more distinct values than --max-categories passes through as
-text, with a note naming it), and --drop columns pass through too.
+text, with a note naming it), and --drop columns pass through too. A part
+with no row of a class (the positive one, of two) is named with the
+classes in a warning on stderr, and in --json's "warnings".
 
 --protocol sklearn draws the 3:1:1 split of the Python anchors instead of
 aer's own: scikit-learn 1.2.1 train_test_split(test_size=0.4, stratify=y,
@@ -97,8 +101,6 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	// A part without a minority row can neither tune a threshold nor
-	// measure recall: say so, one line per part.
 	if d.NumClasses() > 2 {
 		for k := range report {
 			report[k].Positive, report[k].ClassRows = 0, make([]int, d.NumClasses())
@@ -107,13 +109,16 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			}
 		}
 	}
-	for _, p := range report {
-		if p.Positive == 0 && d.NumClasses() == 2 {
-			fmt.Fprintf(stderr, "split: warning: part %s has no row of the positive (minority) class %q (%d rows): it cannot tune or evaluate a classifier\n", p.Part, d.LabelName(1), p.Rows)
-		}
+	warnings := splitWarnings(d, report)
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "split: warning: %s\n", w)
 	}
 	if *asJSON {
-		return writeJSON(stdout, map[string]any{"data": *data, "seed": *seed, "protocol": *protocol, "parts": report})
+		doc := map[string]any{"data": *data, "seed": *seed, "protocol": *protocol, "parts": report}
+		if warnings != nil {
+			doc["warnings"] = warnings
+		}
+		return writeJSON(stdout, doc)
 	}
 	for _, p := range report {
 		if p.ClassRows != nil {
@@ -123,6 +128,38 @@ func runSplit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "%-12s %6d rows %5d positive  %s\n", p.Part, p.Rows, p.Positive, p.File)
 	}
 	return nil
+}
+
+// splitWarnings names, one per part, the classes a part has no row of:
+// such a part can neither tune a decision nor measure that class. Of two
+// classes, the positive (minority) class missing is said as such.
+func splitWarnings(d *dataset.Dataset, report []splitPart) []string {
+	var out []string
+	for _, p := range report {
+		if d.NumClasses() == 2 {
+			switch {
+			case p.Positive == 0:
+				out = append(out, fmt.Sprintf("part %s has no row of the positive (minority) class %q (%d rows): it cannot tune or evaluate a classifier", p.Part, d.LabelName(1), p.Rows))
+			case p.Positive == p.Rows:
+				out = append(out, fmt.Sprintf("part %s has no row of the negative class %q (%d rows): it cannot tune or evaluate a classifier", p.Part, d.LabelName(0), p.Rows))
+			}
+			continue
+		}
+		var missing []string
+		for c, n := range p.ClassRows {
+			if n == 0 {
+				missing = append(missing, strconv.Quote(d.Classes[c]))
+			}
+		}
+		switch len(missing) {
+		case 0:
+		case 1:
+			out = append(out, fmt.Sprintf("part %s has no row of the class %s (%d rows, %d classes): it cannot evaluate or tune for that class", p.Part, missing[0], p.Rows, d.NumClasses()))
+		default:
+			out = append(out, fmt.Sprintf("part %s has no row of the classes %s (%d rows, %d classes): it cannot evaluate or tune for them", p.Part, strings.Join(missing, ", "), p.Rows, d.NumClasses()))
+		}
+	}
+	return out
 }
 
 // splitCheck completes pt with the --ratio of a ratio split and checks

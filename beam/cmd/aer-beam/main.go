@@ -36,6 +36,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -252,6 +253,14 @@ func runPredict(ctx context.Context, pf *predictFlags, stdout, stderr io.Writer)
 	}
 	o := predict.Options{Model: *pf.model, Data: *pf.data, Out: *pf.out, ID: *pf.id,
 		Shards: predict.ShardNames(inputs), Token: predict.NewToken()}
+	names := []string{predict.ManifestName}
+	for _, n := range o.Shards {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	if err := refuseOutDir(*pf.out, names, append(matched("--data", inputs), input{"--model", *pf.model})); err != nil {
+		return err
+	}
 	p, s := beam.NewPipelineWithRoot()
 	predict.Pipeline(s, o)
 	progress.Start(stderr, "aer-beam: predict: ")
@@ -307,13 +316,20 @@ func runFit(ctx context.Context, ff *fitFlags, stdout, stderr io.Writer) error {
 	if _, err := pipeline.NewMethod("aer", spec.Params); err != nil {
 		return usageError(err.Error())
 	}
-	if _, err := listMatches(ctx, "train", *ff.train); err != nil {
+	train, err := listMatches(ctx, "train", *ff.train)
+	if err != nil {
 		return err
 	}
+	inputs := matched("--train", train)
 	if *ff.valid != "" {
-		if _, err := listMatches(ctx, "valid", *ff.valid); err != nil {
+		valid, err := listMatches(ctx, "valid", *ff.valid)
+		if err != nil {
 			return err
 		}
+		inputs = append(inputs, matched("--valid", valid)...)
+	}
+	if err := refuseOverwrite("--out", *ff.out, inputs); err != nil {
+		return err
 	}
 	p, s := beam.NewPipelineWithRoot()
 	fit.Pipeline(s, fit.Options{Train: *ff.train, Valid: *ff.valid, Out: *ff.out, Spec: spec})

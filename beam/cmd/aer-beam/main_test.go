@@ -281,3 +281,106 @@ func TestHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestRefuseOverwrite: fit refuses an --out that is one of the files
+// --train or --valid match (by another name too: a symbolic link), and
+// predict an --out folder that is an input file or lies inside one, or
+// whose shards or manifest would replace an input; each before any
+// pipeline runs, exit 2, every file as it was.
+func TestRefuseOverwrite(t *testing.T) {
+	dir := t.TempDir()
+	trainPath, modelFile := treeModel(t, dir)
+	src, err := os.ReadFile(trainPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"sh0.csv", "sh1.csv", "v0.csv"} {
+		if err := os.WriteFile(filepath.Join(dir, name), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := filepath.Join(dir, "link.csv")
+	if err := os.Symlink(filepath.Join(dir, "sh1.csv"), link); err != nil {
+		t.Fatal(err)
+	}
+	prev := filepath.Join(dir, "prev")
+	if err := os.MkdirAll(prev, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// A previous run's folder, its manifest matched as data.
+	for _, name := range []string{"a.csv", "manifest.json"} {
+		if err := os.WriteFile(filepath.Join(prev, name), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	shards := filepath.Join(dir, "sh*.csv")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"fit", "--train", shards, "--out", filepath.Join(dir, "sh0.csv")}, "--out " + filepath.Join(dir, "sh0.csv") + " is the --train file"},
+		{[]string{"fit", "--train", shards, "--out", link}, "is the --train file " + filepath.Join(dir, "sh1.csv")},
+		{[]string{"fit", "--train", shards, "--valid", filepath.Join(dir, "v*.csv"), "--out", filepath.Join(dir, "v0.csv")}, "is the --valid file"},
+		{[]string{"predict", "--model", modelFile, "--data", shards, "--out", filepath.Join(dir, "sh0.csv")}, "is the --data file"},
+		{[]string{"predict", "--model", modelFile, "--data", shards, "--out", filepath.Join(dir, "sh0.csv", "scores")}, "lies inside the --data file"},
+		{[]string{"predict", "--model", modelFile, "--data", filepath.Join(prev, "*"), "--out", prev}, "the output " + filepath.Join(prev, "manifest.json") + " is the --data file"},
+		{[]string{"predict", "--model", modelFile, "--data", shards, "--out", modelFile}, "is the --model file"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(append([]string{"aer-beam"}, c.args...), &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), c.want) || !strings.Contains(stderr.String(), "refusing to overwrite") && !strings.Contains(stderr.String(), "want a folder") {
+			t.Errorf("%q: exit %d, want 2 and %q: %s", c.args, code, c.want, stderr.String())
+		}
+	}
+	for _, name := range []string{"sh0.csv", "sh1.csv", "v0.csv", "prev/a.csv", "prev/manifest.json"} {
+		if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || !bytes.Equal(b, src) {
+			t.Errorf("%s changed (%v)", name, err)
+		}
+	}
+	if entries, _ := os.ReadDir(prev); len(entries) != 2 {
+		t.Errorf("a refused predict wrote in %s: %v", prev, entries)
+	}
+	if _, err := aer.Load(modelFile); err != nil {
+		t.Errorf("the model: %v", err)
+	}
+}
+
+// TestPredictFailureLeavesNothing: a predict whose one file cannot be
+// scored exits 1 and leaves the --out folder as it was: no shard of the
+// files it did score, no manifest, no temporary file, an earlier shard
+// untouched.
+func TestPredictFailureLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	trainPath, modelFile := treeModel(t, dir)
+	src, err := os.ReadFile(trainPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(dir, "in")
+	os.MkdirAll(in, 0o755)
+	if err := os.WriteFile(filepath.Join(in, "a.csv"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(in, "b.csv"), []byte("nosuch,columns\n1,2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	os.MkdirAll(out, 0o755)
+	const earlier = "an earlier run's shard\n"
+	if err := os.WriteFile(filepath.Join(out, "a.pred.csv"), []byte(earlier), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"aer-beam", "predict", "--model", modelFile, "--data", filepath.Join(in, "*.csv"), "--out", out}, &stdout, &stderr); code != 1 {
+		t.Fatalf("exit %d, want 1: %s%s", code, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "b.csv") {
+		t.Errorf("the error does not name the file that failed: %s", stderr.String())
+	}
+	entries, _ := os.ReadDir(out)
+	if len(entries) != 1 || entries[0].Name() != "a.pred.csv" {
+		t.Errorf("a failed predict left %v in --out", entries)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "a.pred.csv")); string(b) != earlier {
+		t.Errorf("an earlier shard was replaced: %q", b)
+	}
+}
