@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aer-go/aer/internal/quote"
+
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/aer-go/aer/dataset"
@@ -54,7 +56,7 @@ func decodeRows(body io.Reader, contentType string, l *layout, maxRows int, maxB
 	if contentType != "" {
 		var err error
 		if mt, _, err = mime.ParseMediaType(contentType); err != nil {
-			return nil, errorf(http.StatusUnsupportedMediaType, kindMediaType, 0, "", "Content-Type %s: %v (send application/json or text/csv)", quote(contentType), err)
+			return nil, errorf(http.StatusUnsupportedMediaType, kindMediaType, 0, "", "Content-Type %s: %v (send application/json or text/csv)", quote.Name(contentType), err)
 		}
 	}
 	s := l.schema
@@ -68,7 +70,7 @@ func decodeRows(body io.Reader, contentType string, l *layout, maxRows int, maxB
 	case mt == "text/csv":
 		err = d.readCSV(body)
 	default:
-		return nil, errorf(http.StatusUnsupportedMediaType, kindMediaType, 0, "", "Content-Type %s is not supported (send application/json or text/csv)", quote(mt))
+		return nil, errorf(http.StatusUnsupportedMediaType, kindMediaType, 0, "", "Content-Type %s is not supported (send application/json or text/csv)", quote.Name(mt))
 	}
 	if err != nil {
 		if e := bodyError(err, maxBody); e != nil {
@@ -193,7 +195,7 @@ func (d *rowDecoder) readJSON(r io.Reader) error {
 		switch key {
 		case "rows", "explain", "top":
 		default:
-			return malformedJSON("unknown key %s (want \"rows\" and optionally \"explain\" and \"top\")", quote(key))
+			return malformedJSON("unknown key %s (want \"rows\" and optionally \"explain\" and \"top\")", quote.Name(key))
 		}
 		if seen[key] {
 			return malformedJSON("\"%s\" appears twice", key)
@@ -336,7 +338,7 @@ func (d *rowDecoder) jsonObjectRow(dec *json.Decoder, i int, row []float64) erro
 			}
 		case d.lay.oneHot[name] != "":
 			c := d.lay.oneHot[name]
-			return rowErrorf(kindUnknownFeature, i, name, "%s is a one-hot feature of the categorical column %s: send the column's value, e.g. {%s: %s}", quote(name), quote(c), quote(c), quote(strings.TrimPrefix(name, c+"=")))
+			return rowErrorf(kindUnknownFeature, i, name, "%s is a one-hot feature of the categorical column %s: send the column's value, e.g. {%s: %s}", quote.Name(name), quote.Name(c), quote.Name(c), quote.Name(strings.TrimPrefix(name, c+"=")))
 		case d.strict:
 			return rowErrorf(kindUnknownFeature, i, name, "the model has no such %s (its %s: %s)", strings.TrimSuffix(d.lay.what(), "s"), d.lay.what(), quoteList(d.lay.names))
 		default:
@@ -432,12 +434,12 @@ func (d *rowDecoder) jsonValue(dec *json.Decoder, i int, field string, v *float6
 	case json.Number:
 		f, err := strconv.ParseFloat(string(t), 64)
 		if err != nil || math.IsInf(f, 0) {
-			return rowErrorf(kindNotFinite, i, field, "%s is out of the range of a float64", quote(string(t)))
+			return rowErrorf(kindNotFinite, i, field, "%s is out of the range of a float64", quote.Name(string(t)))
 		}
 		*v = f
 		return nil
 	case string:
-		return rowErrorf(kindNotNumber, i, field, "%s is not a number (send a JSON number, or null for a missing value)", quote(t))
+		return rowErrorf(kindNotNumber, i, field, "%s is not a number (send a JSON number, or null for a missing value)", quote.Name(t))
 	case bool:
 		return rowErrorf(kindNotNumber, i, field, "%v is not a number", t)
 	}
@@ -532,9 +534,9 @@ func (d *rowDecoder) readCSV(r io.Reader) error {
 			f, err := strconv.ParseFloat(cell, 64)
 			switch {
 			case err != nil && !errors.Is(err, strconv.ErrRange):
-				return rowErrorf(kindNotNumber, d.rows, header[k], "%s is not a number", quote(cell))
+				return rowErrorf(kindNotNumber, d.rows, header[k], "%s is not a number", quote.Name(cell))
 			case err != nil || math.IsInf(f, 0):
-				return rowErrorf(kindNotFinite, d.rows, header[k], "%s is not a finite number", quote(cell))
+				return rowErrorf(kindNotFinite, d.rows, header[k], "%s is not a finite number", quote.Name(cell))
 			}
 			row[j] = f
 		}
@@ -579,7 +581,7 @@ func (d *rowDecoder) readCSVDataset(r io.Reader) error {
 		j, ok := col[f]
 		if !ok {
 			if c := d.lay.oneHot[f]; c != "" {
-				return rowErrorf(kindUnknownFeature, 0, f, "%s is a one-hot feature of the categorical column %s: send the column's values under %s", quote(f), quote(c), quote(c))
+				return rowErrorf(kindUnknownFeature, 0, f, "%s is a one-hot feature of the categorical column %s: send the column's values under %s", quote.Name(f), quote.Name(c), quote.Name(c))
 			}
 			return rowErrorf(kindUnknownFeature, 0, f, "the model has no such column (its columns: %s)", quoteList(d.lay.names))
 		}
@@ -690,7 +692,7 @@ func quoteList(names []string) string { return quoteN(names, 20) }
 func quoteN(names []string, most int) string {
 	q := make([]string, 0, min(len(names), most))
 	for _, n := range names[:min(len(names), most)] {
-		q = append(q, quote(n))
+		q = append(q, quote.Name(n))
 	}
 	s := strings.Join(q, ", ")
 	if len(names) > most {

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
-	"unicode/utf8"
+
+	"github.com/aer-go/aer/internal/quote"
 )
 
 // Error is a request the server refuses, sent as the JSON document
@@ -76,11 +76,11 @@ func rowErrorf(kind string, row int, field string, format string, a ...any) *Err
 	where := ""
 	switch {
 	case row > 0 && field != "":
-		where = fmt.Sprintf("row %d, field %s: ", row, quote(field))
+		where = fmt.Sprintf("row %d, field %s: ", row, quote.Name(field))
 	case row > 0:
 		where = fmt.Sprintf("row %d: ", row)
 	case field != "":
-		where = fmt.Sprintf("field %s: ", quote(field))
+		where = fmt.Sprintf("field %s: ", quote.Name(field))
 	}
 	return &Error{Status: http.StatusBadRequest, Kind: kind, Row: row, Field: field, Msg: where + msg}
 }
@@ -94,20 +94,4 @@ func bodyError(err error, limit int64) *Error {
 			Msg: fmt.Sprintf("the request body is larger than the limit of %d bytes", limit)}
 	}
 	return nil
-}
-
-// maxQuoted bounds how much of a user's value an error message repeats.
-const maxQuoted = 64
-
-// quote quotes s for a message, cut to maxQuoted bytes (on a rune
-// boundary) so a huge cell cannot make a huge message.
-func quote(s string) string {
-	if len(s) <= maxQuoted {
-		return strconv.Quote(s)
-	}
-	cut := maxQuoted
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strconv.Quote(s[:cut]) + fmt.Sprintf("... (%d bytes)", len(s))
 }

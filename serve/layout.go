@@ -3,6 +3,8 @@ package serve
 import (
 	"fmt"
 
+	"github.com/aer-go/aer/internal/quote"
+
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/explain"
 )
@@ -66,7 +68,7 @@ func newLayout(s *dataset.Schema) (*layout, error) {
 	placed := make([]bool, len(s.Categories))
 	add := func(c rawColumn) error {
 		if _, dup := l.byName[c.name]; dup {
-			return fmt.Errorf("the schema names column %s twice", quote(c.name))
+			return fmt.Errorf("the schema names column %s twice", quote.Name(c.name))
 		}
 		l.byName[c.name] = len(l.cols)
 		l.cols = append(l.cols, c)
@@ -85,11 +87,11 @@ func newLayout(s *dataset.Schema) (*layout, error) {
 		cat := &dataset.Category{Column: s.Categories[k].Column, Values: s.Categories[k].Values}
 		names := cat.Names()
 		if j+len(names) > len(s.Features) {
-			return nil, fmt.Errorf("the schema's categorical column %s: its one-hot features are not all among the features", quote(cat.Column))
+			return nil, fmt.Errorf("the schema's categorical column %s: its one-hot features are not all among the features", quote.Name(cat.Column))
 		}
 		for v, n := range names {
 			if s.Features[j+v] != n {
-				return nil, fmt.Errorf("the schema's categorical column %s: feature %d is %s, not its one-hot feature %s", quote(cat.Column), j+v+1, quote(s.Features[j+v]), quote(n))
+				return nil, fmt.Errorf("the schema's categorical column %s: feature %d is %s, not its one-hot feature %s", quote.Name(cat.Column), j+v+1, quote.Name(s.Features[j+v]), quote.Name(n))
 			}
 			if l.oneHot == nil {
 				l.oneHot = make(map[string]string)
@@ -104,7 +106,7 @@ func newLayout(s *dataset.Schema) (*layout, error) {
 	}
 	for k, c := range s.Categories {
 		if !placed[k] && len(c.Values) > 0 {
-			return nil, fmt.Errorf("the schema's categorical column %s: its one-hot feature %s is not among the features", quote(c.Column), quote(c.Column+"="+c.Values[0]))
+			return nil, fmt.Errorf("the schema's categorical column %s: its one-hot feature %s is not among the features", quote.Name(c.Column), quote.Name(c.Column+"="+c.Values[0]))
 		}
 		if !placed[k] {
 			cat := &dataset.Category{Column: c.Column, Values: c.Values}

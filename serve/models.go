@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/aer-go/aer/internal/quote"
+
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/aer-go/aer"
@@ -43,10 +45,10 @@ var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 func ParseSpec(arg string) (Spec, error) {
 	if name, path, ok := strings.Cut(arg, "="); ok && !strings.ContainsAny(name, `/\`) {
 		if !validName.MatchString(name) {
-			return Spec{}, fmt.Errorf("model name %s: use letters, digits, '.', '_' and '-', starting with a letter or digit", quote(name))
+			return Spec{}, fmt.Errorf("model name %s: use letters, digits, '.', '_' and '-', starting with a letter or digit", quote.Name(name))
 		}
 		if path == "" {
-			return Spec{}, fmt.Errorf("model %s: no file after '='", quote(name))
+			return Spec{}, fmt.Errorf("model %s: no file after '='", quote.Name(name))
 		}
 		return Spec{Name: name, Path: path}, nil
 	}
@@ -56,7 +58,7 @@ func ParseSpec(arg string) (Spec, error) {
 	base := filepath.Base(arg)
 	name := strings.TrimSuffix(base, filepath.Ext(base))
 	if !validName.MatchString(name) {
-		return Spec{}, fmt.Errorf("model file %s: its name %s cannot be used in a URL; give one as name=%s", quote(arg), quote(name), arg)
+		return Spec{}, fmt.Errorf("model file %s: its name %s cannot be used in a URL; give one as name=%s", quote.Name(arg), quote.Name(name), arg)
 	}
 	return Spec{Name: name, Path: arg}, nil
 }
@@ -235,7 +237,7 @@ func (s *slot) info() ModelInfo {
 // model cannot be reloaded (it has no file).
 func Handler(name string, m *aer.Model, opt *Options) (http.Handler, error) {
 	if !validName.MatchString(name) {
-		return nil, fmt.Errorf("serve: model name %s: use letters, digits, '.', '_' and '-', starting with a letter or digit", quote(name))
+		return nil, fmt.Errorf("serve: model name %s: use letters, digits, '.', '_' and '-', starting with a letter or digit", quote.Name(name))
 	}
 	return New([]Spec{{Name: name, Path: name, Model: m}}, opt)
 }

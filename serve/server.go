@@ -17,6 +17,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/aer-go/aer/internal/quote"
+
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"gonum.org/v1/gonum/mat"
 
@@ -141,11 +143,11 @@ func New(specs []Spec, opt *Options) (*Server, error) {
 		sem: make(chan struct{}, o.MaxConcurrent), log: o.Logger}
 	for _, sp := range specs {
 		if _, dup := s.models[sp.Name]; dup {
-			return nil, fmt.Errorf("serve: two models are named %s (name them with name=path)", quote(sp.Name))
+			return nil, fmt.Errorf("serve: two models are named %s (name them with name=path)", quote.Name(sp.Name))
 		}
 		m, err := load(sp)
 		if err != nil {
-			return nil, fmt.Errorf("serve: model %s: %w", quote(sp.Name), err)
+			return nil, fmt.Errorf("serve: model %s: %w", quote.Name(sp.Name), err)
 		}
 		sl := &slot{spec: sp}
 		sl.cur.Store(m)
@@ -258,7 +260,7 @@ func (s *Server) wrap(rt route) http.Handler {
 
 func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, rt route, allowed []string, rec *record) *Error {
 	if rt.methods == nil {
-		return errorf(http.StatusNotFound, kindNotFound, 0, "", "no such route: %s %s (see GET /v1/models)", r.Method, quote(r.URL.Path))
+		return errorf(http.StatusNotFound, kindNotFound, 0, "", "no such route: %s %s (see GET /v1/models)", r.Method, quote.Name(r.URL.Path))
 	}
 	h, ok := rt.methods[r.Method]
 	if !ok && r.Method == http.MethodHead {
@@ -323,7 +325,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 func (s *Server) slotOf(name string) (*slot, *Error) {
 	sl, ok := s.models[name]
 	if !ok {
-		return nil, errorf(http.StatusNotFound, kindUnknownModel, 0, "", "unknown model %s (serving %s)", quote(name), quoteList(s.names))
+		return nil, errorf(http.StatusNotFound, kindUnknownModel, 0, "", "unknown model %s (serving %s)", quote.Name(name), quoteList(s.names))
 	}
 	return sl, nil
 }
@@ -443,7 +445,7 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request, sl *slot, rec *
 	if req.explain {
 		ex, _ = learn.ExplainerOf(m.model)
 		if ex == nil && !m.attributes {
-			return errorf(http.StatusBadRequest, kindNoExplanation, 0, "", "model %s (%s) offers no per-row explanation and no feature attributions; send \"explain\": false", quote(sl.spec.Name), m.saved.Header().Method)
+			return errorf(http.StatusBadRequest, kindNoExplanation, 0, "", "model %s (%s) offers no per-row explanation and no feature attributions; send \"explain\": false", quote.Name(sl.spec.Name), m.saved.Header().Method)
 		}
 	}
 	n, _ := req.x.Dims()
@@ -555,14 +557,14 @@ func explainQuery(r *http.Request, req *request) *Error {
 	if v := q.Get("explain"); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
-			return errorf(http.StatusBadRequest, kindBadQuery, 0, "explain", "query parameter explain=%s: want true or false", quote(v))
+			return errorf(http.StatusBadRequest, kindBadQuery, 0, "explain", "query parameter explain=%s: want true or false", quote.Name(v))
 		}
 		req.explain = req.explain || b
 	}
 	if v := q.Get("top"); v != "" {
 		k, err := strconv.Atoi(v)
 		if err != nil || k < 1 {
-			return errorf(http.StatusBadRequest, kindBadQuery, 0, "top", "query parameter top=%s: want a whole number of at least 1", quote(v))
+			return errorf(http.StatusBadRequest, kindBadQuery, 0, "top", "query parameter top=%s: want a whole number of at least 1", quote.Name(v))
 		}
 		if req.top == 0 {
 			req.top = k
@@ -631,7 +633,7 @@ func (s *Server) reload(w http.ResponseWriter, r *http.Request, rec *record) *Er
 	}
 	if err := s.reloadSlot(sl); err != nil {
 		return &Error{Status: http.StatusInternalServerError, Kind: kindReload, Err: err,
-			Msg: fmt.Sprintf("reloading model %s failed; the old model keeps serving: %v", quote(sl.spec.Name), err)}
+			Msg: fmt.Sprintf("reloading model %s failed; the old model keeps serving: %v", quote.Name(sl.spec.Name), err)}
 	}
 	writeJSON(w, http.StatusOK, sl.info())
 	return nil
@@ -642,7 +644,7 @@ func (s *Server) reload(w http.ResponseWriter, r *http.Request, rec *record) *Er
 func (s *Server) Reload(name string) error {
 	sl, ok := s.models[name]
 	if !ok {
-		return fmt.Errorf("serve: unknown model %s", quote(name))
+		return fmt.Errorf("serve: unknown model %s", quote.Name(name))
 	}
 	return s.reloadSlot(sl)
 }
@@ -659,13 +661,13 @@ func (s *Server) ReloadAll() error {
 
 func (s *Server) reloadSlot(sl *slot) error {
 	if sl.spec.Model != nil {
-		return fmt.Errorf("serve: model %s: %w", quote(sl.spec.Name), ErrInMemory)
+		return fmt.Errorf("serve: model %s: %w", quote.Name(sl.spec.Name), ErrInMemory)
 	}
 	m, err := load(sl.spec)
 	if err != nil {
 		s.metrics.reloads.WithLabelValues(sl.spec.Name, "failed").Inc()
 		s.log.Error("model reload failed; the old model keeps serving", "model", sl.spec.Name, "file", sl.spec.Path, "error", err)
-		return fmt.Errorf("serve: model %s: %w", quote(sl.spec.Name), err)
+		return fmt.Errorf("serve: model %s: %w", quote.Name(sl.spec.Name), err)
 	}
 	old := sl.cur.Swap(m)
 	s.metrics.reloads.WithLabelValues(sl.spec.Name, "ok").Inc()
@@ -745,7 +747,7 @@ func (s *Server) predictMulti(w http.ResponseWriter, r *http.Request, sl *slot, 
 func multiAttributionError(sl *slot, m *loaded, err error) *Error {
 	switch {
 	case errors.Is(err, learn.ErrNoAttribution):
-		return errorf(http.StatusBadRequest, kindNoExplanation, 0, "", "model %s (%s, multi-class %s) offers no feature attributions: %v; send \"explain\": false", quote(sl.spec.Name), m.saved.Header().Method, m.saved.Header().Multiclass, err)
+		return errorf(http.StatusBadRequest, kindNoExplanation, 0, "", "model %s (%s, multi-class %s) offers no feature attributions: %v; send \"explain\": false", quote.Name(sl.spec.Name), m.saved.Header().Method, m.saved.Header().Multiclass, err)
 	case errors.Is(err, learn.ErrData):
 		return errorf(http.StatusBadRequest, kindNotScorable, 0, "", "no feature attributions: %v", err)
 	}
