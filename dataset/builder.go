@@ -456,8 +456,12 @@ func (b *rows) grow(w, line int, p *parser) error {
 }
 
 // checkFrom is the buffer size from which the reader checks its growth
-// against the memory the process may still use.
-const checkFrom = 256 << 20
+// against the memory the process may still use. Growth doubles, so the
+// checks are few (one per doubling: a dozen on a table of gigabytes),
+// and they start small: under an address-space limit (ulimit -v) a
+// process may have a few hundred MB left, and the Go runtime reserves
+// its heap in 64 MB arenas.
+const checkFrom = 16 << 20
 
 // readMemory is the memory a read may hold: half of what the process
 // may still use (the rest is the fit's that follows), or 2^62 bytes when

@@ -2,7 +2,6 @@ package dataset
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
 	"encoding/csv"
 	"errors"
@@ -225,7 +224,7 @@ func rereading(r io.Reader, opt *Options, read func(io.Reader, Options) error) e
 		seekable = err == nil && fi.Mode().IsRegular()
 	}
 	if !seekable {
-		copied = &cappedBuffer{max: rereadCopy}
+		copied = newCappedBuffer()
 		in = io.TeeReader(r, copied)
 	}
 	for first := true; ; first = false {
@@ -248,7 +247,7 @@ func rereading(r io.Reader, opt *Options, read func(io.Reader, Options) error) e
 			if copied.over {
 				return err
 			}
-			in = bytes.NewReader(copied.buf.Bytes())
+			in = copied.buf.Reader()
 		}
 		opt.Text = append(slices.Clip(opt.Text), e.Column)
 		opt.autoText = append(slices.Clip(opt.autoText), e.Column)
@@ -262,18 +261,27 @@ var rereadCopy = 256 << 20
 // cappedBuffer keeps what is written to it up to max bytes; past them it
 // drops it all and reports over.
 type cappedBuffer struct {
-	buf  bytes.Buffer
+	buf  pieces
 	max  int
 	over bool
+}
+
+// newCappedBuffer keeps rereadCopy bytes at most, and no more than a
+// quarter of the memory a read may take (readMemory): the copy is a
+// convenience beside the table read, never a reason to run out of memory
+// (a Parquet stream is held twice, here and by its reader).
+func newCappedBuffer() *cappedBuffer {
+	_, limit := readMemory()
+	return &cappedBuffer{max: int(min(int64(rereadCopy), limit/4))}
 }
 
 func (c *cappedBuffer) Write(p []byte) (int, error) {
 	if c.over {
 		return len(p), nil
 	}
-	if c.buf.Len()+len(p) > c.max {
+	if c.buf.Len()+int64(len(p)) > int64(c.max) {
 		c.over = true
-		c.buf = bytes.Buffer{}
+		c.buf = pieces{}
 		return len(p), nil
 	}
 	return c.buf.Write(p)

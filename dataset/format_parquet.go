@@ -1,9 +1,7 @@
 package dataset
 
 import (
-	"bytes"
 	"fmt"
-	"io"
 
 	"github.com/aer-go/aer/internal/memlimit"
 )
@@ -23,13 +21,14 @@ func openParquet(in Input) (RowSource, error) {
 			return newParquetSource(in.File, fi.Size(), in.Name)
 		}
 	}
+	// In pieces: a growing slice would need twice the stream at once.
 	limit := parquetStreamLimit()
-	b, err := io.ReadAll(io.LimitReader(in.R, limit+1))
+	b, over, err := readPieces(in.R, limit)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", in.Name, err)
 	}
-	if int64(len(b)) > limit {
+	if over {
 		return nil, &Error{File: in.Name, Err: ErrTooLarge, Detail: fmt.Sprintf("a Parquet stream is read into memory, and it holds more than %s (half the memory available): give the file's path instead", memlimit.Format(limit))}
 	}
-	return newParquetSource(bytes.NewReader(b), int64(len(b)), in.Name)
+	return newParquetSource(b, b.Len(), in.Name)
 }
