@@ -67,8 +67,8 @@ func (s Settings) Resolved() Settings {
 // Check validates the settings.
 func (s Settings) Check() error {
 	r := s.Resolved()
-	if r.NEstimators < 1 || r.NEstimators > learn.MaxRounds {
-		return fmt.Errorf("%w: n_estimators %d is not in [1, %d]", learn.ErrParam, s.NEstimators, learn.MaxRounds)
+	if r.NEstimators < 1 || r.NEstimators > learn.MaxTrees {
+		return fmt.Errorf("%w: n_estimators %d is not in [1, %d]", learn.ErrParam, s.NEstimators, learn.MaxTrees)
 	}
 	if !(r.LearningRate > 0) || math.IsInf(r.LearningRate, 0) {
 		return fmt.Errorf("%w: learning_rate %v is not a finite positive number", learn.ErrParam, s.LearningRate)

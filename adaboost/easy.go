@@ -34,8 +34,12 @@ func (s EasySettings) Resolved() EasySettings {
 
 // Check validates the settings.
 func (s EasySettings) Check() error {
-	if s.NEstimators < 0 || s.NEstimators > learn.MaxRounds {
-		return fmt.Errorf("%w: n_estimators %d is not in [0, %d]", learn.ErrParam, s.NEstimators, learn.MaxRounds)
+	if s.NEstimators < 0 || s.NEstimators > learn.MaxTrees {
+		return fmt.Errorf("%w: n_estimators %d is not in [0, %d]", learn.ErrParam, s.NEstimators, learn.MaxTrees)
+	}
+	if r := s.Resolved(); int64(r.NEstimators)*int64(r.Boost.NEstimators) > learn.MaxTrees {
+		return fmt.Errorf("%w: n_estimators %d x rounds %d is %d trees, more than %d (a tree takes about 50 µs even on 80 rows): lower n_estimators or rounds",
+			learn.ErrParam, r.NEstimators, r.Boost.NEstimators, int64(r.NEstimators)*int64(r.Boost.NEstimators), learn.MaxTrees)
 	}
 	if s.Boost.UnderSample {
 		return fmt.Errorf("%w: the ensembles of an EasyEnsemble do not under-sample", learn.ErrParam)

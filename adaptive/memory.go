@@ -104,6 +104,15 @@ func (r *resolvedConfig) fitMemory(n, nv, f, workers, L int64, copy bool, from i
 	if workers > G { // subsets' copies while the global members train
 		fit += (workers - G) * (n/L*f*word + n/L*perRow)
 	}
+	// The members' trees, held to the end: each learner fits 2L members
+	// (and a global one), each on at most the n rows.
+	var trees int64
+	for _, lm := range r.learners {
+		if mm, ok := lm.(interface{ ModelMemory(rows int64) int64 }); ok {
+			trees += (2*L + 1) * mm.ModelMemory(n)
+		}
+	}
+	held += trees
 	outputs := 2 * nv * r.members(L) * word
 	stages := max(peerFit, fit, outputs)
 	if from <= fromSubsets {

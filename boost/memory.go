@@ -16,6 +16,10 @@ func (m *Method) FitMemory(s learn.Shape) int64 {
 	return 16<<20 + n*(2*f+100) + nv*16 + treeBytes(&m.s, n)
 }
 
+// ModelMemory bounds the memory of the trees a fit on rows rows grows
+// (what a model holds), for the estimates of ensembles of boosted trees.
+func (m *Method) ModelMemory(rows int64) int64 { return treeBytes(&m.s, rows) }
+
 // treeBytes bounds the trees' memory: 64 bytes a node.
 func treeBytes(set *Settings, rows int64) int64 {
 	s := *set

@@ -326,7 +326,7 @@ func positiveParam(key, help string, field func(*Settings) *float64) learn.Param
 
 // params declares every parameter, named as in XGBoost.
 var params = learn.ParamTable[Settings]{
-	intParam("n_estimators", "number of trees (boosting rounds), at most 1000000", 1, MaxEstimators, 0, func(s *Settings) *int { return &s.NEstimators }),
+	intParam("n_estimators", "number of trees (boosting rounds), at most 100000 (100,000 trees take seconds even on a tiny table)", 1, MaxEstimators, 0, func(s *Settings) *int { return &s.NEstimators }),
 	positiveParam("eta", "learning rate (alias learning_rate)", func(s *Settings) *float64 { return &s.Eta }),
 	intParam("max_depth", "maximum tree depth (0: no bound)", 0, learn.MaxDepth, -1, func(s *Settings) *int { return &s.MaxDepth }),
 	intParam("max_leaves", "maximum leaves per tree (0: no bound)", 0, learn.MaxRows, -1, func(s *Settings) *int { return &s.MaxLeaves }),
@@ -415,6 +415,6 @@ func (s *Settings) Check() error {
 	return err
 }
 
-// MaxEstimators bounds NEstimators: a million trees of depth 6 hold about
-// 8 GB.
-const MaxEstimators = learn.MaxRounds
+// MaxEstimators bounds NEstimators (learn.MaxTrees: 100,000 trees take
+// 5 to 10 s even on 80 rows; a million of depth 6 hold about 8 GB).
+const MaxEstimators = learn.MaxTrees

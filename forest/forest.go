@@ -39,8 +39,8 @@ func (s Settings) Resolved() Settings {
 
 // Check validates the settings.
 func (s Settings) Check() error {
-	if s.NEstimators < 0 || s.NEstimators > learn.MaxRounds {
-		return fmt.Errorf("%w: n_estimators %d is not in [0, %d]", learn.ErrParam, s.NEstimators, learn.MaxRounds)
+	if s.NEstimators < 0 || s.NEstimators > learn.MaxTrees {
+		return fmt.Errorf("%w: n_estimators %d is not in [0, %d]", learn.ErrParam, s.NEstimators, learn.MaxTrees)
 	}
 	return s.Tree.Check()
 }

@@ -3,6 +3,7 @@ package learn
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/aer-go/aer/internal/memlimit"
 )
@@ -56,6 +57,43 @@ func CheckMemory(m Method, s Shape, available int64) error {
 	if s.ValidRows > 0 {
 		valid = fmt.Sprintf(" and %d validation rows", s.ValidRows)
 	}
-	return fmt.Errorf("%w: method %s on %d training rows%s of %d features needs about %s beyond the tables, and %s are available; fit on a sample of the rows (aer split), or on a machine with more memory",
-		ErrMemory, m.Name(), s.Rows, valid, s.Features, memlimit.Format(need), memlimit.Format(available))
+	hint := "fit on a sample of the rows (aer split), or on a machine with more memory"
+	if sizes := sizeParams(m, s, need); len(sizes) > 0 {
+		hint = fmt.Sprintf("lower %s (--param), %s", strings.Join(sizes, ", "), hint)
+	}
+	return fmt.Errorf("%w: method %s on %d training rows%s of %d features needs about %s beyond the tables, and %s are available; %s",
+		ErrMemory, m.Name(), s.Rows, valid, s.Features, memlimit.Format(need), memlimit.Format(available), hint)
+}
+
+// sizeParams names the parameters set away from their defaults that size
+// the estimate need: those whose default alone would at least halve it,
+// as "key=value (default d)". It asks a fresh method of the registry with
+// m's parameters; nil when m is not registered.
+func sizeParams(m Method, s Shape, need int64) []string {
+	params := m.Params()
+	var out []string
+	for _, p := range params {
+		if p.Value == p.Default {
+			continue
+		}
+		fresh, err := New(m.Name())
+		if err != nil {
+			return nil
+		}
+		for _, q := range params {
+			v := q.Value
+			if q.Key == p.Key {
+				v = p.Default
+			}
+			if q.Value != q.Default || q.Key == p.Key {
+				if fresh.Set(q.Key, v) != nil {
+					return nil
+				}
+			}
+		}
+		if e, ok := FitMemory(fresh, s); ok && e <= need/2 {
+			out = append(out, fmt.Sprintf("%s=%s (default %s)", p.Key, p.Value, p.Default))
+		}
+	}
+	return out
 }

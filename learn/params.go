@@ -84,6 +84,12 @@ const (
 	// rounds, ensemble members, epochs, restarts (a million trees of
 	// depth 6 hold about 8 GB).
 	MaxRounds = 1_000_000
+	// MaxTrees bounds counts of trees a fit grows one after another
+	// (n_estimators, boosting rounds): 100,000 trees take 5 to 10 s even
+	// on 80 rows (a million took over a minute, and one tree more per
+	// row of a large table is hours), and a fit that needs more is
+	// better served by a larger learning rate.
+	MaxTrees = 100_000
 	// MaxIter bounds solver iterations.
 	MaxIter = 10_000_000
 	// MaxRows bounds parameters counted in rows (a node's fewest rows,
