@@ -62,7 +62,8 @@ func TestSizesFromUserNumbers(t *testing.T) {
 		want string
 	}{
 		{[]string{"fit", "--method", "gbdt", "--train", clean, "--param", "n_estimators=2147483648", "--out", out}, "n_estimators"},
-		{[]string{"fit", "--method", "gbdt", "--train", clean, "--param", "n_estimators=1000000", "--out", out}, "not enough memory"},
+		{[]string{"fit", "--method", "gbdt", "--train", clean, "--param", "n_estimators=1000000", "--out", out}, "at most 100000"},
+		{[]string{"fit", "--method", "aer", "--train", clean, "--param", "member.n_estimators=100000", "--out", out}, "lower member.n_estimators=100000"},
 		{[]string{"fit", "--method", "gbdt", "--train", cats, "--max-categories", "65536", "--out", out}, "lower --max-categories"},
 		{[]string{"fit", "--method", "aer", "--train", wide, "--param", "covariance=full", "--out", out}, "not enough memory"},
 		{[]string{"cv", "--data", clean, "--method", "tree", "--repeats", "1000000000"}, "--repeats"},
