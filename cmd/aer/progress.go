@@ -163,8 +163,12 @@ func (p *progress) update(s learn.Progress) {
 		p.stage, p.stageStart, p.finished = s.Stage, t, false
 		p.last = learn.Progress{Stage: s.Stage, Total: -1}
 		if p.bar != nil {
-			// A new bar state per stage.
+			// A new bar state per stage, drawn at once under the
+			// stage's name: the first draw after a reset is never
+			// throttled, and a later one might be (a stage done within
+			// the throttle would never show).
 			p.bar.Reset()
+			p.bar.Describe(p.describe())
 		}
 		if p.lines != nil {
 			p.writeLine(t, s, "")
