@@ -11,23 +11,49 @@ import (
 // training and 2M validation rows of 20 features, 2 workers, the table
 // standardised in place) is 2624777216 bytes with plus's one member
 // setting (the session-7 binary's four gave 2768777216, which the paper
-// preset's grid still gives), and a copied table adds its 960 MB.
+// preset's grid still gives), plus the members' trees held to the end
+// (2L+1 = 17 per member setting, each as large as boost's ModelMemory
+// says), and a copied table adds its 960 MB.
 func TestFitMemoryKnown(t *testing.T) {
 	m := NewMethod().(*Method)
 	s := learn.Shape{Rows: 6_000_000, ValidRows: 2_000_000, Features: 20, Workers: 2, ConsumeTrain: true}
-	if got := m.FitMemory(s); got != 2624777216 {
-		t.Errorf("estimate %d, want 2624777216", got)
+	want := 2624777216 + memberTrees(t, m, s.Rows)
+	if got := m.FitMemory(s); got != want {
+		t.Errorf("estimate %d, want %d", got, want)
 	}
 	s.ConsumeTrain = false
-	if got := m.FitMemory(s); got != 2624777216+6_000_000*20*8 {
+	if got := m.FitMemory(s); got != want+6_000_000*20*8 {
 		t.Errorf("with the table copied: %d", got)
 	}
 	grid := NewMethod().(*Method)
 	grid.cfg.Grid = DefaultGrid()
 	s.ConsumeTrain = true
-	if got := grid.FitMemory(s); got != 2768777216 {
-		t.Errorf("the 2x2 member grid: estimate %d, want 2768777216", got)
+	if want := 2768777216 + memberTrees(t, grid, s.Rows); grid.FitMemory(s) != want {
+		t.Errorf("the 2x2 member grid: estimate %d, want %d", grid.FitMemory(s), want)
 	}
+}
+
+// memberTrees is the memory of m's members' trees at L = 8: 17 members
+// per member setting, each of boost's ModelMemory on rows rows.
+func memberTrees(t *testing.T, m *Method, rows int) int64 {
+	t.Helper()
+	r, err := m.cfg.resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var trees int64
+	for _, lm := range r.learners {
+		mm, ok := lm.(interface{ ModelMemory(rows int64) int64 })
+		if !ok {
+			t.Fatalf("member %s has no ModelMemory", lm.Name())
+		}
+		if one := mm.ModelMemory(int64(rows)); one <= 0 {
+			t.Fatalf("member %s: ModelMemory %d", lm.Name(), one)
+		} else {
+			trees += 17 * one
+		}
+	}
+	return trees
 }
 
 // TestMemoryPlan: a fit tells its MemoryPlan the memory the rest needs
