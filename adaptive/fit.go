@@ -642,6 +642,14 @@ func (f *fitRun) finish(best memberSet) error {
 		}
 	}
 	rep.Valid = metrics.Evaluate(f.valid.Y, scores, m.combiner.Delta, nil)
+	ood, err := m.mixture.ScoreSamples(f.xvt, nil)
+	if err != nil {
+		return fmt.Errorf("aer: out-of-distribution scores: %w", err)
+	}
+	for i, v := range ood {
+		ood[i] = -v
+	}
+	m.ood = &oodInfo{Alpha: OODAlpha, Threshold: oodThreshold(ood, OODAlpha), Rows: len(ood)}
 	if rep.Holdout {
 		m.held = &heldOut{y: f.valid.Y, score: scores, w: f.valid.W}
 	}

@@ -34,6 +34,64 @@ type Model struct {
 	// held are the held-out rows' scores of a fit without validation
 	// data; nil otherwise and for a loaded model.
 	held *heldOut
+	// ood is the out-of-distribution threshold; nil for a model file
+	// written before it existed.
+	ood *oodInfo
+}
+
+// OODAlpha is the share of the validation rows (given, or held out of
+// the training data) whose out-of-distribution score lies above the
+// threshold a fit sets (OODThreshold): the rate at which ordinary rows
+// are flagged.
+const OODAlpha = 0.01
+
+// oodInfo is the out-of-distribution threshold a fit set: the (1 -
+// Alpha) quantile of the OOD scores of Rows validation rows.
+type oodInfo struct {
+	Alpha     float64 `json:"alpha"`
+	Threshold float64 `json:"threshold"`
+	Rows      int     `json:"rows"`
+}
+
+// OODScore writes each row's out-of-distribution score into dst (when
+// long enough) and returns it: minus the row's log-density under the
+// majority-class mixture (Mixture) on the imputed, standardised features.
+// Higher is farther from the training data. The density is the majority
+// class's alone: minority rows unlike any majority row score high too,
+// and the threshold, set on validation rows of both classes, allows for
+// them (OODThreshold). It is learn.OODScorer.
+func (m *Model) OODScore(x *mat.Dense, dst []float64) ([]float64, error) {
+	if err := m.checkInput(x); err != nil {
+		return nil, err
+	}
+	ll, err := m.mixture.ScoreSamples(m.prepare(x), dst)
+	if err != nil {
+		return nil, fmt.Errorf("aer: out-of-distribution score: %w", err)
+	}
+	for i, v := range ll {
+		ll[i] = -v
+	}
+	return ll, nil
+}
+
+// OODThreshold returns the out-of-distribution score above which a row
+// is flagged: the (1 - OODAlpha) quantile of the validation rows' scores
+// at fit time, so that about OODAlpha of rows like the training data are
+// flagged. It is false for a model file written before models had one.
+func (m *Model) OODThreshold() (float64, bool) {
+	if m.ood == nil {
+		return 0, false
+	}
+	return m.ood.Threshold, true
+}
+
+// oodThreshold returns the threshold above which a share alpha of scores
+// lies: the smallest score with at most alpha of them above it.
+func oodThreshold(scores []float64, alpha float64) float64 {
+	s := slices.Clone(scores)
+	slices.Sort(s)
+	k := int(math.Ceil((1-alpha)*float64(len(s)))) - 1
+	return s[min(max(k, 0), len(s)-1)]
 }
 
 // heldOut are labels, scores and weights of held-out rows.
@@ -427,6 +485,7 @@ type encoded struct {
 	Members  []encodedMember   `json:"members"`
 	Combiner ensemble.Combiner `json:"combiner"`
 	Config   Config            `json:"config"`
+	OOD      *oodInfo          `json:"ood,omitempty"`
 }
 
 type encodedMember struct {
@@ -439,7 +498,7 @@ const formatV2 = "aer-model-2"
 
 // MarshalBinary encodes the model.
 func (m *Model) MarshalBinary() ([]byte, error) {
-	e := encoded{Format: formatV2, Means: m.means, Scaler: m.scaler, Mixture: m.mixture, Combiner: m.combiner, Config: m.config}
+	e := encoded{Format: formatV2, Means: m.means, Scaler: m.scaler, Mixture: m.mixture, Combiner: m.combiner, Config: m.config, OOD: m.ood}
 	pl, err := payloads(len(m.members), func(j int) learn.Model { return m.members[j].Model })
 	if err != nil {
 		return nil, err
@@ -461,7 +520,7 @@ func Load(b []byte) (*Model, error) {
 	if e.Mixture == nil || len(e.Members) == 0 {
 		return nil, errors.New("aer: model lacks its mixture or members")
 	}
-	nm := &Model{core: core{means: e.Means, scaler: e.Scaler, mixture: e.Mixture, config: e.Config}, combiner: e.Combiner}
+	nm := &Model{core: core{means: e.Means, scaler: e.Scaler, mixture: e.Mixture, config: e.Config}, combiner: e.Combiner, ood: e.OOD}
 	for k, em := range e.Members {
 		method, err := methodByName(em.Method)
 		if err != nil {

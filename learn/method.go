@@ -137,6 +137,17 @@ type HeldOuter interface {
 	HeldOut() (y []int, score, w []float64)
 }
 
+// OODScorer is a Model that can tell how far rows lie from its training
+// data: OODScore writes one score per row of x (raw features in training
+// order, NaN = missing; higher = farther), into dst when long enough,
+// and OODThreshold returns the score above which a row is flagged out of
+// distribution, with false when the model has no such threshold (a model
+// file written before it had one). Find it with OODOf.
+type OODScorer interface {
+	OODScore(x *mat.Dense, dst []float64) ([]float64, error)
+	OODThreshold() (threshold float64, ok bool)
+}
+
 // Explainer is a Model that can break down the score of one row (raw
 // features, in training order).
 type Explainer interface {

@@ -139,6 +139,20 @@ func ExplainerOf(m Model) (Explainer, bool) {
 	return Find[Explainer](m, InputChanged|ScoreChanged)
 }
 
+// OODOf returns what scores m's rows for being out of distribution
+// (OODScorer): m, or a model it wraps that sees the same rows, when it
+// has a threshold; false otherwise.
+func OODOf(m Model) (OODScorer, bool) {
+	o, ok := Find[OODScorer](m, InputChanged)
+	if !ok {
+		return nil, false
+	}
+	if _, has := o.OODThreshold(); !has {
+		return nil, false
+	}
+	return o, true
+}
+
 // SummaryOf returns the summary of the first Summarizer in m's chain
 // (a wrapper with a report of its own includes its inner model's), or
 // nil when none has one.
