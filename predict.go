@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/predfile"
@@ -20,6 +22,11 @@ type PredictOptions struct {
 	Threshold *float64
 	// Workers bounds the goroutines; 0 means every core.
 	Workers int
+	// OOD asks for each row's out-of-distribution score and flag
+	// (Predictions.OOD, OODFlag); a model without them (one not fitted
+	// by AER, or an AER model file written before it had them) is an
+	// error wrapping learn.ErrNoOOD.
+	OOD bool
 }
 
 // Predictions are a model's probabilities of a table's rows, with its
@@ -58,6 +65,29 @@ type Predictions struct {
 	Unseen map[string]int
 	// Ignored names the table's columns the model does not use.
 	Ignored []string
+	// OOD holds, when PredictOptions.OOD asked for it, each row's
+	// out-of-distribution score (higher = farther from the training
+	// data; for AER minus the log-density under the majority class's
+	// mixture), and OODFlag whether it is above OODThreshold, the score
+	// the model set so that a small share of rows like its training
+	// data (adaptive.OODAlpha) lie above it. All nil or 0 otherwise.
+	OOD          []float64
+	OODFlag      []bool
+	OODThreshold float64
+}
+
+// OODFlagged counts the rows flagged out of distribution.
+func (p *Predictions) OODFlagged() int {
+	if p == nil {
+		return 0
+	}
+	n := 0
+	for _, f := range p.OODFlag {
+		if f {
+			n++
+		}
+	}
+	return n
 }
 
 // Class returns the predicted class of row i by name.
@@ -142,6 +172,11 @@ func (m *Model) Predict(ctx context.Context, t *Table, opt *PredictOptions) (*Pr
 	r, _ := enc.X.Dims()
 	p := &Predictions{Classes: m.Classes(), IDColumn: t.d.IDColumn, ID: t.d.IDs, Label: enc.Y,
 		Pred: make([]int, r), Unseen: enc.unseen, Ignored: enc.ignored}
+	if opt.OOD {
+		if err := p.scoreOOD(m.model, enc.X); err != nil {
+			return nil, err
+		}
+	}
 	if s := m.scorer(); s != nil {
 		// Two classes: the positive class's probabilities, on every core,
 		// at the threshold.
@@ -176,6 +211,25 @@ func (m *Model) Predict(ctx context.Context, t *Table, opt *PredictOptions) (*Pr
 		p.Score[i] = p.Proba[i*k+p.Pred[i]]
 	}
 	return p, nil
+}
+
+// scoreOOD fills p's out-of-distribution scores and flags of the rows
+// x, encoded for model.
+func (p *Predictions) scoreOOD(model learn.Model, x *mat.Dense) error {
+	o, ok := learn.OODOf(model)
+	if !ok {
+		return fmt.Errorf("%w (only AER models fitted by this version have one)", learn.ErrNoOOD)
+	}
+	var err error
+	if p.OOD, err = o.OODScore(x, nil); err != nil {
+		return err
+	}
+	p.OODThreshold, _ = o.OODThreshold()
+	p.OODFlag = make([]bool, len(p.OOD))
+	for i, v := range p.OOD {
+		p.OODFlag[i] = v > p.OODThreshold
+	}
+	return nil
 }
 
 // encoded is a table encoded for the model, with what Predictions report

@@ -1,6 +1,8 @@
 package learn
 
 import (
+	"errors"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -138,6 +140,9 @@ func ThresholdOf(m Model) float64 {
 func ExplainerOf(m Model) (Explainer, bool) {
 	return Find[Explainer](m, InputChanged|ScoreChanged)
 }
+
+// ErrNoOOD says a model has no out-of-distribution score (OODOf).
+var ErrNoOOD = errors.New("the model has no out-of-distribution score")
 
 // OODOf returns what scores m's rows for being out of distribution
 // (OODScorer): m, or a model it wraps that sees the same rows, when it
