@@ -164,6 +164,7 @@ func TestNilArguments(t *testing.T) {
 		check{"Table.Subset", func() error { return zero(train.Subset([]int{train.Rows()}) == nil, "Subset out of range") }},
 		check{"Predictions.Class", func() error { return zero(nilPred.Class(0) == "", "nil Predictions.Class") }},
 		check{"Predictions.Positives", func() error { return zero(nilPred.Positives() == 0, "nil Predictions.Positives") }},
+		check{"Predictions.OODFlagged", func() error { return zero(nilPred.OODFlagged() == 0, "nil Predictions.OODFlagged") }},
 		check{"Predictions.Probability", func() error {
 			return zero(math.IsNaN(nilPred.Probability(0, 1)), "nil Predictions.Probability")
 		}},

@@ -132,7 +132,8 @@ func (p *Predictions) Positives() int {
 
 // WriteCSV writes the predictions as aer predict does: of two classes
 // the columns [id,]label,score,pred (label only when the table had one),
-// label and pred as the class names; of more [id,]label,pred then
+// label and pred as the class names, then ood_score,ood when the
+// predictions have them (PredictOptions.OOD); of more [id,]label,pred then
 // score_<class> per class, in the model's class order.
 func (p *Predictions) WriteCSV(w io.Writer) error {
 	if p == nil {
@@ -149,7 +150,10 @@ func (p *Predictions) WriteCSV(w io.Writer) error {
 		return predfile.WriteMultiPredictions(w, &predfile.MultiPredictions{Classes: p.Classes, Label: p.Label, Pred: p.Pred, Proba: p.Proba}, p.IDColumn, ids)
 	}
 	pw := predfile.NewPredictionsWriter(w, p.IDColumn, p.Label != nil, true, false)
-	if err := pw.Write(&predfile.Predictions{ID: p.ID, Label: p.Label, Score: p.Score, Pred: p.Pred, Classes: dataset.ClassPair(p.Classes)}); err != nil {
+	if p.OOD != nil {
+		pw.WithOOD()
+	}
+	if err := pw.Write(&predfile.Predictions{ID: p.ID, Label: p.Label, Score: p.Score, Pred: p.Pred, Classes: dataset.ClassPair(p.Classes), OOD: p.OOD, OODFlag: p.OODFlag}); err != nil {
 		return err
 	}
 	return pw.Flush()

@@ -59,6 +59,10 @@ type StreamSummary struct {
 	Unseen map[string]int
 	// IDColumn names the id column written, "" without one.
 	IDColumn string
+	// OODFlagged counts the rows flagged out of distribution, above
+	// OODThreshold, when PredictOptions.OOD asked for them.
+	OODFlagged   int
+	OODThreshold float64
 }
 
 // PredictStream reads the table in r (CSV, gzip-compressed CSV or
@@ -103,7 +107,18 @@ func (m *Model) PredictStream(ctx context.Context, r io.Reader, name string, w i
 	if batch <= 0 {
 		batch = StreamBatch
 	}
+	var ood learn.OODScorer
+	if opt.OOD {
+		var ok bool
+		if ood, ok = learn.OODOf(m.model); !ok {
+			return nil, fmt.Errorf("%w (only AER models fitted by this version have one)", learn.ErrNoOOD)
+		}
+		sum.OODThreshold, _ = ood.OODThreshold()
+	}
 	pw := predfile.NewPredictionsWriter(w, s.IDColumn(), s.Labelled(), true, false)
+	if ood != nil {
+		pw.WithOOD()
+	}
 	preds := predfile.Predictions{Classes: dataset.ClassPair(s.Classes())} // label and pred as the training file's class names
 	for {
 		d, err := s.Next(batch)
@@ -130,6 +145,18 @@ func (m *Model) PredictStream(ctx context.Context, r io.Reader, name string, w i
 			}
 			preds.Pred = append(preds.Pred, p)
 		}
+		if ood != nil {
+			if preds.OOD, err = ood.OODScore(x, preds.OOD); err != nil {
+				return nil, err
+			}
+			preds.OODFlag = preds.OODFlag[:0]
+			for _, v := range preds.OOD {
+				preds.OODFlag = append(preds.OODFlag, v > sum.OODThreshold)
+				if v > sum.OODThreshold {
+					sum.OODFlagged++
+				}
+			}
+		}
 		sum.Rows += len(score)
 		if err := pw.Write(&preds); err != nil {
 			return nil, err
@@ -150,7 +177,7 @@ func (m *Model) predictStreamClasses(ctx context.Context, r io.Reader, name stri
 	if err := opt.checkID(d.IDColumn, name); err != nil {
 		return nil, err
 	}
-	p, err := m.Predict(ctx, &Table{d: d}, nil)
+	p, err := m.Predict(ctx, &Table{d: d}, &PredictOptions{OOD: opt.OOD})
 	if err != nil {
 		return nil, err
 	}

@@ -56,6 +56,11 @@ type Predictions struct {
 	// schema's Classes. The zero value means 0 and 1. The negative name
 	// may be empty when the file holds only the positive class.
 	Classes [2]string
+	// OOD and OODFlag hold each row's out-of-distribution score and
+	// flag, written as the last columns ood_score and ood (0 or 1) by a
+	// PredictionsWriter made WithOOD; nil otherwise.
+	OOD     []float64
+	OODFlag []bool
 }
 
 // PredictionsOptions say how a predictions file is read.
@@ -388,6 +393,7 @@ type PredictionsWriter struct {
 	bw                  *bufio.Writer
 	id                  string
 	label, pred, weight bool
+	ood                 bool
 	rows                int
 	headerDone          bool
 	buf                 []byte
@@ -398,6 +404,13 @@ type PredictionsWriter struct {
 // weight). Every batch must have the columns it promises.
 func NewPredictionsWriter(w io.Writer, id string, label, pred, weight bool) *PredictionsWriter {
 	return &PredictionsWriter{bw: bufio.NewWriterSize(w, 1<<16), id: id, label: label, pred: pred, weight: weight, buf: make([]byte, 0, 32)}
+}
+
+// WithOOD adds the last columns ood_score and ood (Predictions.OOD and
+// OODFlag) and returns pw; call it before the first Write.
+func (pw *PredictionsWriter) WithOOD() *PredictionsWriter {
+	pw.ood = true
+	return pw
 }
 
 func (pw *PredictionsWriter) header() {
@@ -423,6 +436,9 @@ func (pw *PredictionsWriter) header() {
 	if pw.weight {
 		bw.WriteString(",weight")
 	}
+	if pw.ood {
+		bw.WriteString(",ood_score,ood")
+	}
 	bw.WriteByte('\n')
 }
 
@@ -432,7 +448,8 @@ func (pw *PredictionsWriter) header() {
 func (pw *PredictionsWriter) Write(p *Predictions) error {
 	pw.header()
 	bw, buf := pw.bw, pw.buf
-	if pw.id != "" && len(p.ID) != len(p.Score) || pw.label && len(p.Label) != len(p.Score) || pw.pred && len(p.Pred) != len(p.Score) || pw.weight && len(p.Weight) != len(p.Score) {
+	if pw.id != "" && len(p.ID) != len(p.Score) || pw.label && len(p.Label) != len(p.Score) || pw.pred && len(p.Pred) != len(p.Score) || pw.weight && len(p.Weight) != len(p.Score) ||
+		pw.ood && (len(p.OOD) != len(p.Score) || len(p.OODFlag) != len(p.Score)) {
 		return fmt.Errorf("predictions: a batch of %d scores lacks a column the file has", len(p.Score))
 	}
 	cells := [2]string{"0", "1"}
@@ -477,6 +494,19 @@ func (pw *PredictionsWriter) Write(p *Predictions) error {
 			bw.WriteByte(',')
 			buf = strconv.AppendFloat(buf[:0], v, 'g', -1, 64)
 			bw.Write(buf)
+		}
+		if pw.ood {
+			if math.IsNaN(p.OOD[i]) {
+				return fmt.Errorf("predictions: row %d: out-of-distribution score is NaN", pw.rows)
+			}
+			bw.WriteByte(',')
+			buf = strconv.AppendFloat(buf[:0], p.OOD[i], 'g', -1, 64)
+			bw.Write(buf)
+			if p.OODFlag[i] {
+				bw.WriteString(",1")
+			} else {
+				bw.WriteString(",0")
+			}
 		}
 		if err := bw.WriteByte('\n'); err != nil {
 			return err

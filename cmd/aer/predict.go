@@ -83,6 +83,10 @@ type predictOutput struct {
 	// UnseenByColumn splits it by column.
 	UnseenCategories int            `json:"unseen_categories"`
 	UnseenByColumn   map[string]int `json:"unseen_by_column,omitempty"`
+	// OODFlagged counts the rows flagged out of distribution and
+	// OODThreshold is the score above which they are, with --ood.
+	OODFlagged   *int     `json:"ood_flagged,omitempty"`
+	OODThreshold *float64 `json:"ood_threshold,omitempty"`
 }
 
 // predictArgs are aer predict's flags.
@@ -92,6 +96,7 @@ type predictArgs struct {
 	thresholdSet         bool
 	threads              *int
 	asJSON               *bool
+	ood                  *bool
 }
 
 // parsePredictArgs reads and checks aer predict's flags.
@@ -104,6 +109,7 @@ func parsePredictArgs(args []string, stderr io.Writer) (*predictArgs, error) {
 	a.threshold = fs.Float64("threshold", 0.5, "predict positive when score >= `T` (default: the model's tuned threshold if it has one, else 0.5)")
 	a.threads = fs.Int("threads", 0, "worker goroutines (0: all cores)")
 	a.asJSON = fs.Bool("json", false, "print one JSON summary on stdout (needs --out)")
+	a.ood = fs.Bool("ood", false, "add the columns ood_score (how far each row lies from the training data: minus its log-density under AER's majority-class mixture) and ood (1: above the threshold AER set at fit time so that about 1% of rows like the training data lie above it); AER models only")
 	a.id = fs.String("id", "", "row-identifier `column` of the data, written as the first output column (default: the model's, aer fit --id, when the data has it)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return nil, err
@@ -145,6 +151,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	defer data.Close()
 	opt := &aerlib.StreamOptions{ID: *a.id, Batch: predictBatch}
 	opt.Workers = *a.threads
+	opt.OOD = *a.ood
 	if a.thresholdSet {
 		opt.Threshold = a.threshold
 	}
@@ -204,11 +211,18 @@ func renderPredict(stdout, stderr io.Writer, a *predictArgs, model *aerlib.Model
 		from = "flag"
 	}
 	if *a.asJSON {
-		return writeJSON(stdout, predictOutput{
+		out := predictOutput{
 			Model: *a.model, Method: model.Method(), Data: *a.data, Rows: sum.Rows, Labelled: sum.Labelled,
 			Threshold: sum.Threshold, ThresholdFrom: from, Calibrated: model.Scores() == aerlib.ScoresProbability, Scores: model.Scores(),
 			Predicted: sum.Positive, Out: *a.out, UnseenCategories: unseen, UnseenByColumn: sum.Unseen,
-		})
+		}
+		if *a.ood {
+			out.OODFlagged, out.OODThreshold = &sum.OODFlagged, &sum.OODThreshold
+		}
+		return writeJSON(stdout, out)
+	}
+	if *a.ood {
+		fmt.Fprintf(stderr, "predict: %d of %d rows flagged out of distribution (ood_score above %.4g)\n", sum.OODFlagged, sum.Rows, sum.OODThreshold)
 	}
 	if *a.out != "" && *a.out != "-" {
 		if model.NumClasses() > 2 {
