@@ -27,7 +27,9 @@
 // Options.StrictColumns it is refused instead. The answer gives each row's
 // score, its predicted label in the training data's label values at the
 // model's threshold (the decision layer's, else the method's own, else
-// 0.5), and the threshold.
+// 0.5), and the threshold; for a model that can tell (AER fitted by this
+// version) each row's out-of-distribution score and flag ("ood") and
+// their threshold, flagged rows counted in the metric aer_ood_rows_total.
 //
 // A model's columns are its features, but for a model fitted on
 // categorical columns (dataset.Schema.Categories): each is sent by its

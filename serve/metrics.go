@@ -13,6 +13,7 @@ type metrics struct {
 	latency  *prometheus.HistogramVec // route
 	rows     *prometheus.CounterVec   // model
 	ignored  *prometheus.CounterVec   // model
+	ood      *prometheus.CounterVec   // model
 	reloads  *prometheus.CounterVec   // model, result
 	inFlight prometheus.Gauge
 }
@@ -37,6 +38,9 @@ func newMetrics() *metrics {
 		ignored: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "aer_ignored_columns_total", Help: "Fields or columns of scored requests that the model does not use, ignored (one per name per request), by model.",
 		}, []string{"model"}),
+		ood: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "aer_ood_rows_total", Help: "Rows scored above their model's out-of-distribution threshold (unlike its training data), by model.",
+		}, []string{"model"}),
 		reloads: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "aer_model_reloads_total", Help: "Model reloads by model and result (ok, failed).",
 		}, []string{"model", "result"}),
@@ -44,7 +48,7 @@ func newMetrics() *metrics {
 			Name: "aer_http_in_flight_requests", Help: "Requests being answered.",
 		}),
 	}
-	m.reg.MustRegister(m.requests, m.errors, m.latency, m.rows, m.ignored, m.reloads, m.inFlight,
+	m.reg.MustRegister(m.requests, m.errors, m.latency, m.rows, m.ignored, m.ood, m.reloads, m.inFlight,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -55,5 +59,12 @@ func (m *metrics) scored(model string, rows, ignored int) {
 	m.rows.WithLabelValues(model).Add(float64(rows))
 	if ignored > 0 {
 		m.ignored.WithLabelValues(model).Add(float64(ignored))
+	}
+}
+
+// oodFlagged counts rows of model flagged out of distribution.
+func (m *metrics) oodFlagged(model string, rows int) {
+	if rows > 0 {
+		m.ood.WithLabelValues(model).Add(float64(rows))
 	}
 }

@@ -379,6 +379,22 @@ type Prediction struct {
 	// probabilities are their softmax, or their sigmoids normalised),
 	// as aer explain shows them.
 	ClassFeatures []*aer.ClassAttributions `json:"class_features,omitempty"`
+	// OOD says how far the row lies from the model's training data,
+	// for a model that can tell (an AER model fitted by this version);
+	// omitted otherwise.
+	OOD *RowOOD `json:"ood,omitempty"`
+}
+
+// RowOOD is a row's out-of-distribution score (higher = farther from the
+// training data: for AER minus the row's log-density under the majority
+// class's mixture; the largest float64 for a row of density 0) and
+// whether it lies above the model's threshold
+// (PredictResponse.OODThreshold), set at fit time so that about 1% of
+// rows like the training data do. Flagged rows are counted in the metric
+// aer_ood_rows_total.
+type RowOOD struct {
+	Score   float64 `json:"score"`
+	Flagged bool    `json:"flagged"`
 }
 
 // Attributions are one row's feature attributions: Output = Base + the
@@ -416,6 +432,9 @@ type PredictResponse struct {
 	// first met (aer.Predictions.Ignored for a table); omitted when none.
 	// Options.StrictColumns refuses them instead.
 	Ignored []string `json:"ignored,omitempty"`
+	// OODThreshold is the out-of-distribution score above which a row
+	// is flagged (Prediction.OOD); omitted for a model without one.
+	OODThreshold *float64 `json:"ood_threshold,omitempty"`
 }
 
 func (s *Server) predict(w http.ResponseWriter, r *http.Request, sl *slot, rec *record) *Error {
@@ -468,13 +487,29 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request, sl *slot, rec *
 		top = defaultTop
 	}
 	out := PredictResponse{Model: sl.spec.Name, Method: m.saved.Header().Method, Threshold: m.threshold, ThresholdFrom: m.from, Scores: m.saved.Scores(), Rows: make([]Prediction, n), Ignored: req.unused}
+	var ood []float64
+	oodFlagged := 0
+	if o, ok := learn.OODOf(m.model); ok {
+		if ood, perr = o.OODScore(req.x, nil); perr != nil {
+			return s.scoreError(r.Context(), m, req.x, perr)
+		}
+		t, _ := o.OODThreshold()
+		out.OODThreshold = &t
+	}
 	for i, p := range score {
+		if ood != nil {
+			v := min(ood[i], math.MaxFloat64) // JSON has no infinity
+			out.Rows[i].OOD = &RowOOD{Score: v, Flagged: ood[i] > *out.OODThreshold}
+			if out.Rows[i].OOD.Flagged {
+				oodFlagged++
+			}
+		}
 		pos := p >= m.threshold
 		c := 0
 		if pos {
 			c = 1
 		}
-		out.Rows[i] = Prediction{Score: p, Label: m.saved.Header().Schema.Classes[c], Positive: pos}
+		out.Rows[i] = Prediction{Score: p, Label: m.saved.Header().Schema.Classes[c], Positive: pos, OOD: out.Rows[i].OOD}
 		if i < len(req.ids) {
 			out.Rows[i].ID = req.ids[i]
 		}
@@ -493,6 +528,7 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request, sl *slot, rec *
 		}
 	}
 	s.metrics.scored(sl.spec.Name, n, len(req.unused))
+	s.metrics.oodFlagged(sl.spec.Name, oodFlagged)
 	writeJSON(w, http.StatusOK, out)
 	return nil
 }
