@@ -20,9 +20,8 @@ func init() {
 		name:    "mixture",
 		summary: "fit Gaussian mixtures to one class for a pool of L and choose L by BIC",
 		usage: `usage: aer mixture --data FILE.csv [--class majority|minority|all] [--standardize=true]
-                   [--components 2-8] [--covariance auto|full|diag|tied|spherical] [--n-init 5]
-                   [--family gaussian|t] [--nu 0]
-                   [--seed 0] [--params] [--save MODEL.json] [--json]
+                   [--components 2-8] [--covariance auto|full|diag|tied|spherical] [--family gaussian|t]
+                   [--n-init 5] [--nu 0] [--seed 0] [--params] [--save MODEL.json] [--json]
 
 The defaults are those of AER's own mixture stage: missing values imputed
 with the column means of every row of the file, features standardised
