@@ -228,3 +228,50 @@ func TestTMixtureRoundTrip(t *testing.T) {
 		t.Error("Gaussian binary model changed its magic")
 	}
 }
+
+// Select's BIC pool works for the T family, with the pool compared on a
+// subsample and the chosen L refitted on all rows from it: the known
+// three-component t-mixture gives L = 3.
+func TestTMixtureSelect(t *testing.T) {
+	x := drawT(knownT(), 3000, 11)
+	sel, err := Select(context.Background(), x, []int{1, 2, 3, 4, 5}, &Settings{Family: T, NInit: 2, SelectRows: 1000, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sel.Components != 3 || sel.Model.Family != T || len(sel.Model.Nu) != 3 {
+		t.Fatalf("chose L = %d, family %v, nu %v", sel.Components, sel.Model.Family, sel.Model.Nu)
+	}
+	for _, c := range sel.Candidates {
+		// Full covariances in 2-D: 3L + 2L + L-1, plus L degrees of freedom.
+		if want := 7*c.Components - 1; c.NParameters != want {
+			t.Errorf("L=%d: %d parameters, want %d", c.Components, c.NParameters, want)
+		}
+	}
+}
+
+// Degenerate rows (a constant feature, duplicated rows, more components
+// than distinct points) give a finite fit, as for the Gaussian family.
+func TestTMixtureDegenerate(t *testing.T) {
+	x := mat.NewDense(40, 3, nil)
+	for i := range 40 {
+		x.Set(i, 0, float64(i%3))
+		x.Set(i, 1, 5)
+		x.Set(i, 2, float64(i%3)*2)
+	}
+	for _, typ := range []CovarianceType{Full, Diag, Tied, Spherical} {
+		m, res, err := Fit(context.Background(), x, &Settings{Components: 4, Covariance: typ, Family: T, Seed: 1})
+		if err != nil {
+			t.Fatal(typ, err)
+		}
+		if math.IsNaN(res.MeanLogLik) || math.IsInf(res.MeanLogLik, 0) {
+			t.Errorf("%v: mean log-likelihood %v", typ, res.MeanLogLik)
+		}
+		s, err := m.Score(x)
+		if err != nil || math.Abs(s-res.MeanLogLik) > 1e-9*math.Abs(s) {
+			t.Errorf("%v: Score %v (%v), fit %v", typ, s, err, res.MeanLogLik)
+		}
+	}
+	if _, _, err := Fit(context.Background(), x, &Settings{Family: T, Nu: -1}); err == nil {
+		t.Error("Nu -1 accepted")
+	}
+}
