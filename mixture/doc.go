@@ -7,7 +7,8 @@
 // (tfit.go): ECM after Peel & McLachlan (2000), each component with its
 // own degrees of freedom, estimated or fixed by Settings.Nu, with the same
 // covariance types, ridge, re-seeding and BIC; as nu grows it tends to
-// the Gaussian mixture (at nu = 1e8 the fits agree within 1e-6 per row).
+// the Gaussian mixture (at nu = 1e8 the mean log-likelihoods agree within
+// 1e-6).
 //
 // Covariances may be full, diagonal, tied (one matrix shared by all
 // components) or spherical (one variance per component), with the same
