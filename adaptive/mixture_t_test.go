@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"testing"
 
+	"github.com/aer-go/aer/interop/onnx"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/mixture"
 )
@@ -44,6 +46,9 @@ func TestMixtureFamilyParam(t *testing.T) {
 	back := roundTrip(t, fm, te.X, p)
 	if back.Mixture().Family != mixture.T {
 		t.Error("the loaded model lost the t family")
+	}
+	if b, err := onnx.Marshal(&onnx.Spec{Model: fm, Threshold: 0.5, Method: "aer"}); !errors.Is(err, onnx.ErrUnsupported) || b != nil {
+		t.Errorf("ONNX export of a t-mixture AER model: %v (%d bytes), want ErrUnsupported", err, len(b))
 	}
 	b, _ := json.Marshal(c)
 	if !bytes.Contains(b, []byte(`"mixture":"t"`)) {
