@@ -117,6 +117,19 @@ const (
 	CovarianceSpherical Covariance = "spherical"
 )
 
+// MixtureFamily is the distribution of the mixture's components
+// (Config.Mixture).
+type MixtureFamily string
+
+// Mixture families.
+const (
+	// MixtureGaussian is Gaussian components (the paper).
+	MixtureGaussian MixtureFamily = "gaussian"
+	// MixtureT is multivariate t components, each with its degrees of
+	// freedom estimated (mixture.T).
+	MixtureT MixtureFamily = "t"
+)
+
 // Rank orders the majority rows of each component for the subsets
 // (Config.Rank).
 type Rank string
@@ -214,6 +227,7 @@ var (
 	deltaRuleNames  = []DeltaRule{DeltaTuned, DeltaBayes}
 	selectNames     = []Select{SelectThreshold, SelectAUC}
 	covNames        = []Covariance{CovarianceAuto, CovarianceFull, CovarianceDiag, CovarianceTied, CovarianceSpherical}
+	mixtureNames    = []MixtureFamily{MixtureGaussian, MixtureT}
 	rankNames       = []Rank{RankDensity, RankResponsibility}
 	outputsNames    = []Outputs{OutputsProba, OutputsBinary}
 	projectionNames = []Projection{ProjectionMinMax, ProjectionSimplex}

@@ -352,6 +352,7 @@ func (c *resolvedConfig) selectMixture(ctx context.Context, x *mat.Dense, nMajor
 	}
 	sel, err := mixture.Select(ctx, x, pool, &mixture.Settings{
 		Covariance:       cov,
+		Family:           c.family,
 		NInit:            c.NInit,
 		SelectRows:       c.SelectRows,
 		SelectProjection: pcs,

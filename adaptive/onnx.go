@@ -220,6 +220,10 @@ func memberWeightsONNX(b *onnx.Builder, comp onnx.Value, owner []int, members, L
 // -d/2 log(2 pi) + log det W_k - |W_k (x - mu_k)|^2 / 2, with W_k the
 // inverse Cholesky factor of the covariance (mixture.PrecisionCholesky).
 func logDensitiesONNX(b *onnx.Builder, mix *mixture.Model, in *onnx.Features) (onnx.Value, error) {
+	if mix.Family != mixture.Gaussian {
+		// The graph computes Gaussian densities; a t mixture is refused.
+		return "", b.Unsupported("mixture family %v", mix.Family)
+	}
 	xs, nf := in.Values(b), in.Len()
 	K, d := mix.K(), mix.Dim()
 	if d != nf {

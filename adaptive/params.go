@@ -61,6 +61,7 @@ var params = learn.ParamTable[Config]{
 			return nil
 		}},
 	enum("covariance", "mixture covariance; auto is full up to 32 features, diag beyond", covNames, func(c *Config) *Covariance { return &c.Covariance }),
+	mixtureParam(),
 	learn.Int("n_init", "EM restarts per L (the preset's: plus 1, paper 5)", 1, maxRestarts, func(c *Config) *int { return &c.NInit }),
 	learn.Int("select_rows", "majority rows on which BIC compares the mixture sizes (more: a random subsample, then the chosen L refitted on all rows); -1 = all rows; 0 = the preset's (plus 3000, paper all)", -1, learn.MaxRows,
 		func(c *Config) *int { return &c.SelectRows }),
@@ -336,4 +337,28 @@ func formatGrid(grid [][]string, none bool) string {
 		points[i] = strings.Join(kvs, ",")
 	}
 	return strings.Join(points, ";")
+}
+
+// mixtureParam is the parameter mixture: gaussian is kept as the empty
+// Config.Mixture, so that a Gaussian configuration saves as before.
+func mixtureParam() learn.ParamSpec[Config] {
+	p := enum("mixture", "family of the mixture's components: gaussian (the paper) or t (multivariate t, each component's degrees of freedom estimated; heavy tails pull the components less)",
+		mixtureNames, func(c *Config) *MixtureFamily { return &c.Mixture })
+	set := p.Set
+	p.Get = func(c *Config) string {
+		if c.Mixture == "" {
+			return string(MixtureGaussian)
+		}
+		return string(c.Mixture)
+	}
+	p.Set = func(c *Config, v string) error {
+		if err := set(c, v); err != nil {
+			return err
+		}
+		if c.Mixture == MixtureGaussian {
+			c.Mixture = ""
+		}
+		return nil
+	}
+	return p
 }

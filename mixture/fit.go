@@ -17,11 +17,15 @@ import (
 
 // FitResult describes how a fit went.
 type FitResult struct {
-	Components  int            `json:"components"`
-	Covariance  CovarianceType `json:"covariance"`
-	Rows        int            `json:"rows"`
-	Features    int            `json:"features"`
-	NParameters int            `json:"n_parameters"`
+	Components int            `json:"components"`
+	Covariance CovarianceType `json:"covariance"`
+	// Family is the component distribution (omitted for Gaussian).
+	Family Family `json:"family,omitempty"`
+	// Nu holds the T family's degrees of freedom per component.
+	Nu          []float64 `json:"nu,omitempty"`
+	Rows        int       `json:"rows"`
+	Features    int       `json:"features"`
+	NParameters int       `json:"n_parameters"`
 	// MeanLogLik is the mean log-likelihood per row of the returned model
 	// on the training data (scikit-learn's score(X)).
 	MeanLogLik float64 `json:"mean_loglik"`
@@ -68,7 +72,7 @@ func (s *Settings) resolve(n, d int) (*resolved, error) {
 	}
 	r := &resolved{k: s.Components, nInit: s.NInit, maxIter: s.MaxIter, kmIter: s.KMeansIter,
 		workers: workerCount(s.Workers), tol: s.Tol, reg: s.RegCovar, init: s.Init, seed: s.Seed,
-		progress: s.Progress, logger: s.Logger}
+		progress: s.Progress, logger: s.Logger, family: s.Family, nu: s.Nu}
 	if r.k == 0 {
 		r.k = 1
 	}
@@ -98,6 +102,10 @@ func (s *Settings) resolve(n, d int) (*resolved, error) {
 		return nil, fmt.Errorf("mixture: NInit %d: at most %d restarts", r.nInit, MaxNInit)
 	case s.Covariance < Full || s.Covariance > Auto:
 		return nil, fmt.Errorf("mixture: invalid covariance type %d", int(s.Covariance))
+	case s.Family != Gaussian && s.Family != T:
+		return nil, fmt.Errorf("mixture: invalid family %d", int(s.Family))
+	case s.Nu < 0 || math.IsNaN(s.Nu) || math.IsInf(s.Nu, 0):
+		return nil, fmt.Errorf("mixture: degrees of freedom %v, want a positive finite number (or 0: estimated)", s.Nu)
 	case s.Init != InitKMeans && s.Init != InitKMeansPP:
 		return nil, fmt.Errorf("mixture: invalid init %d", int(s.Init))
 	case n < r.k:
@@ -142,6 +150,9 @@ func fitFrom(ctx context.Context, x *mat.Dense, s *Settings, startResp func(resp
 		var mu sync.Mutex
 		f := cfg.progress
 		cfg.progress = func(p Progress) { mu.Lock(); defer mu.Unlock(); f(p) }
+	}
+	if cfg.family == T {
+		return fitT(ctx, data, stride, n, d, cfg, start)
 	}
 	glob, xt := cfg.layouts(data, stride, n, d)
 	outs := runRestarts(ctx, data, stride, n, d, cfg, glob, xt)

@@ -13,7 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Model is a fitted Gaussian mixture. Its exported fields are the
+// Model is a fitted mixture (Gaussian, or t with Family T). Its exported fields are the
 // parameters; derived quantities (precision Cholesky factors) are computed
 // from them by NewModel and the unmarshalling methods, deterministically,
 // so a saved and reloaded model gives bit-identical outputs.
@@ -29,6 +29,14 @@ type Model struct {
 	// d variances per component, Tied a single d*d matrix shared by all,
 	// Spherical one variance per component (a slice of length 1).
 	Covariances [][]float64 `json:"covariances"`
+	// Family is the component distribution; Gaussian (the zero value) is
+	// omitted from JSON, so Gaussian models read and write as before.
+	Family Family `json:"family,omitempty"`
+	// Nu holds, for the T family, each component's degrees of freedom.
+	Nu []float64 `json:"nu,omitempty"`
+	// NuFixed says Nu was fixed by the settings rather than estimated
+	// (it then counts no free parameters).
+	NuFixed bool `json:"nu_fixed,omitempty"`
 
 	p *params
 }
@@ -117,6 +125,24 @@ func (m *Model) prepare() error {
 	if bad := p.factor(scratch); bad >= 0 {
 		return fmt.Errorf("mixture: covariance of component %d is not positive definite", bad)
 	}
+	switch m.Family {
+	case Gaussian:
+		if len(m.Nu) != 0 || m.NuFixed {
+			return errors.New("mixture: Gaussian model has degrees of freedom")
+		}
+	case T:
+		if len(m.Nu) != k {
+			return fmt.Errorf("mixture: t model has %d components but %d degrees of freedom", k, len(m.Nu))
+		}
+		for l, v := range m.Nu {
+			if !(v > 0) || math.IsInf(v, 0) {
+				return fmt.Errorf("mixture: degrees of freedom %d is %v, want a positive finite number", l, v)
+			}
+		}
+		p.nu, p.nuFixed = slices.Clone(m.Nu), m.NuFixed
+	default:
+		return fmt.Errorf("mixture: model family %v is not gaussian or t", m.Family)
+	}
 	m.p = p
 	return nil
 }
@@ -150,7 +176,13 @@ func (m *Model) Dim() int {
 
 // NParameters returns the number of free parameters, counted as
 // scikit-learn does: covariance parameters + K*d means + K-1 weights.
-func (m *Model) NParameters() int { return nParameters(m.Covariance, m.K(), m.Dim()) }
+func (m *Model) NParameters() int {
+	np := nParameters(m.Covariance, m.K(), m.Dim())
+	if m.Family == T && !m.NuFixed {
+		np += m.K()
+	}
+	return np
+}
 
 // PrecisionCholesky returns, per component, the factor the densities are
 // computed with and its log-determinant: for Full and Tied the
@@ -356,6 +388,10 @@ func (m *Model) UnmarshalJSON(b []byte) error {
 
 const binaryMagic = "AERGMM\x00\x01"
 
+// binaryMagicT starts a T-family model: the Gaussian layout, then a
+// fourth header word (1 when nu is fixed) and the k degrees of freedom.
+const binaryMagicT = "AERGMM\x00\x02"
+
 // MarshalBinary encodes the model compactly (little-endian IEEE 754 bits,
 // exact).
 func (m *Model) MarshalBinary() ([]byte, error) {
@@ -368,26 +404,45 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 		p = q.p
 	}
 	var buf bytes.Buffer
-	buf.WriteString(binaryMagic)
 	hdr := []uint32{uint32(p.typ), uint32(p.k), uint32(p.d)}
+	if p.nu != nil {
+		buf.WriteString(binaryMagicT)
+		fixed := uint32(0)
+		if p.nuFixed {
+			fixed = 1
+		}
+		hdr = append(hdr, fixed)
+	} else {
+		buf.WriteString(binaryMagic)
+	}
 	binary.Write(&buf, binary.LittleEndian, hdr)
 	binary.Write(&buf, binary.LittleEndian, p.w)
 	binary.Write(&buf, binary.LittleEndian, p.mean)
 	binary.Write(&buf, binary.LittleEndian, p.cov)
+	if p.nu != nil {
+		binary.Write(&buf, binary.LittleEndian, p.nu)
+	}
 	return buf.Bytes(), nil
 }
 
 // UnmarshalBinary decodes a model written by MarshalBinary.
 func (m *Model) UnmarshalBinary(b []byte) error {
-	if len(b) < len(binaryMagic)+12 || string(b[:len(binaryMagic)]) != binaryMagic {
-		return errors.New("mixture: not a binary Gaussian mixture model")
+	if len(b) < len(binaryMagic)+12 || (string(b[:len(binaryMagic)]) != binaryMagic && string(b[:len(binaryMagicT)]) != binaryMagicT) {
+		return errors.New("mixture: not a binary mixture model")
 	}
+	isT := string(b[:len(binaryMagicT)]) == binaryMagicT
 	r := bytes.NewReader(b[len(binaryMagic):])
-	var hdr [3]uint32
-	if err := binary.Read(r, binary.LittleEndian, &hdr); err != nil {
+	hdr := make([]uint32, 3, 4)
+	if isT {
+		hdr = hdr[:4]
+	}
+	if err := binary.Read(r, binary.LittleEndian, hdr); err != nil {
 		return fmt.Errorf("mixture: reading model header: %w", err)
 	}
 	typ, k, d := CovarianceType(hdr[0]), int(hdr[1]), int(hdr[2])
+	if isT && hdr[3] > 1 {
+		return errors.New("mixture: corrupt binary model header")
+	}
 	if typ < Full || typ > Spherical || k <= 0 || d <= 0 || k > 1<<20 || d > 1<<20 {
 		return errors.New("mixture: corrupt binary model header")
 	}
@@ -403,11 +458,20 @@ func (m *Model) UnmarshalBinary(b []byte) error {
 	case Spherical:
 		covLen = k
 	}
-	if r.Len()%8 != 0 || r.Len()/8 != k+k*d+covLen {
+	nuLen := 0
+	if isT {
+		nuLen = k
+	}
+	if r.Len()%8 != 0 || r.Len()/8 != k+k*d+covLen+nuLen {
 		return errors.New("mixture: binary model has the wrong length")
 	}
 	p := newParams(typ, k, d)
-	for _, s := range [][]float64{p.w, p.mean, p.cov} {
+	parts := [][]float64{p.w, p.mean, p.cov}
+	if isT {
+		p.nu, p.nuFixed = make([]float64, k), hdr[3] == 1
+		parts = append(parts, p.nu)
+	}
+	for _, s := range parts {
 		if err := binary.Read(r, binary.LittleEndian, s); err != nil {
 			return fmt.Errorf("mixture: reading model: %w", err)
 		}
@@ -424,6 +488,9 @@ func (m *Model) UnmarshalBinary(b []byte) error {
 func modelFromFlat(p *params) *Model {
 	k, d := p.k, p.d
 	m := &Model{Covariance: p.typ, Weights: append([]float64(nil), p.w...)}
+	if p.nu != nil {
+		m.Family, m.Nu, m.NuFixed = T, slices.Clone(p.nu), p.nuFixed
+	}
 	m.Means = make([][]float64, k)
 	for l := range m.Means {
 		m.Means[l] = append([]float64(nil), p.mean[l*d:(l+1)*d]...)
@@ -438,4 +505,14 @@ func modelFromFlat(p *params) *Model {
 		m.Covariances[l] = append([]float64(nil), p.cov[l*size:(l+1)*size]...)
 	}
 	return m
+}
+
+// NewTModel builds a T-family model: NewModel's parameters plus each
+// component's degrees of freedom nu (positive, finite).
+func NewTModel(typ CovarianceType, weights []float64, means, covariances [][]float64, nu []float64) (*Model, error) {
+	m := &Model{Covariance: typ, Weights: weights, Means: means, Covariances: covariances, Family: T, Nu: nu}
+	if err := m.prepare(); err != nil {
+		return nil, err
+	}
+	return m, nil
 }

@@ -36,6 +36,11 @@ type params struct {
 	wpad []float64
 	// ones is a vector of d ones (Spherical), the unit precision of diag8.
 	ones []float64
+	// nu holds the degrees of freedom of the T family per component; nil
+	// for Gaussian components. nuFixed says they were fixed, not
+	// estimated (they are then no free parameters).
+	nu      []float64
+	nuFixed bool
 }
 
 // pad4 and pad8 round d up to a multiple of 4 and 8.
@@ -82,6 +87,7 @@ func (p *params) clone() *params {
 	}
 	q.w, q.logw, q.mean, q.cov, q.prec, q.logdet, q.wmu, q.wpad = cp(p.w), cp(p.logw), cp(p.mean), cp(p.cov), cp(p.prec), cp(p.logdet), cp(p.wmu), cp(p.wpad)
 	q.ones = cp(p.ones)
+	q.nu = cp(p.nu)
 	return &q
 }
 
@@ -215,6 +221,10 @@ func cholInverse(a, w, l []float64, d int) (float64, bool) {
 // values; pre, when not nil, is x already in 8-row groups (transposeAll)
 // and r0 a multiple of 8.
 func (p *params) logDensityBlock(x []float64, stride, r0, r1 int, out, scratch, pre []float64) {
+	if p.nu != nil {
+		p.tLogDensityBlock(x, stride, r0, r1, out, scratch)
+		return
+	}
 	d, K := p.d, p.k
 	c0 := -0.5 * float64(d) * ln2pi
 	switch p.typ {

@@ -117,6 +117,12 @@ type Settings struct {
 	Components int
 	// Covariance is the covariance parameterisation; zero is Full.
 	Covariance CovarianceType
+	// Family is the component distribution; zero is Gaussian.
+	Family Family
+	// Nu, when positive, fixes every component's degrees of freedom of
+	// the T family (1e8 is Gaussian to within rounding); zero estimates
+	// them. Gaussian fits ignore it.
+	Nu float64
 	// AutoMaxFull is the largest number of features for which Auto picks
 	// Full; zero means DefaultAutoMaxFull (32).
 	AutoMaxFull int
@@ -205,6 +211,8 @@ type Progress struct {
 type resolved struct {
 	k, nInit, maxIter, kmIter, workers int
 	typ                                CovarianceType
+	family                             Family
+	nu                                 float64 // fixed nu of the T family, 0: estimated
 	tol, reg                           float64
 	init                               Init
 	seed                               uint64
@@ -219,4 +227,57 @@ type resolved struct {
 	// startResp, when not nil, fills the n*k initial responsibilities
 	// (Settings.Start) in place of k-means.
 	startResp func(resp []float64) error
+}
+
+// Family is the distribution of the mixture's components.
+type Family int
+
+const (
+	// Gaussian components (the paper's choice). It is the zero value.
+	Gaussian Family = iota
+	// T gives each component a multivariate t-distribution with its own
+	// degrees of freedom nu (Peel & McLachlan 2000), estimated by ECM or
+	// fixed by Settings.Nu. Heavy tails keep outlying rows from pulling
+	// the means and inflating the covariances; as nu grows the component
+	// tends to the Gaussian of the same mean and covariance.
+	T
+)
+
+var familyNames = [...]string{Gaussian: "gaussian", T: "t"}
+
+// String returns the family's name ("gaussian" or "t").
+func (f Family) String() string {
+	if f < 0 || int(f) >= len(familyNames) {
+		return fmt.Sprintf("Family(%d)", int(f))
+	}
+	return familyNames[f]
+}
+
+// ParseFamily returns the family named s ("gaussian" or "t",
+// case-insensitive).
+func ParseFamily(s string) (Family, error) {
+	for i, n := range familyNames {
+		if strings.EqualFold(s, n) {
+			return Family(i), nil
+		}
+	}
+	return 0, fmt.Errorf("mixture: unknown family %q (want gaussian or t)", s)
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (f Family) MarshalText() ([]byte, error) {
+	if f < 0 || int(f) >= len(familyNames) {
+		return nil, fmt.Errorf("mixture: invalid family %d", int(f))
+	}
+	return []byte(f.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (f *Family) UnmarshalText(b []byte) error {
+	v, err := ParseFamily(string(b))
+	if err != nil {
+		return err
+	}
+	*f = v
+	return nil
 }

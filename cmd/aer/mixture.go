@@ -20,8 +20,8 @@ func init() {
 		name:    "mixture",
 		summary: "fit Gaussian mixtures to one class for a pool of L and choose L by BIC",
 		usage: `usage: aer mixture --data FILE.csv [--class majority|minority|all] [--standardize=true]
-                   [--components 2-8] [--covariance auto|full|diag|tied|spherical] [--n-init 5]
-                   [--seed 0] [--params] [--save MODEL.json] [--json]
+                   [--components 2-8] [--covariance auto|full|diag|tied|spherical] [--family gaussian|t]
+                   [--n-init 5] [--nu 0] [--seed 0] [--params] [--save MODEL.json] [--json]
 
 The defaults are those of AER's own mixture stage: missing values imputed
 with the column means of every row of the file, features standardised
@@ -33,22 +33,31 @@ only when the modelled rows give each component enough rows to stand on
 (and under "warnings" in --json) when BIC picks the smallest or largest L
 of the pool (the best L may lie outside it) and when a component of the
 chosen mixture collapsed (less than one row's worth of weight, or a
-variance at the covariance ridge).`,
+variance at the covariance ridge).
+
+--family t fits a mixture of multivariate t-distributions instead (heavy
+tails: outlying rows pull the means and covariances less), each component
+with its own degrees of freedom nu, estimated by ECM or fixed by --nu; the
+BIC counts one more parameter per component when nu is estimated. The
+report gives the family and the chosen model's nu per component.`,
 		run: runMixture,
 	})
 }
 
 type mixtureReport struct {
-	File         string              `json:"file"`
-	Class        string              `json:"class"`
-	Rows         int                 `json:"rows"`
-	Features     int                 `json:"features"`
-	Standardized bool                `json:"standardized"`
-	Covariance   string              `json:"covariance"`
-	NInit        int                 `json:"n_init"`
-	Seed         uint64              `json:"seed"`
-	Candidates   []mixture.Candidate `json:"candidates"`
-	Chosen       int                 `json:"chosen_components"`
+	File         string `json:"file"`
+	Class        string `json:"class"`
+	Rows         int    `json:"rows"`
+	Features     int    `json:"features"`
+	Standardized bool   `json:"standardized"`
+	Covariance   string `json:"covariance"`
+	// Family and Nu appear for --family t only (Gaussian reports are as before).
+	Family     string              `json:"family,omitempty"`
+	Nu         []float64           `json:"nu,omitempty"`
+	NInit      int                 `json:"n_init"`
+	Seed       uint64              `json:"seed"`
+	Candidates []mixture.Candidate `json:"candidates"`
+	Chosen     int                 `json:"chosen_components"`
 	// SampleRows is the subsample the candidates were fitted on (0: all
 	// rows); the chosen L was then refitted on all rows, with this mean
 	// log-likelihood.
@@ -84,6 +93,8 @@ type mixtureOptions struct {
 	data, class, comps, save            string
 	pool                                []int
 	cov                                 mixture.CovarianceType
+	family                              mixture.Family
+	nu                                  float64
 	init                                mixture.Init
 	nInit, selectRows, maxIter, workers int
 	tol, regCovar                       float64 // as the library takes them: -1 for none
@@ -103,6 +114,8 @@ func parseMixtureFlags(args []string, stderr io.Writer) (*mixtureOptions, error)
 	fs.BoolVar(&o.standardize, "standardize", true, "standardise features (mean 0, variance 1 over every row of the file, as AER does) first; --standardize=false fits the raw values")
 	fs.StringVar(&o.comps, "components", "2-8", `numbers of components L to try: "3", "2-8" or "2,4,6"`)
 	covName := fs.String("covariance", "auto", "covariance type: auto (full up to 32 features, else diag), full, diag, tied or spherical")
+	familyName := fs.String("family", "gaussian", "component distribution: gaussian or t (multivariate t, heavy tails)")
+	fs.Float64Var(&o.nu, "nu", 0, "with --family t, fix every component's degrees of freedom (0: estimate them)")
 	fs.IntVar(&o.nInit, "n-init", 5, "EM restarts per L; the best log-likelihood is kept")
 	fs.IntVar(&o.selectRows, "select-rows", mixture.DefaultSelectRows, "with more rows, compare the L on this many rows drawn at random\n"+
 		"and refit only the chosen L on all rows (-1: always all rows)")
@@ -129,6 +142,15 @@ func parseMixtureFlags(args []string, stderr io.Writer) (*mixtureOptions, error)
 	}
 	if o.cov, err = mixture.ParseCovarianceType(*covName); err != nil {
 		return nil, usageErrorf("mixture: --covariance: %v", err)
+	}
+	if o.family, err = mixture.ParseFamily(*familyName); err != nil {
+		return nil, usageErrorf("mixture: --family: %v", err)
+	}
+	if o.nu < 0 || math.IsNaN(o.nu) || math.IsInf(o.nu, 0) {
+		return nil, usageErrorf("mixture: --nu %v: want a positive number, or 0 to estimate", o.nu)
+	}
+	if o.nu > 0 && o.family != mixture.T {
+		return nil, usageErrorf("mixture: --nu applies to --family t only")
 	}
 	if o.init, err = mixture.ParseInit(*initName); err != nil {
 		return nil, usageErrorf("mixture: --init %v", err)
@@ -201,7 +223,8 @@ func runMixture(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		warnings = append(warnings, w)
 	}
 	sel, err := mixture.Select(ctx, x, pool, &mixture.Settings{Covariance: cov, NInit: o.nInit, MaxIter: o.maxIter, Tol: o.tol,
-		RegCovar: o.regCovar, Init: o.init, Seed: o.seed, Workers: o.workers, SelectRows: o.selectRows})
+		RegCovar: o.regCovar, Init: o.init, Seed: o.seed, Workers: o.workers, SelectRows: o.selectRows,
+		Family: o.family, Nu: o.nu})
 	if err != nil {
 		return err
 	}
@@ -257,6 +280,9 @@ func mixtureReportOf(o *mixtureOptions, d *dataset.Dataset, sel *mixture.Selecti
 		Candidates: sel.Candidates, Chosen: sel.Components, Criterion: "bic",
 		SampleRows: sel.SampleRows,
 		Timing:     mixtureTiming{FitSeconds: sel.Seconds, EMIterations: sel.Iterations}}
+	if sel.Model.Family == mixture.T {
+		rep.Family, rep.Nu = sel.Model.Family.String(), sel.Model.Nu
+	}
 	if sel.SampleRows > 0 {
 		rep.ChosenMeanLogLik = sel.Result.MeanLogLik
 	}
@@ -302,6 +328,9 @@ func writeMixtureText(w io.Writer, rep *mixtureReport, best int) {
 			rep.SampleRows, rep.Rows, rep.ChosenMeanLogLik)
 	}
 	fmt.Fprintf(w, "chosen L = %d\n", rep.Chosen)
+	if rep.Family != "" {
+		fmt.Fprintf(w, "family %s, degrees of freedom nu %.4g\n", rep.Family, rep.Nu)
+	}
 	for _, n := range rep.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}

@@ -196,7 +196,8 @@ func TestFieldsKnown(t *testing.T) {
 		{reflect.TypeFor[adaboost.Ensemble](), []string{"NumFeatures", "Trees", "Errors", "Terms"}},
 		{reflect.TypeFor[ensemble.Combiner](), []string{"Static", "Owner", "Dynamic", "Lambda", "Delta", "Space", "Eps"}},
 		{reflect.TypeFor[ensemble.DynamicSettings](), []string{"Rule", "T", "LogPi"}},
-		{reflect.TypeFor[mixture.Model](), []string{"Covariance", "Weights", "Means", "Covariances"}},
+		// Family other than Gaussian (with Nu, NuFixed) is refused (adaptive's logDensitiesONNX).
+		{reflect.TypeFor[mixture.Model](), []string{"Covariance", "Weights", "Means", "Covariances", "Family", "Nu", "NuFixed"}},
 		{reflect.TypeFor[decision.Calibration](), []string{"Method", "Logit", "A", "B", "X", "Y"}},
 	} {
 		for i := range tc.typ.NumField() {
