@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/aer-go/aer/internal/steps"
+
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/aer-go/aer/internal/par"
@@ -575,19 +577,4 @@ func checkSimplex(w []float64, members int) error {
 // tuneSteps reports to f (TuneSettings.Progress) that none of total steps
 // is done and returns the call that counts one more, serialised; nil f
 // counts nothing.
-func tuneSteps(f func(done, total int), total int) func() {
-	if f == nil {
-		return func() {}
-	}
-	var (
-		mu   sync.Mutex
-		done int
-	)
-	f(0, total)
-	return func() {
-		mu.Lock()
-		defer mu.Unlock()
-		done++
-		f(done, total)
-	}
-}
+func tuneSteps(f func(done, total int), total int) func() { return steps.Counter(f, total) }

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/aer-go/aer/internal/steps"
+
 	"github.com/aer-go/aer/internal/par"
 	"github.com/aer-go/aer/internal/rng"
 	"gonum.org/v1/gonum/mat"
@@ -211,24 +213,11 @@ func Select(ctx context.Context, x *mat.Dense, pool []int, s *Settings) (*Select
 // a pool of size pool (and the refit on all rows, with refit) is done,
 // and returns the call that counts one more done; nil f counts nothing.
 func fittedCounter(f func(done, total int), pool int, refit bool) func() {
-	if f == nil {
-		return func() {}
-	}
 	total := pool
 	if refit {
 		total++
 	}
-	var (
-		mu   sync.Mutex
-		done int
-	)
-	f(0, total)
-	return func() {
-		mu.Lock()
-		defer mu.Unlock()
-		done++
-		f(done, total)
-	}
+	return steps.Counter(f, total)
 }
 
 // responsibilitiesOf returns a startResp filling in m's responsibilities

@@ -1,0 +1,3 @@
+// Package steps counts the steps of a long computation for a progress
+// callback, from any goroutine.
+package steps
