@@ -75,8 +75,9 @@ func TestFitPredictRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	L := m.mixture.K()
-	// The default preset adds a member trained on all rows to the 2L.
-	if L != rep.Mixture.Components || len(m.members) != 2*L+2 || len(rep.Subsets) != 2*L {
+	// The default preset adds a member trained on all rows and the two
+	// peers (logreg, svm) to the 2L.
+	if L != rep.Mixture.Components || len(m.members) != 2*L+3 || len(rep.Subsets) != 2*L {
 		t.Fatalf("L = %d, %d members, %d subsets", L, len(m.members), len(rep.Subsets))
 	}
 	sum := 0.0
@@ -147,7 +148,7 @@ func TestFitPredictRoundTrip(t *testing.T) {
 		if math.Abs(c-math.Log(e.Score/(1-e.Score))) > 1e-9 {
 			t.Errorf("contributions sum to %v, score %v", c, e.Score)
 		}
-		if len(e.Members) != 2*L+2 || e.Members[1] != "local 0" || e.Members[2*L] != "all rows" || e.Members[2*L+1] != "all rows (logreg)" {
+		if len(e.Members) != 2*L+3 || e.Members[1] != "local 0" || e.Members[2*L] != "all rows" || e.Members[2*L+1] != "all rows (logreg)" || e.Members[2*L+2] != "all rows (svm)" {
 			t.Errorf("member names %v", e.Members)
 		}
 	}
@@ -452,7 +453,7 @@ func TestWeights(t *testing.T) {
 // set on AER show, and switch the grid off.
 func TestParams(t *testing.T) {
 	m := NewMethod()
-	for _, kv := range [][2]string{{"components", "2-4,6"}, {"member.eta", "0.05"}, {"projection", "simplex"}, {"peer.C", "0.5"}} {
+	for _, kv := range [][2]string{{"components", "2-4,6"}, {"member.eta", "0.05"}, {"projection", "simplex"}, {"peer.logreg.C", "0.5"}} {
 		if err := m.Set(kv[0], kv[1]); err != nil {
 			t.Fatal(err)
 		}
@@ -464,7 +465,7 @@ func TestParams(t *testing.T) {
 	for key, want := range map[string][2]string{
 		"components": {"2-4,6", "2-8"}, "member.eta": {"0.05", "0.3"}, "grid": {"none", "none"},
 		"projection": {"simplex", "minmax"}, "member": {"gbdt", "gbdt"}, "member.n_estimators": {"100", "100"},
-		"peers": {"logreg", "logreg"}, "peer.logreg.C": {"0.5", "1"}, "peer.logreg.max_iter": {"2000", "2000"},
+		"peers": {"logreg,svm", "logreg,svm"}, "peer.svm.C": {"1", "1"}, "peer_rows": {"20000", "20000"}, "peer.logreg.C": {"0.5", "1"}, "peer.logreg.max_iter": {"2000", "2000"},
 		"max_iter": {"1000", "1000"},
 	} {
 		if p := got[key]; p.Value != want[0] || p.Default != want[1] {
@@ -493,7 +494,7 @@ func TestParams(t *testing.T) {
 		t.Errorf("an unknown key's error does not name the namespaces: %v", err)
 	}
 	for _, bad := range [][2]string{{"covariance", "banana"}, {"n_init", "0"}, {"holdout", "1"}, {"member.max_depth", "deep"},
-		{"max_depth", "deep"}, {"no_such_key", "1"}, {"member.no_such_key", "1"}, {"peer.no_such_key", "1"}, {"peer.svm.C", "1"}} {
+		{"max_depth", "deep"}, {"no_such_key", "1"}, {"member.no_such_key", "1"}, {"peer.no_such_key", "1"}, {"peer.balanced-rf.C", "1"}} {
 		if err := m.Set(bad[0], bad[1]); !errors.Is(err, learn.ErrParam) {
 			t.Errorf("Set(%s, %s): %v", bad[0], bad[1], err)
 		}

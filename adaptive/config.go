@@ -10,6 +10,7 @@ import (
 	"github.com/aer-go/aer/logreg"
 	"github.com/aer-go/aer/metrics"
 	"github.com/aer-go/aer/mixture"
+	"github.com/aer-go/aer/svm"
 )
 
 // Config sets up an AER fit. The zero value is the "plus" preset: L in 2..8
@@ -47,8 +48,9 @@ type Config struct {
 	// static weight only, e.g. logistic regression or a balanced random
 	// forest: where a simpler model is better, the static weights can lean
 	// on it. A peer must be registered (learn.Register) under its name for
-	// a saved model to load. Nil means the preset's choice (plus: logreg;
-	// paper: none), empty none.
+	// a saved model to load. Nil means the preset's choice (plus: logreg
+	// and svm, logreg alone for three or more classes; paper: none),
+	// empty none.
 	Peers []learn.Method
 	// Space is where the members' outputs are combined; empty means the
 	// preset's choice.
@@ -130,6 +132,12 @@ type Config struct {
 	// the data. 0 means the preset's choice: 200,000 for plus, all rows
 	// for paper; -1 means all rows.
 	MixtureRows int
+	// PeerRows bounds the training rows each peer is fitted on: with
+	// more, a random subsample of that many, every positive row kept up
+	// to half of them (a kernel machine's fit grows with the square of
+	// its rows). 0 means the preset's choice: 20,000 for plus, all rows
+	// for paper (which has no peers); -1 means all rows.
+	PeerRows int
 	// Rank orders the majority rows of each component for the subsets;
 	// empty means RankDensity.
 	Rank Rank
@@ -244,6 +252,9 @@ func DefaultGrid() [][]string {
 	return g
 }
 
+// DefaultPeerRows is the plus preset's PeerRows.
+const DefaultPeerRows = 20_000
+
 // DefaultMixtureRows is the plus preset's MixtureRows.
 const DefaultMixtureRows = 200_000
 
@@ -259,6 +270,7 @@ type preset struct {
 	pool, global            bool
 	selectRows, mixtureRows int
 	selectPCs               int
+	peerRows                int
 	nInit                   int
 	// memberGrid trains the members over DefaultGrid when Config.Grid is
 	// nil (the paper); without it, one setting, the member's defaults.
@@ -275,9 +287,9 @@ type preset struct {
 }
 
 var presets = map[Preset]preset{
-	PresetPlus: {pool: true, global: true, selectRows: DefaultSelectRows, selectPCs: DefaultSelectPCs, mixtureRows: DefaultMixtureRows, nInit: 1, space: SpaceLogit, thresholds: ThresholdsFine,
+	PresetPlus: {pool: true, global: true, selectRows: DefaultSelectRows, selectPCs: DefaultSelectPCs, mixtureRows: DefaultMixtureRows, peerRows: DefaultPeerRows, nInit: 1, space: SpaceLogit, thresholds: ThresholdsFine,
 		weightData: WeightValid, projection: ProjectionMinMax, likelihood: LikelihoodTempered, selection: SelectAUC, deltaRule: DeltaBayes,
-		peers: []string{logreg.MethodName}},
+		peers: []string{logreg.MethodName, svm.MethodName}},
 	PresetPaper: {selectRows: -1, selectPCs: -1, mixtureRows: -1, nInit: 5, memberGrid: true, space: SpaceProbability, thresholds: ThresholdsGrid,
 		weightData: WeightUnion, projection: ProjectionMinMax, likelihood: LikelihoodExp, selection: SelectThreshold, deltaRule: DeltaTuned},
 }
@@ -452,6 +464,7 @@ func (r *resolvedConfig) resolveMixture(ps preset) error {
 		{&r.SelectRows, ps.selectRows, "select_rows", "all rows", "rows"},
 		{&r.SelectPCs, ps.selectPCs, "select_pcs", "none", "components"},
 		{&r.MixtureRows, ps.mixtureRows, "mixture_rows", "all rows", "rows"},
+		{&r.PeerRows, ps.peerRows, "peer_rows", "all rows", "rows"},
 	} {
 		// 0 takes the preset's; -1 is the value minus says.
 		if *n.v == 0 {

@@ -30,7 +30,8 @@
 // Config.Preset picks the defaults: PresetPaper is that method as NOTES.md
 // of the project reads it; PresetPlus, the default, goes beyond it (one
 // member setting instead of the paper's grid of four, one EM restart, a
-// member on all rows and a logistic regression peer, logit-space combination, tempered
+// member on all rows, a logistic regression and an RBF support vector
+// machine as peers, logit-space combination, tempered
 // likelihood weights chosen with lambda by validation ROC-AUC, static
 // weights on validation rows and the Bayes threshold of a sigmoid
 // calibration). Each part, and every step the paper leaves ambiguous, is a

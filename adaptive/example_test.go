@@ -30,12 +30,12 @@ func Example() {
 	scores, _, _ := model.Score(test.X, 0)
 	r := metrics.Evaluate(test.Y, scores, model.Threshold(), nil)
 	// The default preset trains one member setting (the member's own):
-	// 2L subset members and one trained on all rows; and a logistic
-	// regression peer.
+	// 2L subset members and one trained on all rows; and two peers, a
+	// logistic regression and an RBF support vector machine.
 	fmt.Printf("preset %s: L = %d components, %d members\n", report.Config.Preset, report.Mixture.Components, len(model.Members()))
 	fmt.Printf("test ROC-AUC above 0.9: %v\n", r.ROCAUC > 0.9)
 	// Output:
-	// preset plus: L = 2 components, 6 members
+	// preset plus: L = 2 components, 7 members
 	// test ROC-AUC above 0.9: true
 }
 

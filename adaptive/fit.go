@@ -35,6 +35,9 @@ const (
 	streamPeers // + peer index
 	// streamMixtureRows draws the majority rows the mixture is fitted on.
 	streamMixtureRows = 1 << 20
+	// streamPeerRows (of the peers' stream) draws the rows the peers
+	// are fitted on.
+	streamPeerRows = 1 << 20
 )
 
 // Report describes a fit, stage by stage; it encodes to JSON.
@@ -443,7 +446,7 @@ func (f *fitRun) fitMembers() error {
 		seeds[g] = rng.DeriveSeed(f.env.Seed, streamMembers+uint64(g)*1000)
 	}
 	trained, owner, peers, err := trainMembers(f.ctx, member, balanced, f.subsets, learners, labels, seeds,
-		c.Peers, rng.DeriveSeed(f.env.Seed, streamPeers), f.workers, f.env.Logger, func(done, total int) {
+		c.Peers, c.PeerRows, rng.DeriveSeed(f.env.Seed, streamPeers), f.workers, f.env.Logger, func(done, total int) {
 			f.env.Report("members", done, total)
 		})
 	if err != nil {
@@ -701,6 +704,25 @@ func sampleRows(rows []int, k int, seed uint64) []int {
 	return out
 }
 
+// stratifiedSample returns k of the rows of labels y, in order: every
+// positive row when they are at most k/2, else k/2 of them drawn at
+// random, and negatives drawn at random for the rest.
+func stratifiedSample(y []int, k int, seed uint64) []int {
+	var pos, neg []int
+	for i, v := range y {
+		if v == 1 {
+			pos = append(pos, i)
+		} else {
+			neg = append(neg, i)
+		}
+	}
+	kp := min(len(pos), k/2)
+	kn := min(len(neg), k-kp)
+	rows := append(sampleRows(pos, kp, rng.DeriveSeed(seed, 1)), sampleRows(neg, kn, rng.DeriveSeed(seed, 2))...)
+	slices.Sort(rows)
+	return rows
+}
+
 // rowScores returns, for the given rows of x, their log-density under
 // each component of mx alone or, with resp, their responsibilities: one
 // row per listed row. It gathers the rows a block at a time, so the rows
@@ -750,7 +772,7 @@ func rowScores(mx *mixture.Model, x *mat.Dense, rows []int, resp bool) (*mat.Den
 // each belongs to (-1 for the global member) and the peers; labels[g] is
 // appended to the names of learner g's members.
 func trainMembers(ctx context.Context, data, balanced *learn.Data, subsets []resample.Subset, learners []learn.Method, labels []string, seeds []uint64,
-	peerMethods []learn.Method, peerSeed uint64, workers int, logger *slog.Logger, done func(done, total int)) ([][]Member, []int, []Member, error) {
+	peerMethods []learn.Method, peerRows int, peerSeed uint64, workers int, logger *slog.Logger, done func(done, total int)) ([][]Member, []int, []Member, error) {
 	n, G, P := len(subsets), len(learners), len(peerMethods)
 	if balanced != nil {
 		n++
@@ -771,9 +793,14 @@ func trainMembers(ctx context.Context, data, balanced *learn.Data, subsets []res
 	// a global member's buffers, the largest of the pool's.
 	peers := make([]Member, P)
 	done(0, P+n*G)
+	peerData := data
+	if P > 0 && peerRows > 0 && len(data.Y) > peerRows {
+		rows := stratifiedSample(data.Y, peerRows, rng.DeriveSeed(peerSeed, streamPeerRows))
+		peerData = &learn.Data{X: learn.Rows(data.X, rows), Y: learn.Pick(data.Y, rows), W: learn.Pick(data.W, rows)}
+	}
 	for t, pm := range peerMethods {
 		env := learn.Env{Seed: rng.DeriveSeed(peerSeed, uint64(t)), Workers: workers, Logger: logger}
-		mb, err := pm.Fit(ctx, data, nil, env)
+		mb, err := pm.Fit(ctx, peerData, nil, env)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("aer: peer %s: %w", pm.Name(), err)
 		}
@@ -1236,6 +1263,14 @@ func FitClasses(ctx context.Context, train, valid *learn.Data, k int, cfg *Confi
 	}
 	if k < 2 {
 		return nil, nil, fmt.Errorf("aer: %w: %d classes, want at least 2", learn.ErrData, k)
+	}
+	if cfg == nil || cfg.Peers == nil {
+		// The preset's peers that fit k classes themselves (logreg; svm
+		// scores two classes only).
+		c.Peers = slices.DeleteFunc(c.Peers, func(m learn.Method) bool {
+			_, ok := m.(learn.ClassFitter)
+			return !ok
+		})
 	}
 	if err := checkMulti("training", train, k, true); err != nil {
 		return nil, nil, err

@@ -7,6 +7,7 @@ import (
 	"github.com/aer-go/aer/boost"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/logreg"
+	"github.com/aer-go/aer/svm"
 )
 
 // DefaultMember returns the method the members are trained with when
@@ -15,11 +16,12 @@ import (
 func DefaultMember() learn.Method { return boost.NewMethod() }
 
 // builtin are the methods AER reaches by name even when nothing
-// registered them: its default member and the plus preset's peer, so
+// registered them: its default member and the plus preset's peers, so
 // that the presets fit, and their models load, without package methods.
 var builtin = map[string]func() learn.Method{
 	DefaultMember().Name(): DefaultMember,
 	logreg.MethodName:      logreg.NewStandardized,
+	svm.MethodName:         svm.NewStandardized,
 }
 
 // methodByName returns a fresh method, with its defaults, registered as

@@ -28,7 +28,7 @@ func TestFitMemoryKnown(t *testing.T) {
 	grid := NewMethod().(*Method)
 	grid.cfg.Grid = DefaultGrid()
 	s.ConsumeTrain = true
-	if want := 2768777216 + memberTrees(t, grid, s.Rows); grid.FitMemory(s) != want {
+	if want := 2800777216 + memberTrees(t, grid, s.Rows); grid.FitMemory(s) != want {
 		t.Errorf("the 2x2 member grid: estimate %d, want %d", grid.FitMemory(s), want)
 	}
 }

@@ -25,7 +25,7 @@ var params = learn.ParamTable[Config]{
 	enum("preset", "defaults of the parts below left unset: plus (beyond the paper) or paper (the faithful method)", presetNames, func(c *Config) *Preset { return &c.Preset }),
 	triBool("pool", "pool every member setting's members into one ensemble (false: keep the best setting on validation, the paper)", func(c *Config) **bool { return &c.Pool }),
 	triBool("global", "add per member setting one member trained on all rows with balanced class weights (static weight only)", func(c *Config) **bool { return &c.Global }),
-	{Key: "peers", Help: "registered methods trained on all rows and added as static-weight members, e.g. logreg,balanced-rf (none: no peers); their parameters are peer.NAME.KEY",
+	{Key: "peers", Help: "registered methods trained on all rows (at most peer_rows) and added as static-weight members, e.g. logreg,balanced-rf (none: no peers); their parameters are peer.NAME.KEY",
 		Get: func(c *Config) string {
 			if len(c.Peers) == 0 {
 				return "none"
@@ -69,6 +69,8 @@ var params = learn.ParamTable[Config]{
 		func(c *Config) *int { return &c.SelectPCs }),
 	learn.Int("mixture_rows", "majority rows the mixture is fitted on (more: a random subsample of that many; every row is still ranked); -1 = all rows; 0 = the preset's (plus 200000, paper all)", -1, learn.MaxRows,
 		func(c *Config) *int { return &c.MixtureRows }),
+	learn.Int("peer_rows", "training rows each peer is fitted on (more: a random subsample of that many, positives kept up to half); -1 = all rows; 0 = the preset's (plus 20000)", -1, learn.MaxRows,
+		func(c *Config) *int { return &c.PeerRows }),
 	learn.Bool("refit_restarts", "refit the chosen L on all majority rows with n_init restarts, not one EM run from the subsample's fit (only when select_rows subsampled)", false, func(c *Config) *bool { return &c.RefitRestarts }),
 	enum("rank", "how majority rows are ranked per component", rankNames, func(c *Config) *Rank { return &c.Rank }),
 	learn.Float("local_random", "share of m_k random majority rows in each local subset", 0, math.Inf(1), func(c *Config) *float64 { return &c.LocalRandom }),

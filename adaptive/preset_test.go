@@ -11,6 +11,7 @@ import (
 	"github.com/aer-go/aer/ensemble"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/logreg"
+	"github.com/aer-go/aer/svm"
 )
 
 // plusConfig is the default preset on a small pool and a 2-point member
@@ -28,24 +29,24 @@ func TestPresetPlusStructure(t *testing.T) {
 	}
 	c := rep.Config
 	if c.Preset != PresetPlus || !*c.Pool || !*c.Global || c.Space != "logit" || c.Thresholds != "fine" || c.Likelihood != "tempered" ||
-		c.WeightData != "valid" || len(c.Peers) != 1 || c.Peers[0].Name() != "logreg" || c.Select != "auc" || c.DeltaRule != "bayes" || !rep.BayesDelta {
+		c.WeightData != "valid" || len(c.Peers) != 2 || c.Peers[0].Name() != "logreg" || c.Peers[1].Name() != "svm" || c.Select != "auc" || c.DeltaRule != "bayes" || !rep.BayesDelta {
 		t.Fatalf("resolved config %+v is not the plus preset", c)
 	}
 	// Two settings, each with 2L subset members and one global member,
-	// pooled into one ensemble, and the logistic regression peer.
+	// pooled into one ensemble, and the two peers.
 	L := rep.Mixture.Components
-	if len(m.members) != 2*(2*L+1)+1 || len(rep.Grid) != 1 || rep.Grid[0].Params[0] != "pool" {
+	if len(m.members) != 2*(2*L+1)+2 || len(rep.Grid) != 1 || rep.Grid[0].Params[0] != "pool" {
 		t.Fatalf("%d members for L = %d, grid report %+v", len(m.members), L, rep.Grid)
 	}
 	owners := map[int]int{}
 	for k, o := range m.combiner.Owner {
 		owners[o]++
-		if o == -1 && !strings.HasPrefix(m.members[k].Name, "all rows [") && m.members[k].Name != "all rows (logreg)" {
+		if o == -1 && !strings.HasPrefix(m.members[k].Name, "all rows [") && m.members[k].Name != "all rows (logreg)" && m.members[k].Name != "all rows (svm)" {
 			t.Errorf("member %d owns no component but is named %q", k, m.members[k].Name)
 		}
 	}
-	if owners[-1] != 3 || m.members[len(m.members)-1].Method != "logreg" {
-		t.Errorf("%d members without a component, want one per setting and the peer (last member %s)", owners[-1], m.members[len(m.members)-1].Method)
+	if owners[-1] != 4 || m.members[len(m.members)-2].Method != "logreg" || m.members[len(m.members)-1].Method != "svm" {
+		t.Errorf("%d members without a component, want one per setting and the peers (last member %s)", owners[-1], m.members[len(m.members)-1].Method)
 	}
 	for l := range L {
 		if owners[l] != 4 {
@@ -100,7 +101,7 @@ func TestPresetFillsPartsOnly(t *testing.T) {
 	plusParts.Preset = PresetPaper
 	plusParts.Pool, plusParts.Global = &tt, &tt
 	plusParts.Space, plusParts.Thresholds, plusParts.Likelihood = "logit", "fine", "tempered"
-	plusParts.WeightData, plusParts.Peers, plusParts.Select = "valid", []learn.Method{logreg.NewStandardized()}, "auc"
+	plusParts.WeightData, plusParts.Peers, plusParts.Select = "valid", []learn.Method{logreg.NewStandardized(), svm.NewStandardized()}, "auc"
 	plusParts.DeltaRule = "bayes"
 	scores := func(c *Config) []float64 {
 		m, _, err := Fit(context.Background(), ld(tr), ld(va), c, learn.Env{Seed: 5})
@@ -162,7 +163,7 @@ func TestPresetPartsSwitch(t *testing.T) {
 		}
 		switch kv {
 		case "pool=false":
-			if len(rep.Grid) != 2 || len(m.members) != 2*rep.Mixture.Components+2 {
+			if len(rep.Grid) != 2 || len(m.members) != 2*rep.Mixture.Components+3 {
 				t.Errorf("pool=false: %d grid points, %d members", len(rep.Grid), len(m.members))
 			}
 		case "peers=none":
@@ -170,7 +171,7 @@ func TestPresetPartsSwitch(t *testing.T) {
 				t.Errorf("peers=none: %d members", len(m.members))
 			}
 		case "global=false":
-			if len(m.members) != 2*2*rep.Mixture.Components+1 {
+			if len(m.members) != 2*2*rep.Mixture.Components+2 {
 				t.Errorf("global=false: %d members", len(m.members))
 			}
 		}

@@ -175,13 +175,19 @@ func (s *Staged) FitMember(ctx context.Context, g, k int, name string, d *learn.
 }
 
 // FitPeer trains peer t on d (imputed and standardised rows, their own
-// weights), with the seed Fit gives it.
+// weights), with the seed Fit gives it, on the subsample of at most
+// Config.PeerRows rows that Fit takes.
 func (s *Staged) FitPeer(ctx context.Context, t int, d *learn.Data, env learn.Env) (Member, error) {
 	if t < 0 || t >= len(s.c.Peers) {
 		return Member{}, fmt.Errorf("aer: no peer %d (have %d)", t, len(s.c.Peers))
 	}
 	pm := s.c.Peers[t]
-	env.Seed = rng.DeriveSeed(rng.DeriveSeed(s.seed, streamPeers), uint64(t))
+	peerSeed := rng.DeriveSeed(s.seed, streamPeers)
+	env.Seed = rng.DeriveSeed(peerSeed, uint64(t))
+	if s.c.PeerRows > 0 && len(d.Y) > s.c.PeerRows {
+		rows := stratifiedSample(d.Y, s.c.PeerRows, rng.DeriveSeed(peerSeed, streamPeerRows))
+		d = &learn.Data{X: learn.Rows(d.X, rows), Y: learn.Pick(d.Y, rows), W: learn.Pick(d.W, rows)}
+	}
 	mb, err := pm.Fit(ctx, d, nil, env)
 	if err != nil {
 		return Member{}, fmt.Errorf("aer: peer %s: %w", pm.Name(), err)

@@ -82,7 +82,7 @@ func TestTrainMembersSchedule(t *testing.T) {
 		learners := []learn.Method{recorder{"a", &mu, &log, workers}, recorder{"b", &mu, &log, workers}}
 		peers := []learn.Method{recorder{"p", &mu, &log, 0}}
 		members, owner, peerMembers, err := trainMembers(context.Background(), data, data, subsets, learners, []string{"", ""}, []uint64{11, 22},
-			peers, 33, workers, nil, func(int, int) {})
+			peers, 0, 33, workers, nil, func(int, int) {})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +174,7 @@ func TestTrainMembersThreads(t *testing.T) {
 	var log []string
 	learners := []learn.Method{recorder{"a", &mu, &log, 16}}
 	if _, _, _, err := trainMembers(context.Background(), data, data, subsets, learners, []string{""}, []uint64{1},
-		nil, 2, 16, nil, func(int, int) {}); err != nil {
+		nil, 0, 2, 16, nil, func(int, int) {}); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Contains(log, "a:200000/6") || slices.Contains(log, "a:200000/1") {

@@ -170,6 +170,7 @@ func Train(ctx context.Context, train, valid *learn.Data, s *Settings, env learn
 		sv = &lanes{d: d}
 	}
 	model := newModel(k, sv, support, coef, sol.rho)
+	model.means = columnMeans(train.X)
 
 	// Platt scaling.
 	rowsUsed := "training"
@@ -291,4 +292,19 @@ func decisionParallel(ctx context.Context, m *Model, x *mat.Dense, workers int) 
 		}
 	}
 	return out, nil
+}
+
+// columnMeans returns the mean of every column of x.
+func columnMeans(x *mat.Dense) []float64 {
+	r, c := x.Dims()
+	means := make([]float64, c)
+	for i := range r {
+		for j, v := range x.RawRowView(i) {
+			means[j] += v
+		}
+	}
+	for j := range means {
+		means[j] /= float64(r)
+	}
+	return means
 }

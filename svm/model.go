@@ -30,6 +30,7 @@ type Model struct {
 	plattB    float64
 	w         []float64 // linear kernel: sum_s coef_s sv_s
 	summary   *Summary
+	means     []float64 // training rows' feature means: the attributions' reference
 }
 
 // Summary reports what a fit found.
@@ -245,6 +246,9 @@ type header struct {
 	PlattA    float64  `json:"platt_a"`
 	PlattB    float64  `json:"platt_b"`
 	Summary   *Summary `json:"summary,omitempty"`
+	// Means are the training rows' feature means (Attribute's
+	// reference); files written before attributions lack them.
+	Means []float64 `json:"means,omitempty"`
 }
 
 var kernelNames = [...]string{kLinear: Linear, kRBF: RBF, kPoly: Polynomial}
@@ -252,7 +256,7 @@ var kernelNames = [...]string{kLinear: Linear, kRBF: RBF, kPoly: Polynomial}
 // MarshalBinary encodes the model for Method.Load.
 func (m *Model) MarshalBinary() ([]byte, error) {
 	h := header{Kernel: kernelNames[m.k.kind], Gamma: m.k.gamma, Coef0: m.k.coef0, Degree: m.k.degree,
-		Features: m.sv.d, Support: len(m.coef), Intercept: m.intercept, PlattA: m.plattA, PlattB: m.plattB, Summary: m.summary}
+		Features: m.sv.d, Support: len(m.coef), Intercept: m.intercept, PlattA: m.plattA, PlattB: m.plattB, Summary: m.summary, Means: m.means}
 	js, err := json.Marshal(h)
 	if err != nil {
 		return nil, fmt.Errorf("svm: encoding the model: %w", err)
@@ -310,6 +314,13 @@ func decode(p []byte) (*Model, error) {
 		return bad("%d features, %d support vectors", h.Features, h.Support)
 	case !finite(h.Intercept) || !finite(h.PlattA) || !finite(h.PlattB):
 		return bad("intercept or sigmoid not finite")
+	case h.Means != nil && len(h.Means) != h.Features:
+		return bad("%d training means for %d features", len(h.Means), h.Features)
+	}
+	for j, v := range h.Means {
+		if !finite(v) {
+			return bad("training mean %d is not finite", j+1)
+		}
 	}
 	want := uint64(h.Support) * (8 + 8 + 8*uint64(h.Features))
 	if uint64(len(p)) != want || want/uint64(h.Features+2) != 8*uint64(h.Support) {
@@ -336,7 +347,7 @@ func decode(p []byte) (*Model, error) {
 		sv = newLanes(mat.NewDense(h.Support, h.Features, vals[h.Support:]), nil)
 	}
 	m := newModel(kernelFunc{kind: kind, gamma: h.Gamma, coef0: h.Coef0, degree: h.Degree}, sv, support, vals[:h.Support], h.Intercept)
-	m.plattA, m.plattB, m.summary = h.PlattA, h.PlattB, h.Summary
+	m.plattA, m.plattB, m.summary, m.means = h.PlattA, h.PlattB, h.Summary, h.Means
 	return m, nil
 }
 

@@ -72,8 +72,8 @@ func TestAERFitPredictExplain(t *testing.T) {
 	}
 	r := fit.Result
 	L := r.Mixture.Components
-	// 2L subset members, one on all rows and the logistic regression peer.
-	if fit.Method != "aer" || L < 2 || L > 3 || len(r.Mixture.Candidates) != 2 || len(r.Subsets) != 2*L || len(r.Combiner.Static) != 2*L+2 {
+	// 2L subset members, one on all rows and the two peers (logreg, svm).
+	if fit.Method != "aer" || L < 2 || L > 3 || len(r.Mixture.Candidates) != 2 || len(r.Subsets) != 2*L || len(r.Combiner.Static) != 2*L+3 {
 		t.Fatalf("fit report: %+v", fit)
 	}
 	if r.Subsets[0].Kind != "global" || r.Subsets[1].Kind != "local" || r.Valid.BalancedAccuracy < 0.6 || r.Seconds.Total <= 0 {
@@ -141,7 +141,7 @@ func TestAERFitPredictExplain(t *testing.T) {
 		t.Fatalf("explained %d rows", len(ex.Rows))
 	}
 	for k, e := range ex.Rows {
-		if e.Row != k+1 || math.Abs(e.E.Score-p.Score[k]) > 1e-12 || e.E.Prediction != p.Pred[k] || len(e.E.Model.Members) != 2*L+2 || len(e.E.Model.Component) != L {
+		if e.Row != k+1 || math.Abs(e.E.Score-p.Score[k]) > 1e-12 || e.E.Prediction != p.Pred[k] || len(e.E.Model.Members) != 2*L+3 || len(e.E.Model.Component) != L {
 			t.Errorf("row %d: explain %+v, predict score %v pred %d", k+1, e, p.Score[k], p.Pred[k])
 		}
 		// The features come first and sum to the score's logit.

@@ -122,9 +122,18 @@ func TestExplainFeatures(t *testing.T) {
 		}
 	}
 
-	// A method with neither attributions nor a breakdown.
+	// An RBF svm attributes exactly (baseline Shapley values).
+	rbf := filepath.Join(dir, "r.aer")
+	if _, errOut, code := aer(t, "fit", "--method", "svm", "--train", train, "--out", rbf); code != 0 {
+		t.Fatal(errOut)
+	}
+	if out, errOut, code := aer(t, "explain", "--model", rbf, "--data", valid, "--rows", "1"); code != 0 || !strings.Contains(out, "exact baseline Shapley values") {
+		t.Errorf("explain of an RBF svm model: exit %d %s\n%s", code, errOut, out)
+	}
+	// A method with neither attributions nor a breakdown: the polynomial
+	// kernel's svm.
 	svm := filepath.Join(dir, "s.aer")
-	if _, errOut, code := aer(t, "fit", "--method", "svm", "--train", train, "--out", svm); code != 0 {
+	if _, errOut, code := aer(t, "fit", "--method", "svm", "--param", "kernel=poly", "--train", train, "--out", svm); code != 0 {
 		t.Fatal(errOut)
 	}
 	if _, errOut, code := aer(t, "explain", "--model", svm, "--data", valid); code != 1 || !strings.Contains(errOut, "svm model, which offers no per-row explanation and no feature attributions") {
