@@ -18,7 +18,8 @@ import (
 // form: boosted trees, their variants behind a tuned threshold, a
 // resampling or a decision layer, and AER (its boosted members).
 var quantisable = map[string]bool{
-	"bin-aer": true, "bin-aer-paper": true, "bin-dynens": true, "imp-lgb": true, "bin-gbdt": true, "bin-gbdt-cost": true, "bin-gbdt-iso": true,
+	"bin-aer": true, "bin-aer-paper": true, "bin-dynens": true, "imp-lgb": true, "bin-tree": true, "bin-brf": true, "bin-bagging": true,
+	"bin-rusboost": true, "bin-easy": true, "multi-tree": true, "bin-gbdt": true, "bin-gbdt-cost": true, "bin-gbdt-iso": true,
 	"bin-smote": true, "bin-novalid": true, "multi-gbdt": true, "imp-xgb": true, "imp-xgb-multi": true,
 }
 

@@ -281,39 +281,53 @@ func DecodeQuantPayload(payload, magic []byte, classes int) (*QuantMeta, []*Tree
 		return nil, nil, fmt.Errorf("tree: decoding quantised model: %w", err)
 	}
 	q := meta.Quantization
-	levels, err := quantize.Levels(q.Precision)
-	if err != nil || q.Precision == "" || !(q.Bound >= 0 && q.Bound <= 1) || !(q.LogitBound >= 0) || math.IsInf(q.LogitBound, 0) {
+	if _, err := quantize.Levels(q.Precision); err != nil || q.Precision == "" || !(q.Bound >= 0 && q.Bound <= 1) || !(q.LogitBound >= 0) || math.IsInf(q.LogitBound, 0) {
 		return nil, nil, fmt.Errorf("tree: quantised model states %+v", q)
 	}
 	nf := meta.NumFeatures
 	if nf <= 0 || nf > r.Len() || (meta.Features != nil && len(meta.Features) != nf) {
 		return nil, nil, fmt.Errorf("tree: quantised model of %d features (%d names)", nf, len(meta.Features))
 	}
+	trees, err := ReadQuantBody(r, nf, q, classes)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := r.Done(); err != nil {
+		return nil, nil, fmt.Errorf("tree: decoding quantised model: %w", err)
+	}
+	return &meta, trees, nil
+}
+
+// ReadQuantBody reads what EncodeQuant wrote, q.Trees trees on nf
+// features at q.Precision, each of classes classes (as DecodeQuantPayload
+// says), from r; bytes may follow.
+func ReadQuantBody(r *quantize.Reader, nf int, q learn.Quantization, classes int) ([]*Tree, error) {
+	levels, err := quantize.Levels(q.Precision)
+	if err != nil {
+		return nil, err
+	}
 	cuts := quantize.ReadCuts(r, nf)
 	n := r.Count("trees", 8, math.MaxInt32)
 	if err := r.Err(); err != nil {
-		return nil, nil, fmt.Errorf("tree: decoding quantised model: %w", err)
+		return nil, fmt.Errorf("tree: decoding quantised model: %w", err)
 	}
 	if n == 0 || n != q.Trees {
-		return nil, nil, fmt.Errorf("tree: quantised model of %d trees states %d", n, q.Trees)
+		return nil, fmt.Errorf("tree: quantised model of %d trees states %d", n, q.Trees)
 	}
 	trees := make([]*Tree, n)
 	for i := range trees {
 		t, err := ReadQuant(r, cuts, nf, quantize.Ints{Levels: levels})
 		if err != nil {
-			return nil, nil, fmt.Errorf("tree: decoding quantised tree %d: %w", i, err)
+			return nil, fmt.Errorf("tree: decoding quantised tree %d: %w", i, err)
 		}
 		if classes < 0 && t.Classes >= 2 && (i == 0 || t.Classes == trees[0].Classes) {
 			trees[i] = t
 			continue
 		}
 		if t.Classes != classes {
-			return nil, nil, fmt.Errorf("tree: quantised tree %d has %d classes, want %d", i, t.Classes, classes)
+			return nil, fmt.Errorf("tree: quantised tree %d has %d classes, want %d", i, t.Classes, classes)
 		}
 		trees[i] = t
 	}
-	if err := r.Done(); err != nil {
-		return nil, nil, fmt.Errorf("tree: decoding quantised model: %w", err)
-	}
-	return &meta, trees, nil
+	return trees, nil
 }
