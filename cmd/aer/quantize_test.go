@@ -153,3 +153,42 @@ func TestQuantizeRefused(t *testing.T) {
 		t.Errorf("a failed quantize wrote %s", out)
 	}
 }
+
+// TestFitQuantize: aer fit --quantize writes the quantised model, which
+// predicts within its bound of the model aer fit writes without it.
+func TestFitQuantize(t *testing.T) {
+	dir := t.TempDir()
+	full := fitModel(t, dir, "--valid", "testdata/fit/train.csv")
+	small := filepath.Join(dir, "q.aer")
+	args := []string{"fit", "--method", "gbdt", "--cross-fit", "-1", "--train", "testdata/fit/train.csv", "--param", "n_estimators=10", "--param", "max_depth=3",
+		"--valid", "testdata/fit/train.csv", "--out", small, "--quantize", "int8"}
+	if _, errOut, code := aer(t, args...); code != 0 {
+		t.Fatalf("fit --quantize: %s", errOut)
+	}
+	info, _, _ := aer(t, "info", "--model", small, "--json")
+	var r struct {
+		Quantization *struct {
+			Precision string  `json:"precision"`
+			Bound     float64 `json:"bound"`
+		} `json:"quantization"`
+	}
+	if err := json.Unmarshal([]byte(info), &r); err != nil || r.Quantization == nil || r.Quantization.Precision != "int8" || r.Quantization.Bound <= 0 {
+		t.Fatalf("info: %v %s", err, info)
+	}
+	pf, pq := filepath.Join(dir, "full.csv"), filepath.Join(dir, "small.csv")
+	for _, p := range [][2]string{{full, pf}, {small, pq}} {
+		if _, errOut, code := aer(t, "predict", "--model", p[0], "--data", "testdata/predict/test.csv", "--out", p[1]); code != 0 {
+			t.Fatalf("predict: %s", errOut)
+		}
+	}
+	a, _ := predfile.LoadPredictions(pf)
+	b, _ := predfile.LoadPredictions(pq)
+	for i := range a.Score {
+		if d := math.Abs(a.Score[i] - b.Score[i]); d > r.Quantization.Bound {
+			t.Fatalf("row %d moved %g > %g", i+1, d, r.Quantization.Bound)
+		}
+	}
+	if _, _, code := aer(t, "fit", "--method", "gbdt", "--train", "testdata/fit/train.csv", "--out", filepath.Join(dir, "x.aer"), "--quantize", "float16"); code != 2 {
+		t.Errorf("--quantize float16: exit %d", code)
+	}
+}
