@@ -77,6 +77,7 @@ func TestNilArguments(t *testing.T) {
 		add("Model.Save", what, func() error { return m.Save(ctx, out) })
 		add("Model.WriteTo", what, func() error { _, err := m.WriteTo(io.Discard); return err })
 		add("Model.ReadTable", what, func() error { _, err := m.ReadTable(file); return err })
+		add("Model.Quantize", what, func() error { _, err := m.Quantize(aer.QuantizeOptions{}); return err })
 	}
 	for what, tb := range tables {
 		add("Model.Predict", what, func() error { _, err := model.Predict(ctx, tb, nil); return err })
@@ -136,6 +137,7 @@ func TestNilArguments(t *testing.T) {
 			check{"Model.Header", func() error { return zero(m.Header() == nil, "%s: Header", what) }},
 			check{"Model.ImportedFrom", func() error { return zero(m.ImportedFrom() == nil, "%s: ImportedFrom", what) }},
 			check{"Model.Layer", func() error { return zero(m.Layer() == nil, "%s: Layer", what) }},
+			check{"Model.Quantization", func() error { _, ok := m.Quantization(); return zero(!ok, "%s: Quantization", what) }},
 			check{"Model.Learned", func() error { return zero(m.Learned() == nil, "%s: Learned", what) }},
 			check{"Model.Method", func() error { return zero(m.Method() == "", "%s: Method", what) }},
 			check{"Model.NumClasses", func() error { return zero(m.NumClasses() == 0, "%s: NumClasses", what) }},

@@ -161,6 +161,9 @@ var magic = []byte("aer.adaboost\x01")
 // Load decodes a model written by Model.MarshalBinary (of any of the
 // three methods).
 func (m *Method) Load(payload []byte) (learn.Scorer, error) {
+	if bytes.HasPrefix(payload, quantMagic) {
+		return loadQuant(payload)
+	}
 	ens, names, err := decode(payload, magic, "an AdaBoost", false, func(b []byte, e, p, _ int, errs []float64) (*Ensemble, []byte, error) {
 		nt := len(errs)
 		trees := make([]*tree.Tree, nt)
@@ -325,6 +328,7 @@ func (e *MultiEnsemble) rounds() (int, []*tree.Tree, []float64) {
 type fitted[E ensemble] struct {
 	ensembles []E
 	features  []string
+	quant     *learn.Quantization // how the model was quantised; nil: it was not
 }
 
 // Ensembles returns the fitted ensembles.
@@ -429,6 +433,9 @@ func (m *Model) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 // MarshalBinary encodes the ensembles (each its rounds' errors, then each
 // tree and its leaves' terms) and the feature names.
 func (m *Model) MarshalBinary() ([]byte, error) {
+	if m.quant != nil {
+		return m.marshalQuant()
+	}
 	return m.marshal(magic, []int{m.NumFeatures()}, func(b []byte, e *Ensemble, j int, t *tree.Tree) ([]byte, error) {
 		b, err := t.AppendBinary(b)
 		if err != nil {

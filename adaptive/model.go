@@ -37,6 +37,9 @@ type Model struct {
 	// ood is the out-of-distribution threshold; nil for a model file
 	// written before it existed.
 	ood *oodInfo
+	// quant says how the members were quantised (quantize.go); nil: they
+	// were not.
+	quant *learn.Quantization
 }
 
 // OODAlpha is the share of the validation rows (given, or held out of
@@ -498,6 +501,9 @@ const formatV2 = "aer-model-2"
 
 // MarshalBinary encodes the model.
 func (m *Model) MarshalBinary() ([]byte, error) {
+	if m.quant != nil {
+		return m.marshalQuant()
+	}
 	e := encoded{Format: formatV2, Means: m.means, Scaler: m.scaler, Mixture: m.mixture, Combiner: m.combiner, Config: m.config, OOD: m.ood}
 	pl, err := payloads(len(m.members), func(j int) learn.Model { return m.members[j].Model })
 	if err != nil {
@@ -513,10 +519,19 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 // fit together. Members are loaded by the methods registered under their
 // names (boosted trees are always available).
 func Load(b []byte) (*Model, error) {
+	if bytes.HasPrefix(b, []byte(quantMagic)) {
+		return loadQuant(b)
+	}
 	var e encoded
 	if err := decodeJSON(b, &e, &e.Format, formatV2, "model"); err != nil {
 		return nil, err
 	}
+	return fromEncoded(&e)
+}
+
+// fromEncoded builds the model e describes, its members' payloads
+// loaded.
+func fromEncoded(e *encoded) (*Model, error) {
 	if e.Mixture == nil || len(e.Members) == 0 {
 		return nil, errors.New("aer: model lacks its mixture or members")
 	}

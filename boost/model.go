@@ -1,6 +1,7 @@
 package boost
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -35,6 +36,8 @@ type Model struct {
 
 	shapOnce sync.Once
 	shap     *treeshap.Set
+
+	quant *learn.Quantization // how the model was quantised; nil: it was not
 }
 
 func (m *Model) compile() { m.once.Do(func() { m.forest = compile(m.Trees, m.NumFeatures) }) }
@@ -217,12 +220,18 @@ func (m *Model) Importance(kind string) ([]float64, error) {
 // MarshalBinary encodes the model (without Settings.Gradient). Every
 // float64 survives the round trip exactly.
 func (m *Model) MarshalBinary() ([]byte, error) {
+	if m.quant != nil {
+		return m.marshalQuant()
+	}
 	return json.Marshal(m)
 }
 
 // UnmarshalBinary decodes a model written by MarshalBinary and checks
 // that its trees are well formed.
 func (m *Model) UnmarshalBinary(data []byte) error {
+	if bytes.HasPrefix(data, []byte(quantMagic)) {
+		return m.unmarshalQuant(data)
+	}
 	var tmp Model
 	if err := json.Unmarshal(data, &tmp); err != nil {
 		return fmt.Errorf("boost: decoding model: %w", err)
@@ -230,7 +239,7 @@ func (m *Model) UnmarshalBinary(data []byte) error {
 	if err := tmp.validate(); err != nil {
 		return err
 	}
-	m.Settings, m.NumFeatures, m.BaseMargin, m.Trees, m.Eval = tmp.Settings, tmp.NumFeatures, tmp.BaseMargin, tmp.Trees, tmp.Eval
+	m.Settings, m.NumFeatures, m.BaseMargin, m.Trees, m.Eval, m.quant = tmp.Settings, tmp.NumFeatures, tmp.BaseMargin, tmp.Trees, tmp.Eval, nil
 	m.once = sync.Once{}
 	m.forest = forest{}
 	m.shapOnce = sync.Once{}
@@ -329,7 +338,8 @@ type MultiModel struct {
 	// without validation data.
 	Eval *EvalResult
 
-	nf int
+	nf    int
+	quant *learn.Quantization // how the model was quantised; nil: it was not
 
 	once  sync.Once
 	class []*Model
@@ -449,6 +459,9 @@ func (m *MultiModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error
 // MarshalBinary encodes the model as JSON (without Settings.Gradient).
 // Every float64 survives the round trip exactly.
 func (m *MultiModel) MarshalBinary() ([]byte, error) {
+	if m.quant != nil {
+		return m.marshalQuant()
+	}
 	return json.Marshal(multiJSON{Settings: m.Settings, NumFeatures: m.nf, Base: m.Base, Trees: m.Trees, Eval: m.Eval})
 }
 
@@ -456,6 +469,9 @@ func (m *MultiModel) MarshalBinary() ([]byte, error) {
 // it: at least two classes, one tree per class in every round, each tree
 // well formed as Model.UnmarshalBinary checks it.
 func (m *MultiModel) UnmarshalBinary(data []byte) error {
+	if bytes.HasPrefix(data, []byte(quantMagicMulti)) {
+		return m.unmarshalQuant(data)
+	}
 	var tmp multiJSON
 	if err := json.Unmarshal(data, &tmp); err != nil {
 		return fmt.Errorf("boost: decoding multi-class model: %w", err)
@@ -475,7 +491,7 @@ func (m *MultiModel) UnmarshalBinary(data []byte) error {
 			return fmt.Errorf("boost: class %d: %w", c, err)
 		}
 	}
-	m.Settings, m.Base, m.Trees, m.Eval, m.nf = nm.Settings, nm.Base, nm.Trees, nm.Eval, nm.nf
+	m.Settings, m.Base, m.Trees, m.Eval, m.nf, m.quant = nm.Settings, nm.Base, nm.Trees, nm.Eval, nm.nf, nil
 	m.once = sync.Once{}
 	m.class = nil
 	m.SetThreads(m.Settings.Threads)

@@ -219,3 +219,11 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 	}
 	return json.Marshal(encoded{Threshold: m.threshold, Metric: m.metric, Value: m.value, Model: b})
 }
+
+// Rewrap returns the same tuned threshold in front of inner
+// (learn.Rewrapper): a quantised copy of the inner model.
+func (m *Model) Rewrap(inner learn.Scorer) learn.Scorer {
+	c := *m
+	c.Inner = inner
+	return &c
+}

@@ -92,6 +92,13 @@ var magic = []byte("aer.forest\x01")
 
 // Load decodes a model written by Model.MarshalBinary.
 func (m *Method) Load(payload []byte) (learn.Scorer, error) {
+	if isQuant(payload, quantMagic) {
+		f, err := loadQuant(payload, quantMagic, 0)
+		if err != nil {
+			return nil, err
+		}
+		return &Model{fitted: *f}, nil
+	}
 	f, names, err := decodeForest(payload, magic, "forest", tree.DecodeTree)
 	if err != nil {
 		return nil, err
@@ -119,6 +126,13 @@ var magicMulti = []byte("aer.forest.multi\x01")
 // LoadClasses decodes a model written by MultiModel.MarshalBinary (the
 // learn.ClassFitter contract).
 func (m *Method) LoadClasses(payload []byte) (learn.Model, error) {
+	if isQuant(payload, quantMagicMulti) {
+		f, err := loadQuant(payload, quantMagicMulti, -1)
+		if err != nil {
+			return nil, err
+		}
+		return &MultiModel{*f}, nil
+	}
 	f, names, err := decodeForest(payload, magicMulti, "multi-class forest", tree.DecodeTreeMulti)
 	if err != nil {
 		return nil, err
@@ -168,6 +182,7 @@ func decodeForest(payload, magic []byte, what string, decode func([]byte) (*tree
 type fitted struct {
 	forest   *Forest
 	features []string
+	quant    *learn.Quantization // how the forest was quantised; nil: it was not
 }
 
 // Forest returns the fitted forest.
@@ -226,7 +241,12 @@ func (m *Model) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 }
 
 // MarshalBinary encodes the trees and the feature names.
-func (m *Model) MarshalBinary() ([]byte, error) { return m.marshal(magic, (*tree.Tree).AppendBinary) }
+func (m *Model) MarshalBinary() ([]byte, error) {
+	if m.quant != nil {
+		return m.marshalQuant(quantMagic)
+	}
+	return m.marshal(magic, (*tree.Tree).AppendBinary)
+}
 
 // MultiModel is a fitted forest of k classes (trees whose leaves hold
 // class shares) on the learn contract.
@@ -245,6 +265,9 @@ func (m *MultiModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error
 
 // MarshalBinary encodes the trees and the feature names.
 func (m *MultiModel) MarshalBinary() ([]byte, error) {
+	if m.quant != nil {
+		return m.marshalQuant(quantMagicMulti)
+	}
 	return m.marshal(magicMulti, (*tree.Tree).AppendBinaryMulti)
 }
 

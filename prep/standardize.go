@@ -359,3 +359,7 @@ func (m *MultiModel) NumFeatures() int { return len(m.Prep.Means) }
 
 // MarshalBinary encodes the preprocessing with the inner model.
 func (m *MultiModel) MarshalBinary() ([]byte, error) { return m.Prep.marshal(m.Inner) }
+
+// Rewrap returns the same preprocessing in front of inner
+// (learn.Rewrapper): a quantised copy of the inner model.
+func (m *Model) Rewrap(inner learn.Scorer) learn.Scorer { return newModel(m.Prep, inner) }

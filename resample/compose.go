@@ -144,3 +144,9 @@ func (s *Summary) String() string {
 	}
 	return out
 }
+
+// Rewrap returns a model fitted on the same resampled rows around inner
+// (learn.Rewrapper): a quantised copy of the inner model.
+func (m *Model) Rewrap(inner learn.Scorer) learn.Scorer {
+	return &Model{Wrapped: learn.Wrapped{Inner: inner}, summary: m.summary}
+}

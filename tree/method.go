@@ -100,6 +100,12 @@ var magicMulti = []byte("aer.tree.multi\x01")
 // LoadClasses decodes a model written by MultiModel.MarshalBinary (the
 // learn.ClassFitter contract).
 func (m *Method) LoadClasses(payload []byte) (learn.Model, error) {
+	if f, ok, err := loadQuant(payload, true); ok {
+		if err != nil {
+			return nil, err
+		}
+		return &MultiModel{*f}, nil
+	}
 	t, names, err := decodePayload(payload, magicMulti, "multi-class decision-tree", DecodeTreeMulti)
 	if err != nil {
 		return nil, err
@@ -135,6 +141,12 @@ var magic = []byte("aer.tree\x01")
 
 // Load decodes a model written by Model.MarshalBinary.
 func (m *Method) Load(payload []byte) (learn.Scorer, error) {
+	if f, ok, err := loadQuant(payload, false); ok {
+		if err != nil {
+			return nil, err
+		}
+		return &Model{fitted: *f}, nil
+	}
 	t, names, err := decodePayload(payload, magic, "decision-tree", DecodeTree)
 	if err != nil {
 		return nil, err
@@ -208,7 +220,8 @@ func decodePayload(payload, magic []byte, what string, decode func([]byte) (*Tre
 // more (MultiModel): the tree and the feature names.
 type fitted struct {
 	tree     *Tree
-	features []string // nil when the training data had no names
+	features []string            // nil when the training data had no names
+	quant    *learn.Quantization // how the tree was quantised; nil: it was not
 }
 
 // Tree returns the fitted tree.
@@ -276,7 +289,12 @@ func (m *Model) PositiveProba(x *mat.Dense, dst []float64) ([]float64, error) {
 }
 
 // MarshalBinary encodes the tree and the feature names.
-func (m *Model) MarshalBinary() ([]byte, error) { return m.marshal(magic, (*Tree).AppendBinary) }
+func (m *Model) MarshalBinary() ([]byte, error) {
+	if m.quant != nil {
+		return m.marshalQuant(quantMagic)
+	}
+	return m.marshal(magic, (*Tree).AppendBinary)
+}
 
 // MultiModel is a fitted decision tree of k classes (leaves holding
 // class shares) on the learn contract.
@@ -305,6 +323,9 @@ func (m *MultiModel) PredictProba(x *mat.Dense, dst []float64) ([]float64, error
 
 // MarshalBinary encodes the tree and the feature names.
 func (m *MultiModel) MarshalBinary() ([]byte, error) {
+	if m.quant != nil {
+		return m.marshalQuant(quantMagicMulti)
+	}
 	return m.marshal(magicMulti, (*Tree).AppendBinaryMulti)
 }
 

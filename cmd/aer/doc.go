@@ -276,6 +276,20 @@
 //	$ aer export --format onnx --model gbdt.aer --out gbdt.onnx
 //	$ aer export --format onnx --model model.aer --out model.onnx --json
 //
+// # aer quantize
+//
+// Quantize writes a smaller copy of a tree model file: every split's
+// threshold an index into a per-feature table of the model's cut values
+// (routing unchanged), every leaf value a 16-bit (--precision int8:
+// 8-bit) integer times a scale of its tree, in a compact binary
+// encoding. gbdt and its variants and AER's boosted members are
+// quantised; the file says so (aer info) and states the bound of its
+// probabilities against the full model's. aer predict, serve and
+// explain read it as any model file (docs/formats.md).
+//
+//	$ aer quantize --model model.aer --out small.aer --json
+//	$ aer predict --model small.aer --data data.test.csv --out small-preds.csv
+//
 // # aer cv
 //
 // Cv cross-validates a method: it deals the rows of a labelled file into

@@ -87,6 +87,11 @@ learning rate 0.1-0.7, depth 5-10, 7-10 trees; gbdt-focal: focal_gamma
 entropy; svm: those class weights x linear, RBF and polynomial kernels).
 --json lists every point ("grid").
 
+--quantize int16 (or int8) writes the model quantised, as aer quantize
+would from the full model file: its trees' thresholds as indices into
+per-feature cut tables and its leaves in 16- (8-) bit integers; aer info
+shows the bound of its probabilities against the full model's.
+
 --json prints the fit summary: data sizes, the method's parameters, the fit
 time in seconds (excluding reading the CSV files) and the method's report
 (for gbdt the trees, the validation curve and feature importance; for aer
@@ -213,6 +218,7 @@ type fitArgs struct {
 	seed                      *uint64
 	threads                   *int
 	asJSON, memCheck          *bool
+	quantize                  *string
 }
 
 // parseFitArgs reads and checks aer fit's flags.
@@ -227,6 +233,7 @@ func parseFitArgs(args []string, stderr io.Writer) (*fitArgs, error) {
 	a.seed = fs.Uint64("seed", 0, "random seed")
 	a.threads = fs.Int("threads", 0, "worker goroutines (0: all cores)")
 	a.asJSON = fs.Bool("json", false, "print one JSON document on stdout")
+	a.quantize = fs.String("quantize", "", "write the model quantised, its leaves at this `precision`: int16 or int8 (empty: full precision)")
 	a.memCheck = fs.Bool("memory-check", true, "refuse, before it starts, a fit the method estimates needs more memory than is available (false: try anyway)")
 	a.df.register(fs)
 	a.df.registerCategorical(fs)
@@ -240,6 +247,8 @@ func parseFitArgs(args []string, stderr io.Writer) (*fitArgs, error) {
 		return nil, usageErrorf("fit: --out is required")
 	case *a.threads < 0:
 		return nil, usageErrorf("fit: --threads must be at least 0, not %d", *a.threads)
+	case *a.quantize != "" && *a.quantize != aerlib.PrecisionInt16 && *a.quantize != aerlib.PrecisionInt8:
+		return nil, usageErrorf("fit: --quantize %q: want int16 or int8", *a.quantize)
 	}
 	if err := refuseOverwrite("fit", "--out", *a.out, input{"--train", *a.train}, input{"--valid", *a.valid}); err != nil {
 		return nil, err
@@ -271,6 +280,11 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	for _, w := range model.Report().Warnings {
 		fmt.Fprintf(stderr, "fit: warning: %s\n", w)
+	}
+	if *a.quantize != "" {
+		if model, err = model.Quantize(aerlib.QuantizeOptions{Precision: *a.quantize}); err != nil {
+			return fmt.Errorf("fit: %w", err)
+		}
 	}
 	if err := model.Save(ctx, *a.out); err != nil {
 		if ctx.Err() != nil {

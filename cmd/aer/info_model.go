@@ -56,6 +56,10 @@ type infoModelReport struct {
 	// class weights.
 	Multiclass    string          `json:"multiclass,omitempty"`
 	MultiDecision *decision.Layer `json:"multi_decision,omitempty"`
+	// Quantization says how a quantised model (aer quantize) rounds its
+	// leaves and the bound of its probabilities against the
+	// full-precision model's; absent for a full-precision model.
+	Quantization *aerlib.Quantization `json:"quantization,omitempty"`
 }
 
 // crossFitted says how many folds of out-of-fold training scores the
@@ -86,6 +90,9 @@ func describeModel(path string) (*infoModelReport, error) {
 		Decision: sm.Layer(), Scores: sm.Scores(), Imported: sm.ImportedFrom(),
 	}
 	r.Threshold, r.ThresholdFrom = sm.Threshold()
+	if q, ok := sm.Quantization(); ok {
+		r.Quantization = &q
+	}
 	var cfg headerConfig
 	if len(h.Config) > 0 && json.Unmarshal(h.Config, &cfg) == nil {
 		r.Params, r.Train = cfg.Params, cfg.Train
@@ -172,6 +179,7 @@ func runInfoModel(path string, asJSON bool, stdout io.Writer) error {
 	if r.Seed != nil {
 		fmt.Fprintf(w, "seed            %d\n", *r.Seed)
 	}
+	writeQuantization(w, r.Quantization)
 	switch l := r.Decision; {
 	case r.Multiclass != "":
 		// The multi-class decision is printed with the label.
