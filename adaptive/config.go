@@ -138,6 +138,13 @@ type Config struct {
 	// its rows). 0 means the preset's choice: 20,000 for plus, all rows
 	// for paper (which has no peers); -1 means all rows.
 	PeerRows int
+	// Fallback lets the ensemble fall back on one member that is not a
+	// component's (a global member or a peer) when, on the validation
+	// rows, that member's calibrated, class-balanced log-loss is below
+	// the ensemble's by more than Fallback paired standard errors: the
+	// static weights then put all their weight on it and lambda is 0.
+	// 0 means the preset's choice (plus: 2; paper: never); -1 never.
+	Fallback float64
 	// Rank orders the majority rows of each component for the subsets;
 	// empty means RankDensity.
 	Rank Rank
@@ -271,6 +278,7 @@ type preset struct {
 	selectRows, mixtureRows int
 	selectPCs               int
 	peerRows                int
+	fallback                float64
 	nInit                   int
 	// memberGrid trains the members over DefaultGrid when Config.Grid is
 	// nil (the paper); without it, one setting, the member's defaults.
@@ -287,7 +295,7 @@ type preset struct {
 }
 
 var presets = map[Preset]preset{
-	PresetPlus: {pool: true, global: true, selectRows: DefaultSelectRows, selectPCs: DefaultSelectPCs, mixtureRows: DefaultMixtureRows, peerRows: DefaultPeerRows, nInit: 1, space: SpaceLogit, thresholds: ThresholdsFine,
+	PresetPlus: {pool: true, global: true, selectRows: DefaultSelectRows, selectPCs: DefaultSelectPCs, mixtureRows: DefaultMixtureRows, peerRows: DefaultPeerRows, fallback: 2, nInit: 1, space: SpaceLogit, thresholds: ThresholdsFine,
 		weightData: WeightValid, projection: ProjectionMinMax, likelihood: LikelihoodTempered, selection: SelectAUC, deltaRule: DeltaBayes,
 		peers: []string{logreg.MethodName, svm.MethodName}},
 	PresetPaper: {selectRows: -1, selectPCs: -1, mixtureRows: -1, nInit: 5, memberGrid: true, space: SpaceProbability, thresholds: ThresholdsGrid,
@@ -473,6 +481,15 @@ func (r *resolvedConfig) resolveMixture(ps preset) error {
 		if *n.v < -1 {
 			return fmt.Errorf("aer: %s %d: want -1 (%s) or a positive number of %s", n.key, *n.v, n.minus, n.unit)
 		}
+	}
+	if r.Fallback == 0 {
+		r.Fallback = ps.fallback
+	}
+	if r.Fallback == 0 {
+		r.Fallback = -1
+	}
+	if r.Fallback < 0 && r.Fallback != -1 || math.IsNaN(r.Fallback) {
+		return fmt.Errorf("aer: fallback %v: want -1 (never) or a positive number of standard errors", r.Fallback)
 	}
 	if r.LocalRandom == 0 {
 		r.LocalRandom = 0.5

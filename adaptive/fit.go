@@ -52,6 +52,9 @@ type Report struct {
 	ValidRows      int  `json:"valid_rows"`
 	ValidPositives int  `json:"valid_positives"`
 	Holdout        bool `json:"holdout"`
+	// Fallback, when not nil, says which member the ensemble fell back on
+	// (Config.Fallback) and why.
+	Fallback *FallbackReport `json:"fallback,omitempty"`
 	// MixtureReport is the mixture's, fitted on the majority rows.
 	MixtureReport
 	// Subsets are the sizes of the 2L subsets (member order).
@@ -635,6 +638,16 @@ func (f *fitRun) finish(best memberSet) error {
 	scores, _, err := m.scoreOutputs(best.valid, f.logDensValid, best.logits)
 	if err != nil {
 		return err
+	}
+	if c.Fallback > 0 {
+		if k, fr := fallback(scores, best.valid, best.owner, f.valid.Y, f.valid.W, m.combiner.OutputEps(), c.Fallback); k >= 0 {
+			fr.Member = best.members[k].Name
+			m.combiner.Static, m.combiner.Lambda = oneHot(k, len(best.members)), 0
+			rep.Combiner, rep.Fallback = m.combiner, fr
+			if scores, _, err = m.scoreOutputs(best.valid, f.logDensValid, best.logits); err != nil {
+				return err
+			}
+		}
 	}
 	if c.DeltaRule == DeltaBayes {
 		if delta, ok, err := bayesDelta(f.valid.Y, scores, f.valid.W, c.metric, f.prior); err != nil {

@@ -71,6 +71,8 @@ var params = learn.ParamTable[Config]{
 		func(c *Config) *int { return &c.MixtureRows }),
 	learn.Int("peer_rows", "training rows each peer is fitted on (more: a random subsample of that many, positives kept up to half); -1 = all rows; 0 = the preset's (plus 20000)", -1, learn.MaxRows,
 		func(c *Config) *int { return &c.PeerRows }),
+	learn.Float("fallback", "fall back on a global member or peer whose calibrated, class-balanced validation log-loss is below the ensemble's by more than this many paired standard errors; -1 = never; 0 = the preset's (plus 2, paper never)", -1, math.Inf(1),
+		func(c *Config) *float64 { return &c.Fallback }),
 	learn.Bool("refit_restarts", "refit the chosen L on all majority rows with n_init restarts, not one EM run from the subsample's fit (only when select_rows subsampled)", false, func(c *Config) *bool { return &c.RefitRestarts }),
 	enum("rank", "how majority rows are ranked per component", rankNames, func(c *Config) *Rank { return &c.Rank }),
 	learn.Float("local_random", "share of m_k random majority rows in each local subset", 0, math.Inf(1), func(c *Config) *float64 { return &c.LocalRandom }),
