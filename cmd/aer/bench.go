@@ -202,14 +202,14 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	cfg := bench.Config{Grid: *grid, Protocol: *protocol, ThresholdRule: *rule, CrossFit: *crossFit, Jobs: *jobs, Threads: *threads, Out: *out,
 		Anchors: *anchors, Reference: *reference, Data: df.trainingOptions()}
-	if err := benchConfig(&cfg, datasets, *seeds, *methods); err != nil {
-		return err
-	}
 	if *contam != "" {
 		var err error
 		if cfg.Contaminate, err = contaminate.Parse(*contam); err != nil {
 			return usageErrorf("bench: --contaminate: %v", err)
 		}
+	}
+	if err := benchConfig(&cfg, datasets, *seeds, *methods); err != nil {
+		return err
 	}
 	pr := newBenchProgress(stderr)
 	cfg.Progress = pr.event // its lines carry the errors of failed runs too
