@@ -387,6 +387,9 @@ func (c *Config) check() error {
 		c.Jobs = 1
 	}
 	for _, cond := range c.Contaminate {
+		if cond.Clean() {
+			continue // level 0 of any kind
+		}
 		if back, err := contaminate.ParseCondition(cond.String()); err != nil || back != cond {
 			return fmt.Errorf("contamination %+v: want a kind of %s at a level from 0 to %g", cond, strings.Join(contaminate.Kinds, ", "), contaminate.MaxLevel)
 		}

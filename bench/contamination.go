@@ -31,7 +31,7 @@ const (
 func (c *Config) conditions() []contaminate.Condition {
 	out := []contaminate.Condition{{}}
 	for _, cond := range c.Contaminate {
-		if !slices.Contains(out, cond) {
+		if !cond.Clean() && !slices.Contains(out, cond) {
 			out = append(out, cond)
 		}
 	}

@@ -196,3 +196,26 @@ func TestRunsContaminationColumn(t *testing.T) {
 		t.Errorf("a bad contamination reads: %v", err)
 	}
 }
+
+// The conditions of a bench: clean first, each other once; level 0 of any
+// kind is the clean one; a condition out of range is an error.
+func TestConditions(t *testing.T) {
+	flip := contaminate.Condition{Kind: contaminate.Flip, Level: 0.1}
+	cfg := Config{Contaminate: []contaminate.Condition{flip, {Kind: contaminate.Outliers}, {}, flip}}
+	if got := cfg.conditions(); !slices.Equal(got, []contaminate.Condition{{}, flip}) {
+		t.Errorf("conditions %v", got)
+	}
+	base := Config{Datasets: []string{"x.csv"}, Seeds: []uint64{0}, Out: "out"}
+	for _, c := range []contaminate.Condition{{Kind: "noise", Level: 0.1}, {Kind: contaminate.Flip, Level: 0.7}, {Kind: contaminate.Flip, Level: math.NaN()}, {Level: 0.1}} {
+		cfg := base
+		cfg.Contaminate = []contaminate.Condition{c}
+		if err := cfg.check(); err == nil {
+			t.Errorf("condition %+v accepted", c)
+		}
+	}
+	cfg = base
+	cfg.Contaminate = []contaminate.Condition{{Kind: contaminate.Flip}, flip}
+	if err := cfg.check(); err != nil {
+		t.Error(err)
+	}
+}
