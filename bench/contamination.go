@@ -171,11 +171,11 @@ func (p Paired) String() string {
 // contaminationMetrics are the metrics the summary gives, by runs.csv
 // column name.
 var contaminationMetrics = []struct {
-	name, title string
-	get         func(*Row) float64
+	name, title, lower string
+	get                func(*Row) float64
 }{
-	{"balanced_accuracy", "Balanced accuracy", func(r *Row) float64 { return r.BalancedAccuracy }},
-	{"roc_auc", "ROC-AUC", func(r *Row) float64 { return r.ROCAUC }},
+	{"balanced_accuracy", "Balanced accuracy", "balanced accuracy", func(r *Row) float64 { return r.BalancedAccuracy }},
+	{"roc_auc", "ROC-AUC", "ROC-AUC", func(r *Row) float64 { return r.ROCAUC }},
 }
 
 // summariseContamination computes the Contamination of rows.
@@ -337,7 +337,7 @@ func (ct *Contamination) markdown(w io.Writer) error {
 	for _, mt := range contaminationMetrics {
 		means, vsRef, vsClean := ct.tables(mt.name)
 		dc.h(2, mt.title)
-		dc.p("Mean test " + strings.ToLower(mt.title[:1]) + mt.title[1:] + ":")
+		dc.p("Mean test " + mt.lower + ":")
 		dc.table(means)
 		if len(vsRef.head) > 1 {
 			dc.p(fmt.Sprintf("The reference %s minus each other method:", ct.Reference))

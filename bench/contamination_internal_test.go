@@ -155,7 +155,7 @@ func TestSummariseContamination(t *testing.T) {
 	if err := ct.writeCSV(&csvOut); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| flip:0.1 | 0.8000 | 0.7333 |", "+0.0500 ± 0.0289 (2/0)", "aer:mixture=t − gbdt"} {
+	for _, want := range []string{"| flip:0.1 | 0.8000 | 0.7333 |", "+0.0500 ± 0.0289 (2/0)", "aer:mixture=t − gbdt", "Mean test ROC-AUC:"} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("contamination.md lacks %q:\n%s", want, md.String())
 		}
