@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/aer-go/aer/contaminate"
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/internal/atomicfile"
@@ -89,6 +90,23 @@ type Config struct {
 	Progress func(Event)
 	// Logger receives notes (runs that failed); nil discards them.
 	Logger *slog.Logger
+	// Contaminate, when not empty, runs every method, dataset and seed
+	// under each of these conditions too (package contaminate): after
+	// each split, the training and validation rows (the data a user
+	// has) are contaminated, each part at the condition's share, before
+	// the standardisation; the test rows never are. The clean condition
+	// is always run, at Out as without contamination; a contaminated
+	// one writes its predictions, summaries and report under
+	// Out/contaminated/<condition>/ (Condition.Dir), runs.csv gains a
+	// contamination column, and Out/contamination.md and .csv summarise
+	// every condition (Summary.Contamination). The rows contaminated
+	// depend on the dataset's split and the seed only, so every method
+	// of a dataset and seed sees the same rows.
+	Contaminate []contaminate.Condition
+
+	// condition is the contaminated condition a report is of (the zero
+	// value: clean).
+	condition contaminate.Condition
 }
 
 // Event reports one run done: Done of Total runs are done (skipped ones
@@ -109,8 +127,12 @@ type Summary struct {
 	// Files are the report's files, relative to Out.
 	Files []string `json:"files"`
 	// Ranking is the methods' ranking across datasets (report.md's
-	// "Ranking across datasets"), nil when no report was written.
+	// "Ranking across datasets"), nil when no report was written; with
+	// contamination, of the clean condition.
 	Ranking *Ranking `json:"ranking,omitempty"`
+	// Contamination summarises each condition's runs when the bench had
+	// Config.Contaminate (contamination.md's tables).
+	Contamination *Contamination `json:"contamination,omitempty"`
 }
 
 // Paths of a bench's output, relative to Config.Out.
@@ -238,6 +260,7 @@ type job struct {
 	data  *data
 	spec  Spec
 	seed  uint64
+	cond  contaminate.Condition
 	hash  string
 	split *split
 }
@@ -263,10 +286,14 @@ func (j *job) axes(grid string) []search.Axis {
 // resolves from it (so a changed default is a new run), the grid, the
 // protocol, the standardisation, the threshold objective and how the
 // columns were read when not by default.
-func settingsHash(d *data, spec Spec, grid, protocol, objective string, axes []search.Axis) (string, error) {
+func settingsHash(d *data, spec Spec, grid, protocol, objective string, axes []search.Axis, cond ...contaminate.Condition) (string, error) {
 	m, err := spec.New()
 	if err != nil {
 		return "", err
+	}
+	contamination := "" // clean: the hash of a bench without contamination
+	if len(cond) > 0 && !cond[0].Clean() {
+		contamination = cond[0].String() + " (train and valid, before standardising)"
 	}
 	var g []string
 	for _, a := range axes {
@@ -282,7 +309,8 @@ func settingsHash(d *data, spec Spec, grid, protocol, objective string, axes []s
 		Standardise string        `json:"standardise"`
 		Objective   string        `json:"threshold_objective"`
 		Columns     string        `json:"columns,omitempty"`
-	}{"aer-bench/1", d.sha, spec.String(), m.Params(), g, protocol, "fit on train", objective, d.columns})
+		Contaminate string        `json:"contamination,omitempty"`
+	}{"aer-bench/1", d.sha, spec.String(), m.Params(), g, protocol, "fit on train", objective, d.columns, contamination})
 	if err != nil {
 		return "", err
 	}
@@ -306,9 +334,10 @@ func objectiveName(rule string, crossFit int) string {
 type runKey struct {
 	dataset, method string
 	seed            uint64
+	cond            string // Row.Contamination: "" when clean
 }
 
-func keyOf(r *Row) runKey { return runKey{r.Dataset, r.Method, r.Seed} }
+func keyOf(r *Row) runKey { return runKey{r.Dataset, r.Method, r.Seed, r.Contamination} }
 
 // check validates c and fills in its defaults.
 func (c *Config) check() error {
@@ -357,6 +386,14 @@ func (c *Config) check() error {
 	if c.Jobs == 0 {
 		c.Jobs = 1
 	}
+	for _, cond := range c.Contaminate {
+		if cond.Clean() {
+			continue // level 0 of any kind
+		}
+		if back, err := contaminate.ParseCondition(cond.String()); err != nil || back != cond {
+			return fmt.Errorf("contamination %+v: want a kind of %s at a level from 0 to %g", cond, strings.Join(contaminate.Kinds, ", "), contaminate.MaxLevel)
+		}
+	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -391,12 +428,17 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err := rs.runAll(ctx, todo); err != nil {
 		return rs.sum, err
 	}
-	files, ranking, err := writeReport(cfg, ds, rs.rows)
+	files, ranking, err := writeReport(cfg, ds, rs.rowsOf(contaminate.Condition{}))
 	if err != nil {
 		return rs.sum, fmt.Errorf("bench: report: %w", err)
 	}
 	rs.sum.Files = append([]string{RunsFile}, files...)
 	rs.sum.Ranking = ranking
+	if len(cfg.Contaminate) > 0 {
+		if err := rs.contaminationReports(ds); err != nil {
+			return rs.sum, fmt.Errorf("bench: report: %w", err)
+		}
+	}
 	return rs.sum, nil
 }
 
@@ -427,6 +469,9 @@ type runState struct {
 	sum      *Summary
 	mu       sync.Mutex
 	done     int
+	// contaminated is whether runs.csv has the contamination column: the
+	// bench has conditions, or the runs.csv it resumes had them.
+	contaminated bool
 }
 
 // newRunState makes the output directory and reads the runs already in
@@ -441,33 +486,37 @@ func newRunState(cfg Config) (*runState, error) {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
 	rows := map[runKey]Row{}
+	contaminated := false
 	for _, r := range old {
 		rows[keyOf(&r)] = r
+		contaminated = contaminated || r.Contamination != ""
 	}
-	return &runState{cfg: cfg, runsPath: runsPath, rows: rows, sum: &Summary{Out: cfg.Out}}, nil
+	return &runState{cfg: cfg, runsPath: runsPath, rows: rows, sum: &Summary{Out: cfg.Out}, contaminated: contaminated || len(cfg.Contaminate) > 0}, nil
 }
 
 // plan lists the runs of every dataset, spec and seed: those to do, and
 // the rows of those already done with the same settings and predictions.
 func (rs *runState) plan(ds []*data) (todo []*job, skipped []Row, err error) {
 	cfg := rs.cfg
-	for _, d := range ds {
-		for _, spec := range cfg.Methods {
-			probe := &job{data: d, spec: spec}
-			hash, err := settingsHash(d, spec, cfg.Grid, cfg.Protocol, objectiveName(cfg.ThresholdRule, cfg.CrossFit), probe.axes(cfg.Grid))
-			if err != nil {
-				return nil, nil, fmt.Errorf("bench: %s: %w", spec, err)
-			}
-			for _, seed := range cfg.Seeds {
-				rs.sum.Runs++
-				j := &job{data: d, spec: spec, seed: seed, hash: hash}
-				if r, ok := rs.rows[runKey{d.name, spec.String(), seed}]; ok && r.SettingsHash == hash && r.Status == "ok" {
-					if _, err := os.Stat(PredsPath(cfg.Out, d.name, spec, seed)); err == nil {
-						skipped = append(skipped, r)
-						continue
-					}
+	for _, cond := range cfg.conditions() {
+		for _, d := range ds {
+			for _, spec := range cfg.Methods {
+				probe := &job{data: d, spec: spec}
+				hash, err := settingsHash(d, spec, cfg.Grid, cfg.Protocol, objectiveName(cfg.ThresholdRule, cfg.CrossFit), probe.axes(cfg.Grid), cond)
+				if err != nil {
+					return nil, nil, fmt.Errorf("bench: %s: %w", spec, err)
 				}
-				todo = append(todo, j)
+				for _, seed := range cfg.Seeds {
+					rs.sum.Runs++
+					j := &job{data: d, spec: spec, seed: seed, cond: cond, hash: hash}
+					if r, ok := rs.rows[runKey{d.name, spec.String(), seed, condName(cond)}]; ok && r.SettingsHash == hash && r.Status == "ok" {
+						if _, err := os.Stat(PredsPath(condOut(cfg.Out, cond), d.name, spec, seed)); err == nil {
+							skipped = append(skipped, r)
+							continue
+						}
+					}
+					todo = append(todo, j)
+				}
 			}
 		}
 	}
@@ -479,9 +528,9 @@ func (rs *runState) plan(ds []*data) (todo []*job, skipped []Row, err error) {
 func attachSplits(todo []*job, protocol string) error {
 	splits := map[string]*split{}
 	for _, j := range todo {
-		k := j.data.name + "\x00" + strconv.FormatUint(j.seed, 10)
+		k := j.data.name + "\x00" + strconv.FormatUint(j.seed, 10) + "\x00" + j.cond.String()
 		if splits[k] == nil {
-			sp, err := splitData(j.data.d, protocol, j.seed)
+			sp, err := splitDataCond(j.data.d, protocol, j.seed, j.cond)
 			if err != nil {
 				return fmt.Errorf("bench: %s: seed %d: %w", j.data.path, j.seed, err)
 			}
@@ -531,6 +580,7 @@ func (rs *runState) save(o *outcome, j *job) error {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	cfg := rs.cfg
+	cfg.Out = condOut(cfg.Out, j.cond)
 	if o.multi != nil {
 		p := PredsPath(cfg.Out, j.data.name, j.spec, j.seed)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -556,7 +606,7 @@ func (rs *runState) save(o *outcome, j *job) error {
 		}
 	}
 	rs.rows[keyOf(&o.row)] = o.row
-	if err := atomicfile.Write(rs.runsPath, func(w io.Writer) error { return WriteRuns(w, sortedRows(rs.rows)) }); err != nil {
+	if err := atomicfile.Write(rs.runsPath, func(w io.Writer) error { return writeRuns(w, sortedRows(rs.rows), rs.contaminated) }); err != nil {
 		return err
 	}
 	rs.done++
@@ -572,8 +622,9 @@ func (rs *runState) save(o *outcome, j *job) error {
 	return nil
 }
 
-// sortedRows returns the rows by dataset, method and seed, so runs.csv does
-// not depend on the order runs finished in.
+// sortedRows returns the rows by contamination (clean first), dataset,
+// method and seed, so runs.csv does not depend on the order runs finished
+// in.
 func sortedRows(m map[runKey]Row) []Row {
 	out := make([]Row, 0, len(m))
 	for _, r := range m {
@@ -581,6 +632,9 @@ func sortedRows(m map[runKey]Row) []Row {
 	}
 	sort.Slice(out, func(a, b int) bool {
 		x, y := &out[a], &out[b]
+		if x.Contamination != y.Contamination {
+			return x.Contamination < y.Contamination
+		}
 		if x.Dataset != y.Dataset {
 			return x.Dataset < y.Dataset
 		}

@@ -102,7 +102,7 @@ func buildReport(cfg Config, ds []*data, rows map[runKey]Row) (*report, error) {
 		for _, s := range cfg.Methods {
 			c := &cell{spec: s, runs: len(cfg.Seeds)}
 			for _, seed := range cfg.Seeds {
-				if r, ok := rows[runKey{d.name, s.String(), seed}]; ok && r.Status == "ok" {
+				if r, ok := rows[runKey{d.name, s.String(), seed, ""}]; ok && r.Status == "ok" {
 					c.rows = append(c.rows, &r)
 				}
 			}
@@ -472,7 +472,11 @@ func (rp *report) multiNames() []string {
 // dataset's tables, tests and figures.
 func (rp *report) document() *doc {
 	var dc doc
-	dc.h(1, "aer bench")
+	if c := rp.cfg.condition; !c.Clean() {
+		dc.h(1, "aer bench, contaminated: "+c.String())
+	} else {
+		dc.h(1, "aer bench")
+	}
 	dc.p(rp.headline())
 	nav := []string{rankingHeading}
 	if rp.failedRuns() != nil {
@@ -540,6 +544,9 @@ func (rp *report) docIntro(dc *doc) {
 	}
 	dc.p(fmt.Sprintf("Datasets: %s. Seeds: %s. Methods: %d. Split: %s. Features standardised with the training rows' means and deviations. Hyper-parameters: %s.",
 		strings.Join(names, ", "), strings.Join(seeds, ", "), len(cfg.Methods), split, grid))
+	if c := cfg.condition; !c.Clean() {
+		dc.caveat(fmt.Sprintf("Contaminated: %s. The training and validation rows of every split were contaminated (package contaminate) before the standardisation, the same rows for every method of a dataset and seed; the test rows are clean. The clean runs' report is %s at the bench's top folder, and %s there compares the conditions.", c, ReportMD, ContaminationMD))
+	}
 	rule := "Every method's decision threshold is tuned on the validation rows for balanced accuracy, the Python anchors' rule (candidates 0.01, ..., 0.99 and the validation scores' quantiles; of tied best thresholds, the middle one), on its raw scores"
 	if rp.cfg.ThresholdRule == decision.RuleBayes {
 		rule = "Every method's scores pass through aer fit's default decision layer: a sigmoid calibration (Platt, on the logit of the scores) fitted on the validation rows, so that they are probabilities, and the Bayes threshold for balanced accuracy, the training rows' positive share"
@@ -719,7 +726,7 @@ func (rp *report) failedRuns() []string {
 	for _, d := range rp.ds {
 		for _, c := range rp.cells[d.name] {
 			for _, seed := range rp.cfg.Seeds {
-				if r, ok := rp.rows[runKey{d.name, c.spec.String(), seed}]; ok && r.Status != "ok" {
+				if r, ok := rp.rows[runKey{d.name, c.spec.String(), seed, ""}]; ok && r.Status != "ok" {
 					failed = append(failed, fmt.Sprintf("%s %s seed %d: %s", d.name, r.Method, seed, r.Error))
 				}
 			}

@@ -10,8 +10,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/aer-go/aer/contaminate"
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/decision"
+	"github.com/aer-go/aer/internal/rng"
 	"github.com/aer-go/aer/learn"
 	aermetrics "github.com/aer-go/aer/metrics"
 	"github.com/aer-go/aer/pipeline"
@@ -33,6 +35,32 @@ type split struct {
 // three parts (methods that standardise again find means 0 and
 // deviations 1, a near no-op).
 func splitData(d *dataset.Dataset, protocol string, seed uint64) (*split, error) {
+	return splitDataCond(d, protocol, seed, contaminate.Condition{})
+}
+
+// contaminationStream is the stream of the seed that the contamination
+// of a split draws from (internal/rng): the training rows' from its
+// stream 0, the validation rows' from its stream 1.
+const contaminationStream = 0xc0a7
+
+// splitDataCond is splitData with the training and validation rows
+// contaminated by cond before the scaler is fitted (a user standardises
+// the data they have, outliers and all); the test rows are left as they
+// are. Which rows depends on d, the protocol, seed and cond only.
+func splitDataCond(d *dataset.Dataset, protocol string, seed uint64, cond contaminate.Condition) (*split, error) {
+	sp, err := rawSplit(d, protocol, seed, cond)
+	if err != nil {
+		return nil, err
+	}
+	sc := dataset.FitScaler(sp.train.X)
+	for _, p := range []*learn.Data{sp.train, sp.valid, sp.test} {
+		sc.Transform(p.X)
+	}
+	return sp, nil
+}
+
+// rawSplit is splitDataCond before the standardisation.
+func rawSplit(d *dataset.Dataset, protocol string, seed uint64, cond contaminate.Condition) (*split, error) {
 	var tr, va, te []int
 	var err error
 	switch protocol {
@@ -65,9 +93,11 @@ func splitData(d *dataset.Dataset, protocol string, seed uint64) (*split, error)
 	if d.IDs != nil {
 		sp.testIDs, sp.idColumn = learn.Pick(d.IDs, te), d.IDColumn
 	}
-	sc := dataset.FitScaler(sp.train.X)
-	for _, p := range []*learn.Data{sp.train, sp.valid, sp.test} {
-		sc.Transform(p.X)
+	for i, p := range []*learn.Data{sp.train, sp.valid} {
+		s := rng.DeriveSeed(rng.DeriveSeed(seed, contaminationStream), uint64(i))
+		if _, err := contaminate.Apply(cond, p.X, p.Y, s); err != nil {
+			return nil, err
+		}
 	}
 	return sp, nil
 }
@@ -90,7 +120,7 @@ type outcome struct {
 func fitAndScore(ctx context.Context, j *job, grid, rule string, crossFit, workers int) (*outcome, error) {
 	row := Row{
 		Dataset: j.data.name, Method: j.spec.String(), Params: j.spec.paramText(), Seed: j.seed,
-		Status: "ok", SettingsHash: j.hash,
+		Status: "ok", SettingsHash: j.hash, Contamination: condName(j.cond),
 		NTrain: j.split.train.Rows(), NValid: j.split.valid.Rows(), NTest: j.split.test.Rows(), NFeatures: j.split.train.Cols(),
 	}
 	if j.data.d.NumClasses() > 2 {

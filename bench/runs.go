@@ -1,13 +1,17 @@
 package bench
 
 import (
+	"cmp"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
+
+	"github.com/aer-go/aer/contaminate"
 )
 
 // Row is one run of runs.csv: a method spec fitted on one dataset's split
@@ -47,6 +51,10 @@ type Row struct {
 	PredictSeconds   float64 // scoring the test rows
 	HeapPeakBytes    uint64
 	SettingsHash     string
+	// Contamination is the run's condition (package contaminate,
+	// "flip:0.1"); "" when clean. runs.csv has its column, the last,
+	// only when a bench contaminates ("none" for clean).
+	Contamination string
 }
 
 // column is one column of runs.csv.
@@ -162,16 +170,35 @@ func Columns() []string {
 // method: they differ between two otherwise identical runs.
 var TimingColumns = []string{"fit_seconds", "predict_seconds", "heap_peak_bytes"}
 
-// WriteRuns writes rows as runs.csv.
+// ContaminationColumn is the column of runs.csv holding each run's
+// contamination ("none" when clean), the last, written only when a row is
+// contaminated.
+const ContaminationColumn = "contamination"
+
+// WriteRuns writes rows as runs.csv, with the contamination column when
+// any row is contaminated.
 func WriteRuns(w io.Writer, rows []Row) error {
+	return writeRuns(w, rows, slices.ContainsFunc(rows, func(r Row) bool { return r.Contamination != "" }))
+}
+
+// writeRuns writes rows as runs.csv, with the contamination column when
+// withCond.
+func writeRuns(w io.Writer, rows []Row, withCond bool) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(Columns()); err != nil {
+	head := Columns()
+	if withCond {
+		head = append(head, ContaminationColumn)
+	}
+	if err := cw.Write(head); err != nil {
 		return err
 	}
-	rec := make([]string, len(columns))
+	rec := make([]string, len(head))
 	for i := range rows {
 		for j, c := range columns {
 			rec[j] = c.get(&rows[i])
+		}
+		if withCond {
+			rec[len(columns)] = cmp.Or(rows[i].Contamination, contaminate.None)
 		}
 		if err := cw.Write(rec); err != nil {
 			return err
@@ -194,6 +221,7 @@ func ReadRuns(r io.Reader, name string) ([]Row, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	condAt := slices.Index(head, ContaminationColumn)
 	idx := make([]int, len(columns))
 	for j, c := range columns {
 		idx[j] = -1
@@ -213,6 +241,13 @@ func ReadRuns(r io.Reader, name string) ([]Row, error) {
 			if err := c.set(&row, rec[idx[j]]); err != nil {
 				return fmt.Errorf("%s: line %d, column %q: %q: %w", name, line, c.name, rec[idx[j]], err)
 			}
+		}
+		if condAt >= 0 && rec[condAt] != contaminate.None {
+			c, err := contaminate.ParseCondition(rec[condAt])
+			if err != nil {
+				return fmt.Errorf("%s: line %d, column %q: %w", name, line, ContaminationColumn, err)
+			}
+			row.Contamination = condName(c)
 		}
 		rows = append(rows, row)
 		return nil

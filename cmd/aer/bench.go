@@ -16,11 +16,12 @@ import (
 	"golang.org/x/term"
 
 	"github.com/aer-go/aer/bench"
+	"github.com/aer-go/aer/contaminate"
 )
 
 // benchUsage is aer help bench.
 const benchUsage = `Usage: aer bench --datasets DIR --seeds 0-4 [--methods LIST] [--grid paper] --out OUT [--jobs N] [--protocol sklearn|split-column] [--anchors DIR]
-                 [--id COL] [--drop COL,...] [--categorical COL,...] [--json]
+                 [--id COL] [--drop COL,...] [--categorical COL,...] [--contaminate SPEC] [--json]
 
 Fits every method on every dataset and seed and writes, under OUT:
   runs.csv      one row per dataset, method and seed: the tuned threshold,
@@ -123,6 +124,28 @@ per finished run goes to stderr. Standard output holds the ranking across
 datasets (mean rank of the test balanced accuracy, Friedman's p) and the
 report's path; --json prints a summary with the ranking and every file.
 
+--contaminate SPEC runs every method, dataset and seed under each condition
+of SPEC too, and the clean one: a comma-separated list of KIND:LEVEL
+(KIND:L1:L2:... for several levels; none is clean) with LEVEL a share from 0
+to 0.5 and KIND flip (that share of each class's labels flipped to the other
+class), flip-minority (that share of the minority rows relabelled as
+majority) or outliers (that share of each class's rows replaced by gross
+outliers, every feature at its mean plus or minus 10 standard deviations,
+labels kept), such as flip:0.05:0.1:0.2,outliers:0.1. After each split the
+training and validation rows (the data a user has) are contaminated, each
+at that share, before the standardisation; the test rows never are. The
+rows are drawn from the seed, the same for every method of a dataset and
+seed, and those of a lower level are among a higher one's. runs.csv gains a
+last column, contamination (none when clean); the clean runs write OUT as
+without the flag (and resume a bench without it), each contaminated
+condition writes preds/, summaries/, tests.csv, report.md, report.html and
+figures/ under OUT/contaminated/KIND-LEVEL/, and OUT/contamination.md and
+contamination.csv (printed too) give, per condition and method, the mean
+test balanced accuracy and ROC-AUC over datasets, the reference method's
+paired difference from each other method and each method's paired change
+from clean, each with its standard error over datasets. docs/robustness.md
+has a measurement.
+
 --scaling 10k,30k,100k,300k,1M runs the scaling experiment instead (no
 --datasets): for each training row count n it generates n x 5/3 rows as
 aer gen --features 20 --informative 10 --clusters 4 --ratio 99 does (seed:
@@ -163,6 +186,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	reference := fs.String("reference", "", "method `spec` the tests compare with every other (default: aer if benchmarked, else the first)")
 	asJSON := fs.Bool("json", false, "print one JSON summary on stdout")
 	scaling := fs.String("scaling", "", "run the scaling experiment instead: training row `counts` such as 10k,100k,1M (see below)")
+	contam := fs.String("contaminate", "", "also run under these contamination `conditions` of the training and validation rows, such as flip:0.05:0.1,outliers:0.1 (see below)")
 	scalingThreads := fs.String("scaling-threads", "", "with --scaling, fit at each of these thread `counts`, such as 1,2,4,8,16, and report the speedup")
 	var df dataFlags
 	df.register(fs)
@@ -178,6 +202,12 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	cfg := bench.Config{Grid: *grid, Protocol: *protocol, ThresholdRule: *rule, CrossFit: *crossFit, Jobs: *jobs, Threads: *threads, Out: *out,
 		Anchors: *anchors, Reference: *reference, Data: df.trainingOptions()}
+	if *contam != "" {
+		var err error
+		if cfg.Contaminate, err = contaminate.Parse(*contam); err != nil {
+			return usageErrorf("bench: --contaminate: %v", err)
+		}
+	}
 	if err := benchConfig(&cfg, datasets, *seeds, *methods); err != nil {
 		return err
 	}
@@ -220,6 +250,11 @@ func writeBenchText(w io.Writer, sum *bench.Summary) {
 			fmt.Fprintln(w, r.Note)
 		}
 		fmt.Fprintln(w)
+	}
+	if sum.Contamination != nil {
+		fmt.Fprintf(w, "Contamination (reference %s; the ranking above is of the clean runs):\n", sum.Contamination.Reference)
+		sum.Contamination.WriteText(w)
+		fmt.Fprintf(w, "(%s and %s)\n\n", filepath.Join(sum.Out, bench.ContaminationMD), bench.ContaminationCSV)
 	}
 	fmt.Fprintf(w, "%d runs: %d ran (%d failed), %d already done\n", sum.Runs, sum.Ran, sum.Failed, sum.Skipped)
 	fmt.Fprintf(w, "report: %s (and %s; %d files in %s, listed by --json)\n",
@@ -338,7 +373,7 @@ func (p *benchProgress) event(e bench.Event) {
 	p.last, p.lastLine, p.done, p.total = time.Now(), time.Now(), e.Done, e.Total
 	if p.bar != nil {
 		p.bar.ChangeMax(e.Total)
-		p.desc = fmt.Sprintf("bench %s %s seed %d", r.Dataset, r.Method, r.Seed)
+		p.desc = fmt.Sprintf("bench %s %s seed %d", runName(r), r.Method, r.Seed)
 		p.bar.Describe(p.desc)
 		p.bar.Set(e.Done)
 		return
@@ -355,7 +390,7 @@ func (p *benchProgress) event(e bench.Event) {
 			what = fmt.Sprintf("balanced accuracy %.4f, fit %.2f s", r.BalancedAccuracy, r.FitSeconds)
 		}
 	}
-	fmt.Fprintf(p.w, "bench: [%d/%d] %s %s seed %d: %s\n", e.Done, e.Total, r.Dataset, r.Method, r.Seed, what)
+	fmt.Fprintf(p.w, "bench: [%d/%d] %s %s seed %d: %s\n", e.Done, e.Total, runName(r), r.Method, r.Seed, what)
 }
 
 func (p *benchProgress) finish() {
@@ -366,6 +401,15 @@ func (p *benchProgress) finish() {
 		p.bar.Finish()
 		fmt.Fprintln(p.w)
 	}
+}
+
+// runName is a run's dataset, and its contamination when it has one
+// ("abalone_19 [flip:0.1]").
+func runName(r *bench.Row) string {
+	if r.Contamination != "" {
+		return r.Dataset + " [" + r.Contamination + "]"
+	}
+	return r.Dataset
 }
 
 func oneLine(s string) string {

@@ -116,6 +116,8 @@ func TestBenchUsage(t *testing.T) {
 		{"--datasets", data, "--out", "x", "--grid", "big"},
 		{"--datasets", data, "--out", "x", "--protocol", "numpy"},
 		{"--datasets", data, "--out", "x", "--methods", "gbdt", "--reference", "tree"},
+		{"--datasets", data, "--out", "x", "--contaminate", "flip:0.7"},
+		{"--datasets", data, "--out", "x", "--contaminate", "noise:0.1"},
 	} {
 		if _, errOut, code := aer(t, append([]string{"bench"}, args...)...); code != 2 {
 			t.Errorf("%v: code %d, want 2 (%s)", args, code, errOut)
@@ -126,7 +128,7 @@ func TestBenchUsage(t *testing.T) {
 		t.Fatal(code)
 	}
 	golden(t, "bench/help.golden", out)
-	for _, flag := range []string{"-datasets", "-seeds", "-methods", "-grid", "-out", "-jobs", "-threads", "-protocol", "-anchors", "-reference", "-json"} {
+	for _, flag := range []string{"-datasets", "-seeds", "-methods", "-grid", "-out", "-jobs", "-threads", "-protocol", "-anchors", "-reference", "-contaminate", "-json"} {
 		if !strings.Contains(out, flag) {
 			t.Errorf("aer help bench does not document %s", flag)
 		}
