@@ -346,7 +346,7 @@ func formatGrid(grid [][]string, none bool) string {
 // mixtureParam is the parameter mixture: gaussian is kept as the empty
 // Config.Mixture, so that a Gaussian configuration saves as before.
 func mixtureParam() learn.ParamSpec[Config] {
-	p := enum("mixture", "family of the mixture's components: gaussian (the paper) or t (multivariate t, each component's degrees of freedom estimated; heavy tails pull the components less)",
+	p := enum("mixture", "family of the mixture's components: gaussian (the paper) or t (multivariate t, each component's degrees of freedom estimated; heavy tails pull the components less; measured in docs/robustness.md: equal on clean data, +0.009 balanced accuracy under 5-10% flipped labels, 2.8x the fit time)",
 		mixtureNames, func(c *Config) *MixtureFamily { return &c.Mixture })
 	set := p.Set
 	p.Get = func(c *Config) string {
