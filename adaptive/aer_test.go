@@ -465,7 +465,7 @@ func TestParams(t *testing.T) {
 	for key, want := range map[string][2]string{
 		"components": {"2-4,6", "2-8"}, "member.eta": {"0.05", "0.3"}, "grid": {"none", "none"},
 		"projection": {"simplex", "minmax"}, "member": {"gbdt", "gbdt"}, "member.n_estimators": {"100", "100"},
-		"peers": {"logreg,svm", "logreg,svm"}, "peer.svm.C": {"1", "1"}, "peer_rows": {"20000", "20000"}, "peer.logreg.C": {"0.5", "1"}, "peer.logreg.max_iter": {"2000", "2000"},
+		"peers": {"logreg,svm", "logreg,svm"}, "peer.svm.C": {"1", "1"}, "peer_rows": {"10000", "10000"}, "peer.logreg.C": {"0.5", "1"}, "peer.logreg.max_iter": {"2000", "2000"},
 		"max_iter": {"1000", "1000"},
 	} {
 		if p := got[key]; p.Value != want[0] || p.Default != want[1] {

@@ -135,7 +135,7 @@ type Config struct {
 	// PeerRows bounds the training rows each peer is fitted on: with
 	// more, a random subsample of that many, every positive row kept up
 	// to half of them (a kernel machine's fit grows with the square of
-	// its rows). 0 means the preset's choice: 20,000 for plus, all rows
+	// its rows). 0 means the preset's choice: 10,000 for plus, all rows
 	// for paper (which has no peers); -1 means all rows.
 	PeerRows int
 	// Fallback lets the ensemble fall back on one member that is not a
@@ -260,7 +260,7 @@ func DefaultGrid() [][]string {
 }
 
 // DefaultPeerRows is the plus preset's PeerRows.
-const DefaultPeerRows = 20_000
+const DefaultPeerRows = 10_000
 
 // DefaultMixtureRows is the plus preset's MixtureRows.
 const DefaultMixtureRows = 200_000

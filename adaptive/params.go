@@ -69,7 +69,7 @@ var params = learn.ParamTable[Config]{
 		func(c *Config) *int { return &c.SelectPCs }),
 	learn.Int("mixture_rows", "majority rows the mixture is fitted on (more: a random subsample of that many; every row is still ranked); -1 = all rows; 0 = the preset's (plus 200000, paper all)", -1, learn.MaxRows,
 		func(c *Config) *int { return &c.MixtureRows }),
-	learn.Int("peer_rows", "training rows each peer is fitted on (more: a random subsample of that many, positives kept up to half); -1 = all rows; 0 = the preset's (plus 20000)", -1, learn.MaxRows,
+	learn.Int("peer_rows", "training rows each peer is fitted on (more: a random subsample of that many, positives kept up to half); -1 = all rows; 0 = the preset's (plus 10000)", -1, learn.MaxRows,
 		func(c *Config) *int { return &c.PeerRows }),
 	learn.Float("fallback", "fall back on a global member or peer whose calibrated, class-balanced validation log-loss is below the ensemble's by more than this many paired standard errors; -1 = never; 0 = the preset's (plus 2, paper never)", -1, math.Inf(1),
 		func(c *Config) *float64 { return &c.Fallback }),
