@@ -19,10 +19,13 @@ import (
 // Quantization) after its length; then, per support vector, its training
 // row as a zigzag varint of the difference to the previous one's; per
 // support vector its dual coefficient as a float32; per feature the
-// offset (float64) and scale (float32) of its support-vector values; per
+// offset and scale (float32) of its support-vector values; per
 // support vector, feature by feature, the integer k of its value
 // offset + k*scale (int16, or int8 for learn.PrecisionInt8); for the
-// linear kernel, the weight vector w (float64 per feature), exactly.
+// linear kernel, the weight vector w (float64 per feature), exactly;
+// last a byte, 1 when the training means follow (float64 per feature,
+// exactly; binary rather than the JSON header's text, a third of the
+// bytes), 0 for a model without them.
 const quantMagic = "AERQSV\x00\x01"
 
 // quantHeader is the JSON header of a quantised payload.
@@ -126,14 +129,17 @@ func (m *Model) encodeQuant(ints quantize.Ints) (enc []byte, svs *mat.Dense, coe
 			for s := range n {
 				lo, hi = math.Min(lo, full.At(s, f)), math.Max(hi, full.At(s, f))
 			}
-			off[f] = lo/2 + hi/2
+			off[f] = float64(float32(lo/2 + hi/2))
+			if math.IsInf(off[f], 0) {
+				return nil, nil, nil
+			}
 			var err error
 			if sc, err = ints.Scale(math.Max(hi-off[f], off[f]-lo)); err != nil {
 				return nil, nil, nil
 			}
 		}
 		scale[f] = sc
-		w.Float64(off[f])
+		w.Float32(float32(off[f]))
 		w.Float32(sc)
 	}
 	if n > 0 {
@@ -146,6 +152,14 @@ func (m *Model) encodeQuant(ints quantize.Ints) (enc []byte, svs *mat.Dense, coe
 	}
 	if m.k.kind == kLinear {
 		for _, v := range m.w {
+			w.Float64(v)
+		}
+	}
+	if m.means == nil {
+		w.Byte(0)
+	} else {
+		w.Byte(1)
+		for _, v := range m.means {
 			w.Float64(v)
 		}
 	}
@@ -193,7 +207,7 @@ func (m *Model) decisionBound(svs *mat.Dense, coefs []float64) float64 {
 // finishQuant prepends the magic and header to the arrays enc.
 func (m *Model) finishQuant(q learn.Quantization, enc []byte) ([]byte, error) {
 	h := quantHeader{header: header{Kernel: kernelNames[m.k.kind], Gamma: m.k.gamma, Coef0: m.k.coef0, Degree: m.k.degree,
-		Features: m.sv.d, Support: len(m.coef), Intercept: m.intercept, PlattA: m.plattA, PlattB: m.plattB, Summary: m.summary, Means: m.means},
+		Features: m.sv.d, Support: len(m.coef), Intercept: m.intercept, PlattA: m.plattA, PlattB: m.plattB, Summary: m.summary},
 		Quantization: q}
 	js, err := json.Marshal(h)
 	if err != nil {
@@ -230,6 +244,9 @@ func decodeQuant(p []byte) (*Model, error) {
 	if err != nil {
 		return bad(err)
 	}
+	if h.Means != nil {
+		return bad(fmt.Errorf("training means in the header"))
+	}
 	q := h.Quantization
 	levels, err := quantize.Levels(q.Precision)
 	switch {
@@ -247,8 +264,9 @@ func decodeQuant(p []byte) (*Model, error) {
 		width = 1
 	}
 	// The least bytes the arrays take: a varint, a float32 and d integers
-	// per support vector, 12 bytes per feature, and w for linear.
-	need := uint64(n)*(5+uint64(d)*uint64(width)) + 12*uint64(d)
+	// per support vector, 8 bytes per feature, w for linear, the means'
+	// byte.
+	need := uint64(n)*(5+uint64(d)*uint64(width)) + 8*uint64(d) + 1
 	if kind == kLinear {
 		need += 8 * uint64(d)
 	}
@@ -276,7 +294,8 @@ func decodeQuant(p []byte) (*Model, error) {
 	off := make([]float64, d)
 	scale := make([]float32, d)
 	for f := range d {
-		off[f], scale[f] = r.Float64(), quantize.GetScale(r)
+		off[f] = float64(r.Float32())
+		scale[f] = quantize.GetScale(r)
 		if !finite(off[f]) {
 			r.Fail("offset of feature %d is not finite", f+1)
 		}
@@ -298,6 +317,23 @@ func decodeQuant(p []byte) (*Model, error) {
 				r.Fail("weight %d is not finite", f+1)
 			}
 		}
+	}
+	switch r.Byte() {
+	case 0:
+	case 1:
+		if r.Len() < 8*d {
+			r.Fail("%d bytes for %d training means", r.Len(), d)
+			break
+		}
+		h.Means = make([]float64, d)
+		for f := range h.Means {
+			h.Means[f] = r.Float64()
+			if !finite(h.Means[f]) {
+				r.Fail("training mean %d is not finite", f+1)
+			}
+		}
+	default:
+		r.Fail("training means flag")
 	}
 	if err := r.Done(); err != nil {
 		return bad(err)

@@ -217,9 +217,10 @@ func TestQuantizeAttributions(t *testing.T) {
 }
 
 // TestQuantizeOldPayloads: full payloads, with and without the training
-// means, still load as full models; a quantised payload with damaged
-// parts (a count beyond the bytes, a stated bound out of range, trailing
-// bytes, truncation) is an error.
+// means, still load as full models; a model without means quantises
+// without them; a quantised payload with damaged parts (a precision or
+// tree count out of range, a bad means flag, trailing bytes, truncation)
+// is an error.
 func TestQuantizeOldPayloads(t *testing.T) {
 	d := problem(t, 100, 4, 34)
 	m := fit(t, d, nil, Settings{}, learn.Env{})
@@ -233,8 +234,19 @@ func TestQuantizeOldPayloads(t *testing.T) {
 			t.Fatal("a full payload loaded as a quantised or different model")
 		}
 	}
+	// A model without training means quantises without them.
+	noMeans, err := decode(payload(t, quant(t, m, learn.PrecisionInt16)))
+	if err != nil || noMeans.means != nil {
+		t.Fatalf("quantised without means: %v, means %v", err, noMeans.means)
+	}
+	if _, err := noMeans.Attribute(d.X); !errors.Is(err, learn.ErrNoAttribution) {
+		t.Fatalf("quantised without means: %v, want ErrNoAttribution", err)
+	}
+	m.means = make([]float64, 4)
 	b := payload(t, quant(t, m, learn.PrecisionInt16))
-	bad := [][]byte{b[:len(b)-1], append(bytes.Clone(b), 0), []byte(quantMagic + "\x02{}")}
+	flag := bytes.Clone(b)
+	flag[len(flag)-8*4-1] = 2
+	bad := [][]byte{flag, b[:len(b)-1], append(bytes.Clone(b), 0), []byte(quantMagic + "\x02{}")}
 	edit := func(old, new string) []byte {
 		out := bytes.Replace(b, []byte(old), []byte(new), 1)
 		if bytes.Equal(out, b) {
