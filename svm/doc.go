@@ -66,4 +66,16 @@
 //
 // The registered method (NewStandardized) imputes missing values with
 // training means and standardises features first, as the SVM needs.
+//
+// # Quantised models
+//
+// Model.Quantize (learn.Quantizer) gives a copy whose support vectors are
+// 16- or 8-bit integers per feature (times a scale of the feature, about
+// an offset) and whose coefficients are float32, in a compact payload
+// that Method.Load reads beside the full one; it decodes into the same
+// in-memory layout, so it predicts as fast, and it states a bound on its
+// probabilities' change through the RBF kernel's Lipschitz constant
+// sqrt(2 gamma / e) and the Platt sigmoid (Model.Quantize). A linear
+// kernel keeps its weights exactly; the polynomial kernel is not
+// quantised.
 package svm

@@ -30,7 +30,9 @@ type Model struct {
 	plattB    float64
 	w         []float64 // linear kernel: sum_s coef_s sv_s
 	summary   *Summary
-	means     []float64 // training rows' feature means: the attributions' reference
+	means     []float64           // training rows' feature means: the attributions' reference
+	quant     *learn.Quantization // how the model was quantised; nil for a full model
+	qpayload  []byte              // a quantised model's encoding (quantize.go)
 }
 
 // Summary reports what a fit found.
@@ -255,6 +257,9 @@ var kernelNames = [...]string{kLinear: Linear, kRBF: RBF, kPoly: Polynomial}
 
 // MarshalBinary encodes the model for Method.Load.
 func (m *Model) MarshalBinary() ([]byte, error) {
+	if m.quant != nil {
+		return bytes.Clone(m.qpayload), nil
+	}
 	h := header{Kernel: kernelNames[m.k.kind], Gamma: m.k.gamma, Coef0: m.k.coef0, Degree: m.k.degree,
 		Features: m.sv.d, Support: len(m.coef), Intercept: m.intercept, PlattA: m.plattA, PlattB: m.plattB, Summary: m.summary, Means: m.means}
 	js, err := json.Marshal(h)
@@ -281,6 +286,9 @@ func decode(p []byte) (*Model, error) {
 	bad := func(format string, a ...any) (*Model, error) {
 		return nil, fmt.Errorf("svm: decoding the model: "+format, a...)
 	}
+	if bytes.HasPrefix(p, []byte(quantMagic)) {
+		return decodeQuant(p)
+	}
 	if !bytes.HasPrefix(p, []byte(magic)) {
 		return bad("not an svm model (bad magic)")
 	}
@@ -298,29 +306,9 @@ func decode(p []byte) (*Model, error) {
 		return bad("%v", err)
 	}
 	p = p[n:]
-	kind := -1
-	for k, name := range kernelNames {
-		if name == h.Kernel {
-			kind = k
-		}
-	}
-	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-	switch {
-	case kind < 0:
-		return bad("unknown kernel %q", h.Kernel)
-	case !(h.Gamma > 0) || !finite(h.Gamma) || !finite(h.Coef0) || h.Degree < 1 || h.Degree > 1<<20:
-		return bad("kernel coefficients gamma %v, coef0 %v, degree %d out of range", h.Gamma, h.Coef0, h.Degree)
-	case h.Features < 1 || h.Features > 1<<24 || h.Support < 0:
-		return bad("%d features, %d support vectors", h.Features, h.Support)
-	case !finite(h.Intercept) || !finite(h.PlattA) || !finite(h.PlattB):
-		return bad("intercept or sigmoid not finite")
-	case h.Means != nil && len(h.Means) != h.Features:
-		return bad("%d training means for %d features", len(h.Means), h.Features)
-	}
-	for j, v := range h.Means {
-		if !finite(v) {
-			return bad("training mean %d is not finite", j+1)
-		}
+	kind, err := checkHeader(&h)
+	if err != nil {
+		return bad("%v", err)
 	}
 	want := uint64(h.Support) * (8 + 8 + 8*uint64(h.Features))
 	if uint64(len(p)) != want || want/uint64(h.Features+2) != 8*uint64(h.Support) {
@@ -350,6 +338,36 @@ func decode(p []byte) (*Model, error) {
 	m.plattA, m.plattB, m.summary, m.means = h.PlattA, h.PlattB, h.Summary, h.Means
 	return m, nil
 }
+
+// checkHeader checks a payload's header and returns its kernel's kind.
+func checkHeader(h *header) (int, error) {
+	kind := -1
+	for k, name := range kernelNames {
+		if name == h.Kernel {
+			kind = k
+		}
+	}
+	switch {
+	case kind < 0:
+		return 0, fmt.Errorf("unknown kernel %q", h.Kernel)
+	case !(h.Gamma > 0) || !finite(h.Gamma) || !finite(h.Coef0) || h.Degree < 1 || h.Degree > 1<<20:
+		return 0, fmt.Errorf("kernel coefficients gamma %v, coef0 %v, degree %d out of range", h.Gamma, h.Coef0, h.Degree)
+	case h.Features < 1 || h.Features > 1<<24 || h.Support < 0:
+		return 0, fmt.Errorf("%d features, %d support vectors", h.Features, h.Support)
+	case !finite(h.Intercept) || !finite(h.PlattA) || !finite(h.PlattB):
+		return 0, fmt.Errorf("intercept or sigmoid not finite")
+	case h.Means != nil && len(h.Means) != h.Features:
+		return 0, fmt.Errorf("%d training means for %d features", len(h.Means), h.Features)
+	}
+	for j, v := range h.Means {
+		if !finite(v) {
+			return 0, fmt.Errorf("training mean %d is not finite", j+1)
+		}
+	}
+	return kind, nil
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // NumClasses is 2: Model scores the positive class (PositiveProba).
 func (m *Model) NumClasses() int { return 2 }

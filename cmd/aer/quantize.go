@@ -19,20 +19,25 @@ feature of more than 256 cuts), and the table holds the original values,
 so every row reaches the same leaves; the leaf values are stored as
 integers of --precision times a scale of their tree (int16, the default:
 off by at most 1/65534 of the tree's largest leaf; int8: 1/254), in a
-compact binary encoding.
+compact binary encoding. An svm's support vectors are stored feature by
+feature the same way (integers times a scale of the feature, about an
+offset), its coefficients as float32.
 
 Quantised: gbdt and its variants (gbdt-tuned, gbdt-focal, gbdt-leafwise,
 rus-gbdt, smote-gbdt), binary and native multi-class, models imported
-from XGBoost and LightGBM (without categorical splits), and aer and
-dynens, whose boosted members are quantised (a logistic-regression peer
-is kept as it is). Another method is refused with an error naming it,
+from XGBoost and LightGBM (without categorical splits), svm (RBF and
+linear kernels), and aer and dynens, whose boosted members and svm peer
+are quantised (a logistic-regression peer is kept as it is). Another method is refused with an error naming it,
 and nothing is written.
 
 The model says it is quantised (aer info shows it) and states its bound:
 the largest difference, on any row, between a probability it gives and
 the full-precision model's. For boosted trees it is the sum over the
 trees of the largest rounding of a leaf, through the sigmoid (softmax:
-half of it); for AER the largest of its members' (their weights are a
+half of it); for an RBF svm the sum over support vectors of each
+coefficient times the kernel's largest slope sqrt(2 gamma/e) times how
+far the vector moved, through the Platt sigmoid; for AER the largest of
+its members' (their weights are a
 convex combination); and through the decision layer's calibration. The
 decision layer and the threshold are kept.
 

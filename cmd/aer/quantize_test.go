@@ -46,7 +46,7 @@ func TestQuantizeEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	st, _ := os.Stat(small)
-	if q.Method != "aer" || q.Precision != "int16" || q.Trees == 0 || !(q.Bound > 0 && q.Bound < 1e-3) || q.ScoreBound <= 0 ||
+	if q.Method != "aer" || q.Precision != "int16" || q.Trees == 0 || !(q.Bound > 0 && q.Bound < 1e-2) || q.ScoreBound <= 0 ||
 		q.BytesOut != st.Size() || !(q.Ratio > 2) {
 		t.Fatalf("quantize --json: %s", out)
 	}
