@@ -19,9 +19,9 @@ import (
 //     the responsibilities of a fit per worker;
 //   - the subsets: each component's ranking of the rows and the Tomek
 //     search's index over the global subsets' union;
-//   - the peers, fitted one at a time on all rows before the members:
-//     the largest of their own estimates (logreg: its feature-major
-//     copy);
+//   - the peers, fitted one at a time on all rows (at most peer_rows,
+//     copied) before the members: the largest of their own estimates
+//     (logreg: its feature-major copy; svm: its kernel cache);
 //   - the members: the bins of the rows of every place being fitted and
 //     a boosted tree's per-row buffers per worker;
 //   - the weights and tuning: the members' outputs on the validation
@@ -92,14 +92,19 @@ func (r *resolvedConfig) fitMemory(n, nv, f, workers, L int64, copy bool, from i
 	// row of gradients, row indices, margins and weights.
 	perRow := 2*f + 100
 	fit := min(workers, G) * n * perRow
-	// The peers fit on every row, one at a time before the members.
+	// The peers fit on every row (at most peer_rows of them, a copy),
+	// one at a time before the members.
+	pn, copied := n, int64(0)
+	if r.PeerRows > 0 && int64(r.PeerRows) < n {
+		pn, copied = int64(r.PeerRows), int64(r.PeerRows)*f*word
+	}
 	var peerFit int64
 	for _, pm := range r.Peers {
-		b := n * f * word // at least a copy of the rows
-		if e, ok := learn.FitMemory(pm, learn.Shape{Rows: int(n), Features: int(f), Workers: int(workers)}); ok {
+		b := pn * f * word // at least a copy of the rows
+		if e, ok := learn.FitMemory(pm, learn.Shape{Rows: int(pn), Features: int(f), Workers: int(workers)}); ok {
 			b = e
 		}
-		peerFit = max(peerFit, b)
+		peerFit = max(peerFit, b+copied)
 	}
 	if workers > G { // subsets' copies while the global members train
 		fit += (workers - G) * (n/L*f*word + n/L*perRow)
