@@ -72,5 +72,5 @@ func (m *Model) Decide(ctx context.Context, valid *Table, opt decision.Options, 
 	}
 	h := *m.header
 	h.Decision = layerJSON
-	return &Model{header: &h, model: model, layer: layer}, nil
+	return &Model{header: &h, model: model, layer: layer, density: m.density}, nil
 }

@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"time"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/aer-go/aer/adaptive"
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/decision"
+	"github.com/aer-go/aer/density"
 	"github.com/aer-go/aer/learn"
 	_ "github.com/aer-go/aer/methods" // every method registered, as aer fit has them
 	"github.com/aer-go/aer/modelfile"
@@ -32,6 +35,14 @@ const Version = "0.1.0-dev"
 type Settings struct {
 	Spec
 	Env
+	// NoOODDensity fits no out-of-distribution density (aer fit
+	// --ood-density=false). By default a model without a score of its
+	// own (every method but binary AER) gets one (package density): a
+	// Gaussian mixture of at most density.DefaultRows training rows of
+	// every class, drawn with the seed, its threshold set on the
+	// validation rows, or without them on training rows held out of the
+	// mixture's sample; Model.OOD, aer predict --ood and aer serve use it.
+	NoOODDensity bool
 }
 
 // Spec is what a fit fits (Settings.Spec): Params set the method's
@@ -112,7 +123,18 @@ func Fit(ctx context.Context, train, valid *Table, s *Settings, method learn.Met
 		}
 	}
 	start := time.Now()
+	var sample *density.Sample
+	ds := &density.Settings{Seed: s.Seed, Workers: s.Workers}
+	if !s.NoOODDensity {
+		// Drawn before the fit, which may overwrite the training rows
+		// (Env.ConsumeTrain).
+		sample = density.Draw(tr.X, va == nil, ds)
+	}
 	f, err := p.Fit(ctx, tr, va, k, s.Env)
+	if err != nil {
+		return nil, err
+	}
+	dens, warning, err := fitDensity(ctx, f.Model, sample, va, ds)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +142,36 @@ func Fit(ctx context.Context, train, valid *Table, s *Settings, method learn.Met
 	if err := ctx.Err(); err != nil {
 		return nil, err // interrupted after the fit: no model
 	}
-	return newFitted(f, schema, s.Seed, summary, elapsed)
+	m, err := newFitted(f, schema, s.Seed, summary, elapsed, dens)
+	if err == nil && warning != "" {
+		m.report.Warnings = append(m.report.Warnings, warning)
+	}
+	return m, err
+}
+
+// fitDensity fits the out-of-distribution density of a model without a
+// score of its own on sample (nil: none asked for), its threshold on
+// va's rows when given. A density that cannot be fitted (a feature too
+// large to standardise) leaves the model without one and a warning.
+func fitDensity(ctx context.Context, model learn.Model, sample *density.Sample, va *learn.Data, s *density.Settings) (*density.Model, string, error) {
+	if sample == nil {
+		return nil, "", nil
+	}
+	if _, own := learn.OODOf(model); own {
+		return nil, "", nil
+	}
+	var vx *mat.Dense
+	if va != nil {
+		vx = va.X
+	}
+	d, err := sample.Fit(ctx, vx, s)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, "", ctx.Err()
+		}
+		return nil, fmt.Sprintf("no out-of-distribution density: %v", err), nil
+	}
+	return d, "", nil
 }
 
 // validData returns the validation table's rows with train's features,
@@ -198,7 +249,7 @@ type FitReport struct {
 }
 
 // newFitted builds the model of a finished fit.
-func newFitted(f *pipeline.Fitted, schema dataset.Schema, seed uint64, ts *TrainSummary, elapsed time.Duration) (*Model, error) {
+func newFitted(f *pipeline.Fitted, schema dataset.Schema, seed uint64, ts *TrainSummary, elapsed time.Duration, dens *density.Model) (*Model, error) {
 	cfg, err := json.Marshal(FitConfig{Seed: seed, Params: learn.ParamMap(f.Method.Params()), Train: ts})
 	if err != nil {
 		return nil, err
@@ -212,6 +263,11 @@ func newFitted(f *pipeline.Fitted, schema dataset.Schema, seed uint64, ts *Train
 	h := &modelfile.Header{Method: f.Method.Name(), Schema: schema, Config: cfg, Decision: layerJSON, Producer: "aer " + Version, Multiclass: f.Strategy}
 	m := &Model{header: h, model: f.Model, layer: f.Layer,
 		report: &FitReport{Search: f.Search, Seconds: elapsed.Seconds()}}
+	if dens != nil {
+		if err := m.attachDensity(dens); err != nil {
+			return nil, err
+		}
+	}
 	if f.Model.NumClasses() == 2 {
 		m.report.Layer = f.Layer
 		m.report.Summary = learn.SummaryOf(f.Model)
@@ -226,4 +282,62 @@ func orDefault(method learn.Method) learn.Method {
 		return DefaultMethod()
 	}
 	return method
+}
+
+// attachDensity gives m the out-of-distribution density d: in its
+// header, and, of two classes, in its chain between the decision layer
+// and the method's model, where a loaded file has it (ReadModel).
+func (m *Model) attachDensity(d *density.Model) error {
+	b, err := d.Encode()
+	if err != nil {
+		return err
+	}
+	m.header.OOD, m.density = b, d
+	if s := m.scorer(); s != nil {
+		inner := decision.Detach(s)
+		m.model = density.Wrap(inner, d)
+		if inner != s {
+			m.model = decision.Attach(density.Wrap(inner, d), decision.LayerOf(s))
+		}
+	}
+	return nil
+}
+
+// FitDensity returns a copy of the model with an out-of-distribution
+// density (package density) fitted on the rows of t (their features,
+// read by column name as Predict reads them; labels not needed), its
+// threshold set on valid's rows when valid is not nil, else on rows of t
+// held out of the mixture's sample: for a model whose training rows Fit
+// did not see, such as an imported one (Import), or one fitted with
+// Settings.NoOODDensity. A model that already has an out-of-distribution
+// score (Model.OOD) is refused with learn.ErrParam. m is left as it is.
+func (m *Model) FitDensity(ctx context.Context, t, valid *Table, s *density.Settings) (*Model, error) {
+	if err := m.usable(); err != nil {
+		return nil, err
+	}
+	if _, ok := m.OOD(); ok {
+		return nil, fmt.Errorf("%w: the %s model already has an out-of-distribution score", learn.ErrParam, m.Method())
+	}
+	e, err := m.encode(t)
+	if err != nil {
+		return nil, err
+	}
+	var vx *mat.Dense
+	if valid != nil {
+		v, err := m.encode(valid)
+		if err != nil {
+			return nil, fmt.Errorf("validation rows: %w", err)
+		}
+		vx = v.X
+	}
+	d, err := density.Fit(ctx, e.X, vx, s)
+	if err != nil {
+		return nil, err
+	}
+	h := *m.header
+	out := &Model{header: &h, model: m.model, layer: m.layer, report: m.report}
+	if err := out.attachDensity(d); err != nil {
+		return nil, err
+	}
+	return out, nil
 }

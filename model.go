@@ -14,6 +14,7 @@ import (
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/decision"
 	"github.com/aer-go/aer/decompose"
+	"github.com/aer-go/aer/density"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/modelfile"
 )
@@ -32,10 +33,14 @@ type Model struct {
 	// layer is the decision (header.Decision): of two classes the
 	// calibration and threshold, nil without them; of three or more the
 	// class weights or cost matrix, never nil.
-	layer  *decision.Layer
-	sum    string     // the file's checksum, once read or computed
-	once   sync.Once  // computes sum
-	report *FitReport // nil for a model read from a file
+	layer *decision.Layer
+	// density is the out-of-distribution density of a model without a
+	// score of its own (header.OOD): of two classes also in model's
+	// chain (density.Wrap), of three or more here alone; nil without one.
+	density *density.Model
+	sum     string     // the file's checksum, once read or computed
+	once    sync.Once  // computes sum
+	report  *FitReport // nil for a model read from a file
 }
 
 // Where a model's decision threshold comes from, as Model.Threshold
@@ -100,6 +105,10 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	dens, err := readDensity(h)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	if h.Multiclass != "" || h.Schema.NumClasses() > 2 {
 		mm, err := loadClasses(h, method, payload)
 		if err != nil {
@@ -114,7 +123,7 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 		if err := l.Check(); err != nil || l.Weights == nil || len(l.Weights) != mm.NumClasses() {
 			return nil, fmt.Errorf("%s: multi-class decision of %d weights for %d classes (%v)", name, len(l.Weights), mm.NumClasses(), err)
 		}
-		return &Model{header: h, model: mm, layer: &l, sum: hex.EncodeToString(data[len(data)-sha256.Size:])}, nil
+		return &Model{header: h, model: mm, layer: &l, density: dens, sum: hex.EncodeToString(data[len(data)-sha256.Size:])}, nil
 	}
 	model, err := method.Load(payload)
 	if err != nil {
@@ -123,8 +132,11 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 	if model.NumFeatures() != len(h.Schema.Features) {
 		return nil, fmt.Errorf("%s: the %s model has %d features, its header names %d", name, h.Method, model.NumFeatures(), len(h.Schema.Features))
 	}
+	if dens != nil {
+		model = density.Wrap(model, dens)
+	}
 	// Decode verified the checksum, so the last bytes are it.
-	out := &Model{header: h, model: model, sum: hex.EncodeToString(data[len(data)-sha256.Size:])}
+	out := &Model{header: h, model: model, density: dens, sum: hex.EncodeToString(data[len(data)-sha256.Size:])}
 	if len(h.Decision) > 0 {
 		if bytes.Equal(bytes.TrimSpace(h.Decision), []byte("null")) {
 			return nil, fmt.Errorf("%s: decision layer: null (a file without a layer has no \"decision\" key)", name)
@@ -144,6 +156,37 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 		out.model, out.layer = decision.Attach(model, &l), &l
 	}
 	return out, nil
+}
+
+// readDensity returns the out-of-distribution density h holds (nil
+// when it has none), checked against h's features.
+func readDensity(h *modelfile.Header) (*density.Model, error) {
+	if len(h.OOD) == 0 {
+		return nil, nil
+	}
+	d, err := density.Decode(h.OOD)
+	if err != nil {
+		return nil, err
+	}
+	if d.Dim() != len(h.Schema.Features) {
+		return nil, fmt.Errorf("%w: it reads %d features, the header names %d", density.ErrCorrupt, d.Dim(), len(h.Schema.Features))
+	}
+	return d, nil
+}
+
+// OOD returns what scores the model's rows for being out of
+// distribution, with its threshold: the density fitted beside a model
+// without a score of its own (a *density.Model), or an AER model's own
+// score (its majority mixture); false for a model with neither (a file written
+// before they existed, or a fit with Settings.NoOODDensity).
+func (m *Model) OOD() (learn.OODScorer, bool) {
+	if m.usable() != nil {
+		return nil, false
+	}
+	if m.density != nil {
+		return m.density, true
+	}
+	return learn.OODOf(m.model)
 }
 
 // payload is the method's encoding of the model, without the decision

@@ -78,6 +78,7 @@ func TestNilArguments(t *testing.T) {
 		add("Model.WriteTo", what, func() error { _, err := m.WriteTo(io.Discard); return err })
 		add("Model.ReadTable", what, func() error { _, err := m.ReadTable(file); return err })
 		add("Model.Quantize", what, func() error { _, err := m.Quantize(aer.QuantizeOptions{}); return err })
+		add("Model.FitDensity", what, func() error { _, err := m.FitDensity(ctx, train, nil, nil); return err })
 	}
 	for what, tb := range tables {
 		add("Model.Predict", what, func() error { _, err := model.Predict(ctx, tb, nil); return err })
@@ -87,6 +88,14 @@ func TestNilArguments(t *testing.T) {
 		add("Fit", what, func() error { _, err := aer.Fit(ctx, tb, nil, nil, logreg); return err })
 		add("CrossValidate", what, func() error { _, err := aer.CrossValidate(ctx, tb, nil, logreg, nil, nil); return err })
 		add("Table.Parts", what, func() error { _, _, _, err := tb.Parts(); return err })
+		add("Model.FitDensity", what, func() error {
+			m, err := aer.Fit(ctx, train, nil, &aer.Settings{NoOODDensity: true}, logreg)
+			if err != nil {
+				return err
+			}
+			_, err = m.FitDensity(ctx, tb, nil, nil)
+			return err
+		})
 		errs = append(errs,
 			call{"Import", what, func() error {
 				_, err := aer.Import(ctx, strings.NewReader("{}"), aer.FromXGBoost, tb)
@@ -138,6 +147,7 @@ func TestNilArguments(t *testing.T) {
 			check{"Model.ImportedFrom", func() error { return zero(m.ImportedFrom() == nil, "%s: ImportedFrom", what) }},
 			check{"Model.Layer", func() error { return zero(m.Layer() == nil, "%s: Layer", what) }},
 			check{"Model.Quantization", func() error { _, ok := m.Quantization(); return zero(!ok, "%s: Quantization", what) }},
+			check{"Model.OOD", func() error { o, ok := m.OOD(); return zero(!ok && o == nil, "%s: OOD", what) }},
 			check{"Model.Learned", func() error { return zero(m.Learned() == nil, "%s: Learned", what) }},
 			check{"Model.Method", func() error { return zero(m.Method() == "", "%s: Method", what) }},
 			check{"Model.NumClasses", func() error { return zero(m.NumClasses() == 0, "%s: NumClasses", what) }},

@@ -12,8 +12,9 @@ import (
 
 // TestPredictOOD asks for out-of-distribution scores: an AER model gives
 // one score and flag per row, flags set by its threshold; without the
-// option there are none; a method without a density and an AER model
-// file written before the scores existed are refused with learn.ErrNoOOD.
+// option there are none; a model fitted without a density
+// (NoOODDensity) and an AER model file written before the scores existed
+// are refused with learn.ErrNoOOD.
 func TestPredictOOD(t *testing.T) {
 	ctx := context.Background()
 	train, valid, test := clinicTable(t, "train"), clinicTable(t, "valid"), clinicTable(t, "test")
@@ -55,12 +56,15 @@ func TestPredictOOD(t *testing.T) {
 	if rate := float64(p.OODFlagged()) / float64(len(p.OOD)); rate > adaptive.OODAlpha+0.05 {
 		t.Fatalf("%.3f of ordinary rows flagged, set for %v", rate, adaptive.OODAlpha)
 	}
-	g, err := aer.Fit(ctx, train, valid, &aer.Settings{Spec: aer.Spec{Params: []string{"n_estimators=10"}}}, gbdt(t))
+	g, err := aer.Fit(ctx, train, valid, &aer.Settings{Spec: aer.Spec{Params: []string{"n_estimators=10"}}, NoOODDensity: true}, gbdt(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := g.Predict(ctx, test, &aer.PredictOptions{OOD: true}); !errors.Is(err, learn.ErrNoOOD) {
-		t.Fatalf("gbdt with OOD: %v, want learn.ErrNoOOD", err)
+		t.Fatalf("gbdt without its density, with OOD: %v, want learn.ErrNoOOD", err)
+	}
+	if len(g.Header().OOD) != 0 {
+		t.Fatal("NoOODDensity wrote a density")
 	}
 	old, err := aer.Load("testdata/legacy/bin-aer.aer")
 	if err != nil {

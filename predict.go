@@ -147,7 +147,7 @@ func (p *Predictions) WriteCSV(w io.Writer) error {
 		if p.IDColumn != "" {
 			ids = p.ID
 		}
-		return predfile.WriteMultiPredictions(w, &predfile.MultiPredictions{Classes: p.Classes, Label: p.Label, Pred: p.Pred, Proba: p.Proba}, p.IDColumn, ids)
+		return predfile.WriteMultiPredictions(w, &predfile.MultiPredictions{Classes: p.Classes, Label: p.Label, Pred: p.Pred, Proba: p.Proba, OOD: p.OOD, OODFlag: p.OODFlag}, p.IDColumn, ids)
 	}
 	pw := predfile.NewPredictionsWriter(w, p.IDColumn, p.Label != nil, true, false)
 	if p.OOD != nil {
@@ -177,7 +177,7 @@ func (m *Model) Predict(ctx context.Context, t *Table, opt *PredictOptions) (*Pr
 	p := &Predictions{Classes: m.Classes(), IDColumn: t.d.IDColumn, ID: t.d.IDs, Label: enc.Y,
 		Pred: make([]int, r), Unseen: enc.unseen, Ignored: enc.ignored}
 	if opt.OOD {
-		if err := p.scoreOOD(m.model, enc.X); err != nil {
+		if err := p.scoreOOD(m, enc.X); err != nil {
 			return nil, err
 		}
 	}
@@ -218,11 +218,11 @@ func (m *Model) Predict(ctx context.Context, t *Table, opt *PredictOptions) (*Pr
 }
 
 // scoreOOD fills p's out-of-distribution scores and flags of the rows
-// x, encoded for model.
-func (p *Predictions) scoreOOD(model learn.Model, x *mat.Dense) error {
-	o, ok := learn.OODOf(model)
+// x, encoded for m (Model.OOD).
+func (p *Predictions) scoreOOD(m *Model, x *mat.Dense) error {
+	o, ok := m.OOD()
 	if !ok {
-		return fmt.Errorf("%w (only AER models fitted by this version have one)", learn.ErrNoOOD)
+		return fmt.Errorf("%w (models fitted by this version have one, unless fitted with --ood-density=false)", learn.ErrNoOOD)
 	}
 	var err error
 	if p.OOD, err = o.OODScore(x, nil); err != nil {

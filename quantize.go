@@ -64,7 +64,7 @@ func (m *Model) Quantize(opt QuantizeOptions) (*Model, error) {
 	}
 	lo := learn.QuantizeOptions{Precision: opt.Precision}
 	h := *m.header
-	out := &Model{header: &h, layer: m.layer, report: m.report}
+	out := &Model{header: &h, layer: m.layer, report: m.report, density: m.density}
 	if s := m.scorer(); s != nil {
 		q, err := learn.Quantize(decision.Detach(s), lo)
 		if err != nil {

@@ -110,8 +110,8 @@ func (m *Model) PredictStream(ctx context.Context, r io.Reader, name string, w i
 	var ood learn.OODScorer
 	if opt.OOD {
 		var ok bool
-		if ood, ok = learn.OODOf(m.model); !ok {
-			return nil, fmt.Errorf("%w (only AER models fitted by this version have one)", learn.ErrNoOOD)
+		if ood, ok = m.OOD(); !ok {
+			return nil, fmt.Errorf("%w (models fitted by this version have one, unless fitted with --ood-density=false)", learn.ErrNoOOD)
 		}
 		sum.OODThreshold, _ = ood.OODThreshold()
 	}
@@ -184,5 +184,9 @@ func (m *Model) predictStreamClasses(ctx context.Context, r io.Reader, name stri
 	if err := p.WriteCSV(w); err != nil {
 		return nil, err
 	}
-	return &StreamSummary{Rows: len(p.Pred), Labelled: p.Label != nil, IDColumn: p.IDColumn, ThresholdFrom: p.ThresholdFrom, Unseen: p.Unseen}, nil
+	sum := &StreamSummary{Rows: len(p.Pred), Labelled: p.Label != nil, IDColumn: p.IDColumn, ThresholdFrom: p.ThresholdFrom, Unseen: p.Unseen}
+	if p.OOD != nil {
+		sum.OODFlagged, sum.OODThreshold = p.OODFlagged(), p.OODThreshold
+	}
+	return sum, nil
 }

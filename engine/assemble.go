@@ -9,6 +9,7 @@ import (
 	"github.com/aer-go/aer"
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/decision"
+	"github.com/aer-go/aer/density"
 	"github.com/aer-go/aer/learn"
 	"github.com/aer-go/aer/modelfile"
 )
@@ -29,6 +30,10 @@ type Fitted struct {
 	// Prior is the training rows' weighted positive share: the Bayes
 	// threshold's prior.
 	Prior float64
+	// Density, when not nil, is the out-of-distribution density of a
+	// model without a score of its own (what aer.Fit fits on a sample of
+	// the training rows), kept in the model file's header; nil: none.
+	Density *density.Model
 }
 
 // Assemble makes the model aer.Fit would return from f: the decision
@@ -74,6 +79,11 @@ func Assemble(ctx context.Context, f *Fitted, valid *learn.Data, s *aer.Settings
 	}
 	if layer := decision.LayerOf(m); layer != nil {
 		if h.Decision, err = json.Marshal(layer); err != nil {
+			return nil, err
+		}
+	}
+	if f.Density != nil {
+		if h.OOD, err = f.Density.Encode(); err != nil {
 			return nil, err
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/aer-go/aer"
 	"github.com/aer-go/aer/decision"
+	"github.com/aer-go/aer/density"
 	"github.com/aer-go/aer/engine"
 	"github.com/aer-go/aer/learn"
 )
@@ -43,6 +44,7 @@ func TestAssembleEqualsFit(t *testing.T) {
 		va := validRows(t, m, valid)
 		f := &engine.Fitted{Learned: decision.Detach(m.Learned().(learn.Scorer)), Method: method, Schema: m.Schema(),
 			Train: aer.TrainSummary{Rows: train.Rows(), Positives: pos}, Prior: float64(pos) / float64(pos+neg)}
+		f.Density, _ = density.Of(m.Learned()) // gbdt's, fitted by Fit on the training rows
 		got, err := engine.Assemble(context.Background(), f, va, &aer.Settings{Env: aer.Env{Seed: 3}})
 		if err != nil {
 			t.Fatal(err)

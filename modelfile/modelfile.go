@@ -58,6 +58,11 @@ type Header struct {
 	// package decompose). Empty for a binary model, whose header is
 	// unchanged.
 	Multiclass string `json:"multiclass,omitempty"`
+	// OOD is the out-of-distribution density fitted beside a model that
+	// has no score of its own (package density), as the program that
+	// fitted it wrote it; empty when there is none (files written before
+	// it existed, AER models, fits that switched it off).
+	OOD json.RawMessage `json:"ood,omitempty"`
 }
 
 // Validate checks that the header is usable: a method and named,

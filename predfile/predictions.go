@@ -578,6 +578,11 @@ type MultiPredictions struct {
 	Proba []float64
 	// Weight holds the weight column's values; nil without one.
 	Weight []float64
+	// OOD and OODFlag, when not nil, hold each row's out-of-distribution
+	// score and flag, written as the last columns ood_score and ood (as
+	// PredictionsWriter.WithOOD writes them); readers ignore them.
+	OOD     []float64
+	OODFlag []bool
 }
 
 // ScorePrefix starts the name of a multi-class predictions file's
@@ -745,6 +750,12 @@ func WriteMultiPredictions(w io.Writer, p *MultiPredictions, idColumn string, id
 	for _, c := range p.Classes {
 		head = append(head, ScorePrefix+c)
 	}
+	if p.OOD != nil {
+		if len(p.OOD) != len(p.Pred) || len(p.OODFlag) != len(p.Pred) {
+			return fmt.Errorf("predictions: %d out-of-distribution scores and %d flags for %d rows", len(p.OOD), len(p.OODFlag), len(p.Pred))
+		}
+		head = append(head, "ood_score", "ood")
+	}
 	if err := cw.Write(head); err != nil {
 		return err
 	}
@@ -763,6 +774,16 @@ func WriteMultiPredictions(w io.Writer, p *MultiPredictions, idColumn string, id
 		row = append(row, p.Classes[p.Pred[i]])
 		for _, v := range p.Proba[i*k : (i+1)*k] {
 			row = append(row, dataset.FormatFloat(v))
+		}
+		if p.OOD != nil {
+			if math.IsNaN(p.OOD[i]) {
+				return fmt.Errorf("predictions: row %d: out-of-distribution score is NaN", i+1)
+			}
+			flag := "0"
+			if p.OODFlag[i] {
+				flag = "1"
+			}
+			row = append(row, strconv.FormatFloat(p.OOD[i], 'g', -1, 64), flag)
 		}
 		if err := cw.Write(row); err != nil {
 			return err

@@ -380,14 +380,17 @@ type Prediction struct {
 	// as aer explain shows them.
 	ClassFeatures []*aer.ClassAttributions `json:"class_features,omitempty"`
 	// OOD says how far the row lies from the model's training data,
-	// for a model that can tell (an AER model fitted by this version);
-	// omitted otherwise.
+	// for a model that can tell (fitted by this version, AER by its
+	// mixture, other methods by a density fitted beside them); omitted
+	// otherwise.
 	OOD *RowOOD `json:"ood,omitempty"`
 }
 
 // RowOOD is a row's out-of-distribution score (higher = farther from the
 // training data: for AER minus the row's log-density under the majority
-// class's mixture; the largest float64 for a row of density 0) and
+// class's mixture, for other methods under a mixture of the training
+// rows of every class (package density); the largest float64 for a row
+// of density 0) and
 // whether it lies above the model's threshold
 // (PredictResponse.OODThreshold), set at fit time so that about 1% of
 // rows like the training data do. Flagged rows are counted in the metric
@@ -487,22 +490,13 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request, sl *slot, rec *
 		top = defaultTop
 	}
 	out := PredictResponse{Model: sl.spec.Name, Method: m.saved.Header().Method, Threshold: m.threshold, ThresholdFrom: m.from, Scores: m.saved.Scores(), Rows: make([]Prediction, n), Ignored: req.unused}
-	var ood []float64
-	oodFlagged := 0
-	if o, ok := learn.OODOf(m.model); ok {
-		if ood, perr = o.OODScore(req.x, nil); perr != nil {
-			return s.scoreError(r.Context(), m, req.x, perr)
-		}
-		t, _ := o.OODThreshold()
-		out.OODThreshold = &t
+	oods, oodFlagged, perr := rowsOOD(m, req.x, &out)
+	if perr != nil {
+		return s.scoreError(r.Context(), m, req.x, perr)
 	}
 	for i, p := range score {
-		if ood != nil {
-			v := min(ood[i], math.MaxFloat64) // JSON has no infinity
-			out.Rows[i].OOD = &RowOOD{Score: v, Flagged: ood[i] > *out.OODThreshold}
-			if out.Rows[i].OOD.Flagged {
-				oodFlagged++
-			}
+		if oods != nil {
+			out.Rows[i].OOD = &oods[i]
 		}
 		pos := p >= m.threshold
 		c := 0
@@ -730,6 +724,30 @@ func (s *Server) serveMetrics(w http.ResponseWriter, r *http.Request, rec *recor
 	return nil
 }
 
+// rowsOOD scores the rows x for being out of distribution when m has a
+// score (aer.Model.OOD), setting out's threshold, and returns each
+// row's score and flag and the count flagged; nil without a score.
+func rowsOOD(m *loaded, x *mat.Dense, out *PredictResponse) ([]RowOOD, int, error) {
+	o, ok := m.saved.OOD()
+	if !ok {
+		return nil, 0, nil
+	}
+	ood, err := o.OODScore(x, nil)
+	if err != nil {
+		return nil, 0, err
+	}
+	t, _ := o.OODThreshold()
+	out.OODThreshold = &t
+	rows, flagged := make([]RowOOD, len(ood)), 0
+	for i, v := range ood {
+		rows[i] = RowOOD{Score: min(v, math.MaxFloat64), Flagged: v > t} // JSON has no infinity
+		if rows[i].Flagged {
+			flagged++
+		}
+	}
+	return rows, flagged, nil
+}
+
 // predictMulti answers a multi-class model's request: per row the class
 // its decision picks, that class's probability, and every class's.
 func (s *Server) predictMulti(w http.ResponseWriter, r *http.Request, sl *slot, rec *record, m *loaded, req *request) *Error {
@@ -757,9 +775,19 @@ func (s *Server) predictMulti(w http.ResponseWriter, r *http.Request, sl *slot, 
 	m.saved.Layer().Predict(proba, pred)
 	out := PredictResponse{Model: sl.spec.Name, Method: m.saved.Header().Method, ThresholdFrom: m.saved.Layer().Rule,
 		Scores: "probability", Rows: make([]Prediction, n), Classes: classes, Ignored: req.unused}
+	oods, oodFlagged, err := rowsOOD(m, req.x, &out)
+	if err != nil {
+		if errors.Is(err, learn.ErrData) {
+			return errorf(http.StatusBadRequest, kindNotScorable, 0, "", "the %s model cannot score these rows: %v", m.saved.Header().Method, err)
+		}
+		return &Error{Status: http.StatusInternalServerError, Kind: kindInternal, Err: err, Msg: fmt.Sprintf("out-of-distribution scores failed: %v", err)}
+	}
 	for i := range n {
 		row := proba[i*k : (i+1)*k]
 		out.Rows[i] = Prediction{Score: row[pred[i]], Label: classes[pred[i]], Probabilities: row}
+		if oods != nil {
+			out.Rows[i].OOD = &oods[i]
+		}
 		for c, a := range attr {
 			out.Rows[i].ClassFeatures = append(out.Rows[i].ClassFeatures,
 				&aer.ClassAttributions{Class: classes[c], RowAttributions: rowAttributions(a, i, req.x.RawRowView(i), m.lay, cmp.Or(req.top, defaultTop))})
@@ -772,6 +800,7 @@ func (s *Server) predictMulti(w http.ResponseWriter, r *http.Request, sl *slot, 
 		}
 	}
 	s.metrics.scored(sl.spec.Name, n, len(req.unused))
+	s.metrics.oodFlagged(sl.spec.Name, oodFlagged)
 	writeJSON(w, http.StatusOK, out)
 	return nil
 }

@@ -92,6 +92,16 @@ would from the full model file: its trees' thresholds as indices into
 per-feature cut tables and its leaves in 16- (8-) bit integers; aer info
 shows the bound of its probabilities against the full model's.
 
+Out-of-distribution rows: aer scores them by its majority mixture; for
+every other method (and multi-class aer) aer fit fits a density beside
+the model (--ood-density, on by default; false skips it): a Gaussian
+mixture (1-4, 6 or 8 components by BIC, full covariances up to 32 features,
+diagonal beyond) of at most 4,000 training rows of every class, drawn
+with --seed, on the imputed, standardised features; its threshold is the
+99% quantile of the validation rows' scores, or without them of training
+rows held out of the mixture's sample. aer predict --ood and aer serve
+use it (docs/ood.md).
+
 --json prints the fit summary: data sizes, the method's parameters, the fit
 time in seconds (excluding reading the CSV files) and the method's report
 (for gbdt the trees, the validation curve and feature importance; for aer
@@ -218,6 +228,7 @@ type fitArgs struct {
 	seed                      *uint64
 	threads                   *int
 	asJSON, memCheck          *bool
+	oodDensity                *bool
 	quantize                  *string
 }
 
@@ -234,6 +245,7 @@ func parseFitArgs(args []string, stderr io.Writer) (*fitArgs, error) {
 	a.threads = fs.Int("threads", 0, "worker goroutines (0: all cores)")
 	a.asJSON = fs.Bool("json", false, "print one JSON document on stdout")
 	a.quantize = fs.String("quantize", "", "write the model quantised, its leaves at this `precision`: int16 or int8 (empty: full precision)")
+	a.oodDensity = fs.Bool("ood-density", true, "fit an out-of-distribution density for a model without a score of its own, for aer predict --ood and aer serve (false: none)")
 	a.memCheck = fs.Bool("memory-check", true, "refuse, before it starts, a fit the method estimates needs more memory than is available (false: try anyway)")
 	a.df.register(fs)
 	a.df.registerCategorical(fs)
@@ -323,7 +335,9 @@ func (a *fitArgs) fit(ctx context.Context, plan *fitPlan, bar *progress, notes *
 	// work on them in place.
 	env := learn.Env{Seed: *a.seed, Workers: *a.threads, Progress: bar.update, Logger: notes, ConsumeTrain: true, MemoryPlan: mem.replan}
 	fresh, _ := learn.New(plan.method.Name())
-	if model, err = aerlib.Fit(ctx, train, valid, plan.settings(env), fresh); err != nil {
+	settings := plan.settings(env)
+	settings.NoOODDensity = !*a.oodDensity
+	if model, err = aerlib.Fit(ctx, train, valid, settings, fresh); err != nil {
 		if isParamError(err) {
 			err = usageErrorf("fit: %v", err)
 		} else {
