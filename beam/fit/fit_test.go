@@ -135,8 +135,8 @@ func TestDistributedFit(t *testing.T) {
 		t.Fatalf("model %T, want AER's", decision.Detach(m.Learned().(learn.Scorer)))
 	}
 	L := am.Mixture().K()
-	if got, want := len(am.Members()), 2*L+2; got != want {
-		t.Errorf("%d members, want %d (2L = %d, all rows, logreg)", got, want, 2*L)
+	if got, want := len(am.Members()), 2*L+3; got != want {
+		t.Errorf("%d members, want %d (2L = %d, all rows, logreg, svm)", got, want, 2*L)
 	}
 	if m.Scores() != "probability" {
 		t.Errorf("scores %q, want probability", m.Scores())
