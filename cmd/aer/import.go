@@ -11,11 +11,13 @@ import (
 	aerlib "github.com/aer-go/aer"
 	"github.com/aer-go/aer/dataset"
 	"github.com/aer-go/aer/decision"
+	"github.com/aer-go/aer/density"
 	"github.com/aer-go/aer/metrics"
 )
 
 const importUsage = `Usage: aer import --from xgboost|lightgbm --model FILE --data data.csv --out model.aer [--label COLUMN] [--positive VALUE | --labels A,B,C]
-                  [--valid valid.csv [--tune-metric M | --cost fn=A,fp=B | --min-recall R | --cost-matrix C] [--calibrate K] [--threshold-rule R]] [--json]
+                  [--valid valid.csv [--tune-metric M | --cost fn=A,fp=B | --min-recall R | --cost-matrix C] [--calibrate K] [--threshold-rule R]]
+                  [--ood-density=false] [--seed N] [--json]
 
 Reads a model another library trained and writes it as an aer model file,
 which aer predict, aer explain (exact TreeSHAP), aer serve, aer eval, aer
@@ -88,6 +90,14 @@ validation rows' positive share (class shares): give rows drawn as the
 training rows were. Without --valid the model decides as its library
 does: at 0.5, or at its most probable class, and aer import says so.
 
+Out-of-distribution rows: as aer fit does for a model without a score of
+its own, aer import fits a density (--ood-density, on by default; false
+skips it) on at most 4,000 of --data's rows, drawn with --seed, its
+threshold the 99% quantile of --valid's rows' scores, or without them of
+--data's rows held out of the sample; aer predict --ood and aer serve
+then flag rows unlike them. Give --data rows drawn as the training rows
+were.
+
 --json prints what was imported: the model's format, version (XGBoost's,
 or LightGBM's file format), objective, booster, trees and base score
 (and classes), its file's SHA-256, the schema and the ROC-AUC on the data
@@ -132,21 +142,34 @@ type importOutput struct {
 
 // decideImport fits the imported model's decision on the validation file
 // path, read with table's label, classes and columns.
-func decideImport(ctx context.Context, model *aerlib.Model, table *aerlib.Table, path string, df *dataFlags, opt decision.Options) (*aerlib.Model, error) {
+func decideImport(ctx context.Context, model *aerlib.Model, table *aerlib.Table, path string, df *dataFlags, opt decision.Options) (*aerlib.Model, *aerlib.Table, error) {
 	d, schema := table.Dataset(), table.Schema()
 	valid, err := readTable(ctx, path, dataset.Options{Label: d.Label, Classes: d.Classes, AllowOneClass: true,
 		Drop: df.drop, Delimiter: df.delimiter, NA: df.na, ID: df.id, Keep: schema.RawColumns()})
 	if err != nil {
-		return nil, fmt.Errorf("import: %w", err)
+		return nil, nil, fmt.Errorf("import: %w", err)
 	}
 	decided, err := model.Decide(ctx, valid, opt, aerlib.Env{})
 	if err != nil {
 		if isParamError(err) {
-			return nil, usageErrorf("import: --valid %s: %v", path, err)
+			return nil, nil, usageErrorf("import: --valid %s: %v", path, err)
 		}
-		return nil, fmt.Errorf("import: --valid %s: %w", path, err)
+		return nil, nil, fmt.Errorf("import: --valid %s: %w", path, err)
 	}
-	return decided, nil
+	return decided, valid, nil
+}
+
+// densityImport fits the imported model's out-of-distribution density on
+// table's rows, its threshold on valid's when not nil.
+func densityImport(ctx context.Context, model *aerlib.Model, table, valid *aerlib.Table, seed uint64) (*aerlib.Model, error) {
+	m, err := model.FitDensity(ctx, table, valid, &density.Settings{Seed: seed})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("import: out-of-distribution density: %w", err)
+	}
+	return m, nil
 }
 
 func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -156,6 +179,8 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	data := fs.String("data", "", "labelled data `file` (CSV, .csv.gz or Parquet) giving the schema: features in the model's order, label, classes; - for standard input (required)")
 	out := fs.String("out", "", "aer model `file` to write (required)")
 	asJSON := fs.Bool("json", false, "print one JSON document on stdout")
+	oodDensity := fs.Bool("ood-density", true, "fit an out-of-distribution density on --data's rows (threshold on --valid's when given), for aer predict --ood and aer serve (false: none)")
+	seed := fs.Uint64("seed", 0, "seed of the density's row sample and fit")
 	var df dataFlags
 	// The data flags of aer fit, but --positive's default and no
 	// --allow-majority-positive (the model decides the positive class).
@@ -198,8 +223,14 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("import: %w", err)
 	}
 
+	var validTable *aerlib.Table
 	if *validPath != "" {
-		if model, err = decideImport(ctx, model, table, *validPath, &df, opt); err != nil {
+		if model, validTable, err = decideImport(ctx, model, table, *validPath, &df, opt); err != nil {
+			return err
+		}
+	}
+	if *oodDensity {
+		if model, err = densityImport(ctx, model, table, validTable, *seed); err != nil {
 			return err
 		}
 	}

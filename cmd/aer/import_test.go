@@ -389,3 +389,58 @@ func TestImportValid(t *testing.T) {
 		t.Error("a refused import wrote its model")
 	}
 }
+
+// TestImportDensity: an imported model gets an out-of-distribution
+// density on --data's rows, so aer predict --ood flags a far row and not
+// the ordinary ones; --ood-density=false leaves none, which predict --ood
+// refuses.
+func TestImportDensity(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(xgbFixtures, "plain.csv")
+	model := filepath.Join(dir, "d.aer")
+	if _, errOut, code := aer(t, "import", "--from", "xgboost", "--model", filepath.Join(xgbFixtures, "plain.json"), "--data", data, "--out", model); code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	raw, err := os.ReadFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	// The last row, every feature far out (the label kept).
+	cells := strings.Split(lines[1], ",")
+	for j := range cells[:len(cells)-1] {
+		cells[j] = "1e6"
+	}
+	far := filepath.Join(dir, "far.csv")
+	if err := os.WriteFile(far, []byte(strings.Join(append(lines, strings.Join(cells, ",")), "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	preds := filepath.Join(dir, "p.csv")
+	if _, errOut, code := aer(t, "predict", "--model", model, "--data", far, "--ood", "--out", preds); code != 0 {
+		t.Fatalf("predict --ood: exit %d %s", code, errOut)
+	}
+	got, err := os.ReadFile(preds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(strings.TrimSpace(string(got)), "\n")
+	if !strings.HasSuffix(rows[0], "ood_score,ood") || !strings.HasSuffix(rows[len(rows)-1], ",1") {
+		t.Fatalf("header %q, far row %q: want the far row flagged", rows[0], rows[len(rows)-1])
+	}
+	flagged := 0
+	for _, r := range rows[1 : len(rows)-1] {
+		if strings.HasSuffix(r, ",1") {
+			flagged++
+		}
+	}
+	if n := len(rows) - 2; flagged > n/20+1 {
+		t.Errorf("%d of %d ordinary rows flagged", flagged, n)
+	}
+	none := filepath.Join(dir, "n.aer")
+	if _, errOut, code := aer(t, "import", "--from", "xgboost", "--model", filepath.Join(xgbFixtures, "plain.json"), "--data", data, "--ood-density=false", "--out", none); code != 0 {
+		t.Fatalf("--ood-density=false: exit %d %s", code, errOut)
+	}
+	if _, _, code := aer(t, "predict", "--model", none, "--data", data, "--ood", "--out", filepath.Join(dir, "q.csv")); code == 0 {
+		t.Error("predict --ood of a model without a density succeeded")
+	}
+}
