@@ -21,7 +21,8 @@ import (
 //     search's index over the global subsets' union;
 //   - the peers, fitted one at a time on all rows (at most peer_rows,
 //     copied) before the members: the largest of their own estimates
-//     (logreg: its feature-major copy; svm: its kernel cache);
+//     (logreg: its feature-major copy; the svm, without one, a copy of
+//     its rows: its kernel cache is reserved outside the Go heap);
 //   - the members: the bins of the rows of every place being fitted and
 //     a boosted tree's per-row buffers per worker;
 //   - the weights and tuning: the members' outputs on the validation
