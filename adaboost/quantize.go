@@ -26,12 +26,7 @@ type quantMeta struct {
 
 // Quantization says how the model was quantised, and whether it was
 // (learn.Quantized).
-func (m *Model) Quantization() (learn.Quantization, bool) {
-	if m.quant == nil {
-		return learn.Quantization{}, false
-	}
-	return *m.quant, true
-}
+func (m *Model) Quantization() (learn.Quantization, bool) { return m.quant.Held() }
 
 // Quantize returns a quantised copy of the model (learn.Quantizer): its
 // trees' thresholds indices into one cut table and their leaves' shares

@@ -27,12 +27,7 @@ type quantEncoded struct {
 
 // Quantization says how the model's members were quantised and the bound
 // it implies on the score, and whether they were (learn.Quantized).
-func (m *Model) Quantization() (learn.Quantization, bool) {
-	if m.quant == nil {
-		return learn.Quantization{}, false
-	}
-	return *m.quant, true
-}
+func (m *Model) Quantization() (learn.Quantization, bool) { return m.quant.Held() }
 
 // Quantize returns a copy of the model whose members are quantised
 // (learn.Quantize: boosted trees, the other tree methods and an RBF svm

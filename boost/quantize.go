@@ -35,12 +35,7 @@ type quantMeta struct {
 
 // Quantization says how m was quantised, and whether it was
 // (learn.Quantized).
-func (m *Model) Quantization() (learn.Quantization, bool) {
-	if m.quant == nil {
-		return learn.Quantization{}, false
-	}
-	return *m.quant, true
-}
+func (m *Model) Quantization() (learn.Quantization, bool) { return m.quant.Held() }
 
 // Quantize returns a quantised copy of m: each split's threshold an
 // index into its feature's table of m's thresholds (routing is exact),
@@ -376,12 +371,7 @@ func (f *Fitted) Quantize(opt learn.QuantizeOptions) (learn.Model, error) {
 
 // Quantization says how m was quantised, and whether it was
 // (learn.Quantized).
-func (m *MultiModel) Quantization() (learn.Quantization, bool) {
-	if m.quant == nil {
-		return learn.Quantization{}, false
-	}
-	return *m.quant, true
-}
+func (m *MultiModel) Quantization() (learn.Quantization, bool) { return m.quant.Held() }
 
 // Quantize returns a quantised copy of m, as Model.Quantize quantises a
 // binary model: its class probabilities differ from m's by at most half

@@ -18,12 +18,7 @@ var (
 
 // Quantization says how the forest was quantised, and whether it was
 // (learn.Quantized).
-func (m *fitted) Quantization() (learn.Quantization, bool) {
-	if m.quant == nil {
-		return learn.Quantization{}, false
-	}
-	return *m.quant, true
-}
+func (m *fitted) Quantization() (learn.Quantization, bool) { return m.quant.Held() }
 
 // quantize returns the quantised copy of m: its trees' thresholds
 // indices into one cut table, their leaves' class shares integers of

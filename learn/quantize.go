@@ -59,6 +59,16 @@ type Quantization struct {
 	Trees int `json:"trees"`
 }
 
+// Held returns *q and true, or the zero value and false when q is nil:
+// the Quantized method of a model that keeps its quantisation, when it
+// has one, in a *Quantization.
+func (q *Quantization) Held() (Quantization, bool) {
+	if q == nil {
+		return Quantization{}, false
+	}
+	return *q, true
+}
+
 // Quantizer is a model that gives a quantised copy of itself: tree
 // thresholds as indices into per-feature cut tables, leaf values in
 // reduced precision, the copy saved in a compact encoding its method's

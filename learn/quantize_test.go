@@ -98,3 +98,14 @@ func TestQuantize(t *testing.T) {
 		t.Fatalf("precision float16: %v", err)
 	}
 }
+
+func TestQuantizationHeld(t *testing.T) {
+	var none *Quantization
+	if q, ok := none.Held(); ok || q != (Quantization{}) {
+		t.Fatalf("nil: %+v %v", q, ok)
+	}
+	q := &Quantization{Precision: PrecisionInt16, Bound: 1e-4, Trees: 3}
+	if got, ok := q.Held(); !ok || got != *q {
+		t.Fatalf("held: %+v %v", got, ok)
+	}
+}

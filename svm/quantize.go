@@ -36,12 +36,7 @@ type quantHeader struct {
 
 // Quantization says how m was quantised, and whether it was
 // (learn.Quantized).
-func (m *Model) Quantization() (learn.Quantization, bool) {
-	if m.quant == nil {
-		return learn.Quantization{}, false
-	}
-	return *m.quant, true
-}
+func (m *Model) Quantization() (learn.Quantization, bool) { return m.quant.Held() }
 
 // Quantize returns a quantised copy of m (learn.Quantizer): each support
 // vector's feature values stored as integers of opt.Precision (int16 by

@@ -18,12 +18,7 @@ var (
 
 // Quantization says how the tree was quantised, and whether it was
 // (learn.Quantized).
-func (m *fitted) Quantization() (learn.Quantization, bool) {
-	if m.quant == nil {
-		return learn.Quantization{}, false
-	}
-	return *m.quant, true
-}
+func (m *fitted) Quantization() (learn.Quantization, bool) { return m.quant.Held() }
 
 // quantize returns the quantised copy of m: its thresholds indices into
 // a cut table, its leaves' class shares integers of opt.Precision times
