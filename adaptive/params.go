@@ -25,7 +25,7 @@ var params = learn.ParamTable[Config]{
 	enum("preset", "defaults of the parts below left unset: plus (beyond the paper) or paper (the faithful method)", presetNames, func(c *Config) *Preset { return &c.Preset }),
 	triBool("pool", "pool every member setting's members into one ensemble (false: keep the best setting on validation, the paper)", func(c *Config) **bool { return &c.Pool }),
 	triBool("global", "add per member setting one member trained on all rows with balanced class weights (static weight only)", func(c *Config) **bool { return &c.Global }),
-	{Key: "peers", Help: "registered methods trained on all rows (at most peer_rows) and added as static-weight members, e.g. logreg,balanced-rf (none: no peers); their parameters are peer.NAME.KEY",
+	{Key: "peers", Help: "registered methods trained on all rows (at most peer_rows) and added as static-weight members, e.g. logreg,balanced-rf (none: no peers; with three or more classes the preset's svm, which scores two, is left out); their parameters are peer.NAME.KEY",
 		Get: func(c *Config) string {
 			if len(c.Peers) == 0 {
 				return "none"
