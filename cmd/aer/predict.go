@@ -87,6 +87,9 @@ type predictOutput struct {
 	// OODThreshold is the score above which they are, with --ood.
 	OODFlagged   *int     `json:"ood_flagged,omitempty"`
 	OODThreshold *float64 `json:"ood_threshold,omitempty"`
+	// Quantized, for a quantised model (aer quantize), states how far
+	// its probabilities may lie from the full-precision model's.
+	Quantized *aerlib.Quantization `json:"quantized,omitempty"`
 }
 
 // predictArgs are aer predict's flags.
@@ -219,7 +222,13 @@ func renderPredict(stdout, stderr io.Writer, a *predictArgs, model *aerlib.Model
 		if *a.ood {
 			out.OODFlagged, out.OODThreshold = &sum.OODFlagged, &sum.OODThreshold
 		}
+		if q, ok := model.Quantization(); ok {
+			out.Quantized = &q
+		}
 		return writeJSON(stdout, out)
+	}
+	if q, ok := model.Quantization(); ok {
+		fmt.Fprintf(stderr, "predict: quantised model (%s leaves): every probability within %.2g of the full-precision model's\n", q.Precision, q.Bound)
 	}
 	if *a.ood {
 		fmt.Fprintf(stderr, "predict: %d of %d rows flagged out of distribution (ood_score above %.4g)\n", sum.OODFlagged, sum.Rows, sum.OODThreshold)

@@ -65,6 +65,24 @@ func TestQuantizeEndToEnd(t *testing.T) {
 		if _, errOut, code := aer(t, "predict", "--model", p[0], "--data", test, "--out", p[1]); code != 0 {
 			t.Fatalf("predict: %s", errOut)
 		}
+		// The predictions of a quantised model state their bound.
+		out, errOut, code := aer(t, "predict", "--model", p[0], "--data", test, "--out", p[1], "--json")
+		var doc struct {
+			Quantized *struct {
+				Precision string
+				Bound     float64
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &doc); code != 0 || err != nil {
+			t.Fatalf("predict --json: %d %v %s", code, err, errOut)
+		}
+		if q := doc.Quantized; (p[0] == small) != (q != nil) || q != nil && (q.Precision != "int16" || !(q.Bound > 0 && q.Bound < 0.01)) {
+			t.Errorf("predict --json of %s: quantized %+v", p[0], q)
+		}
+		_, errOut, _ = aer(t, "predict", "--model", p[0], "--data", test, "--out", p[1])
+		if says := strings.Contains(errOut, "quantised model (int16 leaves): every probability within"); says != (p[0] == small) {
+			t.Errorf("predict of %s: %q", p[0], errOut)
+		}
 	}
 	a, err := predfile.LoadPredictions(pf)
 	if err != nil {
