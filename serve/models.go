@@ -194,6 +194,10 @@ type ModelInfo struct {
 	// ovr, ovo); omitted for a binary model.
 	Labels     []string `json:"labels,omitempty"`
 	Multiclass string   `json:"multiclass,omitempty"`
+	// Quantized, for a quantised model (aer quantize), states its leaf
+	// precision and how far its probabilities may lie from the
+	// full-precision model's.
+	Quantized *aer.Quantization `json:"quantized,omitempty"`
 }
 
 func (s *slot) info() ModelInfo {
@@ -214,6 +218,9 @@ func (s *slot) info() ModelInfo {
 	}
 	if m.lay.categorical {
 		info.Columns = m.lay.names
+	}
+	if q, ok := m.saved.Quantization(); ok {
+		info.Quantized = &q
 	}
 	if m.saved.NumClasses() > 2 {
 		info.Labels, info.Multiclass = h.Schema.Classes, h.Multiclass

@@ -141,6 +141,17 @@ func serveScores(t *testing.T, model, data string, want []float64) {
 			t.Fatalf("row %d: served %v, aer predict %v", i+1, r.Score, want[i])
 		}
 	}
+	// The model's description says it is quantised, and its bound.
+	code, ans = httpDo(t, "GET", url+"/v1/models/q", "", "")
+	var info struct {
+		Quantized *struct {
+			Precision string
+			Bound     float64
+		}
+	}
+	if err := json.Unmarshal([]byte(ans), &info); code != 200 || err != nil || info.Quantized == nil || info.Quantized.Precision != "int16" || !(info.Quantized.Bound > 0) {
+		t.Errorf("model info: %d %v %s", code, err, ans)
+	}
 	cancel()
 	select {
 	case <-done:
