@@ -11,10 +11,11 @@ import (
 	"github.com/aer-go/aer/learn"
 )
 
-// The default fit decides without validation rows: AER on the rows it
-// holds out for its own tuning (its model the one its fit without them
-// gives), gbdt cross-fitted on the training rows; neither at 0.5 by
-// omission.
+// The default fit decides without validation rows: AER on its members'
+// out-of-fold scores of every training row (cross_tune; with
+// cross_tune=-1 on the rows it holds out), its model the one its fit
+// without them gives, gbdt cross-fitted on the training rows; neither at
+// 0.5 by omission.
 func TestFitDecidesWithoutValid(t *testing.T) {
 	ctx := context.Background()
 	train := clinicTable(t, "train")
@@ -26,8 +27,17 @@ func TestFitDecidesWithoutValid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l := model.Layer(); l == nil || l.Source != decision.SourceHoldout {
-		t.Fatalf("aer without validation rows: layer %+v, want one on the held-out rows", l)
+	// The default cross-tunes: its members' out-of-fold scores of every
+	// training row, 4 folds.
+	if l := model.Layer(); l == nil || l.Source != decision.SourceCrossFit || l.Folds != 4 {
+		t.Fatalf("aer without validation rows: layer %+v, want one on 4-fold out-of-fold scores", l)
+	}
+	held, err := aer.Fit(ctx, train, nil, &aer.Settings{Spec: aer.Spec{Params: []string{"member.n_estimators=10", "cross_tune=-1"}}, Env: s.Env}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := held.Layer(); l == nil || l.Source != decision.SourceHoldout {
+		t.Fatalf("aer with cross_tune=-1: layer %+v, want one on the held-out rows", l)
 	}
 	if _, from := model.Threshold(); from != aer.FromDecisionLayer {
 		t.Errorf("threshold from %s", from)

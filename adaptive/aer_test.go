@@ -184,6 +184,7 @@ func TestHoldoutAndVariants(t *testing.T) {
 		"preset=paper&likelihood=tempered&space=logit",
 	} {
 		c := smallConfig()
+		c.CrossTune = -1 // the hold-out share (cross_tune has TestCrossTune)
 		for _, kv := range strings.Split(params, "&") {
 			k, v, _ := strings.Cut(kv, "=")
 			if err := c.Set(k, v); err != nil {
@@ -658,6 +659,7 @@ func TestHeldOut(t *testing.T) {
 	tr, va, _ := task(t, 1000, 5)
 	env := learn.Env{Seed: 3, Workers: 2}
 	c := smallConfig()
+	c.CrossTune = -1 // one held-out share; TestCrossTune has every row out of fold
 	m, _, err := Fit(ctx, ld(tr), nil, c, env)
 	if err != nil {
 		t.Fatal(err)

@@ -145,6 +145,15 @@ type Config struct {
 	// static weights then put all their weight on it and lambda is 0.
 	// 0 means the preset's choice (plus: 2; paper: never); -1 never.
 	Fallback float64
+	// CrossTune, without validation rows, tunes on every training row
+	// instead of a held-out share: the members are fitted CrossTune more
+	// times, each without one stratified fold of the rows, and their
+	// out-of-fold outputs stand in for validation rows (the static
+	// weights, lambda, the fallback and the decision layer are fitted on
+	// them); the members kept are those fitted on every row. 0 means the
+	// preset's choice (plus: 4; paper: never); -1 never (hold out Holdout
+	// of the rows).
+	CrossTune int
 	// Rank orders the majority rows of each component for the subsets;
 	// empty means RankDensity.
 	Rank Rank
@@ -279,6 +288,7 @@ type preset struct {
 	selectPCs               int
 	peerRows                int
 	fallback                float64
+	crossTune               int
 	nInit                   int
 	// memberGrid trains the members over DefaultGrid when Config.Grid is
 	// nil (the paper); without it, one setting, the member's defaults.
@@ -295,7 +305,7 @@ type preset struct {
 }
 
 var presets = map[Preset]preset{
-	PresetPlus: {pool: true, global: true, selectRows: DefaultSelectRows, selectPCs: DefaultSelectPCs, mixtureRows: DefaultMixtureRows, peerRows: DefaultPeerRows, fallback: 2, nInit: 1, space: SpaceLogit, thresholds: ThresholdsFine,
+	PresetPlus: {pool: true, global: true, selectRows: DefaultSelectRows, selectPCs: DefaultSelectPCs, mixtureRows: DefaultMixtureRows, peerRows: DefaultPeerRows, fallback: 2, crossTune: 4, nInit: 1, space: SpaceLogit, thresholds: ThresholdsFine,
 		weightData: WeightValid, projection: ProjectionMinMax, likelihood: LikelihoodTempered, selection: SelectAUC, deltaRule: DeltaBayes,
 		peers: []string{logreg.MethodName, svm.MethodName}},
 	PresetPaper: {selectRows: -1, selectPCs: -1, mixtureRows: -1, nInit: 5, memberGrid: true, space: SpaceProbability, thresholds: ThresholdsGrid,
@@ -481,6 +491,15 @@ func (r *resolvedConfig) resolveMixture(ps preset) error {
 		if *n.v < -1 {
 			return fmt.Errorf("aer: %s %d: want -1 (%s) or a positive number of %s", n.key, *n.v, n.minus, n.unit)
 		}
+	}
+	if r.CrossTune == 0 {
+		r.CrossTune = ps.crossTune
+	}
+	if r.CrossTune == 0 {
+		r.CrossTune = -1
+	}
+	if r.CrossTune < -1 || r.CrossTune == 1 {
+		return fmt.Errorf("aer: cross_tune %d: want -1 (never) or 2 or more folds", r.CrossTune)
 	}
 	if r.Fallback == 0 {
 		r.Fallback = ps.fallback

@@ -34,7 +34,8 @@
 // machine as peers, logit-space combination, tempered
 // likelihood weights chosen with lambda by validation ROC-AUC, static
 // weights on validation rows and the Bayes threshold of a sigmoid
-// calibration). Each part, and every step the paper leaves ambiguous, is a
+// calibration; without validation rows, the members' out-of-fold outputs
+// of every training row in their place). Each part, and every step the paper leaves ambiguous, is a
 // Config option of its own. Fit runs the stages in turn (preparation,
 // mixture, subsets, members, static weights, tuning) and returns a Model
 // and a Report of every stage; a Model predicts, explains single rows and

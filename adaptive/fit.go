@@ -52,6 +52,10 @@ type Report struct {
 	ValidRows      int  `json:"valid_rows"`
 	ValidPositives int  `json:"valid_positives"`
 	Holdout        bool `json:"holdout"`
+	// CrossTune is the number of folds the members' outputs on the
+	// training rows were scored out of, when they stood in for the
+	// validation rows (Config.CrossTune); 0 otherwise.
+	CrossTune int `json:"cross_tune,omitempty"`
 	// Fallback, when not nil, says which member the ensemble fell back on
 	// (Config.Fallback) and why.
 	Fallback *FallbackReport `json:"fallback,omitempty"`
@@ -225,6 +229,9 @@ type fitRun struct {
 	sets []memberSet
 	// points name the member settings of each set.
 	points [][]string
+	// crossTuned says the training rows are the validation rows too,
+	// scored out of fold (Config.CrossTune).
+	crossTuned bool
 }
 
 // memberSet is an ensemble of fitted members and, once weighed and
@@ -237,6 +244,9 @@ type memberSet struct {
 	static *ensemble.StaticResult
 	tune   *ensemble.TuneResult
 	valid  *mat.Dense // the members' outputs on the validation rows
+	// oof, when the fit cross-tunes (Config.CrossTune), are the members'
+	// out-of-fold outputs on the training rows, the validation rows then.
+	oof    *mat.Dense
 	logits *ensemble.Logits
 	leaves []int
 }
@@ -266,7 +276,11 @@ func newFit(ctx context.Context, train, valid *learn.Data, cfg *Config, env lear
 		return nil, err
 	}
 	rep := &Report{Holdout: valid == nil}
-	if train, valid, err = holdOut(train, valid, c, env); err != nil {
+	crossTuned := valid == nil && c.CrossTune >= 2
+	if crossTuned {
+		valid = train
+		rep.CrossTune = c.CrossTune
+	} else if train, valid, err = holdOut(train, valid, c, env); err != nil {
 		return nil, err
 	}
 	if err := checkData("validation", valid, 1); err != nil {
@@ -275,7 +289,7 @@ func newFit(ctx context.Context, train, valid *learn.Data, cfg *Config, env lear
 	if valid.Cols() != train.Cols() {
 		return nil, fmt.Errorf("aer: validation data has %d features, training data %d", valid.Cols(), train.Cols())
 	}
-	return &fitRun{ctx: ctx, c: c, env: env, workers: env.Threads(), train: train, valid: valid, rep: rep}, nil
+	return &fitRun{ctx: ctx, c: c, env: env, workers: env.Threads(), train: train, valid: valid, rep: rep, crossTuned: crossTuned}, nil
 }
 
 // prepare imputes the training means and standardises the training and
@@ -287,10 +301,14 @@ func (f *fitRun) prepare() error {
 	// The hold-out split made its own copy of the rows; otherwise the
 	// caller's features are copied unless it gave them up.
 	var err error
-	if f.xt, err = f.m.fitInputs(f.train.X, f.train.Features, f.rep.Holdout || f.env.ConsumeTrain, !f.c.NoStandardize); err != nil {
+	if f.xt, err = f.m.fitInputs(f.train.X, f.train.Features, f.rep.Holdout && !f.crossTuned || f.env.ConsumeTrain, !f.c.NoStandardize); err != nil {
 		return err
 	}
-	f.xvt = f.m.prepare(f.valid.X)
+	if f.crossTuned {
+		f.xvt = f.xt
+	} else {
+		f.xvt = f.m.prepare(f.valid.X)
+	}
 	f.rep.TrainRows, f.rep.ValidRows = len(f.train.Y), len(f.valid.Y)
 	f.rep.TrainPositives, f.rep.ValidPositives = count1(f.train.Y), count1(f.valid.Y)
 	f.prior = f.train.PositiveShare()
@@ -456,6 +474,9 @@ func (f *fitRun) fitMembers() error {
 		return err
 	}
 	f.sets, f.points = c.groupSets(trained, owner, peers)
+	if f.crossTuned {
+		return f.crossTune(labels, seeds)
+	}
 	return nil
 }
 
@@ -557,8 +578,10 @@ func (f *fitRun) weigh(s memberSet, report func(done, total int)) (memberSet, er
 	// (when fitted there), the tuning and the final validation score:
 	// computed once.
 	var err error
-	if s.valid, err = memberOutputs(s.members, f.xvt, f.workers); err != nil {
-		return s, err
+	if s.valid = s.oof; s.valid == nil {
+		if s.valid, err = memberOutputs(s.members, f.xvt, f.workers); err != nil {
+			return s, err
+		}
 	}
 	report(1, 3)
 	fw := s.valid
@@ -628,6 +651,10 @@ func (f *fitRun) tune(s memberSet, report func(done, total int)) (*ensemble.Tune
 // of the validation rows.
 func (f *fitRun) finish(best memberSet) error {
 	m, rep, c := f.m, f.rep, f.c
+	// The scores of the validation rows (every training row when
+	// cross-tuned), the threshold and the out-of-distribution scores.
+	f.env.Report("finish", 0, 2)
+	defer f.env.Report("finish", 2, 2)
 	m.members = best.members
 	m.combiner = best.tune.Combiner
 	m.combiner.Static = best.static.Weights
@@ -659,6 +686,7 @@ func (f *fitRun) finish(best memberSet) error {
 		}
 	}
 	rep.Valid = metrics.Evaluate(f.valid.Y, scores, m.combiner.Delta, nil)
+	f.env.Report("finish", 1, 2)
 	ood, err := m.mixture.ScoreSamples(f.xvt, nil)
 	if err != nil {
 		return fmt.Errorf("aer: out-of-distribution scores: %w", err)
@@ -668,7 +696,7 @@ func (f *fitRun) finish(best memberSet) error {
 	}
 	m.ood = &oodInfo{Alpha: OODAlpha, Threshold: oodThreshold(ood, OODAlpha), Rows: len(ood)}
 	if rep.Holdout {
-		m.held = &heldOut{y: f.valid.Y, score: scores, w: f.valid.W}
+		m.held = &heldOut{y: f.valid.Y, score: scores, w: f.valid.W, folds: f.rep.CrossTune}
 	}
 	return nil
 }

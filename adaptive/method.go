@@ -87,7 +87,11 @@ func (m *Method) Params() []learn.Param {
 func (m *Method) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
 	model, err := fitWith(m, func() (*Model, error) {
 		if valid == nil {
-			env.Log().Info("no validation data: lambda and delta are tuned on a stratified share of the training rows held out (--param holdout=F)")
+			if r, err := m.cfg.resolve(); err == nil && r.CrossTune >= 2 {
+				env.Log().Info(fmt.Sprintf("no validation data: the weights, lambda and delta are tuned on the members' out-of-fold outputs of every training row, the members fitted %d more times (--param cross_tune=K; -1 holds out a share of the rows)", r.CrossTune))
+			} else {
+				env.Log().Info("no validation data: lambda and delta are tuned on a stratified share of the training rows held out (--param holdout=F)")
+			}
 		}
 		model, _, err := Fit(ctx, train, valid, &m.cfg, env)
 		return model, err

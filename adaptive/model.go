@@ -101,6 +101,17 @@ func oodThreshold(scores []float64, alpha float64) float64 {
 type heldOut struct {
 	y        []int
 	score, w []float64
+	folds    int
+}
+
+// HeldOutFolds is the number of folds the held-out scores were scored
+// out of (Config.CrossTune: every training row's), 0 for one held-out
+// share of the rows (learn.FoldHeldOuter).
+func (m *Model) HeldOutFolds() int {
+	if m.held == nil {
+		return 0
+	}
+	return m.held.folds
 }
 
 // HeldOut returns, for a model fitted without validation data, the

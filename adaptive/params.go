@@ -71,6 +71,8 @@ var params = learn.ParamTable[Config]{
 		func(c *Config) *int { return &c.MixtureRows }),
 	learn.Int("peer_rows", "training rows each peer is fitted on (more: a random subsample of that many, positives kept up to half); -1 = all rows; 0 = the preset's (plus 10000)", -1, learn.MaxRows,
 		func(c *Config) *int { return &c.PeerRows }),
+	learn.Int("cross_tune", "without validation rows, tune on out-of-fold outputs of every training row, the members fitted this many more times (one fold out each), instead of a held-out share; -1 = never (hold out the holdout share); 0 = the preset's (plus 4, paper never)", -1, 20,
+		func(c *Config) *int { return &c.CrossTune }),
 	learn.Float("fallback", "fall back on a global member or peer whose calibrated, class-balanced validation log-loss is below the ensemble's by more than this many paired standard errors; -1 = never; 0 = the preset's (plus 2, paper never)", -1, math.Inf(1),
 		func(c *Config) *float64 { return &c.Fallback }),
 	learn.Bool("refit_restarts", "refit the chosen L on all majority rows with n_init restarts, not one EM run from the subsample's fit (only when select_rows subsampled)", false, func(c *Config) *bool { return &c.RefitRestarts }),

@@ -297,6 +297,9 @@ func (l *Layered) fitWithoutValid(ctx context.Context, m learn.Scorer, method le
 			return nil, err
 		}
 		layer.Source = SourceHoldout
+		if fh, ok := h.(learn.FoldHeldOuter); ok && fh.HeldOutFolds() > 0 {
+			layer.Source, layer.Folds = SourceCrossFit, fh.HeldOutFolds()
+		}
 		return layer, nil
 	}
 	k := l.opt.CrossFit

@@ -137,6 +137,14 @@ type HeldOuter interface {
 	HeldOut() (y []int, score, w []float64)
 }
 
+// FoldHeldOuter is a HeldOuter whose held-out scores may be out-of-fold
+// scores of every training row: HeldOutFolds is the number of folds, 0
+// for one held-out share of the rows.
+type FoldHeldOuter interface {
+	HeldOuter
+	HeldOutFolds() int
+}
+
 // OODScorer is a Model that can tell how far rows lie from its training
 // data: OODScore writes one score per row of x (raw features in training
 // order, NaN = missing; higher = farther), into dst when long enough,

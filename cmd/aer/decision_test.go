@@ -169,15 +169,17 @@ func TestDecisionLayer(t *testing.T) {
 		t.Error("a refused fit wrote its model")
 	}
 
-	// Without validation rows the layer is fitted all the same: on the
-	// rows aer holds out, cross-fitted on the training rows for the
-	// others; -1 folds keeps a model without one, and says so.
+	// Without validation rows the layer is fitted all the same: on aer's
+	// members' out-of-fold scores (or, with cross_tune=-1, the rows it
+	// holds out), cross-fitted on the training rows for the others; -1
+	// folds keeps a model without one, and says so.
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"--method", "gbdt", "--calibrate", "sigmoid"}, "sigmoid calibration on 5-fold out-of-fold scores of the training rows (no validation rows)"},
-		{[]string{"--param", "components=2-3"}, "sigmoid calibration on the training rows the method held out (no validation rows)"},
+		{[]string{"--param", "components=2-3"}, "sigmoid calibration on 4-fold out-of-fold scores of the training rows (no validation rows)"},
+		{[]string{"--param", "components=2-3", "--param", "cross_tune=-1"}, "sigmoid calibration on the training rows the method held out (no validation rows)"},
 		{[]string{"--method", "gbdt", "--cross-fit", "-1"}, "decision   none: the model predicts positive at a score of 0.5"},
 	} {
 		out, errOut, code := aer(t, append([]string{"fit", "--train", train, "--out", model}, c.args...)...)

@@ -74,8 +74,8 @@ func TestInfoModel(t *testing.T) {
 			}
 			switch c.method {
 			case "aer":
-				if r.Decision == nil || r.Decision.Source != "holdout" {
-					t.Errorf("decision %+v: want one fitted on the held-out rows", r.Decision)
+				if r.Decision == nil || r.Decision.Source != "cross-fit" || r.Decision.Folds != 4 {
+					t.Errorf("decision %+v: want one fitted on the members' 4-fold out-of-fold scores", r.Decision)
 				}
 				if r.Preset != "plus" || len(r.Members) < 4 {
 					t.Errorf("preset %q, %d members", r.Preset, len(r.Members))

@@ -140,7 +140,7 @@ func TestFitProgressLog(t *testing.T) {
 			t.Errorf("progress line %q is neither a stage's start nor its end", l)
 		}
 	}
-	stages := []string{"reading task.train.csv", "reading task.valid.csv", "prepare", "mixture", "subsets", "members", "weights", "tune"}
+	stages := []string{"reading task.train.csv", "reading task.valid.csv", "prepare", "mixture", "subsets", "members", "weights", "tune", "finish"}
 	for _, s := range stages {
 		if starts[s] != 1 || ends[s] != 1 {
 			t.Errorf("stage %q: %d start lines and %d end lines, want 1 and 1", s, starts[s], ends[s])
@@ -197,5 +197,31 @@ cv tree: done, \d+\.\d s
 $`)
 	if !want.Match(got) {
 		t.Errorf("stderr:\n%s", got)
+	}
+}
+
+// TestFitProgressLogCrossTune: without validation rows the default aer
+// fit logs its cross-tuning stage (the members' out-of-fold fits) like
+// every other, a start line and an end line, before the weights.
+func TestFitProgressLogCrossTune(t *testing.T) {
+	dir := t.TempDir()
+	train, _, _ := aerTask(t, dir)
+	f, err := os.Create(filepath.Join(dir, "stderr.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	args := append([]string{"fit", "--method", "aer", "--train", train, "--out", filepath.Join(dir, "m.aer")}, smallAER...)
+	var out bytes.Buffer
+	if err := run(args, &out, f); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(f.Name())
+	text := string(got)
+	start := regexp.MustCompile(`(?m)^fit aer: cross-tune \d+/\d+, \d+\.\d s$`).FindStringIndex(text)
+	end := regexp.MustCompile(`(?m)^fit aer: cross-tune done in \d+\.\d s, \d+\.\d s$`).FindStringIndex(text)
+	weights := strings.Index(text, "fit aer: weights")
+	if start == nil || end == nil || weights < 0 || !(start[0] < end[0] && end[0] < weights) {
+		t.Errorf("want a cross-tune start line, its end line, then the weights:\n%s", text)
 	}
 }

@@ -1,0 +1,84 @@
+package adaptive
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/metrics"
+)
+
+// TestCrossTune: without validation rows, cross_tune=3 tunes on the
+// out-of-fold outputs of every training row (the held-out scores the
+// decision layer sees are one per training row), leaves the caller's
+// rows as they were, is deterministic, scores a working model, and is
+// ignored when validation rows are given.
+func TestCrossTune(t *testing.T) {
+	tr, va, te := task(t, 1200, 5)
+	cfg := smallConfig()
+	cfg.CrossTune = 3
+	train := ld(tr)
+	before := mat.DenseCopyOf(train.X)
+	m, rep, err := Fit(context.Background(), train, nil, cfg, learn.Env{Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(before, train.X) {
+		t.Fatal("the fit changed the caller's rows")
+	}
+	if rep.CrossTune != 3 || !rep.Holdout || rep.TrainRows != len(tr.Y) || rep.ValidRows != len(tr.Y) {
+		t.Fatalf("report: cross_tune %d, holdout %v, %d training and %d validation rows, want 3, true, %d, %d",
+			rep.CrossTune, rep.Holdout, rep.TrainRows, rep.ValidRows, len(tr.Y), len(tr.Y))
+	}
+	y, score, _ := m.HeldOut()
+	if len(y) != len(tr.Y) || len(score) != len(tr.Y) {
+		t.Fatalf("held-out scores of %d rows, want every training row (%d)", len(score), len(tr.Y))
+	}
+	p, _, err := m.Score(te.X, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if auc := metrics.Evaluate(te.Y, p, 0.5, nil).ROCAUC; auc < 0.85 {
+		t.Errorf("test ROC-AUC %v", auc)
+	}
+	// The out-of-fold scores are honest: their ROC-AUC is not that of
+	// the members on the rows they were trained on.
+	if inAUC, oofAUC := metrics.Evaluate(tr.Y, mustScore(t, m, tr.X), 0.5, nil).ROCAUC, metrics.Evaluate(y, score, 0.5, nil).ROCAUC; !(oofAUC < inAUC) {
+		t.Errorf("out-of-fold ROC-AUC %v not below the in-sample %v", oofAUC, inAUC)
+	}
+	again, _, err := Fit(context.Background(), ld(tr), nil, cfg, learn.Env{Seed: 2, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := m.MarshalBinary()
+	b, _ := again.MarshalBinary()
+	if !bytes.Equal(a, b) {
+		t.Error("the same seed gave another model (workers 0 and 1)")
+	}
+	_, vrep, err := Fit(context.Background(), ld(tr), ld(va), cfg, learn.Env{Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vrep.CrossTune != 0 || vrep.ValidRows != len(va.Y) {
+		t.Errorf("with validation rows: cross_tune %d, %d validation rows", vrep.CrossTune, vrep.ValidRows)
+	}
+	for _, bad := range []int{1, -2} {
+		c := smallConfig()
+		c.CrossTune = bad
+		if _, err := c.resolve(); err == nil {
+			t.Errorf("cross_tune %d accepted", bad)
+		}
+	}
+}
+
+func mustScore(t *testing.T, m *Model, x *mat.Dense) []float64 {
+	t.Helper()
+	p, _, err := m.Score(x, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
