@@ -86,3 +86,18 @@ func TestMemoryPlan(t *testing.T) {
 		t.Errorf("plan with L = 4 (%d) not above L = 2's (%d)", plans[1], plans[0])
 	}
 }
+
+// TestFitMemoryCrossTune: without validation rows the default cross-tuned
+// fit scores every training row out of fold, so its estimate exceeds the
+// hold-out's, which trains on three quarters of the rows.
+func TestFitMemoryCrossTune(t *testing.T) {
+	s := learn.Shape{Rows: 1_000_000, Features: 20, Workers: 2}
+	ct := NewMethod().(*Method)
+	held := NewMethod().(*Method)
+	if err := held.Set("cross_tune", "-1"); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := ct.FitMemory(s), held.FitMemory(s); !(a > b) {
+		t.Errorf("cross-tuned estimate %d, hold-out's %d: want it larger", a, b)
+	}
+}
