@@ -216,19 +216,12 @@ func quantTree(w *quantize.Writer, t *Tree, cuts *quantize.Cuts, leaf quantize.I
 			maxG = math.Max(maxG, math.Abs(t.Gain[i]))
 		}
 	}
-	wide := quantize.Ints{Levels: math.MaxInt16}
-	sv, err := leaf.Scale(maxV)
+	s, err := quantize.Scales(quantize.Quantity{Name: "leaf values", Max: maxV, Ints: leaf},
+		quantize.Quantity{Name: "covers", Max: maxC, Ints: quantize.Wide}, quantize.Quantity{Name: "gains", Max: maxG, Ints: quantize.Wide})
 	if err != nil {
-		return 0, fmt.Errorf("leaf values: %w", err)
+		return 0, err
 	}
-	sc, err := wide.Scale(maxC)
-	if err != nil {
-		return 0, fmt.Errorf("covers: %w", err)
-	}
-	sg, err := wide.Scale(maxG)
-	if err != nil {
-		return 0, fmt.Errorf("gains: %w", err)
-	}
+	sv, sc, sg := s[0], s[1], s[2]
 	w.Uvarint(uint64(len(t.Feature)))
 	w.Byte(map[catsplit.Rule]byte{catsplit.XGBoost: 0, catsplit.LightGBM: 1}[t.CategoryRule])
 	w.Float32(sv)
@@ -255,12 +248,12 @@ func quantTree(w *quantize.Writer, t *Tree, cuts *quantize.Cuts, leaf quantize.I
 	for i, f := range t.Feature {
 		if f < 0 {
 			e = math.Max(e, math.Abs(leaf.Put(w, t.Value[i], sv)-t.Value[i]))
-			wide.Put(w, t.Cover[i], sc)
+			quantize.Wide.Put(w, t.Cover[i], sc)
 		}
 	}
 	for i, f := range t.Feature {
 		if f >= 0 {
-			wide.Put(w, t.Gain[i], sg)
+			quantize.Wide.Put(w, t.Gain[i], sg)
 		}
 	}
 	return e, nil
@@ -314,7 +307,6 @@ func readQuantTree(r *quantize.Reader, t *Tree, cuts *quantize.Cuts, nf int, lea
 			t.Left[i], t.Feature[i] = -1, -1
 		}
 	}
-	wide := quantize.Ints{Levels: math.MaxInt16}
 	for i := range n {
 		if t.Feature[i] < 0 {
 			continue
@@ -329,12 +321,12 @@ func readQuantTree(r *quantize.Reader, t *Tree, cuts *quantize.Cuts, nf int, lea
 	}
 	for i := range n {
 		if t.Feature[i] < 0 {
-			t.Value[i], t.Cover[i] = leaf.Get(r, sv), wide.Get(r, sc)
+			t.Value[i], t.Cover[i] = leaf.Get(r, sv), quantize.Wide.Get(r, sc)
 		}
 	}
 	for i := range n {
 		if t.Feature[i] >= 0 {
-			t.Gain[i] = wide.Get(r, sg)
+			t.Gain[i] = quantize.Wide.Get(r, sg)
 		}
 	}
 	return r.Err()

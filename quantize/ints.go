@@ -88,3 +88,29 @@ func GetScale(r *Reader) float32 {
 	}
 	return s
 }
+
+// Wide is the 16-bit precision of the numbers of a tree that only feed
+// explanations and importances (covers, gains, weights, impurities).
+var Wide = Ints{Levels: math.MaxInt16}
+
+// Quantity is a named set of values of magnitude up to Max, stored at
+// the precision of Ints.
+type Quantity struct {
+	Name string
+	Max  float64
+	Ints Ints
+}
+
+// Scales returns each quantity's Scale, in order; the error of the first
+// that has none names it.
+func Scales(qs ...Quantity) ([]float32, error) {
+	out := make([]float32, len(qs))
+	for i, q := range qs {
+		s, err := q.Ints.Scale(q.Max)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", q.Name, err)
+		}
+		out[i] = s
+	}
+	return out, nil
+}

@@ -3,6 +3,7 @@ package quantize
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -139,5 +140,21 @@ func TestBounds(t *testing.T) {
 	}
 	if MonotoneBound(steep, 0) != 0 {
 		t.Fatal("a zero bound grew")
+	}
+}
+
+func TestScales(t *testing.T) {
+	leaf := Ints{Levels: 127}
+	s, err := Scales(Quantity{Name: "leaf values", Max: 2.54, Ints: leaf}, Quantity{Name: "covers", Max: 0, Ints: Wide})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := leaf.Scale(2.54)
+	if len(s) != 2 || s[0] != want || s[1] != 0 {
+		t.Fatalf("scales %v, want [%v 0]", s, want)
+	}
+	_, err = Scales(Quantity{Name: "leaf values", Max: 1, Ints: leaf}, Quantity{Name: "gains", Max: math.Inf(1), Ints: Wide})
+	if err == nil || !strings.HasPrefix(err.Error(), "gains: ") {
+		t.Fatalf("an infinite gain: %v, want an error naming the gains", err)
 	}
 }

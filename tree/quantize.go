@@ -55,19 +55,12 @@ func (t *Tree) AppendQuant(w *quantize.Writer, cuts *quantize.Cuts, leaf quantiz
 			maxV = math.Max(maxV, math.Abs(v))
 		}
 	}
-	wide := quantize.Ints{Levels: math.MaxInt16}
-	sv, err := leaf.Scale(maxV)
+	s, err := quantize.Scales(quantize.Quantity{Name: "leaf values", Max: maxV, Ints: leaf},
+		quantize.Quantity{Name: "leaf weights", Max: maxW, Ints: quantize.Wide}, quantize.Quantity{Name: "impurities", Max: maxI, Ints: quantize.Wide})
 	if err != nil {
-		return 0, fmt.Errorf("leaf values: %w", err)
+		return 0, err
 	}
-	sw, err := wide.Scale(maxW)
-	if err != nil {
-		return 0, fmt.Errorf("leaf weights: %w", err)
-	}
-	si, err := wide.Scale(maxI)
-	if err != nil {
-		return 0, fmt.Errorf("impurities: %w", err)
-	}
+	sv, sw, si := s[0], s[1], s[2]
 	w.Uvarint(uint64(len(t.Feature)))
 	w.Uvarint(uint64(k))
 	w.Float32(sv)
@@ -99,11 +92,11 @@ func (t *Tree) AppendQuant(w *quantize.Writer, cuts *quantize.Cuts, leaf quantiz
 		for _, v := range t.leafValues(i) {
 			e = math.Max(e, math.Abs(clip01(leaf.Put(w, v, sv))-v))
 		}
-		wide.Put(w, t.Weight[i], sw)
+		quantize.Wide.Put(w, t.Weight[i], sw)
 		w.Uvarint(uint64(max(t.Samples[i], 0)))
 	}
 	for i := range t.Feature {
-		wide.Put(w, t.Impurity[i], si)
+		quantize.Wide.Put(w, t.Impurity[i], si)
 	}
 	return e, nil
 }
@@ -155,7 +148,6 @@ func ReadQuant(r *quantize.Reader, cuts *quantize.Cuts, nf int, leaf quantize.In
 		t.Feature[i], t.DefaultLeft[i] = int32(fd>>1), fd&1 == 1
 		t.Threshold[i] = cuts.Get(r, int(fd>>1))
 	}
-	wide := quantize.Ints{Levels: math.MaxInt16}
 	for i := range n {
 		if t.Feature[i] >= 0 {
 			continue
@@ -167,7 +159,7 @@ func ReadQuant(r *quantize.Reader, cuts *quantize.Cuts, nf int, leaf quantize.In
 		for j := range vals {
 			vals[j] = clip01(leaf.Get(r, sv))
 		}
-		t.Weight[i] = wide.Get(r, sw)
+		t.Weight[i] = quantize.Wide.Get(r, sw)
 		s := r.Uvarint()
 		if s > math.MaxInt32 {
 			r.Fail("node %d: %d rows", i, s)
@@ -175,7 +167,7 @@ func ReadQuant(r *quantize.Reader, cuts *quantize.Cuts, nf int, leaf quantize.In
 		t.Samples[i] = int32(s)
 	}
 	for i := range n {
-		t.Impurity[i] = wide.Get(r, si)
+		t.Impurity[i] = quantize.Wide.Get(r, si)
 	}
 	if err := r.Err(); err != nil {
 		return nil, err
