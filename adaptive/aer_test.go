@@ -465,7 +465,7 @@ func TestParams(t *testing.T) {
 	}
 	for key, want := range map[string][2]string{
 		"components": {"2-4,6", "2-8"}, "member.eta": {"0.05", "0.3"}, "grid": {"none", "none"},
-		"projection": {"simplex", "minmax"}, "member": {"gbdt", "gbdt"}, "member.n_estimators": {"100", "100"},
+		"projection": {"simplex", "minmax"}, "member": {"gbdt", "gbdt"}, "member.n_estimators": {"60", "60"}, "member.max_depth": {"4", "4"},
 		"peers": {"logreg,svm", "logreg,svm"}, "peer.svm.C": {"1", "1"}, "peer_rows": {"10000", "10000"}, "peer.logreg.C": {"0.5", "1"}, "peer.logreg.max_iter": {"2000", "2000"},
 		"max_iter": {"1000", "1000"},
 	} {
@@ -671,11 +671,25 @@ func TestHeldOut(t *testing.T) {
 	if y == nil || w != nil || !reflect.DeepEqual(y, held.Y) || !reflect.DeepEqual(s, hs) {
 		t.Errorf("held-out labels %v and scores %v, want %v and %v", y, s, held.Y, hs)
 	}
+	// With validation data, cross-tuned (the default), the held-out rows
+	// are the training rows scored out of fold; tuned on the validation
+	// rows alone, none.
 	v, _, err := Fit(ctx, ld(tr), ld(va), smallConfig(), env)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if y, s, _ := v.HeldOut(); !reflect.DeepEqual(y, tr.Y) || len(s) != len(tr.Y) || v.HeldOutFolds() != 4 {
+		t.Errorf("cross-tuned with validation data: %d held-out labels (want the %d training rows'), %d folds", len(y), len(tr.Y), v.HeldOutFolds())
+	}
+	if y, s, _ := v.HeldOut(); reflect.DeepEqual(s, mustScore(t, v, tr.X)) || len(y) == 0 {
+		t.Error("the training rows' held-out scores are the model's own")
+	}
+	c = smallConfig()
+	c.CrossTune = -1
+	if v, _, err = Fit(ctx, ld(tr), ld(va), c, env); err != nil {
+		t.Fatal(err)
+	}
 	if y, _, _ := v.HeldOut(); y != nil {
-		t.Errorf("with validation data: held-out labels %v", y)
+		t.Errorf("tuned on validation data alone: held-out labels %v", y)
 	}
 }

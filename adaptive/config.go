@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/aer-go/aer/ensemble"
 	"github.com/aer-go/aer/learn"
@@ -145,14 +146,16 @@ type Config struct {
 	// static weights then put all their weight on it and lambda is 0.
 	// 0 means the preset's choice (plus: 2; paper: never); -1 never.
 	Fallback float64
-	// CrossTune, without validation rows, tunes on every training row
-	// instead of a held-out share: the members are fitted CrossTune more
-	// times, each without one stratified fold of the rows, and their
-	// out-of-fold outputs stand in for validation rows (the static
-	// weights, lambda, the fallback and the decision layer are fitted on
-	// them); the members kept are those fitted on every row. 0 means the
-	// preset's choice (plus: 4; paper: never); -1 never (hold out Holdout
-	// of the rows).
+	// CrossTune tunes on every training row as well as on the
+	// validation rows (without them, instead of a held-out share): the
+	// members are fitted CrossTune more times, each without one
+	// stratified fold of the rows, and their out-of-fold outputs are
+	// tuning rows beside the validation rows (the static weights,
+	// lambda, the fallback and the decision layer are fitted on both);
+	// the members kept are those fitted on every row. 0 means the
+	// preset's choice (plus: 4; paper: never); -1 never (tune on the
+	// validation rows alone, or without them hold out Holdout of the
+	// rows).
 	CrossTune int
 	// Rank orders the majority rows of each component for the subsets;
 	// empty means RankDensity.
@@ -302,12 +305,15 @@ type preset struct {
 	deltaRule  DeltaRule
 	// peers are the names of the peer methods.
 	peers []string
+	// memberParams are settings of the default member (DefaultMember,
+	// when Config.Member is nil), applied before Config.MemberParams.
+	memberParams []string
 }
 
 var presets = map[Preset]preset{
 	PresetPlus: {pool: true, global: true, selectRows: DefaultSelectRows, selectPCs: DefaultSelectPCs, mixtureRows: DefaultMixtureRows, peerRows: DefaultPeerRows, fallback: 2, crossTune: 4, nInit: 1, space: SpaceLogit, thresholds: ThresholdsFine,
 		weightData: WeightValid, projection: ProjectionMinMax, likelihood: LikelihoodTempered, selection: SelectAUC, deltaRule: DeltaBayes,
-		peers: []string{logreg.MethodName, svm.MethodName}},
+		peers: []string{logreg.MethodName, svm.MethodName}, memberParams: []string{"max_depth=4", "n_estimators=60"}},
 	PresetPaper: {selectRows: -1, selectPCs: -1, mixtureRows: -1, nInit: 5, memberGrid: true, space: SpaceProbability, thresholds: ThresholdsGrid,
 		weightData: WeightUnion, projection: ProjectionMinMax, likelihood: LikelihoodExp, selection: SelectThreshold, deltaRule: DeltaTuned},
 }
@@ -395,7 +401,7 @@ func (c *Config) resolve() (*resolvedConfig, error) {
 	if err := r.resolveWeights(); err != nil {
 		return nil, err
 	}
-	if err := r.resolveMembers(); err != nil {
+	if err := r.resolveMembers(ps); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -564,9 +570,10 @@ func (r *resolvedConfig) resolveWeights() error {
 
 // resolveMembers configures the member method of every grid point: a
 // fresh method of Member's name set to Member's own settings, then
-// MemberParams, then the point's settings. Member's own settings join
+// MemberParams, then the point's settings. Member's own settings, or the
+// preset's settings of the default member when Member is nil, join
 // MemberParams, which the fitted configuration records.
-func (r *resolvedConfig) resolveMembers() error {
+func (r *resolvedConfig) resolveMembers(ps preset) error {
 	if len(r.Learners) > 0 {
 		r.learners = r.Learners
 		for _, l := range r.Learners {
@@ -574,11 +581,14 @@ func (r *resolvedConfig) resolveMembers() error {
 		}
 		return nil
 	}
+	own := presetMemberParams(ps.memberParams, r.MemberParams)
 	if r.Member == nil {
 		r.Member = DefaultMember()
+	} else {
+		own = settingsOf(r.Member)
 	}
-	if own := settingsOf(r.Member); len(own) > 0 {
-		r.MemberParams = append(own, r.MemberParams...)
+	if len(own) > 0 {
+		r.MemberParams = append(slices.Clone(own), r.MemberParams...)
 	}
 	grid := r.Grid
 	switch {
@@ -601,6 +611,23 @@ func (r *resolvedConfig) resolveMembers() error {
 		r.points = append(r.points, point)
 	}
 	return nil
+}
+
+// presetMemberParams returns the settings of preset that params (later,
+// the caller's) leave unset: a member parameter the caller gives is not
+// recorded twice.
+func presetMemberParams(preset, params []string) []string {
+	var out []string
+	for _, kv := range preset {
+		key, _, _ := strings.Cut(kv, "=")
+		if !slices.ContainsFunc(params, func(p string) bool {
+			k, _, _ := strings.Cut(p, "=")
+			return strings.TrimSpace(k) == key
+		}) {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // Check reports the first invalid option of c, as Fit would.

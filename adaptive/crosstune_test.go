@@ -3,6 +3,7 @@ package adaptive
 import (
 	"bytes"
 	"context"
+	"math"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -14,8 +15,8 @@ import (
 // TestCrossTune: without validation rows, cross_tune=3 tunes on the
 // out-of-fold outputs of every training row (the held-out scores the
 // decision layer sees are one per training row), leaves the caller's
-// rows as they were, is deterministic, scores a working model, and is
-// ignored when validation rows are given.
+// rows as they were, is deterministic and scores a working model; with
+// validation rows it tunes on both, and cross_tune -1 on them alone.
 func TestCrossTune(t *testing.T) {
 	tr, va, te := task(t, 1200, 5)
 	cfg := smallConfig()
@@ -58,12 +59,25 @@ func TestCrossTune(t *testing.T) {
 	if !bytes.Equal(a, b) {
 		t.Error("the same seed gave another model (workers 0 and 1)")
 	}
-	_, vrep, err := Fit(context.Background(), ld(tr), ld(va), cfg, learn.Env{Seed: 2})
+	// With validation rows, the training rows' out-of-fold outputs are
+	// tuning rows beside them; the report's validation metrics are still
+	// the validation rows'.
+	vm, vrep, err := Fit(context.Background(), ld(tr), ld(va), cfg, learn.Env{Seed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
+	if vrep.CrossTune != 3 || vrep.Holdout || vrep.ValidRows != len(va.Y) || vrep.ValidPositives != count1(va.Y) {
+		t.Errorf("with validation rows: cross_tune %d, hold-out %v, %d validation rows (%d positive)", vrep.CrossTune, vrep.Holdout, vrep.ValidRows, vrep.ValidPositives)
+	}
+	if got := metrics.Evaluate(va.Y, mustScore(t, vm, va.X), vm.Threshold(), nil).BalancedAccuracy; math.Abs(got-vrep.Valid.BalancedAccuracy) > 1e-12 {
+		t.Errorf("with validation rows: report's validation balanced accuracy %v, the model's on them %v", vrep.Valid.BalancedAccuracy, got)
+	}
+	cfg.CrossTune = -1
+	if _, vrep, err = Fit(context.Background(), ld(tr), ld(va), cfg, learn.Env{Seed: 2}); err != nil {
+		t.Fatal(err)
+	}
 	if vrep.CrossTune != 0 || vrep.ValidRows != len(va.Y) {
-		t.Errorf("with validation rows: cross_tune %d, %d validation rows", vrep.CrossTune, vrep.ValidRows)
+		t.Errorf("with validation rows and cross_tune -1: cross_tune %d, %d validation rows", vrep.CrossTune, vrep.ValidRows)
 	}
 	for _, bad := range []int{1, -2} {
 		c := smallConfig()

@@ -229,9 +229,12 @@ type fitRun struct {
 	sets []memberSet
 	// points name the member settings of each set.
 	points [][]string
-	// crossTuned says the training rows are the validation rows too,
-	// scored out of fold (Config.CrossTune).
+	// crossTuned says the training rows are tuning rows too, scored out
+	// of fold (Config.CrossTune): valid is then the training rows
+	// followed by the validation rows given (extra, features xe), if any.
 	crossTuned bool
+	extra      *learn.Data
+	xe         *mat.Dense
 }
 
 // memberSet is an ensemble of fitted members and, once weighed and
@@ -276,8 +279,10 @@ func newFit(ctx context.Context, train, valid *learn.Data, cfg *Config, env lear
 		return nil, err
 	}
 	rep := &Report{Holdout: valid == nil}
-	crossTuned := valid == nil && c.CrossTune >= 2
+	crossTuned := c.CrossTune >= 2
+	var extra *learn.Data
 	if crossTuned {
+		extra = valid
 		valid = train
 		rep.CrossTune = c.CrossTune
 	} else if train, valid, err = holdOut(train, valid, c, env); err != nil {
@@ -289,7 +294,15 @@ func newFit(ctx context.Context, train, valid *learn.Data, cfg *Config, env lear
 	if valid.Cols() != train.Cols() {
 		return nil, fmt.Errorf("aer: validation data has %d features, training data %d", valid.Cols(), train.Cols())
 	}
-	return &fitRun{ctx: ctx, c: c, env: env, workers: env.Threads(), train: train, valid: valid, rep: rep, crossTuned: crossTuned}, nil
+	if extra != nil {
+		if err := checkData("validation", extra, 1); err != nil {
+			return nil, err
+		}
+		if extra.Cols() != train.Cols() {
+			return nil, fmt.Errorf("aer: validation data has %d features, training data %d", extra.Cols(), train.Cols())
+		}
+	}
+	return &fitRun{ctx: ctx, c: c, env: env, workers: env.Threads(), train: train, valid: valid, rep: rep, crossTuned: crossTuned, extra: extra}, nil
 }
 
 // prepare imputes the training means and standardises the training and
@@ -304,13 +317,21 @@ func (f *fitRun) prepare() error {
 	if f.xt, err = f.m.fitInputs(f.train.X, f.train.Features, f.rep.Holdout && !f.crossTuned || f.env.ConsumeTrain, !f.c.NoStandardize); err != nil {
 		return err
 	}
-	if f.crossTuned {
+	if f.crossTuned && f.extra != nil {
+		f.xe = f.m.prepare(f.extra.X)
+		f.xvt = stackRows(f.xt, f.xe)
+		f.valid = &learn.Data{Y: append(append([]int(nil), f.train.Y...), f.extra.Y...), W: concatWeights(f.train.W, len(f.train.Y), f.extra.W, len(f.extra.Y))}
+	} else if f.crossTuned {
 		f.xvt = f.xt
 	} else {
 		f.xvt = f.m.prepare(f.valid.X)
 	}
-	f.rep.TrainRows, f.rep.ValidRows = len(f.train.Y), len(f.valid.Y)
-	f.rep.TrainPositives, f.rep.ValidPositives = count1(f.train.Y), count1(f.valid.Y)
+	given := f.valid
+	if f.extra != nil {
+		given = f.extra
+	}
+	f.rep.TrainRows, f.rep.ValidRows = len(f.train.Y), len(given.Y)
+	f.rep.TrainPositives, f.rep.ValidPositives = count1(f.train.Y), count1(given.Y)
 	f.prior = f.train.PositiveShare()
 	return nil
 }
@@ -578,7 +599,13 @@ func (f *fitRun) weigh(s memberSet, report func(done, total int)) (memberSet, er
 	// (when fitted there), the tuning and the final validation score:
 	// computed once.
 	var err error
-	if s.valid = s.oof; s.valid == nil {
+	if s.oof != nil && f.xe != nil {
+		out, err := memberOutputs(s.members, f.xe, f.workers)
+		if err != nil {
+			return s, err
+		}
+		s.valid = stackRows(s.oof, out)
+	} else if s.valid = s.oof; s.valid == nil {
 		if s.valid, err = memberOutputs(s.members, f.xvt, f.workers); err != nil {
 			return s, err
 		}
@@ -685,9 +712,16 @@ func (f *fitRun) finish(best memberSet) error {
 			rep.BayesDelta = true
 		}
 	}
-	rep.Valid = metrics.Evaluate(f.valid.Y, scores, m.combiner.Delta, nil)
+	// The report and the out-of-distribution threshold are of the
+	// validation rows given, when a cross-tuned fit has some.
+	vy, vs, vx := f.valid.Y, scores, f.xvt
+	if f.extra != nil {
+		n := len(f.train.Y)
+		vy, vs, vx = f.valid.Y[n:], scores[n:], f.xe
+	}
+	rep.Valid = metrics.Evaluate(vy, vs, m.combiner.Delta, nil)
 	f.env.Report("finish", 1, 2)
-	ood, err := m.mixture.ScoreSamples(f.xvt, nil)
+	ood, err := m.mixture.ScoreSamples(vx, nil)
 	if err != nil {
 		return fmt.Errorf("aer: out-of-distribution scores: %w", err)
 	}
@@ -695,8 +729,14 @@ func (f *fitRun) finish(best memberSet) error {
 		ood[i] = -v
 	}
 	m.ood = &oodInfo{Alpha: OODAlpha, Threshold: oodThreshold(ood, OODAlpha), Rows: len(ood)}
-	if rep.Holdout {
-		m.held = &heldOut{y: f.valid.Y, score: scores, w: f.valid.W, folds: f.rep.CrossTune}
+	switch {
+	case f.crossTuned:
+		// The training rows' out-of-fold scores, ahead of any validation
+		// rows given.
+		n := len(f.train.Y)
+		m.held = &heldOut{y: f.valid.Y[:n], score: scores[:n], w: f.train.W, folds: f.rep.CrossTune}
+	case rep.Holdout:
+		m.held = &heldOut{y: f.valid.Y, score: scores, w: f.valid.W}
 	}
 	return nil
 }
@@ -1769,4 +1809,38 @@ func bayesBA(p []float64, y []int, k int) float64 {
 		}
 	}
 	return s / float64(max(m, 1))
+}
+
+// stackRows returns a's rows followed by b's.
+func stackRows(a, b *mat.Dense) *mat.Dense {
+	ra, c := a.Dims()
+	rb, _ := b.Dims()
+	out := mat.NewDense(ra+rb, c, nil)
+	out.Slice(0, ra, 0, c).(*mat.Dense).Copy(a)
+	out.Slice(ra, ra+rb, 0, c).(*mat.Dense).Copy(b)
+	return out
+}
+
+// concatWeights is a's row weights followed by b's (nil for unit weights
+// when both are nil).
+func concatWeights(a []float64, na int, b []float64, nb int) []float64 {
+	if a == nil && b == nil {
+		return nil
+	}
+	out := make([]float64, 0, na+nb)
+	for i := range na {
+		if a == nil {
+			out = append(out, 1)
+		} else {
+			out = append(out, a[i])
+		}
+	}
+	for i := range nb {
+		if b == nil {
+			out = append(out, 1)
+		} else {
+			out = append(out, b[i])
+		}
+	}
+	return out
 }

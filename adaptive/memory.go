@@ -38,11 +38,11 @@ func (m *Method) FitMemory(s learn.Shape) int64 {
 	}
 	n, nv, f := int64(s.Rows), int64(s.ValidRows), int64(s.Features)
 	switch {
-	case nv == 0 && r.CrossTune >= 2:
-		// Cross-tuned: every training row scored out of fold stands in
-		// for a validation row; each fold copies the rest of the rows,
-		// about what a validation table of n rows would hold.
-		nv = n
+	case r.CrossTune >= 2:
+		// Cross-tuned: every training row scored out of fold is a tuning
+		// row beside the validation rows; each fold copies the rest of
+		// the rows, about what a validation table of n rows would hold.
+		nv += n
 	case nv == 0: // held out of the training rows
 		nv = int64(float64(n) * r.Holdout)
 		n -= nv

@@ -13,9 +13,13 @@ import (
 // setting (the session-7 binary's four gave 2768777216, which the paper
 // preset's grid still gives), plus the members' trees held to the end
 // (2L+1 = 17 per member setting, each as large as boost's ModelMemory
-// says), and a copied table adds its 960 MB.
+// says), and a copied table adds its 960 MB; all this tuned on the
+// validation rows alone (cross_tune -1). Cross-tuned (the default), the
+// training rows' out-of-fold outputs are tuning rows too: the estimate
+// is that of as many more validation rows.
 func TestFitMemoryKnown(t *testing.T) {
 	m := NewMethod().(*Method)
+	m.cfg.CrossTune = -1
 	s := learn.Shape{Rows: 6_000_000, ValidRows: 2_000_000, Features: 20, Workers: 2, ConsumeTrain: true}
 	want := 2624777216 + memberTrees(t, m, s.Rows)
 	if got := m.FitMemory(s); got != want {
@@ -26,10 +30,16 @@ func TestFitMemoryKnown(t *testing.T) {
 		t.Errorf("with the table copied: %d", got)
 	}
 	grid := NewMethod().(*Method)
-	grid.cfg.Grid = DefaultGrid()
+	grid.cfg.Grid, grid.cfg.CrossTune = DefaultGrid(), -1
 	s.ConsumeTrain = true
 	if want := 2800777216 + memberTrees(t, grid, s.Rows); grid.FitMemory(s) != want {
 		t.Errorf("the 2x2 member grid: estimate %d, want %d", grid.FitMemory(s), want)
+	}
+	tuned := NewMethod().(*Method)
+	more := s
+	more.ValidRows += s.Rows
+	if got, want := tuned.FitMemory(s), m.FitMemory(more); got != want || got <= m.FitMemory(s) {
+		t.Errorf("cross-tuned: estimate %d, want %d (that of %d validation rows), above %d", got, want, more.ValidRows, m.FitMemory(s))
 	}
 }
 

@@ -114,10 +114,12 @@ func (m *Model) HeldOutFolds() int {
 	return m.held.folds
 }
 
-// HeldOut returns, for a model fitted without validation data, the
-// labels, scores and weights of the training rows held out for tuning,
-// which the model's members had not seen (learn.HeldOuter); nil for a
-// model fitted with validation data or read from a file.
+// HeldOut returns the labels, scores and weights of the training rows
+// the model tuned on, scored by members that had not seen them
+// (learn.HeldOuter): the held-out share of a fit without validation
+// data, or every training row's out-of-fold score of a cross-tuned fit
+// (Config.CrossTune, with or without validation data); nil for a model
+// fitted on validation data alone or read from a file.
 func (m *Model) HeldOut() (y []int, score, w []float64) {
 	if m.held == nil {
 		return nil, nil, nil

@@ -71,7 +71,7 @@ var params = learn.ParamTable[Config]{
 		func(c *Config) *int { return &c.MixtureRows }),
 	learn.Int("peer_rows", "training rows each peer is fitted on (more: a random subsample of that many, positives kept up to half); -1 = all rows; 0 = the preset's (plus 10000)", -1, learn.MaxRows,
 		func(c *Config) *int { return &c.PeerRows }),
-	learn.Int("cross_tune", "without validation rows, tune on out-of-fold outputs of every training row, the members fitted this many more times (one fold out each), instead of a held-out share; -1 = never (hold out the holdout share); 0 = the preset's (plus 4, paper never)", -1, 20,
+	learn.Int("cross_tune", "tune on the out-of-fold outputs of every training row, beside the validation rows if any, the members fitted this many more times (one fold out each); -1 = never (tune on the validation rows alone, or without them on a held-out holdout share); 0 = the preset's (plus 4, paper never)", -1, 20,
 		func(c *Config) *int { return &c.CrossTune }),
 	learn.Float("fallback", "fall back on a global member or peer whose calibrated, class-balanced validation log-loss is below the ensemble's by more than this many paired standard errors; -1 = never; 0 = the preset's (plus 2, paper never)", -1, math.Inf(1),
 		func(c *Config) *float64 { return &c.Fallback }),
@@ -295,26 +295,35 @@ func (c *Config) listAgainst(base *Config) []learn.Param {
 	if member == nil {
 		member = DefaultMember()
 	}
-	out = append(out, listMethod(member.Name(), cur.MemberParams, memberPrefix, "member "+member.Name()+": ")...)
+	// The member's defaults are those the preset gives the default
+	// member (plus: max_depth 4), its own otherwise.
+	var memberDefaults []string
+	if def != nil && def.Member != nil && def.Member.Name() == member.Name() {
+		memberDefaults = def.MemberParams
+	}
+	out = append(out, listMethod(member.Name(), cur.MemberParams, memberDefaults, memberPrefix, "member "+member.Name()+": ")...)
 	for _, p := range cur.Peers {
-		out = append(out, listMethod(p.Name(), settingsOf(p), peerPrefix+p.Name()+".", "peer "+p.Name()+": ")...)
+		out = append(out, listMethod(p.Name(), settingsOf(p), nil, peerPrefix+p.Name()+".", "peer "+p.Name()+": ")...)
 	}
 	return out
 }
 
 // listMethod lists the parameters of the method registered as name set
 // to settings, their keys prefixed by prefix and their help by help, and
-// their defaults the method's own.
-func listMethod(name string, settings []string, prefix, help string) []learn.Param {
+// their defaults the method's own set to defaults.
+func listMethod(name string, settings, defaults []string, prefix, help string) []learn.Param {
 	m, err := configured(name, settings)
 	if err != nil {
 		return nil
 	}
-	fresh, _ := methodByName(name)
-	defaults := learn.ParamMap(fresh.Params())
+	fresh, err := configured(name, defaults)
+	if err != nil {
+		return nil
+	}
+	defaultOf := learn.ParamMap(fresh.Params())
 	ps := m.Params()
 	for i, p := range ps {
-		ps[i].Key, ps[i].Help, ps[i].Default = prefix+p.Key, help+p.Help, defaults[p.Key]
+		ps[i].Key, ps[i].Help, ps[i].Default = prefix+p.Key, help+p.Help, defaultOf[p.Key]
 	}
 	return ps
 }

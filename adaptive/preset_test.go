@@ -94,7 +94,7 @@ func TestPresetFillsPartsOnly(t *testing.T) {
 	paperParts.Pool, paperParts.Global = &f, &f
 	paperParts.Space, paperParts.Thresholds, paperParts.Likelihood = "probability", "grid", "exp"
 	paperParts.Projection, paperParts.WeightData, paperParts.Peers = "minmax", "union", []learn.Method{}
-	paperParts.Select, paperParts.DeltaRule = "threshold", "tuned"
+	paperParts.Select, paperParts.DeltaRule, paperParts.CrossTune = "threshold", "tuned", -1
 	paper := plusConfig()
 	paper.Preset = PresetPaper
 	plusParts := plusConfig()
@@ -102,7 +102,7 @@ func TestPresetFillsPartsOnly(t *testing.T) {
 	plusParts.Pool, plusParts.Global = &tt, &tt
 	plusParts.Space, plusParts.Thresholds, plusParts.Likelihood = "logit", "fine", "tempered"
 	plusParts.WeightData, plusParts.Peers, plusParts.Select = "valid", []learn.Method{logreg.NewStandardized(), svm.NewStandardized()}, "auc"
-	plusParts.DeltaRule = "bayes"
+	plusParts.DeltaRule, plusParts.CrossTune = "bayes", 4
 	scores := func(c *Config) []float64 {
 		m, _, err := Fit(context.Background(), ld(tr), ld(va), c, learn.Env{Seed: 5})
 		if err != nil {

@@ -47,12 +47,20 @@ type Staged struct {
 // seed. A configuration whose static weights are fitted on the union of
 // the subsets (WeightUnion, the paper preset's) needs every training
 // row in one place and is refused: the engine fits them on the
-// validation rows (weight_data=valid).
+// validation rows (weight_data=valid). Nor does it cross-tune, which
+// fits every member again on folds of the training rows: it tunes on the
+// validation rows alone, and records cross_tune -1; a cross_tune the
+// configuration sets is refused.
 func NewStaged(cfg *Config, seed uint64) (*Staged, error) {
 	c, err := cfg.resolve()
 	if err != nil {
 		return nil, err
 	}
+	if cfg != nil && cfg.CrossTune >= 2 {
+		return nil, fmt.Errorf("aer: %w: cross_tune=%d fits the members again on folds of the training rows, which a staged fit does not hold in one place; it tunes on the validation rows (cross_tune=-1)",
+			learn.ErrParam, cfg.CrossTune)
+	}
+	c.CrossTune = -1
 	if c.WeightData != WeightValid {
 		return nil, fmt.Errorf("aer: %w: weight_data=%s fits the static weights on the union of the subsets, which a staged fit does not hold in one place; set weight_data=valid",
 			learn.ErrParam, c.WeightData)

@@ -91,7 +91,8 @@ func stagedFit(t *testing.T, cfg *Config, seed uint64, train, valid *learn.Data)
 
 // TestStagedEqualsFit checks that Fit's steps run one by one through
 // Staged give Fit's model byte for byte: the staged API is Fit's, not an
-// approximation of it.
+// approximation of it (Fit tuning on the validation rows alone, as a
+// staged fit does); a staged fit refuses to cross-tune.
 func TestStagedEqualsFit(t *testing.T) {
 	tr, va, _ := task(t, 1500, 3)
 	for _, tc := range []struct {
@@ -108,7 +109,10 @@ func TestStagedEqualsFit(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			want, _, err := Fit(context.Background(), ld(tr), ld(va), tc.cfg(), learn.Env{Seed: 7, Workers: 2})
+			// A staged fit tunes on the validation rows alone.
+			fc := tc.cfg()
+			fc.CrossTune = -1
+			want, _, err := Fit(context.Background(), ld(tr), ld(va), fc, learn.Env{Seed: 7, Workers: 2})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -125,6 +129,22 @@ func TestStagedEqualsFit(t *testing.T) {
 				t.Fatalf("staged model differs from Fit's (%d against %d bytes)", len(gb), len(wb))
 			}
 		})
+	}
+}
+
+// TestStagedCrossTune: a staged fit records cross_tune -1 (it tunes on
+// the validation rows alone) and refuses a configuration that asks to
+// cross-tune.
+func TestStagedCrossTune(t *testing.T) {
+	s, err := NewStaged(nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Config().CrossTune; got != -1 {
+		t.Errorf("staged default: cross_tune %d, want -1", got)
+	}
+	if _, err := NewStaged(&Config{CrossTune: 4}, 1); !errors.Is(err, learn.ErrParam) {
+		t.Errorf("cross_tune 4: err %v, want learn.ErrParam", err)
 	}
 }
 

@@ -223,6 +223,24 @@ func heldOut(m learn.Scorer) bool {
 	return y != nil
 }
 
+// foldHeldOut returns the out-of-fold scores of the training rows that
+// m's fit tuned on (learn.FoldHeldOuter) and their number of folds; 0
+// folds when m has none.
+func foldHeldOut(m learn.Scorer) (y []int, score, w []float64, folds int) {
+	h, ok := learn.Find[learn.HeldOuter](m, learn.ScoreChanged)
+	if !ok {
+		return nil, nil, nil, 0
+	}
+	fh, ok := h.(learn.FoldHeldOuter)
+	if !ok || fh.HeldOutFolds() < 1 {
+		return nil, nil, nil, 0
+	}
+	if y, score, w = h.HeldOut(); y == nil {
+		return nil, nil, nil, 0
+	}
+	return y, score, w, fh.HeldOutFolds()
+}
+
 // Finish puts the layer in front of m, a model that method fitted on
 // train: fitted on valid, unless valid is nil or m has a threshold of its
 // own that does not defer to a layer and the options do not override it
@@ -244,7 +262,8 @@ func (l *Layered) Finish(ctx context.Context, m learn.Scorer, method learn.Metho
 // FitLayer fits the layer alone, in front of a model m that method fitted
 // on train, on the validation rows valid, and with cross-fitting on the
 // out-of-fold scores of train's rows too (train gives the positive share
-// of the Bayes rule's prior). Without validation rows (valid nil) it is
+// of the Bayes rule's prior); by default, when m is a learn.FoldHeldOuter
+// with out-of-fold scores of the training rows, on those beside valid's. Without validation rows (valid nil) it is
 // fitted on the scores of the rows a learn.HeldOuter model's fit held out
 // of train for its own tuning (unless Options.CrossFit asks for folds),
 // or else on the out-of-fold scores of train's rows alone
@@ -260,6 +279,18 @@ func (l *Layered) FitLayer(ctx context.Context, m learn.Scorer, method learn.Met
 		return nil, fmt.Errorf("scoring the validation rows: %w", err)
 	}
 	y, w := valid.Y, valid.W
+	if hy, hs, hw, folds := foldHeldOut(m); folds > 0 && l.opt.CrossFit == 0 {
+		// The model tuned on its training rows' out-of-fold scores beside
+		// the validation rows (AER's cross_tune): so does the layer, with
+		// no more fits.
+		y, score, w = appendRows(hy, hs, hw, valid.Y, score, valid.W)
+		layer, err := l.fitOn(y, score, w, train.PositiveShare())
+		if err != nil {
+			return nil, err
+		}
+		layer.Folds = folds
+		return layer, nil
+	}
 	k := l.opt.Folds(valid)
 	if _, own := learn.TunedThreshold(m); own && l.opt.CrossFit == 0 {
 		// The default rule leaves out a model that tuned a threshold of

@@ -126,20 +126,22 @@ type Deferrer interface {
 	DefersThreshold() bool
 }
 
-// A HeldOuter is a model whose method, given no validation rows, tuned
-// on a share of the training rows it held out (AER's weights, lambda and
-// delta). HeldOut returns those rows' labels, scores and weights (nil
-// when the fit had validation rows), the scores of a model that had not
-// seen them: a decision layer fitted without validation rows is fitted
-// on them (decision.Layered), rather than cross-fitted at the cost of
-// more fits.
+// A HeldOuter is a model whose method tuned on training rows scored by
+// a model that had not seen them: given no validation rows, a share of
+// the training rows it held out (AER's weights, lambda and delta). HeldOut
+// returns those rows' labels, scores and weights (nil when the fit tuned
+// on validation rows alone): a decision layer is fitted on them
+// (decision.Layered), beside the validation rows when there are some,
+// rather than cross-fitted at the cost of more fits.
 type HeldOuter interface {
 	HeldOut() (y []int, score, w []float64)
 }
 
 // FoldHeldOuter is a HeldOuter whose held-out scores may be out-of-fold
 // scores of every training row: HeldOutFolds is the number of folds, 0
-// for one held-out share of the rows.
+// for one held-out share of the rows. Only such scores (HeldOutFolds
+// above 0) join validation rows: a held-out share is what a fit without
+// validation rows tunes on.
 type FoldHeldOuter interface {
 	HeldOuter
 	HeldOutFolds() int

@@ -140,7 +140,7 @@ func TestFitProgressLog(t *testing.T) {
 			t.Errorf("progress line %q is neither a stage's start nor its end", l)
 		}
 	}
-	stages := []string{"reading task.train.csv", "reading task.valid.csv", "prepare", "mixture", "subsets", "members", "weights", "tune", "finish"}
+	stages := []string{"reading task.train.csv", "reading task.valid.csv", "prepare", "mixture", "subsets", "members", "cross-tune", "weights", "tune", "finish"}
 	for _, s := range stages {
 		if starts[s] != 1 || ends[s] != 1 {
 			t.Errorf("stage %q: %d start lines and %d end lines, want 1 and 1", s, starts[s], ends[s])
