@@ -23,7 +23,7 @@ const streamCrossTune = 1<<20 + 1
 // their own seeds, and the peers on the rows outside the fold.
 func (f *fitRun) crossTune(labels []string, seeds []uint64) error {
 	c := f.c
-	folds, err := dataset.StratifiedKFold(f.train.Y, c.CrossTune, rng.DeriveSeed(f.env.Seed, streamCrossTune))
+	folds, err := dataset.StratifiedKFold(f.train.Y, f.rep.CrossTune, rng.DeriveSeed(f.env.Seed, streamCrossTune))
 	if err != nil {
 		return fmt.Errorf("aer: cross_tune: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -95,4 +96,39 @@ func mustScore(t *testing.T, m *Model, x *mat.Dense) []float64 {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestCrossTuneFewPositives: a class with fewer training rows than
+// cross_tune's folds gets one fold per row (and a warning); with one row
+// too few for 2 folds, a fit given validation rows tunes on them alone.
+func TestCrossTuneFewPositives(t *testing.T) {
+	tr, va, _ := task(t, 1200, 5)
+	for _, keep := range []int{3, 2} {
+		var rows []int
+		pos := 0
+		for i, v := range tr.Y {
+			if v == 1 {
+				if pos == keep {
+					continue
+				}
+				pos++
+			}
+			rows = append(rows, i)
+		}
+		few := tr.Subset(rows)
+		_, rep, err := Fit(context.Background(), ld(few), ld(va), smallConfig(), learn.Env{Seed: 1})
+		if err != nil {
+			t.Fatalf("%d positive training rows: %v", keep, err)
+		}
+		if rep.CrossTune != keep || len(rep.Warnings) == 0 || !strings.Contains(strings.Join(rep.Warnings, "\n"), "cross_tune") {
+			t.Errorf("%d positive training rows: cross_tune %d, warnings %q", keep, rep.CrossTune, rep.Warnings)
+		}
+	}
+	var warnings []string
+	if k := crossTuneFolds([]int{0, 0, 0, 1}, 4, true, &warnings); k != 0 || len(warnings) != 1 {
+		t.Errorf("one positive row: %d folds, warnings %q", k, warnings)
+	}
+	if k := crossTuneFolds([]int{0, 1, 0, 1, 1, 0, 1, 0, 1, 0}, 4, true, &warnings); k != 4 || len(warnings) != 1 {
+		t.Errorf("five of each: %d folds, warnings %q", k, warnings)
+	}
 }

@@ -53,8 +53,10 @@ type Report struct {
 	ValidPositives int  `json:"valid_positives"`
 	Holdout        bool `json:"holdout"`
 	// CrossTune is the number of folds the members' outputs on the
-	// training rows were scored out of, when they stood in for the
-	// validation rows (Config.CrossTune); 0 otherwise.
+	// training rows were scored out of, when they were tuning rows beside
+	// the validation rows or in their stead (Config.CrossTune); 0
+	// otherwise. ValidRows and ValidPositives count the validation rows
+	// given (without them, the training rows).
 	CrossTune int `json:"cross_tune,omitempty"`
 	// Fallback, when not nil, says which member the ensemble fell back on
 	// (Config.Fallback) and why.
@@ -77,7 +79,7 @@ type Report struct {
 	// not the tuned one the tuning report gives.
 	BayesDelta bool `json:"bayes_delta,omitempty"`
 	// Valid is every metric of the final model on the validation rows at
-	// the threshold.
+	// the threshold (without validation rows, on the tuning rows).
 	Valid metrics.Report `json:"valid"`
 	// Seconds per stage and in total (excluding data loading).
 	Seconds Timings `json:"seconds"`
@@ -279,12 +281,13 @@ func newFit(ctx context.Context, train, valid *learn.Data, cfg *Config, env lear
 		return nil, err
 	}
 	rep := &Report{Holdout: valid == nil}
-	crossTuned := c.CrossTune >= 2
+	folds := crossTuneFolds(train.Y, c.CrossTune, valid != nil, &rep.Warnings)
+	crossTuned := folds >= 2
 	var extra *learn.Data
 	if crossTuned {
 		extra = valid
 		valid = train
-		rep.CrossTune = c.CrossTune
+		rep.CrossTune = folds
 	} else if train, valid, err = holdOut(train, valid, c, env); err != nil {
 		return nil, err
 	}
@@ -303,6 +306,28 @@ func newFit(ctx context.Context, train, valid *learn.Data, cfg *Config, env lear
 		}
 	}
 	return &fitRun{ctx: ctx, c: c, env: env, workers: env.Threads(), train: train, valid: valid, rep: rep, crossTuned: crossTuned, extra: extra}, nil
+}
+
+// crossTuneFolds returns the number of folds a fit cross-tunes with:
+// Config.CrossTune (want), fewer when a class has fewer training rows
+// (one per fold), and 0 (no cross-tuning) when it has fewer than 2; a
+// reduction is noted in warnings.
+func crossTuneFolds(y []int, want int, valid bool, warnings *[]string) int {
+	if want < 2 {
+		return 0
+	}
+	pos := count1(y)
+	k := min(want, pos, len(y)-pos)
+	switch {
+	case k >= want:
+		return k
+	case k >= 2:
+		*warnings = append(*warnings, fmt.Sprintf("cross_tune: %d folds, not %d: a class has %d training rows", k, want, min(pos, len(y)-pos)))
+		return k
+	case valid:
+		*warnings = append(*warnings, fmt.Sprintf("cross_tune: a class has %d training rows, too few for 2 folds: tuned on the validation rows alone", min(pos, len(y)-pos)))
+	}
+	return 0
 }
 
 // prepare imputes the training means and standardises the training and
