@@ -174,3 +174,37 @@ func csvOf(t *testing.T, tb *aer.Table) string {
 	}
 	return b.String()
 }
+
+// TestFitMultiClassSmallComponents: the default aer one-vs-rest on the
+// shared ecoli6 table (its omL class has 3 training rows), whose
+// cross-tuning folds take every row of a class out of a small
+// component's subset (the fit used to fail there), fits and ranks the
+// test rows well.
+func TestFitMultiClassSmallComponents(t *testing.T) {
+	table, err := aer.ReadTable(sharedtest.Path(t, "datasets-multiclass", "ecoli6.csv"), nil)
+	if err != nil {
+		t.Skipf("%v (the multi-class datasets are in ../shared/datasets-multiclass)", err)
+	}
+	parts, err := (&dataset.Partition{Ratios: []float64{3, 1, 1}, Seed: 0}).Parts(table.Dataset().Y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	train, valid, test := table.Subset(parts[0].Rows), table.Subset(parts[1].Rows), table.Subset(parts[2].Rows)
+	method, _ := aer.Method("aer")
+	m, err := aer.Fit(context.Background(), train, valid, &aer.Settings{Spec: aer.Spec{Decomposition: aer.OneVsRest}, Env: aer.Env{Seed: 1}}, method)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := m.Predict(context.Background(), test, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := metrics.EvaluateMulti(p.Label, p.Pred, p.Proba, len(p.Classes), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("balanced accuracy %.3f, MAUC %.3f", r.BalancedAccuracy, r.MAUC)
+	if r.MAUC < 0.85 {
+		t.Errorf("MAUC %.3f", r.MAUC)
+	}
+}

@@ -59,6 +59,13 @@ func (f *fitRun) crossTune(labels []string, seeds []uint64) error {
 					subsets[i].Rows = append(subsets[i].Rows, index[r])
 				}
 			}
+			if !bothClasses(data, subsets[i].Rows) {
+				// A small component's rows of a class may all lie in
+				// the fold: the member's stand-in is fitted on every
+				// row outside it.
+				subsets[i].Rows = allRows(len(keep))
+				f.rep.Warnings = append(f.rep.Warnings, fmt.Sprintf("cross_tune fold %d: subset %d (%s, component %d) has no rows of a class outside the fold: its member's out-of-fold outputs there come from a member fitted on every row outside it", k+1, i, s.Kind, s.Component))
+			}
 		}
 		foldSeeds := make([]uint64, len(seeds))
 		for g, sd := range seeds {
@@ -92,4 +99,26 @@ func (f *fitRun) crossTune(labels []string, seeds []uint64) error {
 		f.sets[g].oof = oof[g]
 	}
 	return nil
+}
+
+// bothClasses reports whether rows of d hold both labels with positive
+// weight, which a member needs to be fitted.
+func bothClasses(d *learn.Data, rows []int) bool {
+	var seen [2]bool
+	for _, r := range rows {
+		if d.W != nil && !(d.W[r] > 0) {
+			continue
+		}
+		seen[d.Y[r]] = true
+	}
+	return seen[0] && seen[1]
+}
+
+// allRows returns 0, 1, ..., n-1.
+func allRows(n int) []int {
+	rows := make([]int, n)
+	for i := range rows {
+		rows[i] = i
+	}
+	return rows
 }

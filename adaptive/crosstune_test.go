@@ -132,3 +132,20 @@ func TestCrossTuneFewPositives(t *testing.T) {
 		t.Errorf("five of each: %d folds, warnings %q", k, warnings)
 	}
 }
+
+// TestBothClasses: a fold's subset can fit a member only with rows of
+// both labels of positive weight.
+func TestBothClasses(t *testing.T) {
+	d := &learn.Data{Y: []int{0, 1, 1, 0}, W: []float64{1, 1, 1, 0}}
+	for _, c := range []struct {
+		rows []int
+		want bool
+	}{{[]int{0, 1}, true}, {[]int{1, 2}, false}, {[]int{1, 3}, false}, {nil, false}} {
+		if got := bothClasses(d, c.rows); got != c.want {
+			t.Errorf("rows %v: %v, want %v", c.rows, got, c.want)
+		}
+	}
+	if got := allRows(3); len(got) != 3 || got[2] != 2 {
+		t.Errorf("allRows(3) = %v", got)
+	}
+}
