@@ -73,6 +73,17 @@ func TestCrossTune(t *testing.T) {
 	if got := metrics.Evaluate(va.Y, mustScore(t, vm, va.X), vm.Threshold(), nil).BalancedAccuracy; math.Abs(got-vrep.Valid.BalancedAccuracy) > 1e-12 {
 		t.Errorf("with validation rows: report's validation balanced accuracy %v, the model's on them %v", vrep.Valid.BalancedAccuracy, got)
 	}
+	// Validation rows with as many positives as cross_tune_below are
+	// tuned on alone.
+	below := *cfg
+	below.CrossTuneBelow = count1(va.Y)
+	if _, brep, err := Fit(context.Background(), ld(tr), ld(va), &below, learn.Env{Seed: 2}); err != nil || brep.CrossTune != 0 {
+		t.Errorf("cross_tune_below %d (the validation positives): cross_tune %d, err %v", below.CrossTuneBelow, brep.CrossTune, err)
+	}
+	below.CrossTuneBelow = count1(va.Y) + 1
+	if _, brep, err := Fit(context.Background(), ld(tr), ld(va), &below, learn.Env{Seed: 2}); err != nil || brep.CrossTune != 3 {
+		t.Errorf("cross_tune_below %d: cross_tune %d, err %v", below.CrossTuneBelow, brep.CrossTune, err)
+	}
 	cfg.CrossTune = -1
 	if _, vrep, err = Fit(context.Background(), ld(tr), ld(va), cfg, learn.Env{Seed: 2}); err != nil {
 		t.Fatal(err)
@@ -86,6 +97,14 @@ func TestCrossTune(t *testing.T) {
 		if _, err := c.resolve(); err == nil {
 			t.Errorf("cross_tune %d accepted", bad)
 		}
+	}
+	c := smallConfig()
+	c.CrossTuneBelow = -2
+	if _, err := c.resolve(); err == nil {
+		t.Error("cross_tune_below -2 accepted")
+	}
+	if r, _ := smallConfig().resolve(); r.CrossTuneBelow != 1000 {
+		t.Errorf("plus's cross_tune_below %d, want 1000", r.CrossTuneBelow)
 	}
 }
 

@@ -281,7 +281,11 @@ func newFit(ctx context.Context, train, valid *learn.Data, cfg *Config, env lear
 		return nil, err
 	}
 	rep := &Report{Holdout: valid == nil}
-	folds := crossTuneFolds(train.Y, c.CrossTune, valid != nil, &rep.Warnings)
+	want := c.CrossTune
+	if valid != nil && c.CrossTuneBelow > 0 && count1(valid.Y) >= c.CrossTuneBelow {
+		want = -1 // enough validation positives to tune on alone
+	}
+	folds := crossTuneFolds(train.Y, want, valid != nil, &rep.Warnings)
 	crossTuned := folds >= 2
 	var extra *learn.Data
 	if crossTuned {

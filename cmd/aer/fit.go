@@ -39,7 +39,8 @@ out-of-fold outputs of every training row anyway, beside the validation
 rows when there are some (the members fitted 4 more times, each without
 one fold: --param cross_tune; cross_tune=-1 tunes on the validation rows
 alone, or without them holds out --param holdout of the rows, at a
-quarter to under half the fit time).
+quarter to under half the fit time; validation rows of 1,000 positives or
+more are tuned on alone: --param cross_tune_below).
 
 Without validation data the decision layer below is fitted all the same,
 and the output says on which rows: for aer on those out-of-fold scores
