@@ -349,7 +349,7 @@ func (f *fitRun) prepare() error {
 	if f.crossTuned && f.extra != nil {
 		f.xe = f.m.prepare(f.extra.X)
 		f.xvt = stackRows(f.xt, f.xe)
-		f.valid = &learn.Data{Y: append(append([]int(nil), f.train.Y...), f.extra.Y...), W: concatWeights(f.train.W, len(f.train.Y), f.extra.W, len(f.extra.Y))}
+		f.valid = &learn.Data{Y: append(append([]int(nil), f.train.Y...), f.extra.Y...), W: learn.AppendWeights(f.train.W, len(f.train.Y), f.extra.W, len(f.extra.Y))}
 	} else if f.crossTuned {
 		f.xvt = f.xt
 	} else {
@@ -1847,29 +1847,5 @@ func stackRows(a, b *mat.Dense) *mat.Dense {
 	out := mat.NewDense(ra+rb, c, nil)
 	out.Slice(0, ra, 0, c).(*mat.Dense).Copy(a)
 	out.Slice(ra, ra+rb, 0, c).(*mat.Dense).Copy(b)
-	return out
-}
-
-// concatWeights is a's row weights followed by b's (nil for unit weights
-// when both are nil).
-func concatWeights(a []float64, na int, b []float64, nb int) []float64 {
-	if a == nil && b == nil {
-		return nil
-	}
-	out := make([]float64, 0, na+nb)
-	for i := range na {
-		if a == nil {
-			out = append(out, 1)
-		} else {
-			out = append(out, a[i])
-		}
-	}
-	for i := range nb {
-		if b == nil {
-			out = append(out, 1)
-		} else {
-			out = append(out, b[i])
-		}
-	}
 	return out
 }

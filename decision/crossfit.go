@@ -120,22 +120,5 @@ func outOfFold(ctx context.Context, method learn.Method, train, valid *learn.Dat
 func appendRows(y1 []int, s1, w1 []float64, y2 []int, s2, w2 []float64) ([]int, []float64, []float64) {
 	y := append(append(make([]int, 0, len(y1)+len(y2)), y1...), y2...)
 	s := append(append(make([]float64, 0, len(s1)+len(s2)), s1...), s2...)
-	if w1 == nil && w2 == nil {
-		return y, s, nil
-	}
-	w := make([]float64, 0, len(y))
-	for i := range y1 {
-		w = append(w, weightAt(w1, i))
-	}
-	for i := range y2 {
-		w = append(w, weightAt(w2, i))
-	}
-	return y, s, w
-}
-
-func weightAt(w []float64, i int) float64 {
-	if w == nil {
-		return 1
-	}
-	return w[i]
+	return y, s, learn.AppendWeights(w1, len(y1), w2, len(y2))
 }

@@ -162,6 +162,28 @@ func Rows(x *mat.Dense, rows []int) *mat.Dense {
 	return out
 }
 
+// AppendWeights returns the row weights of n1 rows weighted w1 followed
+// by n2 rows weighted w2, a nil side weighing 1 a row; nil when both are.
+func AppendWeights(w1 []float64, n1 int, w2 []float64, n2 int) []float64 {
+	if w1 == nil && w2 == nil {
+		return nil
+	}
+	out := make([]float64, 0, n1+n2)
+	for _, side := range []struct {
+		w []float64
+		n int
+	}{{w1, n1}, {w2, n2}} {
+		if side.w == nil {
+			for range side.n {
+				out = append(out, 1)
+			}
+			continue
+		}
+		out = append(out, side.w[:side.n]...)
+	}
+	return out
+}
+
 // Pick returns s[rows[0]], s[rows[1]], ...; nil for a nil s.
 func Pick[T any](s []T, rows []int) []T {
 	if s == nil {

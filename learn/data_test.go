@@ -189,3 +189,16 @@ func TestClassWeights(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendWeights: a nil side weighs 1 a row, both nil is nil.
+func TestAppendWeights(t *testing.T) {
+	if w := learn.AppendWeights(nil, 2, nil, 3); w != nil {
+		t.Errorf("both nil: %v", w)
+	}
+	if w := learn.AppendWeights([]float64{2, 3}, 2, nil, 2); !slices.Equal(w, []float64{2, 3, 1, 1}) {
+		t.Errorf("second nil: %v", w)
+	}
+	if w := learn.AppendWeights(nil, 1, []float64{0.5}, 1); !slices.Equal(w, []float64{1, 0.5}) {
+		t.Errorf("first nil: %v", w)
+	}
+}
