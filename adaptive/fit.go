@@ -233,7 +233,8 @@ type fitRun struct {
 	points [][]string
 	// crossTuned says the training rows are tuning rows too, scored out
 	// of fold (Config.CrossTune): valid is then the training rows
-	// followed by the validation rows given (extra, features xe), if any.
+	// followed by the validation rows given (extra), if any, whose
+	// features xe are kept apart from the training rows' (xvt is xt).
 	crossTuned bool
 	extra      *learn.Data
 	xe         *mat.Dense
@@ -347,8 +348,10 @@ func (f *fitRun) prepare() error {
 		return err
 	}
 	if f.crossTuned && f.extra != nil {
+		// The validation rows' features stay apart (xe): only their
+		// component log-densities join the training rows'.
 		f.xe = f.m.prepare(f.extra.X)
-		f.xvt = stackRows(f.xt, f.xe)
+		f.xvt = f.xt
 		f.valid = &learn.Data{Y: append(append([]int(nil), f.train.Y...), f.extra.Y...), W: learn.AppendWeights(f.train.W, len(f.train.Y), f.extra.W, len(f.extra.Y))}
 	} else if f.crossTuned {
 		f.xvt = f.xt
@@ -490,13 +493,28 @@ func (f *fitRun) weightRows() error {
 	}
 	f.rep.WeightRows = len(f.wy)
 	var err error
-	if f.logDensValid, err = f.m.mixture.ComponentLogDensity(f.xvt, nil); err != nil {
+	if f.logDensValid, err = f.tuningLogDensity(); err != nil {
 		return fmt.Errorf("aer: validation log-densities: %w", err)
 	}
 	if err := finiteRows(f.logDensValid); err != nil {
 		return fmt.Errorf("aer: validation log-densities: %w", err)
 	}
 	return nil
+}
+
+// tuningLogDensity returns the component log-densities of the tuning
+// rows: xvt's, followed by xe's when a cross-tuned fit has validation
+// rows.
+func (f *fitRun) tuningLogDensity() (*mat.Dense, error) {
+	ld, err := f.m.mixture.ComponentLogDensity(f.xvt, nil)
+	if err != nil || f.xe == nil {
+		return ld, err
+	}
+	le, err := f.m.mixture.ComponentLogDensity(f.xe, nil)
+	if err != nil {
+		return nil, err
+	}
+	return stackRows(ld, le), nil
 }
 
 // fitMembers trains the members of every member setting, the global
