@@ -279,35 +279,31 @@ func (l *Layered) FitLayer(ctx context.Context, m learn.Scorer, method learn.Met
 		return nil, fmt.Errorf("scoring the validation rows: %w", err)
 	}
 	y, w := valid.Y, valid.W
+	k := l.opt.Folds(valid)
 	if hy, hs, hw, folds := foldHeldOut(m); folds > 0 && l.opt.CrossFit == 0 {
 		// The model tuned on its training rows' out-of-fold scores beside
 		// the validation rows (AER's cross_tune): so does the layer, with
 		// no more fits.
 		y, score, w = appendRows(hy, hs, hw, valid.Y, score, valid.W)
-		layer, err := l.fitOn(y, score, w, train.PositiveShare())
-		if err != nil {
-			return nil, err
+		k = folds
+	} else {
+		if _, own := learn.TunedThreshold(m); own && l.opt.CrossFit == 0 {
+			// The default rule leaves out a model that tuned a threshold
+			// of its own on the validation rows (AER, gbdt-tuned):
+			// measured on AER, cross-fitting cost 4x the fit and gained
+			// nothing (docs/decision.md).
+			k = 0
 		}
-		layer.Folds = folds
-		return layer, nil
-	}
-	k := l.opt.Folds(valid)
-	if _, own := learn.TunedThreshold(m); own && l.opt.CrossFit == 0 {
-		// The default rule leaves out a model that tuned a threshold of
-		// its own on the validation rows (AER, gbdt-tuned): measured on
-		// AER, cross-fitting cost 4x the fit and gained nothing
-		// (docs/decision.md).
-		k = 0
-	}
-	if k > 0 && l.opt.CrossFit == 0 && !fillsFolds(train.Y, k) {
-		k = 0 // by default, too few training rows of a class is no error
-	}
-	if k > 0 {
-		oof, err := outOfFold(ctx, method, train, valid, k, env)
-		if err != nil {
-			return nil, err
+		if k > 0 && l.opt.CrossFit == 0 && !fillsFolds(train.Y, k) {
+			k = 0 // by default, too few training rows of a class is no error
 		}
-		y, score, w = appendRows(train.Y, oof, train.W, valid.Y, score, valid.W)
+		if k > 0 {
+			oof, err := outOfFold(ctx, method, train, valid, k, env)
+			if err != nil {
+				return nil, err
+			}
+			y, score, w = appendRows(train.Y, oof, train.W, valid.Y, score, valid.W)
+		}
 	}
 	layer, err := l.fitOn(y, score, w, train.PositiveShare())
 	if err != nil {
