@@ -86,9 +86,6 @@ func (m *Method) Params() []learn.Param {
 // Fit trains an AER model (see Fit).
 func (m *Method) Fit(ctx context.Context, train, valid *learn.Data, env learn.Env) (learn.Scorer, error) {
 	model, err := fitWith(m, func() (*Model, error) {
-		if r, err := m.cfg.resolve(); err == nil && r.CrossTune >= 2 && valid != nil && (r.CrossTuneBelow < 0 || count1(valid.Y) < r.CrossTuneBelow) {
-			env.Log().Debug(fmt.Sprintf("the weights, lambda and the threshold are tuned on the validation rows and the members' out-of-fold outputs of every training row, the members fitted %d more times (--param cross_tune=-1: on the validation rows alone)", r.CrossTune))
-		}
 		if valid == nil {
 			if r, err := m.cfg.resolve(); err == nil && r.CrossTune >= 2 {
 				env.Log().Info(fmt.Sprintf("no validation data: the weights, lambda and delta are tuned on the members' out-of-fold outputs of every training row, the members fitted %d more times (--param cross_tune=K; -1 holds out a share of the rows)", r.CrossTune))
