@@ -157,17 +157,23 @@ func bin1(t *cutTable, x float64) (c int) {
 	return c
 }
 
+// radixMin is the length from which radixSort sorts by radix: below it
+// a pass's 2,048 counters cost more than the values (BenchmarkSortValues;
+// an AER fit sorts every feature of every member's rows, a few hundred
+// values each on the small tables).
+var radixMin = 2048
+
 // radixSort returns the values of v (none NaN) in ascending order: an LSD
 // radix sort on the order-preserving integer image of each float64, 11
 // bits a pass, several times faster than a comparison sort on the long
-// columns binning meets.
+// columns binning meets. Shorter columns (radixMin) sort the same images
+// by comparison, which orders them identically (-0 before +0 too).
 func radixSort(v []float64) []float64 {
 	const bits, buckets = 11, 1 << 11
 	if len(v) == 0 {
 		return nil
 	}
 	a := make([]uint64, len(v))
-	b := make([]uint64, len(v))
 	for i, x := range v {
 		u := math.Float64bits(x)
 		if u>>63 == 1 {
@@ -177,6 +183,11 @@ func radixSort(v []float64) []float64 {
 		}
 		a[i] = u
 	}
+	if len(a) < radixMin {
+		slices.Sort(a)
+		return fromSortKeys(a)
+	}
+	b := make([]uint64, len(v))
 	var count [buckets]int
 	for shift := uint(0); shift < 64; shift += bits {
 		clear(count[:])
@@ -198,7 +209,12 @@ func radixSort(v []float64) []float64 {
 		}
 		a, b = b, a
 	}
-	out := make([]float64, len(v))
+	return fromSortKeys(a)
+}
+
+// fromSortKeys returns the float64 values of radixSort's integer images.
+func fromSortKeys(a []uint64) []float64 {
+	out := make([]float64, len(a))
 	for i, u := range a {
 		if u>>63 == 1 {
 			u &^= 1 << 63

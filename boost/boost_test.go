@@ -3,7 +3,9 @@ package boost
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -483,16 +485,55 @@ func TestRadixSort(t *testing.T) {
 	for i := 0; i < 5000; i++ {
 		v = append(v, float64(i%97)*1.5-50)
 	}
-	got := radixSort(v)
 	want := slices.Clone(v)
 	slices.Sort(want)
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("position %d: %v, want %v", i, got[i], want[i])
+	// Both paths, the comparison sort of short columns and the radix
+	// passes, give the same order, -0 before +0 included.
+	for _, min := range []int{1 << 30, 0} {
+		radixMin = min
+		got := radixSort(v)
+		for i := range want {
+			if got[i] != want[i] || math.Signbit(got[i]) != math.Signbit(want[i]) && got[i] != 0 {
+				t.Fatalf("radixMin %d, position %d: %v, want %v", min, i, got[i], want[i])
+			}
+		}
+		if zero := slices.Index(got, 0); !math.Signbit(got[zero]) || math.Signbit(got[zero+1]) {
+			t.Errorf("radixMin %d: zeros %v %v, want -0 then +0", min, got[zero], got[zero+1])
+		}
+		if len(radixSort([]float64{1})) != 1 {
+			t.Error("one value")
 		}
 	}
-	if len(radixSort([]float64{1})) != 1 {
-		t.Error("one value")
+	radixMin = 2048
+}
+
+// BenchmarkSortValues times radixSort's two paths on columns of the
+// lengths AER's members bin (radixMin): distinct values and 0/1 values.
+func BenchmarkSortValues(b *testing.B) {
+	defer func(old int) { radixMin = old }(radixMin)
+	for _, n := range []int{100, 1000, 3000, 10000} {
+		r := rand.New(rand.NewPCG(1, 2))
+		cont, bin := make([]float64, n), make([]float64, n)
+		for i := range cont {
+			cont[i] = r.NormFloat64()
+			bin[i] = float64(r.IntN(2))
+		}
+		for _, c := range []struct {
+			name string
+			v    []float64
+		}{{"continuous", cont}, {"binary", bin}} {
+			for _, path := range []struct {
+				name string
+				min  int
+			}{{"compare", 1 << 30}, {"radix", 0}} {
+				b.Run(fmt.Sprintf("n=%d/%s/%s", n, c.name, path.name), func(b *testing.B) {
+					radixMin = path.min
+					for b.Loop() {
+						radixSort(c.v)
+					}
+				})
+			}
+		}
 	}
 }
 
