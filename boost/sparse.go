@@ -354,65 +354,14 @@ const pruneMargin = 4e-6
 // the float32 rounding of the gains and their sum), so it would not
 // have replaced it.
 func (g *grower) evalFeature(nd *gnode, f int, root float32, bins []uint16, gh []float64, mg, mh float64, best *split) {
-	m := g.m
 	gh = gh[:2*len(bins)]
-	mcw, lambda := g.mcw, g.lambda
-	var lg, lh float64
-	if g.alpha == 0 && mcw > 0 && lambda >= 0 {
-		// thresholdL1(w, 0)^2 == w*w, and H >= mcw > 0.
-		gain := func(G, H float64) float32 { return float32(G * G / (H + lambda)) }
-		bound := (float64(best.loss) + float64(root)) * (1 - pruneMargin)
-		// scan runs the sums and the pruning test up to the next
-		// candidate that survives it.
-		n := len(bins)
-		st := [6]float64{0, 0, nd.g, nd.h, lambda, bound}
-		for e := 0; ; e++ {
-			e += scan(gh[2*e:], n-e, &st)
-			if e >= n {
-				break
-			}
-			// If lh or rh is below mcw the candidate is out, pruned or
-			// not; otherwise A, B > 0 and the test is sound.
-			lg, lh := st[0], st[1]
-			rg, rh := nd.g-lg, nd.h-lh
-			if lh >= mcw && rh >= mcw {
-				loss := (gain(lg, lh) + gain(rg, rh)) - root
-				if loss > best.loss {
-					i := int(bins[e])
-					*best = split{true, loss, f, i, false, m.cuts[f][i], lg, lh, rg, rh}
-					bound = (float64(loss) + float64(root)) * (1 - pruneMargin)
-					st[5] = bound
-				}
-			}
-		}
-		lg, lh = st[0], st[1]
-		if lg == nd.g && lh == nd.h || mg == 0 && mh == 0 {
-			return // no missing value in this node (see evaluate)
-		}
-		var ag, ah float64
-		for e := len(bins) - 1; e >= 0; e-- {
-			ag += gh[2*e]
-			ah += gh[2*e+1]
-			lg, lh := nd.g-ag, nd.h-ah
-			if lh >= mcw && ah >= mcw {
-				A, B := lh+lambda, ah+lambda
-				if lg*lg*B+ag*ag*A < bound*A*B {
-					continue
-				}
-				loss := (gain(lg, lh) + gain(ag, ah)) - root
-				if loss > best.loss {
-					i := int(bins[e])
-					thr := m.minVal[f]
-					if i > 0 {
-						thr = m.cuts[f][i-1]
-					}
-					*best = split{true, loss, f, i - 1, true, thr, lg, lh, ag, ah}
-					bound = (float64(loss) + float64(root)) * (1 - pruneMargin)
-				}
-			}
-		}
+	if g.prunable() {
+		lg, lh := g.forward(nd, f, root, bins, gh, 0, [2]float64{}, best)
+		g.backward(nd, f, root, bins, gh, lg, lh, mg, mh, best)
 		return
 	}
+	m, mcw := g.m, g.mcw
+	var lg, lh float64
 	for e, b := range bins {
 		lg += gh[2*e]
 		lh += gh[2*e+1]
@@ -447,20 +396,210 @@ func (g *grower) evalFeature(nd *gnode, f int, root float32, bins []uint16, gh [
 	}
 }
 
+// prunable reports whether evalFeature's pruning test applies: alpha 0,
+// min_child_weight > 0 and lambda >= 0 (thresholdL1(w, 0)^2 == w*w, and
+// H >= mcw > 0).
+func (g *grower) prunable() bool { return g.alpha == 0 && g.mcw > 0 && g.lambda >= 0 }
+
+// pgain is the gain of a prunable grower.
+func (g *grower) pgain(G, H float64) float32 { return float32(G * G / (H + g.lambda)) }
+
+// pruneBound is the pruning bound of evalFeature for best.
+func pruneBound(best *split, root float32) float64 {
+	return (float64(best.loss) + float64(root)) * (1 - pruneMargin)
+}
+
+// replaces reports whether candidate c replaces best: a larger loss
+// change, or, as the pairs of evaluateDense meet candidates out of
+// evaluate's order, an equal one that evaluate meets first (lower
+// feature, then the forward pass, in ascending bins, then the backward
+// pass, in descending bins). Met in evaluate's order, that is evaluate's
+// rule: a strictly larger loss change.
+func replaces(c, best *split) bool {
+	if c.loss != best.loss || !best.found {
+		return c.loss > best.loss
+	}
+	switch {
+	case c.feat != best.feat:
+		return c.feat < best.feat
+	case c.defaultLeft != best.defaultLeft:
+		return !c.defaultLeft
+	case !c.defaultLeft:
+		return c.bin < best.bin
+	}
+	return c.bin > best.bin
+}
+
+// forward runs evalFeature's forward pass (missing values right) over
+// bins e0 on, from the sums s of the bins before, and returns the sums
+// of every bin.
+func (g *grower) forward(nd *gnode, f int, root float32, bins []uint16, gh []float64, e0 int, s [2]float64, best *split) (float64, float64) {
+	// scan runs the sums and the pruning test up to the next candidate
+	// that survives it.
+	n := len(bins)
+	st := [6]float64{s[0], s[1], nd.g, nd.h, g.lambda, pruneBound(best, root)}
+	for e := e0; ; e++ {
+		e += scan(gh[2*e:], n-e, &st)
+		if e >= n {
+			break
+		}
+		if g.forwardCandidate(nd, f, root, int(bins[e]), st[0], st[1], best) {
+			st[5] = pruneBound(best, root)
+		}
+	}
+	return st[0], st[1]
+}
+
+// forwardCandidate tests the forward candidate after bin i, whose sums
+// are lg, lh, against best and reports whether it replaced it.
+func (g *grower) forwardCandidate(nd *gnode, f int, root float32, i int, lg, lh float64, best *split) bool {
+	// If lh or rh is below mcw the candidate is out, pruned or not;
+	// otherwise A, B > 0 and the pruning test is sound.
+	rg, rh := nd.g-lg, nd.h-lh
+	if lh < g.mcw || rh < g.mcw {
+		return false
+	}
+	c := split{true, (g.pgain(lg, lh) + g.pgain(rg, rh)) - root, f, i, false, g.m.cuts[f][i], lg, lh, rg, rh}
+	if !replaces(&c, best) {
+		return false
+	}
+	*best = c
+	return true
+}
+
+// backward runs evalFeature's backward pass (missing values left) when
+// the node has missing values of f: lg, lh are the sums of every bin,
+// mg, mh the missing slot's.
+func (g *grower) backward(nd *gnode, f int, root float32, bins []uint16, gh []float64, lg, lh, mg, mh float64, best *split) {
+	if lg == nd.g && lh == nd.h || mg == 0 && mh == 0 {
+		return // no missing value in this node (see evaluate)
+	}
+	m, mcw, lambda := g.m, g.mcw, g.lambda
+	bd := pruneBound(best, root)
+	var ag, ah float64
+	for e := len(bins) - 1; e >= 0; e-- {
+		ag += gh[2*e]
+		ah += gh[2*e+1]
+		lg, lh := nd.g-ag, nd.h-ah
+		if lh >= mcw && ah >= mcw {
+			A, B := lh+lambda, ah+lambda
+			if lg*lg*B+ag*ag*A < bd*A*B {
+				continue
+			}
+			i := int(bins[e])
+			thr := m.minVal[f]
+			if i > 0 {
+				thr = m.cuts[f][i-1]
+			}
+			c := split{true, (g.pgain(lg, lh) + g.pgain(ag, ah)) - root, f, i - 1, true, thr, lg, lh, ag, ah}
+			if replaces(&c, best) {
+				*best = c
+				bd = pruneBound(best, root)
+			}
+		}
+	}
+}
+
+// evalPair is evalFeature of two features a < b of a dense histogram
+// (fa, fb: their slots, the missing slot last), their forward passes
+// run side by side (scan2: two chains of sums, each in its order, at
+// once), then the rest of the longer one and the backward passes. The
+// candidates are met out of evaluate's order, which replaces accounts for,
+// and the same candidates survive pruning (a pruned one is below the
+// best met so far, so below the final best), so the split is evaluate's.
+func (g *grower) evalPair(nd *gnode, a, b int, root float32, fa, fb []float64, best *split) {
+	na, nb := len(fa)/2-1, len(fb)/2-1
+	n := min(na, nb)
+	st := [8]float64{0, 0, 0, 0, nd.g, nd.h, g.lambda, pruneBound(best, root)}
+	for e := 0; ; e++ {
+		k, mask := scan2(fa[2*e:], fb[2*e:], n-e, &st)
+		e += k
+		if e >= n {
+			break
+		}
+		found := false
+		if mask&1 != 0 {
+			found = g.forwardCandidate(nd, a, root, e, st[0], st[1], best)
+		}
+		if mask&2 != 0 {
+			found = g.forwardCandidate(nd, b, root, e, st[2], st[3], best) || found
+		}
+		if found {
+			st[7] = pruneBound(best, root)
+		}
+	}
+	la, ha := g.forward(nd, a, root, identity[:na], fa[:2*na], n, [2]float64{st[0], st[1]}, best)
+	lb, hb := g.forward(nd, b, root, identity[:nb], fb[:2*nb], n, [2]float64{st[2], st[3]}, best)
+	g.backward(nd, a, root, identity[:na], fa[:2*na], la, ha, fa[2*na], fa[2*na+1], best)
+	g.backward(nd, b, root, identity[:nb], fb[:2*nb], lb, hb, fb[2*nb], fb[2*nb+1], best)
+}
+
+// scan2Go is scanGo over two features' slots side by side: for i = 0,
+// 1, ... < n it adds gha[2i], gha[2i+1] to st's sums lga, lha and ghb's
+// to lgb, lhb (st = lga, lha, lgb, lhb, ng, nh, lambda, bound), tests
+// both candidates, and returns the first i where one survives, with the
+// sums through i and a mask of the survivors (1: a, 2: b); or n, 0 with
+// the full sums.
+func scan2Go(gha, ghb []float64, n int, st *[8]float64) (int, int) {
+	lga, lha, lgb, lhb := st[0], st[1], st[2], st[3]
+	ng, nhl, lambda, bd := st[4], st[5]+st[6], st[6], st[7]
+	test := func(lg, lh float64) bool {
+		rg := ng - lg
+		B := nhl - lh
+		t := (bd*B - rg*rg) * (lh + lambda)
+		return !(lg*lg*B < t)
+	}
+	i, mask := 0, 0
+	for ; i < n; i++ {
+		lga += gha[2*i]
+		lha += gha[2*i+1]
+		lgb += ghb[2*i]
+		lhb += ghb[2*i+1]
+		if test(lga, lha) {
+			mask |= 1
+		}
+		if test(lgb, lhb) {
+			mask |= 2
+		}
+		if mask != 0 {
+			break
+		}
+	}
+	st[0], st[1], st[2], st[3] = lga, lha, lgb, lhb
+	return i, mask
+}
+
 // evaluateDense is evaluate over a dense histogram, with evalFeature.
 func (g *grower) evaluateDense(nd *gnode) {
 	m := g.m
 	var best split
 	root := g.gain(nd.g, nd.h)
 	h := nd.hist
+	slots := func(f int) []float64 {
+		base, nb := 2*int(m.off[f]), int(m.nb[f])
+		return h[base : base+2*nb+2]
+	}
+	pair := g.prunable()
+	held := -1 // a feature waiting for its pair
 	for f := 0; f < m.nf; f++ {
 		if !g.featOK[f] || m.nb[f] == 0 {
 			continue
 		}
-		base := 2 * int(m.off[f])
-		nb := int(m.nb[f])
-		fh := h[base : base+2*nb+2]
-		g.evalFeature(nd, f, root, identity[:nb], fh[:2*nb], fh[2*nb], fh[2*nb+1], &best)
+		if !pair {
+			fh, nb := slots(f), int(m.nb[f])
+			g.evalFeature(nd, f, root, identity[:nb], fh[:2*nb], fh[2*nb], fh[2*nb+1], &best)
+			continue
+		}
+		if held < 0 {
+			held = f
+			continue
+		}
+		g.evalPair(nd, held, f, root, slots(held), slots(f), &best)
+		held = -1
+	}
+	if held >= 0 {
+		fh, nb := slots(held), int(m.nb[held])
+		g.evalFeature(nd, held, root, identity[:nb], fh[:2*nb], fh[2*nb], fh[2*nb+1], &best)
 	}
 	nd.best = best
 }

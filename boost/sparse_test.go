@@ -227,6 +227,72 @@ func TestScan(t *testing.T) {
 	}
 }
 
+// TestScan2 checks scan2 (the AVX kernel where the CPU has it) against
+// scan2Go, and scan2Go against scanGo run on each feature alone: the same
+// sums, and a survivor exactly where scanGo stops.
+func TestScan2(t *testing.T) {
+	r := rng.New(5)
+	fill := func(n int) ([]float64, float64, float64) {
+		gh := make([]float64, 2*n)
+		var g, h float64
+		for i := range n {
+			gh[2*i] = r.NormFloat64()
+			gh[2*i+1] = r.Float64()
+			g += gh[2*i]
+			h += gh[2*i+1]
+		}
+		return gh, g, h
+	}
+	for trial := range 3000 {
+		n := r.IntN(41)
+		a, ng, nh := fill(n)
+		b, _, _ := fill(n)
+		bd := r.Float64() * 10 * float64(trial%4)
+		st0 := [8]float64{0, 0, 0, 0, ng, nh, 1, bd}
+		for e := 0; e <= n; {
+			x, y := st0, st0
+			kx, mx := scan2(a[2*e:], b[2*e:], n-e, &x)
+			ky, my := scan2Go(a[2*e:], b[2*e:], n-e, &y)
+			if kx != ky || mx != my || x != y {
+				t.Fatalf("trial %d from %d: scan2 %d %d %v, scan2Go %d %d %v", trial, e, kx, mx, x, ky, my, y)
+			}
+			// Each feature alone stops at its first survivor.
+			for f, gh := range [][]float64{a, b} {
+				one := [6]float64{st0[2*f], st0[2*f+1], ng, nh, 1, bd}
+				k := scanGo(gh[2*e:], n-e, &one)
+				if inMask := my&(1<<f) != 0; k < ky || inMask != (k == ky && ky < n-e) {
+					t.Fatalf("trial %d from %d: feature %d alone stops at %d, the pair at %d mask %d", trial, e, f, k, ky, my)
+				}
+				if k == ky && (one[0] != y[2*f] || one[1] != y[2*f+1]) {
+					t.Fatalf("trial %d from %d: feature %d sums %v, pair %v", trial, e, f, one[:2], y[2*f:2*f+2])
+				}
+			}
+			e += kx + 1
+			st0 = x
+		}
+	}
+}
+
+// BenchmarkScan2 measures scan2 over two features' 256 slots, all pruned.
+func BenchmarkScan2(b *testing.B) {
+	r := rng.New(1)
+	gh := make([]float64, 512)
+	var ng, nh float64
+	for i := range 256 {
+		gh[2*i] = r.NormFloat64()
+		gh[2*i+1] = 0.2
+		ng += gh[2*i]
+		nh += gh[2*i+1]
+	}
+	for range b.N {
+		st := [8]float64{0, 0, 0, 0, ng, nh, 1, 1e9}
+		if k, _ := scan2(gh, gh, 256, &st); k != 256 {
+			b.Fatal("found")
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/512, "ns/slot")
+}
+
 // BenchmarkScan measures scan over 256 slots that are all pruned.
 func BenchmarkScan(b *testing.B) {
 	r := rng.New(1)
