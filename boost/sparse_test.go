@@ -273,17 +273,23 @@ func TestScan2(t *testing.T) {
 	}
 }
 
-// BenchmarkScan2 measures scan2 over two features' 256 slots, all pruned.
-func BenchmarkScan2(b *testing.B) {
+// benchSlots returns 256 slots of gradient, hessian pairs and their sums,
+// for the scan benchmarks.
+func benchSlots() (gh []float64, ng, nh float64) {
 	r := rng.New(1)
-	gh := make([]float64, 512)
-	var ng, nh float64
+	gh = make([]float64, 512)
 	for i := range 256 {
 		gh[2*i] = r.NormFloat64()
 		gh[2*i+1] = 0.2
 		ng += gh[2*i]
 		nh += gh[2*i+1]
 	}
+	return gh, ng, nh
+}
+
+// BenchmarkScan2 measures scan2 over two features' 256 slots, all pruned.
+func BenchmarkScan2(b *testing.B) {
+	gh, ng, nh := benchSlots()
 	for range b.N {
 		st := [8]float64{0, 0, 0, 0, ng, nh, 1, 1e9}
 		if k, _ := scan2(gh, gh, 256, &st); k != 256 {
@@ -295,15 +301,7 @@ func BenchmarkScan2(b *testing.B) {
 
 // BenchmarkScan measures scan over 256 slots that are all pruned.
 func BenchmarkScan(b *testing.B) {
-	r := rng.New(1)
-	gh := make([]float64, 512)
-	var ng, nh float64
-	for i := range 256 {
-		gh[2*i] = r.NormFloat64()
-		gh[2*i+1] = 0.2
-		ng += gh[2*i]
-		nh += gh[2*i+1]
-	}
+	gh, ng, nh := benchSlots()
 	for range b.N {
 		st := [6]float64{0, 0, ng, nh, 1, 1e9}
 		if scan(gh, 256, &st) != 256 {
