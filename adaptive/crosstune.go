@@ -1,7 +1,9 @@
 package adaptive
 
 import (
+	"context"
 	"fmt"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -20,9 +22,10 @@ const streamCrossTune = 1<<20 + 1
 // decision layer are fitted on when there are no validation rows. The
 // folds share the mixture and the subsets fitted on every row; each
 // fold's members are trained on its subsets' rows outside the fold, with
-// their own seeds, and the peers on the rows outside the fold.
+// their own seeds, and the peers on the rows outside the fold. On a
+// small table the folds are fitted side by side (foldWorkers), each on
+// its share of the workers; the models do not depend on it.
 func (f *fitRun) crossTune(labels []string, seeds []uint64) error {
-	c := f.c
 	folds, err := dataset.StratifiedKFold(f.train.Y, f.rep.CrossTune, rng.DeriveSeed(f.env.Seed, streamCrossTune))
 	if err != nil {
 		return fmt.Errorf("aer: cross_tune: %w", err)
@@ -32,73 +35,137 @@ func (f *fitRun) crossTune(labels []string, seeds []uint64) error {
 	for g, s := range f.sets {
 		oof[g] = mat.NewDense(n, len(s.members), nil)
 	}
+	// Progress: each fold's units are its member fits and the scoring of
+	// its rows (one more), so the stage ends with the last fold's
+	// scoring, not before it; the folds' counts add up.
+	var mu sync.Mutex
+	done := make([]int, len(folds))
 	units := 1
-	for k, fold := range folds {
-		index := make([]int, n)
-		for _, r := range fold {
-			index[r] = -1
+	report := func(k, d, u int) { // d < 0: fold k is done
+		mu.Lock()
+		defer mu.Unlock()
+		if u > 0 {
+			units = u
 		}
-		keep := make([]int, 0, n-len(fold))
-		for r := range n {
-			if index[r] == 0 {
-				index[r] = len(keep)
-				keep = append(keep, r)
-			}
+		if d < 0 {
+			d = units
 		}
-		data := &learn.Data{X: learn.Rows(f.xt, keep), Y: learn.Pick(f.train.Y, keep), W: learn.Pick(f.train.W, keep)}
-		var balanced *learn.Data
-		if *c.Global {
-			balanced = &learn.Data{X: data.X, Y: data.Y, W: balancedWeights(data)}
+		done[k] = d
+		sum := 0
+		for _, v := range done {
+			sum += v
 		}
-		subsets := make([]resample.Subset, len(f.subsets))
-		for i, s := range f.subsets {
-			subsets[i] = s
-			subsets[i].Rows = nil
-			for _, r := range s.Rows {
-				if index[r] >= 0 {
-					subsets[i].Rows = append(subsets[i].Rows, index[r])
-				}
-			}
-			if !bothClasses(data, subsets[i].Rows) {
-				// A small component's rows of a class may all lie in
-				// the fold: the member's stand-in is fitted on every
-				// row outside it.
-				subsets[i].Rows = allRows(len(keep))
-				f.rep.Warnings = append(f.rep.Warnings, fmt.Sprintf("cross_tune fold %d: subset %d (%s, component %d) has no rows of a class outside the fold: its member's out-of-fold outputs there come from a member fitted on every row outside it", k+1, i, s.Kind, s.Component))
-			}
-		}
-		foldSeeds := make([]uint64, len(seeds))
-		for g, sd := range seeds {
-			foldSeeds[g] = rng.DeriveSeed(sd, streamCrossTune+uint64(k))
-		}
-		trained, owner, peers, err := trainMembers(f.ctx, data, balanced, subsets, c.learners, labels, foldSeeds,
-			c.Peers, c.PeerRows, rng.DeriveSeed(f.env.Seed, streamPeers+streamCrossTune+uint64(k)), f.workers, f.env.Logger, func(done, total int) {
-				// Each fold's units: its member fits and the scoring of
-				// its rows (one more), so the stage ends with the last
-				// fold's scoring, not before it.
-				units = total + 1
-				f.env.Report("cross-tune", k*units+done, len(folds)*units)
-			})
-		if err != nil {
-			return fmt.Errorf("aer: cross_tune fold %d: %w", k+1, err)
-		}
-		sets, _ := c.groupSets(trained, owner, peers)
-		xf := learn.Rows(f.xt, fold)
-		for g, s := range sets {
-			out, err := memberOutputs(s.members, xf, f.workers)
+		f.env.Report("cross-tune", sum, len(folds)*units)
+	}
+	conc, threads := foldWorkers(f.workers, len(folds), f.xt)
+	warnings := make([][]string, len(folds))
+	_, err = learn.ForEach(f.ctx, conc, len(folds), func() func(context.Context, int) error {
+		return func(ctx context.Context, k int) error {
+			w, err := f.crossTuneFold(ctx, k, folds[k], labels, seeds, oof, threads, func(d, total int) { report(k, d, total+1) })
+			warnings[k] = w
 			if err != nil {
-				return err
+				return fmt.Errorf("aer: cross_tune fold %d: %w", k+1, err)
 			}
-			for i, r := range fold {
-				oof[g].SetRow(r, out.RawRowView(i))
-			}
+			report(k, -1, 0)
+			return nil
 		}
-		f.env.Report("cross-tune", (k+1)*units, len(folds)*units)
+	}, nil)
+	if err != nil {
+		return err
+	}
+	for _, w := range warnings {
+		f.rep.Warnings = append(f.rep.Warnings, w...)
 	}
 	for g := range f.sets {
 		f.sets[g].oof = oof[g]
 	}
 	return nil
+}
+
+// foldCells is the most training cells (rows x features) whose
+// cross-tuning folds are fitted side by side: each holds a copy of its
+// rows, so at most a few copies of 32 MB are held at once.
+const foldCells = 1 << 22
+
+// foldWorkers returns how many folds of a fit on workers goroutines run
+// at once, and the workers of each. A table of fewer than threadBlock
+// rows (whose members fit on one thread each) and foldCells cells has its
+// folds side by side: one fold's dozen or two member fits alone leave
+// cores idle, its peers, fitted one after another, most of all. Larger
+// tables fit one fold at a time on every worker.
+func foldWorkers(workers, folds int, x *mat.Dense) (conc, threads int) {
+	workers = learn.Env{Workers: workers}.Threads()
+	r, c := x.Dims()
+	if r >= threadBlock || r*c > foldCells {
+		return 1, workers
+	}
+	conc = max(1, min(folds, workers))
+	return conc, max(1, workers/conc)
+}
+
+// crossTuneFold fits fold k's members and peers on the rows outside it
+// (held) with workers goroutines, writes their outputs on its rows into
+// oof and returns its warnings.
+func (f *fitRun) crossTuneFold(ctx context.Context, k int, fold []int, labels []string, seeds []uint64, oof []*mat.Dense, workers int, progress func(done, total int)) ([]string, error) {
+	c := f.c
+	n := len(f.train.Y)
+	var warnings []string
+	index := make([]int, n)
+	for _, r := range fold {
+		index[r] = -1
+	}
+	keep := make([]int, 0, n-len(fold))
+	for r := range n {
+		if index[r] == 0 {
+			index[r] = len(keep)
+			keep = append(keep, r)
+		}
+	}
+	data := &learn.Data{X: learn.Rows(f.xt, keep), Y: learn.Pick(f.train.Y, keep), W: learn.Pick(f.train.W, keep)}
+	var balanced *learn.Data
+	if *c.Global {
+		balanced = &learn.Data{X: data.X, Y: data.Y, W: balancedWeights(data)}
+	}
+	subsets := make([]resample.Subset, len(f.subsets))
+	for i, s := range f.subsets {
+		subsets[i] = s
+		subsets[i].Rows = nil
+		for _, r := range s.Rows {
+			if index[r] >= 0 {
+				subsets[i].Rows = append(subsets[i].Rows, index[r])
+			}
+		}
+		if !bothClasses(data, subsets[i].Rows) {
+			// A small component's rows of a class may all lie in the
+			// fold: the member's stand-in is fitted on every row
+			// outside it.
+			subsets[i].Rows = allRows(len(keep))
+			warnings = append(warnings, fmt.Sprintf("cross_tune fold %d: subset %d (%s, component %d) has no rows of a class outside the fold: its member's out-of-fold outputs there come from a member fitted on every row outside it", k+1, i, s.Kind, s.Component))
+		}
+	}
+	foldSeeds := make([]uint64, len(seeds))
+	for g, sd := range seeds {
+		foldSeeds[g] = rng.DeriveSeed(sd, streamCrossTune+uint64(k))
+	}
+	trained, owner, peers, err := trainMembers(ctx, data, balanced, subsets, c.learners, labels, foldSeeds,
+		c.Peers, c.PeerRows, rng.DeriveSeed(f.env.Seed, streamPeers+streamCrossTune+uint64(k)), workers, f.env.Logger, progress)
+	if err != nil {
+		return warnings, err
+	}
+	sets, _ := c.groupSets(trained, owner, peers)
+	xf := learn.Rows(f.xt, fold)
+	for g, s := range sets {
+		out, err := memberOutputs(s.members, xf, workers)
+		if err != nil {
+			return warnings, err
+		}
+		// The folds' rows are disjoint: concurrent folds write
+		// different rows.
+		for i, r := range fold {
+			oof[g].SetRow(r, out.RawRowView(i))
+		}
+	}
+	return warnings, nil
 }
 
 // bothClasses reports whether rows of d hold both labels with positive

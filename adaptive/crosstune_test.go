@@ -168,3 +168,25 @@ func TestBothClasses(t *testing.T) {
 		t.Errorf("allRows(3) = %v", got)
 	}
 }
+
+// TestFoldWorkers: a small table's folds run side by side on shares of
+// the workers; a long or large one's one at a time on every worker.
+func TestFoldWorkers(t *testing.T) {
+	for _, c := range []struct {
+		workers, folds, rows, cols int
+		conc, threads              int
+	}{
+		{2, 4, 1000, 20, 2, 1},
+		{16, 4, 1000, 20, 4, 4},
+		{3, 4, 1000, 20, 3, 1},
+		{1, 4, 1000, 20, 1, 1},
+		{16, 4, threadBlock, 20, 1, 16},
+		{16, 4, 10000, 1000, 1, 16},
+	} {
+		conc, threads := foldWorkers(c.workers, c.folds, mat.NewDense(c.rows, c.cols, nil))
+		if conc != c.conc || threads != c.threads {
+			t.Errorf("%d workers, %d folds, %dx%d: %d folds at once on %d workers each, want %d on %d",
+				c.workers, c.folds, c.rows, c.cols, conc, threads, c.conc, c.threads)
+		}
+	}
+}
