@@ -57,7 +57,8 @@ func (f *fitRun) crossTune(labels []string, seeds []uint64) error {
 		}
 		f.env.Report("cross-tune", sum, len(folds)*units)
 	}
-	conc, threads := foldWorkers(f.workers, len(folds), f.xt)
+	rows, cols := f.xt.Dims()
+	conc, threads := foldWorkers(f.workers, len(folds), rows, cols)
 	warnings := make([][]string, len(folds))
 	_, err = learn.ForEach(f.ctx, conc, len(folds), func() func(context.Context, int) error {
 		return func(ctx context.Context, k int) error {
@@ -93,10 +94,9 @@ const foldCells = 1 << 22
 // folds side by side: one fold's dozen or two member fits alone leave
 // cores idle, its peers, fitted one after another, most of all. Larger
 // tables fit one fold at a time on every worker.
-func foldWorkers(workers, folds int, x *mat.Dense) (conc, threads int) {
+func foldWorkers(workers, folds, rows, cols int) (conc, threads int) {
 	workers = learn.Env{Workers: workers}.Threads()
-	r, c := x.Dims()
-	if r >= threadBlock || r*c > foldCells {
+	if rows >= threadBlock || rows*cols > foldCells {
 		return 1, workers
 	}
 	conc = max(1, min(folds, workers))

@@ -183,7 +183,7 @@ func TestFoldWorkers(t *testing.T) {
 		{16, 4, threadBlock, 20, 1, 16},
 		{16, 4, 10000, 1000, 1, 16},
 	} {
-		conc, threads := foldWorkers(c.workers, c.folds, mat.NewDense(c.rows, c.cols, nil))
+		conc, threads := foldWorkers(c.workers, c.folds, c.rows, c.cols)
 		if conc != c.conc || threads != c.threads {
 			t.Errorf("%d workers, %d folds, %dx%d: %d folds at once on %d workers each, want %d on %d",
 				c.workers, c.folds, c.rows, c.cols, conc, threads, c.conc, c.threads)

@@ -26,7 +26,9 @@ import (
 //   - the members: the bins of the rows of every place being fitted and
 //     a boosted tree's per-row buffers per worker;
 //   - the weights and tuning: the members' outputs on the validation
-//     rows and their logits.
+//     rows and their logits;
+//   - cross-tuning (CrossTune): the training rows as tuning rows, and a
+//     copy of the rows per fold fitted at once.
 //
 // It returns the largest stage plus what is held throughout. Measured
 // with `aer bench --scaling` beside the heap it reports, it is within a
@@ -37,12 +39,16 @@ func (m *Method) FitMemory(s learn.Shape) int64 {
 		return 0
 	}
 	n, nv, f := int64(s.Rows), int64(s.ValidRows), int64(s.Features)
+	var folds int64 // copies of the rows by folds fitted side by side
 	switch {
 	case r.CrossTune >= 2:
 		// Cross-tuned: every training row scored out of fold is a tuning
 		// row beside the validation rows; each fold copies the rest of
-		// the rows, about what a validation table of n rows would hold.
+		// the rows, about what a validation table of n rows would hold;
+		// on a small table several folds at once (foldWorkers).
 		nv += n
+		conc, _ := foldWorkers(s.Workers, r.CrossTune, s.Rows, s.Features)
+		folds = int64(conc-1) * n * f * 8
 	case nv == 0: // held out of the training rows
 		nv = int64(float64(n) * r.Holdout)
 		n -= nv
@@ -52,7 +58,7 @@ func (m *Method) FitMemory(s learn.Shape) int64 {
 	if len(r.Components) > 0 {
 		L = int64(slices.Max(r.Components))
 	}
-	return r.fitMemory(n, nv, f, workers, L, !s.ConsumeTrain, fromStart)
+	return folds + r.fitMemory(n, nv, f, workers, L, !s.ConsumeTrain, fromStart)
 }
 
 // members is the number of members (peers included) of an AER fit with a

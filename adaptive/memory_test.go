@@ -110,4 +110,12 @@ func TestFitMemoryCrossTune(t *testing.T) {
 	if a, b := ct.FitMemory(s), held.FitMemory(s); !(a > b) {
 		t.Errorf("cross-tuned estimate %d, hold-out's %d: want it larger", a, b)
 	}
+	// A small table's four folds, fitted side by side on 4 workers, hold
+	// three more copies of the rows than one fold at a time.
+	small := learn.Shape{Rows: 1000, Features: 20, Workers: 4}
+	asValid := small
+	asValid.ValidRows += small.Rows
+	if got, want := ct.FitMemory(small), held.FitMemory(asValid)+3*1000*20*8; got != want {
+		t.Errorf("small table on 4 workers: estimate %d, want %d", got, want)
+	}
 }
