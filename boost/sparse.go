@@ -534,6 +534,34 @@ func (g *grower) evalPair(nd *gnode, a, b int, root float32, fa, fb []float64, b
 	g.backward(nd, b, root, identity[:nb], fb[:2*nb], lb, hb, fb[2*nb], fb[2*nb+1], best)
 }
 
+// tinyBins is the fewest bins of a feature evaluateDense scans with the
+// kernels: shorter ones (binary and few-valued features, the one-hot
+// columns of categorical tables) take evalTiny, which runs scanGo's test
+// inline rather than set up a kernel call for a slot or two.
+const tinyBins = 8
+
+// evalTiny is evalFeature of a dense feature of few bins (gh its slots,
+// mg, mh the missing slot), with the pruning test of scanGo inline.
+func (g *grower) evalTiny(nd *gnode, f int, root float32, gh []float64, mg, mh float64, best *split) {
+	nb := len(gh) / 2
+	ng, nhl, lambda := nd.g, nd.h+g.lambda, g.lambda
+	bd := pruneBound(best, root)
+	var lg, lh float64
+	for e := range nb {
+		lg += gh[2*e]
+		lh += gh[2*e+1]
+		rg := ng - lg
+		B := nhl - lh
+		if t := (bd*B - rg*rg) * (lh + lambda); lg*lg*B < t {
+			continue // pruned, as scan would
+		}
+		if g.forwardCandidate(nd, f, root, e, lg, lh, best) {
+			bd = pruneBound(best, root)
+		}
+	}
+	g.backward(nd, f, root, identity[:nb], gh, lg, lh, mg, mh, best)
+}
+
 // scan2Go is scanGo over two features' slots side by side: for i = 0,
 // 1, ... < n it adds gha[2i], gha[2i+1] to st's sums lga, lha and ghb's
 // to lgb, lhb (st = lga, lha, lgb, lhb, ng, nh, lambda, bound), tests
@@ -588,6 +616,11 @@ func (g *grower) evaluateDense(nd *gnode) {
 		if !pair {
 			fh, nb := slots(f), int(m.nb[f])
 			g.evalFeature(nd, f, root, identity[:nb], fh[:2*nb], fh[2*nb], fh[2*nb+1], &best)
+			continue
+		}
+		if nb := int(m.nb[f]); nb < tinyBins {
+			fh := slots(f)
+			g.evalTiny(nd, f, root, fh[:2*nb], fh[2*nb], fh[2*nb+1], &best)
 			continue
 		}
 		if held < 0 {

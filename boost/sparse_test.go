@@ -199,6 +199,47 @@ func BenchmarkSparseThreshold(b *testing.B) {
 	}
 }
 
+// TestTinyBinsExact: features of few bins (binary and three-valued, as
+// one-hot and ordinal columns are), which evaluateDense scans with
+// evalTiny, give the reference evaluate's model bit for bit, with and
+// without missing values, beside continuous features that go in pairs.
+func TestTinyBinsExact(t *testing.T) {
+	for _, missing := range []float64{0, 0.05} {
+		r := rng.New(11)
+		n, nf := 2000, 12
+		x := mat.NewDense(n, nf, nil)
+		y := make([]int, n)
+		for i := range n {
+			if r.Float64() < 0.15 {
+				y[i] = 1
+			}
+			for j := range nf {
+				var v float64
+				switch {
+				case j < 6:
+					v = float64(r.IntN(2))
+					if y[i] == 1 && r.Float64() < 0.3 {
+						v = 1
+					}
+				case j < 9:
+					v = float64(r.IntN(3) + y[i]*r.IntN(2))
+				default:
+					v = r.NormFloat64() + float64(y[i])*0.5
+				}
+				if missing > 0 && r.Float64() < missing {
+					v = math.NaN()
+				}
+				x.Set(i, j, v)
+			}
+		}
+		d := Data{X: x, Y: y}
+		s := Settings{NEstimators: 30, MaxDepth: 4, Eta: 0.3, Threads: 1}
+		if got, want := trainBytes(t, sparseAuto, d, s), trainBytes(t, sparseNever, d, s); !bytes.Equal(got, want) {
+			t.Errorf("missing %v: the model differs from the reference evaluate's", missing)
+		}
+	}
+}
+
 // TestScan checks the assembly scan against scanGo.
 func TestScan(t *testing.T) {
 	r := rng.New(3)
