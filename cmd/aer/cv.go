@@ -154,6 +154,7 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := cvCheckFlags(*data, *folds, *repeats, *jobs, *oof); err != nil {
 		return err
 	}
+	setFittingGC(*data)
 	plan, err := ff.plan("cv")
 	if err != nil {
 		return err

@@ -283,6 +283,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	setFittingGC(*a.train)
 	plan, err := a.ff.plan("fit")
 	if err != nil {
 		return err

@@ -60,3 +60,29 @@ func limitToPlan(planned int64) int64 {
 	}
 	return cur
 }
+
+// fittingGCPercent is the garbage collector's GOGC for aer fit and aer
+// cv on a small training file (fittingGCBytes): a fit allocates its
+// working buffers over and over (an AER fit grows some 5,000 small trees)
+// above a small live heap, and Go's default of 100 collects every time
+// the heap doubles; 400 collects a quarter as often. Measured with aer
+// fit --threads 1: 5-8% less CPU time on six of the development datasets
+// for 10-15 MB more resident memory; on a 120,000-row table the same
+// setting took 3% off for 75% more (374 to 654 MB), so larger files keep
+// Go's default (docs/speed.md).
+const fittingGCPercent = 400
+
+// fittingGCBytes is the largest training file fitted at fittingGCPercent.
+const fittingGCBytes = 8 << 20
+
+// setFittingGC applies fittingGCPercent when the training file (path;
+// "-" or an unreadable one counts as large) has at most fittingGCBytes,
+// unless the environment sets GOGC.
+func setFittingGC(path string) {
+	if _, set := os.LookupEnv("GOGC"); set {
+		return
+	}
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() <= fittingGCBytes {
+		debug.SetGCPercent(fittingGCPercent)
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"math"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"testing"
 
@@ -57,5 +58,37 @@ func TestLimitToPlan(t *testing.T) {
 	debug.SetMemoryLimit(8 << 30)
 	if got := limitToPlan(3 << 30); got != 8<<30 || debug.SetMemoryLimit(-1) != 8<<30 {
 		t.Errorf("GOMEMLIMIT set: limit became %d", got)
+	}
+}
+
+// TestSetFittingGC: aer fit and aer cv collect at GOGC=400 on a small
+// training file, at Go's default on a large one or standard input, and
+// as the environment says when it sets GOGC.
+func TestSetFittingGC(t *testing.T) {
+	old := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(old)
+	dir := t.TempDir()
+	small, large := filepath.Join(dir, "small.csv"), filepath.Join(dir, "large.csv")
+	if err := os.WriteFile(small, []byte("x,label\n1,0\n2,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(large, make([]byte, fittingGCBytes+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOGC", "")
+	os.Unsetenv("GOGC")
+	for _, c := range []struct {
+		path string
+		want int
+	}{{small, fittingGCPercent}, {large, 100}, {"-", 100}, {filepath.Join(dir, "absent.csv"), 100}} {
+		setFittingGC(c.path)
+		if got := debug.SetGCPercent(100); got != c.want {
+			t.Errorf("%s: percent %d, want %d", filepath.Base(c.path), got, c.want)
+		}
+	}
+	t.Setenv("GOGC", "100")
+	setFittingGC(small)
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GOGC=100 set: percent %d, want 100", got)
 	}
 }
