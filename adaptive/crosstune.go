@@ -99,8 +99,10 @@ func foldWorkers(workers, folds, rows, cols int) (conc, threads int) {
 	if rows >= threadBlock || rows*cols > foldCells {
 		return 1, workers
 	}
-	conc = max(1, min(folds, workers))
-	return conc, max(1, workers/conc)
+	// As many workers a fold as make every fold run at once, and as
+	// many folds at once as have them: never more than workers in all.
+	threads = max(1, (workers+folds-1)/folds)
+	return max(1, min(folds, workers/threads)), threads
 }
 
 // crossTuneFold fits fold k's members and peers on the rows outside it
