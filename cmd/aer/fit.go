@@ -133,7 +133,9 @@ the tables plus the method's estimate (at least 512 MiB; at most 90% of
 the memory available), lowered during the fit when the method learns a
 closer figure (aer, once it knows its mixture): it collects as the heap
 nears what the fit is expected to hold at its peak instead of letting it
-grow to twice the live data.
+grow to twice the live data. Unless GOGC is set, a training file of at
+most 8 MB is fitted at GOGC=400 (a collection a quarter as often: 5-8%
+less CPU for 10-15 MB more memory).
 Progress: stderr shows each stage as it runs (for aer: reading, prepare,
 mixture, subsets, members, weights, tune), on a terminal as a bar redrawn
 every quarter second, otherwise as a line when a stage starts, one when it
