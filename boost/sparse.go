@@ -314,15 +314,22 @@ func scanGo(gh []float64, n int, st *[6]float64) int {
 	for ; i < n; i++ {
 		lg += gh[2*i]
 		lh += gh[2*i+1]
-		rg := ng - lg
-		B := nhl - lh
-		t := (bound*B - rg*rg) * (lh + lambda)
-		if !(lg*lg*B < t) {
+		if survives(lg, lh, ng, nhl, lambda, bound) {
 			break
 		}
 	}
 	st[0], st[1] = lg, lh
 	return i
+}
+
+// survives is the pruning test of scanGo (and of the assembly kernels,
+// operation for operation) on a candidate whose left sums are lg, lh in a
+// node of sums ng, nhl-lambda: false when it cannot beat bound.
+func survives(lg, lh, ng, nhl, lambda, bound float64) bool {
+	rg := ng - lg
+	B := nhl - lh
+	t := (bound*B - rg*rg) * (lh + lambda)
+	return !(lg*lg*B < t)
 }
 
 // identity holds the bins 0..255, to evaluate dense histograms with
@@ -550,9 +557,7 @@ func (g *grower) evalTiny(nd *gnode, f int, root float32, gh []float64, mg, mh f
 	for e := range nb {
 		lg += gh[2*e]
 		lh += gh[2*e+1]
-		rg := ng - lg
-		B := nhl - lh
-		if t := (bd*B - rg*rg) * (lh + lambda); lg*lg*B < t {
+		if !survives(lg, lh, ng, nhl, lambda, bd) {
 			continue // pruned, as scan would
 		}
 		if g.forwardCandidate(nd, f, root, e, lg, lh, best) {
@@ -571,22 +576,16 @@ func (g *grower) evalTiny(nd *gnode, f int, root float32, gh []float64, mg, mh f
 func scan2Go(gha, ghb []float64, n int, st *[8]float64) (int, int) {
 	lga, lha, lgb, lhb := st[0], st[1], st[2], st[3]
 	ng, nhl, lambda, bd := st[4], st[5]+st[6], st[6], st[7]
-	test := func(lg, lh float64) bool {
-		rg := ng - lg
-		B := nhl - lh
-		t := (bd*B - rg*rg) * (lh + lambda)
-		return !(lg*lg*B < t)
-	}
 	i, mask := 0, 0
 	for ; i < n; i++ {
 		lga += gha[2*i]
 		lha += gha[2*i+1]
 		lgb += ghb[2*i]
 		lhb += ghb[2*i+1]
-		if test(lga, lha) {
+		if survives(lga, lha, ng, nhl, lambda, bd) {
 			mask |= 1
 		}
-		if test(lgb, lhb) {
+		if survives(lgb, lhb, ng, nhl, lambda, bd) {
 			mask |= 2
 		}
 		if mask != 0 {
