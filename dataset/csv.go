@@ -303,6 +303,13 @@ func (o *Options) autoTextable(column string) bool {
 // the input in errors (binary formats are refused by name).
 func SniffDelimiter(br *bufio.Reader, name string) (rune, error) { return sniff(br, name) }
 
+// binaryMagics are the magic bytes of the binary formats sniff refuses
+// where delimited text was expected, and what each is.
+var binaryMagics = []struct{ magic, what string }{
+	{"PAR1", "Parquet (Load and Decode read it)"}, {"PK\x03\x04", "zip (an Excel .xlsx or zipped file)"},
+	{"\xd0\xcf\x11\xe0", "an old Excel .xls"}, {"\x1f\x8b", "gzip data where text was expected (a file compressed twice, or gzip given to a reader of plain text): decompress it once"},
+}
+
 // sniff returns the delimiter of the table at the start of br: of comma,
 // semicolon and tab, the one that splits the header line and the first
 // data line (blank lines skipped, quotes respected) into the same number
@@ -312,10 +319,7 @@ func SniffDelimiter(br *bufio.Reader, name string) (rune, error) { return sniff(
 // bytes.
 func sniff(br *bufio.Reader, name string) (rune, error) {
 	head, _ := br.Peek(1 << 16)
-	for _, f := range []struct{ magic, what string }{
-		{"PAR1", "Parquet (Load and Decode read it)"}, {"PK\x03\x04", "zip (an Excel .xlsx or zipped file)"},
-		{"\xd0\xcf\x11\xe0", "an old Excel .xls"}, {"\x1f\x8b", "gzip data where text was expected (a file compressed twice, or gzip given to a reader of plain text): decompress it once"},
-	} {
+	for _, f := range binaryMagics {
 		if strings.HasPrefix(string(head), f.magic) {
 			return 0, &Error{File: name, Err: ErrUnsupported, Detail: f.what + "; aer reads delimited text (CSV)"}
 		}

@@ -3,6 +3,7 @@ package dataset
 import (
 	"bufio"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -67,6 +68,16 @@ func sameAsCSV(t *testing.T, input string, comma rune) {
 	}
 	if e1 != nil && h1 == nil {
 		return // no header: newCSVSource's own errors
+	}
+	for _, f := range binaryMagics {
+		if strings.HasPrefix(input, f.magic) {
+			// A binary format's magic bytes, which the source refuses
+			// where encoding/csv would read them as text.
+			if h2 != nil || !errors.Is(e2, ErrUnsupported) {
+				t.Fatalf("%q: source header %q, error %v; want %s refused", input, h2, e2, f.what)
+			}
+			return
+		}
 	}
 	if !reflect.DeepEqual(h1, h2) || !reflect.DeepEqual(r1, r2) || !reflect.DeepEqual(l1, l2) {
 		t.Fatalf("%q:\ncsv:    %q %q %v\nsource: %q %q %v", input, h1, r1, l1, h2, r2, l2)
