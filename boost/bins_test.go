@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/aer-go/aer/internal/rng"
@@ -201,5 +202,48 @@ func TestBinRows4(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestFewCuts: weighted values of at most maxBin distinct values get the
+// cuts of the weighted sort (the weights move no cut there) through the
+// plain sort of fewCuts, with ties, zero weights and signed zeros; past
+// maxBin distinct values, or beyond fewCutsRows values, the weighted
+// sort decides.
+func TestFewCuts(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for trial := range 300 {
+		n := 1 + r.IntN(600)
+		levels := 1 + r.IntN(300)
+		v := make([]float64, n)
+		w := make([]float64, n)
+		for i := range v {
+			v[i] = float64(r.IntN(levels)-levels/2) / 4
+			if v[i] == 0 && r.IntN(2) == 0 {
+				v[i] = math.Copysign(0, -1)
+			}
+			w[i] = []float64{0, 0.25, 1, 3.5}[r.IntN(4)]
+		}
+		maxBin := []int{2, 16, 64, 256}[trial%4]
+		got, gotMin := cutsFor(v, w, maxBin)
+		saved := fewCutsRows
+		fewCutsRows = -1
+		want, wantMin := cutsFor(v, w, maxBin)
+		fewCutsRows = saved
+		if len(got) != len(want) || gotMin != wantMin {
+			t.Fatalf("trial %d (%d values, max_bin %d): %d cuts (min %v), weighted sort %d (min %v)", trial, n, maxBin, len(got), gotMin, len(want), wantMin)
+		}
+		for i := range got {
+			if got[i] != want[i] { // -0 == +0: the same bins
+				t.Fatalf("trial %d: cut %d is %v, weighted sort %v", trial, i, got[i], want[i])
+			}
+		}
+	}
+	// The fast path gives up past maxBin distinct values.
+	if _, _, ok := fewCuts([]float64{1, 2, 3}, []float64{1, 1, 1}, 2); ok {
+		t.Error("3 distinct values in 2 bins taken by fewCuts")
+	}
+	if _, _, ok := fewCuts([]float64{1, 2, 2}, []float64{1, 1, 0}, 2); !ok {
+		t.Error("2 distinct values in 2 bins refused by fewCuts")
 	}
 }
