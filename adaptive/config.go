@@ -157,6 +157,14 @@ type Config struct {
 	// validation rows alone, or without them hold out Holdout of the
 	// rows).
 	CrossTune int
+	// CrossTuneComponents is the folds of the component members' refits
+	// when the fit cross-tunes, at most CrossTune: the global members
+	// and the peers are refitted CrossTune times, the component members
+	// (a dozen or two, most of a fit's time) on their own stratified
+	// folds, fewer times on fewer rows. 0 means the preset's choice
+	// (plus: 2); -1 as many as CrossTune (every member on the same
+	// folds).
+	CrossTuneComponents int
 	// CrossTuneBelow limits CrossTune, with validation rows, to those
 	// holding fewer than this many positive rows: with more, tuning on
 	// them alone is steady enough to skip the CrossTune more member fits
@@ -300,6 +308,7 @@ type preset struct {
 	fallback                float64
 	crossTune               int
 	crossTuneBelow          int
+	crossTuneComponents     int
 	nInit                   int
 	// memberGrid trains the members over DefaultGrid when Config.Grid is
 	// nil (the paper); without it, one setting, the member's defaults.
@@ -319,7 +328,7 @@ type preset struct {
 }
 
 var presets = map[Preset]preset{
-	PresetPlus: {pool: true, global: true, selectRows: DefaultSelectRows, selectPCs: DefaultSelectPCs, mixtureRows: DefaultMixtureRows, peerRows: DefaultPeerRows, fallback: 2, crossTune: 4, crossTuneBelow: 1000, nInit: 1, space: SpaceLogit, thresholds: ThresholdsFine,
+	PresetPlus: {pool: true, global: true, selectRows: DefaultSelectRows, selectPCs: DefaultSelectPCs, mixtureRows: DefaultMixtureRows, peerRows: DefaultPeerRows, fallback: 2, crossTune: 4, crossTuneComponents: 2, crossTuneBelow: 1000, nInit: 1, space: SpaceLogit, thresholds: ThresholdsFine,
 		weightData: WeightValid, projection: ProjectionMinMax, likelihood: LikelihoodTempered, selection: SelectAUC, deltaRule: DeltaBayes,
 		peers: []string{logreg.MethodName, svm.MethodName}, memberParams: []string{"max_depth=4", "n_estimators=60"}},
 	PresetPaper: {selectRows: -1, selectPCs: -1, mixtureRows: -1, nInit: 5, memberGrid: true, space: SpaceProbability, thresholds: ThresholdsGrid,
@@ -514,6 +523,15 @@ func (r *resolvedConfig) resolveMixture(ps preset) error {
 	}
 	if r.CrossTune < -1 || r.CrossTune == 1 {
 		return fmt.Errorf("aer: cross_tune %d: want -1 (never) or 2 or more folds", r.CrossTune)
+	}
+	if r.CrossTuneComponents == 0 {
+		r.CrossTuneComponents = ps.crossTuneComponents
+	}
+	if r.CrossTuneComponents < -1 || r.CrossTuneComponents == 1 {
+		return fmt.Errorf("aer: cross_tune_components %d: want -1 (as many as cross_tune) or 2 or more folds", r.CrossTuneComponents)
+	}
+	if r.CrossTuneComponents <= 0 || r.CrossTuneComponents > r.CrossTune {
+		r.CrossTuneComponents = r.CrossTune
 	}
 	if r.CrossTuneBelow == 0 {
 		r.CrossTuneBelow = ps.crossTuneBelow

@@ -13,50 +13,51 @@ import (
 // were values: peer_params, the peers' settings, is new and omitted when
 // empty.
 type configJSON struct {
-	Preset          Preset        `json:"preset"`
-	Pool            *bool         `json:"pool,omitempty"`
-	Global          *bool         `json:"global,omitempty"`
-	Peers           []string      `json:"peers"`
-	PeerParams      []string      `json:"peer_params,omitempty"`
-	Space           Space         `json:"space"`
-	Thresholds      Thresholds    `json:"thresholds"`
-	DeltaRule       DeltaRule     `json:"delta_rule"`
-	Select          Select        `json:"select"`
-	Components      []int         `json:"components"`
-	Covariance      Covariance    `json:"covariance"`
-	Mixture         MixtureFamily `json:"mixture,omitempty"`
-	NInit           int           `json:"n_init"`
-	SelectRows      int           `json:"select_rows,omitempty"`
-	SelectPCs       int           `json:"select_pcs,omitempty"`
-	RefitRestarts   bool          `json:"refit_restarts,omitempty"`
-	MixtureRows     int           `json:"mixture_rows,omitempty"`
-	PeerRows        int           `json:"peer_rows,omitempty"`
-	Fallback        float64       `json:"fallback,omitempty"`
-	CrossTune       int           `json:"cross_tune,omitempty"`
-	CrossTuneBelow  int           `json:"cross_tune_below,omitempty"`
-	Rank            Rank          `json:"rank"`
-	LocalRandom     float64       `json:"local_random"`
-	NoTomek         bool          `json:"no_tomek,omitempty"`
-	Member          string        `json:"member"`
-	MemberParams    []string      `json:"member_params,omitempty"`
-	Grid            [][]string    `json:"grid,omitempty"`
-	NoGrid          bool          `json:"no_grid,omitempty"`
-	Outputs         Outputs       `json:"outputs"`
-	Projection      Projection    `json:"projection"`
-	Init            Init          `json:"init"`
-	WeightData      WeightData    `json:"weight_data"`
-	Schedule        Schedule      `json:"schedule"`
-	StepScale       float64       `json:"step_scale"`
-	Tol             float64       `json:"tol"`
-	MaxIter         int           `json:"max_iter"`
-	BatchSize       int           `json:"batch_size,omitempty"`
-	Likelihood      Likelihood    `json:"likelihood"`
-	MixtureWeights  bool          `json:"mixture_weights,omitempty"`
-	DynamicEnsemble bool          `json:"dynamic_ensemble,omitempty"`
-	DeltaStep       float64       `json:"delta_step"`
-	Metric          string        `json:"metric"`
-	Holdout         float64       `json:"holdout"`
-	NoStandardize   bool          `json:"no_standardize,omitempty"`
+	Preset              Preset        `json:"preset"`
+	Pool                *bool         `json:"pool,omitempty"`
+	Global              *bool         `json:"global,omitempty"`
+	Peers               []string      `json:"peers"`
+	PeerParams          []string      `json:"peer_params,omitempty"`
+	Space               Space         `json:"space"`
+	Thresholds          Thresholds    `json:"thresholds"`
+	DeltaRule           DeltaRule     `json:"delta_rule"`
+	Select              Select        `json:"select"`
+	Components          []int         `json:"components"`
+	Covariance          Covariance    `json:"covariance"`
+	Mixture             MixtureFamily `json:"mixture,omitempty"`
+	NInit               int           `json:"n_init"`
+	SelectRows          int           `json:"select_rows,omitempty"`
+	SelectPCs           int           `json:"select_pcs,omitempty"`
+	RefitRestarts       bool          `json:"refit_restarts,omitempty"`
+	MixtureRows         int           `json:"mixture_rows,omitempty"`
+	PeerRows            int           `json:"peer_rows,omitempty"`
+	Fallback            float64       `json:"fallback,omitempty"`
+	CrossTune           int           `json:"cross_tune,omitempty"`
+	CrossTuneBelow      int           `json:"cross_tune_below,omitempty"`
+	CrossTuneComponents int           `json:"cross_tune_components,omitempty"`
+	Rank                Rank          `json:"rank"`
+	LocalRandom         float64       `json:"local_random"`
+	NoTomek             bool          `json:"no_tomek,omitempty"`
+	Member              string        `json:"member"`
+	MemberParams        []string      `json:"member_params,omitempty"`
+	Grid                [][]string    `json:"grid,omitempty"`
+	NoGrid              bool          `json:"no_grid,omitempty"`
+	Outputs             Outputs       `json:"outputs"`
+	Projection          Projection    `json:"projection"`
+	Init                Init          `json:"init"`
+	WeightData          WeightData    `json:"weight_data"`
+	Schedule            Schedule      `json:"schedule"`
+	StepScale           float64       `json:"step_scale"`
+	Tol                 float64       `json:"tol"`
+	MaxIter             int           `json:"max_iter"`
+	BatchSize           int           `json:"batch_size,omitempty"`
+	Likelihood          Likelihood    `json:"likelihood"`
+	MixtureWeights      bool          `json:"mixture_weights,omitempty"`
+	DynamicEnsemble     bool          `json:"dynamic_ensemble,omitempty"`
+	DeltaStep           float64       `json:"delta_step"`
+	Metric              string        `json:"metric"`
+	Holdout             float64       `json:"holdout"`
+	NoStandardize       bool          `json:"no_standardize,omitempty"`
 }
 
 // MarshalJSON encodes c with its member and peer methods by name and the
@@ -68,7 +69,7 @@ func (c Config) MarshalJSON() ([]byte, error) {
 		Preset: c.Preset, Pool: c.Pool, Global: c.Global, Peers: methodNames(c.Peers), PeerParams: peerSettings(c.Peers),
 		Space: c.Space, Thresholds: c.Thresholds, DeltaRule: c.DeltaRule, Select: c.Select,
 		Components: c.Components, Covariance: c.Covariance, Mixture: c.Mixture, NInit: c.NInit, SelectRows: c.SelectRows, SelectPCs: c.SelectPCs,
-		RefitRestarts: c.RefitRestarts, MixtureRows: c.MixtureRows, PeerRows: c.PeerRows, Fallback: c.Fallback, CrossTune: c.CrossTune, CrossTuneBelow: c.CrossTuneBelow, Rank: c.Rank, LocalRandom: c.LocalRandom, NoTomek: c.NoTomek,
+		RefitRestarts: c.RefitRestarts, MixtureRows: c.MixtureRows, PeerRows: c.PeerRows, Fallback: c.Fallback, CrossTune: c.CrossTune, CrossTuneBelow: c.CrossTuneBelow, CrossTuneComponents: c.CrossTuneComponents, Rank: c.Rank, LocalRandom: c.LocalRandom, NoTomek: c.NoTomek,
 		MemberParams: c.MemberParams, Grid: c.Grid, NoGrid: c.NoGrid,
 		Outputs: c.Outputs, Projection: c.Projection, Init: c.Init, WeightData: c.WeightData, Schedule: c.Schedule,
 		StepScale: c.StepScale, Tol: c.Tol, MaxIter: c.MaxIter, BatchSize: c.BatchSize,
@@ -96,7 +97,7 @@ func (c *Config) UnmarshalJSON(b []byte) error {
 		Preset: j.Preset, Pool: j.Pool, Global: j.Global,
 		Space: j.Space, Thresholds: j.Thresholds, DeltaRule: j.DeltaRule, Select: j.Select,
 		Components: j.Components, Covariance: j.Covariance, Mixture: j.Mixture, NInit: j.NInit, SelectRows: j.SelectRows, SelectPCs: j.SelectPCs,
-		RefitRestarts: j.RefitRestarts, MixtureRows: j.MixtureRows, PeerRows: j.PeerRows, Fallback: j.Fallback, CrossTune: j.CrossTune, CrossTuneBelow: j.CrossTuneBelow, Rank: j.Rank, LocalRandom: j.LocalRandom, NoTomek: j.NoTomek,
+		RefitRestarts: j.RefitRestarts, MixtureRows: j.MixtureRows, PeerRows: j.PeerRows, Fallback: j.Fallback, CrossTune: j.CrossTune, CrossTuneBelow: j.CrossTuneBelow, CrossTuneComponents: j.CrossTuneComponents, Rank: j.Rank, LocalRandom: j.LocalRandom, NoTomek: j.NoTomek,
 		MemberParams: j.MemberParams, Grid: j.Grid, NoGrid: j.NoGrid,
 		Outputs: j.Outputs, Projection: j.Projection, Init: j.Init, WeightData: j.WeightData, Schedule: j.Schedule,
 		StepScale: j.StepScale, Tol: j.Tol, MaxIter: j.MaxIter, BatchSize: j.BatchSize,

@@ -16,58 +16,83 @@ import (
 // streamCrossTune draws the folds of Config.CrossTune.
 const streamCrossTune = 1<<20 + 1
 
+// streamCrossTuneComponents draws the component members' folds
+// (Config.CrossTuneComponents) when they are fewer than CrossTune.
+const streamCrossTuneComponents = 1<<20 + 1<<12
+
+// foldPart says which members a cross-tuning fold refits.
+type foldPart int
+
+const (
+	partAll        foldPart = iota // every member and peer
+	partGlobal                     // the global members and the peers
+	partComponents                 // the component members
+)
+
+// foldJob is one refit of members without a fold of the training rows.
+type foldJob struct {
+	name   string // for warnings and errors: "cross_tune fold 2"
+	rows   []int  // the fold: the rows scored out of it
+	stream uint64 // the fold's seed stream
+	part   foldPart
+}
+
 // crossTune gives every member set the outputs, on each training row, of
 // its members fitted without that row's fold (Config.CrossTune folds,
 // stratified): the rows the static weights, lambda, the fallback and the
 // decision layer are fitted on when there are no validation rows. The
 // folds share the mixture and the subsets fitted on every row; each
 // fold's members are trained on its subsets' rows outside the fold, with
-// their own seeds, and the peers on the rows outside the fold. On a
-// small table the folds are fitted side by side (foldWorkers), each on
-// its share of the workers; the models do not depend on it.
+// their own seeds, and the peers on the rows outside the fold. With
+// fewer Config.CrossTuneComponents folds, the component members are
+// refitted on folds of their own and the global members and peers on
+// the CrossTune folds. On a small table the folds are fitted side by
+// side (foldWorkers), each on its share of the workers; the models do
+// not depend on it.
 func (f *fitRun) crossTune(labels []string, seeds []uint64) error {
-	folds, err := dataset.StratifiedKFold(f.train.Y, f.rep.CrossTune, rng.DeriveSeed(f.env.Seed, streamCrossTune))
+	jobs, err := f.foldJobs()
 	if err != nil {
-		return fmt.Errorf("aer: cross_tune: %w", err)
+		return err
 	}
 	n := len(f.train.Y)
 	oof := make([]*mat.Dense, len(f.sets))
 	for g, s := range f.sets {
 		oof[g] = mat.NewDense(n, len(s.members), nil)
 	}
-	// Progress: each fold's units are its member fits and the scoring of
-	// its rows (one more), so the stage ends with the last fold's
-	// scoring, not before it; the folds' counts add up.
+	// Progress: each job's units are its member fits and the scoring of
+	// its rows (one more), so the stage ends with the last job's
+	// scoring, not before it; the jobs' counts add up.
 	var mu sync.Mutex
-	done := make([]int, len(folds))
-	units := 1
-	report := func(k, d, u int) { // d < 0: fold k is done
+	done := make([]int, len(jobs))
+	units := make([]int, len(jobs))
+	for k, j := range jobs {
+		units[k] = f.foldUnits(j.part) + 1
+	}
+	report := func(k, d int) { // d < 0: job k is done
 		mu.Lock()
 		defer mu.Unlock()
-		if u > 0 {
-			units = u
-		}
 		if d < 0 {
-			d = units
+			d = units[k]
 		}
 		done[k] = d
-		sum := 0
-		for _, v := range done {
+		sum, total := 0, 0
+		for i, v := range done {
 			sum += v
+			total += units[i]
 		}
-		f.env.Report("cross-tune", sum, len(folds)*units)
+		f.env.Report("cross-tune", sum, total)
 	}
 	rows, cols := f.xt.Dims()
-	conc, threads := foldWorkers(f.workers, len(folds), rows, cols)
-	warnings := make([][]string, len(folds))
-	_, err = learn.ForEach(f.ctx, conc, len(folds), func() func(context.Context, int) error {
+	conc, threads := foldWorkers(f.workers, len(jobs), rows, cols)
+	warnings := make([][]string, len(jobs))
+	_, err = learn.ForEach(f.ctx, conc, len(jobs), func() func(context.Context, int) error {
 		return func(ctx context.Context, k int) error {
-			w, err := f.crossTuneFold(ctx, k, folds[k], labels, seeds, oof, threads, func(d, total int) { report(k, d, total+1) })
+			w, err := f.crossTuneFold(ctx, jobs[k], labels, seeds, oof, threads, func(d, _ int) { report(k, d) })
 			warnings[k] = w
 			if err != nil {
-				return fmt.Errorf("aer: cross_tune fold %d: %w", k+1, err)
+				return fmt.Errorf("aer: %s: %w", jobs[k].name, err)
 			}
-			report(k, -1, 0)
+			report(k, -1)
 			return nil
 		}
 	}, nil)
@@ -81,6 +106,56 @@ func (f *fitRun) crossTune(labels []string, seeds []uint64) error {
 		f.sets[g].oof = oof[g]
 	}
 	return nil
+}
+
+// foldJobs returns the cross-tuning refits: one per fold of every member,
+// or, with fewer component folds, the global members' and peers' per
+// fold and the component members' per component fold.
+func (f *fitRun) foldJobs() ([]foldJob, error) {
+	folds, err := dataset.StratifiedKFold(f.train.Y, f.rep.CrossTune, rng.DeriveSeed(f.env.Seed, streamCrossTune))
+	if err != nil {
+		return nil, fmt.Errorf("aer: cross_tune: %w", err)
+	}
+	cc := min(f.c.CrossTuneComponents, f.rep.CrossTune)
+	split := cc < f.rep.CrossTune && len(f.subsets) > 0
+	var jobs []foldJob
+	if !split || *f.c.Global || len(f.c.Peers) > 0 {
+		part := partAll
+		if split {
+			part = partGlobal
+		}
+		for k, rows := range folds {
+			jobs = append(jobs, foldJob{name: fmt.Sprintf("cross_tune fold %d", k+1), rows: rows, stream: streamCrossTune + uint64(k), part: part})
+		}
+	}
+	if !split {
+		return jobs, nil
+	}
+	cfolds, err := dataset.StratifiedKFold(f.train.Y, cc, rng.DeriveSeed(f.env.Seed, streamCrossTuneComponents))
+	if err != nil {
+		return nil, fmt.Errorf("aer: cross_tune_components: %w", err)
+	}
+	f.rep.CrossTuneComponents = cc
+	for k, rows := range cfolds {
+		jobs = append(jobs, foldJob{name: fmt.Sprintf("cross_tune_components fold %d", k+1), rows: rows, stream: streamCrossTuneComponents + uint64(k), part: partComponents})
+	}
+	return jobs, nil
+}
+
+// foldUnits is the member fits of a job refitting part.
+func (f *fitRun) foldUnits(part foldPart) int {
+	G := len(f.c.learners)
+	units := 0
+	if part != partComponents {
+		units += len(f.c.Peers)
+		if *f.c.Global {
+			units += G
+		}
+	}
+	if part != partGlobal {
+		units += len(f.subsets) * G
+	}
+	return units
 }
 
 // foldCells is the most training cells (rows x features) whose
@@ -105,11 +180,12 @@ func foldWorkers(workers, folds, rows, cols int) (conc, threads int) {
 	return max(1, min(folds, workers/threads)), threads
 }
 
-// crossTuneFold fits fold k's members and peers on the rows outside it
-// (held) with workers goroutines, writes their outputs on its rows into
-// oof and returns its warnings.
-func (f *fitRun) crossTuneFold(ctx context.Context, k int, fold []int, labels []string, seeds []uint64, oof []*mat.Dense, workers int, progress func(done, total int)) ([]string, error) {
+// crossTuneFold fits job's members (its part) on the rows outside its
+// fold with workers goroutines, writes their outputs on the fold's rows
+// into oof and returns its warnings.
+func (f *fitRun) crossTuneFold(ctx context.Context, job foldJob, labels []string, seeds []uint64, oof []*mat.Dense, workers int, progress func(done, total int)) ([]string, error) {
 	c := f.c
+	fold := job.rows
 	n := len(f.train.Y)
 	var warnings []string
 	index := make([]int, n)
@@ -125,13 +201,16 @@ func (f *fitRun) crossTuneFold(ctx context.Context, k int, fold []int, labels []
 	}
 	data := &learn.Data{X: learn.Rows(f.xt, keep), Y: learn.Pick(f.train.Y, keep), W: learn.Pick(f.train.W, keep)}
 	var balanced *learn.Data
-	if *c.Global {
+	if *c.Global && job.part != partComponents {
 		balanced = &learn.Data{X: data.X, Y: data.Y, W: balancedWeights(data)}
 	}
 	subsets := make([]resample.Subset, len(f.subsets))
 	for i, s := range f.subsets {
 		subsets[i] = s
 		subsets[i].Rows = nil
+		if job.part == partGlobal {
+			continue // not fitted
+		}
 		for _, r := range s.Rows {
 			if index[r] >= 0 {
 				subsets[i].Rows = append(subsets[i].Rows, index[r])
@@ -142,29 +221,58 @@ func (f *fitRun) crossTuneFold(ctx context.Context, k int, fold []int, labels []
 			// fold: the member's stand-in is fitted on every row
 			// outside it.
 			subsets[i].Rows = allRows(len(keep))
-			warnings = append(warnings, fmt.Sprintf("cross_tune fold %d: subset %d (%s, component %d) has no rows of a class outside the fold: its member's out-of-fold outputs there come from a member fitted on every row outside it", k+1, i, s.Kind, s.Component))
+			warnings = append(warnings, fmt.Sprintf("%s: subset %d (%s, component %d) has no rows of a class outside the fold: its member's out-of-fold outputs there come from a member fitted on every row outside it", job.name, i, s.Kind, s.Component))
 		}
 	}
 	foldSeeds := make([]uint64, len(seeds))
 	for g, sd := range seeds {
-		foldSeeds[g] = rng.DeriveSeed(sd, streamCrossTune+uint64(k))
+		foldSeeds[g] = rng.DeriveSeed(sd, job.stream)
 	}
-	trained, owner, peers, err := trainMembers(ctx, data, balanced, subsets, c.learners, labels, foldSeeds,
-		c.Peers, c.PeerRows, rng.DeriveSeed(f.env.Seed, streamPeers+streamCrossTune+uint64(k)), workers, f.env.Logger, progress)
+	peerMethods := c.Peers
+	var fit func(k int) bool // the places fitted: all
+	switch job.part {
+	case partGlobal:
+		fit = func(k int) bool { return k >= len(subsets) }
+	case partComponents:
+		peerMethods = nil
+		fit = func(k int) bool { return k < len(subsets) }
+	}
+	trained, owner, peers, err := trainMembers(ctx, data, balanced, subsets, fit, c.learners, labels, foldSeeds,
+		peerMethods, c.PeerRows, rng.DeriveSeed(f.env.Seed, streamPeers+job.stream), workers, f.env.Logger, progress)
 	if err != nil {
 		return warnings, err
+	}
+	if len(peers) < len(c.Peers) {
+		peers = make([]Member, len(c.Peers)) // not fitted
+	}
+	if balanced == nil && *c.Global {
+		for g := range trained {
+			trained[g] = append(trained[g], Member{}) // not fitted
+		}
+		owner = append(owner, -1)
 	}
 	sets, _ := c.groupSets(trained, owner, peers)
 	xf := learn.Rows(f.xt, fold)
 	for g, s := range sets {
-		out, err := memberOutputs(s.members, xf, workers)
+		// The columns of the members fitted here.
+		var cols []int
+		var fitted []Member
+		for j, m := range s.members {
+			if m.Model != nil {
+				cols = append(cols, j)
+				fitted = append(fitted, m)
+			}
+		}
+		out, err := memberOutputs(fitted, xf, workers)
 		if err != nil {
 			return warnings, err
 		}
-		// The folds' rows are disjoint: concurrent folds write
-		// different rows.
+		// The folds' rows are disjoint, and the component folds write
+		// other columns: concurrent jobs write different cells.
 		for i, r := range fold {
-			oof[g].SetRow(r, out.RawRowView(i))
+			for c, j := range cols {
+				oof[g].Set(r, j, out.At(i, c))
+			}
 		}
 	}
 	return warnings, nil

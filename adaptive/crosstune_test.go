@@ -191,3 +191,93 @@ func TestFoldWorkers(t *testing.T) {
 		}
 	}
 }
+
+// TestCrossTuneComponents: with fewer component folds
+// (cross_tune_components) the global member's and the peers' out-of-fold
+// outputs are those of the one schedule bit for bit (same folds, same
+// seeds), every component member's column is filled on every row by its
+// own folds, and the fit is deterministic; cross_tune_components -1 and
+// cross_tune give the same model.
+func TestCrossTuneComponents(t *testing.T) {
+	tr, _, _ := task(t, 1200, 5)
+	oof := func(cc int, workers int) ([]memberSet, *fitRun) {
+		t.Helper()
+		cfg := smallConfig()
+		cfg.CrossTune, cfg.CrossTuneComponents = 4, cc
+		f, err := newFit(context.Background(), ld(tr), nil, cfg, learn.Env{Seed: 3, Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := runStages([]stage{{f.prepare, nil}, {f.fitMixture, nil}, {f.makeSubsets, nil}, {f.weightRows, nil}, {f.fitMembers, nil}}); err != nil {
+			t.Fatal(err)
+		}
+		return f.sets, f
+	}
+	one, _ := oof(-1, 2)
+	two, f := oof(2, 2)
+	jobs, err := f.foldJobs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts [3]int
+	for _, j := range jobs {
+		parts[j.part]++
+	}
+	if parts != [3]int{0, 4, 2} {
+		t.Fatalf("jobs by part (all, global, components) %v, want [0 4 2]", parts)
+	}
+	components, others := 0, 0
+	for g := range one {
+		a, b := one[g].oof, two[g].oof
+		rows, cols := a.Dims()
+		for j := range cols {
+			same := 0
+			for i := range rows {
+				v := b.At(i, j)
+				if !(v > 0 && v < 1) { // 0: a cell no job filled
+					t.Fatalf("set %d member %d row %d: out-of-fold output %v", g, j, i, v)
+				}
+				if math.Float64bits(v) == math.Float64bits(a.At(i, j)) {
+					same++
+				}
+			}
+			if two[g].owner[j] < 0 {
+				others++
+				if same != rows {
+					t.Errorf("set %d member %d (global or peer): %d of %d rows as with one schedule", g, j, same, rows)
+				}
+			} else {
+				components++
+				if same == rows {
+					t.Errorf("set %d member %d (component %d): every row as with one schedule", g, j, two[g].owner[j])
+				}
+			}
+		}
+	}
+	if components == 0 || others == 0 {
+		t.Fatalf("%d component and %d other columns", components, others)
+	}
+	again, _ := oof(2, 1)
+	for g := range two {
+		if !mat.Equal(two[g].oof, again[g].oof) {
+			t.Errorf("set %d: out-of-fold outputs differ on 1 and 2 workers", g)
+		}
+	}
+	// -1 and cross_tune itself are the one schedule.
+	fit := func(cc int) []byte {
+		cfg := smallConfig()
+		cfg.CrossTune, cfg.CrossTuneComponents = 3, cc
+		m, _, err := Fit(context.Background(), ld(tr), nil, cfg, learn.Env{Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := m.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	if !bytes.Equal(fit(-1), fit(3)) {
+		t.Error("cross_tune_components -1 and 3 (= cross_tune) gave different models")
+	}
+}

@@ -58,6 +58,10 @@ type Report struct {
 	// otherwise. ValidRows and ValidPositives count the validation rows
 	// given (without them, the training rows).
 	CrossTune int `json:"cross_tune,omitempty"`
+	// CrossTuneComponents is the number of folds the component members'
+	// outputs were scored out of when fewer than CrossTune
+	// (Config.CrossTuneComponents); 0 when they share CrossTune's folds.
+	CrossTuneComponents int `json:"cross_tune_components,omitempty"`
 	// Fallback, when not nil, says which member the ensemble fell back on
 	// (Config.Fallback) and why.
 	Fallback *FallbackReport `json:"fallback,omitempty"`
@@ -534,7 +538,7 @@ func (f *fitRun) fitMembers() error {
 		}
 		seeds[g] = rng.DeriveSeed(f.env.Seed, streamMembers+uint64(g)*1000)
 	}
-	trained, owner, peers, err := trainMembers(f.ctx, member, balanced, f.subsets, learners, labels, seeds,
+	trained, owner, peers, err := trainMembers(f.ctx, member, balanced, f.subsets, nil, learners, labels, seeds,
 		c.Peers, c.PeerRows, rng.DeriveSeed(f.env.Seed, streamPeers), f.workers, f.env.Logger, func(done, total int) {
 			f.env.Report("members", done, total)
 		})
@@ -898,8 +902,10 @@ func rowScores(mx *mixture.Model, x *mat.Dense, rows []int, resp bool) (*mat.Den
 // and what their fits can reuse of them (learn.Shared: boosted trees'
 // bins). It returns each learner's members, the component
 // each belongs to (-1 for the global member) and the peers; labels[g] is
-// appended to the names of learner g's members.
-func trainMembers(ctx context.Context, data, balanced *learn.Data, subsets []resample.Subset, learners []learn.Method, labels []string, seeds []uint64,
+// appended to the names of learner g's members. fit, when not nil, says
+// which places (subset k, or the global members' len(subsets)) are
+// fitted: the members of the others are left zero.
+func trainMembers(ctx context.Context, data, balanced *learn.Data, subsets []resample.Subset, fit func(k int) bool, learners []learn.Method, labels []string, seeds []uint64,
 	peerMethods []learn.Method, peerRows int, peerSeed uint64, workers int, logger *slog.Logger, done func(done, total int)) ([][]Member, []int, []Member, error) {
 	n, G, P := len(subsets), len(learners), len(peerMethods)
 	if balanced != nil {
@@ -920,7 +926,13 @@ func trainMembers(ctx context.Context, data, balanced *learn.Data, subsets []res
 	// every row (logreg's feature-major layout) is then never held beside
 	// a global member's buffers, the largest of the pool's.
 	peers := make([]Member, P)
-	done(0, P+n*G)
+	fits := 0
+	for k := range n {
+		if fit == nil || fit(k) {
+			fits += G
+		}
+	}
+	done(0, P+fits)
 	peerData := data
 	if P > 0 && peerRows > 0 && len(data.Y) > peerRows {
 		rows := stratifiedSample(data.Y, peerRows, rng.DeriveSeed(peerSeed, streamPeerRows))
@@ -933,12 +945,12 @@ func trainMembers(ctx context.Context, data, balanced *learn.Data, subsets []res
 			return nil, nil, nil, fmt.Errorf("aer: peer %s: %w", pm.Name(), err)
 		}
 		peers[t] = Member{Method: pm.Name(), Model: mb, Name: "all rows (" + pm.Name() + ")"}
-		done(t+1, P+n*G)
+		done(t+1, P+fits)
 	}
-	places := newPlaces(data, balanced, subsets, G)
+	places := newPlaces(data, balanced, subsets, fit, G)
 	threads := places.threads(workers, G)
 	pool := newCores(learn.Env{Workers: workers}.Threads())
-	_, err := learn.ForEach(ctx, workers, n*G, func() func(context.Context, int) error {
+	_, err := learn.ForEach(ctx, workers, fits, func() func(context.Context, int) error {
 		return func(ctx context.Context, t int) error {
 			k, g := places.order[t/G], t%G
 			defer places.release(k)
@@ -960,7 +972,7 @@ func trainMembers(ctx context.Context, data, balanced *learn.Data, subsets []res
 			members[g][k] = Member{Method: learners[g].Name(), Model: mb, Name: name}
 			return nil
 		}
-	}, func(finished, _ int) { done(P+finished, P+n*G) })
+	}, func(finished, _ int) { done(P+finished, P+fits) })
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -991,8 +1003,9 @@ type place struct {
 }
 
 // newPlaces returns the places of the subsets (and balanced), each to be
-// fitted by G members.
-func newPlaces(data, balanced *learn.Data, subsets []resample.Subset, G int) *places {
+// fitted by G members; fit, when not nil, says which are (the others are
+// left out of order).
+func newPlaces(data, balanced *learn.Data, subsets []resample.Subset, fit func(k int) bool, G int) *places {
 	n := len(subsets)
 	if balanced != nil {
 		n++
@@ -1001,11 +1014,13 @@ func newPlaces(data, balanced *learn.Data, subsets []resample.Subset, G int) *pl
 	for k := range p.slots {
 		p.slots[k].left.Store(int32(G))
 	}
-	if balanced != nil {
+	if balanced != nil && (fit == nil || fit(n-1)) {
 		p.order = append(p.order, n-1)
 	}
 	for k := range len(subsets) {
-		p.order = append(p.order, k)
+		if fit == nil || fit(k) {
+			p.order = append(p.order, k)
+		}
 	}
 	slices.SortStableFunc(p.order, func(a, b int) int { return cmp.Compare(p.size(b), p.size(a)) })
 	return p

@@ -47,7 +47,11 @@ func (m *Method) FitMemory(s learn.Shape) int64 {
 		// the rows, about what a validation table of n rows would hold;
 		// on a small table several folds at once (foldWorkers).
 		nv += n
-		conc, _ := foldWorkers(s.Workers, r.CrossTune, s.Rows, s.Features)
+		jobs := r.CrossTune
+		if r.CrossTuneComponents < r.CrossTune {
+			jobs += r.CrossTuneComponents // the component members' own folds
+		}
+		conc, _ := foldWorkers(s.Workers, jobs, s.Rows, s.Features)
 		folds = int64(conc-1) * n * f * 8
 	case nv == 0: // held out of the training rows
 		nv = int64(float64(n) * r.Holdout)

@@ -73,6 +73,8 @@ var params = learn.ParamTable[Config]{
 		func(c *Config) *int { return &c.PeerRows }),
 	learn.Int("cross_tune", "tune on the out-of-fold outputs of every training row, beside the validation rows if any, the members fitted this many more times (one fold out each); -1 = never (tune on the validation rows alone, or without them on a held-out holdout share); 0 = the preset's (plus 4, paper never)", -1, 20,
 		func(c *Config) *int { return &c.CrossTune }),
+	learn.Int("cross_tune_components", "folds of the component members' refits when cross-tuning, at most cross_tune (the global members and peers are refitted cross_tune times); -1 = as many as cross_tune; 0 = the preset's (plus 2)", -1, 20,
+		func(c *Config) *int { return &c.CrossTuneComponents }),
 	learn.Int("cross_tune_below", "with validation rows, cross-tune only while they hold fewer than this many positive rows (more: tuned on them alone, without the cross_tune more member fits); -1 = no limit; 0 = the preset's (plus 1000)", -1, learn.MaxRows,
 		func(c *Config) *int { return &c.CrossTuneBelow }),
 	learn.Float("fallback", "fall back on a global member or peer whose calibrated, class-balanced validation log-loss is below the ensemble's by more than this many paired standard errors; -1 = never; 0 = the preset's (plus 2, paper never)", -1, math.Inf(1),

@@ -58,7 +58,7 @@ func TestPeerRows(t *testing.T) {
 		var log []string
 		learners := []learn.Method{recorder{"a", &mu, &log, 1}}
 		peers := []learn.Method{recorder{"p", &mu, &log, 0}}
-		_, _, pm, err := trainMembers(context.Background(), data, data, nil, learners, []string{""}, []uint64{1},
+		_, _, pm, err := trainMembers(context.Background(), data, data, nil, nil, learners, []string{""}, []uint64{1},
 			peers, c.peerRows, 2, 1, nil, func(int, int) {})
 		if err != nil {
 			t.Fatal(err)

@@ -81,7 +81,7 @@ func TestTrainMembersSchedule(t *testing.T) {
 		var log []string
 		learners := []learn.Method{recorder{"a", &mu, &log, workers}, recorder{"b", &mu, &log, workers}}
 		peers := []learn.Method{recorder{"p", &mu, &log, 0}}
-		members, owner, peerMembers, err := trainMembers(context.Background(), data, data, subsets, learners, []string{"", ""}, []uint64{11, 22},
+		members, owner, peerMembers, err := trainMembers(context.Background(), data, data, subsets, nil, learners, []string{"", ""}, []uint64{11, 22},
 			peers, 0, 33, workers, nil, func(int, int) {})
 		if err != nil {
 			t.Fatal(err)
@@ -157,7 +157,7 @@ func TestTrainMembersThreads(t *testing.T) {
 	for _, c := range []struct {
 		workers, global int
 	}{{16, 6}, {64, 12}, {2, 1}, {1, 1}} {
-		p := newPlaces(data, data, subsets, 1)
+		p := newPlaces(data, data, subsets, nil, 1)
 		th := p.threads(c.workers, 1)
 		// total work 200k + 36 x 10k = 560k rows: 16 x 200k / 560k = 5.7
 		// -> 6 threads; 64 workers are capped at one per 16,384 rows (12).
@@ -173,7 +173,7 @@ func TestTrainMembersThreads(t *testing.T) {
 	var mu sync.Mutex
 	var log []string
 	learners := []learn.Method{recorder{"a", &mu, &log, 16}}
-	if _, _, _, err := trainMembers(context.Background(), data, data, subsets, learners, []string{""}, []uint64{1},
+	if _, _, _, err := trainMembers(context.Background(), data, data, subsets, nil, learners, []string{""}, []uint64{1},
 		nil, 0, 2, 16, nil, func(int, int) {}); err != nil {
 		t.Fatal(err)
 	}
