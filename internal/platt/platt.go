@@ -35,32 +35,35 @@ func Fit(f []float64, y []int, w []float64, pos, neg float64) (a, b float64) {
 		}
 	}
 	// loss(A, B) = sum w_i [t_i z_i + log(1 + exp(-z_i))], z_i = A f_i + B,
-	// written stably for either sign of z_i.
-	loss := func(a, b float64) float64 {
+	// written stably for either sign of z_i. It keeps exp(-|z_i|) in e:
+	// the Newton step at an accepted point reads them there instead of
+	// computing them again (the same z_i, so the same values).
+	e, next := make([]float64, len(f)), make([]float64, len(f))
+	loss := func(a, b float64, e []float64) float64 {
 		v := 0.0
 		for i, fi := range f {
 			z := fi*a + b
 			if z >= 0 {
-				v += weight(i) * (t[i]*z + math.Log1p(math.Exp(-z)))
+				e[i] = math.Exp(-z)
+				v += weight(i) * (t[i]*z + math.Log1p(e[i]))
 			} else {
-				v += weight(i) * ((t[i]-1)*z + math.Log1p(math.Exp(z)))
+				e[i] = math.Exp(z)
+				v += weight(i) * ((t[i]-1)*z + math.Log1p(e[i]))
 			}
 		}
 		return v
 	}
 	a, b = 0, math.Log((neg+1)/(pos+1))
-	fval := loss(a, b)
+	fval := loss(a, b, e)
 	for range maxIter {
 		h11, h22, h21, g1, g2 := sigma, sigma, 0.0, 0.0, 0.0
 		for i, fi := range f {
 			z := fi*a + b
 			var p, q float64 // p = 1/(1+exp(z)), q = 1-p, computed stably
-			if z >= 0 {
-				e := math.Exp(-z)
-				p, q = e/(1+e), 1/(1+e)
+			if ei := e[i]; z >= 0 {
+				p, q = ei/(1+ei), 1/(1+ei)
 			} else {
-				e := math.Exp(z)
-				p, q = 1/(1+e), e/(1+e)
+				p, q = 1/(1+ei), ei/(1+ei)
 			}
 			wi := weight(i)
 			d2 := wi * p * q
@@ -81,8 +84,9 @@ func Fit(f []float64, y []int, w []float64, pos, neg float64) (a, b float64) {
 		step := 1.0
 		for step >= minStep {
 			na, nb := a+step*da, b+step*db
-			if nf := loss(na, nb); nf < fval+1e-4*step*gd {
+			if nf := loss(na, nb, next); nf < fval+1e-4*step*gd {
 				a, b, fval = na, nb, nf
+				e, next = next, e
 				break
 			}
 			step /= 2
