@@ -157,14 +157,20 @@ type Config struct {
 	// validation rows alone, or without them hold out Holdout of the
 	// rows).
 	CrossTune int
-	// CrossTuneComponents is the folds of the component members' refits
-	// when the fit cross-tunes, at most CrossTune: the global members
-	// and the peers are refitted CrossTune times, the component members
-	// (a dozen or two, most of a fit's time) on their own stratified
-	// folds, fewer times on fewer rows. 0 means the preset's choice
-	// (plus: 2); -1 as many as CrossTune (every member on the same
+	// CrossTuneComponents is the folds of the component members' and
+	// the peers' refits when the fit cross-tunes, at most CrossTune: the
+	// global members are refitted CrossTune times, the component members
+	// (a dozen or two, most of a fit's time) and the peers on stratified
+	// folds of their own, fewer times on fewer rows. 0 means the preset's
+	// choice (plus: 2); -1 as many as CrossTune (every member on the same
 	// folds).
 	CrossTuneComponents int
+	// CrossTuneMaxBin caps the histogram bins (the member method's
+	// max_bin, where it has one) of the members' cross-tuning refits:
+	// their outputs only tune the weights and the decision layer, and
+	// coarser bins cost those little. 0 means the preset's choice (plus:
+	// 32); -1 the members' own.
+	CrossTuneMaxBin int
 	// CrossTuneBelow limits CrossTune, with validation rows, to those
 	// holding fewer than this many positive rows: with more, tuning on
 	// them alone is steady enough to skip the CrossTune more member fits
@@ -309,6 +315,7 @@ type preset struct {
 	crossTune               int
 	crossTuneBelow          int
 	crossTuneComponents     int
+	crossTuneMaxBin         int
 	nInit                   int
 	// memberGrid trains the members over DefaultGrid when Config.Grid is
 	// nil (the paper); without it, one setting, the member's defaults.
@@ -328,7 +335,7 @@ type preset struct {
 }
 
 var presets = map[Preset]preset{
-	PresetPlus: {pool: true, global: true, selectRows: DefaultSelectRows, selectPCs: DefaultSelectPCs, mixtureRows: DefaultMixtureRows, peerRows: DefaultPeerRows, fallback: 2, crossTune: 4, crossTuneComponents: 2, crossTuneBelow: 1000, nInit: 1, space: SpaceLogit, thresholds: ThresholdsFine,
+	PresetPlus: {pool: true, global: true, selectRows: DefaultSelectRows, selectPCs: DefaultSelectPCs, mixtureRows: DefaultMixtureRows, peerRows: DefaultPeerRows, fallback: 2, crossTune: 4, crossTuneComponents: 2, crossTuneMaxBin: 32, crossTuneBelow: 1000, nInit: 1, space: SpaceLogit, thresholds: ThresholdsFine,
 		weightData: WeightValid, projection: ProjectionMinMax, likelihood: LikelihoodTempered, selection: SelectAUC, deltaRule: DeltaBayes,
 		peers: []string{logreg.MethodName, svm.MethodName}, memberParams: []string{"max_depth=4", "n_estimators=60"}},
 	PresetPaper: {selectRows: -1, selectPCs: -1, mixtureRows: -1, nInit: 5, memberGrid: true, space: SpaceProbability, thresholds: ThresholdsGrid,
@@ -532,6 +539,15 @@ func (r *resolvedConfig) resolveMixture(ps preset) error {
 	}
 	if r.CrossTuneComponents <= 0 || r.CrossTuneComponents > r.CrossTune {
 		r.CrossTuneComponents = r.CrossTune
+	}
+	if r.CrossTuneMaxBin < -1 || r.CrossTuneMaxBin == 1 {
+		return fmt.Errorf("aer: cross_tune_max_bin %d: want -1 (the members' own) or 2 or more bins", r.CrossTuneMaxBin)
+	}
+	if r.CrossTuneMaxBin == 0 {
+		r.CrossTuneMaxBin = ps.crossTuneMaxBin
+	}
+	if r.CrossTuneMaxBin == 0 || r.CrossTune < 2 {
+		r.CrossTuneMaxBin = -1
 	}
 	if r.CrossTuneBelow == 0 {
 		r.CrossTuneBelow = ps.crossTuneBelow

@@ -35,6 +35,7 @@ type configJSON struct {
 	CrossTune           int           `json:"cross_tune,omitempty"`
 	CrossTuneBelow      int           `json:"cross_tune_below,omitempty"`
 	CrossTuneComponents int           `json:"cross_tune_components,omitempty"`
+	CrossTuneMaxBin     int           `json:"cross_tune_max_bin,omitempty"`
 	Rank                Rank          `json:"rank"`
 	LocalRandom         float64       `json:"local_random"`
 	NoTomek             bool          `json:"no_tomek,omitempty"`
@@ -69,7 +70,7 @@ func (c Config) MarshalJSON() ([]byte, error) {
 		Preset: c.Preset, Pool: c.Pool, Global: c.Global, Peers: methodNames(c.Peers), PeerParams: peerSettings(c.Peers),
 		Space: c.Space, Thresholds: c.Thresholds, DeltaRule: c.DeltaRule, Select: c.Select,
 		Components: c.Components, Covariance: c.Covariance, Mixture: c.Mixture, NInit: c.NInit, SelectRows: c.SelectRows, SelectPCs: c.SelectPCs,
-		RefitRestarts: c.RefitRestarts, MixtureRows: c.MixtureRows, PeerRows: c.PeerRows, Fallback: c.Fallback, CrossTune: c.CrossTune, CrossTuneBelow: c.CrossTuneBelow, CrossTuneComponents: c.CrossTuneComponents, Rank: c.Rank, LocalRandom: c.LocalRandom, NoTomek: c.NoTomek,
+		RefitRestarts: c.RefitRestarts, MixtureRows: c.MixtureRows, PeerRows: c.PeerRows, Fallback: c.Fallback, CrossTune: c.CrossTune, CrossTuneBelow: c.CrossTuneBelow, CrossTuneComponents: c.CrossTuneComponents, CrossTuneMaxBin: c.CrossTuneMaxBin, Rank: c.Rank, LocalRandom: c.LocalRandom, NoTomek: c.NoTomek,
 		MemberParams: c.MemberParams, Grid: c.Grid, NoGrid: c.NoGrid,
 		Outputs: c.Outputs, Projection: c.Projection, Init: c.Init, WeightData: c.WeightData, Schedule: c.Schedule,
 		StepScale: c.StepScale, Tol: c.Tol, MaxIter: c.MaxIter, BatchSize: c.BatchSize,
@@ -97,7 +98,7 @@ func (c *Config) UnmarshalJSON(b []byte) error {
 		Preset: j.Preset, Pool: j.Pool, Global: j.Global,
 		Space: j.Space, Thresholds: j.Thresholds, DeltaRule: j.DeltaRule, Select: j.Select,
 		Components: j.Components, Covariance: j.Covariance, Mixture: j.Mixture, NInit: j.NInit, SelectRows: j.SelectRows, SelectPCs: j.SelectPCs,
-		RefitRestarts: j.RefitRestarts, MixtureRows: j.MixtureRows, PeerRows: j.PeerRows, Fallback: j.Fallback, CrossTune: j.CrossTune, CrossTuneBelow: j.CrossTuneBelow, CrossTuneComponents: j.CrossTuneComponents, Rank: j.Rank, LocalRandom: j.LocalRandom, NoTomek: j.NoTomek,
+		RefitRestarts: j.RefitRestarts, MixtureRows: j.MixtureRows, PeerRows: j.PeerRows, Fallback: j.Fallback, CrossTune: j.CrossTune, CrossTuneBelow: j.CrossTuneBelow, CrossTuneComponents: j.CrossTuneComponents, CrossTuneMaxBin: j.CrossTuneMaxBin, Rank: j.Rank, LocalRandom: j.LocalRandom, NoTomek: j.NoTomek,
 		MemberParams: j.MemberParams, Grid: j.Grid, NoGrid: j.NoGrid,
 		Outputs: j.Outputs, Projection: j.Projection, Init: j.Init, WeightData: j.WeightData, Schedule: j.Schedule,
 		StepScale: j.StepScale, Tol: j.Tol, MaxIter: j.MaxIter, BatchSize: j.BatchSize,

@@ -3,6 +3,8 @@ package adaptive
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strconv"
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
@@ -25,8 +27,8 @@ type foldPart int
 
 const (
 	partAll        foldPart = iota // every member and peer
-	partGlobal                     // the global members and the peers
-	partComponents                 // the component members
+	partGlobal                     // the global members
+	partComponents                 // the component members and the peers
 )
 
 // foldJob is one refit of members without a fold of the training rows.
@@ -44,13 +46,17 @@ type foldJob struct {
 // folds share the mixture and the subsets fitted on every row; each
 // fold's members are trained on its subsets' rows outside the fold, with
 // their own seeds, and the peers on the rows outside the fold. With
-// fewer Config.CrossTuneComponents folds, the component members are
-// refitted on folds of their own and the global members and peers on
+// fewer Config.CrossTuneComponents folds, the component members and the
+// peers are refitted on folds of their own and the global members on
 // the CrossTune folds. On a small table the folds are fitted side by
 // side (foldWorkers), each on its share of the workers; the models do
 // not depend on it.
 func (f *fitRun) crossTune(labels []string, seeds []uint64) error {
 	jobs, err := f.foldJobs()
+	if err != nil {
+		return err
+	}
+	learners, err := foldLearners(f.c.learners, f.c.CrossTuneMaxBin)
 	if err != nil {
 		return err
 	}
@@ -87,7 +93,7 @@ func (f *fitRun) crossTune(labels []string, seeds []uint64) error {
 	warnings := make([][]string, len(jobs))
 	_, err = learn.ForEach(f.ctx, conc, len(jobs), func() func(context.Context, int) error {
 		return func(ctx context.Context, k int) error {
-			w, err := f.crossTuneFold(ctx, jobs[k], labels, seeds, oof, threads, func(d, _ int) { report(k, d) })
+			w, err := f.crossTuneFold(ctx, jobs[k], learners, labels, seeds, oof, threads, func(d, _ int) { report(k, d) })
 			warnings[k] = w
 			if err != nil {
 				return fmt.Errorf("aer: %s: %w", jobs[k].name, err)
@@ -109,26 +115,27 @@ func (f *fitRun) crossTune(labels []string, seeds []uint64) error {
 }
 
 // foldJobs returns the cross-tuning refits: one per fold of every member,
-// or, with fewer component folds, the global members' and peers' per
-// fold and the component members' per component fold.
+// or, with fewer component folds, the global members' per fold and the
+// component members' and peers' per component fold.
 func (f *fitRun) foldJobs() ([]foldJob, error) {
 	folds, err := dataset.StratifiedKFold(f.train.Y, f.rep.CrossTune, rng.DeriveSeed(f.env.Seed, streamCrossTune))
 	if err != nil {
 		return nil, fmt.Errorf("aer: cross_tune: %w", err)
 	}
 	cc := min(f.c.CrossTuneComponents, f.rep.CrossTune)
-	split := cc < f.rep.CrossTune && len(f.subsets) > 0
 	var jobs []foldJob
-	if !split || *f.c.Global || len(f.c.Peers) > 0 {
-		part := partAll
-		if split {
-			part = partGlobal
-		}
+	if cc >= f.rep.CrossTune {
 		for k, rows := range folds {
-			jobs = append(jobs, foldJob{name: fmt.Sprintf("cross_tune fold %d", k+1), rows: rows, stream: streamCrossTune + uint64(k), part: part})
+			jobs = append(jobs, foldJob{name: fmt.Sprintf("cross_tune fold %d", k+1), rows: rows, stream: streamCrossTune + uint64(k), part: partAll})
+		}
+		return jobs, nil
+	}
+	if *f.c.Global {
+		for k, rows := range folds {
+			jobs = append(jobs, foldJob{name: fmt.Sprintf("cross_tune fold %d", k+1), rows: rows, stream: streamCrossTune + uint64(k), part: partGlobal})
 		}
 	}
-	if !split {
+	if len(f.subsets) == 0 && len(f.c.Peers) == 0 {
 		return jobs, nil
 	}
 	cfolds, err := dataset.StratifiedKFold(f.train.Y, cc, rng.DeriveSeed(f.env.Seed, streamCrossTuneComponents))
@@ -142,18 +149,49 @@ func (f *fitRun) foldJobs() ([]foldJob, error) {
 	return jobs, nil
 }
 
+// foldLearners returns the member methods of the cross-tuning refits:
+// learners, with max_bin at most maxBin (Config.CrossTuneMaxBin; -1: as
+// they are) where they have one.
+func foldLearners(learners []learn.Method, maxBin int) ([]learn.Method, error) {
+	if maxBin < 0 {
+		return learners, nil
+	}
+	out := slices.Clone(learners)
+	for g, m := range learners {
+		for _, p := range m.Params() {
+			if p.Key != "max_bin" {
+				continue
+			}
+			own, err := strconv.Atoi(p.Value)
+			if err != nil {
+				return nil, fmt.Errorf("aer: cross_tune_max_bin: member %s max_bin %q: %w", m.Name(), p.Value, err)
+			}
+			if own > 0 && own <= maxBin {
+				break
+			}
+			c, err := cloneMethod(m)
+			if err == nil {
+				err = apply(c, []string{"max_bin=" + strconv.Itoa(maxBin)})
+			}
+			if err != nil {
+				return nil, fmt.Errorf("aer: cross_tune_max_bin: %w", err)
+			}
+			out[g] = c
+			break
+		}
+	}
+	return out, nil
+}
+
 // foldUnits is the member fits of a job refitting part.
 func (f *fitRun) foldUnits(part foldPart) int {
 	G := len(f.c.learners)
 	units := 0
-	if part != partComponents {
-		units += len(f.c.Peers)
-		if *f.c.Global {
-			units += G
-		}
+	if part != partComponents && *f.c.Global {
+		units += G
 	}
 	if part != partGlobal {
-		units += len(f.subsets) * G
+		units += len(f.c.Peers) + len(f.subsets)*G
 	}
 	return units
 }
@@ -180,10 +218,10 @@ func foldWorkers(workers, folds, rows, cols int) (conc, threads int) {
 	return max(1, min(folds, workers/threads)), threads
 }
 
-// crossTuneFold fits job's members (its part) on the rows outside its
-// fold with workers goroutines, writes their outputs on the fold's rows
-// into oof and returns its warnings.
-func (f *fitRun) crossTuneFold(ctx context.Context, job foldJob, labels []string, seeds []uint64, oof []*mat.Dense, workers int, progress func(done, total int)) ([]string, error) {
+// crossTuneFold fits job's members (its part, of learners) on the rows
+// outside its fold with workers goroutines, writes their outputs on the
+// fold's rows into oof and returns its warnings.
+func (f *fitRun) crossTuneFold(ctx context.Context, job foldJob, learners []learn.Method, labels []string, seeds []uint64, oof []*mat.Dense, workers int, progress func(done, total int)) ([]string, error) {
 	c := f.c
 	fold := job.rows
 	n := len(f.train.Y)
@@ -232,12 +270,12 @@ func (f *fitRun) crossTuneFold(ctx context.Context, job foldJob, labels []string
 	var fit func(k int) bool // the places fitted: all
 	switch job.part {
 	case partGlobal:
+		peerMethods = nil
 		fit = func(k int) bool { return k >= len(subsets) }
 	case partComponents:
-		peerMethods = nil
 		fit = func(k int) bool { return k < len(subsets) }
 	}
-	trained, owner, peers, err := trainMembers(ctx, data, balanced, subsets, fit, c.learners, labels, foldSeeds,
+	trained, owner, peers, err := trainMembers(ctx, data, balanced, subsets, fit, learners, labels, foldSeeds,
 		peerMethods, c.PeerRows, rng.DeriveSeed(f.env.Seed, streamPeers+job.stream), workers, f.env.Logger, progress)
 	if err != nil {
 		return warnings, err

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/aer-go/aer/learn"
+	"github.com/aer-go/aer/logreg"
 	"github.com/aer-go/aer/metrics"
 )
 
@@ -193,11 +194,11 @@ func TestFoldWorkers(t *testing.T) {
 }
 
 // TestCrossTuneComponents: with fewer component folds
-// (cross_tune_components) the global member's and the peers' out-of-fold
-// outputs are those of the one schedule bit for bit (same folds, same
-// seeds), every component member's column is filled on every row by its
-// own folds, and the fit is deterministic; cross_tune_components -1 and
-// cross_tune give the same model.
+// (cross_tune_components) the global member's out-of-fold outputs are
+// those of the one schedule bit for bit (same folds, same seeds), every
+// component member's and peer's column is filled on every row by the
+// component folds, and the fit is deterministic; cross_tune_components
+// -1 and cross_tune give the same model.
 func TestCrossTuneComponents(t *testing.T) {
 	tr, _, _ := task(t, 1200, 5)
 	oof := func(cc int, workers int) ([]memberSet, *fitRun) {
@@ -226,7 +227,8 @@ func TestCrossTuneComponents(t *testing.T) {
 	if parts != [3]int{0, 4, 2} {
 		t.Fatalf("jobs by part (all, global, components) %v, want [0 4 2]", parts)
 	}
-	components, others := 0, 0
+	components, global := 0, 0
+	peers := len(f.c.Peers)
 	for g := range one {
 		a, b := one[g].oof, two[g].oof
 		rows, cols := a.Dims()
@@ -241,21 +243,21 @@ func TestCrossTuneComponents(t *testing.T) {
 					same++
 				}
 			}
-			if two[g].owner[j] < 0 {
-				others++
+			if two[g].owner[j] < 0 && j < cols-peers {
+				global++
 				if same != rows {
-					t.Errorf("set %d member %d (global or peer): %d of %d rows as with one schedule", g, j, same, rows)
+					t.Errorf("set %d member %d (global): %d of %d rows as with one schedule", g, j, same, rows)
 				}
 			} else {
 				components++
 				if same == rows {
-					t.Errorf("set %d member %d (component %d): every row as with one schedule", g, j, two[g].owner[j])
+					t.Errorf("set %d member %d (component %d, or a peer): every row as with one schedule", g, j, two[g].owner[j])
 				}
 			}
 		}
 	}
-	if components == 0 || others == 0 {
-		t.Fatalf("%d component and %d other columns", components, others)
+	if components <= peers || global == 0 || peers == 0 {
+		t.Fatalf("%d component and peer columns (%d peers), %d global", components, peers, global)
 	}
 	again, _ := oof(2, 1)
 	for g := range two {
@@ -279,5 +281,44 @@ func TestCrossTuneComponents(t *testing.T) {
 	}
 	if !bytes.Equal(fit(-1), fit(3)) {
 		t.Error("cross_tune_components -1 and 3 (= cross_tune) gave different models")
+	}
+}
+
+// TestFoldLearners: the cross-tuning refits' members get max_bin at most
+// cross_tune_max_bin where they have the parameter (a copy: the members
+// fitted on every row keep theirs), keep a smaller max_bin, and a method
+// without max_bin is left as it is; -1 leaves them all.
+func TestFoldLearners(t *testing.T) {
+	wide := DefaultMember()
+	narrow := DefaultMember()
+	if err := narrow.Set("max_bin", "16"); err != nil {
+		t.Fatal(err)
+	}
+	other := logreg.NewStandardized()
+	in := []learn.Method{wide, narrow, other}
+	same, err := foldLearners(in, -1)
+	if err != nil || &same[0] != &in[0] {
+		t.Fatalf("-1: %v, a new slice", err)
+	}
+	out, err := foldLearners(in, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	maxBin := func(m learn.Method) string {
+		for _, p := range m.Params() {
+			if p.Key == "max_bin" {
+				return p.Value
+			}
+		}
+		return "none"
+	}
+	if got := maxBin(out[0]); got != "32" || out[0] == wide {
+		t.Errorf("default member: max_bin %s in the refits (the same method: %v)", got, out[0] == wide)
+	}
+	if got := maxBin(wide); got != "256" {
+		t.Errorf("the member fitted on every row: max_bin %s, want its own, 256", got)
+	}
+	if out[1] != narrow || out[2] != other {
+		t.Error("a member with max_bin 16, or without max_bin, was replaced")
 	}
 }

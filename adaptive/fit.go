@@ -59,7 +59,7 @@ type Report struct {
 	// given (without them, the training rows).
 	CrossTune int `json:"cross_tune,omitempty"`
 	// CrossTuneComponents is the number of folds the component members'
-	// outputs were scored out of when fewer than CrossTune
+	// and the peers' outputs were scored out of when fewer than CrossTune
 	// (Config.CrossTuneComponents); 0 when they share CrossTune's folds.
 	CrossTuneComponents int `json:"cross_tune_components,omitempty"`
 	// Fallback, when not nil, says which member the ensemble fell back on

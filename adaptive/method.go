@@ -90,7 +90,7 @@ func (m *Method) Fit(ctx context.Context, train, valid *learn.Data, env learn.En
 			if r, err := m.cfg.resolve(); err == nil && r.CrossTune >= 2 {
 				more := fmt.Sprintf("the members fitted %d more times", r.CrossTune)
 				if r.CrossTuneComponents < r.CrossTune {
-					more = fmt.Sprintf("the global members and peers fitted %d more times, the component members %d (--param cross_tune_components)", r.CrossTune, r.CrossTuneComponents)
+					more = fmt.Sprintf("the global members fitted %d more times, the component members and peers %d (--param cross_tune_components)", r.CrossTune, r.CrossTuneComponents)
 				}
 				env.Log().Info(fmt.Sprintf("no validation data: the weights, lambda and delta are tuned on the members' out-of-fold outputs of every training row, %s (--param cross_tune=K; -1 holds out a share of the rows)", more))
 			} else {

@@ -102,7 +102,7 @@ func TestPresetFillsPartsOnly(t *testing.T) {
 	plusParts.Pool, plusParts.Global = &tt, &tt
 	plusParts.Space, plusParts.Thresholds, plusParts.Likelihood = "logit", "fine", "tempered"
 	plusParts.WeightData, plusParts.Peers, plusParts.Select = "valid", []learn.Method{logreg.NewStandardized(), svm.NewStandardized()}, "auc"
-	plusParts.DeltaRule, plusParts.CrossTune, plusParts.CrossTuneComponents = "bayes", 4, 2
+	plusParts.DeltaRule, plusParts.CrossTune, plusParts.CrossTuneComponents, plusParts.CrossTuneMaxBin = "bayes", 4, 2, 32
 	scores := func(c *Config) []float64 {
 		m, _, err := Fit(context.Background(), ld(tr), ld(va), c, learn.Env{Seed: 5})
 		if err != nil {

@@ -60,7 +60,7 @@ func NewStaged(cfg *Config, seed uint64) (*Staged, error) {
 		return nil, fmt.Errorf("aer: %w: cross_tune=%d fits the members again on folds of the training rows, which a staged fit does not hold in one place; it tunes on the validation rows (cross_tune=-1)",
 			learn.ErrParam, cfg.CrossTune)
 	}
-	c.CrossTune, c.CrossTuneComponents = -1, -1
+	c.CrossTune, c.CrossTuneComponents, c.CrossTuneMaxBin = -1, -1, -1
 	if c.WeightData != WeightValid {
 		return nil, fmt.Errorf("aer: %w: weight_data=%s fits the static weights on the union of the subsets, which a staged fit does not hold in one place; set weight_data=valid",
 			learn.ErrParam, c.WeightData)
