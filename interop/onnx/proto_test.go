@@ -289,11 +289,21 @@ func clinic(t *testing.T, method string, params ...string) *aer.Model {
 // The files of gbdt, logreg, svm, balanced-rf and AER models read back as
 // ModelProtos with the versions, input, outputs and operators expected,
 // every initializer's data the size of its shape (golden summaries in
-// testdata/<method>.txt).
+// testdata/<name>.txt). aer_dynamic keeps the competence part (lambda 1,
+// no fallback) in a graph, which the default aer on the clinic table
+// tunes away.
 func TestGraphs(t *testing.T) {
-	for _, method := range []string{"gbdt", "logreg", "svm", "balanced-rf", "aer"} {
-		t.Run(method, func(t *testing.T) {
-			model := clinic(t, method, map[string][]string{"balanced-rf": {"n_estimators=5"}}[method]...)
+	for _, c := range []struct {
+		name, method string
+		params       []string
+	}{
+		{"gbdt", "gbdt", nil}, {"logreg", "logreg", nil}, {"svm", "svm", nil},
+		{"balanced-rf", "balanced-rf", []string{"n_estimators=5"}}, {"aer", "aer", nil},
+		{"aer_dynamic", "aer", []string{"fallback=-1", "dynamic_ensemble=true"}},
+	} {
+		method := c.method
+		t.Run(c.name, func(t *testing.T) {
+			model := clinic(t, method, c.params...)
 			var buf bytes.Buffer
 			if err := model.ExportONNX(&buf); err != nil {
 				t.Fatal(err)
@@ -314,7 +324,7 @@ func TestGraphs(t *testing.T) {
 				t.Errorf("metadata threshold %s, model's %v", m.metadata["threshold"], th)
 			}
 			got := summary(t, m)
-			golden := filepath.Join("testdata", method+".txt")
+			golden := filepath.Join("testdata", c.name+".txt")
 			if *update {
 				if err := os.WriteFile(golden, []byte(got), 0o666); err != nil {
 					t.Fatal(err)
