@@ -40,8 +40,8 @@ rows when there are some (the global members fitted 4 more times, each
 without one fold: --param cross_tune; the component members and peers 2
 more times, each without half the rows: --param cross_tune_components;
 every refit on at most 32 bins a feature: --param cross_tune_max_bin;
-both -1 refit every member as it is on the 4 folds, about 0.002 more
-balanced accuracy for 1.8x the fit time; cross_tune=-1 tunes on the
+both -1 refit every member as it is on the 4 folds, for 1.8x the fit
+time and no measurable gain (docs/quality.md); cross_tune=-1 tunes on the
 validation rows alone, or without them holds out --param holdout of the
 rows, at half to four fifths of the fit time; validation rows of 1,000
 positives or more are tuned on alone: --param cross_tune_below).
