@@ -123,19 +123,18 @@ func (f *fitRun) foldJobs() ([]foldJob, error) {
 		return nil, fmt.Errorf("aer: cross_tune: %w", err)
 	}
 	cc := min(f.c.CrossTuneComponents, f.rep.CrossTune)
+	split := cc < f.rep.CrossTune
 	var jobs []foldJob
-	if cc >= f.rep.CrossTune {
-		for k, rows := range folds {
-			jobs = append(jobs, foldJob{name: fmt.Sprintf("cross_tune fold %d", k+1), rows: rows, stream: streamCrossTune + uint64(k), part: partAll})
+	if !split || *f.c.Global {
+		part := partAll
+		if split {
+			part = partGlobal
 		}
-		return jobs, nil
-	}
-	if *f.c.Global {
 		for k, rows := range folds {
-			jobs = append(jobs, foldJob{name: fmt.Sprintf("cross_tune fold %d", k+1), rows: rows, stream: streamCrossTune + uint64(k), part: partGlobal})
+			jobs = append(jobs, foldJob{name: fmt.Sprintf("cross_tune fold %d", k+1), rows: rows, stream: streamCrossTune + uint64(k), part: part})
 		}
 	}
-	if len(f.subsets) == 0 && len(f.c.Peers) == 0 {
+	if !split || len(f.subsets) == 0 && len(f.c.Peers) == 0 {
 		return jobs, nil
 	}
 	cfolds, err := dataset.StratifiedKFold(f.train.Y, cc, rng.DeriveSeed(f.env.Seed, streamCrossTuneComponents))
@@ -171,10 +170,10 @@ func foldLearners(learners []learn.Method, maxBin int) ([]learn.Method, error) {
 			}
 			c, err := cloneMethod(m)
 			if err == nil {
-				err = apply(c, []string{"max_bin=" + strconv.Itoa(maxBin)})
+				err = c.Set("max_bin", strconv.Itoa(maxBin))
 			}
 			if err != nil {
-				return nil, fmt.Errorf("aer: cross_tune_max_bin: %w", err)
+				return nil, fmt.Errorf("aer: cross_tune_max_bin: member %s: %w", m.Name(), err)
 			}
 			out[g] = c
 			break
@@ -308,8 +307,8 @@ func (f *fitRun) crossTuneFold(ctx context.Context, job foldJob, learners []lear
 		// The folds' rows are disjoint, and the component folds write
 		// other columns: concurrent jobs write different cells.
 		for i, r := range fold {
-			for c, j := range cols {
-				oof[g].Set(r, j, out.At(i, c))
+			for k, j := range cols {
+				oof[g].Set(r, j, out.At(i, k))
 			}
 		}
 	}

@@ -49,7 +49,7 @@ func (m *Method) FitMemory(s learn.Shape) int64 {
 		nv += n
 		jobs := r.CrossTune
 		if r.CrossTuneComponents < r.CrossTune {
-			jobs += r.CrossTuneComponents // the component members' own folds
+			jobs += r.CrossTuneComponents // the component members' and peers' own folds
 		}
 		conc, _ := foldWorkers(s.Workers, jobs, s.Rows, s.Features)
 		folds = int64(conc-1) * n * f * 8

@@ -24,9 +24,16 @@ func cutsFor(v, w []float64, maxBin int) (cuts []float64, minVal float64) {
 	}
 	type vw struct{ v, w float64 }
 	var distinct []vw
+	// Unweighted (the common case): sorting plain floats is faster. With
+	// at most maxBin distinct values the weights place no cut either, so
+	// weighted values sort as plain floats too (fewSorted).
+	var s []float64
 	if w == nil {
-		// Unweighted (the common case): sorting plain floats is faster.
-		s := radixSort(v)
+		s = radixSort(v)
+	} else {
+		s = fewSorted(v, w, maxBin)
+	}
+	if s != nil {
 		nd := 0
 		for i, x := range s {
 			if i == 0 || x != s[i-1] {
@@ -44,12 +51,7 @@ func cutsFor(v, w []float64, maxBin int) (cuts []float64, minVal float64) {
 	} else {
 		// Values of weight zero place no cut, as in XGBoost's sketch
 		// (WQuantileSketch::Push): a row of weight zero is then no
-		// different from an absent row. With at most maxBin distinct
-		// values the weights place no cut either: the values sort as
-		// plain floats, much faster than with their weights.
-		if cuts, minVal, ok := fewCuts(v, w, maxBin); ok {
-			return cuts, minVal
-		}
+		// different from an absent row.
 		vals := make([]vw, 0, len(v))
 		for i, x := range v {
 			if w[i] != 0 {
@@ -106,15 +108,14 @@ func cutsFor(v, w []float64, maxBin int) (cuts []float64, minVal float64) {
 	return append(cuts, last), minVal
 }
 
-// fewCuts returns cutsFor's cuts of the values v of non-zero weight w
-// when they hold at most maxBin distinct values (ok), which the weights
-// do not move: every distinct value is a cut. It sorts them as plain
-// floats (as the unweighted cutsFor does) and gives up past maxBin
-// distinct values, or when more than fewCutsRows values would make the
-// wasted sort of a many-valued column too dear.
-func fewCuts(v, w []float64, maxBin int) (cuts []float64, minVal float64, ok bool) {
+// fewSorted returns the values of v of non-zero weight w, sorted as
+// cutsFor sorts unweighted values, when they hold at most maxBin distinct
+// values (every distinct value is then a cut, wherever the weights lie);
+// nil when they hold more, or none, or when more than fewCutsRows values
+// would make the wasted sort of a many-valued column too dear.
+func fewSorted(v, w []float64, maxBin int) []float64 {
 	if len(v) > fewCutsRows {
-		return nil, 0, false
+		return nil
 	}
 	pv := make([]float64, 0, len(v))
 	for i, x := range v {
@@ -123,23 +124,21 @@ func fewCuts(v, w []float64, maxBin int) (cuts []float64, minVal float64, ok boo
 		}
 	}
 	if len(pv) == 0 {
-		return nil, 0, true
+		return nil
 	}
 	s := radixSort(pv)
-	cuts = make([]float64, 0, maxBin)
+	nd := 1
 	for i := 1; i < len(s); i++ {
 		if s[i] != s[i-1] {
-			if len(cuts) == maxBin-1 {
-				return nil, 0, false // more than maxBin distinct values
+			if nd++; nd > maxBin {
+				return nil
 			}
-			cuts = append(cuts, s[i])
 		}
 	}
-	lo, hi := s[0], s[len(s)-1]
-	return append(cuts, hi+(math.Abs(hi)+1e-5)), lo - (math.Abs(lo) + 1e-5), true
+	return s
 }
 
-// fewCutsRows is the most values fewCuts sorts: beyond, a column of many
+// fewCutsRows is the most values fewSorted sorts: beyond, a column of many
 // distinct values (the common case of a large table) would be sorted
 // twice. Tests set it to -1 to compare with the weighted sort.
 var fewCutsRows = 4096

@@ -207,7 +207,7 @@ func TestBinRows4(t *testing.T) {
 
 // TestFewCuts: weighted values of at most maxBin distinct values get the
 // cuts of the weighted sort (the weights move no cut there) through the
-// plain sort of fewCuts, with ties, zero weights and signed zeros; past
+// plain sort of fewSorted, with ties, zero weights and signed zeros; past
 // maxBin distinct values, or beyond fewCutsRows values, the weighted
 // sort decides.
 func TestFewCuts(t *testing.T) {
@@ -240,10 +240,10 @@ func TestFewCuts(t *testing.T) {
 		}
 	}
 	// The fast path gives up past maxBin distinct values.
-	if _, _, ok := fewCuts([]float64{1, 2, 3}, []float64{1, 1, 1}, 2); ok {
-		t.Error("3 distinct values in 2 bins taken by fewCuts")
+	if s := fewSorted([]float64{1, 2, 3}, []float64{1, 1, 1}, 2); s != nil {
+		t.Error("3 distinct values in 2 bins taken by fewSorted")
 	}
-	if _, _, ok := fewCuts([]float64{1, 2, 2}, []float64{1, 1, 0}, 2); !ok {
-		t.Error("2 distinct values in 2 bins refused by fewCuts")
+	if s := fewSorted([]float64{1, 2, 2}, []float64{1, 1, 0}, 2); s == nil {
+		t.Error("2 distinct values in 2 bins refused by fewSorted")
 	}
 }
