@@ -140,7 +140,7 @@ func TestPresetPartsSwitch(t *testing.T) {
 		}
 		return p
 	}()
-	for _, kv := range []string{"pool=false", "global=false", "space=probability", "likelihood=exp", "weight_data=union", "peers=none", "select=threshold"} {
+	for _, kv := range []string{"pool=false", "global=false", "space=probability", "likelihood=exp", "weight_data=union", "peers=none", "select=threshold", "cross_tune_components=-1", "cross_tune_max_bin=-1"} {
 		c := plusConfig()
 		k, v, _ := strings.Cut(kv, "=")
 		if err := c.Set(k, v); err != nil {
